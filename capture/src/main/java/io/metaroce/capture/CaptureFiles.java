@@ -1,0 +1,131 @@
+package io.metaroce.capture;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.HexFormat;
+
+/**
+ * Entry point for reading capture files. The format is recognised from the magic number, not the file name.
+ *
+ * <p>The whole file is memory-mapped once ({@code FileChannel.map} into a shared {@link Arena}). Mapping costs
+ * address space, not memory: pages are loaded on touch and can be dropped by the OS, so resident memory stays
+ * flat whatever the file size, and segments can be sliced with long offsets beyond 2 GiB.
+ */
+public final class CaptureFiles {
+    private static final ValueLayout.OfInt BE_INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
+
+    private static final int PCAP_US = 0xA1B2C3D4;
+    private static final int PCAP_NS = 0xA1B23C4D;
+    private static final int PCAP_MODIFIED = 0xA1B2CD34; // Kuznetzov's patched libpcap, 24-byte record headers
+    private static final int PCAPNG_SHB = 0x0A0D0D0A;
+
+    private CaptureFiles() {
+    }
+
+    /**
+     * Opens a pcap or pcapng file for reading.
+     *
+     * <p>A file that starts like a capture but is cut short or damaged still opens; its damage is reported by
+     * {@link PacketSource#problems()}. Only files that cannot be a capture at all are refused.
+     *
+     * @throws CaptureException if the file is missing, unreadable, empty, or not a pcap/pcapng file; the
+     *                          message starts with the file name and says which
+     */
+    public static PacketSource open(Path file) throws CaptureException {
+        String name = file.toString();
+        if (Files.isDirectory(file)) {
+            throw new CaptureException(name + ": is a directory, not a capture file");
+        }
+        if (Files.exists(file) && !Files.isRegularFile(file)) {
+            throw new CaptureException(name + ": not a regular file (pipes and devices cannot be memory-mapped;"
+                    + " save the capture to a file first)");
+        }
+        Arena arena = Arena.ofShared();
+        try {
+            MemorySegment mapping;
+            try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+                long size = channel.size();
+                if (size == 0) {
+                    throw new CaptureException(name + ": empty file");
+                }
+                // The mapping outlives the channel; it is released when the arena closes.
+                mapping = channel.map(FileChannel.MapMode.READ_ONLY, 0, size, arena);
+            }
+            PacketSource source = forMapping(name, arena, mapping);
+            arena = null; // now owned by the source
+            return source;
+        } catch (CaptureException e) {
+            throw e;
+        } catch (NoSuchFileException e) {
+            throw new CaptureException(name + ": no such file", e);
+        } catch (IOException | UnsupportedOperationException e) {
+            throw new CaptureException(name + ": cannot read: " + e.getMessage(), e);
+        } finally {
+            if (arena != null) {
+                arena.close();
+            }
+        }
+    }
+
+    /**
+     * Reads a capture that is already in memory (received over a socket, embedded in a test, a slice of a
+     * larger mapping). Same rules as {@link #open(Path)}; {@code name} is only used in messages. The segment is
+     * not copied: it must stay accessible while the source is used, and {@link PacketSource#close()} does not
+     * release it.
+     *
+     * @throws CaptureException if the bytes are empty or not a pcap/pcapng capture
+     */
+    public static PacketSource open(String name, MemorySegment contents) throws CaptureException {
+        if (contents.byteSize() == 0) {
+            throw new CaptureException(name + ": empty file");
+        }
+        return forMapping(name, null, contents.asReadOnly());
+    }
+
+    private static PacketSource forMapping(String name, Arena arena, MemorySegment mapping) throws CaptureException {
+        long size = mapping.byteSize();
+        if (size < 4) {
+            throw new CaptureException(name + ": too short to be a pcap or pcapng file (" + size + " byte"
+                    + (size == 1 ? "" : "s") + ": " + firstBytes(mapping) + ")");
+        }
+        int magic = mapping.get(BE_INT, 0);
+        if (magic == PCAP_US || magic == PCAP_NS) {
+            return new PcapReader(arena, mapping, ByteOrder.BIG_ENDIAN, magic == PCAP_NS);
+        }
+        if (Integer.reverseBytes(magic) == PCAP_US || Integer.reverseBytes(magic) == PCAP_NS) {
+            return new PcapReader(arena, mapping, ByteOrder.LITTLE_ENDIAN, Integer.reverseBytes(magic) == PCAP_NS);
+        }
+        if (magic == PCAPNG_SHB) {
+            return new PcapngReader(name, arena, mapping);
+        }
+        throw new CaptureException(name + ": " + describeUnknown(magic) + " (first bytes " + firstBytes(mapping) + ")");
+    }
+
+    /** A more helpful reason for formats people commonly mistake for pcap. */
+    private static String describeUnknown(int magic) {
+        if (magic == PCAP_MODIFIED || Integer.reverseBytes(magic) == PCAP_MODIFIED) {
+            return "modified (Kuznetzov) pcap is not supported; convert it with: editcap -F pcap in out";
+        }
+        if ((magic >>> 16) == 0x1F8B) {
+            return "gzip-compressed; decompress it first (gunzip)";
+        }
+        if (magic == 0x28B52FFD) {
+            return "zstd-compressed; decompress it first (zstd -d)";
+        }
+        return "not a pcap or pcapng file";
+    }
+
+    private static String firstBytes(MemorySegment mapping) {
+        byte[] head = new byte[(int) Math.min(4, mapping.byteSize())];
+        MemorySegment.copy(mapping, ValueLayout.JAVA_BYTE, 0, head, 0, head.length);
+        return HexFormat.ofDelimiter(" ").formatHex(head);
+    }
+}

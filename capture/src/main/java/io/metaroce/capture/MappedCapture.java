@@ -1,0 +1,230 @@
+package io.metaroce.capture;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * What the pcap and pcapng readers share: the file mapping, the current-frame fields, problem reporting and
+ * statistics bookkeeping. Subclasses only walk records and call {@link #setFrame}.
+ */
+abstract sealed class MappedCapture implements PacketSource permits PcapReader, PcapngReader {
+
+    /**
+     * Sanity bound on one frame. Real link layers stay far below it (jumbo frames are 9 KiB, USB/loopback
+     * captures up to 256 KiB); anything larger is damage, and refusing it protects callers that copy frames.
+     */
+    static final long MAX_CAPTURED_LENGTH = 256L << 20;
+    /** Problems kept in the list; later ones are only counted so a hostile file cannot grow memory. */
+    static final int MAX_LISTED_PROBLEMS = 1000;
+
+    /** Owner of the file mapping, closed by close(); null when the caller owns the memory. */
+    private final Arena arena;
+    final MemorySegment file;
+    final long fileSize;
+    private final CaptureFormat format;
+
+    /** Set when reading cannot continue (clean end or damage); next() then returns false forever. */
+    boolean finished;
+    private boolean closed;
+
+    private long frameNumber;
+    private long timestampNanos;
+    private int capturedLength;
+    private long originalLength;
+    private int linkType;
+    private int fcsLength = -1;
+    private int interfaceId;
+    private int sectionIndex;
+    private long recordOffset = -1;
+    private long dataOffset;
+    private long commentOffset = -1;
+    private int commentLength;
+
+    private final List<CaptureProblem> problems = new ArrayList<>();
+    private long problemCount;
+
+    /** Interfaces for stats(), capped at CaptureStats.MAX_LISTED_INTERFACES. */
+    private final List<InterfaceState> listedInterfaces = new ArrayList<>();
+    private long interfaceCount;
+    final List<String> fileComments = new ArrayList<>();
+    String captureApplication;
+    int sectionCount;
+
+    MappedCapture(Arena arena, MemorySegment file, CaptureFormat format) {
+        this.arena = arena;
+        this.file = file;
+        this.fileSize = file.byteSize();
+        this.format = format;
+    }
+
+    /** Reads the next frame into the current-frame fields; returns false at the end or on damage. */
+    abstract boolean advance();
+
+    @Override
+    public final boolean next() {
+        if (finished || closed) {
+            return false;
+        }
+        if (advance()) {
+            return true;
+        }
+        finished = true;
+        return false;
+    }
+
+    final void setFrame(long recordOffset, long timestampNanos, long dataOffset, int capturedLength,
+                        long originalLength, InterfaceState iface, int fcsLength, long commentOffset,
+                        int commentLength) {
+        this.frameNumber++;
+        this.recordOffset = recordOffset;
+        this.timestampNanos = timestampNanos;
+        this.dataOffset = dataOffset;
+        this.capturedLength = capturedLength;
+        this.originalLength = originalLength;
+        this.linkType = iface.linkType;
+        this.fcsLength = fcsLength;
+        this.interfaceId = iface.interfaceId;
+        this.sectionIndex = iface.section;
+        this.commentOffset = commentOffset;
+        this.commentLength = commentLength;
+        iface.framesRead++;
+    }
+
+    final void problem(long offset, String message) {
+        problemCount++;
+        if (problems.size() < MAX_LISTED_PROBLEMS) {
+            problems.add(new CaptureProblem(offset, message));
+        } else if (problems.size() == MAX_LISTED_PROBLEMS) {
+            problems.add(new CaptureProblem(offset, "more than " + MAX_LISTED_PROBLEMS
+                    + " problems; further ones are counted in stats().problemCount() but not listed"));
+        }
+    }
+
+    final void registerInterface(InterfaceState iface) {
+        interfaceCount++;
+        if (listedInterfaces.size() < CaptureStats.MAX_LISTED_INTERFACES) {
+            listedInterfaces.add(iface);
+        }
+    }
+
+    final void addFileComment(String comment) {
+        if (fileComments.size() < CaptureStats.MAX_LISTED_INTERFACES) {
+            fileComments.add(comment);
+        }
+    }
+
+    /** UTF-8 text of an option value; trailing NULs (written by some tools) are dropped. */
+    final String readString(long offset, int length) {
+        int end = length;
+        while (end > 0 && file.get(ValueLayout.JAVA_BYTE, offset + end - 1) == 0) {
+            end--;
+        }
+        byte[] bytes = new byte[end];
+        MemorySegment.copy(file, ValueLayout.JAVA_BYTE, offset, bytes, 0, end);
+        return new String(bytes, StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public final long frameNumber() {
+        return frameNumber;
+    }
+
+    @Override
+    public final long timestampNanos() {
+        return timestampNanos;
+    }
+
+    @Override
+    public final int capturedLength() {
+        return capturedLength;
+    }
+
+    @Override
+    public final long originalLength() {
+        return originalLength;
+    }
+
+    @Override
+    public final int linkType() {
+        return linkType;
+    }
+
+    @Override
+    public final int fcsLength() {
+        return fcsLength;
+    }
+
+    @Override
+    public final int interfaceId() {
+        return interfaceId;
+    }
+
+    @Override
+    public final int sectionIndex() {
+        return sectionIndex;
+    }
+
+    @Override
+    public final MemorySegment data() {
+        if (frameNumber == 0) {
+            throw new IllegalStateException("no current frame: call next() first");
+        }
+        return file.asSlice(dataOffset, capturedLength);
+    }
+
+    @Override
+    public final MemorySegment mapping() {
+        return file;
+    }
+
+    @Override
+    public final long dataOffset() {
+        return dataOffset;
+    }
+
+    @Override
+    public final long recordOffset() {
+        return recordOffset;
+    }
+
+    @Override
+    public final String comment() {
+        return commentOffset < 0 ? null : readString(commentOffset, commentLength);
+    }
+
+    @Override
+    public final CaptureFormat format() {
+        return format;
+    }
+
+    @Override
+    public final List<CaptureProblem> problems() {
+        return Collections.unmodifiableList(new ArrayList<>(problems));
+    }
+
+    @Override
+    public final CaptureStats stats() {
+        List<CaptureInterface> interfaces = new ArrayList<>(listedInterfaces.size());
+        for (InterfaceState i : listedInterfaces) {
+            interfaces.add(i.snapshot());
+        }
+        return new CaptureStats(format, frameNumber, sectionCount, interfaceCount, interfaces, fileComments,
+                captureApplication, problemCount);
+    }
+
+    @Override
+    public final void close() {
+        if (!closed) {
+            closed = true;
+            finished = true;
+            if (arena != null) {
+                arena.close();
+            }
+        }
+    }
+}

@@ -1,0 +1,78 @@
+package io.metaroce.capture;
+
+import java.lang.foreign.MemorySegment;
+import java.util.List;
+
+/**
+ * A pull-style cursor over the frames of one capture file.
+ *
+ * <p>Call {@link #next()} until it returns false; after each {@code true} the accessors describe the current
+ * frame. {@code next()} allocates nothing, so a loop over millions of frames creates no garbage unless the
+ * caller asks for objects ({@link #data()}, {@link #comment()}).
+ *
+ * <p>{@code next()} never throws for damaged input: it stops at the damage and records a {@link CaptureProblem}.
+ * An instance is not thread-safe, but the segments returned by {@link #data()} are slices of a shared mapping
+ * and may be read from any thread until {@link #close()}.
+ */
+public interface PacketSource extends AutoCloseable {
+
+    /** Advances to the next frame. Returns false at the end of the file, after damage, or after close. */
+    boolean next();
+
+    /** 1-based number of the current frame, in file order. */
+    long frameNumber();
+
+    /** Capture time in nanoseconds since the Unix epoch (0 for pcapng Simple Packet Blocks, which have none). */
+    long timestampNanos();
+
+    /** Bytes of the frame present in the file. */
+    int capturedLength();
+
+    /** Length of the frame on the wire (may exceed {@link #capturedLength()} when the capture was sliced). */
+    long originalLength();
+
+    /** LINKTYPE_* of the current frame's interface, exactly as the file says (see {@link LinkTypes}). */
+    int linkType();
+
+    /** FCS bytes at the end of the frame if the file says so, otherwise -1 (unknown). */
+    int fcsLength();
+
+    /** pcapng interface index within the current section; 0 for pcap. */
+    int interfaceId();
+
+    /** 0-based pcapng section index of the current frame; 0 for pcap. */
+    int sectionIndex();
+
+    /**
+     * The captured bytes of the current frame: a slice of the file mapping that stays valid until
+     * {@link #close()} (not just until the next {@code next()}), so it can be handed to other threads.
+     * Each call creates a small slice object; hot loops that want no allocation use
+     * {@link #mapping()} with {@link #dataOffset()}.
+     */
+    MemorySegment data();
+
+    /** The whole file mapping, read-only, valid until {@link #close()}. */
+    MemorySegment mapping();
+
+    /** Offset of the current frame's captured bytes within {@link #mapping()}. */
+    long dataOffset();
+
+    /** Byte offset of the current record (pcap) or block (pcapng) in the file. */
+    long recordOffset();
+
+    /** The pcapng opt_comment of the current packet, or null. Decoded on each call. */
+    String comment();
+
+    /** The container format. */
+    CaptureFormat format();
+
+    /** Problems found so far, in file order (damage, truncation, inconsistent blocks). */
+    List<CaptureProblem> problems();
+
+    /** Interface, section and drop-count information found so far. */
+    CaptureStats stats();
+
+    /** Releases the mapping; segments from {@link #data()} become invalid. Idempotent, never throws. */
+    @Override
+    void close();
+}

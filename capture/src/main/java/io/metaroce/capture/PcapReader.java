@@ -1,0 +1,82 @@
+package io.metaroce.capture;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
+
+/**
+ * Classic libpcap reader: a 24-byte file header, then records of a 16-byte header and the captured bytes.
+ * Everything is read in place from the mapping; the only state is the cursor.
+ */
+final class PcapReader extends MappedCapture {
+    static final int FILE_HEADER_LENGTH = 24;
+    static final int RECORD_HEADER_LENGTH = 16;
+
+    private final ValueLayout.OfInt u32;
+    private final boolean nanosecond;
+    private final InterfaceState iface;
+    private final int fcsLength;
+    private long cursor = FILE_HEADER_LENGTH;
+
+    PcapReader(Arena arena, MemorySegment file, ByteOrder order, boolean nanosecond) {
+        super(arena, file, nanosecond ? CaptureFormat.PCAP_NS : CaptureFormat.PCAP_US);
+        this.u32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(order);
+        this.nanosecond = nanosecond;
+        this.sectionCount = 1;
+        if (fileSize < FILE_HEADER_LENGTH) {
+            problem(0, "truncated pcap file header at byte 0: " + FILE_HEADER_LENGTH + " bytes needed, "
+                    + fileSize + " present");
+            finished = true;
+            iface = null;
+            fcsLength = -1;
+            return;
+        }
+        long snapLength = u32(16);
+        int linkTypeField = file.get(u32, 20);
+        // Only the low 16 bits are the link type (as in libpcap's LT_LINKTYPE); the upper bits carry FCS info.
+        iface = new InterfaceState(0, 0, linkTypeField & 0xFFFF, snapLength);
+        fcsLength = LinkTypes.pcapFcsLength(linkTypeField);
+        iface.fcsLength = fcsLength;
+        iface.setTimestampFormat(nanosecond ? 9 : 6, 0);
+        registerInterface(iface);
+    }
+
+    private long u32(long offset) {
+        return Integer.toUnsignedLong(file.get(u32, offset));
+    }
+
+    @Override
+    boolean advance() {
+        long pos = cursor;
+        long left = fileSize - pos;
+        if (left == 0) {
+            return false;
+        }
+        if (left < RECORD_HEADER_LENGTH) {
+            problem(pos, "truncated record header at byte " + pos + ": " + RECORD_HEADER_LENGTH
+                    + " bytes needed, " + left + " left");
+            return false;
+        }
+        long seconds = u32(pos);
+        long fraction = u32(pos + 4);
+        long captured = u32(pos + 8);
+        long original = u32(pos + 12);
+        if (captured > MAX_CAPTURED_LENGTH) {
+            problem(pos, "implausible record at byte " + pos + ": captured length " + captured
+                    + " exceeds the " + (MAX_CAPTURED_LENGTH >> 20) + " MiB sanity limit (snaplen "
+                    + iface.snapLength + ")");
+            return false;
+        }
+        long available = left - RECORD_HEADER_LENGTH;
+        if (captured > available) {
+            problem(pos, "truncated record at byte " + pos + ": header says " + captured + " bytes, "
+                    + available + " left");
+            return false;
+        }
+        cursor = pos + RECORD_HEADER_LENGTH + captured;
+        long nanos = seconds * 1_000_000_000L + (nanosecond ? fraction : fraction * 1_000L);
+        setFrame(pos, nanos, pos + RECORD_HEADER_LENGTH, (int) captured, original, iface, fcsLength, -1, 0);
+        return true;
+    }
+}

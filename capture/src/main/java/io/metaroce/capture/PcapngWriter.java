@@ -1,0 +1,212 @@
+package io.metaroce.capture;
+
+import java.io.Flushable;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteOrder;
+import java.nio.channels.WritableByteChannel;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Writes pcapng: one Section Header Block, Interface Description Blocks with nanosecond timestamps
+ * (if_tsresol = 9), Enhanced Packet Blocks with an optional comment, and Interface Statistics Blocks.
+ * Output depends only on the arguments (no clock, no host name), so runs are reproducible.
+ *
+ * <p>Interfaces may be added at any point, before the packets that use them. Not thread-safe. Closing the
+ * writer closes the underlying stream or channel.
+ */
+public final class PcapngWriter implements AutoCloseable, Flushable {
+    /** Default shb_userappl. */
+    public static final String DEFAULT_APPLICATION = "MetaRoCE Analyzer";
+
+    private final ChannelOutput out;
+    private final List<Integer> snapLengths = new ArrayList<>();
+    private long framesWritten;
+    // Carried from packetHeader() to packetTrailer(), which run around the (array or segment) data copy.
+    private byte[] pendingComment;
+    private int pendingBlockLength;
+
+    /**
+     * Writes the section header.
+     *
+     * @param channel        destination; closed by {@link #close()}
+     * @param order          byte order of the section
+     * @param application    shb_userappl, or null to omit
+     * @param sectionComment shb_comment, or null to omit
+     */
+    public PcapngWriter(WritableByteChannel channel, ByteOrder order, String application, String sectionComment)
+            throws IOException {
+        Objects.requireNonNull(channel, "channel");
+        this.out = new ChannelOutput(channel, order);
+        byte[] app = ChannelOutput.utf8Option(application);
+        byte[] comment = ChannelOutput.utf8Option(sectionComment);
+        int options = ChannelOutput.optionSize(comment) + ChannelOutput.optionSize(app);
+        int length = 28 + (options > 0 ? options + 4 : 0);
+        out.u32(PcapngReader.SHB).u32(length).u32(PcapngReader.BYTE_ORDER_MAGIC).u16(1).u16(0).u64(-1);
+        if (comment != null) {
+            out.stringOption(PcapngReader.OPT_COMMENT, comment);
+        }
+        if (app != null) {
+            out.stringOption(PcapngReader.SHB_USERAPPL, app);
+        }
+        if (options > 0) {
+            out.u32(0); // opt_endofopt
+        }
+        out.u32(length);
+    }
+
+    /** Creates (or truncates) {@code file}: little-endian, shb_userappl {@value #DEFAULT_APPLICATION}. */
+    public static PcapngWriter create(Path file) throws IOException {
+        return new PcapngWriter(ChannelOutput.channelFor(file), ByteOrder.LITTLE_ENDIAN, DEFAULT_APPLICATION, null);
+    }
+
+    /** Writes to {@code out}, which {@link #close()} closes: little-endian, default application name. */
+    public static PcapngWriter create(OutputStream out) throws IOException {
+        return new PcapngWriter(ChannelOutput.channelFor(out), ByteOrder.LITTLE_ENDIAN, DEFAULT_APPLICATION, null);
+    }
+
+    /** Adds an interface with no name and unknown FCS; returns its interface id (0, 1, ...). */
+    public int addInterface(int linkType, int snapLength) throws IOException {
+        return addInterface(linkType, snapLength, null, -1);
+    }
+
+    /**
+     * Writes an Interface Description Block with if_tsresol = 9 (nanoseconds).
+     *
+     * @param linkType   LINKTYPE_* value (16 bits)
+     * @param snapLength snapshot length, 0 = no limit; longer frames are cut to it
+     * @param name       if_name, or null
+     * @param fcsLength  if_fcslen in bytes (e.g. 4 when frames end with an Ethernet FCS), or -1 to omit
+     * @return the interface id to pass to {@code write}
+     */
+    public int addInterface(int linkType, int snapLength, String name, int fcsLength) throws IOException {
+        if (linkType < 0 || linkType > 0xFFFF) {
+            throw new IllegalArgumentException("pcapng link type must fit 16 bits: " + linkType);
+        }
+        if (snapLength < 0) {
+            throw new IllegalArgumentException("negative snap length " + snapLength);
+        }
+        if (fcsLength > 0xFF) {
+            throw new IllegalArgumentException("FCS length too large: " + fcsLength);
+        }
+        byte[] nameBytes = ChannelOutput.utf8Option(name);
+        int options = ChannelOutput.optionSize(nameBytes) + 8 /* if_tsresol */ + (fcsLength >= 0 ? 8 : 0) + 4;
+        int length = 20 + options;
+        out.u32(PcapngReader.IDB).u32(length).u16(linkType).u16(0).u32(snapLength);
+        if (nameBytes != null) {
+            out.stringOption(PcapngReader.IF_NAME, nameBytes);
+        }
+        out.u16(PcapngReader.IF_TSRESOL).u16(1).u8(9).pad(1);
+        if (fcsLength >= 0) {
+            out.u16(PcapngReader.IF_FCSLEN).u16(1).u8(fcsLength).pad(1);
+        }
+        out.u32(0).u32(length);
+        snapLengths.add(snapLength);
+        return snapLengths.size() - 1;
+    }
+
+    /** Writes a whole frame, captured in full, without comment. */
+    public void write(int interfaceId, long timestampNanos, byte[] frame) throws IOException {
+        write(interfaceId, timestampNanos, frame, 0, frame.length, frame.length, null);
+    }
+
+    /**
+     * Writes one Enhanced Packet Block.
+     *
+     * @param timestampNanos epoch nanoseconds, not negative
+     * @param capturedLength bytes taken from {@code data} at {@code offset}; cut to the interface's snap length
+     * @param originalLength length on the wire, at least {@code capturedLength}
+     * @param comment        opt_comment, or null
+     */
+    public void write(int interfaceId, long timestampNanos, byte[] data, int offset, int capturedLength,
+                      long originalLength, String comment) throws IOException {
+        Objects.checkFromIndexSize(offset, capturedLength, data.length);
+        int length = packetHeader(interfaceId, timestampNanos, capturedLength, originalLength, comment);
+        out.bytes(data, offset, length);
+        packetTrailer(length);
+    }
+
+    /** As {@link #write(int, long, byte[], int, int, long, String)}, from a memory segment. */
+    public void write(int interfaceId, long timestampNanos, MemorySegment data, long offset, int capturedLength,
+                      long originalLength, String comment) throws IOException {
+        Objects.checkFromIndexSize(offset, capturedLength, data.byteSize());
+        int length = packetHeader(interfaceId, timestampNanos, capturedLength, originalLength, comment);
+        out.bytes(data, offset, length);
+        packetTrailer(length);
+    }
+
+    private int packetHeader(int interfaceId, long timestampNanos, int capturedLength, long originalLength,
+                             String comment) throws IOException {
+        Objects.checkIndex(interfaceId, snapLengths.size());
+        if (timestampNanos < 0) {
+            throw new IllegalArgumentException("negative timestamp " + timestampNanos);
+        }
+        if (originalLength < capturedLength || originalLength > 0xFFFF_FFFFL) {
+            throw new IllegalArgumentException("original length " + originalLength
+                    + " must be >= captured length " + capturedLength + " and fit 32 bits");
+        }
+        int snap = snapLengths.get(interfaceId);
+        int length = snap > 0 ? Math.min(capturedLength, snap) : capturedLength;
+        pendingComment = ChannelOutput.utf8Option(comment);
+        int options = pendingComment == null ? 0 : ChannelOutput.optionSize(pendingComment) + 4;
+        pendingBlockLength = 32 + ((length + 3) & ~3) + options;
+        out.u32(PcapngReader.EPB).u32(pendingBlockLength).u32(interfaceId)
+                .u32(timestampNanos >>> 32).u32(timestampNanos).u32(length).u32(originalLength);
+        return length;
+    }
+
+    private void packetTrailer(int capturedLength) throws IOException {
+        out.pad(capturedLength);
+        if (pendingComment != null) {
+            out.stringOption(PcapngReader.OPT_COMMENT, pendingComment);
+            out.u32(0);
+        }
+        out.u32(pendingBlockLength);
+        pendingComment = null;
+        framesWritten++;
+    }
+
+    /**
+     * Writes an Interface Statistics Block for {@code interfaceId}. Counters given as a negative number are
+     * omitted (unknown).
+     */
+    public void writeStatistics(int interfaceId, long timestampNanos, long ifReceived, long ifDropped,
+                                long osDropped) throws IOException {
+        Objects.checkIndex(interfaceId, snapLengths.size());
+        int count = (ifReceived >= 0 ? 1 : 0) + (ifDropped >= 0 ? 1 : 0) + (osDropped >= 0 ? 1 : 0);
+        int length = 24 + (count > 0 ? count * 12 + 4 : 0);
+        out.u32(PcapngReader.ISB).u32(length).u32(interfaceId).u32(timestampNanos >>> 32).u32(timestampNanos);
+        if (ifReceived >= 0) {
+            out.u16(PcapngReader.ISB_IFRECV).u16(8).u64(ifReceived);
+        }
+        if (ifDropped >= 0) {
+            out.u16(PcapngReader.ISB_IFDROP).u16(8).u64(ifDropped);
+        }
+        if (osDropped >= 0) {
+            out.u16(PcapngReader.ISB_OSDROP).u16(8).u64(osDropped);
+        }
+        if (count > 0) {
+            out.u32(0);
+        }
+        out.u32(length);
+    }
+
+    /** Enhanced Packet Blocks written so far. */
+    public long framesWritten() {
+        return framesWritten;
+    }
+
+    @Override
+    public void flush() throws IOException {
+        out.flush();
+    }
+
+    @Override
+    public void close() throws IOException {
+        out.close();
+    }
+}

@@ -1,0 +1,93 @@
+package io.metaroce.cli;
+
+import io.metaroce.capture.CaptureStats;
+import io.metaroce.capture.PacketSource;
+import io.metaroce.dissector.Dissection;
+import io.metaroce.dissector.ExpertItem;
+import io.metaroce.dissector.FrameFields;
+import io.metaroce.protocol.OpcodeDef;
+import io.metaroce.protocol.Spec;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.TreeMap;
+
+/** -q: frames, bytes, protocol and opcode counts, ICRC verdicts and expert items, in one report. */
+final class Summary implements DissectCommand.FrameSink {
+    private final ByteOut out;
+    private final Path file;
+    private long frames, bytes, first = Long.MAX_VALUE, last = Long.MIN_VALUE, truncated;
+    private final long[] protocolCounts = new long[Spec.HEADERS.size()];
+    private final long[] opcodeCounts = new long[512];
+    private final long[] icrc = new long[4];
+    private final Map<String, long[]> expert = new LinkedHashMap<>();
+    private long expertTotal;
+
+    Summary(ByteOut out, Path file) {
+        this.out = out;
+        this.file = file;
+    }
+
+    @Override
+    public void frame(Dissection d, FrameFields ff) {
+        frames++;
+        bytes += d.originalLength();
+        first = Math.min(first, d.timeNanos());
+        last = Math.max(last, d.timeNanos());
+        if (d.truncated()) truncated++;
+        for (int i = 0; i < d.layerCount(); i++) protocolCounts[d.layerHeader(i)]++;
+        if (d.isRoce() && d.tver() >= 0 && d.tver() <= 1) opcodeCounts[d.tver() * 256 + d.opcodeValue()]++;
+        icrc[d.icrcStatus().ordinal()]++;
+        for (ExpertItem e : d.expert()) {
+            expertTotal++;
+            // Group messages that differ only in numbers, so 10,000 bad ICRCs are one line.
+            String key = e.severity().label() + "\t" + e.group().name().toLowerCase() + "\t" + e.message().replaceAll("0x[0-9a-f]+|\\d+", "N");
+            long[] c = expert.get(key);
+            if (c == null) {
+                if (expert.size() >= 1000) continue;
+                expert.put(key, c = new long[] {0, d.number()});
+            }
+            c[0]++;
+        }
+    }
+
+    @Override
+    public void end(PacketSource src) {
+        out.ascii("Capture: ").str(file.toString()).ascii(" (").ascii(src.format().name().toLowerCase()).ascii(")\n");
+        out.ascii("Frames: ").num(frames).ascii(", bytes: ").num(bytes);
+        if (frames > 0) {
+            double secs = (last - first) / 1e9;
+            out.ascii(", duration: ").ascii(String.format("%.6f s", secs));
+        }
+        out.ch('\n');
+        CaptureStats st = src.stats();
+        if (st.totalIfDropped() > 0) out.ascii("Capture drops reported by the file: ").num(st.totalIfDropped()).ch('\n');
+        if (truncated > 0) out.ascii("Frames cut by the snap length: ").num(truncated).ch('\n');
+        out.ascii("\nProtocols:\n");
+        for (int i = 0; i < protocolCounts.length; i++) {
+            if (protocolCounts[i] == 0) continue;
+            String id = Spec.HEADERS.get(i).id();
+            out.ascii("  ").ascii(id);
+            for (int k = id.length(); k < 14; k++) out.ch(' ');
+            out.num(protocolCounts[i]).ch('\n');
+        }
+        Map<String, Long> ops = new TreeMap<>();
+        for (int i = 0; i < opcodeCounts.length; i++) {
+            if (opcodeCounts[i] == 0) continue;
+            OpcodeDef def = (i < 256 ? Spec.OPCODES_TVER0 : Spec.OPCODES_TVER1).get(i & 0xFF);
+            String name = (i < 256 ? "RoCEv2   " : "MetaRoCE ") + (def == null ? "unknown 0x" + Integer.toHexString(i & 0xFF) : def.label());
+            ops.merge(name, opcodeCounts[i], Long::sum);
+        }
+        if (!ops.isEmpty()) {
+            out.ascii("\nOpcodes:\n");
+            for (var e : ops.entrySet()) out.ascii("  ").str(e.getKey()).ascii("  ").num(e.getValue()).ch('\n');
+        }
+        out.ascii("\nICRC: good ").num(icrc[0]).ascii(", bad ").num(icrc[1]).ascii(", unchecked ").num(icrc[2]).ch('\n');
+        out.ascii("\nExpert items: ").num(expertTotal).ch('\n');
+        for (var e : expert.entrySet()) {
+            String[] p = e.getKey().split("\t", 3);
+            out.ascii("  ").ascii(p[0]).ascii(" (").ascii(p[1]).ascii(") x").num(e.getValue()[0]).ascii(", first in frame ")
+                    .num(e.getValue()[1]).ascii(": ").str(p[2]).ch('\n');
+        }
+    }
+}

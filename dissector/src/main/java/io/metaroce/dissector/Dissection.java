@@ -1,0 +1,182 @@
+package io.metaroce.dissector;
+
+import io.metaroce.protocol.Bth;
+import io.metaroce.protocol.FieldDef;
+import io.metaroce.protocol.HeaderDef;
+import io.metaroce.protocol.OpcodeDef;
+import io.metaroce.protocol.Severity;
+import io.metaroce.protocol.Spec;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The result of dissecting one frame: where each header sits (layers), the transport facts the
+ * analysis needs without re-reading (opcode, tver, payload, ICRC), and the expert items. Field values
+ * are not copied out: they are read from the frame bytes through the catalogue on demand
+ * ({@link FrameFields}), like a flyweight. One instance is reused frame after frame, so dissecting
+ * allocates nothing on a clean frame.
+ */
+public final class Dissection {
+    static final int MAX_LAYERS = 24;
+
+    // Frame metadata.
+    long number;
+    long timeNanos;
+    long originalLength;
+    int capturedLength;
+    int linkType;
+    int interfaceId;
+    String comment;
+    MemorySegment data;
+    long dataOffset;
+
+    // Layers: header index in Spec.HEADERS and byte offset (relative to the frame start).
+    int layerCount;
+    final int[] layerHeader = new int[MAX_LAYERS];
+    final int[] layerOffset = new int[MAX_LAYERS];
+
+    // Network facts.
+    int ipVersion;
+    int ecn = -1;
+
+    // Transport facts (bth < 0 when the frame holds no RoCE transport packet).
+    int bth = -1;
+    int mrth = -1;
+    int tver = -1;
+    boolean spray;
+    OpcodeDef opcode;
+    boolean rocev1;
+    int payloadOffset = -1;
+    /** Payload bytes on the wire (from the UDP length), whether or not all were captured. */
+    int payloadLength = -1;
+    int padCount;
+    boolean truncated;
+
+    IcrcStatus icrcStatus = IcrcStatus.NONE;
+    long icrcValue = -1;
+    long icrcComputed = -1;
+    /** "good"/"bad" when the frame ends with an Ethernet FCS, else null. */
+    String fcsStatus;
+    long fcsValue = -1;
+
+    final List<ExpertItem> expert = new ArrayList<>(4);
+    Severity worst;
+
+    /** Analysis results attached to the frame (analysis.* fields), set by later stages. */
+    final ExtraFields extra = new ExtraFields();
+
+    void reset() {
+        layerCount = 0;
+        ipVersion = 0;
+        ecn = -1;
+        bth = mrth = -1;
+        tver = -1;
+        spray = false;
+        opcode = null;
+        rocev1 = false;
+        payloadOffset = payloadLength = -1;
+        padCount = 0;
+        truncated = false;
+        icrcStatus = IcrcStatus.NONE;
+        icrcValue = icrcComputed = -1;
+        fcsStatus = null;
+        fcsValue = -1;
+        expert.clear();
+        worst = null;
+        comment = null;
+        extra.clear();
+    }
+
+    int addLayer(int header, int offset) {
+        if (layerCount == MAX_LAYERS) return -1;
+        layerHeader[layerCount] = header;
+        layerOffset[layerCount] = offset;
+        return layerCount++;
+    }
+
+    void expert(Severity severity, ExpertItem.Group group, String message) {
+        expert.add(new ExpertItem(severity, group, message));
+        if (worst == null || severity.compareTo(worst) > 0) worst = severity;
+    }
+
+    // ------------------------------------------------------------------ read access
+
+    public long number() { return number; }
+    public long timeNanos() { return timeNanos; }
+    public long originalLength() { return originalLength; }
+    public int capturedLength() { return capturedLength; }
+    public int linkType() { return linkType; }
+    public int interfaceId() { return interfaceId; }
+    public String comment() { return comment; }
+    /** The captured bytes of the frame (valid while the capture is open). */
+    public MemorySegment data() { return data; }
+
+    public int layerCount() { return layerCount; }
+    public HeaderDef layer(int i) { return Spec.HEADERS.get(layerHeader[i]); }
+    public int layerHeader(int i) { return layerHeader[i]; }
+    public int layerOffset(int i) { return layerOffset[i]; }
+
+    /** Index of the first layer with this header, or -1. */
+    public int findLayer(int header) {
+        for (int i = 0; i < layerCount; i++) if (layerHeader[i] == header) return i;
+        return -1;
+    }
+
+    /** Offset of the first layer with this header, or -1. */
+    public int offsetOf(int header) {
+        int i = findLayer(header);
+        return i < 0 ? -1 : layerOffset[i];
+    }
+
+    public boolean hasLayer(int header) { return findLayer(header) >= 0; }
+
+    /** Reads a numeric field from the first layer of its header; def when the header is absent. */
+    public long get(int fieldId, long def) {
+        FieldDef f = Spec.FIELDS.get(fieldId);
+        int off = offsetOf(f.header());
+        return off < 0 ? def : f.readLong(data, off);
+    }
+
+    public int ipVersion() { return ipVersion; }
+    /** IP ECN codepoint (3 = CE), or -1. */
+    public int ecn() { return ecn; }
+
+    public boolean isRoce() { return bth >= 0; }
+    public boolean isRoceV1() { return rocev1; }
+    public int tver() { return tver; }
+    public boolean hasMrth() { return mrth >= 0; }
+    public boolean spray() { return spray; }
+    /** The opcode's catalogue entry, or null when undefined for the frame's tver. */
+    public OpcodeDef opcode() { return opcode; }
+    public int bthOffset() { return bth < 0 ? -1 : layerOffset[bth]; }
+    public int mrthOffset() { return mrth < 0 ? -1 : layerOffset[mrth]; }
+    public int opcodeValue() { return bth < 0 ? -1 : Bth.opcode(data, layerOffset[bth]); }
+    public long destQp() { return bth < 0 ? -1 : Bth.destQp(data, layerOffset[bth]); }
+    public int psn() { return bth < 0 ? -1 : Bth.psn(data, layerOffset[bth]); }
+    public int payloadOffset() { return payloadOffset; }
+    public int payloadLength() { return payloadLength; }
+    public int padCount() { return padCount; }
+    /** The frame was cut by the snap length before the end of its transport packet. */
+    public boolean truncated() { return truncated; }
+
+    public IcrcStatus icrcStatus() { return icrcStatus; }
+    public long icrcValue() { return icrcValue; }
+    public long icrcComputed() { return icrcComputed; }
+    public String fcsStatus() { return fcsStatus; }
+
+    public List<ExpertItem> expert() { return expert; }
+    /** Highest expert severity, or null. */
+    public Severity worstSeverity() { return worst; }
+    public ExtraFields extra() { return extra; }
+
+    /** Protocol stack as tshark's frame.protocols: "eth:vlan:ip:udp:bth:reth". */
+    public String protocols() {
+        StringBuilder b = new StringBuilder(48);
+        for (int i = 0; i < layerCount; i++) {
+            if (i > 0) b.append(':');
+            b.append(Spec.HEADERS.get(layerHeader[i]).id());
+        }
+        return b.toString();
+    }
+}

@@ -1,0 +1,451 @@
+package io.metaroce.dissector;
+
+import static io.metaroce.dissector.ExpertItem.Group.CAPTURE;
+import static io.metaroce.dissector.ExpertItem.Group.CHECKSUM;
+import static io.metaroce.dissector.ExpertItem.Group.MALFORMED;
+import static io.metaroce.dissector.ExpertItem.Group.PROTOCOL;
+import static io.metaroce.dissector.ExpertItem.Group.UNDECODED;
+import static io.metaroce.protocol.Severity.ERROR;
+import static io.metaroce.protocol.Severity.NOTE;
+import static io.metaroce.protocol.Severity.WARN;
+
+import io.metaroce.protocol.Bth;
+import io.metaroce.protocol.CarryDef;
+import io.metaroce.protocol.Deth;
+import io.metaroce.protocol.EnumValueDef;
+import io.metaroce.protocol.Eth;
+import io.metaroce.protocol.FieldDef;
+import io.metaroce.protocol.Grh;
+import io.metaroce.protocol.HeaderDef;
+import io.metaroce.protocol.Ip;
+import io.metaroce.protocol.Ipv6;
+import io.metaroce.protocol.Mad;
+import io.metaroce.protocol.Mrth;
+import io.metaroce.protocol.OpcodeDef;
+import io.metaroce.protocol.OpcodeRangeDef;
+import io.metaroce.protocol.Spec;
+import io.metaroce.protocol.Sll;
+import io.metaroce.protocol.Sll2;
+import io.metaroce.protocol.Udp;
+import io.metaroce.protocol.Vlan;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
+import java.util.List;
+
+/**
+ * Frames to headers: link layer (Ethernet with 802.1Q/QinQ tags, Linux SLL/SLL2, raw IP), IPv4 with
+ * options, IPv6 with extension headers, UDP, then RoCEv2/MetaRoCE on the configured UDP ports and RoCEv1
+ * on its EtherType: BTH, MRTH when tver is 1, the header chain the opcode table gives, CM MADs on QP 1,
+ * and the ICRC. All layouts come from the generated catalogue; this class only decides what follows what.
+ *
+ * <p>Decoding never throws: a short or inconsistent frame is decoded as far as its bytes allow and
+ * carries an expert item saying what is wrong. Not thread-safe; use one instance per thread.
+ */
+public final class Dissector {
+    /** LINKTYPE_* values (https://www.tcpdump.org/linktypes.html). */
+    static final int LINKTYPE_ETHERNET = 1, LINKTYPE_RAW = 101, LINKTYPE_LINUX_SLL = 113, LINKTYPE_IPV4 = 228,
+            LINKTYPE_IPV6 = 229, LINKTYPE_LINUX_SLL2 = 276, DLT_RAW_BSD = 12, DLT_RAW_OPENBSD = 14;
+    private static final int ETHERTYPE_IPV4 = 0x0800, ETHERTYPE_IPV6 = 0x86DD, ETHERTYPE_VLAN = 0x8100,
+            ETHERTYPE_QINQ = 0x88A8, ETHERTYPE_QINQ_OLD = 0x9100;
+    private static final int IPPROTO_UDP = 17, CM_MGMT_CLASS = 0x07, GSI_QP = 1, FCS_LENGTH = 4;
+    private static final ValueLayout.OfInt LE_INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+
+    private final DissectorConfig config;
+    private final Icrc icrc = new Icrc();
+
+    public Dissector(DissectorConfig config) { this.config = config; }
+
+    public Dissector() { this(DissectorConfig.DEFAULT); }
+
+    public DissectorConfig config() { return config; }
+
+    /**
+     * Dissects one frame into {@code out} (reset first).
+     *
+     * @param data the captured bytes
+     * @param originalLength the frame's length on the wire
+     * @param fcsLength bytes of FCS the capture file says each frame ends with, or -1 when unknown
+     */
+    public Dissection dissect(MemorySegment data, long number, long timeNanos, long originalLength, int linkType,
+                              int fcsLength, Dissection out) {
+        out.reset();
+        out.data = data;
+        out.number = number;
+        out.timeNanos = timeNanos;
+        out.originalLength = originalLength;
+        out.capturedLength = (int) data.byteSize();
+        out.linkType = linkType;
+        try {
+            int end = out.capturedLength;
+            if (fcsLength > 0 && end >= fcsLength && linkType == LINKTYPE_ETHERNET) end -= fcsLength;
+            switch (linkType) {
+                case LINKTYPE_ETHERNET -> ethernet(out, end, fcsLength);
+                case LINKTYPE_LINUX_SLL -> cooked(out, Sll.HEADER, Sll.SIZE, Sll.F_ETYPE, end);
+                case LINKTYPE_LINUX_SLL2 -> cooked(out, Sll2.HEADER, Sll2.SIZE, Sll2.F_ETYPE, end);
+                case LINKTYPE_RAW, DLT_RAW_BSD, DLT_RAW_OPENBSD, LINKTYPE_IPV4, LINKTYPE_IPV6 -> rawIp(out, 0, end);
+                default -> out.expert(NOTE, UNDECODED, "link type " + linkType + " is not decoded");
+            }
+        } catch (IndexOutOfBoundsException e) {
+            // Every read is bounds-checked before it is made; this is a last line of defence so that a
+            // missed check degrades into an expert item instead of killing the run.
+            out.expert(ERROR, MALFORMED, "frame ends unexpectedly inside " + lastLayerName(out));
+        }
+        return out;
+    }
+
+    private static String lastLayerName(Dissection out) {
+        return out.layerCount == 0 ? "the link-layer header" : out.layer(out.layerCount - 1).title();
+    }
+
+    // ------------------------------------------------------------------ link layer
+
+    private void ethernet(Dissection out, int end, int fcsLength) {
+        if (!need(out, 0, Eth.SIZE, end, Eth.HEADER)) return;
+        out.addLayer(Eth.HEADER, 0);
+        int type = Eth.type(out.data, 0);
+        int off = Eth.SIZE;
+        while (type == ETHERTYPE_VLAN || type == ETHERTYPE_QINQ || type == ETHERTYPE_QINQ_OLD) {
+            if (!need(out, off, Vlan.SIZE, end, Vlan.HEADER)) return;
+            if (out.addLayer(Vlan.HEADER, off) < 0) {
+                out.expert(ERROR, MALFORMED, "too many VLAN tags");
+                return;
+            }
+            type = Vlan.etype(out.data, off);
+            off += Vlan.SIZE;
+        }
+        int ipEnd = etherType(out, type, off, end);
+        if (ipEnd > 0 && ipEnd < end && fcsLength < 0) trailer(out, ipEnd, end);
+    }
+
+    /**
+     * Bytes after the IP datagram: Ethernet padding, or an FCS the file did not announce. An FCS is
+     * recognized only when its CRC verifies (§1), so padding is never mistaken for an FCS or an ICRC.
+     */
+    private void trailer(Dissection out, int ipEnd, int end) {
+        if (end - ipEnd >= FCS_LENGTH && out.originalLength == out.capturedLength) {
+            long fcs = out.data.get(LE_INT, end - FCS_LENGTH) & 0xFFFFFFFFL;
+            if (icrc.crc32(out.data, end - FCS_LENGTH) == fcs) {
+                out.fcsStatus = "good";
+                out.fcsValue = fcs;
+            }
+        }
+    }
+
+    private void cooked(Dissection out, int header, int size, int etypeField, int end) {
+        if (!need(out, 0, size, end, header)) return;
+        out.addLayer(header, 0);
+        etherType(out, (int) Spec.FIELDS.get(etypeField).readLong(out.data, 0), size, end);
+    }
+
+    private void rawIp(Dissection out, int off, int end) {
+        if (end - off < 1) {
+            out.expert(ERROR, MALFORMED, "empty frame");
+            return;
+        }
+        int version = (out.data.get(ValueLayout.JAVA_BYTE, off) & 0xF0) >>> 4;
+        if (version == 4) ipv4(out, off, end);
+        else if (version == 6) ipv6(out, off, end);
+        else out.expert(ERROR, MALFORMED, "raw IP frame with IP version " + version);
+    }
+
+    /** Returns the end of the network-layer datagram, or -1. */
+    private int etherType(Dissection out, int type, int off, int end) {
+        if (type == ETHERTYPE_IPV4) return ipv4(out, off, end);
+        if (type == ETHERTYPE_IPV6) return ipv6(out, off, end);
+        if (type == Spec.ROCE_V1_ETHERTYPE) {
+            roceV1(out, off, end);
+            return -1;
+        }
+        return -1;
+    }
+
+    // ------------------------------------------------------------------ network layer
+
+    private int ipv4(Dissection out, int off, int end) {
+        if (!need(out, off, Ip.SIZE, end, Ip.HEADER)) return -1;
+        out.addLayer(Ip.HEADER, off);
+        out.ipVersion = 4;
+        out.ecn = Ip.ecn(out.data, off);
+        int version = Ip.version(out.data, off);
+        int hdrLen = Ip.hdrLen(out.data, off) * 4;
+        if (version != 4) out.expert(ERROR, MALFORMED, "IPv4 header with version " + version);
+        if (hdrLen < Ip.SIZE) {
+            out.expert(ERROR, MALFORMED, "IPv4 header length " + hdrLen + " bytes is below the minimum of " + Ip.SIZE);
+            return -1;
+        }
+        if (!need(out, off, hdrLen, end, Ip.HEADER)) return -1;
+        int total = Ip.len(out.data, off);
+        int ipEnd = datagramEnd(out, off, total, hdrLen, end, "IPv4 total length");
+        if (ipEnd < 0) return -1;
+        if (Ip.flagsMf(out.data, off) || Ip.fragOffset(out.data, off) != 0) {
+            out.expert(NOTE, UNDECODED, "IPv4 fragment (offset " + Ip.fragOffset(out.data, off) * 8 + "), not reassembled");
+            if (Ip.fragOffset(out.data, off) != 0) return ipEnd;
+        }
+        if (Ip.proto(out.data, off) == IPPROTO_UDP) udp(out, off, hdrLen, false, off + hdrLen, Math.min(ipEnd, end), ipEnd);
+        return ipEnd;
+    }
+
+    private int ipv6(Dissection out, int off, int end) {
+        if (!need(out, off, Ipv6.SIZE, end, Ipv6.HEADER)) return -1;
+        out.addLayer(Ipv6.HEADER, off);
+        out.ipVersion = 6;
+        out.ecn = Ipv6.ecn(out.data, off);
+        int version = Ipv6.version(out.data, off);
+        if (version != 6) out.expert(ERROR, MALFORMED, "IPv6 header with version " + version);
+        int ipEnd = datagramEnd(out, off, Ipv6.SIZE + Ipv6.plen(out.data, off), Ipv6.SIZE, end, "IPv6 payload length");
+        if (ipEnd < 0) return -1;
+        int next = Ipv6.nxt(out.data, off);
+        int p = off + Ipv6.SIZE;
+        boolean extensions = false;
+        // Extension headers: hop-by-hop 0, routing 43, fragment 44, AH 51, destination options 60.
+        for (int guard = 0; guard < 16 && (next == 0 || next == 43 || next == 44 || next == 51 || next == 60); guard++) {
+            if (p + 8 > Math.min(ipEnd, end)) {
+                out.expert(ERROR, MALFORMED, "IPv6 extension header " + next + " runs past the end of the frame");
+                return ipEnd;
+            }
+            extensions = true;
+            int len = next == 44 ? 8 : next == 51 ? (Byte.toUnsignedInt(out.data.get(ValueLayout.JAVA_BYTE, p + 1)) + 2) * 4
+                    : (Byte.toUnsignedInt(out.data.get(ValueLayout.JAVA_BYTE, p + 1)) + 1) * 8;
+            if (next == 44) {
+                int fragOff = (Short.toUnsignedInt(out.data.get(ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN), p + 2)) >>> 3);
+                out.expert(NOTE, UNDECODED, "IPv6 fragment (offset " + fragOff * 8 + "), not reassembled");
+                if (fragOff != 0) return ipEnd;
+            }
+            next = Byte.toUnsignedInt(out.data.get(ValueLayout.JAVA_BYTE, p));
+            p += len;
+        }
+        if (next == IPPROTO_UDP) {
+            if (extensions) out.expert(NOTE, CHECKSUM, "IPv6 extension headers: the ICRC masking over them is undefined, ICRC unchecked");
+            udp(out, off, extensions ? -1 : Ipv6.SIZE, true, p, Math.min(ipEnd, end), ipEnd);
+        }
+        return ipEnd;
+    }
+
+    /**
+     * Checks a length field against the frame: the datagram may be cut by the snap length (captured <
+     * original), but its length must agree with the frame's original length (MR-FRAME-002).
+     */
+    private int datagramEnd(Dissection out, int off, int total, int hdrLen, int end, String what) {
+        if (total < hdrLen) {
+            out.expert(ERROR, MALFORMED, what + " " + total + " is shorter than the header (" + hdrLen + ")");
+            return -1;
+        }
+        long wireAvailable = out.originalLength - off - (out.capturedLength - end);
+        if (total > wireAvailable) {
+            out.expert(ERROR, MALFORMED, what + " " + total + " exceeds the " + wireAvailable + " bytes the frame has");
+            return end;
+        }
+        if (off + total > end) out.truncated = true;
+        return off + total;
+    }
+
+    // ------------------------------------------------------------------ UDP and RoCEv2
+
+    /**
+     * ipHeaderLength: length of the IP header covered by the ICRC, -1 when the ICRC cannot be checked.
+     * capEnd: end of the captured bytes of the datagram; wireEnd: its end on the wire.
+     */
+    private void udp(Dissection out, int ipOff, int ipHeaderLength, boolean ipv6, int off, int capEnd, int wireEnd) {
+        if (!need(out, off, Udp.SIZE, capEnd, Udp.HEADER)) return;
+        out.addLayer(Udp.HEADER, off);
+        int length = Udp.length(out.data, off);
+        if (length < Udp.SIZE) {
+            out.expert(ERROR, MALFORMED, "UDP length " + length + " is below the header size " + Udp.SIZE);
+            return;
+        }
+        if (off + length > wireEnd) {
+            out.expert(ERROR, MALFORMED, "UDP length " + length + " exceeds the IP payload (" + (wireEnd - off) + " bytes)");
+            length = wireEnd - off;
+        } else if (off + length < wireEnd) {
+            out.expert(ERROR, MALFORMED, "UDP length " + length + " is shorter than the IP payload (" + (wireEnd - off) + " bytes)");
+        }
+        if (!config.isRocePort(Udp.dstport(out.data, off))) return;
+        int bthOff = off + Udp.SIZE;
+        int tEnd = off + length;
+        transport(out, bthOff, tEnd, Math.min(tEnd, capEnd), ipOff, ipHeaderLength, ipv6);
+    }
+
+    private void roceV1(Dissection out, int off, int end) {
+        if (!need(out, off, Grh.SIZE, end, Grh.HEADER)) return;
+        out.addLayer(Grh.HEADER, off);
+        out.rocev1 = true;
+        int bthOff = off + Grh.SIZE;
+        int wireEnd = bthOff + Grh.paylen(out.data, off);
+        long wireAvailable = out.originalLength - (out.capturedLength - end);
+        if (wireEnd > wireAvailable) {
+            out.expert(ERROR, MALFORMED, "GRH payload length " + Grh.paylen(out.data, off) + " exceeds the frame");
+            wireEnd = (int) wireAvailable;
+        }
+        if (wireEnd > end) out.truncated = true;
+        transport(out, bthOff, wireEnd, Math.min(wireEnd, end), off, -2, true);
+    }
+
+    /**
+     * BTH, MRTH, the opcode's header chain, payload, pad and ICRC. wireEnd: end of the transport packet
+     * (ICRC included) on the wire; capEnd: how much of it was captured. ipHeaderLength -2 = RoCEv1 (GRH
+     * at ipOff), -1 = ICRC not checkable.
+     */
+    private void transport(Dissection out, int off, int wireEnd, int capEnd, int ipOff, int ipHeaderLength, boolean ipv6) {
+        if (wireEnd - off < Bth.SIZE + 4) {
+            out.expert(ERROR, MALFORMED, "RoCE packet of " + (wireEnd - off) + " bytes cannot hold a BTH and an ICRC ("
+                    + (Bth.SIZE + 4) + " bytes)");
+            if (capEnd - off < Bth.SIZE) return;
+        }
+        if (!need(out, off, Bth.SIZE, capEnd, Bth.HEADER)) return;
+        out.bth = out.addLayer(Bth.HEADER, off);
+        int icrcOff = wireEnd - 4;
+        int tver = Bth.tver(out.data, off);
+        out.tver = tver;
+        int opcode = Bth.opcode(out.data, off);
+        int p = off + Bth.SIZE;
+        OpcodeDef def;
+        if (tver == 0) def = Spec.OPCODES_TVER0.get(opcode);
+        else if (tver == 1) {
+            if (!need(out, p, Mrth.SIZE, Math.min(capEnd, icrcOff), Mrth.HEADER)) return;
+            out.mrth = out.addLayer(Mrth.HEADER, p);
+            int version = Mrth.version(out.data, p);
+            if (version != 1) out.expert(ERROR, PROTOCOL, "MRTH version " + version + ", expected 1");
+            out.spray = Mrth.spray(out.data, p);
+            p += Mrth.SIZE;
+            def = Spec.OPCODES_TVER1.get(opcode);
+        } else {
+            out.expert(ERROR, PROTOCOL, "BTH tver " + tver + " is neither 0 (RoCEv2) nor 1 (MetaRoCE v1); rest not decoded");
+            icrcCheck(out, off, wireEnd, capEnd, ipOff, ipHeaderLength, ipv6);
+            return;
+        }
+        out.opcode = def;
+        if (def == null) {
+            unknownOpcode(out, opcode, tver);
+            icrcCheck(out, off, wireEnd, capEnd, ipOff, ipHeaderLength, ipv6);
+            return;
+        }
+        for (int h : def.chain(out.spray)) {
+            HeaderDef hd = Spec.HEADERS.get(h);
+            if (p + hd.size() > icrcOff) {
+                out.expert(ERROR, MALFORMED, def.label() + " needs a " + hd.origId() + " (" + hd.size() + " bytes) but only "
+                        + Math.max(0, icrcOff - p) + " bytes are left before the ICRC");
+                icrcCheck(out, off, wireEnd, capEnd, ipOff, ipHeaderLength, ipv6);
+                return;
+            }
+            if (p + hd.size() > capEnd) {
+                out.expert(NOTE, CAPTURE, hd.origId() + " cut by the snap length");
+                out.truncated = true;
+                icrcCheck(out, off, wireEnd, capEnd, ipOff, ipHeaderLength, ipv6);
+                return;
+            }
+            out.addLayer(h, p);
+            p += hd.size();
+        }
+        int pad = Bth.padCnt(out.data, off);
+        out.padCount = pad;
+        out.payloadOffset = p;
+        out.payloadLength = icrcOff - p - pad;
+        if (out.payloadLength < 0) {
+            out.expert(ERROR, MALFORMED, "pad count " + pad + " exceeds the " + (icrcOff - p) + " bytes after the headers");
+            out.payloadLength = 0;
+        }
+        if (!def.payload() && icrcOff - p > 0)
+            out.expert(WARN, MALFORMED, def.label() + " carries no payload, but " + (icrcOff - p) + " bytes follow its headers");
+        if (def.payloadBytes() >= 0 && out.payloadLength != def.payloadBytes())
+            out.expert(ERROR, MALFORMED, def.label() + " carries " + def.payloadBytes() + " payload bytes, not " + out.payloadLength);
+        if (Bth.destQp(out.data, off) == GSI_QP && out.hasLayer(Deth.HEADER)) mad(out, p, Math.min(capEnd, icrcOff - pad));
+        icrcCheck(out, off, wireEnd, capEnd, ipOff, ipHeaderLength, ipv6);
+    }
+
+    private static void unknownOpcode(Dissection out, int opcode, int tver) {
+        for (OpcodeRangeDef r : Spec.OPCODE_RANGES) {
+            if (r.contains(opcode, tver)) {
+                out.expert(r.severity(), r.severity() == ERROR ? PROTOCOL : UNDECODED,
+                        "opcode 0x" + hex2(opcode) + ": " + r.message());
+                return;
+            }
+        }
+        out.expert(ERROR, PROTOCOL, "opcode 0x" + hex2(opcode) + " is not defined for "
+                + (tver == 0 ? "RoCEv2 (tver 0)" : "MetaRoCE v1 (tver 1)") + "; headers after the BTH not decoded");
+    }
+
+    private void icrcCheck(Dissection out, int bthOff, int wireEnd, int capEnd, int ipOff, int ipHeaderLength, boolean ipv6) {
+        int icrcOff = wireEnd - 4;
+        if (icrcOff < bthOff + Bth.SIZE) return;
+        if (capEnd < wireEnd) {
+            out.icrcStatus = IcrcStatus.UNCHECKED;
+            out.truncated = true;
+            return;
+        }
+        out.icrcValue = out.data.get(LE_INT, icrcOff) & 0xFFFFFFFFL;
+        if (ipHeaderLength == -1 || !config.checkIcrc()) {
+            out.icrcStatus = IcrcStatus.UNCHECKED;
+            return;
+        }
+        long computed = ipHeaderLength == -2 ? icrc.overGrh(out.data, ipOff, bthOff, icrcOff)
+                : icrc.overIp(out.data, ipOff, ipHeaderLength, ipv6, bthOff, icrcOff);
+        out.icrcComputed = computed;
+        if (computed == out.icrcValue) out.icrcStatus = IcrcStatus.GOOD;
+        else {
+            out.icrcStatus = IcrcStatus.BAD;
+            out.expert(ERROR, CHECKSUM, "bad ICRC 0x" + hex8(out.icrcValue) + " (computed 0x" + hex8(computed) + ")");
+        }
+    }
+
+    // ------------------------------------------------------------------ connection management on QP 1
+
+    private static void mad(Dissection out, int off, int end) {
+        if (end - off < Mad.SIZE) {
+            out.expert(WARN, MALFORMED, "UD packet to QP 1 too short for a MAD header (" + Math.max(0, end - off) + " bytes)");
+            return;
+        }
+        out.addLayer(Mad.HEADER, off);
+        if (Mad.mgmtClass(out.data, off) != CM_MGMT_CLASS) return;
+        EnumValueDef attr = Spec.ENUM_CM_ATTRIBUTE.of(Mad.attributeId(out.data, off));
+        if (attr == null) return;
+        int body = off + Mad.SIZE;
+        for (HeaderDef h : Spec.HEADERS) {
+            if (!h.id().equals("cm_" + attr.id())) continue;
+            if (body + h.size() > end) {
+                out.expert(WARN, MALFORMED, "CM " + attr.label() + " cut short: " + (end - body) + " of " + h.size() + " bytes");
+                return;
+            }
+            out.addLayer(h.index(), body);
+            carried(out, h, body);
+            return;
+        }
+    }
+
+    /** Headers carried in private data (IP CM header, MetaRoCE connection parameters). */
+    private static void carried(Dissection out, HeaderDef h, int off) {
+        for (CarryDef c : Spec.CARRIES) {
+            FieldDef field = Spec.FIELDS.get(c.field());
+            if (field.header() != h.index()) continue;
+            int at = off + field.bitOffset() / 8 + c.at();
+            if (c.whenField() >= 0 && Spec.FIELDS.get(c.whenField()).readLong(out.data, at) != c.whenEquals()) continue;
+            out.addLayer(c.header(), at);
+        }
+    }
+
+    // ------------------------------------------------------------------ helpers
+
+    /** True when size bytes at off are captured; otherwise records why the header is missing. */
+    private static boolean need(Dissection out, int off, int size, int end, int header) {
+        if (off + size <= end) return true;
+        HeaderDef h = Spec.HEADERS.get(header);
+        String name = h.origId() != null ? h.origId() : h.title();
+        if (out.capturedLength < out.originalLength) {
+            out.truncated = true;
+            out.expert(NOTE, CAPTURE, name + " cut by the snap length: " + Math.max(0, end - off) + " of " + size + " bytes captured");
+        } else {
+            out.expert(ERROR, MALFORMED, name + " truncated: " + size + " bytes needed, " + Math.max(0, end - off) + " left");
+        }
+        return false;
+    }
+
+    static String hex2(int v) { return String.format("%02x", v); }
+
+    static String hex8(long v) { return String.format("%08x", v); }
+
+    /** The spec's opcode entry for an opcode value under a tver (null when undefined). */
+    public static OpcodeDef opcodeDef(int opcode, int tver) {
+        List<OpcodeDef> t = tver == 1 ? Spec.OPCODES_TVER1 : Spec.OPCODES_TVER0;
+        return opcode >= 0 && opcode < 256 ? t.get(opcode) : null;
+    }
+}

@@ -1,0 +1,98 @@
+package io.metaroce.dissector;
+
+import io.metaroce.protocol.Bth;
+import io.metaroce.protocol.FieldDef;
+import io.metaroce.protocol.Grh;
+import io.metaroce.protocol.HeaderDef;
+import io.metaroce.protocol.Ip;
+import io.metaroce.protocol.Ipv6;
+import io.metaroce.protocol.Spec;
+import io.metaroce.protocol.Udp;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.zip.CRC32;
+
+/**
+ * The RoCE invariant CRC (§8): CRC-32 (zlib) over 8 bytes of 0xFF, the IP header (or the RoCEv1 GRH),
+ * the UDP header and the BTH with their variant fields set to ones, and every byte after the BTH up to
+ * the ICRC. Which fields are variant comes from the spec (fields marked {@code icrc: variant}).
+ * The masked headers are copied into a small scratch array; the bulk after the BTH is fed straight from
+ * the capture mapping so the JDK's CRC32 intrinsic runs over it without a copy. One instance per thread.
+ */
+public final class Icrc {
+    private static final List<FieldDef> IP_VARIANT = variantFields(Ip.HEADER);
+    private static final List<FieldDef> IPV6_VARIANT = variantFields(Ipv6.HEADER);
+    private static final List<FieldDef> UDP_VARIANT = variantFields(Udp.HEADER);
+    private static final List<FieldDef> BTH_VARIANT = variantFields(Bth.HEADER);
+    private static final List<FieldDef> GRH_VARIANT = variantFields(Grh.HEADER);
+    private static final int LRH_STANDIN = 8;
+    private static final int MAX_IP_HEADER = 60;
+
+    private final CRC32 crc = new CRC32();
+    private final byte[] scratch = new byte[LRH_STANDIN + MAX_IP_HEADER + Udp.SIZE + Bth.SIZE];
+    private final MemorySegment scratchSegment = MemorySegment.ofArray(scratch);
+
+    private static List<FieldDef> variantFields(int header) {
+        HeaderDef h = Spec.HEADERS.get(header);
+        List<FieldDef> out = new ArrayList<>();
+        for (int i = h.firstField(); i < h.firstField() + h.fieldCount(); i++) {
+            FieldDef f = Spec.FIELDS.get(i);
+            if (f.icrcVariant()) out.add(f);
+        }
+        return List.copyOf(out);
+    }
+
+    private void setOnes(List<FieldDef> fields, int at) {
+        for (FieldDef f : fields) f.writeLong(scratchSegment, at, -1L);
+    }
+
+    /**
+     * ICRC over an IPv4 or IPv6 (without extension headers) / UDP / BTH packet. ipHeaderLength includes
+     * IPv4 options; end is the offset of the first ICRC byte.
+     */
+    public long overIp(MemorySegment s, long ipOffset, int ipHeaderLength, boolean ipv6, long bthOffset, long end) {
+        int n = standIn();
+        MemorySegment.copy(s, ValueLayout.JAVA_BYTE, ipOffset, scratch, n, ipHeaderLength);
+        setOnes(ipv6 ? IPV6_VARIANT : IP_VARIANT, n);
+        n += ipHeaderLength;
+        MemorySegment.copy(s, ValueLayout.JAVA_BYTE, bthOffset - Udp.SIZE, scratch, n, Udp.SIZE + Bth.SIZE);
+        setOnes(UDP_VARIANT, n);
+        setOnes(BTH_VARIANT, n + Udp.SIZE);
+        n += Udp.SIZE + Bth.SIZE;
+        return finish(s, n, bthOffset + Bth.SIZE, end);
+    }
+
+    /** ICRC of a RoCEv1 packet: GRH instead of IP, no UDP header. */
+    public long overGrh(MemorySegment s, long grhOffset, long bthOffset, long end) {
+        int n = standIn();
+        MemorySegment.copy(s, ValueLayout.JAVA_BYTE, grhOffset, scratch, n, Grh.SIZE);
+        setOnes(GRH_VARIANT, n);
+        n += Grh.SIZE;
+        MemorySegment.copy(s, ValueLayout.JAVA_BYTE, bthOffset, scratch, n, Bth.SIZE);
+        setOnes(BTH_VARIANT, n);
+        n += Bth.SIZE;
+        return finish(s, n, bthOffset + Bth.SIZE, end);
+    }
+
+    /** 8 bytes of ones stand in for the InfiniBand LRH, which RoCE does not carry. */
+    private int standIn() {
+        for (int i = 0; i < LRH_STANDIN; i++) scratch[i] = (byte) 0xFF;
+        return LRH_STANDIN;
+    }
+
+    private long finish(MemorySegment s, int n, long from, long end) {
+        crc.reset();
+        crc.update(scratch, 0, n);
+        if (end > from) crc.update(s.asSlice(from, end - from).asByteBuffer());
+        return crc.getValue();
+    }
+
+    /** CRC-32 over [0, end): the Ethernet FCS when it is the 4 bytes at end (least significant first). */
+    public long crc32(MemorySegment s, long end) {
+        crc.reset();
+        crc.update(s.asSlice(0, end).asByteBuffer());
+        return crc.getValue();
+    }
+}

@@ -1,0 +1,9 @@
+package io.metaroce.protocol;
+
+/** A range of opcode values that is met in captures but not decoded (CNP class, reserved, vendor). */
+public record OpcodeRangeDef(int from, int to, String id, String label, Severity severity, String message,
+                             boolean tver0, boolean tver1) {
+    public boolean contains(int opcode, int tver) {
+        return opcode >= from && opcode <= to && (tver == 0 ? tver0 : tver == 1 ? tver1 : true);
+    }
+}

@@ -1,0 +1,292 @@
+package io.metaroce.spec;
+
+import io.metaroce.spec.SpecModel.Carry;
+import io.metaroce.spec.SpecModel.EnumDef;
+import io.metaroce.spec.SpecModel.EnumValue;
+import io.metaroce.spec.SpecModel.Field;
+import io.metaroce.spec.SpecModel.Header;
+import io.metaroce.spec.SpecModel.Opcode;
+import io.metaroce.spec.SpecModel.OpcodeRange;
+import io.metaroce.spec.SpecModel.Rule;
+import io.metaroce.spec.SpecModel.Spec;
+import io.metaroce.spec.SpecModel.SubField;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Emits the Java side of the spec into package {@code io.metaroce.protocol}:
+ * <ul>
+ *   <li>one flyweight class per header (SBE style: static accessors over a MemorySegment at an offset,
+ *       offsets baked in as literals, getters and setters, no allocation), used by the fast decoder,
+ *       the simulator and the tests;</li>
+ *   <li>{@code Spec}: the catalogue of headers, fields (filter name, label, type, doc, Wireshark
+ *       aliases), enums, the expanded opcode table per transport version, and the rule table.</li>
+ * </ul>
+ * The record types the catalogue is made of (HeaderDef, FieldDef, ...) are hand-written in the dissector.
+ */
+public final class JavaEmitter {
+    static final String PACKAGE = "io.metaroce.protocol";
+    private static final String BANNER = "// Generated from spec-ksy/metaroce-v1.yaml by io.metaroce.spec.SpecTool. Do not edit: change the spec.\n";
+    private final Spec spec;
+
+    public JavaEmitter(Spec spec) { this.spec = spec; }
+
+    public Map<String, String> emit() {
+        Map<String, String> files = new LinkedHashMap<>();
+        int fieldId = 0;
+        List<Header> all = new ArrayList<>(spec.headers());
+        all.addAll(spec.pseudo());
+        Map<String, Integer> firstField = new LinkedHashMap<>();
+        for (Header h : all) {
+            firstField.put(h.id(), fieldId);
+            for (Field f : h.fields()) fieldId += 1 + f.subfields().size();
+        }
+        for (int i = 0; i < spec.headers().size(); i++) {
+            Header h = spec.headers().get(i);
+            files.put(className(h.id()) + ".java", flyweight(h, i, firstField.get(h.id())));
+        }
+        files.put("Spec.java", catalogue(all, firstField));
+        return files;
+    }
+
+    public static String className(String id) {
+        StringBuilder b = new StringBuilder();
+        for (String part : id.split("_")) b.append(Character.toUpperCase(part.charAt(0))).append(part.substring(1));
+        return b.toString();
+    }
+
+    static String camel(String id) {
+        String c = className(id);
+        return Character.toLowerCase(c.charAt(0)) + c.substring(1);
+    }
+
+    private static String constant(String id) { return id.toUpperCase(Locale.ROOT); }
+
+    // ------------------------------------------------------------------ flyweights
+
+    private String flyweight(Header h, int index, int firstFieldId) {
+        StringBuilder b = new StringBuilder();
+        String cls = className(h.id());
+        b.append(BANNER).append("package ").append(PACKAGE).append(";\n\n");
+        b.append("import java.lang.foreign.MemorySegment;\n\n");
+        b.append("/**\n * ").append(esc(h.title())).append(h.origId() != null ? " (" + esc(h.origId()) + ")" : "")
+                .append(", ").append(h.size()).append(" bytes").append(h.section() != null ? ", " + spec.meta().spec() + " " + h.section() : "")
+                .append(".\n");
+        if (h.doc() != null) b.append(" * <p>").append(esc(h.doc())).append('\n');
+        b.append(" */\n@SuppressWarnings(\"all\")\npublic final class ").append(cls).append(" {\n");
+        b.append("    private ").append(cls).append("() {}\n\n");
+        b.append("    /** Index in {@link Spec#HEADERS}. */\n    public static final int HEADER = ").append(index).append(";\n");
+        b.append("    /** Filter-name prefix. */\n    public static final String NAME = \"").append(h.id()).append("\";\n");
+        b.append("    /** Size in bytes. */\n    public static final int SIZE = ").append(h.size()).append(";\n\n");
+        int fid = firstFieldId;
+        for (Field f : h.fields()) {
+            b.append("    /** Field id of ").append(h.id()).append('.').append(f.id()).append(" in {@link Spec#FIELDS}. */\n");
+            b.append("    public static final int F_").append(constant(f.id())).append(" = ").append(fid++).append(";\n");
+            for (SubField s : f.subfields()) {
+                b.append("    public static final int F_").append(constant(f.id())).append('_').append(constant(s.id()))
+                        .append(" = ").append(fid++).append(";\n");
+            }
+        }
+        b.append('\n');
+        for (Field f : h.fields()) {
+            accessor(b, f);
+            for (SubField s : f.subfields()) {
+                String jt = s.width() < 32 ? "int" : "long";
+                b.append("    /** ").append(esc(s.label())).append(" (mask 0x").append(Long.toHexString(s.mask())).append(" of ")
+                        .append(f.id()).append("). */\n");
+                b.append("    public static ").append(jt).append(' ').append(camel(f.id() + "_" + s.id()))
+                        .append("(MemorySegment s, long o) { return (").append(jt).append(") ((").append(camel(f.id()))
+                        .append("(s, o) & 0x").append(Long.toHexString(s.mask())).append("L) >>> ").append(s.shift()).append("); }\n\n");
+            }
+        }
+        b.append("}\n");
+        return b.toString();
+    }
+
+    private static void accessor(StringBuilder b, Field f) {
+        String name = camel(f.id());
+        int byteOff = f.bitOffset() / 8;
+        String doc = "    /** " + esc(f.label()) + (f.doc() != null ? ": " + esc(f.doc()) : "") + " (bits " + f.bitOffset()
+                + ".." + (f.bitOffset() + f.bits() - 1) + (f.reserved() ? ", reserved" : "") + "). */\n";
+        b.append(doc);
+        switch (f.type()) {
+            case "ipv6", "bytes" -> {
+                b.append("    public static MemorySegment ").append(name).append("(MemorySegment s, long o) { return s.asSlice(o + ")
+                        .append(byteOff).append(", ").append(f.bits() / 8).append("); }\n");
+                b.append("    public static void ").append(name).append("(MemorySegment s, long o, MemorySegment v) { MemorySegment.copy(v, 0, s, o + ")
+                        .append(byteOff).append(", ").append(f.bits() / 8).append("); }\n\n");
+                return;
+            }
+            default -> { }
+        }
+        boolean bool = f.type().equals("bool");
+        String jt = bool ? "boolean" : f.bits() < 32 || f.type().equals("ipv4") ? "int" : "long";
+        int shift, nbytes;
+        int first = f.bitOffset() / 8, last = (f.bitOffset() + f.bits() - 1) / 8;
+        nbytes = last - first + 1;
+        shift = nbytes * 8 - (f.bitOffset() % 8) - f.bits();
+        String mask = f.bits() == 64 ? "-1L" : "0x" + Long.toHexString((1L << f.bits()) - 1) + "L";
+        String read = "Bits.read" + nbytes + "(s, o + " + first + ")";
+        String expr = shift == 0 && (nbytes * 8 == f.bits()) ? read : "((" + read + " >>> " + shift + ") & " + mask + ")";
+        if (bool) b.append("    public static boolean ").append(name).append("(MemorySegment s, long o) { return ").append(expr).append(" != 0; }\n");
+        else b.append("    public static ").append(jt).append(' ').append(name).append("(MemorySegment s, long o) { return (").append(jt).append(") ")
+                .append(expr).append("; }\n");
+        String value = bool ? "(v ? 1L : 0L)" : "(long) v";
+        if (f.type().equals("ipv4")) value = "(v & 0xffffffffL)";
+        b.append("    public static void ").append(name).append("(MemorySegment s, long o, ").append(jt).append(" v) { Bits.write(s, o + ")
+                .append(first).append(", ").append(nbytes).append(", ").append(shift).append(", ").append(mask).append(", ").append(value).append("); }\n\n");
+    }
+
+    // ------------------------------------------------------------------ catalogue
+
+    private String catalogue(List<Header> all, Map<String, Integer> firstField) {
+        StringBuilder b = new StringBuilder();
+        b.append(BANNER).append("package ").append(PACKAGE).append(";\n\n");
+        b.append("import java.util.List;\nimport java.util.Map;\n\n");
+        b.append("/**\n * The MetaRoCE v1 catalogue (").append(esc(spec.meta().version())).append("): headers, fields, enums, opcodes, rules.\n");
+        b.append(" * Field ids index {@link #FIELDS}; header indexes {@link #HEADERS}.\n */\n");
+        b.append("@SuppressWarnings(\"all\")\npublic final class Spec {\n    private Spec() {}\n\n");
+        b.append("    public static final String TITLE = ").append(str(spec.meta().title())).append(";\n");
+        b.append("    public static final String VERSION = ").append(str(spec.meta().version())).append(";\n");
+        b.append("    public static final int ROCE_UDP_PORT = ").append(spec.meta().rocePort()).append(";\n");
+        b.append("    public static final int ROCE_V1_ETHERTYPE = 0x").append(Integer.toHexString(spec.meta().roceV1EtherType())).append(";\n\n");
+
+        // enums
+        Map<String, EnumDef> enums = new LinkedHashMap<>(spec.enums());
+        Map<Integer, EnumValue> opcodeValues = new TreeMap<>();
+        List<Opcode> opcodes = SpecLoader.expandOpcodes(spec);
+        for (Opcode op : opcodes) opcodeValues.putIfAbsent(op.code(), new EnumValue(op.code(), op.id(), op.label(), Map.of()));
+        enums.put("opcode", new EnumDef("opcode", List.copyOf(opcodeValues.values())));
+        for (EnumDef e : enums.values()) {
+            b.append("    public static final EnumDef ENUM_").append(constant(e.id())).append(" = new EnumDef(\"").append(e.id()).append("\", List.of(\n");
+            for (int i = 0; i < e.values().size(); i++) {
+                EnumValue v = e.values().get(i);
+                long number = -1;
+                for (Object x : v.extra().values()) if (x instanceof Number n) number = n.longValue();
+                b.append("            new EnumValueDef(0x").append(Long.toHexString(v.value())).append("L, \"").append(v.id()).append("\", ")
+                        .append(str(v.label())).append(", ").append(number).append("L)").append(i + 1 < e.values().size() ? ",\n" : "));\n");
+            }
+        }
+        b.append("    public static final Map<String, EnumDef> ENUMS = Map.ofEntries(\n");
+        int k = 0;
+        for (EnumDef e : enums.values()) {
+            b.append("            Map.entry(\"").append(e.id()).append("\", ENUM_").append(constant(e.id())).append(")")
+                    .append(++k < enums.size() ? ",\n" : ");\n\n");
+        }
+
+        // headers and fields
+        b.append("    public static final List<HeaderDef> HEADERS = List.of(\n");
+        for (int i = 0; i < all.size(); i++) {
+            Header h = all.get(i);
+            int count = 0;
+            for (Field f : h.fields()) count += 1 + f.subfields().size();
+            b.append("            new HeaderDef(").append(i).append(", \"").append(h.id()).append("\", ").append(str(h.title())).append(", ")
+                    .append(str(h.origId())).append(", ").append(str(h.section())).append(", ").append(str(h.doc())).append(", ")
+                    .append(h.size()).append(", ").append(h.pseudo()).append(", ").append(firstField.get(h.id())).append(", ")
+                    .append(count).append(")").append(i + 1 < all.size() ? ",\n" : ");\n\n");
+        }
+        b.append("    public static final List<FieldDef> FIELDS = List.of(\n");
+        List<String> rows = new ArrayList<>();
+        for (int hi = 0; hi < all.size(); hi++) {
+            Header h = all.get(hi);
+            for (Field f : h.fields()) {
+                int parentId = rows.size();
+                rows.add(fieldRow(rows.size(), hi, h, f.id(), f.label(), f.doc(), f.type(), f.display(), f.bitOffset(), f.bits(), 0,
+                        -1, f.enumName(), f.ws(), f.reserved(), f.icrcVariant()));
+                for (SubField s : f.subfields()) {
+                    rows.add(fieldRow(rows.size(), hi, h, f.id() + "." + s.id(), s.label(), s.doc(), "uint", "dec", f.bitOffset(), f.bits(),
+                            s.mask(), parentId, s.enumName(), s.ws(), false, false));
+                }
+            }
+        }
+        b.append(String.join(",\n", rows)).append(");\n\n");
+
+        // carried headers (CM private data)
+        b.append("    /** Headers carried inside bytes fields (CM private data). */\n");
+        b.append("    public static final List<CarryDef> CARRIES = List.of(\n");
+        List<String> carries = new ArrayList<>();
+        for (Header h : spec.headers()) {
+            int fid = firstField.get(h.id());
+            for (Field f : h.fields()) {
+                for (Carry c : f.carries()) {
+                    Header ch = spec.header(c.header());
+                    int when = -1;
+                    if (c.whenField() != null) {
+                        int x = firstField.get(ch.id());
+                        for (Field cf : ch.fields()) {
+                            if (cf.id().equals(c.whenField())) when = x;
+                            x += 1 + cf.subfields().size();
+                        }
+                    }
+                    carries.add("            new CarryDef(" + fid + ", " + spec.headers().indexOf(ch) + ", " + c.at() + ", " + when
+                            + ", " + (c.whenEquals() == null ? 0 : c.whenEquals()) + "L)");
+                }
+                fid += 1 + f.subfields().size();
+            }
+        }
+        b.append(String.join(",\n", carries)).append(");\n\n");
+
+        // opcodes
+        for (int tver = 0; tver <= 1; tver++) {
+            b.append("    /** Opcodes defined under tver ").append(tver).append(", by opcode value (null = not defined). */\n");
+            b.append("    public static final List<OpcodeDef> OPCODES_TVER").append(tver).append(" = OpcodeDef.table(\n");
+            List<String> ops = new ArrayList<>();
+            for (Opcode op : opcodes) {
+                if (!op.tver().contains(tver)) continue;
+                ops.add("            new OpcodeDef(0x" + Integer.toHexString(op.code()) + ", \"" + op.id() + "\", " + str(op.label()) + ", \""
+                        + op.transport() + "\", " + str(op.service()) + ", OpcodeDef.Role." + constant(op.role()) + ", \"" + op.family()
+                        + "\", " + (op.segment() == null ? "null" : "OpcodeDef.Segment." + constant(op.segment())) + ", "
+                        + headerList(op.chain()) + ", " + (op.sprayChain() == null || tver == 0 ? "null" : headerList(op.sprayChain()))
+                        + ", " + op.payload() + ", " + op.payloadBytes() + ", \"" + op.psnRule() + "\")");
+            }
+            b.append(String.join(",\n", ops)).append(");\n\n");
+        }
+        b.append("    public static final List<OpcodeRangeDef> OPCODE_RANGES = List.of(\n");
+        List<String> rr = new ArrayList<>();
+        for (OpcodeRange r : spec.ranges()) {
+            rr.add("            new OpcodeRangeDef(0x" + Integer.toHexString(r.from()) + ", 0x" + Integer.toHexString(r.to()) + ", \"" + r.id()
+                    + "\", " + str(r.label()) + ", Severity." + constant(r.severity()) + ", " + str(r.message()) + ", "
+                    + r.tver().contains(0) + ", " + r.tver().contains(1) + ")");
+        }
+        b.append(String.join(",\n", rr)).append(");\n\n");
+
+        // rules
+        b.append("    /** The conformance rule catalogue (§11). */\n");
+        b.append("    public static final List<RuleDef> RULES = List.of(\n");
+        List<String> rules = new ArrayList<>();
+        for (Rule r : spec.rules()) {
+            rules.add("            new RuleDef(\"" + r.id() + "\", Severity." + constant(r.severity()) + ", " + str(r.section()) + ", "
+                    + str(r.taps()) + ", " + str(r.text()) + ")");
+        }
+        b.append(String.join(",\n", rules)).append(");\n");
+        b.append("}\n");
+        return b.toString();
+    }
+
+    private String headerList(List<String> chain) {
+        List<String> idx = new ArrayList<>();
+        for (String h : chain) idx.add(String.valueOf(spec.headers().indexOf(spec.header(h))));
+        return "new int[] {" + String.join(", ", idx) + "}";
+    }
+
+    private String fieldRow(int id, int headerIndex, Header h, String fieldId, String label, String doc, String type, String display,
+                            int bitOffset, int bits, long mask, int parent, String enumName, List<String> ws, boolean reserved,
+                            boolean icrcVariant) {
+        String aliases = ws.isEmpty() ? "List.of()" : "List.of(" + String.join(", ", ws.stream().map(JavaEmitter::str).toList()) + ")";
+        String e = enumName == null ? "null" : "ENUM_" + constant(enumName);
+        return "            new FieldDef(" + id + ", \"" + h.id() + "." + fieldId + "\", " + headerIndex + ", " + str(label) + ", "
+                + str(doc) + ", ValueType." + constant(type) + ", Display." + constant(display) + ", " + bitOffset + ", " + bits
+                + ", 0x" + Long.toHexString(mask) + "L, " + parent + ", " + e + ", " + aliases + ", " + reserved + ", " + icrcVariant + ")";
+    }
+
+    private static String str(String s) {
+        if (s == null) return "null";
+        return "\"" + s.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n") + "\"";
+    }
+
+    private static String esc(String s) { return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("*/", "*&#47;"); }
+}

@@ -1,0 +1,298 @@
+package io.metaroce.spec;
+
+import io.metaroce.spec.SpecModel.EnumDef;
+import io.metaroce.spec.SpecModel.EnumValue;
+import io.metaroce.spec.SpecModel.Field;
+import io.metaroce.spec.SpecModel.Header;
+import io.metaroce.spec.SpecModel.Meta;
+import io.metaroce.spec.SpecModel.Opcode;
+import io.metaroce.spec.SpecModel.OpcodeRange;
+import io.metaroce.spec.SpecModel.Operation;
+import io.metaroce.spec.SpecModel.Rule;
+import io.metaroce.spec.SpecModel.Spec;
+import io.metaroce.spec.SpecModel.Special;
+import io.metaroce.spec.SpecModel.SubField;
+import io.metaroce.spec.SpecModel.Transport;
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.constructor.SafeConstructor;
+
+/** Reads spec-ksy/metaroce-v1.yaml into a {@link Spec} and checks that it is consistent. */
+public final class SpecLoader {
+    private static final Set<String> TYPES = Set.of("uint", "bool", "ipv4", "ipv6", "ether", "bytes", "string");
+
+    private SpecLoader() {}
+
+    public static Spec load(Path file) throws IOException {
+        try (Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            return parse(r);
+        }
+    }
+
+    public static Spec parse(Reader reader) {
+        Map<String, Object> root = new Yaml(new SafeConstructor(new LoaderOptions())).load(reader);
+        Map<String, Object> m = map(root, "meta");
+        Meta meta = new Meta(str(m, "id"), str(m, "title"), str(m, "version"), str(m, "license"),
+                str(m, "ks-version"), str(m, "spec"), integer(m.get("roce-udp-port")),
+                integer(m.get("roce-v1-ethertype")));
+        List<Header> headers = headers(map(root, "headers"), false);
+        List<Header> pseudo = headers(map(root, "pseudo"), true);
+        Map<String, EnumDef> enums = new LinkedHashMap<>();
+        for (var e : map(root, "enums").entrySet()) {
+            List<EnumValue> values = new ArrayList<>();
+            for (var v : asMap(e.getValue(), e.getKey()).entrySet()) {
+                Map<String, Object> vm = new LinkedHashMap<>(asMap(v.getValue(), e.getKey()));
+                String id = (String) vm.remove("id");
+                String label = String.valueOf(vm.remove("label"));
+                values.add(new EnumValue(integer(v.getKey()), id, label, vm));
+            }
+            enums.put(e.getKey(), new EnumDef(e.getKey(), values));
+        }
+        List<Transport> transports = new ArrayList<>();
+        for (var e : map(root, "transports").entrySet()) {
+            Map<String, Object> t = asMap(e.getValue(), e.getKey());
+            transports.add(new Transport(e.getKey(), integer(t.get("base")), str(t, "label"), str(t, "service"),
+                    strings(t.get("request-prefix")), strings(t.get("response-prefix"))));
+        }
+        List<Operation> ops = new ArrayList<>();
+        for (Object o : list(root, "operations")) {
+            Map<String, Object> op = asMap(o, "operation");
+            ops.add(new Operation(integer(op.get("code")), str(op, "id"), str(op, "label"), strings(op.get("in")),
+                    str(op, "role"), str(op, "family"), (String) op.get("segment"), strings(op.get("headers")),
+                    op.containsKey("spray-headers") ? strings(op.get("spray-headers")) : null,
+                    Boolean.TRUE.equals(op.get("payload")),
+                    op.containsKey("payload-bytes") ? integer(op.get("payload-bytes")) : -1));
+        }
+        List<Special> specials = new ArrayList<>();
+        for (Object o : list(root, "special-opcodes")) {
+            Map<String, Object> op = asMap(o, "special opcode");
+            specials.add(new Special(integer(op.get("code")), str(op, "id"), str(op, "label"), ints(op.get("tver")),
+                    str(op, "role"), str(op, "family"), strings(op.get("headers")),
+                    Boolean.TRUE.equals(op.get("payload")), (String) op.get("psn"), (String) op.get("doc")));
+        }
+        List<OpcodeRange> ranges = new ArrayList<>();
+        for (Object o : list(root, "opcode-ranges")) {
+            Map<String, Object> r = asMap(o, "opcode range");
+            ranges.add(new OpcodeRange(integer(r.get("from")), integer(r.get("to")), str(r, "id"), str(r, "label"),
+                    str(r, "severity"), str(r, "message"), r.containsKey("tver") ? ints(r.get("tver")) : List.of(0, 1)));
+        }
+        List<Rule> rules = new ArrayList<>();
+        for (Object o : list(root, "rules")) {
+            Map<String, Object> r = asMap(o, "rule");
+            rules.add(new Rule(str(r, "id"), str(r, "severity"), str(r, "section"), str(r, "taps"), str(r, "text")));
+        }
+        Spec spec = new Spec(meta, headers, pseudo, enums, transports, ops, specials, ranges, rules);
+        validate(spec);
+        return spec;
+    }
+
+    private static List<Header> headers(Map<String, Object> map, boolean pseudo) {
+        List<Header> out = new ArrayList<>();
+        for (var e : map.entrySet()) {
+            Map<String, Object> h = asMap(e.getValue(), e.getKey());
+            List<Field> fields = new ArrayList<>();
+            int offset = 0;
+            for (Object fo : (List<?>) h.get("fields")) {
+                Map<String, Object> f = asMap(fo, e.getKey() + " field");
+                String type = f.containsKey("type") ? str(f, "type") : "uint";
+                int bits = pseudo ? 0 : integer(req(f, "bits", e.getKey()));
+                List<SubField> subs = new ArrayList<>();
+                if (f.get("subfields") != null) {
+                    for (Object so : (List<?>) f.get("subfields")) {
+                        Map<String, Object> s = asMap(so, "subfield");
+                        subs.add(new SubField(str(s, "id"), integer(s.get("mask")), (String) s.get("enum"),
+                                str(s, "label"), (String) s.get("doc"), strings(s.get("ws"))));
+                    }
+                }
+                List<SpecModel.Carry> carries = new ArrayList<>();
+                if (f.get("carries") != null) {
+                    for (Object co : (List<?>) f.get("carries")) {
+                        Map<String, Object> c = asMap(co, "carries");
+                        Map<String, Object> when = c.get("when") == null ? null : asMap(c.get("when"), "when");
+                        carries.add(new SpecModel.Carry(str(c, "header"), integer(c.get("at")),
+                                when == null ? null : str(when, "field"),
+                                when == null ? null : (long) integer(when.get("equals"))));
+                    }
+                }
+                fields.add(new Field(str(f, "id"), (String) f.get("orig-id"), bits, offset, type,
+                        f.containsKey("display") ? str(f, "display") : "dec", (String) f.get("enum"),
+                        f.containsKey("label") ? str(f, "label") : str(f, "id"), (String) f.get("doc"),
+                        strings(f.get("ws")), Boolean.TRUE.equals(f.get("reserved")), subs, carries,
+                        "variant".equals(f.get("icrc"))));
+                offset += bits;
+            }
+            out.add(new Header(e.getKey(), str(h, "title"), (String) h.get("orig-id"), (String) h.get("section"),
+                    (String) h.get("doc"), fields, pseudo));
+        }
+        return out;
+    }
+
+    private static void validate(Spec spec) {
+        Set<String> headerIds = new HashSet<>();
+        for (Header h : spec.headers()) {
+            if (!headerIds.add(h.id())) throw new SpecException("duplicate header " + h.id());
+            if (h.sizeBits() % 8 != 0)
+                throw new SpecException("header " + h.id() + ": fields add up to " + h.sizeBits() + " bits, not whole bytes");
+            Set<String> ids = new HashSet<>();
+            for (Field f : h.fields()) {
+                if (!ids.add(f.id())) throw new SpecException("header " + h.id() + ": duplicate field " + f.id());
+                checkField(spec, h, f);
+            }
+        }
+        for (Header h : spec.pseudo()) {
+            if (!headerIds.add(h.id())) throw new SpecException("pseudo header " + h.id() + " clashes with a header");
+            for (Field f : h.fields()) checkField(spec, h, f);
+        }
+        Set<String> transports = new HashSet<>();
+        for (Transport t : spec.transports()) {
+            transports.add(t.id());
+            for (String p : t.requestPrefix()) spec.header(p);
+            for (String p : t.responsePrefix()) spec.header(p);
+        }
+        for (Operation op : spec.operations()) {
+            for (String h : op.headers()) spec.header(h);
+            if (op.sprayHeaders() != null) for (String h : op.sprayHeaders()) spec.header(h);
+            for (String t : op.in())
+                if (!transports.contains(t)) throw new SpecException(op.id() + ": unknown transport " + t);
+        }
+        for (Special s : spec.specials()) for (String h : s.headers()) spec.header(h);
+        Set<String> ruleIds = new HashSet<>();
+        for (Rule r : spec.rules()) {
+            if (!ruleIds.add(r.id())) throw new SpecException("duplicate rule " + r.id());
+            if (!Set.of("error", "warn", "note").contains(r.severity()))
+                throw new SpecException(r.id() + ": severity must be error, warn or note");
+        }
+        Map<Integer, String> codes = new TreeMap<>();
+        for (Opcode op : expandOpcodes(spec)) {
+            for (int tv : op.tver()) {
+                String prev = codes.put(tv * 256 + op.code(), op.id());
+                if (prev != null) throw new SpecException("opcode 0x" + Integer.toHexString(op.code()) + " defined twice: " + prev + ", " + op.id());
+            }
+        }
+    }
+
+    private static void checkField(Spec spec, Header h, Field f) {
+        if (!TYPES.contains(f.type())) throw new SpecException(h.id() + "." + f.id() + ": unknown type " + f.type());
+        if (f.enumName() != null && !f.enumName().equals("opcode") && !spec.enums().containsKey(f.enumName()))
+            throw new SpecException(h.id() + "." + f.id() + ": unknown enum " + f.enumName());
+        if (!f.id().matches("[a-z][a-z0-9_]*")) throw new SpecException(h.id() + "." + f.id() + ": ids are lower_snake_case");
+        if (h.pseudo()) return;
+        switch (f.type()) {
+            case "bool" -> { if (f.bits() != 1) throw new SpecException(h.id() + "." + f.id() + ": bool is 1 bit"); }
+            case "ipv4" -> { if (f.bits() != 32) throw new SpecException(h.id() + "." + f.id() + ": ipv4 is 32 bits"); }
+            case "ipv6" -> { if (f.bits() != 128) throw new SpecException(h.id() + "." + f.id() + ": ipv6 is 128 bits"); }
+            case "ether" -> { if (f.bits() != 48) throw new SpecException(h.id() + "." + f.id() + ": ether is 48 bits"); }
+            case "bytes" -> {
+                if (f.bits() % 8 != 0 || f.bitOffset() % 8 != 0)
+                    throw new SpecException(h.id() + "." + f.id() + ": bytes fields are byte-aligned");
+            }
+            default -> {
+                if (f.bits() > 64) throw new SpecException(h.id() + "." + f.id() + ": integers are at most 64 bits");
+                int firstByte = f.bitOffset() / 8, lastByte = (f.bitOffset() + f.bits() - 1) / 8;
+                if (lastByte - firstByte + 1 > 8)
+                    throw new SpecException(h.id() + "." + f.id() + ": an integer field may span at most 8 bytes");
+            }
+        }
+        for (SpecModel.Carry c : f.carries()) {
+            Header carried = spec.header(c.header());
+            if (!f.type().equals("bytes") || c.at() + carried.size() > f.bits() / 8)
+                throw new SpecException(h.id() + "." + f.id() + ": " + c.header() + " does not fit at " + c.at());
+        }
+        for (SubField s : f.subfields()) {
+            if (s.mask() <= 0 || Long.numberOfLeadingZeros(s.mask()) < 64 - f.bits())
+                throw new SpecException(h.id() + "." + f.id() + "." + s.id() + ": mask outside the field");
+            if (s.enumName() != null && !spec.enums().containsKey(s.enumName()))
+                throw new SpecException(h.id() + "." + f.id() + "." + s.id() + ": unknown enum " + s.enumName());
+        }
+    }
+
+    /** The full opcode table: every (transport, operation) pair plus the special opcodes. */
+    public static List<Opcode> expandOpcodes(Spec spec) {
+        List<Opcode> out = new ArrayList<>();
+        for (Operation op : spec.operations()) {
+            for (Transport t : spec.transports()) {
+                if (!op.in().contains(t.id())) continue;
+                if (t.id().equals("ud") && !op.id().startsWith("send_only")) continue;
+                List<String> prefix = op.role().equals("request") ? t.requestPrefix() : t.responsePrefix();
+                List<String> chain = concat(prefix, op.headers());
+                // MetaRoCE (tver 1) runs over RC only (A1); the spray variant exists only there.
+                boolean rc = t.id().equals("rc");
+                List<String> spray = rc && op.sprayHeaders() != null ? concat(prefix, op.sprayHeaders()) : null;
+                out.add(new Opcode(t.base() + op.code(), t.id() + "_" + op.id(), t.label() + " " + op.label(),
+                        t.id(), t.service(), op.role(), op.family(), op.segment(), chain, spray, op.payload(),
+                        op.payloadBytes(), op.role().equals("ack") ? "acknowledged" : "sequence",
+                        rc ? List.of(0, 1) : List.of(0)));
+            }
+        }
+        for (Special s : spec.specials()) {
+            out.add(new Opcode(s.code(), s.id(), s.label(), "control", null, s.role(), s.family(), null,
+                    s.headers(), null, s.payload(), -1, s.psn() == null ? "zero" : s.psn(), s.tver()));
+        }
+        out.sort((a, b) -> Integer.compare(a.code(), b.code()));
+        return out;
+    }
+
+    private static List<String> concat(List<String> a, List<String> b) {
+        List<String> l = new ArrayList<>(a);
+        l.addAll(b);
+        return List.copyOf(l);
+    }
+
+    // ------------------------------------------------------------------ YAML helpers
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> asMap(Object o, String what) {
+        if (!(o instanceof Map<?, ?> m)) throw new SpecException(what + ": expected a mapping, got " + o);
+        Map<String, Object> out = new LinkedHashMap<>();
+        for (var e : m.entrySet()) out.put(String.valueOf(e.getKey()), e.getValue());
+        return out;
+    }
+
+    private static Map<String, Object> map(Map<String, Object> m, String key) {
+        return asMap(req(m, key, "spec"), key);
+    }
+
+    private static List<?> list(Map<String, Object> m, String key) {
+        Object o = req(m, key, "spec");
+        if (!(o instanceof List<?> l)) throw new SpecException(key + ": expected a list");
+        return l;
+    }
+
+    private static Object req(Map<String, Object> m, String key, String where) {
+        Object o = m.get(key);
+        if (o == null) throw new SpecException(where + ": missing '" + key + "' in " + m);
+        return o;
+    }
+
+    private static String str(Map<String, Object> m, String key) { return String.valueOf(req(m, key, "spec")); }
+
+    private static int integer(Object o) {
+        if (o instanceof Number n) return n.intValue();
+        String s = String.valueOf(o).trim();
+        return s.startsWith("0x") || s.startsWith("0X") ? Integer.parseInt(s.substring(2), 16) : Integer.parseInt(s);
+    }
+
+    private static List<String> strings(Object o) {
+        if (o == null) return List.of();
+        if (o instanceof List<?> l) return l.stream().map(String::valueOf).toList();
+        return List.of(String.valueOf(o));
+    }
+
+    private static List<Integer> ints(Object o) {
+        if (o == null) return List.of();
+        if (o instanceof List<?> l) return l.stream().map(SpecLoader::integer).toList();
+        return List.of(integer(o));
+    }
+}

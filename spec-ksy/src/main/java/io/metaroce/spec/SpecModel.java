@@ -1,0 +1,81 @@
+package io.metaroce.spec;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The machine-readable MetaRoCE spec (spec-ksy/metaroce-v1.yaml) as plain records. Everything the
+ * generators emit is derived from these records; nothing here knows about Kaitai or Java output.
+ */
+public final class SpecModel {
+    private SpecModel() {}
+
+    public record Spec(Meta meta, List<Header> headers, List<Header> pseudo, Map<String, EnumDef> enums,
+                       List<Transport> transports, List<Operation> operations, List<Special> specials,
+                       List<OpcodeRange> ranges, List<Rule> rules) {
+        public Header header(String id) {
+            for (Header h : headers) if (h.id().equals(id)) return h;
+            throw new SpecException("unknown header '" + id + "'");
+        }
+    }
+
+    public record Meta(String id, String title, String version, String license, String ksVersion, String spec,
+                       int rocePort, int roceV1EtherType) {}
+
+    /** A header laid out on the wire (pseudo = false) or a group of computed values (pseudo = true). */
+    public record Header(String id, String title, String origId, String section, String doc, List<Field> fields,
+                         boolean pseudo) {
+        public int sizeBits() {
+            int n = 0;
+            for (Field f : fields) n += f.bits();
+            return n;
+        }
+        public int size() { return sizeBits() / 8; }
+    }
+
+    /**
+     * One field. bitOffset counts from the first (most significant) bit of its header. type is one of
+     * uint, bool, ipv4, ipv6, ether, bytes, string.
+     */
+    public record Field(String id, String origId, int bits, int bitOffset, String type, String display,
+                        String enumName, String label, String doc, List<String> ws, boolean reserved,
+                        List<SubField> subfields, List<Carry> carries, boolean icrcVariant) {
+        public int byteOffset() { return bitOffset / 8; }
+    }
+
+    /** A header carried inside a bytes field at a byte offset, optionally only when one of its fields has a value. */
+    public record Carry(String header, int at, String whenField, Long whenEquals) {}
+
+    /** A masked part of a field (Wireshark's bitmask fields), e.g. aeth.syndrome.kind. */
+    public record SubField(String id, long mask, String enumName, String label, String doc, List<String> ws) {
+        public int shift() { return Long.numberOfTrailingZeros(mask); }
+        public int width() { return Long.bitCount(mask); }
+    }
+
+    public record EnumDef(String id, List<EnumValue> values) {}
+
+    public record EnumValue(long value, String id, String label, Map<String, Object> extra) {}
+
+    public record Transport(String id, int base, String label, String service, List<String> requestPrefix,
+                            List<String> responsePrefix) {}
+
+    public record Operation(int code, String id, String label, List<String> in, String role, String family,
+                            String segment, List<String> headers, List<String> sprayHeaders, boolean payload,
+                            int payloadBytes) {}
+
+    public record Special(int code, String id, String label, List<Integer> tver, String role, String family,
+                          List<String> headers, boolean payload, String psn, String doc) {}
+
+    public record OpcodeRange(int from, int to, String id, String label, String severity, String message,
+                              List<Integer> tver) {}
+
+    public record Rule(String id, String severity, String section, String taps, String text) {}
+
+    /**
+     * One row of the expanded opcode table: an opcode as it is valid under one transport version.
+     * chain = the headers after BTH (and MRTH); sprayChain = the chain when MRTH.spray is set, or null.
+     */
+    public record Opcode(int code, String id, String label, String transport, String service, String role,
+                         String family, String segment, List<String> chain, List<String> sprayChain,
+                         boolean payload, int payloadBytes, String psnRule, List<Integer> tver) {}
+}
