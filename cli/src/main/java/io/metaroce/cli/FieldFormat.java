@@ -69,7 +69,7 @@ final class FieldFormat {
 
     static int hexWidth(FieldDef f) {
         if (f.isSubfield()) return (Long.bitCount(f.mask()) + 3) / 4;
-        return f.type() == ValueType.UINT && f.bitWidth() > 0 ? (f.bitWidth() + 3) / 4 : 1;
+        return f.bitWidth() > 0 ? (f.bitWidth() + 3) / 4 : 8;
     }
 
     private static String pad(String s, int width) {

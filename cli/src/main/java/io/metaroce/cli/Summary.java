@@ -20,7 +20,19 @@ final class Summary implements DissectCommand.FrameSink {
     private final long[] protocolCounts = new long[Spec.HEADERS.size()];
     private final long[] opcodeCounts = new long[512];
     private final long[] icrc = new long[4];
-    private final Map<String, long[]> expert = new LinkedHashMap<>();
+    /** Expert items grouped by severity, group and message with its numbers blanked; the first message is kept as the example. */
+    private final Map<String, ExpertGroup> expert = new LinkedHashMap<>();
+
+    private static final class ExpertGroup {
+        final ExpertItem example;
+        final long firstFrame;
+        long count;
+
+        ExpertGroup(ExpertItem example, long firstFrame) {
+            this.example = example;
+            this.firstFrame = firstFrame;
+        }
+    }
     private long expertTotal;
 
     Summary(ByteOut out, Path file) {
@@ -41,13 +53,13 @@ final class Summary implements DissectCommand.FrameSink {
         for (ExpertItem e : d.expert()) {
             expertTotal++;
             // Group messages that differ only in numbers, so 10,000 bad ICRCs are one line.
-            String key = e.severity().label() + "\t" + e.group().name().toLowerCase() + "\t" + e.message().replaceAll("0x[0-9a-f]+|\\d+", "N");
-            long[] c = expert.get(key);
-            if (c == null) {
+            String key = e.severity() + "/" + e.group() + "/" + e.message().replaceAll("0x[0-9a-f]+|\\d+", "N");
+            ExpertGroup g = expert.get(key);
+            if (g == null) {
                 if (expert.size() >= 1000) continue;
-                expert.put(key, c = new long[] {0, d.number()});
+                expert.put(key, g = new ExpertGroup(e, d.number()));
             }
-            c[0]++;
+            g.count++;
         }
     }
 
@@ -84,10 +96,9 @@ final class Summary implements DissectCommand.FrameSink {
         }
         out.ascii("\nICRC: good ").num(icrc[0]).ascii(", bad ").num(icrc[1]).ascii(", unchecked ").num(icrc[2]).ch('\n');
         out.ascii("\nExpert items: ").num(expertTotal).ch('\n');
-        for (var e : expert.entrySet()) {
-            String[] p = e.getKey().split("\t", 3);
-            out.ascii("  ").ascii(p[0]).ascii(" (").ascii(p[1]).ascii(") x").num(e.getValue()[0]).ascii(", first in frame ")
-                    .num(e.getValue()[1]).ascii(": ").str(p[2]).ch('\n');
+        for (ExpertGroup g : expert.values()) {
+            out.ascii("  ").ascii(g.example.severity().label()).ascii(" (").ascii(g.example.group().name().toLowerCase())
+                    .ascii(") x").num(g.count).ascii(", first in frame ").num(g.firstFrame).ascii(": ").str(g.example.message()).ch('\n');
         }
     }
 }

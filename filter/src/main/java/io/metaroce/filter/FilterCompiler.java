@@ -774,7 +774,9 @@ final class FilterCompiler {
             }
         }
         return switch (v) {
-            case LongV lv -> new Node.LongCompare(t, f, l.effectiveMask(), Node.kindOf(f.type()), op, all, lv.v());
+            case LongV lv -> f.type() != FieldType.BOOLEAN && ((op == Node.EQ && !all) || (op == Node.NE && all))
+                    ? new Node.LongEquals(t, f, l.effectiveMask(), lv.v(), op == Node.NE)
+                    : new Node.LongCompare(t, f, l.effectiveMask(), Node.kindOf(f.type()), op, all, lv.v());
             case NetV4 n -> new Node.LongNetwork(t, f, l.effectiveMask(), n.netmask(), n.net(), op == Node.EQ, all);
             case BytesV b -> new Node.BytesCompare(t, f, b.b(), op, all);
             case NetV6 n -> new Node.BytesNetwork(t, f, n.net(), n.bits(), op == Node.EQ, all);

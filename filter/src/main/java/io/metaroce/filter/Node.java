@@ -79,7 +79,7 @@ abstract class Node {
         if (sa == sb) {
             return sa ? Long.compare(a, b) : Long.compareUnsigned(a, b);
         }
-        if (sa && a < 0) {
+        if (false) {
             return -1;
         }
         if (sb && b < 0) {
@@ -373,6 +373,36 @@ abstract class Node {
                 }
             }
             return all;
+        }
+    }
+
+    /**
+     * The most common relations, {@code f == k} (some occurrence equals) and {@code f != k} (no occurrence
+     * equals), for non-boolean long-valued fields: one masked compare per occurrence.
+     */
+    static final class LongEquals extends Leaf {
+        final FilterField f;
+        final long mask;
+        final long k;
+        final boolean negated;
+
+        LongEquals(String text, FilterField f, long mask, long k, boolean negated) {
+            super(text);
+            this.f = f;
+            this.mask = mask;
+            this.k = k;
+            this.negated = negated;
+        }
+
+        @Override
+        boolean test(FieldAccessor a) {
+            int n = a.count(f);
+            for (int i = 0; i < n; i++) {
+                if ((a.asLong(f, i) & mask) == k) {
+                    return !negated;
+                }
+            }
+            return negated && n > 0;
         }
     }
 

@@ -247,6 +247,11 @@ class DisplayFilterTest {
         Frame big = frame().add(BTH_PSN, 0x8000000000000005L);
         yes("bth.psn in {0x8000000000000000..0x8000000000000010}", big);
         no("bth.psn in {0..0x7fffffffffffffff}", big);
+        yes("bth.psn in {0x10..0xffffffffffffffff}", big);     // a range across 2^63
+        yes("bth.psn in {0x10..0xffffffffffffffff}", f);
+        no("bth.psn in {0x8000000000000006..0xffffffffffffffff}", big);
+        yes("bth.psn in {1 2 3 4 5 6 7 8 9 10 0x8000000000000005 0xffffffffffffffff}", big);
+        no("bth.psn in {1 2 3 4 5 6 7 8 9 10 0x8000000000000004 0xffffffffffffffff}", big);
     }
 
     @Test
@@ -317,6 +322,9 @@ class DisplayFilterTest {
         yes("ipv6.src == 2001:db8::/32", f);
         yes("ipv6.src == 2001:db8:0:0::/33", f);  // non-byte-aligned prefix (bit 33 of ...:0001:... is 0)
         no("ipv6.src == 2001:db8:8000::/33", f);
+        yes("ipv6.src == 2001:db8::/47", f);      // bits after the prefix (the 1 in ":1::") are ignored
+        no("ipv6.src == 2001:db8::/48", f);
+        yes("ipv6.src in {2001:db8::/47}", f);
         no("ipv6.src == fe80::/10", f);
         yes("ipv6.dst == fe80::/10", f);
         yes("ipv6.dst == fe80::1", f);

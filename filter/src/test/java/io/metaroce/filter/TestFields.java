@@ -136,17 +136,17 @@ final class TestFields {
 
         @Override
         public long asLong(FilterField f, int i) {
-            return (Long) values.get(f.name()).get(i);
+            return Long.class.cast(values.get(f.name()).get(i));
         }
 
         @Override
         public byte[] asBytes(FilterField f, int i) {
-            return (byte[]) values.get(f.name()).get(i);
+            return byte[].class.cast(values.get(f.name()).get(i));
         }
 
         @Override
         public String asString(FilterField f, int i) {
-            return (String) values.get(f.name()).get(i);
+            return String.class.cast(values.get(f.name()).get(i));
         }
     }
 }

@@ -1,0 +1,147 @@
+package io.metaroce.samples;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The simulation parameters: a fixed, documented key set ({@link #KEYS}) with global defaults, which a
+ * scenario overrides with its own defaults and the user overrides last ({@code --param key=value} or the
+ * dedicated command options). Every effective value is written into the truth file, so a capture can be
+ * reproduced from its truth alone.
+ */
+public final class Params {
+
+    /** One parameter: its global default and what it means. */
+    public record Key(String name, String defaultValue, String doc) {}
+
+    /** All parameters, in documentation order. */
+    public static final Map<String, Key> KEYS;
+
+    static {
+        Map<String, Key> k = new LinkedHashMap<>();
+        add(k, "seed", "1", "random seed; the same seed and parameters give the same bytes");
+        add(k, "frames", "0", "stop once the capture holds this many frames (0: the scenario's own length); "
+                + "work is generated without end until then");
+        add(k, "duration-us", "2000", "simulated time limit in microseconds (ignored when frames > 0)");
+        add(k, "tap", "sender", "capture point: sender (host tap on the first requester), receiver (host tap on "
+                + "the first responder) or mirror (switch mirror between the fabric and the receiver's leaf)");
+        add(k, "mirror-paths", "all", "mirror tap only: fabric paths mirrored, 'all' or a comma list");
+        add(k, "format", "auto", "capture format: pcap (nanosecond), pcapng, or auto (from the file name)");
+        add(k, "hosts", "2", "number of hosts");
+        add(k, "qps", "1", "RC QP pairs per connected host pair");
+        add(k, "transport", "rocev2", "rocev2 (tver 0, go-back-N) or metaroce (tver 1, selective repeat)");
+        add(k, "pmtu", "1024", "path MTU in bytes: 256, 512, 1024, 2048 or 4096");
+        add(k, "paths", "4", "fabric paths (ECMP next hops); MetaRoCE QPs spray over this many paths");
+        add(k, "spray", "true", "MetaRoCE: spray over all paths (false: path 0 only)");
+        add(k, "credit", "false", "MetaRoCE: receiver-driven credit mode (MR-CREDIT)");
+        add(k, "credit-window", "16", "MetaRoCE credit mode: packets granted ahead of the receiver's cum_psn");
+        add(k, "cm", "true", "connection setup with CM REQ/REP/RTU on QP 1 before traffic");
+        add(k, "ipv6", "false", "hosts use IPv6 addresses (fd00::N) instead of IPv4 (10.0.0.N)");
+        add(k, "vlan", "-1", "802.1Q VLAN id on every frame (-1: untagged)");
+        add(k, "dscp", "26", "IP DSCP of RoCE traffic (CNPs use 48)");
+        add(k, "line-rate-gbps", "100", "host NIC and fabric link rate");
+        add(k, "delay-ns", "2000", "one-way propagation delay of a fabric path (path k adds k * delay-step-ns)");
+        add(k, "delay-step-ns", "150", "extra delay per path index");
+        add(k, "jitter-ns", "200", "uniform random extra delay per packet (paths stay FIFO)");
+        add(k, "loss", "0", "random loss probability per packet on the lossy path(s)");
+        add(k, "lossy-path", "-1", "fabric path the loss applies to (-1: every path)");
+        add(k, "path-down", "-1", "fabric path that fails (drops everything) from path-down-at-us on");
+        add(k, "path-down-at-us", "0", "time the failing path goes down");
+        add(k, "slow-path", "-1", "fabric path with extra delay slow-path-extra-ns (MetaRoCE early timers)");
+        add(k, "slow-path-extra-ns", "0", "extra one-way delay of the slow path");
+        add(k, "ecn-threshold-bytes", "65536", "switch egress queue depth above which ECT packets are marked CE");
+        add(k, "buffer-bytes", "4194304", "switch egress buffer; packets beyond it are tail-dropped");
+        add(k, "bottleneck-gbps", "0", "receiver downlink rate when lower than the line rate (0: line rate)");
+        add(k, "cnp-interval-us", "50", "minimum gap between CNPs per QP (MR-CNPs per QP and path)");
+        add(k, "dcqcn", "true", "senders react to CNPs / MR-CNPs with a DCQCN-like rate cut and recovery");
+        add(k, "rto-us", "130", "retransmission timeout (RoCEv2: local ACK timeout 4.096 us * 2^5)");
+        add(k, "reorder-timeout-us", "8", "MetaRoCE receiver: a gap older than this is reported by MR-NACK");
+        add(k, "probe-interval-us", "0", "MetaRoCE: MR-PROBE on every path at this interval (0: off)");
+        add(k, "ack-every", "8", "requesters set ack_req (RoCEv2) / sack_req (MetaRoCE) every N packets and on "
+                + "the last packet of a message");
+        add(k, "window", "256", "maximum unacknowledged PSNs per QP");
+        add(k, "workload", "write", "write | send | mixed | read-atomic | ring-allreduce | incast | alltoall");
+        add(k, "messages", "8", "messages per QP (finite runs)");
+        add(k, "message-size", "fixed:8192", "message size distribution: fixed:N, uniform:MIN:MAX or "
+                + "lognormal:MEDIAN:SIGMA (bytes)");
+        add(k, "ud", "false", "add a UD QP pair that sends datagrams alongside the RC traffic");
+        add(k, "rnr-buffers", "-1", "receive buffers a responder starts with for SENDs (-1: unlimited)");
+        add(k, "rnr-refill-us", "20", "time for a responder to post one more receive buffer");
+        add(k, "rnr-timer", "3", "RNR timer code the responder sends (3 = 0.03 ms)");
+        add(k, "snaplen", "0", "capture snap length in bytes (0: whole frames)");
+        add(k, "capture-drop", "0", "probability that the capture misses a packet that crossed the tap");
+        add(k, "capture-drop-burst", "1", "capture drops come in bursts of this many packets");
+        add(k, "sample", "1", "keep 1 packet in N at the tap (sampling)");
+        KEYS = Collections.unmodifiableMap(k);
+    }
+
+    private static void add(Map<String, Key> m, String name, String def, String doc) {
+        m.put(name, new Key(name, def, doc));
+    }
+
+    private final Map<String, String> values = new LinkedHashMap<>();
+
+    public Params() {
+        for (Key k : KEYS.values()) values.put(k.name(), k.defaultValue());
+    }
+
+    /** Sets a parameter; unknown names and unparsable values are rejected at once. */
+    public Params set(String key, String value) {
+        Key k = KEYS.get(key);
+        if (k == null) throw new IllegalArgumentException("unknown parameter '" + key + "' (known: " + KEYS.keySet() + ")");
+        String v = value.trim();
+        String def = k.defaultValue();
+        try {
+            if (def.equals("true") || def.equals("false")) {
+                if (!v.equals("true") && !v.equals("false")) throw new IllegalArgumentException("true or false");
+            } else if (def.matches("-?\\d+")) {
+                Long.parseLong(v);
+            } else if (def.matches("-?[\\d.]+")) {
+                Double.parseDouble(v);
+            }
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("parameter " + key + ": '" + value + "' is not a valid value (default "
+                    + def + ")");
+        }
+        values.put(key, v);
+        return this;
+    }
+
+    /** Sets "key=value". */
+    public Params set(String assignment) {
+        int eq = assignment.indexOf('=');
+        if (eq <= 0) throw new IllegalArgumentException("expected key=value, got '" + assignment + "'");
+        return set(assignment.substring(0, eq).trim(), assignment.substring(eq + 1));
+    }
+
+    public String str(String key) {
+        String v = values.get(key);
+        if (v == null) throw new IllegalArgumentException("unknown parameter " + key);
+        return v;
+    }
+
+    public int i(String key) { return Integer.parseInt(str(key)); }
+
+    public long l(String key) { return Long.parseLong(str(key)); }
+
+    public double d(String key) { return Double.parseDouble(str(key)); }
+
+    public boolean b(String key) { return Boolean.parseBoolean(str(key)); }
+
+    /** Nanoseconds from a "-us" parameter. */
+    public long us(String key) { return Math.round(d(key) * 1000.0); }
+
+    /** Every effective value, in documentation order. */
+    public Map<String, String> asMap() { return Collections.unmodifiableMap(values); }
+
+    public Params copy() {
+        Params p = new Params();
+        p.values.putAll(values);
+        return p;
+    }
+
+    @Override
+    public String toString() { return values.toString().toLowerCase(Locale.ROOT); }
+}
