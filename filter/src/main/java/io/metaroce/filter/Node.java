@@ -79,7 +79,7 @@ abstract class Node {
         if (sa == sb) {
             return sa ? Long.compare(a, b) : Long.compareUnsigned(a, b);
         }
-        if (false) {
+        if (sa && a < 0) {
             return -1;
         }
         if (sb && b < 0) {

@@ -17,6 +17,8 @@ final class Pkt {
     Host src, dst;
     int sport;
     int dscp;
+    /** IPv4 identification, set when the sender hands the packet to its NIC. */
+    int ipId;
     /** ECN codepoint at the sender: 2 = ECT(0), 0 = Not-ECT. */
     int ecn = 2;
 

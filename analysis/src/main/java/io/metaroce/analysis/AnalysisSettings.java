@@ -1,0 +1,135 @@
+package io.metaroce.analysis;
+
+import io.metaroce.dissector.Addresses;
+import io.metaroce.protocol.Spec;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The settings of spec §13 as the analysis uses them. Times are in nanoseconds.
+ *
+ * @param rocePorts       UDP destination ports decoded as RoCEv2 / MetaRoCE
+ * @param tap             where the capture was taken (§11): auto, host:IP or mirror
+ * @param cnpIntervalNs   minimum CNP spacing of the notification point (default 50 us)
+ * @param ceWindowNs      CE reaction window: a CE mark must be followed by a CNP within it (default 100 us)
+ * @param slackNs         processing slack of a host reacting to a packet it received (default 5 us)
+ * @param minRttNs        minimum RTT used before one is learned (default 2 us)
+ * @param cnpPacing       which key the notification point paces CNPs by
+ * @param pmtuOverrides   PMTU per flow id or per dest_qp ("0x000201"); used when CM did not say
+ * @param pathCountOverrides path_count per flow id or dest_qp
+ * @param checkIcrc       verify the ICRC while decoding (frames with a bad ICRC are not judged)
+ * @param idleExpiryNs    per-flow sequence state is released after this much capture time without traffic
+ * @param duplicateWindowNs exact copies closer than this are capture duplicates (§11 f, 1 ms)
+ */
+public record AnalysisSettings(Set<Integer> rocePorts, Tap tap, long cnpIntervalNs, long ceWindowNs, long slackNs,
+                               long minRttNs, CnpPacing cnpPacing, Map<String, Integer> pmtuOverrides,
+                               Map<String, Integer> pathCountOverrides, boolean checkIcrc, long idleExpiryNs,
+                               long duplicateWindowNs) {
+
+    public static final AnalysisSettings DEFAULT = new AnalysisSettings(Set.of(Spec.ROCE_UDP_PORT), Tap.AUTO, 50_000,
+            100_000, 5_000, 2_000, CnpPacing.QP, Map.of(), Map.of(), true, 10_000_000_000L, 1_000_000);
+
+    public AnalysisSettings {
+        rocePorts = Set.copyOf(rocePorts);
+        pmtuOverrides = Map.copyOf(pmtuOverrides);
+        pathCountOverrides = Map.copyOf(pathCountOverrides);
+        if (tap == null) tap = Tap.AUTO;
+        if (cnpPacing == null) cnpPacing = CnpPacing.QP;
+    }
+
+    public AnalysisSettings withTap(Tap t) {
+        return new AnalysisSettings(rocePorts, t, cnpIntervalNs, ceWindowNs, slackNs, minRttNs, cnpPacing, pmtuOverrides,
+                pathCountOverrides, checkIcrc, idleExpiryNs, duplicateWindowNs);
+    }
+
+    public AnalysisSettings withPorts(Set<Integer> ports) {
+        return new AnalysisSettings(ports, tap, cnpIntervalNs, ceWindowNs, slackNs, minRttNs, cnpPacing, pmtuOverrides,
+                pathCountOverrides, checkIcrc, idleExpiryNs, duplicateWindowNs);
+    }
+
+    public AnalysisSettings withCnp(long intervalNs, CnpPacing pacing) {
+        return new AnalysisSettings(rocePorts, tap, intervalNs, ceWindowNs, slackNs, minRttNs, pacing, pmtuOverrides,
+                pathCountOverrides, checkIcrc, idleExpiryNs, duplicateWindowNs);
+    }
+
+    public AnalysisSettings withTimes(long ceWindow, long slack, long minRtt) {
+        return new AnalysisSettings(rocePorts, tap, cnpIntervalNs, ceWindow, slack, minRtt, cnpPacing, pmtuOverrides,
+                pathCountOverrides, checkIcrc, idleExpiryNs, duplicateWindowNs);
+    }
+
+    public AnalysisSettings withOverrides(Map<String, Integer> pmtu, Map<String, Integer> pathCount) {
+        return new AnalysisSettings(rocePorts, tap, cnpIntervalNs, ceWindowNs, slackNs, minRttNs, cnpPacing, pmtu,
+                pathCount, checkIcrc, idleExpiryNs, duplicateWindowNs);
+    }
+
+    public AnalysisSettings withCheckIcrc(boolean check) {
+        return new AnalysisSettings(rocePorts, tap, cnpIntervalNs, ceWindowNs, slackNs, minRttNs, cnpPacing, pmtuOverrides,
+                pathCountOverrides, check, idleExpiryNs, duplicateWindowNs);
+    }
+
+    public AnalysisSettings withIdleExpiry(long ns) {
+        return new AnalysisSettings(rocePorts, tap, cnpIntervalNs, ceWindowNs, slackNs, minRttNs, cnpPacing, pmtuOverrides,
+                pathCountOverrides, checkIcrc, ns, duplicateWindowNs);
+    }
+
+    /** How the notification point paces CNPs (§10): one per interval per QP, per IP pair or per destination IP. */
+    public enum CnpPacing {
+        QP, IP_PAIR, DEST_IP;
+
+        public static CnpPacing parse(String s) {
+            return switch (s.toLowerCase().replace('_', '-')) {
+                case "qp", "per-qp" -> QP;
+                case "ip-pair", "pair", "per-ip-pair" -> IP_PAIR;
+                case "dest-ip", "dst-ip", "per-dest-ip", "destination-ip" -> DEST_IP;
+                default -> throw new IllegalArgumentException("CNP pacing must be qp, ip-pair or dest-ip, not '" + s + "'");
+            };
+        }
+
+        public String label() { return name().toLowerCase().replace('_', '-'); }
+    }
+
+    /** The tap setting of §11. host: the address is kept as 16 bytes (IPv4 mapped). */
+    public record Tap(Kind kind, byte[] host) {
+        public enum Kind { AUTO, HOST, MIRROR }
+
+        public static final Tap AUTO = new Tap(Kind.AUTO, null);
+        public static final Tap MIRROR = new Tap(Kind.MIRROR, null);
+
+        public static Tap host(String ip) {
+            byte[] a = Addresses.parse(ip);
+            if (a == null) throw new IllegalArgumentException("not an IP address: '" + ip + "'");
+            return new Tap(Kind.HOST, a);
+        }
+
+        /** auto | mirror | host:IP (IPv6 literals may be bracketed). */
+        public static Tap parse(String s) {
+            String t = s.trim();
+            if (t.equalsIgnoreCase("auto")) return AUTO;
+            if (t.equalsIgnoreCase("mirror")) return MIRROR;
+            if (t.regionMatches(true, 0, "host:", 0, 5)) {
+                String ip = t.substring(5);
+                if (ip.startsWith("[") && ip.endsWith("]")) ip = ip.substring(1, ip.length() - 1);
+                return host(ip);
+            }
+            throw new IllegalArgumentException("tap must be auto, mirror or host:IP, not '" + s + "'");
+        }
+
+        @Override
+        public String toString() {
+            return switch (kind) {
+                case AUTO -> "auto";
+                case MIRROR -> "mirror";
+                case HOST -> "host:" + FlowKey.addressText(FlowKey.hi(host), FlowKey.lo(host));
+            };
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Tap t && t.kind == kind && Arrays.equals(t.host, host);
+        }
+
+        @Override
+        public int hashCode() { return kind.hashCode() * 31 + Arrays.hashCode(host); }
+    }
+}

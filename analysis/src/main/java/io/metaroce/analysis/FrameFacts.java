@@ -1,0 +1,280 @@
+package io.metaroce.analysis;
+
+import io.metaroce.dissector.Dissection;
+import io.metaroce.dissector.IcrcStatus;
+import io.metaroce.protocol.Aeth;
+import io.metaroce.protocol.Bth;
+import io.metaroce.protocol.CmRep;
+import io.metaroce.protocol.CmReq;
+import io.metaroce.protocol.Crediteth;
+import io.metaroce.protocol.Deth;
+import io.metaroce.protocol.Grh;
+import io.metaroce.protocol.Ip;
+import io.metaroce.protocol.Ipv6;
+import io.metaroce.protocol.Mad;
+import io.metaroce.protocol.Mrcm;
+import io.metaroce.protocol.Mrcnpeth;
+import io.metaroce.protocol.Mrth;
+import io.metaroce.protocol.Nacketh;
+import io.metaroce.protocol.OpcodeDef;
+import io.metaroce.protocol.Probeeth;
+import io.metaroce.protocol.Reth;
+import io.metaroce.protocol.Sacketh;
+import io.metaroce.protocol.Severity;
+import io.metaroce.protocol.Udp;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
+
+/**
+ * The facts of one frame the analysis needs, copied out of a {@link Dissection} into plain fields: the
+ * hand-over record between decoding and analysis. Mutable and reusable, so a decode thread can fill a ring of
+ * them while the analysis thread consumes another (no allocation per frame).
+ */
+public final class FrameFacts {
+    private static final ValueLayout.OfLong BE_LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
+
+    // Frame.
+    public long number, timeNs, origLen;
+    public int capLen;
+    public boolean truncated;
+    /** True when the frame holds a RoCE transport packet (BTH). */
+    public boolean roce;
+    /** False for frames the stateful analysis must not judge (bad ICRC, malformed headers; §11 d). */
+    public boolean judgeable;
+
+    // Network.
+    public boolean v6;
+    public long srcHi, srcLo, dstHi, dstLo;
+    public int ecn = -1, ttl = -1, ipId = -1, sport = -1;
+
+    // BTH / MRTH.
+    public int tver, opcodeValue, psn, destQp, padCnt;
+    public boolean ackReq, becn;
+    public OpcodeDef opcode;
+    public boolean mrth, rtx, spray, sackReq, tsValid;
+    public int pathId;
+    public long msgId, msgOffset, txTs;
+    public int payloadLength;
+    /** A fingerprint of the invariant bytes (the wire ICRC when captured): equal for capture duplicates. */
+    public long fingerprint;
+
+    // Extension headers (valid when the matching has* flag is set).
+    public boolean hasReth, hasAeth, hasDeth, hasSack, hasNack, hasCredit, hasMrCnp, hasProbe;
+    public long rethVa, rethLen;
+    public int aethKind, aethCode, aethMsn;
+    public int dethSrcQp;
+    public int sackCum, sackBase, sackEchoPath, sackCeCount;
+    public long sackBitmap, sackEcho;
+    public int nackFirst, nackCount, nackReason, nackRnrTimer;
+    public int creditPsn;
+    public long creditBytes;
+    public int cnpPath, cnpCeCount, cnpRateHint;
+    public long probeSeq, probeEcho;
+
+    // Connection management (UD to QP 1).
+    public static final int CM_NONE = 0, CM_REQ = 1, CM_REP = 2;
+    public int cm;
+    public long cmLocalCommId, cmRemoteCommId;
+    public int cmLocalQpn, cmStartPsn, cmPathMtu;
+    public boolean hasMrcm, mrcmSpray, mrcmCredit;
+    public int mrcmPathCount, mrcmBasePort, mrcmPmtuLog2;
+
+    /** Copies the analysis-relevant facts of a dissected frame. */
+    public FrameFacts from(Dissection d) {
+        number = d.number();
+        timeNs = d.timeNanos();
+        origLen = d.originalLength();
+        capLen = d.capturedLength();
+        truncated = d.truncated();
+        roce = d.isRoce() && d.opcode() != null;
+        hasReth = hasAeth = hasDeth = hasSack = hasNack = hasCredit = hasMrCnp = hasProbe = false;
+        cm = CM_NONE;
+        hasMrcm = false;
+        ecn = ttl = ipId = sport = -1;
+        if (!roce) return this;
+        MemorySegment s = d.data();
+        judgeable = d.icrcStatus() != IcrcStatus.BAD && !hasHeaderError(d);
+        int ip = d.offsetOf(Ip.HEADER);
+        if (ip >= 0) {
+            v6 = false;
+            srcHi = dstHi = 0;
+            srcLo = Ip.src(s, ip) & 0xFFFFFFFFL;
+            dstLo = Ip.dst(s, ip) & 0xFFFFFFFFL;
+            ttl = Ip.ttl(s, ip);
+            ipId = Ip.id(s, ip);
+        } else {
+            int ip6 = d.offsetOf(Ipv6.HEADER);
+            int addr;
+            if (ip6 >= 0) {
+                addr = ip6 + 8;
+                ttl = Ipv6.hlim(s, ip6);
+            } else {
+                int grh = d.offsetOf(Grh.HEADER);
+                if (grh < 0) {
+                    roce = false;
+                    return this;
+                }
+                addr = grh + 8;
+                ttl = Grh.hoplmt(s, grh);
+            }
+            v6 = true;
+            srcHi = s.get(BE_LONG, addr);
+            srcLo = s.get(BE_LONG, addr + 8);
+            dstHi = s.get(BE_LONG, addr + 16);
+            dstLo = s.get(BE_LONG, addr + 24);
+        }
+        ecn = d.ecn();
+        int udp = d.offsetOf(Udp.HEADER);
+        sport = udp >= 0 ? Udp.srcport(s, udp) : -1;
+
+        int bth = d.bthOffset();
+        opcode = d.opcode();
+        tver = d.tver();
+        opcodeValue = Bth.opcode(s, bth);
+        psn = Bth.psn(s, bth);
+        destQp = Bth.destQp(s, bth);
+        ackReq = Bth.ackReq(s, bth);
+        becn = Bth.becn(s, bth);
+        padCnt = Bth.padCnt(s, bth);
+        payloadLength = Math.max(0, d.payloadLength());
+        int m = d.mrthOffset();
+        mrth = m >= 0;
+        if (mrth) {
+            rtx = Mrth.rtx(s, m);
+            spray = Mrth.spray(s, m);
+            sackReq = Mrth.sackReq(s, m);
+            tsValid = Mrth.tsValid(s, m);
+            pathId = Mrth.pathId(s, m);
+            msgId = Mrth.msgId(s, m);
+            msgOffset = Mrth.msgOffset(s, m);
+            txTs = Mrth.txTimestamp(s, m);
+        } else {
+            rtx = spray = sackReq = tsValid = false;
+            pathId = 0;
+            msgId = msgOffset = txTs = 0;
+        }
+        long icrc = d.icrcValue();
+        fingerprint = icrc >= 0 ? icrc : fallbackFingerprint(s, bth, d.capturedLength());
+        fingerprint = fingerprint * 31 + (ipId & 0xFFFF) * 65537L + sport;
+
+        int o;
+        if ((o = d.offsetOf(Reth.HEADER)) >= 0) {
+            hasReth = true;
+            rethVa = Reth.virtualAddress(s, o);
+            rethLen = Reth.dmaLength(s, o);
+        }
+        if ((o = d.offsetOf(Aeth.HEADER)) >= 0) {
+            hasAeth = true;
+            aethKind = Aeth.syndromeKind(s, o);
+            aethCode = Aeth.syndromeCode(s, o);
+            aethMsn = Aeth.msn(s, o);
+        }
+        if ((o = d.offsetOf(Deth.HEADER)) >= 0) {
+            hasDeth = true;
+            dethSrcQp = Deth.srcQp(s, o);
+        }
+        if ((o = d.offsetOf(Sacketh.HEADER)) >= 0) {
+            hasSack = true;
+            sackCum = Sacketh.cumPsn(s, o);
+            sackBase = Sacketh.basePsn(s, o);
+            sackBitmap = Sacketh.bitmap(s, o);
+            sackEcho = Sacketh.echoTimestamp(s, o);
+            sackCeCount = Sacketh.ceCount(s, o);
+            sackEchoPath = Sacketh.echoPathId(s, o);
+        }
+        if ((o = d.offsetOf(Nacketh.HEADER)) >= 0) {
+            hasNack = true;
+            nackFirst = Nacketh.firstPsn(s, o);
+            nackCount = Nacketh.count(s, o);
+            nackReason = Nacketh.reason(s, o);
+            nackRnrTimer = Nacketh.rnrTimer(s, o);
+        }
+        if ((o = d.offsetOf(Crediteth.HEADER)) >= 0) {
+            hasCredit = true;
+            creditPsn = Crediteth.grantedPsn(s, o);
+            creditBytes = Crediteth.grantedBytes(s, o);
+        }
+        if ((o = d.offsetOf(Mrcnpeth.HEADER)) >= 0) {
+            hasMrCnp = true;
+            cnpPath = Mrcnpeth.congestedPathId(s, o);
+            cnpCeCount = Mrcnpeth.ceCount(s, o);
+            cnpRateHint = Mrcnpeth.rateHint(s, o);
+        }
+        if ((o = d.offsetOf(Probeeth.HEADER)) >= 0) {
+            hasProbe = true;
+            probeSeq = Probeeth.probeSeq(s, o);
+            probeEcho = Probeeth.echoTimestamp(s, o);
+        }
+        if (destQp == 1 && d.offsetOf(Mad.HEADER) >= 0) cmFacts(d, s);
+        return this;
+    }
+
+    private void cmFacts(Dissection d, MemorySegment s) {
+        int o;
+        if ((o = d.offsetOf(CmReq.HEADER)) >= 0) {
+            cm = CM_REQ;
+            cmLocalCommId = CmReq.localCommId(s, o);
+            cmRemoteCommId = 0;
+            cmLocalQpn = CmReq.localQpn(s, o);
+            cmStartPsn = CmReq.startingPsn(s, o);
+            cmPathMtu = CmReq.pathMtu(s, o);
+        } else if ((o = d.offsetOf(CmRep.HEADER)) >= 0) {
+            cm = CM_REP;
+            cmLocalCommId = CmRep.localCommId(s, o);
+            cmRemoteCommId = CmRep.remoteCommId(s, o);
+            cmLocalQpn = CmRep.localQpn(s, o);
+            cmStartPsn = CmRep.startingPsn(s, o);
+            cmPathMtu = 0;
+        } else {
+            return;
+        }
+        if ((o = d.offsetOf(Mrcm.HEADER)) >= 0 && Mrcm.magic(s, o) == 0x4D52) {
+            hasMrcm = true;
+            mrcmSpray = Mrcm.spray(s, o);
+            mrcmCredit = Mrcm.credit(s, o);
+            mrcmPathCount = Mrcm.pathCount(s, o);
+            mrcmBasePort = Mrcm.basePort(s, o);
+            mrcmPmtuLog2 = Mrcm.pmtuLog2(s, o);
+        }
+    }
+
+    private static boolean hasHeaderError(Dissection d) {
+        Severity w = d.worstSeverity();
+        if (w == null || w != Severity.ERROR) return false;
+        // Errors in the transport headers make the frame unjudgeable; a UDP checksum or length note does not.
+        for (var e : d.expert()) {
+            if (e.severity() == Severity.ERROR && e.group() != io.metaroce.dissector.ExpertItem.Group.CHECKSUM) return true;
+        }
+        return false;
+    }
+
+    private static long fallbackFingerprint(MemorySegment s, int from, int capLen) {
+        long h = 1125899906842597L;
+        int end = Math.min(capLen, from + 64);
+        for (int i = from; i < end; i++) h = 31 * h + s.get(ValueLayout.JAVA_BYTE, i);
+        return h;
+    }
+
+    /** Copies every field from another instance (used by the decode/analysis pipeline). */
+    public void copyFrom(FrameFacts o) {
+        number = o.number; timeNs = o.timeNs; origLen = o.origLen; capLen = o.capLen; truncated = o.truncated;
+        roce = o.roce; judgeable = o.judgeable; v6 = o.v6; srcHi = o.srcHi; srcLo = o.srcLo; dstHi = o.dstHi;
+        dstLo = o.dstLo; ecn = o.ecn; ttl = o.ttl; ipId = o.ipId; sport = o.sport; tver = o.tver;
+        opcodeValue = o.opcodeValue; psn = o.psn; destQp = o.destQp; padCnt = o.padCnt; ackReq = o.ackReq;
+        becn = o.becn; opcode = o.opcode; mrth = o.mrth; rtx = o.rtx; spray = o.spray; sackReq = o.sackReq;
+        tsValid = o.tsValid; pathId = o.pathId; msgId = o.msgId; msgOffset = o.msgOffset; txTs = o.txTs;
+        payloadLength = o.payloadLength; fingerprint = o.fingerprint; hasReth = o.hasReth; hasAeth = o.hasAeth;
+        hasDeth = o.hasDeth; hasSack = o.hasSack; hasNack = o.hasNack; hasCredit = o.hasCredit;
+        hasMrCnp = o.hasMrCnp; hasProbe = o.hasProbe; rethVa = o.rethVa; rethLen = o.rethLen;
+        aethKind = o.aethKind; aethCode = o.aethCode; aethMsn = o.aethMsn; dethSrcQp = o.dethSrcQp;
+        sackCum = o.sackCum; sackBase = o.sackBase; sackEchoPath = o.sackEchoPath; sackCeCount = o.sackCeCount;
+        sackBitmap = o.sackBitmap; sackEcho = o.sackEcho; nackFirst = o.nackFirst; nackCount = o.nackCount;
+        nackReason = o.nackReason; nackRnrTimer = o.nackRnrTimer; creditPsn = o.creditPsn;
+        creditBytes = o.creditBytes; cnpPath = o.cnpPath; cnpCeCount = o.cnpCeCount; cnpRateHint = o.cnpRateHint;
+        probeSeq = o.probeSeq; probeEcho = o.probeEcho; cm = o.cm; cmLocalCommId = o.cmLocalCommId;
+        cmRemoteCommId = o.cmRemoteCommId; cmLocalQpn = o.cmLocalQpn; cmStartPsn = o.cmStartPsn;
+        cmPathMtu = o.cmPathMtu; hasMrcm = o.hasMrcm; mrcmSpray = o.mrcmSpray; mrcmCredit = o.mrcmCredit;
+        mrcmPathCount = o.mrcmPathCount; mrcmBasePort = o.mrcmBasePort; mrcmPmtuLog2 = o.mrcmPmtuLog2;
+    }
+}

@@ -1,0 +1,144 @@
+package io.metaroce.analysis;
+
+import java.util.Arrays;
+
+/**
+ * Per-PSN state of one request stream over a sliding window of unwrapped PSNs [base, base + capacity):
+ * whether a copy was captured, covered by an acknowledgement, reserved by a READ, received by the responder
+ * (as far as the tap shows), the first and latest copy, and a pending retransmission cause. Struct of arrays,
+ * grown by doubling up to a cap; the oldest slots are dropped when the window must slide (§11 e: memory
+ * proportional to the reorder window, not to the capture).
+ */
+final class SeqWindow {
+    static final int SEEN = 1, RESERVED = 2, COVERED = 4, RECEIVED = 8, RESP_SEEN = 16, GAP = 32, RESP_COVERED = 64,
+            UNSEEN_ACKED = (byte) 128;
+    static final int INITIAL = 64;
+    final int maxCapacity;
+
+    private int cap, mask;
+    long base = Long.MIN_VALUE;
+    /** Highest slot in use (inclusive), or base - 1. */
+    long top;
+
+    byte[] state;
+    byte[] cause;        // pending cause code (Cause ordinal + 1), 0 = none
+    byte[] copies;       // captured copies, saturating
+    int[] path;          // path of the latest copy
+    int[] txTs;          // tx_timestamp of the latest copy
+    int[] msg;           // index of the message slot, -1 none
+    int[] episode;       // recovery episode id of the latest retransmission
+    long[] firstFrame, firstTime, lastFrame, lastTime;
+    long[] signalTime;   // time of the pending cause signal, or of the arrival that showed this PSN missing
+    long[] fingerprint;
+
+    SeqWindow(int maxCapacity) {
+        this.maxCapacity = Integer.highestOneBit(Math.max(INITIAL, maxCapacity));
+        alloc(INITIAL);
+    }
+
+    private void alloc(int c) {
+        cap = c;
+        mask = c - 1;
+        state = new byte[c];
+        cause = new byte[c];
+        copies = new byte[c];
+        path = new int[c];
+        txTs = new int[c];
+        msg = new int[c];
+        episode = new int[c];
+        firstFrame = new long[c];
+        firstTime = new long[c];
+        lastFrame = new long[c];
+        lastTime = new long[c];
+        signalTime = new long[c];
+        fingerprint = new long[c];
+        Arrays.fill(msg, -1);
+    }
+
+    boolean started() { return base != Long.MIN_VALUE; }
+
+    int capacity() { return cap; }
+
+    void start(long u) {
+        base = u - Math.min(16, cap / 4);
+        top = base - 1;
+        for (long p = base; p < u; p++) clear(idx(p));
+    }
+
+    int idx(long u) { return (int) (u & mask); }
+
+    boolean contains(long u) { return u >= base && u <= top; }
+
+    /** Makes room for PSN u (>= base), sliding or growing; returns false if u is below the window. */
+    boolean ensure(long u, long keepFrom) {
+        if (u < base) return false;
+        if (u <= top) return true;
+        if (u - base >= cap) {
+            // Grow while the live part [keepFrom, u] does not fit.
+            while (u - Math.max(base, keepFrom) >= cap && cap < maxCapacity) grow();
+            long newBase = Math.max(base, u - cap + 1);
+            for (long p = base; p < newBase && p <= top; p++) clear(idx(p));
+            base = newBase;
+            if (top < base - 1) top = base - 1;
+        }
+        for (long p = top + 1; p <= u; p++) clear(idx(p));
+        top = u;
+        return true;
+    }
+
+    /** Drops slots below {@code newBase} (they are known to be no longer needed). */
+    void release(long newBase) {
+        if (newBase <= base) return;
+        long end = Math.min(newBase, top + 1);
+        for (long p = base; p < end; p++) clear(idx(p));
+        base = newBase;
+        if (top < base - 1) top = base - 1;
+    }
+
+    private void grow() {
+        int oldCap = cap;
+        byte[] st = state, ca = cause, co = copies;
+        int[] pa = path, tx = txTs, ms = msg, ep = episode;
+        long[] ff = firstFrame, ft = firstTime, lf = lastFrame, lt = lastTime, sg = signalTime, fp = fingerprint;
+        alloc(oldCap * 2);
+        for (long p = base; p <= top; p++) {
+            int o = (int) (p & (oldCap - 1)), n = idx(p);
+            state[n] = st[o]; cause[n] = ca[o]; copies[n] = co[o]; path[n] = pa[o]; txTs[n] = tx[o]; msg[n] = ms[o];
+            episode[n] = ep[o]; firstFrame[n] = ff[o]; firstTime[n] = ft[o]; lastFrame[n] = lf[o]; lastTime[n] = lt[o];
+            signalTime[n] = sg[o]; fingerprint[n] = fp[o];
+        }
+    }
+
+    private void clear(int i) {
+        state[i] = 0;
+        cause[i] = 0;
+        copies[i] = 0;
+        msg[i] = -1;
+        episode[i] = 0;
+        firstFrame[i] = 0;
+        lastFrame[i] = 0;
+        signalTime[i] = 0;
+    }
+
+    boolean has(long u, int bit) { return contains(u) && (state[idx(u)] & bit) != 0; }
+
+    void set(long u, int bit) { state[idx(u)] |= (byte) bit; }
+
+    void unset(long u, int bit) { state[idx(u)] &= (byte) ~bit; }
+
+    /** Records a captured copy of PSN u. */
+    void copy(long u, long frame, long time, int pathId, long tx, long fp) {
+        int i = idx(u);
+        if ((state[i] & SEEN) == 0 || firstFrame[i] == 0) {
+            firstFrame[i] = frame;
+            firstTime[i] = time;
+        }
+        state[i] |= SEEN;
+        if (copies[i] < 127) copies[i]++;
+        lastFrame[i] = frame;
+        lastTime[i] = time;
+        path[i] = pathId;
+        txTs[i] = (int) tx;
+        fingerprint[i] = fp;
+    }
+}
