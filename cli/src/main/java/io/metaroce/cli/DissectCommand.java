@@ -14,8 +14,6 @@ import io.metaroce.filter.DisplayFilter;
 import io.metaroce.filter.FilterException;
 import io.metaroce.protocol.FieldDef;
 import io.metaroce.protocol.Spec;
-import java.io.FileOutputStream;
-import java.io.FileDescriptor;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -76,6 +74,7 @@ final class DissectCommand implements Callable<Integer> {
 
     private final PrintStream err = System.err;
 
+
     @Override
     public Integer call() {
         if (listFields) {
@@ -133,7 +132,7 @@ final class DissectCommand implements Callable<Integer> {
             err.println("metaroce dissect: " + e.getMessage());
             return 2;
         }
-        try (src; ByteOut out = new ByteOut(new FileOutputStream(FileDescriptor.out))) {
+        try (src; ByteOut out = new ByteOut(System.out)) {
             FrameSink sink = quiet ? new Summary(out, file) : switch (format) {
                 case text -> verbose ? new TreeText(out) : new SummaryLines(out);
                 case json -> new JsonFrames(out, true);
@@ -160,7 +159,7 @@ final class DissectCommand implements Callable<Integer> {
     }
 
     private void listFields() {
-        try (ByteOut out = new ByteOut(new FileOutputStream(FileDescriptor.out))) {
+        try (ByteOut out = new ByteOut(System.out)) {
             for (FieldDef f : FieldCatalog.get().fields()) {
                 out.str(f.name()).ch('\t').ascii(f.type().name().toLowerCase()).ch('\t').str(f.label());
                 if (!f.aliases().isEmpty()) out.ascii("\t(alias: ").str(String.join(", ", f.aliases())).ch(')');

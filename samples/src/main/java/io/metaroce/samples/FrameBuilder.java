@@ -71,6 +71,10 @@ final class FrameBuilder {
         return d;
     }
 
+    static OpcodeDef opcodeDefOrNull(Pkt p) {
+        return (p.tver == 1 ? Spec.OPCODES_TVER1 : Spec.OPCODES_TVER0).get(p.opcode);
+    }
+
     static int padOf(Pkt p) { return p.noPad ? 0 : (4 - (p.payloadLen & 3)) & 3; }
 
     /** Transport bytes after the UDP header: BTH, MRTH, chain, payload, pad, ICRC. */

@@ -70,6 +70,8 @@ final class Pkt {
     String violation;
     boolean forceDrop;
     boolean forceCe;
+    /** Exempt from random path loss (connection management). */
+    boolean lossless;
 
     // ---- simulator knowledge (ground truth)
     Flow flow;

@@ -1,0 +1,163 @@
+package io.metaroce.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** metaroce dissect as a user runs it: output formats, fields, filters, limits, and bad input. */
+class DissectCommandTest {
+    private static final String ORACLE = "../samples/reference/roce_v4_oracle.pcap";
+    private static final String EDGE = "../samples/reference/roce_edge.pcap";
+    private static final String V6 = "../samples/reference/roce_v6.pcap";
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @Test
+    void jsonlHasExactlyTheDocumentedShapePerFrame() throws Exception {
+        CliRun r = CliRun.of("dissect", "-r", V6, "-T", "jsonl");
+        assertEquals(0, r.exit(), r.err());
+        List<String> lines = r.out().lines().toList();
+        assertEquals(2, lines.size());
+        JsonNode f = JSON.readTree(lines.get(0));
+        Set<String> keys = new TreeSet<>();
+        f.fieldNames().forEachRemaining(keys::add);
+        assertEquals(new TreeSet<>(List.of("frame", "time_ns", "len", "cap_len", "protocols", "fields", "expert")), keys);
+        assertEquals(1, f.get("frame").asInt());
+        assertTrue(f.get("time_ns").isIntegralNumber());
+        assertEquals("eth:ipv6:udp:bth:reth", f.get("protocols").asText());
+        JsonNode fields = f.get("fields");
+        assertEquals("fd00::10", fields.get("ipv6.src").asText(), "IPv6 in RFC 5952 form");
+        assertEquals(300, fields.get("bth.psn").asInt());
+        assertTrue(fields.get("bth.se").isBoolean());
+        assertTrue(fields.get("bth.dest_qp").isIntegralNumber());
+        assertEquals("02:00:00:00:00:0a", fields.get("eth.src").asText());
+        assertEquals(0x00042d4aL, fields.get("icrc.value").asLong());
+        assertEquals("good", fields.get("icrc.status").asText());
+        assertTrue(f.get("expert").isArray());
+    }
+
+    @Test
+    void jsonIsOneArrayOfTheSameObjects() throws Exception {
+        CliRun r = CliRun.of("dissect", "-r", ORACLE, "-T", "json", "-c", "3");
+        assertEquals(0, r.exit(), r.err());
+        JsonNode a = JSON.readTree(r.out());
+        assertTrue(a.isArray());
+        assertEquals(3, a.size());
+        assertEquals(200, a.get(1).get("fields").get("bth.psn").asInt());
+        assertEquals(2560, a.get(1).get("fields").get("reth.dma_length").asInt());
+    }
+
+    @Test
+    void fieldsOutputWithHeaderAliasesAndFilter() {
+        CliRun r = CliRun.of("dissect", "-r", ORACLE, "-T", "fields", "-E", "header=y", "-e", "frame.number", "-e",
+                "infiniband.bth.psn", "-e", "aeth.syndrome.code", "-Y", "bth.opcode == 0x11 && aeth.syndrome.kind == nak");
+        assertEquals(0, r.exit(), r.err());
+        assertEquals(List.of("frame.number\tinfiniband.bth.psn\taeth.syndrome.code".replace("infiniband.bth.psn", "bth.psn"),
+                "11\t207\t0", "21\t214\t1", "22\t214\t2", "23\t214\t3"), r.out().lines().toList(),
+                "the same frames tshark selects with infiniband.aeth.syndrome.opcode == 3");
+    }
+
+    @Test
+    void displayFilterOnIcrcAndHexFields() {
+        CliRun bad = CliRun.of("dissect", "-r", EDGE, "-T", "fields", "-e", "frame.number", "-e", "icrc.value", "-Y", "icrc.status == \"bad\"");
+        assertEquals(List.of("4\t0xefbeadde"), bad.out().lines().toList());
+        CliRun qp = CliRun.of("dissect", "-r", ORACLE, "-T", "fields", "-e", "frame.number", "-Y", "infiniband.bth.destqp == 0x11 and not aeth");
+        assertEquals(List.of("8", "13"), qp.out().lines().toList());
+    }
+
+    @Test
+    void countStopsAfterNMatchingFrames() {
+        CliRun r = CliRun.of("dissect", "-r", ORACLE, "-c", "4", "-Y", "reth");
+        assertEquals(4, r.out().lines().count());
+        assertTrue(r.out().contains("RC RDMA WRITE First"));
+    }
+
+    @Test
+    void verboseTreeShowsEveryHeaderAndTheIcrcVerdict() {
+        CliRun r = CliRun.of("dissect", "-r", EDGE, "-V", "-Y", "frame.number == 4");
+        assertTrue(r.out().contains("Base Transport Header (BTH)"));
+        assertTrue(r.out().contains("Opcode: RC RDMA WRITE Only (0x0a)  [bth.opcode]"), r.out());
+        assertTrue(r.out().contains("Invariant CRC: 0xefbeadde [bad, computed 0x"), r.out());
+        assertTrue(r.out().contains("Expert (error/checksum): bad ICRC"), r.out());
+    }
+
+    @Test
+    void quietSummaryCountsFramesProtocolsIcrcAndExpertItems() {
+        CliRun r = CliRun.of("dissect", "-r", EDGE, "-q");
+        assertEquals(0, r.exit());
+        assertTrue(r.out().contains("Frames: 6, bytes: "), r.out());
+        assertTrue(r.out().contains("ICRC: good 4, bad 1, unchecked 0"), r.out());
+        assertTrue(r.out().contains("error (checksum) x1, first in frame 4: bad ICRC 0xefbeadde"), r.out());
+        assertTrue(r.out().contains("warn (undecoded) x1, first in frame 1: opcode 0x80: CNP class"), r.out());
+    }
+
+    @Test
+    void decodeAsAddsARocePort() {
+        CliRun r = CliRun.of("dissect", "-r", EDGE, "-d", "udp.port==4792,infiniband", "-T", "fields", "-e", "bth.psn", "-Y", "udp.dstport == 4792");
+        assertEquals(List.of("503"), r.out().lines().toList());
+    }
+
+    @Test
+    void badFilterIsAClearErrorPointingAtTheColumn() {
+        CliRun r = CliRun.of("dissect", "-r", ORACLE, "-Y", "bth.psn == 1 && bth.nosuch");
+        assertEquals(2, r.exit());
+        assertTrue(r.err().contains("\"bth.nosuch\" is not a valid protocol or protocol field"), r.err());
+        assertTrue(r.err().contains("^"), r.err());
+        assertFalse(r.err().contains("Exception"), r.err());
+    }
+
+    @Test
+    void unknownFieldAndMissingFileAreClearErrors(@TempDir Path tmp) throws Exception {
+        CliRun f = CliRun.of("dissect", "-r", ORACLE, "-T", "fields", "-e", "bth.nosuch");
+        assertEquals(2, f.exit());
+        assertTrue(f.err().contains("'bth.nosuch' is not a valid field"), f.err());
+        Path text = Files.writeString(tmp.resolve("notes.txt"), "Hello, this is not a capture\n");
+        CliRun g = CliRun.of("dissect", "-r", text.toString());
+        assertEquals(2, g.exit());
+        assertTrue(g.err().contains("not a pcap or pcapng file"), g.err());
+        assertFalse(g.err().contains("\tat "), "no stack trace");
+        CliRun m = CliRun.of("dissect", "-r", tmp.resolve("missing.pcap").toString());
+        assertEquals(2, m.exit());
+        assertFalse(m.err().contains("\tat "), m.err());
+    }
+
+    @Test
+    void cutCaptureYieldsEveryCompleteFrameAndNamesTheOffset(@TempDir Path tmp) throws Exception {
+        byte[] all = Files.readAllBytes(Path.of(ORACLE));
+        int cutAt = all.length / 2;
+        // Complete records before the cut: 24-byte file header, then 16-byte record headers with incl_len at +8 (little-endian).
+        int complete = 0, recordStart = 0;
+        for (int p = 24; p + 16 <= all.length; complete++) {
+            int incl = java.nio.ByteBuffer.wrap(all, p + 8, 4).order(java.nio.ByteOrder.LITTLE_ENDIAN).getInt();
+            if (p + 16 + incl > cutAt) { recordStart = p; break; }
+            p += 16 + incl;
+        }
+        Path cut = Files.write(tmp.resolve("cut.pcap"), java.util.Arrays.copyOf(all, cutAt));
+        CliRun r = CliRun.of("dissect", "-r", cut.toString(), "-T", "fields", "-e", "frame.number");
+        assertEquals(0, r.exit(), r.err());
+        assertEquals(complete, r.out().lines().count(), "every complete frame before the cut");
+        assertTrue(r.err().contains("at byte " + recordStart), r.err());
+    }
+
+    @Test
+    void everyFieldIsListedWithItsType() {
+        CliRun r = CliRun.of("dissect", "--list-fields");
+        for (String f : List.of("bth.psn", "mrth.path_id", "sacketh.bitmap", "nacketh.reason", "crediteth.granted_psn",
+                "mrcnpeth.rate_hint", "probeeth.probe_seq", "cm_req.local_qpn", "icrc.status", "analysis.retransmission")) {
+            assertTrue(r.out().lines().anyMatch(l -> l.startsWith(f + "\t")), f);
+        }
+        assertTrue(r.out().contains("(alias: infiniband.bth.psn)"));
+    }
+
+    static Iterator<String> lines(String s) { return s.lines().iterator(); }
+}

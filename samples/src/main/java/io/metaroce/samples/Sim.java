@@ -1,0 +1,216 @@
+package io.metaroce.samples;
+
+import io.metaroce.protocol.OpcodeDef;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.PriorityQueue;
+import java.util.SplittableRandom;
+
+/**
+ * The discrete-event core: simulated time in nanoseconds, a priority queue of events ordered by (time,
+ * sequence number) so that equal times run in scheduling order, and one seeded random generator for the
+ * network and the workload (the capture tap has its own, so tap settings never change what the network
+ * does). No wall clock, no hash-order iteration: a run is a pure function of its parameters.
+ */
+final class Sim {
+    /** Capture timestamps start at 2026-01-01T00:00:00Z. */
+    static final long EPOCH_NS = 1_767_225_600L * 1_000_000_000L;
+
+    private static final class Event implements Comparable<Event> {
+        final long time, seq;
+        final Runnable action;
+
+        Event(long time, long seq, Runnable action) {
+            this.time = time;
+            this.seq = seq;
+            this.action = action;
+        }
+
+        @Override
+        public int compareTo(Event o) {
+            int c = Long.compare(time, o.time);
+            return c != 0 ? c : Long.compare(seq, o.seq);
+        }
+    }
+
+    /** A hook that sees every packet an endpoint hands to its NIC (planted violations). Returns true when done. */
+    interface SendHook {
+        boolean onSend(Pkt p);
+    }
+
+    final Params params;
+    final SplittableRandom rng;
+    final long seed;
+    long now;
+    private long seq;
+    private final PriorityQueue<Event> queue = new PriorityQueue<>(1 << 12);
+    final List<Host> hosts = new ArrayList<>();
+    final List<Flow> flows = new ArrayList<>();
+    final List<RcQp> rcQps = new ArrayList<>();
+    final List<Connection> connections = new ArrayList<>();
+    final List<Truth.Violation> violations = new ArrayList<>();
+    final List<SendHook> sendHooks = new ArrayList<>();
+    final Fabric fabric;
+    Tap tap;
+    Truth truth;
+    final long endTime;
+    final long frameTarget;
+    boolean stopped;
+    private int nextQpn = 0x11;
+    long eventsRun;
+
+    /** An RC QP pair as the truth file lists it. */
+    record Connection(RcQp requester, RcQp responder, boolean cm) {}
+
+    Sim(Params params) {
+        this.params = params;
+        this.seed = params.l("seed");
+        this.rng = new SplittableRandom(seed);
+        this.frameTarget = params.l("frames");
+        this.endTime = frameTarget > 0 ? Long.MAX_VALUE : params.us("duration-us");
+        this.fabric = new Fabric(this);
+    }
+
+    void at(long time, Runnable action) {
+        if (time < now) time = now;
+        queue.add(new Event(time, seq++, action));
+    }
+
+    void after(long delay, Runnable action) { at(now + delay, action); }
+
+    /** Runs until the queue empties, the time limit passes or the capture holds the requested frames. */
+    void run() {
+        while (!stopped) {
+            Event e = queue.poll();
+            if (e == null || e.time > endTime) break;
+            now = e.time;
+            e.action.run();
+            eventsRun++;
+            if (frameTarget > 0 && tap.frames() >= frameTarget) stopped = true;
+        }
+    }
+
+    /** True while new periodic work may still be scheduled. */
+    boolean running() { return !stopped && now < endTime; }
+
+    Host addHost(boolean ipv6, int vlan, int dscp) {
+        Host h = new Host(hosts.size(), ipv6, vlan, dscp, rng.nextLong(1L << 32));
+        hosts.add(h);
+        return h;
+    }
+
+    int newQpn() {
+        int q = nextQpn;
+        nextQpn += 1 + rng.nextInt(7);
+        return q & 0xFFFFFF;
+    }
+
+    Flow flow(Host src, Host dst, int destQp, String transport, String service) {
+        Flow f = new Flow(flows.size(), src, dst, destQp, transport, service);
+        flows.add(f);
+        return f;
+    }
+
+    long serializationNs(int bytes, double gbps) {
+        // 20 bytes of preamble and inter-frame gap, 4 bytes of FCS
+        return Math.max(1, Math.round((bytes + 24) * 8 / gbps));
+    }
+
+    /**
+     * An endpoint hands a packet to its host's NIC: count it in its flow's truth, let planted hooks touch it,
+     * queue it behind what the NIC is already sending, and show it to the tap when it leaves.
+     */
+    void send(Pkt p) {
+        if (!sendHooks.isEmpty()) {
+            for (int i = 0; i < sendHooks.size(); i++) {
+                if (sendHooks.get(i).onSend(p)) sendHooks.remove(i--);
+            }
+        }
+        p.ipId = p.src.ipId++;
+        int len = FrameBuilder.frameLength(p);
+        p.wireLength = len;
+        account(p);
+        Host h = p.src;
+        long depart = Math.max(now, h.nicFreeAt);
+        h.nicFreeAt = depart + serializationNs(len, fabric.lineRate);
+        at(depart, () -> departed(p));
+    }
+
+    private void account(Pkt p) {
+        Flow f = p.flow;
+        f.packets++;
+        OpcodeDef def = p.tver <= 1 ? FrameBuilder.opcodeDefOrNull(p) : null;
+        p.data = def != null && (def.role() == OpcodeDef.Role.REQUEST || def.role() == OpcodeDef.Role.RESPONSE);
+        if (p.data) {
+            f.dataPackets++;
+            f.payloadBytes += p.payloadLen;
+            if (p.isRetransmission()) {
+                f.retransmitted++;
+                f.retransmittedByCause[p.cause]++;
+            }
+        }
+        if (p.tver == 1) {
+            f.ensurePaths(p.pathId);
+            f.pathPackets[p.pathId]++;
+        }
+        switch (p.opcode) {
+            case 0x11 -> {
+                int kind = (p.syndrome >>> 5) & 3;
+                if (kind == 0) f.acks++;
+                else if (kind == 1) f.rnrNaks++;
+                else if (kind == 3) f.naks++;
+            }
+            case 0x81 -> f.cnps++;
+            case 0xE0 -> { if (p.tver == 1) f.sacks++; }
+            case 0xE1 -> {
+                if (p.tver == 1) {
+                    f.nacks++;
+                    if (p.nackReason == 0x11) f.rnrNaks++;
+                }
+            }
+            case 0xE2 -> { if (p.tver == 1) f.credits++; }
+            case 0xE3 -> { if (p.tver == 1) f.cnps++; }
+            case 0xE4, 0xE5 -> { if (p.tver == 1) f.probes++; }
+            default -> { }
+        }
+        if (p.violation != null) violations.add(new Truth.Violation(p.violation, p, null));
+    }
+
+    private void departed(Pkt p) {
+        tap.offer(p, p.src, 0);
+        fabric.enter(p);
+    }
+
+    /** The network lost the packet. */
+    void lost(Pkt p) {
+        p.lost = true;
+        Flow f = p.flow;
+        f.lost++;
+        if (p.tver == 1) f.pathLost[p.pathId]++;
+        if (p.frameNo > 0) truth.mark(p.frameNo, Truth.LOST_AFTER_TAP);
+    }
+
+    /** The network marked the packet CE. */
+    void marked(Pkt p, int stage) {
+        if (p.ecn == 0 || p.ceStage != 0) return;
+        p.ceStage = stage;
+        Flow f = p.flow;
+        f.ceMarks++;
+        if (p.tver == 1) f.pathCe[p.pathId]++;
+        if (p.frameNo > 0) truth.mark(p.frameNo, Truth.CE);
+    }
+
+    /** The receiver already had this request PSN: the copy is spurious. */
+    void spurious(Pkt p) {
+        if (p.spurious || !p.isRetransmission()) return;
+        p.spurious = true;
+        p.flow.spurious++;
+        if (p.frameNo > 0) truth.mark(p.frameNo, Truth.SPURIOUS);
+    }
+
+    void arrived(Pkt p) {
+        tap.offer(p, p.dst, 2);
+        Endpoint e = p.deliverTo != null ? p.deliverTo : p.dst.qps.get(p.destQp);
+        if (e != null) e.receive(p);
+    }
+}
