@@ -13,6 +13,7 @@ final class ByteOut implements AutoCloseable {
     private final OutputStream out;
     private final byte[] buf = new byte[1 << 16];
     private int n;
+    private long flushed;
     private final byte[] digits = new byte[20];
 
     ByteOut(OutputStream out) { this.out = out; }
@@ -43,6 +44,22 @@ final class ByteOut implements AutoCloseable {
         }
         System.arraycopy(b, 0, buf, n, b.length);
         n += b.length;
+        return this;
+    }
+
+    ByteOut bytes(byte[] b, int off, int len) {
+        if (n + len > buf.length) flushBuffer();
+        if (len > buf.length) {
+            flushed += len;
+            try {
+                out.write(b, off, len);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            return this;
+        }
+        System.arraycopy(b, off, buf, n, len);
+        n += len;
         return this;
     }
 
@@ -90,6 +107,7 @@ final class ByteOut implements AutoCloseable {
 
     private void write(byte[] b) {
         flushBuffer();
+        flushed += b.length;
         try {
             out.write(b);
         } catch (IOException e) {
@@ -97,7 +115,11 @@ final class ByteOut implements AutoCloseable {
         }
     }
 
+    /** Bytes written so far (flushed or still buffered). */
+    long position() { return flushed + n; }
+
     private void flushBuffer() {
+        flushed += n;
         try {
             out.write(buf, 0, n);
         } catch (IOException e) {

@@ -9,6 +9,8 @@ import io.metaroce.dissector.Dissector;
 import io.metaroce.dissector.DissectorConfig;
 import io.metaroce.dissector.ExpertItem;
 import io.metaroce.dissector.FieldCatalog;
+import io.metaroce.dissector.FrameBatch;
+import io.metaroce.dissector.FramePipeline;
 import io.metaroce.dissector.FrameFields;
 import io.metaroce.filter.DisplayFilter;
 import io.metaroce.filter.FilterException;
@@ -65,6 +67,9 @@ final class DissectCommand implements Callable<Integer> {
 
     @Option(names = {"-d", "--decode-as"}, paramLabel = "udp.port==N,roce", description = "Decode UDP destination port N as RoCE (like tshark -d; 'infiniband' also accepted).")
     List<String> decodeAs = new ArrayList<>();
+
+    @Option(names = "--threads", paramLabel = "N", description = "Worker threads (default: one per core; output order is kept).")
+    int threads;
 
     @Option(names = "--no-icrc", description = "Do not compute the ICRC.")
     boolean noIcrc;
@@ -132,30 +137,149 @@ final class DissectCommand implements Callable<Integer> {
             err.println("metaroce dissect: " + e.getMessage());
             return 2;
         }
-        try (src; ByteOut out = new ByteOut(System.out)) {
-            FrameSink sink = quiet ? new Summary(out, file) : switch (format) {
-                case text -> verbose ? new TreeText(out) : new SummaryLines(out);
-                case json -> new JsonFrames(out, true);
-                case jsonl -> new JsonFrames(out, false);
-                case fields -> new FieldsText(out, selected, fo);
-            };
-            Dissector dissector = new Dissector(config);
-            Dissection d = new Dissection();
-            FrameFields ff = new FrameFields();
-            long shown = 0;
-            sink.begin();
-            while (shown < count && src.next()) {
-                dissector.dissect(src.data(), src.frameNumber(), src.timestampNanos(), src.originalLength(), src.linkType(),
-                        src.fcsLength(), d);
-                if (displayFilter != null && !displayFilter.matches(ff.of(d))) continue;
-                shown++;
-                sink.frame(d, ff.of(d));
-            }
-            sink.end(src);
-            out.flush();
+        try (src) {
+            int workers = threads > 0 ? threads : FramePipeline.defaultThreads();
+            if (quiet) quietRun(src, config, displayFilter, count == Long.MAX_VALUE ? workers : 1);
+            else outputRun(src, config, displayFilter, selected, fo, workers);
+            System.out.flush();
             for (CaptureProblem p : src.problems()) err.println("metaroce dissect: " + file + ": " + p.message());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return 2;
         }
         return 0;
+    }
+
+    /** -q: every worker keeps its own counts; they are merged at the end. */
+    private void quietRun(PacketSource src, DissectorConfig config, DisplayFilter displayFilter, int workers)
+            throws InterruptedException {
+        long[] budget = {count};
+        List<QuietWorker> ws = FramePipeline.run(src, workers, () -> new QuietWorker(config, displayFilter, budget), r -> true);
+        Summary total = new Summary(file);
+        for (QuietWorker w : ws) total.merge(w.summary);
+        try (ByteOut out = new ByteOut(System.out)) {
+            total.print(out, src);
+        }
+    }
+
+    private static final class QuietWorker implements FramePipeline.Worker<Object> {
+        final Dissector dissector;
+        final DisplayFilter filter;
+        final Dissection d = new Dissection();
+        final FrameFields ff = new FrameFields();
+        final Summary summary;
+        final long[] budget; // shared only when there is a single worker (-c)
+
+        QuietWorker(DissectorConfig config, DisplayFilter filter, long[] budget) {
+            this.dissector = new Dissector(config);
+            this.filter = filter;
+            this.budget = budget;
+            this.summary = new Summary(null);
+        }
+
+        @Override
+        public Object process(FrameBatch batch) {
+            for (int i = 0; i < batch.size() && budget[0] > 0; i++) {
+                batch.dissect(i, dissector, d);
+                if (filter != null && !filter.matches(ff.of(d))) continue;
+                if (budget[0] != Long.MAX_VALUE) budget[0]--;
+                summary.frame(d, ff);
+            }
+            return null;
+        }
+    }
+
+    /** Output formats: workers render their batch into a buffer; the buffers are written in capture order. */
+    private void outputRun(PacketSource src, DissectorConfig config, DisplayFilter displayFilter, List<FieldDef> selected,
+                           FieldsOptions fo, int workers) throws InterruptedException {
+        boolean array = format == Format.json;
+        ByteOut stdout = new ByteOut(System.out);
+        if (array) stdout.ch('[');
+        if (format == Format.fields && fo.header()) FieldsText.header(stdout, selected, fo);
+        long[] remaining = {count};
+        boolean[] first = {true};
+        FramePipeline.run(src, workers, () -> new OutputWorker(config, displayFilter, out -> switch (format) {
+            case text -> verbose ? new TreeText(out) : new SummaryLines(out);
+            case json, jsonl -> new JsonFrames(out, array);
+            case fields -> new FieldsText(out, selected, fo);
+        }), chunk -> {
+            int start = 0;
+            for (int k = 0; k < chunk.ends().length && remaining[0] > 0; k++) {
+                if (array) stdout.ascii(first[0] ? "\n  " : ",\n  ");
+                first[0] = false;
+                stdout.bytes(chunk.bytes(), start, chunk.ends()[k] - start);
+                start = chunk.ends()[k];
+                remaining[0]--;
+            }
+            return remaining[0] > 0;
+        });
+        if (array) stdout.ascii(first[0] ? "]\n" : "\n]\n");
+        stdout.flush();
+    }
+
+    /** The rendered frames of one batch and where each ends. */
+    record Chunk(byte[] bytes, int[] ends) {}
+
+    private static final class OutputWorker implements FramePipeline.Worker<Chunk> {
+        final Dissector dissector;
+        final DisplayFilter filter;
+        final Dissection d = new Dissection();
+        final FrameFields ff = new FrameFields();
+        final GrowBuffer buffer = new GrowBuffer();
+        final ByteOut out = new ByteOut(buffer);
+        final FrameSink sink;
+        int[] ends = new int[FramePipeline.defaultBatch()];
+
+        OutputWorker(DissectorConfig config, DisplayFilter filter, java.util.function.Function<ByteOut, FrameSink> sinks) {
+            this.dissector = new Dissector(config);
+            this.filter = filter;
+            this.sink = sinks.apply(out);
+        }
+
+        @Override
+        public Chunk process(FrameBatch batch) {
+            out.flush();
+            buffer.reset();
+            long base = out.position();
+            sink.batch(batch);
+            int k = 0;
+            for (int i = 0; i < batch.size(); i++) {
+                batch.dissect(i, dissector, d);
+                if (filter != null && !filter.matches(ff.of(d))) continue;
+                sink.frame(d, ff.of(d));
+                if (k == ends.length) ends = java.util.Arrays.copyOf(ends, k * 2);
+                ends[k++] = (int) (out.position() - base);
+            }
+            out.flush();
+            return new Chunk(buffer.toByteArray(), java.util.Arrays.copyOf(ends, k));
+        }
+    }
+
+    /** An in-memory byte sink that is reused batch after batch. */
+    static final class GrowBuffer extends java.io.OutputStream {
+        private byte[] buf = new byte[1 << 16];
+        private int size;
+
+        @Override
+        public void write(int b) {
+            ensure(1);
+            buf[size++] = (byte) b;
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) {
+            ensure(len);
+            System.arraycopy(b, off, buf, size, len);
+            size += len;
+        }
+
+        private void ensure(int n) {
+            if (size + n > buf.length) buf = java.util.Arrays.copyOf(buf, Math.max(buf.length * 2, size + n));
+        }
+
+        void reset() { size = 0; }
+
+        byte[] toByteArray() { return java.util.Arrays.copyOf(buf, size); }
     }
 
     private void listFields() {
@@ -170,9 +294,9 @@ final class DissectCommand implements Callable<Integer> {
 
     /** Receives the frames that pass the filter. */
     interface FrameSink {
-        default void begin() {}
+        /** Called before each batch of frames. */
+        default void batch(FrameBatch batch) {}
         void frame(Dissection d, FrameFields ff);
-        default void end(PacketSource src) {}
     }
 
     record FieldsOptions(boolean header, String separator, String aggregator, char quote) {
@@ -208,9 +332,7 @@ final class DissectCommand implements Callable<Integer> {
             this.o = o;
         }
 
-        @Override
-        public void begin() {
-            if (!o.header()) return;
+        static void header(ByteOut out, List<FieldDef> fields, FieldsOptions o) {
             for (int i = 0; i < fields.size(); i++) {
                 if (i > 0) out.str(o.separator());
                 out.str(fields.get(i).name());
@@ -240,7 +362,6 @@ final class DissectCommand implements Callable<Integer> {
         private static final Set<String> SKIPPED = Set.of("payload.data");
         private final ByteOut out;
         private final boolean array;
-        private boolean first = true;
 
         JsonFrames(ByteOut out, boolean array) {
             this.out = out;
@@ -248,12 +369,7 @@ final class DissectCommand implements Callable<Integer> {
         }
 
         @Override
-        public void begin() { if (array) out.ch('['); }
-
-        @Override
         public void frame(Dissection d, FrameFields ff) {
-            if (array) out.ascii(first ? "\n  " : ",\n  ");
-            first = false;
             out.ascii("{\"frame\": ").num(d.number()).ascii(", \"time_ns\": ").num(d.timeNanos())
                     .ascii(", \"len\": ").num(d.originalLength()).ascii(", \"cap_len\": ").num(d.capturedLength())
                     .ascii(", \"protocols\": ").json(d.protocols()).ascii(", \"fields\": {");
@@ -284,9 +400,6 @@ final class DissectCommand implements Callable<Integer> {
             out.ascii("]}");
             if (!array) out.ch('\n');
         }
-
-        @Override
-        public void end(PacketSource src) { if (array) out.ascii(first ? "]\n" : "\n]\n"); }
     }
 
     /** Frame-by-frame field order: headers in wire order, then computed fields. Cached per protocol stack. */

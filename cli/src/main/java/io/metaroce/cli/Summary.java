@@ -8,13 +8,14 @@ import io.metaroce.dissector.FrameFields;
 import io.metaroce.protocol.OpcodeDef;
 import io.metaroce.protocol.Spec;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
 /** -q: frames, bytes, protocol and opcode counts, ICRC verdicts and expert items, in one report. */
 final class Summary implements DissectCommand.FrameSink {
-    private final ByteOut out;
     private final Path file;
     private long frames, bytes, first = Long.MAX_VALUE, last = Long.MIN_VALUE, truncated;
     private final long[] protocolCounts = new long[Spec.HEADERS.size()];
@@ -35,9 +36,34 @@ final class Summary implements DissectCommand.FrameSink {
     }
     private long expertTotal;
 
-    Summary(ByteOut out, Path file) {
-        this.out = out;
+    Summary(Path file) {
         this.file = file;
+    }
+
+    /** Adds another worker's counts (workers see disjoint frames). */
+    void merge(Summary o) {
+        frames += o.frames;
+        bytes += o.bytes;
+        first = Math.min(first, o.first);
+        last = Math.max(last, o.last);
+        truncated += o.truncated;
+        expertTotal += o.expertTotal;
+        for (int i = 0; i < protocolCounts.length; i++) protocolCounts[i] += o.protocolCounts[i];
+        for (int i = 0; i < opcodeCounts.length; i++) opcodeCounts[i] += o.opcodeCounts[i];
+        for (int i = 0; i < icrc.length; i++) icrc[i] += o.icrc[i];
+        for (var e : o.expert.entrySet()) {
+            ExpertGroup mine = expert.get(e.getKey());
+            ExpertGroup theirs = e.getValue();
+            if (mine == null) {
+                if (expert.size() < 1000) expert.put(e.getKey(), theirs);
+            } else if (theirs.firstFrame < mine.firstFrame) {
+                ExpertGroup g = new ExpertGroup(theirs.example, theirs.firstFrame);
+                g.count = mine.count + theirs.count;
+                expert.put(e.getKey(), g);
+            } else {
+                mine.count += theirs.count;
+            }
+        }
     }
 
     @Override
@@ -63,8 +89,7 @@ final class Summary implements DissectCommand.FrameSink {
         }
     }
 
-    @Override
-    public void end(PacketSource src) {
+    void print(ByteOut out, PacketSource src) {
         out.ascii("Capture: ").str(file.toString()).ascii(" (").ascii(src.format().name().toLowerCase()).ascii(")\n");
         out.ascii("Frames: ").num(frames).ascii(", bytes: ").num(bytes);
         if (frames > 0) {
@@ -96,7 +121,9 @@ final class Summary implements DissectCommand.FrameSink {
         }
         out.ascii("\nICRC: good ").num(icrc[0]).ascii(", bad ").num(icrc[1]).ascii(", unchecked ").num(icrc[2]).ch('\n');
         out.ascii("\nExpert items: ").num(expertTotal).ch('\n');
-        for (ExpertGroup g : expert.values()) {
+        List<ExpertGroup> groups = new ArrayList<>(expert.values());
+        groups.sort(java.util.Comparator.comparingLong(g -> g.firstFrame));
+        for (ExpertGroup g : groups) {
             out.ascii("  ").ascii(g.example.severity().label()).ascii(" (").ascii(g.example.group().name().toLowerCase())
                     .ascii(") x").num(g.count).ascii(", first in frame ").num(g.firstFrame).ascii(": ").str(g.example.message()).ch('\n');
         }

@@ -22,6 +22,9 @@ final class SummaryLines implements DissectCommand.FrameSink {
     SummaryLines(ByteOut out) { this.out = out; }
 
     @Override
+    public void batch(io.metaroce.dissector.FrameBatch batch) { firstTime = batch.captureStartNanos(); }
+
+    @Override
     public void frame(Dissection d, FrameFields ff) {
         if (firstTime == Long.MIN_VALUE) firstTime = d.timeNanos();
         long rel = d.timeNanos() - firstTime;

@@ -7,14 +7,21 @@ import java.util.Set;
  * Dissector settings. roceUdpPorts: UDP destination ports decoded as RoCEv2/MetaRoCE (tshark's
  * {@code -d udp.port==N,infiniband}); checkIcrc: compute and compare the ICRC of every frame.
  */
-public record DissectorConfig(Set<Integer> roceUdpPorts, boolean checkIcrc) {
+public record DissectorConfig(Set<Integer> roceUdpPorts, boolean checkIcrc, boolean[] portTable) {
     public static final DissectorConfig DEFAULT = new DissectorConfig(Set.of(Spec.ROCE_UDP_PORT), true);
 
-    public DissectorConfig {
-        roceUdpPorts = Set.copyOf(roceUdpPorts);
+    public DissectorConfig(Set<Integer> roceUdpPorts, boolean checkIcrc) {
+        this(Set.copyOf(roceUdpPorts), checkIcrc, table(roceUdpPorts));
     }
 
-    public boolean isRocePort(int port) { return roceUdpPorts.contains(port); }
+    /** A direct lookup table: this runs for every UDP datagram. */
+    private static boolean[] table(Set<Integer> ports) {
+        boolean[] t = new boolean[65536];
+        for (int p : ports) t[p & 0xFFFF] = true;
+        return t;
+    }
+
+    public boolean isRocePort(int port) { return portTable[port & 0xFFFF]; }
 
     public DissectorConfig withPorts(Set<Integer> ports) { return new DissectorConfig(ports, checkIcrc); }
 }

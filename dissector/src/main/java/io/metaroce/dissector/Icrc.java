@@ -10,8 +10,6 @@ import io.metaroce.protocol.Spec;
 import io.metaroce.protocol.Udp;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.zip.CRC32;
 
 /**
@@ -22,30 +20,32 @@ import java.util.zip.CRC32;
  * the capture mapping so the JDK's CRC32 intrinsic runs over it without a copy. One instance per thread.
  */
 public final class Icrc {
-    private static final List<FieldDef> IP_VARIANT = variantFields(Ip.HEADER);
-    private static final List<FieldDef> IPV6_VARIANT = variantFields(Ipv6.HEADER);
-    private static final List<FieldDef> UDP_VARIANT = variantFields(Udp.HEADER);
-    private static final List<FieldDef> BTH_VARIANT = variantFields(Bth.HEADER);
-    private static final List<FieldDef> GRH_VARIANT = variantFields(Grh.HEADER);
+    // Per header, the bytes to OR into a copy so that its variant fields become all ones.
+    private static final byte[] IP_VARIANT = variantMask(Ip.HEADER);
+    private static final byte[] IPV6_VARIANT = variantMask(Ipv6.HEADER);
+    private static final byte[] UDP_VARIANT = variantMask(Udp.HEADER);
+    private static final byte[] BTH_VARIANT = variantMask(Bth.HEADER);
+    private static final byte[] GRH_VARIANT = variantMask(Grh.HEADER);
     private static final int LRH_STANDIN = 8;
     private static final int MAX_IP_HEADER = 60;
 
     private final CRC32 crc = new CRC32();
     private final byte[] scratch = new byte[LRH_STANDIN + MAX_IP_HEADER + Udp.SIZE + Bth.SIZE];
-    private final MemorySegment scratchSegment = MemorySegment.ofArray(scratch);
 
-    private static List<FieldDef> variantFields(int header) {
+    /** A byte mask of the header's ICRC-variant fields (spec fields marked {@code icrc: variant}). */
+    private static byte[] variantMask(int header) {
         HeaderDef h = Spec.HEADERS.get(header);
-        List<FieldDef> out = new ArrayList<>();
+        byte[] mask = new byte[h.size()];
+        MemorySegment m = MemorySegment.ofArray(mask);
         for (int i = h.firstField(); i < h.firstField() + h.fieldCount(); i++) {
             FieldDef f = Spec.FIELDS.get(i);
-            if (f.icrcVariant()) out.add(f);
+            if (f.icrcVariant()) f.writeLong(m, 0, -1L);
         }
-        return List.copyOf(out);
+        return mask;
     }
 
-    private void setOnes(List<FieldDef> fields, int at) {
-        for (FieldDef f : fields) f.writeLong(scratchSegment, at, -1L);
+    private void setOnes(byte[] mask, int at) {
+        for (int i = 0; i < mask.length; i++) scratch[at + i] |= mask[i];
     }
 
     /**

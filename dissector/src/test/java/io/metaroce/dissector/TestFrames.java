@@ -142,13 +142,18 @@ final class TestFrames {
      * The destination QP is never 1 (payload to QP 1 is a MAD, see {@link #cmFrame}).
      */
     static Frame roceFrame(SplittableRandom rnd, int tver, OpcodeDef def, boolean spray) {
+        return roceFrame(rnd, tver, def, spray, false);
+    }
+
+    /** As {@link #roceFrame(SplittableRandom, int, OpcodeDef, boolean)}; firstFragments: IPv4 MF set at random. */
+    static Frame roceFrame(SplittableRandom rnd, int tver, OpcodeDef def, boolean spray, boolean firstFragments) {
         int payloadLen = def.payloadBytes() >= 0 ? def.payloadBytes() : def.payload() ? rnd.nextInt(65) : 0;
         int pad = def.payload() ? rnd.nextInt(4) : 0;
         byte[] payload = new byte[payloadLen];
         rnd.nextBytes(payload);
         long qp = rnd.nextLong(2, 1 << 24);
         return frame(rnd, net(rnd), rnd.nextInt(8) == 0 ? rnd.nextInt(1, 3) : 0, tver, def, spray, qp, payload, pad, List.of(),
-                tver + "/" + def + (spray ? " spray" : ""));
+                firstFragments && rnd.nextBoolean(), "tver " + tver + " " + def + (spray ? " spray" : ""));
     }
 
     static Net net(SplittableRandom rnd) {
@@ -197,13 +202,16 @@ final class TestFrames {
         tail.add("mad");
         tail.add(cm.id());
         tail.addAll(carried);
-        return frame(rnd, net(rnd), 0, 0, Spec.OPCODES_TVER0.get(0x64), false, 1, payload, rnd.nextInt(4), tail,
+        return frame(rnd, net(rnd), 0, 0, Spec.OPCODES_TVER0.get(0x64), false, 1, payload, rnd.nextInt(4), tail, false,
                 "CM " + attribute.label());
     }
 
-    /** Builds the frame around the given transport contents; see {@link #roceFrame}. */
+    /**
+     * Builds the frame around the given transport contents; see {@link #roceFrame}. moreFragments: set IPv4 MF
+     * (a first fragment, which the dissector decodes with a note).
+     */
     static Frame frame(SplittableRandom rnd, Net net, int vlans, int tver, OpcodeDef def, boolean spray, long destQp,
-                       byte[] payload, int pad, List<String> payloadHeaders, String label) {
+                       byte[] payload, int pad, List<String> payloadHeaders, boolean moreFragments, String label) {
         List<String> expected = new ArrayList<>();
         int[] chain = def.chain(tver == 1 && spray);
         int transport = header("bth").size() + (tver == 1 ? header("mrth").size() : 0);
@@ -246,7 +254,7 @@ final class TestFrames {
                 set(s, off, "ip.version", 4);
                 set(s, off, "ip.hdr_len", ihl);
                 set(s, off, "ip.len", ihl * 4 + 8 + transport);
-                set(s, off, "ip.flags_mf", 0);
+                set(s, off, "ip.flags_mf", moreFragments ? 1 : 0);
                 set(s, off, "ip.frag_offset", 0);
                 set(s, off, "ip.proto", 17);
                 expected.add("ip");
@@ -311,14 +319,17 @@ final class TestFrames {
                 List.copyOf(expected), bthOff, icrcOff);
     }
 
-    /** A mix of generated frames: every opcode of both tvers (tver 1 with and without spray) and every CM message. */
-    static List<Frame> generatedMix(SplittableRandom rnd) {
+    /**
+     * A mix of generated frames: every opcode of tver 1 (with and without spray), a third of the tver 0 opcodes
+     * and every CM message. firstFragments: see {@link #roceFrame(SplittableRandom, int, OpcodeDef, boolean, boolean)}.
+     */
+    static List<Frame> generatedMix(SplittableRandom rnd, boolean firstFragments) {
         List<Frame> out = new ArrayList<>();
         for (OpcodeDef d : opcodes(1)) {
-            out.add(roceFrame(rnd, 1, d, false));
-            out.add(roceFrame(rnd, 1, d, true));
+            out.add(roceFrame(rnd, 1, d, false, firstFragments));
+            out.add(roceFrame(rnd, 1, d, true, firstFragments));
         }
-        for (OpcodeDef d : opcodes(0)) if (rnd.nextInt(3) == 0) out.add(roceFrame(rnd, 0, d, false));
+        for (OpcodeDef d : opcodes(0)) if (rnd.nextInt(3) == 0) out.add(roceFrame(rnd, 0, d, false, firstFragments));
         for (EnumValueDef a : cmAttributes()) out.add(cmFrame(rnd, a));
         return out;
     }

@@ -96,10 +96,10 @@ public final class Params {
         try {
             if (def.equals("true") || def.equals("false")) {
                 if (!v.equals("true") && !v.equals("false")) throw new IllegalArgumentException("true or false");
+            } else if (isDecimal(k)) {
+                Double.parseDouble(v);
             } else if (def.matches("-?\\d+")) {
                 Long.parseLong(v);
-            } else if (def.matches("-?[\\d.]+")) {
-                Double.parseDouble(v);
             }
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("parameter " + key + ": '" + value + "' is not a valid value (default "
@@ -107,6 +107,12 @@ public final class Params {
         }
         values.put(key, v);
         return this;
+    }
+
+    /** Parameters taking a decimal number (the others with numeric defaults take integers). */
+    private static boolean isDecimal(Key k) {
+        return k.name().endsWith("-us") || k.name().endsWith("-gbps") || k.name().equals("loss")
+                || k.name().equals("capture-drop");
     }
 
     /** Sets "key=value". */

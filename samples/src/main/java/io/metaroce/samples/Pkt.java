@@ -8,7 +8,7 @@ import java.lang.foreign.MemorySegment;
  * Plain mutable fields: packets are created by the endpoints, read by the fabric, the taps and the frame
  * builder, all on the single simulation thread.
  */
-final class Pkt {
+final class Pkt implements Cloneable {
     /** Retransmission causes, as the truth file names them (spec §12). */
     static final int CAUSE_NONE = 0, CAUSE_NAK = 1, CAUSE_NACK = 2, CAUSE_SACK = 3, CAUSE_TIMEOUT = 4, CAUSE_RNR = 5;
     static final String[] CAUSE_NAMES = {null, "nak", "nack", "sack", "timeout", "rnr"};
@@ -91,6 +91,26 @@ final class Pkt {
     Endpoint deliverTo;
 
     boolean isRetransmission() { return cause != CAUSE_NONE; }
+
+    /** A fresh copy of the header fields (a new transmission of the same packet), without simulator state. */
+    Pkt copy() {
+        try {
+            Pkt c = (Pkt) super.clone();
+            c.frameNo = -1;
+            c.lost = false;
+            c.ceStage = 0;
+            c.spurious = false;
+            c.violation = null;
+            c.mutation = null;
+            c.badIcrc = false;
+            c.forceDrop = false;
+            c.forceCe = false;
+            c.cause = CAUSE_NONE;
+            return c;
+        } catch (CloneNotSupportedException e) {
+            throw new AssertionError(e);
+        }
+    }
 
     /** Writes a structured payload. */
     interface PayloadWriter {

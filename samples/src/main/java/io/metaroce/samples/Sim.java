@@ -50,6 +50,8 @@ final class Sim {
     final List<Connection> connections = new ArrayList<>();
     final List<Truth.Violation> violations = new ArrayList<>();
     final List<SendHook> sendHooks = new ArrayList<>();
+    /** What each planted rule violation is (truth file description). */
+    final java.util.Map<String, String> violationNotes = new java.util.TreeMap<>();
     final Fabric fabric;
     Tap tap;
     Truth truth;
@@ -173,7 +175,7 @@ final class Sim {
             case 0xE4, 0xE5 -> { if (p.tver == 1) f.probes++; }
             default -> { }
         }
-        if (p.violation != null) violations.add(new Truth.Violation(p.violation, p, null));
+        if (p.violation != null) violations.add(new Truth.Violation(p.violation, p, violationNotes.get(p.violation)));
     }
 
     private void departed(Pkt p) {

@@ -1,0 +1,1462 @@
+package io.metaroce.analysis;
+
+import io.metaroce.analysis.AnalysisSettings.Tap;
+import io.metaroce.dissector.Dissection;
+import io.metaroce.protocol.OpcodeDef;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+
+/**
+ * The streaming analysis of RoCEv2 and MetaRoCE v1 captures (spec §12): one sequential pass over the frames,
+ * like Wireshark's TCP analysis. Feed frames in capture order with {@link #accept(Dissection)} (or
+ * {@link #accept(FrameFacts)} from a decode thread), then call {@link #finish}. It
+ *
+ * <ul>
+ *   <li>keys QP flows by (src IP, dst IP, dest_qp) and pairs the two directions of an RC connection from CM
+ *       REQ/REP, else from the PSNs that ACKs, NAKs, SACKs and READ responses refer to;</li>
+ *   <li>labels frames (retransmission and its cause, spurious, out of order, duplicate, PSN gap, ACK of unseen
+ *       PSNs, CE without CNP, latencies, message completion) into a {@link VerdictStore} that
+ *       {@link AnalysisFrameFields} renders as {@code analysis.*} fields;</li>
+ *   <li>emits {@link AnalysisEvent}s to a listener in frame order (events whose verdict waits for a later
+ *       frame are held until decided, at most {@link #MAX_HOLD_NS} of capture time);</li>
+ *   <li>accumulates per-flow and per-path results, returned by {@link #finish}.</li>
+ * </ul>
+ *
+ * <p>What a verdict may use depends on where the capture was taken (§11): at the sender's host (S) a PSN
+ * skipped is capture loss and spuriousness shows only through later acknowledgements; at the receiver's host
+ * (R) the responder's state is visible; a mirror (M) is judged like R without claiming capture loss. Memory is
+ * per live flow (its PSN window and open messages); idle flows release their state. Not thread-safe.
+ */
+public final class AnalysisEngine {
+    /** Receives events in frame order. */
+    public interface EventListener {
+        void event(AnalysisEvent e);
+    }
+
+    /** Longest a pending event is held back waiting for the frame that decides it (capture time). */
+    public static final long MAX_HOLD_NS = 1_000_000_000L;
+    static final int MAX_WINDOW = 1 << 17;
+    static final long MAX_JUMP = 1 << 20;
+    static final int MAX_OPEN_MESSAGES = 4096;
+
+    private final AnalysisSettings settings;
+    private final VerdictStore store;
+    private final EventListener listener;
+
+    private final HashMap<FlowKey, Flow> flows = new HashMap<>();
+    private final ArrayList<Flow> flowList = new ArrayList<>();
+    private final HashMap<FlowKey, ArrayList<Flow>> byPair = new HashMap<>();
+    private final FlowKey probe = new FlowKey(), pairProbe = new FlowKey();
+    private final HashMap<Long, long[]> cmRequests = new HashMap<>();
+    private final HashMap<Long, long[]> pacing = new HashMap<>();
+    private final ArrayDeque<AnalysisEvent> queue = new ArrayDeque<>();
+    private final CeQueue ceQueue = new CeQueue();
+
+    // Tap.
+    private Tap tap;
+    private boolean tapHostV6;
+    private long tapHi, tapLo;
+    private String tapNote;
+
+    // Capture-level counters.
+    long frames, roceFrames, bytes, firstNs = -1, lastNs, truncatedFrames, unjudgedFrames, duplicates, cmFrames;
+    private long now;
+    private long nextExpiryCheck;
+    private boolean finished;
+
+    /** An engine that records per-frame verdicts (for {@link AnalysisFrameFields}) and sends events to listener. */
+    public AnalysisEngine(AnalysisSettings settings, boolean recordVerdicts, EventListener listener) {
+        this.settings = settings;
+        this.store = recordVerdicts ? new VerdictStore() : null;
+        this.listener = listener;
+        setTap(settings.tap(), null);
+    }
+
+    public AnalysisEngine(AnalysisSettings settings) { this(settings, true, null); }
+
+    public AnalysisSettings settings() { return settings; }
+
+    /** The verdict store (null when not recording). */
+    public VerdictStore verdicts() { return store; }
+
+    /**
+     * Sets the tap this capture was taken at (a resolved auto setting); must be called before the first frame.
+     * note: how an auto setting was resolved, for the report.
+     */
+    public void setTap(Tap t, String note) {
+        tap = t;
+        tapNote = note;
+        if (t.kind() == Tap.Kind.HOST) {
+            tapHi = FlowKey.hi(t.host());
+            tapLo = FlowKey.lo(t.host());
+            tapHostV6 = !(tapHi == 0 && (tapLo >>> 32) == 0xFFFFL);
+            if (!tapHostV6) tapLo &= 0xFFFFFFFFL;
+        }
+    }
+
+    public Tap tap() { return tap; }
+
+    // ------------------------------------------------------------------ input
+
+    private final FrameFacts scratch = new FrameFacts();
+
+    /** Analyzes one dissected frame (frames must come in capture order). */
+    public void accept(Dissection d) { accept(scratch.from(d)); }
+
+    /** Analyzes the facts of one frame (frames must come in capture order). */
+    public void accept(FrameFacts f) {
+        if (finished) throw new IllegalStateException("finish() was called");
+        frames++;
+        bytes += f.origLen;
+        if (firstNs < 0) firstNs = f.timeNs;
+        if (f.timeNs > lastNs) lastNs = f.timeNs;
+        if (f.truncated) truncatedFrames++;
+        now = f.timeNs;
+        expire(now);
+        if (!f.roce) {
+            flush(false);
+            return;
+        }
+        roceFrames++;
+        Flow flow = flow(f);
+        flow.packets++;
+        flow.bytes += f.origLen;
+        if (flow.firstNs < 0) flow.firstNs = f.timeNs;
+        flow.lastNs = f.timeNs;
+        flow.lastActivity = f.timeNs;
+        if (f.truncated) flow.truncated++;
+        if (flow.tver < 0 || (f.tver == 1 && flow.tver != 1)) flow.tver = f.tver;
+        OpcodeDef op = f.opcode;
+        if (flow.service == null && op.service() != null) flow.service = op.service();
+        if (flow.service == null && f.tver == 1) flow.service = "rc";
+        if (store != null) store.begin(f.number);
+        boolean dup = f.fingerprint == flow.lastFp && f.timeNs - flow.lastFpTime <= duplicateThreshold(flow);
+        flow.lastFp = f.fingerprint;
+        flow.lastFpTime = f.timeNs;
+        if (dup) {
+            duplicate(flow, f, flow.lastFpFrame);
+        } else if (!f.judgeable) {
+            flow.unjudged++;
+            unjudgedFrames++;
+            if (op.role() == OpcodeDef.Role.REQUEST && isSequenced(op)) advanceOnly(flow, f);
+        } else {
+            if (f.cm != FrameFacts.CM_NONE) cm(f);
+            flow.lastFpFrame = f.number;
+            switch (op.role()) {
+                case REQUEST -> request(flow, f);
+                case RESPONSE -> response(flow, f);
+                case ACK -> ack(flow, f);
+                case CONTROL -> control(flow, f);
+            }
+        }
+        if (store != null) store.end();
+        flush(false);
+        if (f.timeNs >= nextExpiryCheck) {
+            expireIdle(f.timeNs);
+            nextExpiryCheck = f.timeNs + Math.max(1_000_000L, settings.idleExpiryNs() / 8);
+        }
+    }
+
+    private static boolean isSequenced(OpcodeDef op) {
+        return !"ud".equals(op.service());
+    }
+
+    // ------------------------------------------------------------------ flows
+
+    private Flow flow(FrameFacts f) {
+        probe.set(f.v6, f.srcHi, f.srcLo, f.dstHi, f.dstLo, f.destQp);
+        Flow fl = flows.get(probe);
+        if (fl == null) fl = create(probe.copy(), f.ttl);
+        return fl;
+    }
+
+    private Flow flow(boolean v6, long sHi, long sLo, long dHi, long dLo, int qp) {
+        probe.set(v6, sHi, sLo, dHi, dLo, qp);
+        Flow fl = flows.get(probe);
+        if (fl == null) fl = create(probe.copy(), -1);
+        return fl;
+    }
+
+    private Flow create(FlowKey key, int ttl) {
+        Flow fl = new Flow(flowList.size(), key);
+        fl.ttl = ttl;
+        fl.view = viewOf(key);
+        flows.put(key, fl);
+        flowList.add(fl);
+        FlowKey pk = new FlowKey(key.v6, key.srcHi, key.srcLo, key.dstHi, key.dstLo, -1);
+        byPair.computeIfAbsent(pk, k -> new ArrayList<>(2)).add(fl);
+        String idStr = key.id();
+        Integer pm = settings.pmtuOverrides().get(idStr);
+        if (pm == null) pm = settings.pmtuOverrides().get(String.format("0x%06x", key.qp));
+        if (pm != null) fl.pmtu = pm;
+        Integer pc = settings.pathCountOverrides().get(idStr);
+        if (pc == null) pc = settings.pathCountOverrides().get(String.format("0x%06x", key.qp));
+        if (pc != null) fl.pathCount = pc;
+        return fl;
+    }
+
+    private View viewOf(FlowKey k) {
+        if (tap.kind() != Tap.Kind.HOST) return View.MIRROR;
+        if (k.v6 != tapHostV6) return View.MIRROR;
+        if (k.sameSrc(tapHi, tapLo)) return View.SENDER;
+        if (k.sameDst(tapHi, tapLo)) return View.RECEIVER;
+        return View.MIRROR;
+    }
+
+    /** Flows from dst to src of g (the candidates for g's peer). */
+    private List<Flow> reverseFlows(Flow g) {
+        FlowKey k = g.key;
+        pairProbe.set(k.v6, k.dstHi, k.dstLo, k.srcHi, k.srcLo, -1);
+        List<Flow> l = byPair.get(pairProbe);
+        return l == null ? List.of() : l;
+    }
+
+    private void pair(Flow a, Flow b, String how) {
+        if (a.peer == b) return;
+        if (a.peer != null) a.peer.peer = null;
+        if (b.peer != null) b.peer.peer = null;
+        a.peer = b;
+        b.peer = a;
+        a.pairedBy = b.pairedBy = how;
+        // Control traffic counted before the pairing was known moves to the data flow it was about.
+        moveUnattributed(a, b);
+        moveUnattributed(b, a);
+    }
+
+    private static void moveUnattributed(Flow ctl, Flow data) {
+        data.cnps += ctl.pendingCnps;
+        data.mrCnps += ctl.pendingMrCnps;
+        ctl.unattributedControl -= ctl.pendingCnps + ctl.pendingMrCnps;
+        ctl.pendingCnps = ctl.pendingMrCnps = 0;
+    }
+
+    /**
+     * The data flow a response or control frame on g is about: g's peer, or the reverse flow whose PSNs match
+     * refPsn (then the two are paired). refPsn < 0: no PSN to match; a unique candidate is used unpaired.
+     */
+    private Flow about(Flow g, int refPsn, boolean pairOnMatch) {
+        if (g.peer != null) return g.peer;
+        List<Flow> cands = reverseFlows(g);
+        if (cands.isEmpty()) return null;
+        if (refPsn < 0) {
+            Flow only = null;
+            int n = 0;
+            for (Flow c : cands) if (c.peer == null && !c.ud && c.started) { only = c; n++; }
+            return n == 1 ? only : null;
+        }
+        Flow best = null;
+        long bestDist = Long.MAX_VALUE;
+        boolean tie = false;
+        for (Flow c : cands) {
+            if (c.peer != null || c.ud || !c.started) continue;
+            long u = Psn.unwrap(c.maxU, refPsn);
+            if (u < c.origin - 1024 || u > c.maxU + 1) continue;
+            long dist = c.maxU - u;
+            if (dist < bestDist) {
+                best = c;
+                bestDist = dist;
+                tie = false;
+            } else if (dist == bestDist) {
+                tie = true;
+            }
+        }
+        if (best == null || tie) return null;
+        if (pairOnMatch) pair(g, best, "psn");
+        return best;
+    }
+
+    // ------------------------------------------------------------------ connection management
+
+    private void cm(FrameFacts f) {
+        cmFrames++;
+        if (f.cm == FrameFacts.CM_REQ) {
+            long key = cmKey(f.srcHi ^ f.srcLo, f.dstHi ^ f.dstLo, f.cmLocalCommId);
+            long[] r = new long[] {f.cmLocalQpn, f.cmStartPsn, f.cmPathMtu, f.hasMrcm ? 1 : 0, f.mrcmSpray ? 1 : 0,
+                    f.mrcmCredit ? 1 : 0, f.mrcmPathCount, f.mrcmPmtuLog2, f.v6 ? 1 : 0, f.srcHi, f.srcLo, f.dstHi,
+                    f.dstLo};
+            cmRequests.put(key, r);
+            if (cmRequests.size() > 65536) cmRequests.clear();
+        } else if (f.cm == FrameFacts.CM_REP) {
+            long key = cmKey(f.dstHi ^ f.dstLo, f.srcHi ^ f.srcLo, f.cmRemoteCommId);
+            long[] r = cmRequests.remove(key);
+            if (r == null) return;
+            boolean v6 = r[8] == 1;
+            int qa = (int) r[0], pa = (int) r[1], qb = f.cmLocalQpn, pb = f.cmStartPsn;
+            // A = requester (REQ sender), B = responder.
+            Flow ab = flow(v6, r[9], r[10], r[11], r[12], qb);
+            Flow ba = flow(v6, r[11], r[12], r[9], r[10], qa);
+            pair(ab, ba, "cm");
+            if (!ab.started) ab.startPsn = pa;
+            if (!ba.started) ba.startPsn = pb;
+            int mtu = ibMtu((int) r[2]);
+            if (mtu > 0) {
+                if (ab.pmtu == 0) ab.pmtu = mtu;
+                if (ba.pmtu == 0) ba.pmtu = mtu;
+            }
+            if (r[3] == 1) {
+                ab.spray = r[4] == 1;
+                ab.credit = r[5] == 1;
+                if (ab.pathCount == 0) ab.pathCount = (int) r[6];
+                if (r[7] >= 8 && r[7] <= 12 && settings.pmtuOverrides().isEmpty()) ab.pmtu = 1 << r[7];
+            }
+            if (f.hasMrcm) {
+                ba.spray = f.mrcmSpray;
+                ba.credit = f.mrcmCredit;
+                if (ba.pathCount == 0) ba.pathCount = f.mrcmPathCount;
+                if (f.mrcmPmtuLog2 >= 8 && f.mrcmPmtuLog2 <= 12 && settings.pmtuOverrides().isEmpty())
+                    ba.pmtu = 1 << f.mrcmPmtuLog2;
+            }
+        }
+    }
+
+    private static long cmKey(long a, long b, long comm) { return (a * 0x9E3779B97F4A7C15L) ^ (b * 31) ^ (comm << 1); }
+
+    /** IBTA path MTU code to bytes (1 = 256 ... 5 = 4096), 0 if unknown. */
+    private static int ibMtu(int code) { return code >= 1 && code <= 5 ? 128 << code : 0; }
+
+    // ------------------------------------------------------------------ request stream
+
+    private void startStream(Flow fl, long psn) {
+        SeqWindow w = fl.window(MAX_WINDOW);
+        long u = Psn.ORIGIN + (psn & Psn.MASK);
+        long origin = u;
+        if (fl.startPsn >= 0) {
+            long s = Psn.unwrap(u, fl.startPsn);
+            if (s <= u && u - s < MAX_JUMP) origin = s;
+        }
+        fl.started = true;
+        fl.origin = origin;
+        fl.maxU = origin - 1;
+        fl.highestSeenU = origin - 1;
+        fl.cumU = origin;
+        fl.ePsnU = origin;
+        fl.softEnd = Long.MIN_VALUE;
+        fl.oosSince = 0;
+        fl.episodeCause = null;
+        w.start(origin);
+        fl.msgs.clear();
+    }
+
+    /** A frame the stateful analysis does not judge still advances its stream (§11 d). */
+    private void advanceOnly(Flow fl, FrameFacts f) {
+        if (!fl.started) startStream(fl, f.psn);
+        long u = Psn.unwrap(fl.maxU, f.psn);
+        if (u > fl.maxU && u - fl.maxU < MAX_JUMP) {
+            SeqWindow w = fl.w;
+            if (w.ensure(u, fl.cumU)) {
+                for (long p = fl.maxU + 1; p < u; p++) if (p >= w.base) w.set(p, SeqWindow.GAP);
+                w.copy(u, f.number, f.timeNs, f.pathId, f.txTs, f.fingerprint);
+            }
+            fl.maxU = u;
+            fl.highestSeenU = Math.max(fl.highestSeenU, u);
+        }
+    }
+
+    private void request(Flow fl, FrameFacts f) {
+        OpcodeDef op = f.opcode;
+        fl.dataPackets++;
+        fl.payloadBytes += f.payloadLength;
+        boolean ce = f.ecn == 3;
+        if ("ud".equals(op.service())) {
+            fl.ud = true;
+            if (f.hasDeth) fl.addSrcQp(f.dethSrcQp);
+            fl.uniquePayloadBytes += f.payloadLength;
+            if (ce) ceMark(fl, f, 0);
+            return;
+        }
+        boolean meta = f.tver == 1;
+        if (meta) {
+            fl.spray |= f.spray;
+            PathStats ps = fl.path(f.pathId);
+            ps.packets++;
+            ps.bytes += f.origLen;
+        }
+        if (!fl.started) startStream(fl, f.psn);
+        SeqWindow w = fl.w;
+        boolean isRead = "read".equals(op.family());
+        boolean first = op.segment() == OpcodeDef.Segment.FIRST || op.segment() == OpcodeDef.Segment.MIDDLE;
+        if (first && f.payloadLength > 0 && !f.truncated && fl.pmtuLearned < f.payloadLength) fl.pmtuLearned = f.payloadLength;
+        long u = Psn.unwrap(fl.maxU, f.psn);
+
+        if (u > fl.maxU) {
+            long gapFrom = fl.maxU + 1;
+            if (fl.softEnd >= gapFrom && u <= fl.softEnd + 1) {
+                // PSNs a READ of unknown PMTU reserved.
+                if (w.ensure(u, fl.cumU)) {
+                    for (long p = Math.max(gapFrom, w.base); p < u; p++) {
+                        w.set(p, SeqWindow.RESERVED);
+                        int i = w.idx(p);
+                        w.firstFrame[i] = fl.lastReadFrame;
+                    }
+                }
+                gapFrom = u;
+            }
+            fl.softEnd = Long.MIN_VALUE;
+            long gap = u - gapFrom;
+            if (gap >= MAX_JUMP) {
+                // Not the same stream any more (QP reused, or a capture far apart): start over.
+                startStream(fl, f.psn);
+                u = Psn.unwrap(fl.maxU, f.psn);
+                gapFrom = u;
+                gap = 0;
+            }
+            if (!w.ensure(u, fl.cumU)) return;
+            if (gap > 0) gap(fl, f, gapFrom, u);
+            if (meta && f.rtx) {
+                // A retransmission whose earlier copies the capture never showed.
+                retransmission(fl, f, u, false);
+            } else {
+                newPsn(fl, f, u, isRead);
+            }
+            if (u > fl.highestSeenU) fl.highestSeenU = u;
+            if (u > fl.maxU) fl.maxU = u;
+            if (isRead) reserve(fl, f, u);
+            if (fl.credit) creditCheck(fl, f, u);
+        } else if (u >= w.base) {
+            int i = w.idx(u);
+            int st = w.state[i];
+            if ((st & (SeqWindow.SEEN | SeqWindow.RESERVED)) != 0) {
+                retransmission(fl, f, u, true);
+                if (isRead) reserve(fl, f, u);
+            } else if ((meta && f.rtx) || (!meta && inRecovery(fl, u, i))) {
+                retransmission(fl, f, u, false);
+            } else {
+                outOfOrder(fl, f, u);
+            }
+        } else {
+            // Below the window: an old PSN sent again.
+            retransmission(fl, f, u, false);
+        }
+        if (ce) ceMark(fl, f, meta ? f.pathId : 0);
+    }
+
+    /** PSNs a READ Request reserves for its responses (§9.2): known when the PMTU is, else a soft range. */
+    private void reserve(Flow fl, FrameFacts f, long u) {
+        long len = f.hasReth ? f.rethLen : 0;
+        int pmtu = fl.pmtu();
+        SeqWindow w = fl.w;
+        fl.lastReadFrame = f.number;
+        long n, nMax;
+        if (pmtu > 0) {
+            n = nMax = Math.max(1, (len + pmtu - 1) / pmtu);
+        } else {
+            n = Math.max(1, (len + 4095) / 4096);
+            nMax = Math.max(1, (len + 255) / 256);
+        }
+        long end = u + n - 1;
+        if (end > fl.maxU && end - u < MAX_WINDOW / 2 && w.ensure(end, fl.cumU)) {
+            for (long p = Math.max(u + 1, w.base); p <= end; p++) {
+                int i = w.idx(p);
+                if ((w.state[i] & SeqWindow.SEEN) == 0) {
+                    w.state[i] |= SeqWindow.RESERVED;
+                    if (w.firstFrame[i] == 0) {
+                        w.firstFrame[i] = f.number;
+                        w.firstTime[i] = f.timeNs;
+                        w.lastTime[i] = f.timeNs;
+                    }
+                    w.msg[i] = w.msg[w.idx(u)];
+                }
+            }
+            fl.maxU = end;
+        }
+        if (nMax > n) fl.softEnd = Math.max(fl.softEnd, u + nMax - 1);
+        int ms = fl.msgs.slotOf(w.msg[w.idx(u)]);
+        if (ms >= 0 && pmtu > 0) fl.msgs.lastU[ms] = end;
+    }
+
+    private void newPsn(Flow fl, FrameFacts f, long u, boolean isRead) {
+        SeqWindow w = fl.w;
+        int i = w.idx(u);
+        boolean wasGap = (w.state[i] & SeqWindow.GAP) != 0;
+        w.copy(u, f.number, f.timeNs, f.pathId, f.txTs, f.fingerprint);
+        w.state[i] &= ~SeqWindow.GAP;
+        if (wasGap) gapResolved(fl, false);
+        fl.uniquePayloadBytes += f.payloadLength;
+        if (f.tver == 1) fl.path(f.pathId).firstSends++;
+        message(fl, f, u, isRead);
+        receiverArrival(fl, f, u, i);
+    }
+
+    private void message(Flow fl, FrameFacts f, long u, boolean isRead) {
+        OpcodeDef op = f.opcode;
+        Flow.Messages m = fl.msgs;
+        SeqWindow w = fl.w;
+        int slot;
+        if (f.tver == 1) {
+            slot = m.findById(f.msgId);
+            if (slot < 0) {
+                int pmtu = fl.pmtu();
+                long fU = op.isFirstOrOnly() ? u : pmtu > 0 ? u - f.msgOffset / pmtu : u;
+                int ord = m.add(f.msgId, fU, f.timeNs, f.number, isRead);
+                slot = m.slotOf(ord);
+                fl.messages++;
+            } else if (op.isFirstOrOnly() || u < m.firstU[slot]) {
+                m.firstU[slot] = u;
+            }
+            if (f.timeNs < m.firstTime[slot]) m.firstTime[slot] = f.timeNs;
+        } else if (op.isFirstOrOnly()) {
+            int ord = m.add(m.seq++, u, f.timeNs, f.number, isRead);
+            slot = m.slotOf(ord);
+            fl.messages++;
+        } else {
+            slot = m.findByPsn(u);
+            if (slot < 0) return;
+        }
+        if (op.isLastOrOnly() && !isRead) m.lastU[slot] = u;
+        w.msg[w.idx(u)] = m.ordOfSlot(slot);
+        if ((w.state[w.idx(u)] & SeqWindow.COVERED) != 0) m.covered[slot]++;
+        m.compact(MAX_OPEN_MESSAGES);
+    }
+
+    /** RoCEv2: a PSN not seen before below the highest is a retransmission while go-back-N is under way. */
+    private boolean inRecovery(Flow fl, long u, int i) {
+        return fl.w.cause[i] != 0 || (fl.episodeCause != null && u >= fl.episodeFromU);
+    }
+
+    /**
+     * Capture duplicates (§11 f): the same bytes (but TTL/ECN/IP checksum) as the flow's previous frame, sooner
+     * than any sender could react (a retransmission needs at least a round trip or a timer), within 1 ms.
+     */
+    private long duplicateThreshold(Flow fl) {
+        long rtt = fl.rttEstimate(fl.peer != null ? fl.peer.rttEstimate(settings.minRttNs()) : settings.minRttNs());
+        return Math.min(settings.duplicateWindowNs(), Math.max(rtt, settings.minRttNs()));
+    }
+
+    private void duplicate(Flow fl, FrameFacts f, long originalFrame) {
+        fl.duplicates++;
+        duplicates++;
+        if (store != null) {
+            store.flag(VerdictStore.DUP);
+            store.value(VerdictStore.V_ORIGINAL, originalFrame);
+        }
+        if (listener != null) {
+            event(f, fl.id, EventType.DUPLICATE).put("psn", f.psn).put("original_frame", originalFrame);
+        }
+    }
+
+    private void gap(Flow fl, FrameFacts f, long from, long u) {
+        SeqWindow w = fl.w;
+        long n = u - from;
+        fl.gapEvents++;
+        fl.gapPsns += n;
+        for (long p = Math.max(from, w.base); p < u; p++) {
+            int i = w.idx(p);
+            w.state[i] |= SeqWindow.GAP;
+            w.signalTime[i] = f.timeNs;
+            if (fl.view == View.SENDER) {
+                // A sender never skips a PSN (MR-SEQ-001): what its own tap lacks, the capture lost.
+                w.state[i] |= SeqWindow.UNSEEN_ACKED;
+                w.state[i] &= ~SeqWindow.GAP;
+            }
+        }
+        if (fl.view == View.SENDER) fl.captureGaps += n;
+        if (store != null) store.value(VerdictStore.V_GAP, n);
+        if (fl.oosSince == 0 && fl.view != View.SENDER) fl.oosSince = f.timeNs;
+        if (listener != null) {
+            event(f, fl.id, EventType.PSN_GAP).put("psn", f.psn).put("first_missing_psn", Psn.wrap(from))
+                    .put("missing", n).put("loss", fl.view == View.SENDER ? "capture" : "unknown");
+        }
+    }
+
+    /** A PSN that was missing showed up: reordering (network=false) or a retransmission (network=true). */
+    private void gapResolved(Flow fl, boolean network) {
+        if (network) fl.networkLosses++;
+    }
+
+    private void outOfOrder(Flow fl, FrameFacts f, long u) {
+        SeqWindow w = fl.w;
+        int i = w.idx(u);
+        long dist = fl.highestSeenU - u;
+        fl.outOfOrder++;
+        if (store != null) {
+            store.flag(VerdictStore.OOO);
+            store.value(VerdictStore.V_REORDER, dist);
+        }
+        boolean wasGap = (w.state[i] & SeqWindow.GAP) != 0;
+        w.copy(u, f.number, f.timeNs, f.pathId, f.txTs, f.fingerprint);
+        w.state[i] &= ~SeqWindow.GAP;
+        if (wasGap) gapResolved(fl, false);
+        fl.uniquePayloadBytes += f.payloadLength;
+        if (f.tver == 1) fl.path(f.pathId).firstSends++;
+        message(fl, f, u, "read".equals(f.opcode.family()));
+        receiverArrival(fl, f, u, i);
+        if (listener != null) {
+            AnalysisEvent e = event(f, fl.id, EventType.OUT_OF_ORDER).put("psn", f.psn).put("reorder_distance", dist);
+            if (f.tver == 1) e.put("path", f.pathId);
+        }
+    }
+
+    private void retransmission(Flow fl, FrameFacts f, long u, boolean repeat) {
+        SeqWindow w = fl.w;
+        boolean inWin = w.contains(u);
+        int i = inWin ? w.idx(u) : -1;
+        boolean seen = inWin && (w.state[i] & SeqWindow.SEEN) != 0;
+        long original = inWin && w.firstFrame[i] != 0 ? w.firstFrame[i] : 0;
+        long prevTime = seen ? w.lastTime[i] : Long.MIN_VALUE;
+        int prevPath = seen ? w.path[i] : -1;
+        Cause cause = cause(fl, f, u, i, prevTime);
+        fl.retransmitted++;
+        fl.byCause[cause.ordinal()]++;
+        if (f.tver == 1) fl.path(f.pathId).retransmissionsOn++;
+        if (store != null) {
+            store.flag(VerdictStore.RETX);
+            store.cause(cause);
+            if (original != 0) store.value(VerdictStore.V_ORIGINAL, original);
+        }
+        boolean reservedOnly = inWin && !seen && (w.state[i] & SeqWindow.RESERVED) != 0;
+        long rtxLat = -1;
+        if ((seen || reservedOnly) && w.firstTime[i] > 0) {
+            rtxLat = f.timeNs - w.firstTime[i];
+            fl.rtxLatency.add(rtxLat);
+            if (store != null) store.value(VerdictStore.V_RTX_LAT, rtxLat);
+        }
+        long nakResp = nakResponse(fl, f, u, cause);
+        // An earlier copy of this PSN still waiting for its verdict was not enough: decide it now.
+        if (fl.pendingRetx != null && !fl.pendingRetx.isEmpty()) {
+            Flow.PendingRetx p = fl.pendingRetx.remove(u);
+            if (p != null) decideSpurious(fl, p, false);
+        }
+        // Spurious: the receiver already had the PSN.
+        boolean spurious = false, pending = false;
+        if (fl.view == View.SENDER) {
+            if (inWin && (w.state[i] & SeqWindow.COVERED) != 0) spurious = true;
+            else pending = true;
+        } else if (inWin && !reservedOnly) {
+            spurious = f.tver == 1 ? (w.state[i] & SeqWindow.RECEIVED) != 0 : u < fl.ePsnU;
+        }
+        if (!seen && !reservedOnly && !spurious && fl.view != View.SENDER) {
+            // The capture never showed an earlier copy: it was lost before the tap.
+            if (inWin && (w.state[i] & SeqWindow.GAP) != 0) {
+                w.state[i] &= ~SeqWindow.GAP;
+                gapResolved(fl, true);
+            } else if (!inWin || (w.state[i] & SeqWindow.UNSEEN_ACKED) == 0) {
+                fl.networkLosses++;
+            }
+        }
+        AnalysisEvent e = null;
+        if (listener != null) {
+            e = event(f, fl.id, cause == Cause.TIMEOUT ? EventType.TIMEOUT_RETRANSMISSION : EventType.RETRANSMISSION)
+                    .put("psn", f.psn).put("cause", cause.label());
+            if (original != 0) e.put("original_frame", original);
+            if (rtxLat >= 0) e.put("retransmission_latency_ns", rtxLat);
+            if (nakResp >= 0) e.put("nak_response_latency_ns", nakResp);
+            if (f.tver == 1) {
+                e.put("path", f.pathId);
+                if (prevPath >= 0) e.put("previous_path", prevPath);
+            }
+        }
+        if (spurious) markSpurious(fl, f.number, e);
+        else if (!pending && prevPath >= 0 && fl.view == View.MIRROR) { /* path loss not measurable here */ }
+        if (pending) {
+            if (fl.pendingRetx == null) fl.pendingRetx = new HashMap<>();
+            fl.pendingRetx.put(u, new Flow.PendingRetx(f.number, f.timeNs, u, f.pathId, prevPath, e));
+            if (store != null) store.flag(VerdictStore.PENDING);
+            if (e != null) e.ready = false;
+        }
+        if (inWin) {
+            w.copy(u, f.number, f.timeNs, f.pathId, f.txTs, f.fingerprint);
+            receiverArrival(fl, f, u, i);
+            if (w.msg[i] < 0) message(fl, f, u, "read".equals(f.opcode.family()));
+        }
+        if (u > fl.highestSeenU) fl.highestSeenU = u;
+        if (fl.episodeCause != null && fl.episodeFirstRetxTime == 0 && u >= fl.episodeFromU) fl.episodeFirstRetxTime = f.timeNs;
+    }
+
+    /** The cause of a retransmission of u (§12): the signal that preceded it, else timeout. */
+    private Cause cause(Flow fl, FrameFacts f, long u, int i, long prevTime) {
+        SeqWindow w = fl.w;
+        if (i >= 0 && w.cause[i] != 0) {
+            Cause c = Cause.values()[w.cause[i] - 1];
+            w.cause[i] = 0;
+            return c;
+        }
+        if (fl.episodeCause != null && u >= fl.episodeFromU && (i < 0 || w.episode[i] != fl.episodeId)) {
+            // The copy this one repeats was sent before the sender learned of the NAK: part of the go-back-N.
+            long bound = fl.view == View.SENDER ? fl.episodeSignalTime
+                    : fl.episodeFirstRetxTime != 0 ? fl.episodeFirstRetxTime : f.timeNs;
+            if (prevTime == Long.MIN_VALUE || prevTime <= bound) {
+                if (i >= 0) w.episode[i] = fl.episodeId;
+                return fl.episodeCause;
+            }
+        }
+        return Cause.TIMEOUT;
+    }
+
+    private long nakResponse(Flow fl, FrameFacts f, long u, Cause cause) {
+        if (fl.view == View.RECEIVER) return -1;
+        long lat = -1;
+        if ((cause == Cause.NAK || cause == Cause.RNR) && fl.episodeCause == cause && !fl.episodeResponded) {
+            fl.episodeResponded = true;
+            lat = f.timeNs - fl.episodeSignalTime;
+        } else if ((cause == Cause.NACK || cause == Cause.RNR) && !fl.nackResponded && u >= fl.nackFromU && u < fl.nackToU) {
+            fl.nackResponded = true;
+            lat = f.timeNs - fl.nackSignalTime;
+        }
+        if (lat >= 0) {
+            fl.nakResp.add(lat);
+            if (store != null) store.value(VerdictStore.V_NAK_RESP, lat);
+        }
+        return lat;
+    }
+
+    private void markSpurious(Flow fl, long frame, AnalysisEvent e) {
+        fl.spurious++;
+        if (store != null) store.setFlags(frame, VerdictStore.SPURIOUS);
+        if (e != null) {
+            e.type(EventType.SPURIOUS_RETRANSMISSION);
+            e.put("spurious", true);
+        }
+    }
+
+    /** Decides a retransmission seen at the sender's tap once its PSN is acknowledged (or given up on). */
+    private void decideSpurious(Flow fl, Flow.PendingRetx p, boolean spurious) {
+        if (store != null) store.clearFlags(p.frame, VerdictStore.PENDING);
+        if (spurious) {
+            markSpurious(fl, p.frame, p.event);
+        } else if (p.prevPath >= 0 && fl.tver == 1) {
+            // The previous copy never arrived: a loss on its path.
+            PathStats ps = fl.path(p.prevPath);
+            ps.lost++;
+            fl.networkLosses++;
+            checkPathLoss(fl, ps, p.frame, p.time);
+        } else if (p.prevPath >= 0) {
+            fl.networkLosses++;
+        }
+        if (p.event != null) p.event.ready = true;
+    }
+
+    /** Responder state as far as the tap shows (R and M views). */
+    private void receiverArrival(Flow fl, FrameFacts f, long u, int i) {
+        SeqWindow w = fl.w;
+        if (f.tver == 1) {
+            w.state[i] |= SeqWindow.RECEIVED;
+            return;
+        }
+        if (u == fl.ePsnU) {
+            w.state[i] |= SeqWindow.RECEIVED;
+            fl.ePsnU = u + 1;
+            fl.oosSince = 0;
+            // Reserved READ PSNs are consumed by the request.
+            while (w.contains(fl.ePsnU) && (w.state[w.idx(fl.ePsnU)] & SeqWindow.RESERVED) != 0
+                    && (w.state[w.idx(fl.ePsnU)] & SeqWindow.SEEN) == 0 && fl.ePsnU <= fl.maxU) {
+                fl.ePsnU++;
+            }
+        } else if (u > fl.ePsnU && fl.oosSince == 0) {
+            fl.oosSince = f.timeNs;
+        }
+    }
+
+    // ------------------------------------------------------------------ responses and acknowledgements
+
+    private void response(Flow g, FrameFacts f) {
+        OpcodeDef op = f.opcode;
+        boolean read = "read".equals(op.family());
+        if (read) {
+            g.readResponses++;
+            g.dataPackets++;
+            g.payloadBytes += f.payloadLength;
+            if (op.segment() == OpcodeDef.Segment.FIRST || op.segment() == OpcodeDef.Segment.MIDDLE) {
+                if (f.payloadLength > 0 && !f.truncated && g.pmtuLearned < f.payloadLength) g.pmtuLearned = f.payloadLength;
+            }
+        }
+        Flow fl = about(g, f.psn, true);
+        if (fl == null) {
+            g.unattributedControl++;
+            return;
+        }
+        if (!fl.started) return;
+        if (read && g.pmtuLearned > fl.pmtuLearned) fl.pmtuLearned = g.pmtuLearned;
+        SeqWindow w = fl.w;
+        long u = Psn.unwrap(fl.maxU, f.psn);
+        if (read && w.contains(u)) {
+            int i = w.idx(u);
+            if ((w.state[i] & SeqWindow.RESP_SEEN) != 0) {
+                g.responseRetx++;
+            }
+            w.state[i] |= SeqWindow.RESP_SEEN;
+            if (op.isLastOrOnly()) {
+                int ms = fl.msgs.slotOf(w.msg[i]);
+                if (ms >= 0 && fl.msgs.lastU[ms] == Long.MIN_VALUE) {
+                    fl.msgs.lastU[ms] = u;
+                    // Reserved PSNs past the last response were never used.
+                }
+                if (fl.softEnd > u && u >= fl.maxU) fl.softEnd = Long.MIN_VALUE;
+            }
+        }
+        // A response with PSN q shows the responder executed every request PSN up to q.
+        cover(fl, f, u + 1, true);
+    }
+
+    private void ack(Flow g, FrameFacts f) {
+        Flow fl = about(g, f.psn, true);
+        if (fl == null) {
+            g.unattributedControl++;
+            return;
+        }
+        if (!fl.started) return;
+        long u = Psn.unwrap(fl.maxU, f.psn);
+        switch (f.aethKind) {
+            case 0 -> {
+                fl.acks++;
+                cover(fl, f, u + 1, true);
+            }
+            case 1 -> {
+                fl.rnrNaks++;
+                cover(fl, f, u, true);
+                episode(fl, Cause.RNR, u, f.timeNs);
+                if (listener != null) {
+                    event(f, fl.id, EventType.RNR_NAK).put("psn", f.psn).put("rnr_timer", f.aethCode)
+                            .put("frame_flow", g.id);
+                }
+            }
+            case 3 -> {
+                fl.naks++;
+                cover(fl, f, u, true);
+                long gen = -1;
+                if (f.aethCode == 0) {
+                    episode(fl, Cause.NAK, u, f.timeNs);
+                    gen = nakGeneration(fl, f, u);
+                    if (fl.view != View.SENDER && u > fl.ePsnU) fl.ePsnU = u;
+                }
+                if (listener != null) {
+                    event(f, fl.id, EventType.NAK).put("psn", f.psn).put("kind", "nak")
+                            .put("code", f.aethCode).put("nak_gen_latency_ns", gen >= 0 ? gen : null)
+                            .put("frame_flow", g.id);
+                }
+            }
+            default -> { }
+        }
+    }
+
+    /** Time from the first packet after the gap to this NAK/NACK: at the responder's tap (or a mirror). */
+    private long nakGeneration(Flow fl, FrameFacts f, long missingU) {
+        if (fl.view == View.SENDER) return -1;
+        SeqWindow w = fl.w;
+        long since = 0;
+        if (w.contains(missingU)) since = w.signalTime[w.idx(missingU)];
+        if (since == 0 && f.tver == 0) since = fl.oosSince;
+        if (since <= 0 || since > f.timeNs) return -1;
+        long lat = f.timeNs - since;
+        fl.nakGen.add(lat);
+        if (store != null) store.value(VerdictStore.V_NAK_GEN, lat);
+        return lat;
+    }
+
+    private void episode(Flow fl, Cause c, long fromU, long time) {
+        fl.episodeId++;
+        fl.episodeCause = c;
+        fl.episodeFromU = fromU;
+        fl.episodeSignalTime = time;
+        fl.episodeFirstRetxTime = 0;
+        fl.episodeResponded = false;
+    }
+
+    /**
+     * Everything before toU (exclusive) is acknowledged by the current frame: sets acked-by, ACK RTT,
+     * completes messages, decides pending spurious verdicts, and flags PSNs the capture never showed.
+     */
+    private void cover(Flow fl, FrameFacts f, long toU, boolean cumulative) {
+        SeqWindow w = fl.w;
+        if (toU > fl.maxU + 1) {
+            long extra = toU - fl.maxU - 1;
+            if (extra >= MAX_JUMP) return;
+            // Acknowledged PSNs the capture never showed at all.
+            if (w.ensure(toU - 1, fl.cumU)) fl.maxU = toU - 1;
+            else return;
+        }
+        long from = Math.max(Math.max(fl.cumU, fl.origin), w.base);
+        if (cumulative && toU > fl.cumU) fl.cumU = toU;
+        if (from >= toU) return;
+        coverRange(fl, f, from, toU);
+        if (fl.view != View.SENDER && toU > fl.ePsnU && f.tver == 0) fl.ePsnU = toU;
+        if (cumulative) releaseOld(fl);
+    }
+
+    private int unseenInFrame;
+    private long unseenFirst;
+
+    private void coverRange(Flow fl, FrameFacts f, long from, long to) {
+        SeqWindow w = fl.w;
+        long runStart = -1;
+        unseenInFrame = 0;
+        for (long u = from; u < to; u++) {
+            int i = w.idx(u);
+            int st = w.state[i];
+            if ((st & SeqWindow.COVERED) != 0) {
+                if (runStart >= 0) {
+                    ackRun(fl, f, runStart, u);
+                    runStart = -1;
+                }
+                continue;
+            }
+            w.state[i] = (byte) (st | SeqWindow.COVERED | SeqWindow.RECEIVED);
+            if ((st & (SeqWindow.SEEN | SeqWindow.RESERVED)) != 0) {
+                if (runStart < 0) runStart = u;
+                coveredPsn(fl, f, u, i, st);
+            } else {
+                if (runStart >= 0) {
+                    ackRun(fl, f, runStart, u);
+                    runStart = -1;
+                }
+                if ((st & SeqWindow.UNSEEN_ACKED) == 0) {
+                    w.state[i] |= SeqWindow.UNSEEN_ACKED;
+                    w.state[i] &= ~SeqWindow.GAP;
+                    if (unseenInFrame++ == 0) unseenFirst = u;
+                }
+            }
+        }
+        if (runStart >= 0) ackRun(fl, f, runStart, to);
+        if (unseenInFrame > 0) ackOfUnseen(fl, f);
+    }
+
+    private void coverOne(Flow fl, FrameFacts f, long u) {
+        SeqWindow w = fl.w;
+        if (!w.contains(u) || u < fl.origin) return;
+        int i = w.idx(u);
+        int st = w.state[i];
+        if ((st & SeqWindow.COVERED) != 0) return;
+        w.state[i] = (byte) (st | SeqWindow.COVERED | SeqWindow.RECEIVED);
+        if ((st & (SeqWindow.SEEN | SeqWindow.RESERVED)) != 0) {
+            ackRun(fl, f, u, u + 1);
+            coveredPsn(fl, f, u, i, st);
+        } else if ((st & SeqWindow.UNSEEN_ACKED) == 0) {
+            w.state[i] |= SeqWindow.UNSEEN_ACKED;
+            w.state[i] &= ~SeqWindow.GAP;
+            if (unseenInFrame++ == 0) unseenFirst = u;
+        }
+    }
+
+    private void ackRun(Flow fl, FrameFacts f, long from, long to) {
+        if (store != null) store.ackRun(f.number, f.timeNs, fl.index, Psn.wrap(from), (int) (to - from));
+    }
+
+    private void coveredPsn(Flow fl, FrameFacts f, long u, int i, int st) {
+        SeqWindow w = fl.w;
+        if ((st & SeqWindow.SEEN) != 0 && w.copies[i] == 1 && fl.view != View.RECEIVER) {
+            long rtt = f.timeNs - w.firstTime[i];
+            if (rtt >= 0) {
+                fl.ackRtt.add(rtt);
+                if (rtt < fl.minRtt) fl.minRtt = rtt;
+            }
+        }
+        if (fl.pendingRetx != null && !fl.pendingRetx.isEmpty()) {
+            Flow.PendingRetx p = fl.pendingRetx.remove(u);
+            if (p != null) {
+                // Acknowledged sooner than the retransmission could have reached the receiver and its answer
+                // come back: the receiver had the PSN already.
+                long rtt = pathRtt(fl, p.path);
+                decideSpurious(fl, p, f.timeNs - p.time < rtt);
+            }
+        }
+        int ms = fl.msgs.slotOf(w.msg[i]);
+        if (ms >= 0) {
+            Flow.Messages m = fl.msgs;
+            m.covered[ms]++;
+            if (m.lastU[ms] != Long.MIN_VALUE && m.covered[ms] >= m.lastU[ms] - m.firstU[ms] + 1 && !m.done[ms]) {
+                complete(fl, f, ms);
+            }
+        }
+    }
+
+    private long pathRtt(Flow fl, int path) {
+        long r = fl.minRtt;
+        if (fl.paths != null && path >= 0 && path < fl.paths.length && fl.paths[path] != null && fl.paths[path].rtt.count() > 0)
+            r = Math.min(r, fl.paths[path].rtt.min());
+        return r == Long.MAX_VALUE ? settings.minRttNs() : r;
+    }
+
+    private void complete(Flow fl, FrameFacts f, int ms) {
+        Flow.Messages m = fl.msgs;
+        m.done[ms] = true;
+        fl.messagesCompleted++;
+        long t = f.timeNs - m.firstTime[ms];
+        fl.completion.add(t);
+        if (store != null) {
+            store.value(VerdictStore.V_MSG_ID, m.msgId[ms]);
+            store.value(VerdictStore.V_MSG_DONE, t);
+        }
+    }
+
+    private void ackOfUnseen(Flow fl, FrameFacts f) {
+        boolean capture = fl.view != View.MIRROR;
+        if (capture) fl.captureGaps += unseenInFrame;
+        if (store != null) store.flag(VerdictStore.ACK_UNSEEN);
+        if (listener != null) {
+            event(f, fl.id, EventType.ACK_OF_UNSEEN).put("first_psn", Psn.wrap(unseenFirst)).put("unseen", unseenInFrame)
+                    .put("loss", capture ? "capture" : "not_mirrored");
+        }
+        unseenInFrame = 0;
+    }
+
+    /** Slides the window past PSNs that are acknowledged and old, bounding memory by what is in flight. */
+    private void releaseOld(Flow fl) {
+        SeqWindow w = fl.w;
+        long keep = fl.cumU - 256;
+        if (keep > w.base && w.top - w.base > w.capacity() / 2) w.release(Math.min(keep, fl.cumU));
+    }
+
+    // ------------------------------------------------------------------ MetaRoCE and congestion control
+
+    private void control(Flow g, FrameFacts f) {
+        switch (f.opcode.family()) {
+            case "cnp" -> cnp(g, f);
+            case "sack" -> sack(g, f);
+            case "nack" -> nack(g, f);
+            case "credit" -> credit(g, f);
+            case "probe" -> probeFrame(g, f);
+            default -> { }
+        }
+    }
+
+    private void cnp(Flow g, FrameFacts f) {
+        boolean mr = f.hasMrCnp;
+        Flow fl = about(g, -1, false);
+        if (fl == null) {
+            g.unattributedControl++;
+            if (mr) g.pendingMrCnps++;
+            g.pendingCnps++;
+        } else {
+            fl.cnps++;
+            if (mr) {
+                fl.mrCnps++;
+                fl.path(f.cnpPath).mrCnps++;
+            }
+            fl.lastCnpTime = f.timeNs;
+            fl.lastReactionTime = f.timeNs;
+            long[] k = pacingSlot(fl);
+            if (k != null) k[1] = f.timeNs;
+        }
+        if (listener != null) {
+            AnalysisEvent e = event(f, fl != null ? fl.id : g.id, EventType.CNP).put("kind", mr ? "mr_cnp" : "cnp");
+            if (mr) e.put("congested_path", f.cnpPath).put("ce_count", f.cnpCeCount);
+            if (fl != null) e.put("frame_flow", g.id);
+        }
+    }
+
+    private void sack(Flow g, FrameFacts f) {
+        Flow fl = about(g, f.sackCum, true);
+        if (fl == null) fl = about(g, f.psn, true);
+        if (fl == null) {
+            g.unattributedControl++;
+            return;
+        }
+        fl.sacks++;
+        if (!fl.started) return;
+        SeqWindow w = fl.w;
+        long cum = Psn.unwrap(fl.maxU, f.sackCum);
+        long base = Psn.unwrap(cum, f.sackBase);
+        // RTT of the path the trigger took: SACK arrival minus the trigger's send (sender's tap).
+        long trig = Psn.unwrap(fl.maxU, f.psn);
+        if (fl.view == View.SENDER && w.contains(trig)) {
+            int i = w.idx(trig);
+            if ((w.state[i] & SeqWindow.SEEN) != 0 && w.txTs[i] == (int) f.sackEcho && w.path[i] == f.sackEchoPath) {
+                long rtt = f.timeNs - w.lastTime[i];
+                if (rtt >= 0) {
+                    fl.path(f.sackEchoPath).rtt.add(rtt);
+                    if (rtt < fl.minRtt) fl.minRtt = rtt;
+                }
+            }
+        }
+        if (f.sackCeCount != fl.lastCeCount) {
+            if (fl.lastCeCount >= 0 && ((f.sackCeCount - fl.lastCeCount) & 0xFFFF) < 0x8000) fl.lastReactionTime = f.timeNs;
+            fl.lastCeCount = f.sackCeCount;
+        }
+        unseenInFrame = 0;
+        cover(fl, f, cum, true);
+        long bm = f.sackBitmap;
+        long highestSet = -1;
+        if (bm != 0 && base > cum - 1) {
+            int before = unseenInFrame;
+            for (int b = 0; b < 64; b++) {
+                if ((bm >>> b & 1) == 0) continue;
+                long u = base + b;
+                if (u > fl.maxU) {
+                    if (u - fl.maxU < 64 && w.ensure(u, fl.cumU)) fl.maxU = u;
+                    else continue;
+                }
+                coverOne(fl, f, u);
+                highestSet = u;
+            }
+            if (unseenInFrame > before) ackOfUnseen(fl, f);
+            // A SACK gap: PSNs below the highest received that are still missing.
+            for (long u = Math.max(cum, w.base); u < highestSet; u++) {
+                if (u < base && u != cum) continue;
+                int i = w.idx(u);
+                if ((w.state[i] & SeqWindow.COVERED) != 0) continue;
+                if (w.cause[i] == 0 && (w.state[i] & (SeqWindow.SEEN | SeqWindow.GAP)) != 0) {
+                    w.cause[i] = (byte) (Cause.SACK.ordinal() + 1);
+                    w.signalTime[i] = w.signalTime[i] == 0 ? f.timeNs : w.signalTime[i];
+                }
+            }
+        }
+        releaseOld(fl);
+    }
+
+    private void nack(Flow g, FrameFacts f) {
+        Flow fl = about(g, f.nackFirst, true);
+        if (fl == null) {
+            g.unattributedControl++;
+            return;
+        }
+        fl.nacks++;
+        boolean rnr = f.nackReason == 0x11;
+        boolean retransmit = f.nackReason == 0x00 || f.nackReason == 0x10 || rnr;
+        long gen = -1;
+        if (fl.started) {
+            SeqWindow w = fl.w;
+            long first = Psn.unwrap(fl.maxU, f.nackFirst);
+            int count = Math.max(1, f.nackCount);
+            if (rnr) fl.rnrNaks++;
+            gen = nakGeneration(fl, f, first);
+            if (retransmit) {
+                Cause c = rnr ? Cause.RNR : Cause.NACK;
+                for (long u = Math.max(first, w.base); u < first + count && u <= fl.maxU; u++) {
+                    int i = w.idx(u);
+                    if ((w.state[i] & SeqWindow.COVERED) != 0) continue;
+                    w.cause[i] = (byte) (c.ordinal() + 1);
+                }
+                fl.nackSignalTime = f.timeNs;
+                fl.nackFromU = first;
+                fl.nackToU = first + count;
+                fl.nackResponded = false;
+            }
+        }
+        if (listener != null) {
+            AnalysisEvent e = event(f, fl.id, rnr ? EventType.RNR_NAK : EventType.NAK).put("psn", f.nackFirst)
+                    .put("kind", "nack").put("count", f.nackCount).put("reason", f.nackReason);
+            if (rnr) e.put("rnr_timer", f.nackRnrTimer);
+            if (gen >= 0) e.put("nak_gen_latency_ns", gen);
+            e.put("frame_flow", g.id);
+        }
+    }
+
+    private void credit(Flow g, FrameFacts f) {
+        Flow fl = about(g, -1, false);
+        if (fl == null) {
+            g.unattributedControl++;
+            return;
+        }
+        fl.credit = true;
+        if (!fl.started) return;
+        long granted = Psn.unwrap(fl.maxU, f.creditPsn);
+        if (granted > fl.grantedU) fl.grantedU = granted;
+    }
+
+    /** Credit mode: a sender that used all its credit and sent nothing new for at least one RTT (§12). */
+    private void creditCheck(Flow fl, FrameFacts f, long u) {
+        if (fl.stallSince >= 0) {
+            long stall = f.timeNs - fl.stallSince;
+            if (stall >= fl.rttEstimate(settings.minRttNs())) {
+                fl.creditStalls++;
+                if (listener != null) {
+                    event(f, fl.id, EventType.CREDIT_STALL).put("psn", f.psn).put("stall_ns", stall);
+                }
+            }
+            fl.stallSince = -1;
+        }
+        if (fl.grantedU != Long.MIN_VALUE && fl.maxU + 1 >= fl.grantedU) fl.stallSince = f.timeNs;
+    }
+
+    private void probeFrame(Flow g, FrameFacts f) {
+        if (f.opcodeValue == 0xE4) {
+            g.probes++;
+            g.probeTick++;
+            PathStats ps = g.path(f.pathId);
+            if (ps.lastProbeSeq >= 0 && !ps.lastProbeAnswered) {
+                ps.probesUnanswered++;
+                ps.consecutiveUnanswered++;
+                if (ps.consecutiveUnanswered >= 3 && g.view != View.RECEIVER) pathDown(g, ps, f, "unanswered_probes");
+            }
+            ps.probes++;
+            ps.lastProbeSeq = f.probeSeq;
+            ps.lastProbeTx = f.txTs;
+            ps.lastProbeTime = f.timeNs;
+            ps.lastProbeFrame = f.number;
+            ps.lastProbeAnswered = false;
+            ps.lastProbeTick = g.probeTick;
+            if (g.view == View.RECEIVER && g.maxPath > 0) silentPaths(g, f);
+        } else {
+            // MR-PROBE-REPLY: it answers a probe sent the other way on the same path.
+            g.probeReplies++;
+            Flow prober = g.peer;
+            if (prober == null || !answers(prober, f)) {
+                prober = null;
+                for (Flow c : reverseFlows(g)) if (answers(c, f)) { prober = c; break; }
+            }
+            if (prober == null) return;
+            PathStats ps = prober.path(f.pathId);
+            ps.lastProbeAnswered = true;
+            ps.probesAnswered++;
+            ps.consecutiveUnanswered = 0;
+            if (prober.view == View.SENDER) ps.rtt.add(f.timeNs - ps.lastProbeTime);
+        }
+    }
+
+    private static boolean answers(Flow prober, FrameFacts f) {
+        if (prober.paths == null || f.pathId >= prober.paths.length) return false;
+        PathStats ps = prober.paths[f.pathId];
+        return ps != null && ps.lastProbeSeq == f.probeSeq && !ps.lastProbeAnswered;
+    }
+
+    /** At the replier's tap a dead path shows as silence: its probes stop while the other paths' go on. */
+    private void silentPaths(Flow g, FrameFacts f) {
+        int active = 0;
+        for (PathStats p : g.paths) if (p != null && p.probes > 0) active++;
+        for (PathStats p : g.paths) {
+            if (p == null || p.probes == 0 || p.down) continue;
+            if (g.probeTick - p.lastProbeTick > 3L * active) pathDown(g, p, f, "probes_missing");
+        }
+    }
+
+    private void checkPathLoss(Flow fl, PathStats ps, long frame, long time) {
+        if (ps.down || fl.paths == null) return;
+        long sent = ps.firstSends + ps.retransmissionsOn;
+        if (sent < 50) return;
+        double rate = ps.lossRate();
+        if (rate <= 0.01) return;
+        double[] others = new double[fl.paths.length];
+        int n = 0;
+        for (PathStats p : fl.paths) {
+            if (p == null || p == ps || p.firstSends + p.retransmissionsOn < 20) continue;
+            others[n++] = p.lossRate();
+        }
+        if (n == 0) return;
+        Arrays.sort(others, 0, n);
+        double median = n % 2 == 1 ? others[n / 2] : (others[n / 2 - 1] + others[n / 2]) / 2;
+        if (rate > 3 * median) {
+            ps.down = true;
+            ps.downReason = "loss_rate";
+            ps.downFrame = frame;
+            if (listener != null) {
+                AnalysisEvent e = new AnalysisEvent(frame, time, fl.id, EventType.PATH_DOWN);
+                e.put("path", ps.id).put("reason", "loss_rate").put("loss_rate", round4(rate))
+                        .put("median_other_paths", round4(median));
+                enqueue(e);
+            }
+        }
+    }
+
+    private static double round4(double v) { return Math.round(v * 10000) / 10000.0; }
+
+    private void pathDown(Flow g, PathStats ps, FrameFacts f, String reason) {
+        if (ps.down) return;
+        ps.down = true;
+        ps.downReason = reason;
+        ps.downFrame = f.number;
+        if (listener != null) {
+            event(f, g.id, EventType.PATH_DOWN).put("path", ps.id).put("reason", reason)
+                    .put("unanswered_probes", ps.consecutiveUnanswered > 0 ? ps.consecutiveUnanswered : null);
+        }
+    }
+
+    // ------------------------------------------------------------------ ECN / CNP accounting
+
+    private void ceMark(Flow fl, FrameFacts f, int path) {
+        fl.ceMarks++;
+        if (f.tver == 1) fl.path(path).ceMarks++;
+        if (store != null) store.flag(VerdictStore.CE);
+        // Expected CNPs: the notification point sends at most one per interval per pacing key.
+        long[] k = pacingSlot(fl);
+        long lastExpected = k != null ? k[0] : fl.lastExpectedCnp;
+        if (f.timeNs - lastExpected >= settings.cnpIntervalNs()) {
+            fl.cnpExpected++;
+            if (k != null) k[0] = f.timeNs;
+            else fl.lastExpectedCnp = f.timeNs;
+        }
+        AnalysisEvent e = null;
+        if (listener != null) {
+            e = event(f, fl.id, EventType.CE_MARK).put("psn", f.psn);
+            if (f.tver == 1) e.put("path", path);
+        }
+        // CE without CNP is judged where the receiver's reaction is visible (§11 c, MR-CC-002: R).
+        boolean judge = fl.view == View.RECEIVER || (fl.view == View.MIRROR && fl.peer != null && fl.peer.packets > 0);
+        if (!judge) return;
+        long lastCnp = k != null ? k[1] : fl.lastCnpTime;
+        boolean paced = f.timeNs - lastCnp <= settings.cnpIntervalNs();
+        if (paced) return;
+        AnalysisEvent pending = null;
+        if (listener != null) {
+            pending = new AnalysisEvent(f.number, f.timeNs, fl.id, EventType.CE_WITHOUT_CNP);
+            pending.put("psn", f.psn);
+            if (f.tver == 1) pending.put("path", path);
+            pending.ready = false;
+            enqueue(pending);
+        }
+        if (store != null) store.flag(VerdictStore.PENDING);
+        ceQueue.add(f.number, f.timeNs, fl, pending);
+    }
+
+    /** [last expected CNP time, last actual CNP time] of the flow's pacing key, or null for per-QP pacing. */
+    private long[] pacingSlot(Flow fl) {
+        if (settings.cnpPacing() == AnalysisSettings.CnpPacing.QP) return null;
+        FlowKey k = fl.key;
+        long key = settings.cnpPacing() == AnalysisSettings.CnpPacing.IP_PAIR
+                ? (k.srcHi * 31 + k.srcLo) * 0x9E3779B97F4A7C15L ^ (k.dstHi * 17 + k.dstLo)
+                : (k.srcHi * 31 + k.srcLo) * 0xC2B2AE3D27D4EB4FL;
+        return pacing.computeIfAbsent(key, x -> new long[] {Long.MIN_VALUE / 4, Long.MIN_VALUE / 4});
+    }
+
+    /** Decides CE marks whose reaction window has passed. */
+    private void expire(long t) {
+        while (!ceQueue.isEmpty() && ceQueue.headTime() + settings.ceWindowNs() < t) {
+            Flow fl = ceQueue.headFlow();
+            long ceTime = ceQueue.headTime();
+            long frame = ceQueue.headFrame();
+            AnalysisEvent e = ceQueue.headEvent();
+            ceQueue.poll();
+            boolean reacted = fl.lastReactionTime >= ceTime;
+            if (store != null) store.clearFlags(frame, VerdictStore.PENDING);
+            if (reacted) {
+                if (e != null) e.cancelled = true;
+            } else {
+                fl.ceWithoutCnp++;
+                if (store != null) store.setFlags(frame, VerdictStore.CE_NO_CNP);
+            }
+            if (e != null) e.ready = true;
+        }
+    }
+
+    // ------------------------------------------------------------------ events
+
+    private AnalysisEvent event(FrameFacts f, String flowId, EventType type) {
+        AnalysisEvent e = new AnalysisEvent(f.number, f.timeNs, flowId, type);
+        enqueue(e);
+        return e;
+    }
+
+    private void enqueue(AnalysisEvent e) {
+        if (listener != null) queue.add(e);
+    }
+
+    private void flush(boolean all) {
+        if (listener == null) return;
+        AnalysisEvent e;
+        while ((e = queue.peek()) != null) {
+            if (!e.ready && !all && e.timeNs() > now - MAX_HOLD_NS) break;
+            queue.poll();
+            e.emitted = true;
+            if (!e.cancelled) listener.event(e);
+        }
+    }
+
+    // ------------------------------------------------------------------ expiry and end
+
+    /** Releases the sequence state of flows idle for longer than the expiry (their counters stay). */
+    private void expireIdle(long t) {
+        for (Flow fl : flowList) {
+            if (fl.w != null && t - fl.lastActivity > settings.idleExpiryNs()
+                    && (fl.peer == null || t - fl.peer.lastActivity > settings.idleExpiryNs())) {
+                release(fl);
+            }
+        }
+    }
+
+    private void release(Flow fl) {
+        if (fl.pendingRetx != null) {
+            for (Flow.PendingRetx p : fl.pendingRetx.values()) decideSpurious(fl, p, false);
+            fl.pendingRetx = null;
+        }
+        fl.w = null;
+        fl.started = false;
+        fl.msgs.clear();
+        fl.episodeCause = null;
+    }
+
+    /**
+     * Ends the pass: decides what is still pending (as far as the capture allows: §11 e) and returns the results.
+     *
+     * @param ifDropped capture drops the file reports (pcapng ISB ifdrop sum), -1 if unknown
+     * @param osDropped OS drops the file reports, -1 if unknown
+     */
+    public AnalysisResult finish(long ifDropped, long osDropped) {
+        if (!finished) {
+            finished = true;
+            // CE marks still inside their window at the end are not judged.
+            while (!ceQueue.isEmpty()) {
+                AnalysisEvent e = ceQueue.headEvent();
+                if (store != null) store.clearFlags(ceQueue.headFrame(), VerdictStore.PENDING);
+                ceQueue.poll();
+                if (e != null) {
+                    e.cancelled = true;
+                    e.ready = true;
+                }
+            }
+            for (Flow fl : flowList) {
+                if (fl.pendingRetx != null) {
+                    for (Flow.PendingRetx p : fl.pendingRetx.values()) {
+                        if (store != null) store.clearFlags(p.frame, VerdictStore.PENDING);
+                        if (p.event != null) p.event.ready = true;
+                    }
+                    fl.pendingRetx = null;
+                }
+            }
+            flush(true);
+        }
+        return new AnalysisResult(this, ifDropped, osDropped);
+    }
+
+    // ------------------------------------------------------------------ access for results and providers
+
+    List<Flow> flowList() { return flowList; }
+
+    String tapNote() { return tapNote; }
+
+    /** Index of the flow with this key, or -1. */
+    int flowIndex(FlowKey k) {
+        Flow f = flows.get(k);
+        return f == null ? -1 : f.index;
+    }
+
+    /** Primitive FIFO of CE marks waiting for their reaction window to pass. */
+    private static final class CeQueue {
+        private long[] frame = new long[64], time = new long[64];
+        private Flow[] flow = new Flow[64];
+        private AnalysisEvent[] ev = new AnalysisEvent[64];
+        private int head, size;
+
+        boolean isEmpty() { return size == 0; }
+
+        void add(long fr, long t, Flow fl, AnalysisEvent e) {
+            if (size == frame.length) grow();
+            int i = (head + size++) & (frame.length - 1);
+            frame[i] = fr;
+            time[i] = t;
+            flow[i] = fl;
+            ev[i] = e;
+        }
+
+        long headTime() { return time[head]; }
+        long headFrame() { return frame[head]; }
+        Flow headFlow() { return flow[head]; }
+        AnalysisEvent headEvent() { return ev[head]; }
+
+        void poll() {
+            flow[head] = null;
+            ev[head] = null;
+            head = (head + 1) & (frame.length - 1);
+            size--;
+        }
+
+        private void grow() {
+            int n = frame.length * 2;
+            long[] a = new long[n], b = new long[n];
+            Flow[] c = new Flow[n];
+            AnalysisEvent[] d = new AnalysisEvent[n];
+            for (int k = 0; k < size; k++) {
+                int i = (head + k) & (frame.length - 1);
+                a[k] = frame[i];
+                b[k] = time[i];
+                c[k] = flow[i];
+                d[k] = ev[i];
+            }
+            frame = a;
+            time = b;
+            flow = c;
+            ev = d;
+            head = 0;
+        }
+    }
+}

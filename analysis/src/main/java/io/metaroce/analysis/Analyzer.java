@@ -1,0 +1,136 @@
+package io.metaroce.analysis;
+
+import io.metaroce.analysis.AnalysisSettings.Tap;
+import io.metaroce.capture.CaptureException;
+import io.metaroce.capture.CaptureFiles;
+import io.metaroce.capture.CaptureStats;
+import io.metaroce.capture.PacketSource;
+import io.metaroce.dissector.Dissection;
+import io.metaroce.dissector.Dissector;
+import io.metaroce.dissector.DissectorConfig;
+import java.nio.file.Path;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+
+/**
+ * Runs the analysis over a capture file: resolves {@code --tap auto} from the first frames, then one pass
+ * (decode on one thread, analysis on another when the capture is large enough for that to pay), then
+ * {@link AnalysisEngine#finish} with the file's capture-drop counts.
+ */
+public final class Analyzer {
+    static final int PRESCAN_FRAMES = 20_000;
+    static final long PIPELINE_MIN_BYTES = 32L << 20;
+    private static final int BATCH = 512;
+
+    private Analyzer() {}
+
+    /**
+     * Analyzes a capture file.
+     *
+     * @param recordVerdicts keep per-frame verdicts for {@link AnalysisFrameFields}
+     * @param listener receives events in frame order, or null
+     */
+    public static AnalysisResult analyze(Path file, AnalysisSettings settings, boolean recordVerdicts,
+                                         AnalysisEngine.EventListener listener) throws CaptureException {
+        DissectorConfig dc = new DissectorConfig(settings.rocePorts(), settings.checkIcrc());
+        AnalysisEngine engine = new AnalysisEngine(settings, recordVerdicts, listener);
+        if (settings.tap().kind() == Tap.Kind.AUTO) {
+            Object[] r = resolveTap(file, dc);
+            engine.setTap((Tap) r[0], (String) r[1]);
+        }
+        AnalysisResult result;
+        String format;
+        try (PacketSource src = CaptureFiles.open(file)) {
+            format = src.format().toString().toLowerCase();
+            boolean pipeline = src.mapping().byteSize() >= PIPELINE_MIN_BYTES && Runtime.getRuntime().availableProcessors() > 1;
+            if (pipeline) runPipelined(src, dc, engine);
+            else runSingle(src, dc, engine);
+            CaptureStats stats = src.stats();
+            result = engine.finish(stats.totalIfDropped(), stats.totalOsDropped());
+        }
+        result.source(file.toString(), format);
+        return result;
+    }
+
+    /** The per-frame field provider for a capture file (runs the analysis pass, recording verdicts). */
+    public static AnalysisFrameFields frameFields(Path file, AnalysisSettings settings) throws CaptureException {
+        return new AnalysisFrameFields(analyze(file, settings, true, null).engine());
+    }
+
+    static Object[] resolveTap(Path file, DissectorConfig dc) throws CaptureException {
+        TapResolver r = new TapResolver();
+        Dissector dis = new Dissector(dc.withPorts(dc.roceUdpPorts()));
+        Dissection d = new Dissection();
+        FrameFacts f = new FrameFacts();
+        try (PacketSource src = CaptureFiles.open(file)) {
+            while (r.frames() < PRESCAN_FRAMES && src.next()) {
+                dis.dissect(src.data(), src.frameNumber(), src.timestampNanos(), src.originalLength(), src.linkType(),
+                        src.fcsLength(), d);
+                r.add(f.from(d));
+            }
+        }
+        return r.resolve();
+    }
+
+    private static void runSingle(PacketSource src, DissectorConfig dc, AnalysisEngine engine) {
+        Dissector dis = new Dissector(dc);
+        Dissection d = new Dissection();
+        FrameFacts f = new FrameFacts();
+        while (src.next()) {
+            dis.dissect(src.data(), src.frameNumber(), src.timestampNanos(), src.originalLength(), src.linkType(),
+                    src.fcsLength(), d);
+            engine.accept(f.from(d));
+        }
+    }
+
+    /** Decode on this thread, analysis on a second one; batches of FrameFacts are recycled between them. */
+    private static void runPipelined(PacketSource src, DissectorConfig dc, AnalysisEngine engine) {
+        BlockingQueue<FrameFacts[]> full = new ArrayBlockingQueue<>(8), empty = new ArrayBlockingQueue<>(10);
+        for (int i = 0; i < 10; i++) {
+            FrameFacts[] b = new FrameFacts[BATCH + 1];
+            for (int k = 0; k <= BATCH; k++) b[k] = new FrameFacts();
+            empty.add(b);
+        }
+        Throwable[] failure = new Throwable[1];
+        Thread analysis = Thread.ofPlatform().name("metaroce-analysis").start(() -> {
+            try {
+                while (true) {
+                    FrameFacts[] b = full.take();
+                    int n = (int) b[BATCH].number;
+                    for (int k = 0; k < n; k++) engine.accept(b[k]);
+                    empty.put(b);
+                    if (n < BATCH) return;
+                }
+            } catch (Throwable t) {
+                failure[0] = t;
+                empty.clear();
+                empty.add(new FrameFacts[0]);
+            }
+        });
+        Dissector dis = new Dissector(dc);
+        Dissection d = new Dissection();
+        try {
+            boolean more = true;
+            while (more) {
+                FrameFacts[] b = empty.take();
+                if (b.length == 0) break;
+                int n = 0;
+                while (n < BATCH && (more = src.next())) {
+                    dis.dissect(src.data(), src.frameNumber(), src.timestampNanos(), src.originalLength(), src.linkType(),
+                            src.fcsLength(), d);
+                    b[n++].from(d);
+                }
+                b[BATCH].number = n;
+                full.put(b);
+                if (n < BATCH) more = false;
+            }
+            analysis.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            analysis.interrupt();
+        }
+        if (failure[0] instanceof RuntimeException re) throw re;
+        if (failure[0] instanceof Error er) throw er;
+        if (failure[0] != null) throw new IllegalStateException(failure[0]);
+    }
+}

@@ -1,0 +1,9 @@
+package io.metaroce.analysis;
+
+/** Types of analysis events (one object per notable frame and finding). */
+public enum EventType {
+    RETRANSMISSION, SPURIOUS_RETRANSMISSION, TIMEOUT_RETRANSMISSION, NAK, RNR_NAK, OUT_OF_ORDER, DUPLICATE, PSN_GAP,
+    ACK_OF_UNSEEN, CNP, CE_MARK, CE_WITHOUT_CNP, CREDIT_STALL, PATH_DOWN;
+
+    public String label() { return name().toLowerCase(); }
+}

@@ -1,0 +1,222 @@
+package io.metaroce.analysis;
+
+import java.util.Arrays;
+import java.util.HashMap;
+
+/**
+ * State and results of one QP flow (one direction to one destination QP). Holds the flow's request stream
+ * (the PSNs it sends) with its window, and the counters of what happened to it, including the control
+ * traffic its peer sent about it (ACKs, NAKs, SACKs, NACKs, CNPs).
+ */
+final class Flow {
+    final int index;
+    final FlowKey key;
+    final String id;
+    View view = View.MIRROR;
+    Flow peer;
+    String pairedBy;
+    int tver = -1;
+    String service;
+    boolean ud;
+
+    // Counters.
+    long packets, bytes, dataPackets, payloadBytes, uniquePayloadBytes, firstNs = -1, lastNs, messages,
+            messagesCompleted, retransmitted, spurious, outOfOrder, duplicates, captureGaps, networkLosses, acks, naks,
+            rnrNaks, sacks, nacks, cnps, mrCnps, ceMarks, ceWithoutCnp, cnpExpected, creditStalls, unjudged,
+            truncated, gapEvents, gapPsns, unattributedControl, readResponses, probes, probeReplies, responseRetx,
+            pendingCnps, pendingMrCnps;
+    final long[] byCause = new long[Cause.values().length];
+    final Latency ackRtt = new Latency(), completion = new Latency(), nakGen = new Latency(), nakResp = new Latency(),
+            rtxLatency = new Latency();
+    long minRtt = Long.MAX_VALUE;
+    int[] srcQps = new int[0];
+    int ttl = -1;
+
+    // Request stream.
+    SeqWindow w;
+    boolean started;
+    long origin, maxU, highestSeenU, cumU, softEnd = Long.MIN_VALUE, ePsnU;
+    int startPsn = -1;
+    int pmtu, pmtuLearned;
+    int pathCount;
+    boolean spray;
+    long lastActivity;
+    long lastFp = Long.MIN_VALUE, lastFpTime, lastFpFrame;
+    long oosSince;          // receiver emulation: first arrival past a missing PSN (RoCEv2)
+    long lastReadFrame;
+
+    // Recovery episode (RoCEv2 go-back-N after NAK / RNR NAK).
+    int episodeId;
+    Cause episodeCause;
+    long episodeFromU, episodeSignalTime, episodeFirstRetxTime;
+    boolean episodeResponded;
+    // Latest MR-NACK for response latency.
+    long nackSignalTime, nackFromU, nackToU;
+    boolean nackResponded;
+
+    // Retransmissions at a sender tap waiting for the acknowledgement that decides spurious or not.
+    HashMap<Long, PendingRetx> pendingRetx;
+
+    // Messages of the request stream.
+    final Messages msgs = new Messages();
+
+    // Paths (MetaRoCE).
+    PathStats[] paths;
+    int maxPath = -1;
+    long probeTick;
+
+    // Congestion.
+    long lastCnpTime = Long.MIN_VALUE / 4, lastReactionTime = Long.MIN_VALUE / 4, lastExpectedCnp = Long.MIN_VALUE / 4;
+    int lastCeCount = -1;
+    boolean credit;
+    long grantedU = Long.MIN_VALUE;
+    long stallSince = -1;
+
+    Flow(int index, FlowKey key) {
+        this.index = index;
+        this.key = key;
+        this.id = key.id();
+    }
+
+    SeqWindow window(int maxCapacity) {
+        if (w == null) w = new SeqWindow(maxCapacity);
+        return w;
+    }
+
+    PathStats path(int p) {
+        if (p < 0 || p > 0xFFFF) p = 0;
+        if (paths == null) paths = new PathStats[Math.max(4, p + 1)];
+        if (p >= paths.length) paths = Arrays.copyOf(paths, Math.max(p + 1, paths.length * 2));
+        PathStats s = paths[p];
+        if (s == null) {
+            s = paths[p] = new PathStats(p);
+            if (p > maxPath) maxPath = p;
+        }
+        return s;
+    }
+
+    void addSrcQp(int qp) {
+        for (int q : srcQps) if (q == qp) return;
+        if (srcQps.length >= 256) return;
+        srcQps = Arrays.copyOf(srcQps, srcQps.length + 1);
+        srcQps[srcQps.length - 1] = qp;
+    }
+
+    /** The PMTU in effect: configured or from CM, else learned from full-size packets, else 0. */
+    int pmtu() {
+        if (pmtu > 0) return pmtu;
+        if (pmtuLearned > 0) return pmtuLearned;
+        if (peer != null && peer.pmtu > 0) return peer.pmtu;
+        if (peer != null && peer.pmtuLearned > 0) return peer.pmtuLearned;
+        return 0;
+    }
+
+    long rttEstimate(long fallback) { return minRtt == Long.MAX_VALUE ? fallback : minRtt; }
+
+    String transport() { return tver == 1 ? "metaroce" : tver == 0 ? "rocev2" : null; }
+
+    /** A retransmission seen at the sender's tap whose spuriousness waits for the acknowledgement. */
+    static final class PendingRetx {
+        final long frame, time, u;
+        final int path, prevPath;
+        final AnalysisEvent event;
+
+        PendingRetx(long frame, long time, long u, int path, int prevPath, AnalysisEvent event) {
+            this.frame = frame;
+            this.time = time;
+            this.u = u;
+            this.path = path;
+            this.prevPath = prevPath;
+            this.event = event;
+        }
+    }
+
+    /**
+     * Open messages of the request stream, oldest first: a ring of primitive columns addressed by message
+     * ordinal (monotonic), so the PSN window can refer to a message by an int that stays valid while it is open.
+     */
+    static final class Messages {
+        int head, size;
+        long headOrd;
+        long[] msgId = new long[16], firstU = new long[16], lastU = new long[16], firstTime = new long[16],
+                firstFrame = new long[16];
+        int[] covered = new int[16];
+        boolean[] read = new boolean[16], done = new boolean[16];
+        long seq; // message numbers for RoCEv2 streams (no msg_id on the wire)
+
+        private int slot(int k) { return (head + k) & (msgId.length - 1); }
+
+        /** Slot of the open message with this ordinal, or -1. */
+        int slotOf(int ord) {
+            int k = ord - (int) headOrd;
+            return k >= 0 && k < size ? slot(k) : -1;
+        }
+
+        int ordOfSlot(int s) { return (int) (headOrd + ((s - head) & (msgId.length - 1))); }
+
+        /** Opens a message; returns its ordinal. */
+        int add(long id, long fU, long t, long frame, boolean isRead) {
+            if (size == msgId.length) grow();
+            int s = slot(size++);
+            msgId[s] = id;
+            firstU[s] = fU;
+            lastU[s] = Long.MIN_VALUE;
+            firstTime[s] = t;
+            firstFrame[s] = frame;
+            covered[s] = 0;
+            read[s] = isRead;
+            done[s] = false;
+            return (int) (headOrd + size - 1);
+        }
+
+        /** Slot of the open message with this id (newest first), or -1. */
+        int findById(long id) {
+            for (int k = size - 1, n = 0; k >= 0 && n < 256; k--, n++) {
+                int s = slot(k);
+                if (!done[s] && msgId[s] == id) return s;
+            }
+            return -1;
+        }
+
+        /** Slot of the newest open message that starts at or before u and may contain it, or -1. */
+        int findByPsn(long u) {
+            for (int k = size - 1, n = 0; k >= 0 && n < 256; k--, n++) {
+                int s = slot(k);
+                if (done[s]) continue;
+                if (firstU[s] <= u && (lastU[s] == Long.MIN_VALUE || lastU[s] >= u)) return s;
+                if (firstU[s] <= u) return -1;
+            }
+            return -1;
+        }
+
+        int slotAt(int k) { return slot(k); }
+
+        /** Pops completed messages at the head, and the oldest ones beyond max. */
+        void compact(int max) {
+            while (size > 0 && (done[head] || size > max)) {
+                head = (head + 1) & (msgId.length - 1);
+                headOrd++;
+                size--;
+            }
+        }
+
+        void clear() {
+            headOrd += size;
+            size = 0;
+        }
+
+        private void grow() {
+            int n = msgId.length * 2;
+            long[] a = new long[n], b = new long[n], c = new long[n], d = new long[n], e = new long[n];
+            int[] f = new int[n];
+            boolean[] g = new boolean[n], h = new boolean[n];
+            for (int k = 0; k < size; k++) {
+                int s = slot(k);
+                a[k] = msgId[s]; b[k] = firstU[s]; c[k] = lastU[s]; d[k] = firstTime[s]; e[k] = firstFrame[s];
+                f[k] = covered[s]; g[k] = read[s]; h[k] = done[s];
+            }
+            msgId = a; firstU = b; lastU = c; firstTime = d; firstFrame = e; covered = f; read = g; done = h;
+            head = 0;
+        }
+    }
+}

@@ -1,0 +1,319 @@
+package io.metaroce.analysis;
+
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.Reader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Renders an {@link AnalysisResult}: the JSON object of {@code metaroce analyze -T json}
+ * ({@code {"capture": {...}, "flows": [...], "events": [...]}}) and the tshark-style text tables of
+ * {@code -T text} (QP conversations, reliability, latency, expert summary, paths, capture integrity).
+ */
+public final class Reports {
+    private Reports() {}
+
+    /**
+     * Collects events as serialized JSON lines: in memory up to a limit, then in a temporary file, so a capture
+     * with millions of events does not hold millions of objects.
+     */
+    public static final class EventBuffer implements AnalysisEngine.EventListener, AutoCloseable {
+        private static final int MEMORY_LIMIT = 16 << 20;
+        private final StringBuilder mem = new StringBuilder();
+        private Path spill;
+        private BufferedWriter spillOut;
+        private long count;
+        private final long[] byType = new long[EventType.values().length];
+
+        @Override
+        public void event(AnalysisEvent e) {
+            count++;
+            byType[e.type().ordinal()]++;
+            try {
+                if (spillOut == null && mem.length() > MEMORY_LIMIT) {
+                    spill = Files.createTempFile("metaroce-events", ".jsonl");
+                    spill.toFile().deleteOnExit();
+                    spillOut = Files.newBufferedWriter(spill, StandardCharsets.UTF_8);
+                }
+                if (spillOut != null) {
+                    spillOut.write(e.toJson());
+                    spillOut.write('\n');
+                } else {
+                    mem.append(e.toJson()).append('\n');
+                }
+            } catch (IOException x) {
+                throw new UncheckedIOException(x);
+            }
+        }
+
+        public long count() { return count; }
+
+        public long count(EventType t) { return byType[t.ordinal()]; }
+
+        /** Writes the events as the elements of a JSON array body (comma separated, one per line). */
+        void writeArrayBody(Appendable out, String indent) throws IOException {
+            boolean[] first = {true};
+            forEachLine(line -> {
+                try {
+                    if (!first[0]) out.append(",\n");
+                    first[0] = false;
+                    out.append(indent).append(line);
+                } catch (IOException x) {
+                    throw new UncheckedIOException(x);
+                }
+            });
+        }
+
+        /** Every event line, in order. */
+        public void forEachLine(java.util.function.Consumer<String> c) throws IOException {
+            int s = 0;
+            for (int i = 0; i < mem.length(); i++) {
+                if (mem.charAt(i) == '\n') {
+                    c.accept(mem.substring(s, i));
+                    s = i + 1;
+                }
+            }
+            if (spillOut != null) {
+                spillOut.flush();
+                try (Reader r = Files.newBufferedReader(spill, StandardCharsets.UTF_8);
+                     java.io.BufferedReader br = new java.io.BufferedReader(r)) {
+                    String line;
+                    while ((line = br.readLine()) != null) c.accept(line);
+                }
+            }
+        }
+
+        @Override
+        public void close() {
+            try {
+                if (spillOut != null) spillOut.close();
+                if (spill != null) Files.deleteIfExists(spill);
+            } catch (IOException ignored) {
+                // best effort
+            }
+        }
+    }
+
+    /** {@code {"capture": ..., "flows": [...], "events": [...]}}; events may be null (then an empty array). */
+    public static void json(AnalysisResult r, EventBuffer events, Appendable out, boolean pretty) throws IOException {
+        out.append('{');
+        out.append(pretty ? "\n  \"capture\": " : "\"capture\":");
+        JsonOut j = new JsonOut(out, false);
+        j.value(r.capture());
+        out.append(pretty ? ",\n  \"flows\": [" : ",\"flows\":[");
+        boolean first = true;
+        for (Map<String, Object> f : r.flows()) {
+            if (!first) out.append(',');
+            first = false;
+            if (pretty) out.append("\n    ");
+            new JsonOut(out, false).value(f);
+        }
+        if (pretty && !r.flows().isEmpty()) out.append("\n  ");
+        out.append(pretty ? "],\n  \"events\": [" : "],\"events\":[");
+        if (events != null && events.count() > 0) {
+            if (pretty) out.append('\n');
+            events.writeArrayBody(out, pretty ? "    " : "");
+            if (pretty) out.append("\n  ");
+        }
+        out.append(pretty ? "]\n}\n" : "]}\n");
+    }
+
+    // ------------------------------------------------------------------ text
+
+    public static void text(AnalysisResult r, EventBuffer events, Appendable out) throws IOException {
+        Map<String, Object> cap = r.capture();
+        String rule = "=".repeat(100) + "\n";
+        @SuppressWarnings("unchecked")
+        Map<String, Object> tap = (Map<String, Object>) cap.get("tap");
+        out.append(rule).append("QP Conversations\n");
+        out.append("Capture: ").append(str(cap.get("file"))).append("   tap: ").append(str(tap.get("resolved")));
+        if (tap.get("how") != null) out.append(" (").append(str(tap.get("how"))).append(')');
+        out.append("\nView: S = at the flow's sender, R = at its receiver, M = mid-path (mirror)\n");
+        table(out, new String[] {"Flow", "Peer", "Transport", "Svc", "V", "Frames", "Bytes", "Data", "Msgs", "Done",
+                "Duration(s)", "Goodput"}, r.flows(), f -> new Object[] {f.get("id"), f.get("peer") == null ? "-" : f.get("peer"),
+                f.get("transport"), f.get("service"), view(f), f.get("packets"), f.get("bytes"), f.get("data_packets"),
+                f.get("messages"), f.get("messages_completed"), seconds(num(f.get("last_ns")) - num(f.get("first_ns"))),
+                rate(f.get("goodput_bps"))});
+
+        out.append(rule).append("Reliability (retransmissions by cause; losses: capture vs network)\n");
+        table(out, new String[] {"Flow", "Retx", "nak", "nack", "sack", "tmo", "rnr", "Spur", "OOO", "Dup", "Gaps",
+                "CapLoss", "NetLoss", "ACK", "NAK", "RNR", "SACK", "NACK", "CNP", "CE", "CE-noCNP", "Stall"}, r.flows(), f -> {
+                    @SuppressWarnings("unchecked")
+                    Map<String, Object> c = (Map<String, Object>) f.get("retransmissions_by_cause");
+                    return new Object[] {f.get("id"), f.get("retransmitted_packets"), c.get("nak"), c.get("nack"), c.get("sack"),
+                            c.get("timeout"), c.get("rnr"), f.get("spurious_retransmissions"), f.get("out_of_order"),
+                            f.get("duplicates"), f.get("psn_gaps"), f.get("capture_gaps"), f.get("network_losses"), f.get("acks"),
+                            f.get("naks"), f.get("rnr_naks"), f.get("sacks"), f.get("nacks"), f.get("cnps"), f.get("ce_marks"),
+                            f.get("ce_without_cnp") == null ? "-" : f.get("ce_without_cnp"), f.get("credit_stalls")};
+                });
+
+        out.append(rule).append("Latency (us): min / median / p99 / max (count)\n");
+        table(out, new String[] {"Flow", "ACK RTT", "Msg completion", "NAK generation", "NAK response", "Retx latency"},
+                r.flows(), f -> {
+                    @SuppressWarnings("unchecked")
+                    Map<String, Object> l = (Map<String, Object>) f.get("latency");
+                    return new Object[] {f.get("id"), lat(l.get("ack_rtt_ns")), lat(l.get("message_completion_ns")),
+                            lat(l.get("nak_gen_latency_ns")), lat(l.get("nak_response_latency_ns")),
+                            lat(l.get("retransmission_latency_ns"))};
+                });
+
+        out.append(rule).append("Expert Info summary\n");
+        List<Object[]> ex = expert(r, events);
+        StringBuilder eb = new StringBuilder();
+        eb.append(String.format(Locale.ROOT, "%-9s %-10s %8s  %s%n", "Severity", "Group", "Count", "Summary"));
+        for (Object[] e : ex) eb.append(String.format(Locale.ROOT, "%-9s %-10s %8d  %s%n", e));
+        if (ex.isEmpty()) eb.append("(nothing notable)\n");
+        out.append(eb);
+
+        List<Object[]> pathRows = new ArrayList<>();
+        for (Map<String, Object> f : r.flows()) {
+            if (!(f.get("paths") instanceof Map<?, ?> ps) || ps.isEmpty()) continue;
+            for (Map.Entry<?, ?> pe : ps.entrySet()) {
+                @SuppressWarnings("unchecked")
+                Map<String, Object> p = (Map<String, Object>) pe.getValue();
+                pathRows.add(new Object[] {f.get("id"), pe.getKey(), view(f), p.get("packets"), p.get("first_sends"),
+                        p.get("retransmissions_on"), p.get("retransmitted_from") == null ? "-" : p.get("retransmitted_from"),
+                        p.get("loss_rate") == null ? "-" : pct(p.get("loss_rate")), p.get("ce_marks"), p.get("mr_cnps"),
+                        lat(p.get("rtt_ns")), p.get("probes"), p.get("probe_loss") == null ? "-" : pct(p.get("probe_loss")),
+                        Boolean.TRUE.equals(p.get("down")) ? "DOWN (" + p.get("down_reason") + ")" : "up"});
+            }
+        }
+        if (!pathRows.isEmpty()) {
+            out.append(rule).append("MetaRoCE paths (losses exact at the sender's tap, '-' where not measurable)\n");
+            rows(out, new String[] {"Flow", "Path", "V", "Packets", "First", "RetxOn", "Lost", "Loss", "CE", "MR-CNP",
+                    "RTT us min/med/p99/max", "Probes", "ProbeLoss", "State"}, pathRows);
+        }
+
+        out.append(rule).append("Capture integrity\n");
+        @SuppressWarnings("unchecked")
+        Map<String, Object> drops = (Map<String, Object>) cap.get("capture_drops");
+        @SuppressWarnings("unchecked")
+        Map<String, Object> samp = (Map<String, Object>) cap.get("sampling");
+        out.append(String.format(Locale.ROOT, "Frames: %s (RoCE %s), bytes %s, duration %s s%n", cap.get("frames"),
+                cap.get("roce_frames"), cap.get("bytes"), seconds(num(cap.get("duration_ns")))));
+        out.append(String.format(Locale.ROOT, "Capture drops reported by the file: if_drop %s, os_drop %s%n",
+                drops.get("if_dropped") == null ? "unknown" : drops.get("if_dropped"),
+                drops.get("os_dropped") == null ? "unknown" : drops.get("os_dropped")));
+        out.append(String.format(Locale.ROOT, "PSNs missing from the capture only (capture loss): %s; lost in the network: %s%n",
+                cap.get("capture_gaps"), cap.get("network_losses")));
+        out.append(String.format(Locale.ROOT, "Truncated frames: %s; frames not judged (bad ICRC, malformed): %s; capture duplicates: %s%n",
+                cap.get("truncated_frames"), cap.get("unjudged_frames"), cap.get("duplicates")));
+        out.append("Sampling: ").append(Boolean.TRUE.equals(samp.get("suspected"))
+                ? "suspected, about 1 in " + samp.get("estimated_one_in") + " frames kept (" + samp.get("unexplained_missing_psns")
+                + " PSNs missing that no NAK, SACK or retransmission accounts for)"
+                : "no sign").append('\n');
+        out.append(rule);
+    }
+
+    private static List<Object[]> expert(AnalysisResult r, EventBuffer ev) {
+        List<Object[]> rows = new ArrayList<>();
+        long retx = r.total("retransmitted_packets"), spur = r.total("spurious_retransmissions");
+        long[] byCause = new long[Cause.values().length];
+        for (Map<String, Object> f : r.flows()) {
+            @SuppressWarnings("unchecked")
+            Map<String, Object> c = (Map<String, Object>) f.get("retransmissions_by_cause");
+            for (Cause k : Cause.values()) byCause[k.ordinal()] += num(c.get(k.label()));
+        }
+        if (r.total("psn_gaps") > 0 || r.total("ack_of_unseen_frames") > 0) { /* placeholder */ }
+        long downs = 0;
+        for (Map<String, Object> f : r.flows()) {
+            if (f.get("paths") instanceof Map<?, ?> ps) {
+                for (Object p : ps.values()) if (p instanceof Map<?, ?> pm && Boolean.TRUE.equals(pm.get("down"))) downs++;
+            }
+        }
+        add(rows, "Error", "Sequence", downs, "Path down (unanswered probes or loss far above the other paths)");
+        add(rows, "Warning", "Sequence", r.total("naks"), "NAK (PSN sequence error or fatal code)");
+        add(rows, "Warning", "Sequence", r.total("nacks"), "MR-NACK");
+        add(rows, "Warning", "Sequence", r.total("rnr_naks"), "RNR NAK (receiver not ready)");
+        add(rows, "Warning", "Sequence", r.total("psn_gaps"), "PSN gap (previous packet not captured)");
+        add(rows, "Warning", "Sequence", r.total("capture_gaps"), "PSNs acknowledged or sent that the capture never showed (capture loss)");
+        add(rows, "Warning", "Sequence", r.total("out_of_order"), "Out-of-order packet (arrived before a lower PSN)");
+        add(rows, "Warning", "Sequence", r.total("credit_stalls"), "Credit stall");
+        StringBuilder c = new StringBuilder("Retransmission:");
+        for (Cause k : Cause.values()) if (byCause[k.ordinal()] > 0) c.append(' ').append(k.label()).append(' ').append(byCause[k.ordinal()]);
+        add(rows, "Note", "Sequence", retx, c.toString());
+        add(rows, "Note", "Sequence", spur, "Spurious retransmission (the receiver already had the PSN)");
+        add(rows, "Note", "Sequence", r.total("duplicates"), "Capture duplicate (identical frame within 1 ms)");
+        add(rows, "Note", "Congestion", r.total("ce_marks"), "ECN CE-marked data packet");
+        add(rows, "Note", "Congestion", r.total("ce_without_cnp"), "CE mark without CNP within the reaction window");
+        add(rows, "Chat", "Congestion", r.total("cnps"), "CNP / MR-CNP");
+        if (ev != null) add(rows, "Chat", "Analysis", ev.count(), "Events in total");
+        return rows;
+    }
+
+    private static void add(List<Object[]> rows, String sev, String group, long n, String text) {
+        if (n > 0) rows.add(new Object[] {sev, group, n, text});
+    }
+
+    private interface RowFn {
+        Object[] row(Map<String, Object> f);
+    }
+
+    private static void table(Appendable out, String[] head, List<Map<String, Object>> flows, RowFn fn) throws IOException {
+        List<Object[]> rows = new ArrayList<>();
+        for (Map<String, Object> f : flows) rows.add(fn.row(f));
+        rows(out, head, rows);
+    }
+
+    private static void rows(Appendable out, String[] head, List<Object[]> rows) throws IOException {
+        int[] w = new int[head.length];
+        for (int i = 0; i < head.length; i++) w[i] = head[i].length();
+        for (Object[] r : rows) for (int i = 0; i < r.length; i++) w[i] = Math.max(w[i], str(r[i]).length());
+        StringBuilder b = new StringBuilder();
+        line(b, head, w);
+        for (Object[] r : rows) line(b, r, w);
+        if (rows.isEmpty()) b.append("(none)\n");
+        out.append(b);
+    }
+
+    private static void line(StringBuilder b, Object[] cells, int[] w) {
+        for (int i = 0; i < cells.length; i++) {
+            String s = str(cells[i]);
+            boolean left = i == 0 || !(cells[i] instanceof Number);
+            if (i > 0) b.append("  ");
+            if (left) b.append(s).append(" ".repeat(i == cells.length - 1 ? 0 : w[i] - s.length()));
+            else b.append(" ".repeat(w[i] - s.length())).append(s);
+        }
+        b.append('\n');
+    }
+
+    private static String str(Object o) { return o == null ? "-" : o.toString(); }
+
+    private static long num(Object o) { return o instanceof Number n ? n.longValue() : 0; }
+
+    private static String view(Map<String, Object> f) {
+        String v = str(f.get("view"));
+        return v.isEmpty() ? "-" : v.substring(0, 1).toUpperCase();
+    }
+
+    private static String seconds(long ns) { return String.format(Locale.ROOT, "%.6f", ns / 1e9); }
+
+    private static String pct(Object o) { return String.format(Locale.ROOT, "%.2f%%", ((Number) o).doubleValue() * 100); }
+
+    private static String rate(Object bps) {
+        if (!(bps instanceof Number n)) return "-";
+        double v = n.doubleValue();
+        if (v >= 1e9) return String.format(Locale.ROOT, "%.2f Gb/s", v / 1e9);
+        if (v >= 1e6) return String.format(Locale.ROOT, "%.2f Mb/s", v / 1e6);
+        if (v >= 1e3) return String.format(Locale.ROOT, "%.2f kb/s", v / 1e3);
+        return String.format(Locale.ROOT, "%.0f b/s", v);
+    }
+
+    private static String lat(Object o) {
+        if (!(o instanceof Map<?, ?> m)) return "-";
+        return String.format(Locale.ROOT, "%s/%s/%s/%s (%s)", us(m.get("min")), us(m.get("median")), us(m.get("p99")),
+                us(m.get("max")), m.get("count"));
+    }
+
+    private static String us(Object ns) {
+        double v = num(ns) / 1000.0;
+        return v >= 100 ? String.format(Locale.ROOT, "%.0f", v) : String.format(Locale.ROOT, "%.2f", v);
+    }
+}

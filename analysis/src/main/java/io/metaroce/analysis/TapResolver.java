@@ -1,0 +1,61 @@
+package io.metaroce.analysis;
+
+import io.metaroce.analysis.AnalysisSettings.Tap;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Resolves {@code --tap auto} (§11: "auto infers it when one address is in every frame"). Fed the first frames
+ * of a capture: the host tap is the address present in every RoCE frame. When two addresses are (a single
+ * host pair), the IP TTL / hop limit decides: packets a host sends are captured before any router, so they
+ * carry an initial TTL (64, 128, 255) while the peer's arrive decremented. Otherwise: mirror.
+ */
+final class TapResolver {
+    private static final Set<Integer> INITIAL_TTL = Set.of(32, 64, 128, 255);
+    private Set<Addr> common;
+    private final Map<Addr, int[]> ttls = new HashMap<>(); // [initial-looking, other]
+    private long frames;
+
+    record Addr(long hi, long lo, boolean v6) {}
+
+    void add(FrameFacts f) {
+        if (!f.roce) return;
+        frames++;
+        Addr s = new Addr(f.srcHi, f.srcLo, f.v6), d = new Addr(f.dstHi, f.dstLo, f.v6);
+        if (common == null) {
+            common = new HashSet<>();
+            common.add(s);
+            common.add(d);
+        } else if (!common.isEmpty()) {
+            common.removeIf(a -> !a.equals(s) && !a.equals(d));
+        }
+        if (f.ttl >= 0) ttls.computeIfAbsent(s, k -> new int[2])[INITIAL_TTL.contains(f.ttl) ? 0 : 1]++;
+    }
+
+    long frames() { return frames; }
+
+    /** The resolved tap and a note saying how. */
+    Object[] resolve() {
+        if (common == null || frames == 0) return new Object[] {Tap.MIRROR, "no RoCE frames: mirror"};
+        if (common.size() == 1) {
+            Addr a = common.iterator().next();
+            return new Object[] {host(a), "auto: " + text(a) + " is in every RoCE frame"};
+        }
+        if (common.size() == 2) {
+            Addr[] two = common.toArray(new Addr[0]);
+            int[] t0 = ttls.getOrDefault(two[0], new int[2]), t1 = ttls.getOrDefault(two[1], new int[2]);
+            boolean i0 = t0[0] > 0 && t0[1] == 0, i1 = t1[0] > 0 && t1[1] == 0;
+            boolean d0 = t0[1] > 0 && t0[0] == 0, d1 = t1[1] > 0 && t1[0] == 0;
+            if (i0 && d1) return new Object[] {host(two[0]), "auto: single host pair; " + text(two[0]) + " sends with an initial TTL, its peer's arrive decremented"};
+            if (i1 && d0) return new Object[] {host(two[1]), "auto: single host pair; " + text(two[1]) + " sends with an initial TTL, its peer's arrive decremented"};
+            return new Object[] {Tap.MIRROR, "auto: single host pair and the TTLs do not tell which host captured; judged as a mirror (give --tap host:IP)"};
+        }
+        return new Object[] {Tap.MIRROR, "auto: no address is in every RoCE frame: mirror"};
+    }
+
+    private static Tap host(Addr a) { return Tap.host(text(a)); }
+
+    private static String text(Addr a) { return a.v6 ? FlowKey.v6Text(a.hi, a.lo) : io.metaroce.dissector.Addresses.ipv4((int) a.lo); }
+}
