@@ -42,8 +42,6 @@ final class TestFrames {
      */
     record Frame(String label, byte[] bytes, long originalLength, int linkType, int fcsLength, List<String> expected,
                  int bthOffset, int icrcOffset) {
-        MemorySegment segment() { return MemorySegment.ofArray(bytes.clone()); }
-
         Dissection dissect(Dissector dissector, Dissection out) {
             return dissector.dissect(MemorySegment.ofArray(bytes), 1, 0, originalLength, linkType, fcsLength, out);
         }

@@ -392,7 +392,8 @@ final class RcQp implements Endpoint {
         rec.lastSent = sim.now;
         rec.lastPath = p.pathId;
         rec.lastSeq = ++sendSeq;
-        if (cause != Pkt.CAUSE_NONE && peer.hasReceived(psn)) sim.spurious(p);
+        // A READ or atomic resent because its response is missing is needed even though the responder has it.
+        if (cause != Pkt.CAUSE_NONE && !m.isReadOrAtomic() && peer.hasReceived(psn)) sim.spurious(p);
         return p;
     }
 
@@ -464,7 +465,7 @@ final class RcQp implements Endpoint {
                 return null;
             }
             TxRec rec = ring[rtxPtr & MASK];
-            if (rec == null || rec.done) {
+            if (rec == null || completed(rec)) {
                 rtxPtr = rec == null ? psn(rtxPtr + 1) : psn(rec.psn + rec.span);
                 continue;
             }
@@ -473,6 +474,11 @@ final class RcQp implements Endpoint {
             return transmit(rec, rtxCause, at);
         }
         return null;
+    }
+
+    /** Done, or (RoCEv2) covered by an ACK already received while an earlier READ still waits. */
+    private boolean completed(TxRec rec) {
+        return rec.done || (!meta && !rec.msg.isReadOrAtomic() && ackedValid && diff(ackedHigh, rec.psn) >= 0);
     }
 
     private void goBack(int from, int cause) {
@@ -898,7 +904,7 @@ final class RcQp implements Endpoint {
                 respond(ackPacket(ePsn, NAK_PSN_SEQ));
             }
         } else {
-            sim.spurious(p);
+            if (!def.family().equals("read") && !def.family().equals("atomic")) sim.spurious(p);
             switch (def.family()) {
                 case "read" -> readResponses(p, p.psn, readOrigin[p.psn & MASK], p.rethLen, true);
                 case "atomic" -> {
@@ -1011,7 +1017,7 @@ final class RcQp implements Endpoint {
         int d = diff(p.psn, cum);
         boolean dup = d < 0 || rcvd[p.psn & MASK];
         if (dup) {
-            sim.spurious(p);
+            if (!read && !def.family().equals("atomic")) sim.spurious(p);
             if (read) readResponses(p, p.psn, readOrigin[p.psn & MASK], p.rethLen, true);
             else if (def.family().equals("atomic")) {
                 Pkt a = atomicAck(p);

@@ -128,6 +128,7 @@ final class Truth {
             nl(g);
             g.writeArrayFieldStart("flows");
             for (Flow f : sim.flows) {
+                if (f.packets == 0) continue;
                 nl(g);
                 writeFlow(g, f);
             }
