@@ -64,6 +64,7 @@ public final class Params {
         add(k, "window", "256", "maximum unacknowledged PSNs per QP");
         add(k, "workload", "write", "write | send | mixed | read-atomic | ring-allreduce | incast | alltoall");
         add(k, "messages", "8", "messages per QP (finite runs)");
+        add(k, "message-gap-us", "0", "a requester starts a new message at most this often (0: back to back)");
         add(k, "message-size", "fixed:8192", "message size distribution: fixed:N, uniform:MIN:MAX or "
                 + "lognormal:MEDIAN:SIGMA (bytes)");
         add(k, "ud", "false", "add a UD QP pair that sends datagrams alongside the RC traffic");

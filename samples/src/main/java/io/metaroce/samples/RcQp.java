@@ -120,6 +120,8 @@ final class RcQp implements Endpoint {
     private final int[] probeMisses;
     private int lastSackCe = -1;
     private long srtt = 6_000;
+    private long lastDataSent = Long.MIN_VALUE / 2;
+    private boolean probing;
 
     // ---------------- responder
     private int ePsn, msn;
@@ -216,6 +218,12 @@ final class RcQp implements Endpoint {
 
     static int psn(int v) { return v & PSN_MASK; }
 
+    /** RC request opcodes (the request stream). */
+    static boolean isRequest(int opcode) {
+        return opcode <= 0x0C || opcode == 0x13 || opcode == 0x14 || opcode == 0x16 || opcode == 0x17
+                || opcode == 0x1C || opcode == 0x1D;
+    }
+
     /** Signed 24-bit distance a - b. */
     static int diff(int a, int b) { return ((a - b) << 8) >> 8; }
 
@@ -226,7 +234,7 @@ final class RcQp implements Endpoint {
         ready = true;
         if (peer.credit) grant();
         if (recvBuffers >= 0 && rnrRefill > 0) sim.after(rnrRefill, this::refill);
-        if (meta && spray && probeInterval > 0) sim.after(probeInterval / 2 + sim.rng.nextLong(1000), this::probeTick);
+
         pump();
     }
 
@@ -253,6 +261,13 @@ final class RcQp implements Endpoint {
         Pkt p = nextPacket();
         if (p == null) return;
         if (meta) p.txTs = host.clock(sim.now);
+        if (isRequest(p.opcode)) {
+            lastDataSent = sim.now;
+            if (!probing && spray && probeInterval > 0) {
+                probing = true;
+                sim.after(probeInterval / 2, this::probeTick);
+            }
+        }
         sim.send(p);
         nextSendAt = sim.now + sim.serializationNs(p.wireLength, rate);
         pumpPending = true;
@@ -812,6 +827,10 @@ final class RcQp implements Endpoint {
 
     private void probeTick() {
         if (!sim.running()) return;
+        if (sim.now - lastDataSent > 3 * probeInterval) {
+            probing = false; // quiet QP: probes resume with the next data packet
+            return;
+        }
         for (int k = 0; k < pathCount; k++) {
             if (probeOutstanding[k] != -1 && ++probeMisses[k] >= 3) pathBad[k] = true;
             Pkt p = control(0xE4, k);

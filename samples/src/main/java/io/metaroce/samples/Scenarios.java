@@ -80,14 +80,15 @@ public final class Scenarios {
                 Scenarios::readAtomic, "transport=rocev2", "ipv6=true", "workload=read-atomic", "messages=8",
                 "message-size=uniform:512:4096", "pmtu=1024", "duration-us=800");
         add("metaroce-spray-lossy-path",
-                "MetaRoCE spraying one QP over 4 paths (UDP source port base + path), path 2 losing 5 % of its "
+                "MetaRoCE spraying one QP over 4 paths (UDP source port base + path), path 2 losing 10 % of its "
                         + "packets, path 3 slow: MR-SACKs with cum_psn and bitmap, retransmissions with rtx = 1 "
                         + "moved to another path (causes sack, nack after the reorder timeout, timeout), a few "
                         + "spurious copies when the timer fires before a slow-path packet arrives, MR-PROBE / "
                         + "MR-PROBE-REPLY on every path. The truth's per-path losses sit on path 2.",
-                Scenarios::generic, "transport=metaroce", "paths=4", "loss=0.05", "lossy-path=2", "slow-path=3",
-                "slow-path-extra-ns=4000", "rto-us=14", "workload=write", "messages=10",
-                "message-size=fixed:8192", "pmtu=1024", "probe-interval-us=25", "duration-us=600");
+                Scenarios::generic, "transport=metaroce", "paths=4", "loss=0.1", "lossy-path=2", "slow-path=3",
+                "slow-path-extra-ns=4000", "rto-us=14", "workload=write", "messages=24",
+                "message-size=fixed:8192", "message-gap-us=3", "pmtu=1024", "probe-interval-us=20",
+                "duration-us=400");
         add("metaroce-incast-credit",
                 "MetaRoCE incast with receiver-driven credit: 8 senders spray over 4 paths into one receiver, "
                         + "which grants each sender 8 PSNs ahead of its cum_psn with MR-CREDIT (connection set up "
@@ -103,8 +104,8 @@ public final class Scenarios {
                         + "with rtx = 1 on the other paths; MR-PROBEs on path 1 stop being answered and after "
                         + "three unanswered probes the sender stops using path 1.",
                 Scenarios::generic, "transport=metaroce", "ipv6=true", "vlan=200", "paths=4", "path-down=1",
-                "path-down-at-us=40", "probe-interval-us=10", "workload=write", "messages=10",
-                "message-size=fixed:8192", "pmtu=1024", "duration-us=500");
+                "path-down-at-us=40", "probe-interval-us=10", "workload=write", "messages=24",
+                "message-size=fixed:4096", "message-gap-us=4", "pmtu=1024", "duration-us=300");
         add("capture-gaps-truncated",
                 "Capture loss versus network loss: RoCEv2 traffic with 1 % network loss, captured at the "
                         + "receiver with a snap length of 96 bytes and capture drops in bursts of 3 (about 1.5 % "
@@ -235,7 +236,17 @@ public final class Scenarios {
     /** Pulls count messages (or endlessly when a frame count is asked for). */
     static RcQp.MsgSource source(Sim sim, String workload, int count) {
         int[] k = {0};
-        return qp -> (sim.frameTarget > 0 || k[0] < count) ? message(sim, workload, k[0]++) : null;
+        long gap = sim.params.us("message-gap-us");
+        long[] nextAt = {0};
+        return qp -> {
+            if (sim.frameTarget == 0 && k[0] >= count) return null;
+            if (gap > 0 && sim.now < nextAt[0]) {
+                sim.at(nextAt[0], qp::pump);
+                return null;
+            }
+            nextAt[0] = sim.now + gap;
+            return message(sim, workload, k[0]++);
+        };
     }
 
     static Roles generic(Sim sim, Cm cm) {
@@ -361,9 +372,7 @@ public final class Scenarios {
         onNth(sim, f -> f == flow, test, n, action);
     }
 
-    static boolean isData(Pkt p) {
-        return p.opcode <= 0x0C || p.opcode == 0x13 || p.opcode == 0x14 || p.opcode == 0x16 || p.opcode == 0x17;
-    }
+    static boolean isData(Pkt p) { return RcQp.isRequest(p.opcode); }
 
     // ================================================================== conformance-violations
 
@@ -604,7 +613,7 @@ public final class Scenarios {
                 sim.spurious(x);
                 r4[0].inject(x);
             }));
-            RcQp[] r5 = conn(false, false, false, false, write(512), write(1024));
+            RcQp[] r5 = conn(false, false, false, false, write(512), write(256), write(256));
             note("MR-RTX-005", "RoCEv2 retransmission after a timeout (the last packet was lost, no NAK came): a note");
             onNth(sim, r5[0].flow, Scenarios::isData, 3, p -> p.forceDrop = true);
             onNth(sim, r5[0].flow, p -> isData(p) && p.isRetransmission(), 1, p -> p.violation = "MR-RTX-005");
