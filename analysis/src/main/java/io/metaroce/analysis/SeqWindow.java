@@ -23,6 +23,8 @@ final class SeqWindow {
     byte[] state;
     byte[] cause;        // pending cause code (Cause ordinal + 1), 0 = none
     byte[] copies;       // captured copies, saturating
+    byte[] respCause;    // cause carried by responses to the latest request copy (READ replay, atomic), 0 none
+    byte[] ackReq;       // latest copy had ack_req
     int[] path;          // path of the latest copy
     int[] txTs;          // tx_timestamp of the latest copy
     int[] msg;           // index of the message slot, -1 none
@@ -42,6 +44,8 @@ final class SeqWindow {
         state = new byte[c];
         cause = new byte[c];
         copies = new byte[c];
+        respCause = new byte[c];
+        ackReq = new byte[c];
         path = new int[c];
         txTs = new int[c];
         msg = new int[c];
@@ -97,13 +101,13 @@ final class SeqWindow {
 
     private void grow() {
         int oldCap = cap;
-        byte[] st = state, ca = cause, co = copies;
+        byte[] st = state, ca = cause, co = copies, rc = respCause, ar = ackReq;
         int[] pa = path, tx = txTs, ms = msg, ep = episode;
         long[] ff = firstFrame, ft = firstTime, lf = lastFrame, lt = lastTime, sg = signalTime, fp = fingerprint;
         alloc(oldCap * 2);
         for (long p = base; p <= top; p++) {
             int o = (int) (p & (oldCap - 1)), n = idx(p);
-            state[n] = st[o]; cause[n] = ca[o]; copies[n] = co[o]; path[n] = pa[o]; txTs[n] = tx[o]; msg[n] = ms[o];
+            state[n] = st[o]; cause[n] = ca[o]; copies[n] = co[o]; respCause[n] = rc[o]; ackReq[n] = ar[o]; path[n] = pa[o]; txTs[n] = tx[o]; msg[n] = ms[o];
             episode[n] = ep[o]; firstFrame[n] = ff[o]; firstTime[n] = ft[o]; lastFrame[n] = lf[o]; lastTime[n] = lt[o];
             signalTime[n] = sg[o]; fingerprint[n] = fp[o];
         }
@@ -113,6 +117,8 @@ final class SeqWindow {
         state[i] = 0;
         cause[i] = 0;
         copies[i] = 0;
+        respCause[i] = 0;
+        ackReq[i] = 0;
         msg[i] = -1;
         episode[i] = 0;
         firstFrame[i] = 0;

@@ -19,6 +19,12 @@ abstract sealed class MappedCapture implements PacketSource permits PcapReader, 
      * captures up to 256 KiB); anything larger is damage, and refusing it protects callers that copy frames.
      */
     static final long MAX_CAPTURED_LENGTH = 256L << 20;
+    /**
+     * How far behind the read position mapped pages are kept resident. Older pages are dropped from this
+     * process (they stay in the page cache; a late reader of an old slice simply faults them back in), so
+     * resident memory stays flat on captures of any size instead of growing with the mapping.
+     */
+    static final long RESIDENT_WINDOW = 32L << 20;
     /** Problems kept in the list; later ones are only counted so a hostile file cannot grow memory. */
     static final int MAX_LISTED_PROBLEMS = 1000;
 
@@ -42,6 +48,8 @@ abstract sealed class MappedCapture implements PacketSource permits PcapReader, 
     private int sectionIndex;
     private long recordOffset = -1;
     private long dataOffset;
+    /** Everything before this offset has been unloaded from this process. */
+    private long released;
     private long commentOffset = -1;
     private int commentLength;
 
@@ -71,10 +79,21 @@ abstract sealed class MappedCapture implements PacketSource permits PcapReader, 
             return false;
         }
         if (advance()) {
+            if (dataOffset - released > 2 * RESIDENT_WINDOW && arena != null) release(dataOffset - RESIDENT_WINDOW);
             return true;
         }
         finished = true;
         return false;
+    }
+
+    /** madvise(DONTNEED) through MemorySegment.unload() on the pages before upTo. */
+    private void release(long upTo) {
+        try {
+            file.asSlice(released, upTo - released).unload();
+        } catch (UnsupportedOperationException | IllegalStateException e) {
+            // Not a file mapping (in-memory contents) or already closed: nothing to release.
+        }
+        released = upTo;
     }
 
     final void setFrame(long recordOffset, long timestampNanos, long dataOffset, int capturedLength,

@@ -761,8 +761,11 @@ final class RcQp implements Endpoint {
         }
         advance();
         // Loss inference: paths are FIFO, so a packet is lost when a later packet of its path was acknowledged.
+        // Only PSNs the SACK could report (up to base_psn + 63) can be judged.
+        int reportEnd = psn(p.basePsn + 64);
+        if (diff(reportEnd, sndNxt) > 0) reportEnd = sndNxt;
         int q = sndUna;
-        while (q != sndNxt) {
+        while (q != reportEnd && diff(q, reportEnd) < 0) {
             TxRec rec = ring[q & MASK];
             if (rec == null) {
                 q = psn(q + 1);
@@ -1048,6 +1051,7 @@ final class RcQp implements Endpoint {
         }
         if (d >= RING / 2) return;
         boolean holeBefore = diff(highest, cum) >= 0;
+        boolean newGap = diff(p.psn, psn(highest + 1)) > 0;
         for (int j = 0; j < span; j++) {
             rcvd[(p.psn + j) & MASK] = true;
             if (read) readOrigin[(p.psn + j) & MASK] = p.psn;
@@ -1075,7 +1079,7 @@ final class RcQp implements Endpoint {
         sinceSack++;
         boolean gap = diff(highest, cum) >= 0;
         boolean filled = d == 0 && holeBefore;
-        if (p.sackReq || d != 0 || filled || sinceSack >= 64) sendSack(p);
+        if (p.sackReq || newGap || filled || sinceSack >= 64) sendSack(p);
         if (gap) armReorder();
         if (peer.credit && diff(creditGrantedPsn, cum) < creditWindow / 2) grant();
     }

@@ -58,13 +58,13 @@ public final class Scenarios {
                 Scenarios::generic, "transport=rocev2", "qps=2", "workload=write", "messages=6",
                 "message-size=fixed:8192", "pmtu=1024", "loss=0.015", "duration-us=1500");
         add("rocev2-ecn-cnp",
-                "RoCEv2 incast: 4 senders write to one receiver (VLAN 100, DSCP 26) at line rate; the receiver's "
-                        + "switch queue marks CE above 32 KB, the receiver answers with CNPs (opcode 0x81, BECN) "
+                "RoCEv2 incast: 4 senders write to one receiver (VLAN 100, DSCP 26) whose 10 Gb/s downlink is "
+                        + "the bottleneck; the switch queue marks CE above 32 KB, the receiver answers with CNPs (opcode 0x81, BECN) "
                         + "at most one per QP per 50 us, and the senders cut their rate DCQCN-style: the gaps "
                         + "between their packets widen after each CNP. Captured at the receiver.",
                 Scenarios::generic, "transport=rocev2", "hosts=5", "workload=incast", "messages=3",
-                "message-size=fixed:16384", "pmtu=512", "ecn-threshold-bytes=32768", "vlan=100", "tap=receiver",
-                "cm=false", "duration-us=1000");
+                "message-size=fixed:16384", "pmtu=512", "ecn-threshold-bytes=32768", "bottleneck-gbps=10",
+                "vlan=100", "tap=receiver", "cm=false", "duration-us=1000");
         add("rocev2-rnr",
                 "RoCEv2 receiver not ready: the responder has 2 receive buffers and posts one more every 20 us, "
                         + "so SENDs hit RNR NAKs (AETH 0x23: RNR timer code 3 = 0.03 ms); the requester pauses "

@@ -51,6 +51,29 @@ public final class Simulator {
         }
     }
 
+    /**
+     * Command-line use without the CLI module: {@code Simulator SCENARIO OUT|- [TRUTH|-] [key=value ...]};
+     * prints the frame count and the wall time of the run.
+     */
+    public static void main(String[] args) throws IOException {
+        if (args.length < 2) {
+            System.err.println("usage: Simulator SCENARIO OUT|- [TRUTH|-] [key=value ...]  scenarios: " + scenarios());
+            System.exit(2);
+        }
+        Params p = params(args[0]);
+        int i = 2;
+        Path truth = null;
+        if (args.length > 2 && !args[2].contains("=")) {
+            truth = args[2].equals("-") ? null : Path.of(args[2]);
+            i = 3;
+        }
+        for (; i < args.length; i++) p.set(args[i]);
+        long t0 = System.nanoTime();
+        Result r = run(args[0], p, args[1].equals("-") ? null : Path.of(args[1]), truth);
+        System.out.printf("%s: %d frames, %d events, %.3f s%n", args[0], r.frames(), r.events(),
+                (System.nanoTime() - t0) / 1e9);
+    }
+
     /** Runs a scenario writing to streams (closed by this call when not null). */
     public static Result run(String scenario, Params params, OutputStream capture, boolean pcapng, OutputStream truth)
             throws IOException {
