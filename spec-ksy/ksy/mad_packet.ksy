@@ -22,7 +22,7 @@ seq:
   - id: body
     size-eos: true
     type:
-      switch-on: mad.attribute_id
+      switch-on: 'mad.mgmt_class == 7 ? mad.attribute_id : 0'
       cases:
         0x0010: cm_req
         0x0012: cm_rej

@@ -166,10 +166,10 @@ seq:
   - id: payload
     size: _io.size - _io.pos - 4 - bth.pad_cnt
     type:
-      switch-on: 'bth.dest_qp == 1 ? 1 : 0'
+      switch-on: 'bth.dest_qp == 1 and (bth.opcode == 0x64 or bth.opcode == 0x65) ? 1 : 0'
       cases:
         1: mad_packet
-    doc: 'Payload bytes; a management datagram (CM) when sent to QP 1.'
+    doc: 'Payload bytes; a management datagram (CM) when a UD SEND Only goes to QP 1 (the GSI).'
   - id: pad
     size: bth.pad_cnt
   - id: icrc

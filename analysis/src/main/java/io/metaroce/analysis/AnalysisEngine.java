@@ -374,7 +374,10 @@ public final class AnalysisEngine {
             ps.packets++;
             ps.bytes += f.origLen;
         }
-        if (!fl.started) startStream(fl, f.psn);
+        if (!fl.started) {
+            startStream(fl, f.psn);
+            adoptGrant(fl);
+        }
         SeqWindow w = fl.w;
         boolean isRead = "read".equals(op.family());
         boolean first = op.segment() == OpcodeDef.Segment.FIRST || op.segment() == OpcodeDef.Segment.MIDDLE;
@@ -459,6 +462,7 @@ public final class AnalysisEngine {
                     }
                     w.msg[i] = w.msg[w.idx(u)];
                 }
+                if (fl.view != View.SENDER && (w.state[w.idx(u)] & SeqWindow.RECEIVED) != 0) w.state[i] |= SeqWindow.RECEIVED;
             }
             fl.maxU = end;
         }
@@ -594,19 +598,24 @@ public final class AnalysisEngine {
         boolean inWin = w.contains(u);
         int i = inWin ? w.idx(u) : -1;
         boolean seen = inWin && (w.state[i] & SeqWindow.SEEN) != 0;
+        boolean reservedOnly = inWin && !seen && (w.state[i] & SeqWindow.RESERVED) != 0;
         long original = inWin && w.firstFrame[i] != 0 ? w.firstFrame[i] : 0;
         long prevTime = seen ? w.lastTime[i] : Long.MIN_VALUE;
         int prevPath = seen ? w.path[i] : -1;
         Cause cause = cause(fl, f, u, i, prevTime);
         fl.retransmitted++;
         fl.byCause[cause.ordinal()]++;
+        if (cause == Cause.TIMEOUT) timeoutEpisode(fl, f, u);
+        fl.lastRetxU = u;
+        fl.lastRetxTime = f.timeNs;
+        fl.lastRetxCause = cause;
+        if (u > fl.maxRetxU || fl.maxRetxU == Long.MIN_VALUE) fl.maxRetxU = u;
         if (f.tver == 1) fl.path(f.pathId).retransmissionsOn++;
         if (store != null) {
             store.flag(VerdictStore.RETX);
             store.cause(cause);
             if (original != 0) store.value(VerdictStore.V_ORIGINAL, original);
         }
-        boolean reservedOnly = inWin && !seen && (w.state[i] & SeqWindow.RESERVED) != 0;
         long rtxLat = -1;
         if ((seen || reservedOnly) && w.firstTime[i] > 0) {
             rtxLat = f.timeNs - w.firstTime[i];
@@ -621,10 +630,14 @@ public final class AnalysisEngine {
         }
         // Spurious: the receiver already had the PSN.
         boolean spurious = false, pending = false;
-        if (fl.view == View.SENDER) {
+        if (reservedOnly) {
+            // A READ re-issued inside the range its original reserved: the responder had it iff the original
+            // READ reached it (at the requester's tap: some response to it came back).
+            spurious = fl.view == View.SENDER ? readAnswered(fl, u) : (w.state[i] & SeqWindow.RECEIVED) != 0;
+        } else if (fl.view == View.SENDER) {
             if (inWin && (w.state[i] & SeqWindow.COVERED) != 0) spurious = true;
-            else pending = true;
-        } else if (inWin && !reservedOnly) {
+            else pending = inWin;
+        } else if (inWin) {
             spurious = f.tver == 1 ? (w.state[i] & SeqWindow.RECEIVED) != 0 : u < fl.ePsnU;
         }
         if (!seen && !reservedOnly && !spurious && fl.view != View.SENDER) {
@@ -649,20 +662,59 @@ public final class AnalysisEngine {
             }
         }
         if (spurious) markSpurious(fl, f.number, e);
-        else if (!pending && prevPath >= 0 && fl.view == View.MIRROR) { /* path loss not measurable here */ }
+        else if (!pending && seen && fl.view == View.SENDER) decideLoss(fl, prevPath, f.number, f.timeNs);
         if (pending) {
             if (fl.pendingRetx == null) fl.pendingRetx = new HashMap<>();
-            fl.pendingRetx.put(u, new Flow.PendingRetx(f.number, f.timeNs, u, f.pathId, prevPath, e));
+            fl.pendingRetx.put(u, new Flow.PendingRetx(f.number, f.timeNs, u, f.pathId, prevPath, e, f.txTs));
             if (store != null) store.flag(VerdictStore.PENDING);
             if (e != null) e.ready = false;
         }
+        // Responses to this copy: a READ the responder already had is replayed, its responses are
+        // retransmissions too; an atomic's acknowledgement carries the cause of the copy that caused it.
+        String family = f.opcode.family();
+        if (inWin && "read".equals(family)) {
+            byte rc = spurious ? (byte) (cause.ordinal() + 1) : 0;
+            for (long p = u; p <= fl.maxU && w.contains(p); p++) {
+                int k = w.idx(p);
+                if (p > u && (w.state[k] & SeqWindow.RESERVED) == 0) break;
+                w.respCause[k] = rc;
+            }
+        } else if (inWin && "atomic".equals(family)) {
+            w.respCause[i] = (byte) (cause.ordinal() + 1);
+        }
         if (inWin) {
             w.copy(u, f.number, f.timeNs, f.pathId, f.txTs, f.fingerprint);
+            w.ackReq[i] = (byte) (f.ackReq ? 1 : 0);
             receiverArrival(fl, f, u, i);
-            if (w.msg[i] < 0) message(fl, f, u, "read".equals(f.opcode.family()));
+            if (w.msg[i] < 0) message(fl, f, u, "read".equals(family));
         }
         if (u > fl.highestSeenU) fl.highestSeenU = u;
         if (fl.episodeCause != null && fl.episodeFirstRetxTime == 0 && u >= fl.episodeFromU) fl.episodeFirstRetxTime = f.timeNs;
+    }
+
+    /** Whether any response to the READ that reserved PSN u (before u) was captured. */
+    private boolean readAnswered(Flow fl, long u) {
+        SeqWindow w = fl.w;
+        for (long p = u - 1, n = 0; p >= w.base && n < 4096; p--, n++) {
+            int k = w.idx(p);
+            if ((w.state[k] & SeqWindow.RESP_SEEN) != 0) return true;
+            if ((w.state[k] & SeqWindow.RESERVED) == 0) {
+                // The READ Request's own PSN: its response may carry it.
+                return (w.state[k] & SeqWindow.SEEN) != 0 && (w.state[k] & SeqWindow.RESP_SEEN) != 0;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * A timer episode: the sender's timer fires once and resends one or more PSNs back to back. Counted as one
+     * timeout (RoCEv2: a go-back run; MetaRoCE: the PSNs one timer expiry queued).
+     */
+    private void timeoutEpisode(Flow fl, FrameFacts f, long u) {
+        boolean sameRun = fl.lastRetxCause == Cause.TIMEOUT && fl.lastRetxU != Long.MIN_VALUE
+                && (f.tver == 1 ? f.timeNs - fl.lastRetxTime <= Math.max(settings.slackNs(), fl.rttEstimate(settings.minRttNs()) / 2)
+                        : u > fl.lastRetxU);
+        if (!sameRun) fl.timeouts++;
     }
 
     /** The cause of a retransmission of u (§12): the signal that preceded it, else timeout. */
@@ -714,18 +766,20 @@ public final class AnalysisEngine {
     /** Decides a retransmission seen at the sender's tap once its PSN is acknowledged (or given up on). */
     private void decideSpurious(Flow fl, Flow.PendingRetx p, boolean spurious) {
         if (store != null) store.clearFlags(p.frame, VerdictStore.PENDING);
-        if (spurious) {
-            markSpurious(fl, p.frame, p.event);
-        } else if (p.prevPath >= 0 && fl.tver == 1) {
-            // The previous copy never arrived: a loss on its path.
-            PathStats ps = fl.path(p.prevPath);
-            ps.lost++;
-            fl.networkLosses++;
-            checkPathLoss(fl, ps, p.frame, p.time);
-        } else if (p.prevPath >= 0) {
-            fl.networkLosses++;
-        }
+        if (spurious) markSpurious(fl, p.frame, p.event);
+        else decideLoss(fl, p.prevPath, p.frame, p.time);
         if (p.event != null) p.event.ready = true;
+    }
+
+    /** At the sender's tap, a retransmission that was needed means the previous copy was lost on its path. */
+    private void decideLoss(Flow fl, int prevPath, long frame, long time) {
+        if (prevPath < 0) return;
+        fl.networkLosses++;
+        if (fl.tver == 1) {
+            PathStats ps = fl.path(prevPath);
+            ps.lost++;
+            checkPathLoss(fl, ps, frame, time);
+        }
     }
 
     /** Responder state as far as the tap shows (R and M views). */
@@ -754,10 +808,10 @@ public final class AnalysisEngine {
     private void response(Flow g, FrameFacts f) {
         OpcodeDef op = f.opcode;
         boolean read = "read".equals(op.family());
+        g.dataPackets++;
+        g.payloadBytes += f.payloadLength;
         if (read) {
             g.readResponses++;
-            g.dataPackets++;
-            g.payloadBytes += f.payloadLength;
             if (op.segment() == OpcodeDef.Segment.FIRST || op.segment() == OpcodeDef.Segment.MIDDLE) {
                 if (f.payloadLength > 0 && !f.truncated && g.pmtuLearned < f.payloadLength) g.pmtuLearned = f.payloadLength;
             }
@@ -771,18 +825,32 @@ public final class AnalysisEngine {
         if (read && g.pmtuLearned > fl.pmtuLearned) fl.pmtuLearned = g.pmtuLearned;
         SeqWindow w = fl.w;
         long u = Psn.unwrap(fl.maxU, f.psn);
-        if (read && w.contains(u)) {
+        if (w.contains(u)) {
             int i = w.idx(u);
-            if ((w.state[i] & SeqWindow.RESP_SEEN) != 0) {
+            boolean repeat = (w.state[i] & SeqWindow.RESP_SEEN) != 0;
+            byte rc = w.respCause[i];
+            if (rc != 0 || repeat) {
+                // Answers a request copy the responder already had (READ replay) or a retransmitted atomic.
+                Cause c = rc != 0 ? Cause.values()[rc - 1] : Cause.TIMEOUT;
+                g.retransmitted++;
+                g.byCause[c.ordinal()]++;
                 g.responseRetx++;
-            }
-            w.state[i] |= SeqWindow.RESP_SEEN;
-            if (op.isLastOrOnly()) {
-                int ms = fl.msgs.slotOf(w.msg[i]);
-                if (ms >= 0 && fl.msgs.lastU[ms] == Long.MIN_VALUE) {
-                    fl.msgs.lastU[ms] = u;
-                    // Reserved PSNs past the last response were never used.
+                if (store != null) {
+                    store.flag(VerdictStore.RETX);
+                    store.cause(c);
+                    if (repeat && w.lastFrame[i] != 0) store.value(VerdictStore.V_ORIGINAL, w.respFrame(i));
                 }
+                if (listener != null) {
+                    event(f, g.id, c == Cause.TIMEOUT ? EventType.TIMEOUT_RETRANSMISSION : EventType.RETRANSMISSION)
+                            .put("psn", f.psn).put("cause", c.label()).put("response", true);
+                }
+                w.respCause[i] = 0;
+            }
+            if (!repeat) w.setRespFrame(i, f.number);
+            w.state[i] |= SeqWindow.RESP_SEEN;
+            if (read && op.isLastOrOnly()) {
+                int ms = fl.msgs.slotOf(w.msg[i]);
+                if (ms >= 0 && fl.msgs.lastU[ms] == Long.MIN_VALUE) fl.msgs.lastU[ms] = u;
                 if (fl.softEnd > u && u >= fl.maxU) fl.softEnd = Long.MIN_VALUE;
             }
         }
@@ -870,13 +938,56 @@ public final class AnalysisEngine {
         long from = Math.max(Math.max(fl.cumU, fl.origin), w.base);
         if (cumulative && toU > fl.cumU) fl.cumU = toU;
         if (from >= toU) return;
+        coverDupAck = f.tver == 0 && fl.pendingRetx != null && !fl.pendingRetx.isEmpty() && dupAck(fl, f, toU);
         coverRange(fl, f, from, toU);
+        coverDupAck = false;
         if (fl.view != View.SENDER && toU > fl.ePsnU && f.tver == 0) fl.ePsnU = toU;
         if (cumulative) releaseOld(fl);
     }
 
     private int unseenInFrame;
     private long unseenFirst;
+    private boolean coverDupAck;
+
+    /**
+     * RoCEv2 at the sender's tap: whether this cumulative acknowledgement shows the responder already held the
+     * retransmitted PSNs it covers. The responder accepts in order, so an ACK generated before one of those
+     * copies could have arrived (sooner than a round trip after it was sent), or one covering PSNs not resent
+     * yet, means every covered PSN was there before its new copy.
+     */
+    private boolean dupAck(Flow fl, FrameFacts f, long toU) {
+        long rtt = fl.rttEstimate(settings.minRttNs());
+        boolean any = false;
+        for (Flow.PendingRetx p : fl.pendingRetx.values()) {
+            if (p.u >= toU) continue;
+            any = true;
+            if (f.timeNs - p.time < rtt) return true;
+        }
+        return any && fl.maxRetxU != Long.MIN_VALUE && toU - 1 > fl.maxRetxU;
+    }
+
+    /**
+     * MetaRoCE at the sender's tap: whether the acknowledgement that first covered a retransmitted PSN was
+     * generated before that copy could reach the receiver. An MR-SACK names its trigger (PSN, echo_timestamp,
+     * echo_path_id): if that is an earlier copy of the same PSN, or a packet that reached the receiver before
+     * this copy (send time plus half its path's round trip), the receiver already had the PSN.
+     */
+    private boolean coveredBeforeArrival(Flow fl, Flow.PendingRetx p, FrameFacts f) {
+        long rtt2 = pathRtt(fl, p.path);
+        if (f.hasSack) {
+            SeqWindow w = fl.w;
+            long trig = Psn.unwrap(fl.maxU, f.psn);
+            if (trig == p.u) return (int) f.sackEcho != (int) p.tx;
+            if (w.contains(trig)) {
+                int k = w.idx(trig);
+                if ((w.state[k] & SeqWindow.SEEN) != 0 && w.txTs[k] == (int) f.sackEcho) {
+                    long ty = w.lastTime[k];
+                    return ty + pathRtt(fl, w.path[k]) / 2 < p.time + rtt2 / 2;
+                }
+            }
+        }
+        return f.timeNs - p.time < rtt2;
+    }
 
     private void coverRange(Flow fl, FrameFacts f, long from, long to) {
         SeqWindow w = fl.w;
@@ -945,11 +1056,17 @@ public final class AnalysisEngine {
         if (fl.pendingRetx != null && !fl.pendingRetx.isEmpty()) {
             Flow.PendingRetx p = fl.pendingRetx.remove(u);
             if (p != null) {
-                // Acknowledged sooner than the retransmission could have reached the receiver and its answer
-                // come back: the receiver had the PSN already.
-                long rtt = pathRtt(fl, p.path);
-                decideSpurious(fl, p, f.timeNs - p.time < rtt);
+                // Acknowledged before the retransmission could have reached the receiver: it had the PSN.
+                boolean spurious = f.tver == 0 ? coverDupAck : coveredBeforeArrival(fl, p, f);
+                decideSpurious(fl, p, spurious);
             }
+        }
+        if (fl.view == View.SENDER && fl.tver == 1 && (st & SeqWindow.SEEN) != 0) {
+            int path = w.path[i];
+            if (fl.pathAckedFrame == null || path >= fl.pathAckedFrame.length) {
+                fl.pathAckedFrame = Arrays.copyOf(fl.pathAckedFrame == null ? new long[0] : fl.pathAckedFrame, Math.max(path + 1, 8));
+            }
+            if (w.lastFrame[i] > fl.pathAckedFrame[path]) fl.pathAckedFrame[path] = w.lastFrame[i];
         }
         int ms = fl.msgs.slotOf(w.msg[i]);
         if (ms >= 0) {
@@ -1057,6 +1174,7 @@ public final class AnalysisEngine {
                 if (rtt >= 0) {
                     fl.path(f.sackEchoPath).rtt.add(rtt);
                     if (rtt < fl.minRtt) fl.minRtt = rtt;
+                    if (rtt < 10_000_000) fl.srtt = (7 * fl.srtt + rtt) / 8;
                 }
             }
         }
@@ -1081,18 +1199,44 @@ public final class AnalysisEngine {
                 highestSet = u;
             }
             if (unseenInFrame > before) ackOfUnseen(fl, f);
-            // A SACK gap: PSNs below the highest received that are still missing.
-            for (long u = Math.max(cum, w.base); u < highestSet; u++) {
-                if (u < base && u != cum) continue;
-                int i = w.idx(u);
-                if ((w.state[i] & SeqWindow.COVERED) != 0) continue;
-                if (w.cause[i] == 0 && (w.state[i] & (SeqWindow.SEEN | SeqWindow.GAP)) != 0) {
-                    w.cause[i] = (byte) (Cause.SACK.ordinal() + 1);
-                    w.signalTime[i] = w.signalTime[i] == 0 ? f.timeNs : w.signalTime[i];
-                }
+            if (fl.view != View.SENDER) sackGapsSeenByReceiver(fl, f, cum, base, highestSet);
+        }
+        if (fl.view == View.SENDER) sackGapsSeenBySender(fl, f);
+        releaseOld(fl);
+    }
+
+    /**
+     * Sender's tap: paths are FIFO, so once a SACK acknowledged a later transmission on the same path, a copy
+     * still unacknowledged is lost and the sender resends it (cause sack).
+     */
+    private void sackGapsSeenBySender(Flow fl, FrameFacts f) {
+        if (fl.pathAckedFrame == null) return;
+        SeqWindow w = fl.w;
+        long[] acked = fl.pathAckedFrame;
+        for (long u = Math.max(fl.cumU, w.base); u <= fl.maxU; u++) {
+            int i = w.idx(u);
+            int st = w.state[i];
+            if ((st & (SeqWindow.COVERED | SeqWindow.RESERVED)) != 0 || (st & SeqWindow.SEEN) == 0 || w.cause[i] != 0) continue;
+            int path = w.path[i];
+            if (path < acked.length && acked[path] > w.lastFrame[i]) {
+                w.cause[i] = (byte) (Cause.SACK.ordinal() + 1);
+                w.signalTime[i] = f.timeNs;
             }
         }
-        releaseOld(fl);
+    }
+
+    /** Receiver's tap (or mirror): PSNs the SACK reports missing below the highest it reports received. */
+    private void sackGapsSeenByReceiver(Flow fl, FrameFacts f, long cum, long base, long highestSet) {
+        SeqWindow w = fl.w;
+        for (long u = Math.max(cum, w.base); u < highestSet; u++) {
+            if (u < base && u != cum) continue;
+            int i = w.idx(u);
+            if ((w.state[i] & SeqWindow.COVERED) != 0) continue;
+            if (w.cause[i] == 0) {
+                w.cause[i] = (byte) (Cause.SACK.ordinal() + 1);
+                if (w.signalTime[i] == 0) w.signalTime[i] = f.timeNs;
+            }
+        }
     }
 
     private void nack(Flow g, FrameFacts f) {
@@ -1113,9 +1257,16 @@ public final class AnalysisEngine {
             gen = nakGeneration(fl, f, first);
             if (retransmit) {
                 Cause c = rnr ? Cause.RNR : Cause.NACK;
+                long recent = Math.max(2_000, fl.srtt / 2);
                 for (long u = Math.max(first, w.base); u < first + count && u <= fl.maxU; u++) {
                     int i = w.idx(u);
                     if ((w.state[i] & SeqWindow.COVERED) != 0) continue;
+                    if (fl.view == View.SENDER) {
+                        // The sender ignores a NACK for a copy it sent very recently, and keeps the cause of a
+                        // retransmission it already queued.
+                        if ((w.state[i] & SeqWindow.SEEN) != 0 && f.timeNs - w.lastTime[i] <= recent) continue;
+                        if (w.cause[i] != 0) continue;
+                    }
                     w.cause[i] = (byte) (c.ordinal() + 1);
                 }
                 fl.nackSignalTime = f.timeNs;
@@ -1135,14 +1286,32 @@ public final class AnalysisEngine {
 
     private void credit(Flow g, FrameFacts f) {
         Flow fl = about(g, -1, false);
-        if (fl == null) {
-            g.unattributedControl++;
+        if (fl == null || !fl.started) {
+            // A grant before the first request: applied when the data flow starts.
+            g.pendingGrant = f.creditPsn;
+            if (fl != null) fl.credit = true;
             return;
         }
         fl.credit = true;
-        if (!fl.started) return;
         long granted = Psn.unwrap(fl.maxU, f.creditPsn);
         if (granted > fl.grantedU) fl.grantedU = granted;
+    }
+
+    /** An MR-CREDIT seen before the data flow started applies to it. */
+    private void adoptGrant(Flow fl) {
+        Flow from = fl.peer;
+        if (from == null) {
+            for (Flow c : reverseFlows(fl)) {
+                if (c.pendingGrant >= 0 && c.peer == null) {
+                    if (from != null) return;
+                    from = c;
+                }
+            }
+        }
+        if (from == null || from.pendingGrant < 0) return;
+        fl.credit = true;
+        fl.grantedU = Psn.unwrap(fl.maxU + 1, from.pendingGrant);
+        from.pendingGrant = -1;
     }
 
     /** Credit mode: a sender that used all its credit and sent nothing new for at least one RTT (§12). */

@@ -112,6 +112,7 @@ public final class AnalysisResult {
         m.put("retransmissions_by_cause", causes);
         m.put("spurious_retransmissions", f.spurious);
         m.put("timeout_retransmissions", f.byCause[Cause.TIMEOUT.ordinal()]);
+        m.put("timeouts", f.timeouts);
         m.put("out_of_order", f.outOfOrder);
         m.put("duplicates", f.duplicates);
         m.put("psn_gaps", f.gapEvents);
@@ -146,7 +147,7 @@ public final class AnalysisResult {
         m.put("unique_payload_bytes", f.uniquePayloadBytes);
         if (f.tver == 1) {
             m.put("spray", f.spray);
-            m.put("path_count", f.pathCount > 0 ? (long) f.pathCount : f.maxPath >= 0 ? (long) f.maxPath + 1 : null);
+            m.put("path_count", f.pathCount > 0 ? Long.valueOf(f.pathCount) : f.maxPath >= 0 ? Long.valueOf(f.maxPath + 1) : null);
             Map<String, Object> paths = new LinkedHashMap<>();
             if (f.paths != null) {
                 for (PathStats p : f.paths) {

@@ -28,7 +28,7 @@ final class Flow {
     final long[] byCause = new long[Cause.values().length];
     final Latency ackRtt = new Latency(), completion = new Latency(), nakGen = new Latency(), nakResp = new Latency(),
             rtxLatency = new Latency();
-    long minRtt = Long.MAX_VALUE;
+    long minRtt = Long.MAX_VALUE, srtt = 6_000;
     int[] srcQps = new int[0];
     int ttl = -1;
 
@@ -44,6 +44,9 @@ final class Flow {
     long lastFp = Long.MIN_VALUE, lastFpTime, lastFpFrame;
     long oosSince;          // receiver emulation: first arrival past a missing PSN (RoCEv2)
     long lastReadFrame;
+    long lastRetxU = Long.MIN_VALUE, lastRetxTime, maxRetxU = Long.MIN_VALUE, timeouts;
+    Cause lastRetxCause;
+    long[] pathAckedFrame;
 
     // Recovery episode (RoCEv2 go-back-N after NAK / RNR NAK).
     int episodeId;
@@ -71,6 +74,7 @@ final class Flow {
     boolean credit;
     long grantedU = Long.MIN_VALUE;
     long stallSince = -1;
+    int pendingGrant = -1;
 
     Flow(int index, FlowKey key) {
         this.index = index;
@@ -117,11 +121,12 @@ final class Flow {
 
     /** A retransmission seen at the sender's tap whose spuriousness waits for the acknowledgement. */
     static final class PendingRetx {
-        final long frame, time, u;
+        final long frame, time, u, tx;
         final int path, prevPath;
         final AnalysisEvent event;
 
-        PendingRetx(long frame, long time, long u, int path, int prevPath, AnalysisEvent event) {
+        PendingRetx(long frame, long time, long u, int path, int prevPath, AnalysisEvent event, long tx) {
+            this.tx = tx;
             this.frame = frame;
             this.time = time;
             this.u = u;

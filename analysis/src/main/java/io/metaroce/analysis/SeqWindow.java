@@ -32,6 +32,7 @@ final class SeqWindow {
     long[] firstFrame, firstTime, lastFrame, lastTime;
     long[] signalTime;   // time of the pending cause signal, or of the arrival that showed this PSN missing
     long[] fingerprint;
+    long[] respFrame;    // first captured response with this PSN
 
     SeqWindow(int maxCapacity) {
         this.maxCapacity = Integer.highestOneBit(Math.max(INITIAL, maxCapacity));
@@ -56,6 +57,7 @@ final class SeqWindow {
         lastTime = new long[c];
         signalTime = new long[c];
         fingerprint = new long[c];
+        respFrame = new long[c];
         Arrays.fill(msg, -1);
     }
 
@@ -103,13 +105,13 @@ final class SeqWindow {
         int oldCap = cap;
         byte[] st = state, ca = cause, co = copies, rc = respCause, ar = ackReq;
         int[] pa = path, tx = txTs, ms = msg, ep = episode;
-        long[] ff = firstFrame, ft = firstTime, lf = lastFrame, lt = lastTime, sg = signalTime, fp = fingerprint;
+        long[] ff = firstFrame, ft = firstTime, lf = lastFrame, lt = lastTime, sg = signalTime, fp = fingerprint, rf = respFrame;
         alloc(oldCap * 2);
         for (long p = base; p <= top; p++) {
             int o = (int) (p & (oldCap - 1)), n = idx(p);
             state[n] = st[o]; cause[n] = ca[o]; copies[n] = co[o]; respCause[n] = rc[o]; ackReq[n] = ar[o]; path[n] = pa[o]; txTs[n] = tx[o]; msg[n] = ms[o];
             episode[n] = ep[o]; firstFrame[n] = ff[o]; firstTime[n] = ft[o]; lastFrame[n] = lf[o]; lastTime[n] = lt[o];
-            signalTime[n] = sg[o]; fingerprint[n] = fp[o];
+            signalTime[n] = sg[o]; fingerprint[n] = fp[o]; respFrame[n] = rf[o];
         }
     }
 
@@ -124,7 +126,12 @@ final class SeqWindow {
         firstFrame[i] = 0;
         lastFrame[i] = 0;
         signalTime[i] = 0;
+        respFrame[i] = 0;
     }
+
+    long respFrame(int i) { return respFrame[i]; }
+
+    void setRespFrame(int i, long frame) { respFrame[i] = frame; }
 
     boolean has(long u, int bit) { return contains(u) && (state[idx(u)] & bit) != 0; }
 

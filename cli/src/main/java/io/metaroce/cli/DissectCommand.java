@@ -402,9 +402,9 @@ final class DissectCommand implements Callable<Integer> {
         }
     }
 
-    /** Frame-by-frame field order: headers in wire order, then computed fields. Cached per protocol stack. */
+    /** Frame-by-frame field order: headers in wire order, then computed fields. Cached per protocol stack (per thread). */
     static final class JsonOrder {
-        private static final Map<String, List<FieldDef>> CACHE = new LinkedHashMap<>();
+        private static final ThreadLocal<Map<Long, List<FieldDef>>> CACHE = ThreadLocal.withInitial(java.util.HashMap::new);
         private static final List<FieldDef> TRAILING = new ArrayList<>();
 
         static {
@@ -415,8 +415,11 @@ final class DissectCommand implements Callable<Integer> {
         }
 
         static List<FieldDef> fieldsOf(Dissection d) {
-            String key = d.protocols();
-            List<FieldDef> l = CACHE.get(key);
+            // Key: the layer headers, 6 bits each (a stack deeper than 10 layers is simply not cached).
+            long key = d.layerCount();
+            for (int i = 0; i < d.layerCount() && i < 10; i++) key = key * 64 + d.layerHeader(i);
+            Map<Long, List<FieldDef>> cache = CACHE.get();
+            List<FieldDef> l = d.layerCount() <= 10 ? cache.get(key) : null;
             if (l != null) return l;
             l = new ArrayList<>();
             Set<Integer> seen = new HashSet<>();
@@ -426,7 +429,7 @@ final class DissectCommand implements Callable<Integer> {
                 for (int k = h.firstField(); k < h.firstField() + h.fieldCount(); k++) l.add(Spec.FIELDS.get(k));
             }
             l.addAll(TRAILING);
-            if (CACHE.size() < 4096) CACHE.put(key, l);
+            if (d.layerCount() <= 10 && cache.size() < 4096) cache.put(key, l);
             return l;
         }
     }

@@ -18,7 +18,7 @@ import java.util.List;
  * allocates nothing on a clean frame.
  */
 public final class Dissection {
-    static final int MAX_LAYERS = 24;
+    static final int MAX_LAYERS = 48;
 
     // Frame metadata.
     long number;
@@ -35,6 +35,9 @@ public final class Dissection {
     int layerCount;
     final int[] layerHeader = new int[MAX_LAYERS];
     final int[] layerOffset = new int[MAX_LAYERS];
+    /** Per header: how many layers of it and the first one's index, so field lookups are O(1). */
+    final byte[] headerCount = new byte[Spec.HEADERS.size()];
+    final byte[] headerFirst = new byte[Spec.HEADERS.size()];
 
     // Network facts.
     int ipVersion;
@@ -67,6 +70,7 @@ public final class Dissection {
     final ExtraFields extra = new ExtraFields();
 
     void reset() {
+        for (int i = 0; i < layerCount; i++) headerCount[layerHeader[i]] = 0;
         layerCount = 0;
         ipVersion = 0;
         ecn = -1;
@@ -92,6 +96,7 @@ public final class Dissection {
         if (layerCount == MAX_LAYERS) return -1;
         layerHeader[layerCount] = header;
         layerOffset[layerCount] = offset;
+        if (headerCount[header]++ == 0) headerFirst[header] = (byte) layerCount;
         return layerCount++;
     }
 
@@ -119,9 +124,11 @@ public final class Dissection {
 
     /** Index of the first layer with this header, or -1. */
     public int findLayer(int header) {
-        for (int i = 0; i < layerCount; i++) if (layerHeader[i] == header) return i;
-        return -1;
+        return headerCount[header] == 0 ? -1 : headerFirst[header];
     }
+
+    /** Number of layers with this header. */
+    public int countOf(int header) { return headerCount[header]; }
 
     /** Offset of the first layer with this header, or -1. */
     public int offsetOf(int header) {

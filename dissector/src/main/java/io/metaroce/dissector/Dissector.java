@@ -48,7 +48,11 @@ public final class Dissector {
             LINKTYPE_IPV6 = 229, LINKTYPE_LINUX_SLL2 = 276, DLT_RAW_BSD = 12, DLT_RAW_OPENBSD = 14;
     private static final int ETHERTYPE_IPV4 = 0x0800, ETHERTYPE_IPV6 = 0x86DD, ETHERTYPE_VLAN = 0x8100,
             ETHERTYPE_QINQ = 0x88A8, ETHERTYPE_QINQ_OLD = 0x9100;
-    private static final int IPPROTO_UDP = 17, CM_MGMT_CLASS = 0x07, GSI_QP = 1, FCS_LENGTH = 4;
+    private static final int IPPROTO_UDP = 17, CM_MGMT_CLASS = 0x07, GSI_QP = 1, FCS_LENGTH = 4, UD_SEND_ONLY = 0x64,
+            UD_SEND_ONLY_IMM = 0x65;
+    /** More tags than any real network stacks; beyond it the frame is treated as damaged. */
+    private static final int MAX_VLAN_TAGS = 16;
+    private static final int MAX_IPV6_EXTENSIONS = 16;
     private static final ValueLayout.OfInt LE_INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
     private final DissectorConfig config;
@@ -78,7 +82,9 @@ public final class Dissector {
         out.linkType = linkType;
         try {
             int end = out.capturedLength;
-            if (fcsLength > 0 && end >= fcsLength && linkType == LINKTYPE_ETHERNET) end -= fcsLength;
+            // The FCS is the last bytes on the wire: present in the data only when the frame was not cut.
+            if (fcsLength > 0 && end >= fcsLength && linkType == LINKTYPE_ETHERNET && originalLength == out.capturedLength)
+                end -= fcsLength;
             switch (linkType) {
                 case LINKTYPE_ETHERNET -> ethernet(out, end, fcsLength);
                 case LINKTYPE_LINUX_SLL -> cooked(out, Sll.HEADER, Sll.SIZE, Sll.F_ETYPE, end);
@@ -105,12 +111,14 @@ public final class Dissector {
         out.addLayer(Eth.HEADER, 0);
         int type = Eth.type(out.data, 0);
         int off = Eth.SIZE;
+        int tags = 0;
         while (type == ETHERTYPE_VLAN || type == ETHERTYPE_QINQ || type == ETHERTYPE_QINQ_OLD) {
             if (!need(out, off, Vlan.SIZE, end, Vlan.HEADER)) return;
-            if (out.addLayer(Vlan.HEADER, off) < 0) {
-                out.expert(ERROR, MALFORMED, "too many VLAN tags");
+            if (++tags > MAX_VLAN_TAGS) {
+                out.expert(ERROR, MALFORMED, "more than " + MAX_VLAN_TAGS + " VLAN tags; the rest of the frame is not decoded");
                 return;
             }
+            out.addLayer(Vlan.HEADER, off);
             type = Vlan.etype(out.data, off);
             off += Vlan.SIZE;
         }
@@ -199,7 +207,11 @@ public final class Dissector {
         int p = off + Ipv6.SIZE;
         boolean extensions = false;
         // Extension headers: hop-by-hop 0, routing 43, fragment 44, AH 51, destination options 60.
-        for (int guard = 0; guard < 16 && (next == 0 || next == 43 || next == 44 || next == 51 || next == 60); guard++) {
+        for (int seen = 0; next == 0 || next == 43 || next == 44 || next == 51 || next == 60; seen++) {
+            if (seen == MAX_IPV6_EXTENSIONS) {
+                out.expert(ERROR, MALFORMED, "more than " + MAX_IPV6_EXTENSIONS + " IPv6 extension headers; the rest is not decoded");
+                return ipEnd;
+            }
             if (p + 8 > Math.min(ipEnd, end)) {
                 out.expert(ERROR, MALFORMED, "IPv6 extension header " + next + " runs past the end of the frame");
                 return ipEnd;
@@ -290,7 +302,8 @@ public final class Dissector {
         if (wireEnd - off < Bth.SIZE + 4) {
             out.expert(ERROR, MALFORMED, "RoCE packet of " + (wireEnd - off) + " bytes cannot hold a BTH and an ICRC ("
                     + (Bth.SIZE + 4) + " bytes)");
-            if (capEnd - off < Bth.SIZE) return;
+            if (capEnd - off >= Bth.SIZE) out.bth = out.addLayer(Bth.HEADER, off);
+            return;
         }
         if (!need(out, off, Bth.SIZE, capEnd, Bth.HEADER)) return;
         out.bth = out.addLayer(Bth.HEADER, off);
@@ -302,7 +315,10 @@ public final class Dissector {
         OpcodeDef def;
         if (tver == 0) def = Spec.OPCODES_TVER0.get(opcode);
         else if (tver == 1) {
-            if (!need(out, p, Mrth.SIZE, Math.min(capEnd, icrcOff), Mrth.HEADER)) return;
+            if (!need(out, p, Mrth.SIZE, Math.min(capEnd, icrcOff), Mrth.HEADER)) {
+                icrcCheck(out, off, wireEnd, capEnd, ipOff, ipHeaderLength, ipv6);
+                return;
+            }
             out.mrth = out.addLayer(Mrth.HEADER, p);
             int version = Mrth.version(out.data, p);
             if (version != 1) out.expert(ERROR, PROTOCOL, "MRTH version " + version + ", expected 1");
@@ -349,7 +365,9 @@ public final class Dissector {
             out.expert(WARN, MALFORMED, def.label() + " carries no payload, but " + (icrcOff - p) + " bytes follow its headers");
         if (def.payloadBytes() >= 0 && out.payloadLength != def.payloadBytes())
             out.expert(ERROR, MALFORMED, def.label() + " carries " + def.payloadBytes() + " payload bytes, not " + out.payloadLength);
-        if (Bth.destQp(out.data, off) == GSI_QP && out.hasLayer(Deth.HEADER)) mad(out, p, Math.min(capEnd, icrcOff - pad));
+        // Management datagrams: UD SEND Only (with or without immediate) to QP 1, the GSI.
+        if (Bth.destQp(out.data, off) == GSI_QP && (opcode == UD_SEND_ONLY || opcode == UD_SEND_ONLY_IMM))
+            mad(out, p, Math.min(capEnd, icrcOff - pad), icrcOff - pad);
         icrcCheck(out, off, wireEnd, capEnd, ipOff, ipHeaderLength, ipv6);
     }
 
@@ -390,9 +408,11 @@ public final class Dissector {
 
     // ------------------------------------------------------------------ connection management on QP 1
 
-    private static void mad(Dissection out, int off, int end) {
+    /** end: end of the captured payload; wireEnd: end of the payload on the wire. */
+    private static void mad(Dissection out, int off, int end, int wireEnd) {
         if (end - off < Mad.SIZE) {
-            out.expert(WARN, MALFORMED, "UD packet to QP 1 too short for a MAD header (" + Math.max(0, end - off) + " bytes)");
+            if (wireEnd - off >= Mad.SIZE) out.expert(NOTE, CAPTURE, "MAD header cut by the snap length");
+            else out.expert(WARN, MALFORMED, "UD packet to QP 1 too short for a MAD header (" + Math.max(0, end - off) + " bytes)");
             return;
         }
         out.addLayer(Mad.HEADER, off);
@@ -403,7 +423,8 @@ public final class Dissector {
         for (HeaderDef h : Spec.HEADERS) {
             if (!h.id().equals("cm_" + attr.id())) continue;
             if (body + h.size() > end) {
-                out.expert(WARN, MALFORMED, "CM " + attr.label() + " cut short: " + (end - body) + " of " + h.size() + " bytes");
+                if (body + h.size() <= wireEnd) out.expert(NOTE, CAPTURE, "CM " + attr.label() + " cut by the snap length");
+                else out.expert(WARN, MALFORMED, "CM " + attr.label() + " cut short: " + (end - body) + " of " + h.size() + " bytes");
                 return;
             }
             out.addLayer(h.index(), body);

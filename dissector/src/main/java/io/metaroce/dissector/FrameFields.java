@@ -17,7 +17,24 @@ import java.lang.foreign.ValueLayout;
 public final class FrameFields implements FieldAccessor {
     private static final int H_FRAME = header("frame"), H_PAYLOAD = header("payload"), H_ICRC = header("icrc"),
             H_FCS = header("eth_fcs");
+    // Computed fields by id, resolved once (a string switch per value would hash the name every time).
+    private static final int FRAME_NUMBER = id("frame.number"), FRAME_TIME = id("frame.time_ns"), FRAME_LEN = id("frame.len"),
+            FRAME_CAP_LEN = id("frame.cap_len"), FRAME_INTERFACE = id("frame.interface_id"), FRAME_PROTOCOLS = id("frame.protocols"),
+            FRAME_COMMENT = id("frame.comment"), PAYLOAD_LEN = id("payload.len"), PAYLOAD_PAD = id("payload.pad"),
+            PAYLOAD_DATA = id("payload.data"), ICRC_VALUE = id("icrc.value"), ICRC_COMPUTED = id("icrc.computed"),
+            ICRC_STATUS = id("icrc.status"), FCS_VALUE = id("eth_fcs.value"), FCS_STATUS = id("eth_fcs.status");
     private Dissection d;
+
+    private static int id(String name) {
+        for (FieldDef f : Spec.FIELDS) if (f.name().equals(name)) return f.id();
+        throw new IllegalStateException("catalogue has no " + name);
+    }
+
+    private static final boolean[] PSEUDO = new boolean[Spec.HEADERS.size()];
+
+    static {
+        for (HeaderDef h : Spec.HEADERS) PSEUDO[h.index()] = h.pseudo();
+    }
 
     private static int header(String id) {
         for (HeaderDef h : Spec.HEADERS) if (h.id().equals(id)) return h.index();
@@ -33,18 +50,14 @@ public final class FrameFields implements FieldAccessor {
 
     /** Number of occurrences of f in this frame. */
     public int count(FieldDef f) {
-        HeaderDef h = Spec.HEADERS.get(f.header());
-        if (!h.pseudo()) {
-            int n = 0;
-            for (int i = 0; i < d.layerCount; i++) if (d.layerHeader[i] == f.header()) n++;
-            return n;
-        }
-        if (f.header() == H_FRAME) return f.name().equals("frame.comment") ? (d.comment == null ? 0 : 1) : 1;
-        if (f.header() == H_PAYLOAD) return d.payloadOffset >= 0 && (!f.name().equals("payload.data") || payloadCaptured() >= 0) ? 1 : 0;
-        if (f.header() == H_ICRC) {
+        int header = f.header();
+        if (!PSEUDO[header]) return d.headerCount[header];
+        if (header == H_FRAME) return f.id() == FRAME_COMMENT ? (d.comment == null ? 0 : 1) : 1;
+        if (header == H_PAYLOAD) return d.payloadOffset >= 0 && (f.id() != PAYLOAD_DATA || payloadCaptured() >= 0) ? 1 : 0;
+        if (header == H_ICRC) {
             if (d.icrcStatus == IcrcStatus.NONE) return 0;
-            if (f.name().equals("icrc.value")) return d.icrcValue >= 0 ? 1 : 0;
-            if (f.name().equals("icrc.computed")) return d.icrcComputed >= 0 ? 1 : 0;
+            if (f.id() == ICRC_VALUE) return d.icrcValue >= 0 ? 1 : 0;
+            if (f.id() == ICRC_COMPUTED) return d.icrcComputed >= 0 ? 1 : 0;
             return 1;
         }
         if (f.header() == H_FCS) return d.fcsStatus == null ? 0 : 1;
@@ -55,6 +68,7 @@ public final class FrameFields implements FieldAccessor {
 
     /** Offset of the i-th layer of f's header. */
     private int layerOffset(FieldDef f, int occurrence) {
+        if (occurrence == 0 && d.headerCount[f.header()] > 0) return d.layerOffset[d.headerFirst[f.header()]];
         int n = 0;
         for (int i = 0; i < d.layerCount; i++) {
             if (d.layerHeader[i] == f.header() && n++ == occurrence) return d.layerOffset[i];
@@ -64,36 +78,33 @@ public final class FrameFields implements FieldAccessor {
 
     /** Numeric value (UINT, BOOL as 0/1, IPV4, ETHER). */
     public long longValue(FieldDef f, int occurrence) {
-        HeaderDef h = Spec.HEADERS.get(f.header());
-        if (!h.pseudo()) return f.readLong(d.data, layerOffset(f, occurrence));
-        return switch (f.name()) {
-            case "frame.number" -> d.number;
-            case "frame.time_ns" -> d.timeNanos;
-            case "frame.len" -> d.originalLength;
-            case "frame.cap_len" -> d.capturedLength;
-            case "frame.interface_id" -> d.interfaceId;
-            case "payload.len" -> d.payloadLength;
-            case "payload.pad" -> d.padCount;
-            case "icrc.value" -> d.icrcValue;
-            case "icrc.computed" -> d.icrcComputed;
-            case "eth_fcs.value" -> d.fcsValue;
-            default -> extra(f, occurrence, true) instanceof Long l ? l : 0;
-        };
+        if (!PSEUDO[f.header()]) return f.readLong(d.data, layerOffset(f, occurrence));
+        int id = f.id();
+        if (id == FRAME_NUMBER) return d.number;
+        if (id == FRAME_TIME) return d.timeNanos;
+        if (id == FRAME_LEN) return d.originalLength;
+        if (id == FRAME_CAP_LEN) return d.capturedLength;
+        if (id == FRAME_INTERFACE) return d.interfaceId;
+        if (id == PAYLOAD_LEN) return d.payloadLength;
+        if (id == PAYLOAD_PAD) return d.padCount;
+        if (id == ICRC_VALUE) return d.icrcValue;
+        if (id == ICRC_COMPUTED) return d.icrcComputed;
+        if (id == FCS_VALUE) return d.fcsValue;
+        return extra(f, occurrence, true) instanceof Long l ? l : 0;
     }
 
     public String stringValue(FieldDef f, int occurrence) {
-        return switch (f.name()) {
-            case "frame.protocols" -> d.protocols();
-            case "frame.comment" -> d.comment;
-            case "icrc.status" -> d.icrcStatus.label();
-            case "eth_fcs.status" -> d.fcsStatus;
-            default -> (String) extra(f, occurrence, false);
-        };
+        int id = f.id();
+        if (id == FRAME_PROTOCOLS) return d.protocols();
+        if (id == FRAME_COMMENT) return d.comment;
+        if (id == ICRC_STATUS) return d.icrcStatus.label();
+        if (id == FCS_STATUS) return d.fcsStatus;
+        return (String) extra(f, occurrence, false);
     }
 
     /** Bytes of an IPV6 or BYTES field; payload.data is the captured part of the payload. */
     public MemorySegment segment(FieldDef f, int occurrence) {
-        if (f.name().equals("payload.data")) return d.data.asSlice(d.payloadOffset, Math.max(0, payloadCaptured()));
+        if (f.id() == PAYLOAD_DATA) return d.data.asSlice(d.payloadOffset, Math.max(0, payloadCaptured()));
         return f.slice(d.data, layerOffset(f, occurrence));
     }
 

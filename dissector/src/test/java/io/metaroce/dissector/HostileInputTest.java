@@ -25,7 +25,6 @@ import java.util.List;
 import java.util.SplittableRandom;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -95,9 +94,6 @@ class HostileInputTest {
         for (String e : messages(d, ERROR)) assertTrue(cleanErrors.contains(e), () -> ctx + "new error: " + e);
         for (ExpertItem e : d.expert()) {
             if (clean.expert().contains(e) || e.group() == ExpertItem.Group.CAPTURE) continue;
-            // Known: mad() reports a CM MAD cut by the snap length as WARN MALFORMED (see snapCutCmMadIsNotMalformed).
-            if (e.severity() == WARN && (e.message().startsWith("UD packet to QP 1 too short")
-                    || e.message().contains(" cut short: "))) continue;
             fail(ctx + "a snap-length cut produced " + e);
         }
         if (cut < content) {
@@ -512,7 +508,6 @@ class HostileInputTest {
     }
 
     @Test
-    @Disabled("main-code bug: more than 16 IPv6 extension headers end the loop silently (no expert item, RoCE not decoded)")
     void manyIpv6ExtensionHeadersAreReported() {
         MemorySegment s = ipv6WithExtensions(17, 0, true);
         run(s);
@@ -549,13 +544,11 @@ class HostileInputTest {
     void thirtyVlanTags() {
         SplittableRandom rnd = new SplittableRandom(SEED);
         Frame f = TestFrames.frame(rnd, Net.IPV4, 30, 0, Spec.OPCODES_TVER0.get(0x04), false, 5, new byte[8], 0, List.of(), false, "qinq");
-        assertExpert(run(MemorySegment.ofArray(f.bytes())), ERROR, "too many VLAN tags");
+        assertExpert(run(MemorySegment.ofArray(f.bytes())), ERROR, "more than 16 VLAN tags");
         assertFalse(d.isRoce());
     }
 
     @Test
-    @Disabled("main-code bug: 20..23 VLAN tags fill Dissection.MAX_LAYERS; later layers (RETH, BTH, UDP, IP) are dropped "
-            + "silently while opcode/tver/ICRC are still decoded (isRoce() false, opcode() non-null, no expert item)")
     void vlanTagsThatFillTheLayerTableAreReported() {
         for (int tags = 19; tags <= 23; tags++) {
             SplittableRandom rnd = new SplittableRandom(SEED);
@@ -591,7 +584,6 @@ class HostileInputTest {
     }
 
     @Test
-    @Disabled("main-code bug: Dissector.mad() reports a MAD cut by the snap length as WARN MALFORMED instead of a capture note")
     void snapCutCmMadIsNotMalformed() {
         SplittableRandom rnd = new SplittableRandom(SEED);
         Frame f = TestFrames.cmFrame(rnd, Spec.ENUM_CM_ATTRIBUTE.of(0x10));
@@ -602,8 +594,6 @@ class HostileInputTest {
     }
 
     @Test
-    @Disabled("main-code bug: with an announced FCS (fcsLength 4) the last 4 bytes of a snap-length-cut frame are taken "
-            + "for the FCS, although the FCS was cut away: headers that were captured are reported as cut")
     void announcedFcsIsNotStrippedFromASnapCut() {
         MemorySegment s = sendOnly(64);
         byte[] withFcs = Arrays.copyOf(s.toArray(ValueLayout.JAVA_BYTE), (int) s.byteSize() + 4);
@@ -651,10 +641,7 @@ class HostileInputTest {
                     () -> ctx + "layer " + h.id() + " at " + off + " of a " + d.capturedLength() + "-byte frame");
             previous = off;
         }
-        // Known bug (vlanTagsThatFillTheLayerTableAreReported): a full layer table drops the BTH silently.
-        if (d.layerCount() < Dissection.MAX_LAYERS) {
-            if (d.opcode() != null || d.hasMrth()) assertTrue(d.isRoce(), () -> ctx + "opcode without a BTH layer");
-        }
+        if (d.opcode() != null || d.hasMrth()) assertTrue(d.isRoce(), () -> ctx + "opcode without a BTH layer");
         if (d.hasMrth()) assertEquals(1, d.tver(), ctx);
         switch (d.icrcStatus()) {
             case GOOD, BAD -> {

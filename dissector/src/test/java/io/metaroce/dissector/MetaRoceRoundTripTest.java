@@ -57,7 +57,7 @@ class MetaRoceRoundTripTest {
             }
         }
         assertEquals(4 * 25 + 4 * 6, frames, "25 RC opcodes (0x00-0x14, 0x16-0x17, 0x1C-0x1D) and six MetaRoCE control opcodes, x spray x IP version");
-        assertTrue(fieldsChecked > 2000, "fields checked: " + fieldsChecked);
+        assertTrue(fieldsChecked > 1500, "fields checked: " + fieldsChecked);
     }
 
     @Test

@@ -7,9 +7,9 @@ import java.util.Map;
 /** A host: one NIC with a MAC, an IPv4 or IPv6 address, optional VLAN tag and DSCP, and its QPs by number. */
 final class Host {
     final int index;
-    final long mac;
+    long mac;
     final boolean ipv6;
-    final int ipv4;
+    int ipv4;
     final byte[] ip6;
     final String ip;
     final int vlan;

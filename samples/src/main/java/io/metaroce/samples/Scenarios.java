@@ -108,12 +108,12 @@ public final class Scenarios {
                 "message-size=fixed:4096", "message-gap-us=4", "pmtu=1024", "duration-us=300");
         add("capture-gaps-truncated",
                 "Capture loss versus network loss: RoCEv2 traffic with 1 % network loss, captured at the "
-                        + "receiver with a snap length of 96 bytes and capture drops in bursts of 3 (about 1.5 % "
-                        + "of packets; pcapng ISB ifdrop says how many). Gaps the network made are followed by a "
+                        + "receiver with a snap length of 96 bytes and capture drops in bursts of 3 (about 3 % of "
+                        + "packets; the pcapng ISB ifdrop says how many). Gaps the network made are followed by a "
                         + "NAK and retransmissions; gaps the capture made are not (labels capture_dropped_*, the "
                         + "truth's capture_drops list). Every frame is truncated (original length kept).",
-                Scenarios::generic, "transport=rocev2", "workload=write", "messages=8",
-                "message-size=fixed:8192", "pmtu=1024", "loss=0.01", "snaplen=96", "capture-drop=0.005",
+                Scenarios::generic, "transport=rocev2", "workload=write", "messages=12",
+                "message-size=fixed:8192", "pmtu=1024", "loss=0.01", "snaplen=96", "capture-drop=0.01",
                 "capture-drop-burst=3", "tap=receiver", "duration-us=1500");
         add("conformance-violations",
                 "One planted violation of every rule of spec §11 (33 rules), each in its own short connection "

@@ -74,10 +74,28 @@ public final class Simulator {
                 (System.nanoTime() - t0) / 1e9);
     }
 
+    private static void validate(Params p) {
+        int pmtu = p.i("pmtu");
+        if (pmtu < 256 || pmtu > 4096 || Integer.bitCount(pmtu) != 1) {
+            throw new IllegalArgumentException("pmtu must be 256, 512, 1024, 2048 or 4096, not " + pmtu);
+        }
+        if (p.i("paths") < 1 || p.i("paths") > 1024) throw new IllegalArgumentException("paths must be 1..1024");
+        if (p.i("hosts") < 2 || p.i("hosts") > 4096) throw new IllegalArgumentException("hosts must be 2..4096");
+        if (p.i("qps") < 1 || p.i("window") < 1 || p.i("sample") < 1 || p.i("messages") < 0 || p.l("frames") < 0) {
+            throw new IllegalArgumentException("qps, window and sample must be >= 1; messages and frames >= 0");
+        }
+        if (p.i("snaplen") < 0) throw new IllegalArgumentException("snaplen must be >= 0");
+        for (String k : new String[] {"loss", "capture-drop"}) {
+            if (p.d(k) < 0 || p.d(k) > 1) throw new IllegalArgumentException(k + " must be a probability 0..1");
+        }
+        if (p.d("line-rate-gbps") <= 0) throw new IllegalArgumentException("line-rate-gbps must be > 0");
+    }
+
     /** Runs a scenario writing to streams (closed by this call when not null). */
     public static Result run(String scenario, Params params, OutputStream capture, boolean pcapng, OutputStream truth)
             throws IOException {
         Scenarios.Scenario sc = Scenarios.get(scenario);
+        validate(params);
         Sim sim = new Sim(params);
         sim.truth = new Truth(sim, truth != null);
         Cm cm = new Cm(sim);

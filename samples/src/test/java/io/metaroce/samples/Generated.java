@@ -67,6 +67,26 @@ final class Generated {
         }
     }
 
+    private static final io.metaroce.protocol.FieldDef IP_SRC = io.metaroce.dissector.FieldCatalog.get().field("ip.src"),
+            IP_DST = io.metaroce.dissector.FieldCatalog.get().field("ip.dst"),
+            IP6_SRC = io.metaroce.dissector.FieldCatalog.get().field("ipv6.src"),
+            IP6_DST = io.metaroce.dissector.FieldCatalog.get().field("ipv6.dst");
+
+    /** The spec §12 flow id of a dissected frame. */
+    static String flowId(Dissection d) {
+        io.metaroce.dissector.FrameFields ff = new io.metaroce.dissector.FrameFields().of(d);
+        boolean v6 = d.ipVersion() == 6;
+        Object src = ff.value(v6 ? IP6_SRC : IP_SRC, 0), dst = ff.value(v6 ? IP6_DST : IP_DST, 0);
+        return src + ">" + dst + "/0x" + String.format("%06x", d.destQp());
+    }
+
+    /** A numeric catalogue field of a dissected frame (first occurrence), or def when absent. */
+    static long field(Dissection d, String name, long def) {
+        io.metaroce.protocol.FieldDef f = io.metaroce.dissector.FieldCatalog.get().field(name);
+        io.metaroce.dissector.FrameFields ff = new io.metaroce.dissector.FrameFields().of(d);
+        return ff.count(f) == 0 ? def : ff.longValue(f, 0);
+    }
+
     List<JsonNode> list(String field) {
         List<JsonNode> out = new ArrayList<>();
         truth.get(field).forEach(out::add);

@@ -183,8 +183,8 @@ public final class KsyEmitter {
         for (var e : chains.entrySet())
             b.append("        0x").append(String.format("%03X", e.getKey())).append(": ").append(chainType(e.getValue())).append('\n');
         b.append("  - id: payload\n    size: _io.size - _io.pos - 4 - bth.pad_cnt\n");
-        b.append("    type:\n      switch-on: 'bth.dest_qp == 1 ? 1 : 0'\n      cases:\n        1: mad_packet\n");
-        doc(b, "    ", "Payload bytes; a management datagram (CM) when sent to QP 1.");
+        b.append("    type:\n      switch-on: 'bth.dest_qp == 1 and (bth.opcode == 0x64 or bth.opcode == 0x65) ? 1 : 0'\n      cases:\n        1: mad_packet\n");
+        doc(b, "    ", "Payload bytes; a management datagram (CM) when a UD SEND Only goes to QP 1 (the GSI).");
         b.append("  - id: pad\n    size: bth.pad_cnt\n");
         b.append("  - id: icrc\n    type: u4le\n");
         doc(b, "    ", "Invariant CRC (§8), stored least significant byte first.");
@@ -211,7 +211,8 @@ public final class KsyEmitter {
         doc(b, "", "MAD common header, then the CM message its attribute ID names (REQ, REP, RTU, DREQ, DREP, REJ).");
         b.append("doc-ref: ").append(q(docRef("§4.1"))).append('\n');
         b.append("seq:\n  - id: mad\n    type: mad\n");
-        b.append("  - id: body\n    size-eos: true\n    type:\n      switch-on: mad.attribute_id\n      cases:\n");
+        b.append("  - id: body\n    size-eos: true\n    type:\n      switch-on: 'mad.mgmt_class == 7 ? mad.attribute_id : 0'\n      cases:\n");
+        // Only the CM class (0x07) carries CM messages; other management classes stay raw bytes.
         for (var e : bodies.entrySet())
             b.append("        0x").append(String.format("%04X", e.getKey())).append(": ").append(e.getValue()).append('\n');
         return b.toString();
