@@ -628,12 +628,16 @@ public final class AnalysisEngine {
             Flow.PendingRetx p = fl.pendingRetx.remove(u);
             if (p != null) decideSpurious(fl, p, false);
         }
-        // Spurious: the receiver already had the PSN.
-        boolean spurious = false, pending = false;
-        if (reservedOnly) {
-            // A READ re-issued inside the range its original reserved: the responder had it iff the original
-            // READ reached it (at the requester's tap: some response to it came back).
-            spurious = fl.view == View.SENDER ? readAnswered(fl, u) : (w.state[i] & SeqWindow.RECEIVED) != 0;
+        // Spurious: the receiver already had the PSN. A READ or atomic sent again is answered again (its
+        // responses are what was missing), so it is never spurious; whether the responder already held it
+        // decides whether its responses are replays.
+        String family = f.opcode.family();
+        boolean readOrAtomic = "read".equals(family) || "atomic".equals(family);
+        boolean spurious = false, pending = false, responderHad = false;
+        if (readOrAtomic) {
+            if (inWin) {
+                responderHad = fl.view == View.SENDER ? readAnswered(fl, u + 1) : (w.state[i] & SeqWindow.RECEIVED) != 0;
+            }
         } else if (fl.view == View.SENDER) {
             if (inWin && (w.state[i] & SeqWindow.COVERED) != 0) spurious = true;
             else pending = inWin;
@@ -662,7 +666,7 @@ public final class AnalysisEngine {
             }
         }
         if (spurious) markSpurious(fl, f.number, e);
-        else if (!pending && seen && fl.view == View.SENDER) decideLoss(fl, prevPath, f.number, f.timeNs);
+        else if (!pending && seen && !readOrAtomic && fl.view == View.SENDER) decideLoss(fl, prevPath, f.number, f.timeNs);
         if (pending) {
             if (fl.pendingRetx == null) fl.pendingRetx = new HashMap<>();
             fl.pendingRetx.put(u, new Flow.PendingRetx(f.number, f.timeNs, u, f.pathId, prevPath, e, f.txTs));
@@ -671,9 +675,8 @@ public final class AnalysisEngine {
         }
         // Responses to this copy: a READ the responder already had is replayed, its responses are
         // retransmissions too; an atomic's acknowledgement carries the cause of the copy that caused it.
-        String family = f.opcode.family();
         if (inWin && "read".equals(family)) {
-            byte rc = spurious ? (byte) (cause.ordinal() + 1) : 0;
+            byte rc = responderHad ? (byte) (cause.ordinal() + 1) : 0;
             for (long p = u; p <= fl.maxU && w.contains(p); p++) {
                 int k = w.idx(p);
                 if (p > u && (w.state[k] & SeqWindow.RESERVED) == 0) break;
@@ -692,7 +695,7 @@ public final class AnalysisEngine {
         if (fl.episodeCause != null && fl.episodeFirstRetxTime == 0 && u >= fl.episodeFromU) fl.episodeFirstRetxTime = f.timeNs;
     }
 
-    /** Whether any response to the READ that reserved PSN u (before u) was captured. */
+    /** Whether any response to the READ that reserved PSN u - 1 (at or before u - 1) was captured. */
     private boolean readAnswered(Flow fl, long u) {
         SeqWindow w = fl.w;
         for (long p = u - 1, n = 0; p >= w.base && n < 4096; p--, n++) {
@@ -875,6 +878,8 @@ public final class AnalysisEngine {
                 fl.rnrNaks++;
                 cover(fl, f, u, true);
                 episode(fl, Cause.RNR, u, f.timeNs);
+                // The responder did not accept the PSN it answered with RNR: it expects it again.
+                if (fl.view != View.SENDER) fl.ePsnU = u;
                 if (listener != null) {
                     event(f, fl.id, EventType.RNR_NAK).put("psn", f.psn).put("rnr_timer", f.aethCode)
                             .put("frame_flow", g.id);
@@ -887,7 +892,7 @@ public final class AnalysisEngine {
                 if (f.aethCode == 0) {
                     episode(fl, Cause.NAK, u, f.timeNs);
                     gen = nakGeneration(fl, f, u);
-                    if (fl.view != View.SENDER && u > fl.ePsnU) fl.ePsnU = u;
+                    if (fl.view != View.SENDER) fl.ePsnU = u;
                 }
                 if (listener != null) {
                     event(f, fl.id, EventType.NAK).put("psn", f.psn).put("kind", "nak")
@@ -956,7 +961,8 @@ public final class AnalysisEngine {
      * yet, means every covered PSN was there before its new copy.
      */
     private boolean dupAck(Flow fl, FrameFacts f, long toU) {
-        long rtt = fl.rttEstimate(settings.minRttNs());
+        // Three quarters of the smallest round trip seen: the ACK of a copy never comes back sooner, jitter aside.
+        long rtt = fl.rttEstimate(settings.minRttNs()) * 3 / 4;
         boolean any = false;
         for (Flow.PendingRetx p : fl.pendingRetx.values()) {
             if (p.u >= toU) continue;

@@ -28,9 +28,11 @@ public final class Icrc {
     private static final byte[] GRH_VARIANT = variantMask(Grh.HEADER);
     private static final int LRH_STANDIN = 8;
     private static final int MAX_IP_HEADER = 60;
+    /** Packets whose rest after the BTH is this short are copied whole: cheaper than wrapping the mapping. */
+    private static final int INLINE_REST = 512;
 
     private final CRC32 crc = new CRC32();
-    private final byte[] scratch = new byte[LRH_STANDIN + MAX_IP_HEADER + Udp.SIZE + Bth.SIZE];
+    private final byte[] scratch = new byte[LRH_STANDIN + MAX_IP_HEADER + Udp.SIZE + Bth.SIZE + INLINE_REST];
 
     /** A byte mask of the header's ICRC-variant fields (spec fields marked {@code icrc: variant}). */
     private static byte[] variantMask(int header) {
@@ -84,8 +86,14 @@ public final class Icrc {
 
     private long finish(MemorySegment s, int n, long from, long end) {
         crc.reset();
-        crc.update(scratch, 0, n);
-        if (end > from) crc.update(s.asSlice(from, end - from).asByteBuffer());
+        long rest = end - from;
+        if (rest > 0 && rest <= INLINE_REST) {
+            MemorySegment.copy(s, ValueLayout.JAVA_BYTE, from, scratch, n, (int) rest);
+            crc.update(scratch, 0, n + (int) rest);
+        } else {
+            crc.update(scratch, 0, n);
+            if (rest > 0) crc.update(s.asSlice(from, rest).asByteBuffer());
+        }
         return crc.getValue();
     }
 

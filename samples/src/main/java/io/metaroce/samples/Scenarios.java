@@ -62,8 +62,8 @@ public final class Scenarios {
                         + "the bottleneck; the switch queue marks CE above 32 KB, the receiver answers with CNPs (opcode 0x81, BECN) "
                         + "at most one per QP per 50 us, and the senders cut their rate DCQCN-style: the gaps "
                         + "between their packets widen after each CNP. Captured at the receiver.",
-                Scenarios::generic, "transport=rocev2", "hosts=5", "workload=incast", "messages=3",
-                "message-size=fixed:16384", "pmtu=512", "ecn-threshold-bytes=32768", "bottleneck-gbps=10",
+                Scenarios::generic, "transport=rocev2", "hosts=5", "workload=incast", "messages=20",
+                "message-size=fixed:4096", "message-gap-us=6", "pmtu=512", "ecn-threshold-bytes=32768", "bottleneck-gbps=10",
                 "vlan=100", "tap=receiver", "cm=false", "duration-us=1000");
         add("rocev2-rnr",
                 "RoCEv2 receiver not ready: the responder has 2 receive buffers and posts one more every 20 us, "

@@ -3,7 +3,6 @@ package io.metaroce.samples;
 import io.metaroce.protocol.OpcodeDef;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.PriorityQueue;
 import java.util.SplittableRandom;
 
 /**
@@ -16,23 +15,6 @@ final class Sim {
     /** Capture timestamps start at 2026-01-01T00:00:00Z. */
     static final long EPOCH_NS = 1_767_225_600L * 1_000_000_000L;
 
-    private static final class Event implements Comparable<Event> {
-        final long time, seq;
-        final Runnable action;
-
-        Event(long time, long seq, Runnable action) {
-            this.time = time;
-            this.seq = seq;
-            this.action = action;
-        }
-
-        @Override
-        public int compareTo(Event o) {
-            int c = Long.compare(time, o.time);
-            return c != 0 ? c : Long.compare(seq, o.seq);
-        }
-    }
-
     /** A hook that sees every packet an endpoint hands to its NIC (planted violations). Returns true when done. */
     interface SendHook {
         boolean onSend(Pkt p);
@@ -43,7 +25,7 @@ final class Sim {
     final long seed;
     long now;
     private long seq;
-    private final PriorityQueue<Event> queue = new PriorityQueue<>(1 << 12);
+    private final EventQueue queue = new EventQueue();
     final List<Host> hosts = new ArrayList<>();
     final List<Flow> flows = new ArrayList<>();
     final List<RcQp> rcQps = new ArrayList<>();
@@ -75,19 +57,20 @@ final class Sim {
 
     void at(long time, Runnable action) {
         if (time < now) time = now;
-        queue.add(new Event(time, seq++, action));
+        queue.add(time, seq++, action);
     }
 
     void after(long delay, Runnable action) { at(now + delay, action); }
 
     /** Runs until the queue empties, the time limit passes or the capture holds the requested frames. */
     void run() {
-        while (!stopped) {
-            Event e = queue.poll();
-            if (e == null || e.time > endTime) break;
-            now = e.time;
-            e.action.run();
+        while (!stopped && queue.size() > 0) {
+            if (queue.peekTime() > endTime) break;
+            Runnable action = queue.poll();
+            now = queue.polledTime();
+            action.run();
             eventsRun++;
+            if ((eventsRun & 0xFFFFF) == 0) System.err.println("queue " + queue.size() + " at " + now);
             if (frameTarget > 0 && tap.frames() >= frameTarget) stopped = true;
         }
     }

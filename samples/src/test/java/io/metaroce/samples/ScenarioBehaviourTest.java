@@ -97,9 +97,28 @@ class ScenarioBehaviourTest {
             if (last != null) assertTrue(f.time() - last >= interval, "CNPs " + (f.time() - last) + " ns apart");
         });
         assertTrue(cnps[0] >= 8, "CNPs: " + cnps[0]);
+        // at the sender's own tap the rate cut shows: packets leave further apart after the first CNP
+        Generated s = Generated.with("rocev2-ecn-cnp", Simulator.params("rocev2-ecn-cnp").set("tap", "sender"));
+        List<Long> before = new ArrayList<>(), after = new ArrayList<>();
+        long[] last = {-1}, firstCnp = {-1};
+        s.forEachFrame(f -> {
+            if (f.d().opcodeValue() == 0x81 && firstCnp[0] < 0) firstCnp[0] = f.time();
+            if (!RcQp.isRequest(f.d().opcodeValue())) return;
+            if (last[0] >= 0) (firstCnp[0] < 0 ? before : after).add(f.time() - last[0]);
+            last[0] = f.time();
+        });
+        assertTrue(before.size() >= 10 && after.size() >= 10, "packets before/after the first CNP");
+        assertTrue(median(after) > 1.5 * median(before), "spacing " + median(before) + " ns before the first CNP, "
+                + median(after) + " ns after");
         long ce = 0;
         for (JsonNode fl : g.truth.get("flows")) ce += fl.get("counters").get("ce_marks").asLong();
         assertTrue(ce > 50, "CE marks " + ce);
+    }
+
+    private static long median(List<Long> v) {
+        List<Long> c = new ArrayList<>(v);
+        c.sort(null);
+        return c.get(c.size() / 2);
     }
 
     @Test

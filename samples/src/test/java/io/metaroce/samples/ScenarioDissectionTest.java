@@ -74,6 +74,26 @@ class ScenarioDissectionTest {
         if (!problems.isEmpty()) fail(problems.size() + " problems, first: " + problems.subList(0, Math.min(10, problems.size())));
     }
 
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.CsvSource({"metaroce-spray-lossy-path,mirror", "metaroce-spray-lossy-path,receiver",
+            "rocev2-ecn-cnp,mirror", "rocev2-gbn-loss,receiver", "metaroce-incast-credit,sender"})
+    void otherTapsDecodeCleanlyToo(String scenario, String tap) {
+        Generated g = Generated.with(scenario, Simulator.params(scenario).set("tap", tap));
+        assertTrue(g.result.frames() > 20);
+        long[] ceSeen = {0}, ceLabels = {0};
+        g.forEachFrame(f -> {
+            String where = scenario + "@" + tap + " frame " + f.number();
+            assertEquals(IcrcStatus.GOOD, f.d().icrcStatus(), where);
+            assertTrue(f.d().expert().stream().noneMatch(e -> e.severity() == Severity.ERROR), where + " " + f.d().expert());
+            assertEquals(f.truth().get("flow").asText(), Generated.flowId(f.d()), where);
+            assertEquals(f.truth().get("psn").asInt(), f.d().psn(), where);
+            assertEquals(tap.equals("mirror") ? "M" : null, tap.equals("mirror") ? f.truth().get("tap").asText() : null);
+            if (f.d().ecn() == 3) ceSeen[0]++;
+            if ("seen".equals(f.truth().path("labels").path("ce").asText(null))) ceLabels[0]++;
+        });
+        assertEquals(ceLabels[0], ceSeen[0], "frames showing CE = frames labeled ce: seen");
+    }
+
     @Test
     void conformanceScenarioPlantsEveryRuleOnceOnACapturedFrame() {
         Generated g = Generated.of("conformance-violations");
