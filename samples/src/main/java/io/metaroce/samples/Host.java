@@ -59,8 +59,3 @@ final class Host {
     /** Sender clock for MRTH tx_timestamp: monotonic, wraps mod 2^32 on the wire. */
     long clock(long now) { return (now + clockOffset) & 0xFFFF_FFFFL; }
 }
-
-/** Something that receives packets addressed to one QP number of a host. */
-interface Endpoint {
-    void receive(Pkt p);
-}

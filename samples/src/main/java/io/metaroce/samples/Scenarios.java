@@ -3,9 +3,7 @@ package io.metaroce.samples;
 import io.metaroce.protocol.Bth;
 import io.metaroce.protocol.Mrth;
 import io.metaroce.protocol.Udp;
-import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -695,9 +693,4 @@ public final class Scenarios {
         }
     }
 
-    /** Reads a byte of a frame (tests). */
-    static int u8(MemorySegment s, long o) { return s.get(ValueLayout.JAVA_BYTE, o) & 0xFF; }
-
-    /** All scenarios in order (for tests and the sample generator). */
-    static List<Scenario> all() { return new ArrayList<>(SCENARIOS.values()); }
 }

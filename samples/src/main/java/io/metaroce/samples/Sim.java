@@ -70,7 +70,6 @@ final class Sim {
             now = queue.polledTime();
             action.run();
             eventsRun++;
-            if ((eventsRun & 0xFFFFF) == 0) System.err.println("queue " + queue.size() + " at " + now);
             if (frameTarget > 0 && tap.frames() >= frameTarget) stopped = true;
         }
     }
