@@ -10,7 +10,8 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "metaroce", mixinStandardHelpOptions = true, version = "metaroce 0.1.0 (MetaRoCE v1 draft r2)",
         description = "Protocol analyzer for RoCEv2 and MetaRoCE v1 captures.",
-        subcommands = {DissectCommand.class, SimulateCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {DissectCommand.class, AnalyzeCommand.class, ValidateCommand.class, SimulateCommand.class,
+                CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

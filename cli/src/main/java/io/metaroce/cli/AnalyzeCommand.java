@@ -1,0 +1,121 @@
+package io.metaroce.cli;
+
+import io.metaroce.analysis.AnalysisSettings;
+import io.metaroce.analysis.AnalyzeOutput;
+import io.metaroce.capture.CaptureException;
+import io.metaroce.protocol.Spec;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec.Target;
+
+/**
+ * {@code metaroce analyze}: QP flows, retransmissions and their causes, congestion, paths and capture
+ * integrity of a RoCEv2 / MetaRoCE capture (issue 4). Parses options into {@link AnalysisSettings}; the work
+ * and the output forms live in the analysis module ({@link AnalyzeOutput}).
+ */
+@Command(name = "analyze", mixinStandardHelpOptions = true, sortOptions = false,
+        description = "Analyze a capture: QP flows and their pairing, retransmissions and their causes (nak, nack, sack, "
+                + "timeout, rnr), spurious and out-of-order packets, ECN/CNP accounting, MetaRoCE path health and "
+                + "capture integrity (capture loss vs network loss).",
+        footer = {"", "Examples:", "  metaroce analyze -r x.pcapng", "  metaroce analyze -r x.pcapng -T json --tap host:10.0.0.1",
+                "  metaroce analyze -r x.pcapng --events jsonl | grep retransmission"})
+public final class AnalyzeCommand implements Callable<Integer> {
+    @picocli.CommandLine.Spec(Target.SELF)
+    CommandSpec spec;
+
+    @Option(names = "-r", required = true, paramLabel = "FILE", description = "capture to read (pcap or pcapng)")
+    Path file;
+
+    @Option(names = "-T", paramLabel = "FORMAT", defaultValue = "text",
+            description = "report format: text (tshark-style tables, default) or json (one object: capture, flows, events)")
+    String format;
+
+    @Option(names = "--events", paramLabel = "jsonl", description = "print only the events, one JSON object per line, as they are decided")
+    String events;
+
+    @Option(names = "--compact", description = "JSON on one line instead of indented")
+    boolean compact;
+
+    @Option(names = "--tap", paramLabel = "auto|host:IP|mirror", defaultValue = "auto",
+            description = "where the capture was taken (spec 11); auto: the address in every frame (default)")
+    String tap;
+
+    @Option(names = {"-d", "--roce-port"}, paramLabel = "PORT", split = ",",
+            description = "UDP destination port(s) decoded as RoCEv2/MetaRoCE (default 4791)")
+    List<Integer> ports;
+
+    @Option(names = "--cnp-interval-us", paramLabel = "US", defaultValue = "50", description = "minimum CNP spacing (default 50)")
+    double cnpIntervalUs;
+
+    @Option(names = "--cnp-pacing", paramLabel = "qp|ip-pair|dest-ip", defaultValue = "qp",
+            description = "what the notification point paces CNPs by (default qp)")
+    String cnpPacing;
+
+    @Option(names = "--ce-window-us", paramLabel = "US", defaultValue = "100", description = "CE reaction window (default 100)")
+    double ceWindowUs;
+
+    @Option(names = "--slack-us", paramLabel = "US", defaultValue = "5", description = "host reaction slack (default 5)")
+    double slackUs;
+
+    @Option(names = "--min-rtt-us", paramLabel = "US", defaultValue = "2", description = "minimum RTT until one is learned (default 2)")
+    double minRttUs;
+
+    @Option(names = "--pmtu", paramLabel = "[FLOW|0xQPN=]BYTES", split = ",", description = "PMTU override, for all or per QP")
+    List<String> pmtu;
+
+    @Option(names = "--path-count", paramLabel = "[FLOW|0xQPN=]N", split = ",", description = "MetaRoCE path_count override")
+    List<String> pathCount;
+
+    @Option(names = "--check-icrc", description = "verify ICRCs and leave frames with a bad one unjudged (off: at a sender tap the ICRC is usually offloaded)")
+    boolean checkIcrc;
+
+    @Override
+    public Integer call() throws IOException {
+        AnalyzeOutput.Form form;
+        if (events != null) {
+            if (!events.equalsIgnoreCase("jsonl")) throw new ParameterException(spec.commandLine(), "--events takes jsonl");
+            form = AnalyzeOutput.Form.EVENTS_JSONL;
+        } else {
+            form = switch (format.toLowerCase()) {
+                case "json" -> AnalyzeOutput.Form.JSON;
+                case "text" -> AnalyzeOutput.Form.TEXT;
+                default -> throw new ParameterException(spec.commandLine(), "-T must be json or text, not '" + format + "'");
+            };
+        }
+        AnalysisSettings settings;
+        try {
+            Set<Integer> portSet = ports == null || ports.isEmpty() ? Set.of(Spec.ROCE_UDP_PORT) : new LinkedHashSet<>(ports);
+            settings = AnalysisSettings.DEFAULT.withPorts(portSet)
+                    .withTap(AnalysisSettings.Tap.parse(tap))
+                    .withCnp(AnalysisSettings.micros(cnpIntervalUs), AnalysisSettings.CnpPacing.parse(cnpPacing))
+                    .withTimes(AnalysisSettings.micros(ceWindowUs), AnalysisSettings.micros(slackUs), AnalysisSettings.micros(minRttUs))
+                    .withOverrides(AnalysisSettings.parseOverrides(pmtu, "--pmtu"), AnalysisSettings.parseOverrides(pathCount, "--path-count"))
+                    .withCheckIcrc(checkIcrc);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
+        Writer out = new BufferedWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), 1 << 16);
+        try {
+            AnalyzeOutput.write(file, settings, form, !compact, out);
+        } catch (CaptureException e) {
+            out.flush();
+            spec.commandLine().getErr().println("metaroce analyze: " + e.getMessage());
+            return 2;
+        } finally {
+            out.flush();
+        }
+        return 0;
+    }
+}

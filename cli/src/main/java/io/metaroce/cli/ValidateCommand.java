@@ -1,0 +1,160 @@
+package io.metaroce.cli;
+
+import io.metaroce.protocol.Severity;
+import io.metaroce.validate.RuleCatalog;
+import io.metaroce.validate.ValidateSettings;
+import io.metaroce.validate.Validation;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code metaroce validate}: the conformance rules of spec §11 over captures, for CI (the work is in module validate). */
+@Command(name = "validate", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Check captures against the conformance rules of the MetaRoCE v1 spec (section 11): frame, header, "
+                + "sequence, acknowledgement, retransmission, congestion, path, control and UD rules, judged as the tap allows.",
+                "Exit code: 0 nothing at or above --fail-on, 1 something was, 2 a capture could not be read (the others are "
+                        + "still validated) or bad usage."},
+        footer = {"", "Examples:", "  metaroce validate captures/",
+                "  metaroce validate --fail-on error -T junit -o results.xml --report report.html captures/",
+                "  metaroce validate --tap host:10.0.0.1 --skip-rules 'MR-CC-*' run.pcapng",
+                "  metaroce validate -T sarif -o results.sarif --config validate.yaml run.pcapng"})
+public final class ValidateCommand implements Callable<Integer> {
+    @Parameters(paramLabel = "FILE|DIR", arity = "0..*", description = "Captures (pcap, pcapng) or directories of them.")
+    List<Path> inputs = new ArrayList<>();
+
+    @Option(names = {"-T", "--format"}, paramLabel = "FORMAT", defaultValue = "text",
+            description = "Output: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
+    Validation.Format format;
+
+    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write the output to FILE instead of stdout.")
+    Path output;
+
+    @Option(names = "--report", paramLabel = "FILE.html", description = "Also write a self-contained HTML report.")
+    Path report;
+
+    @Option(names = "--fail-on", paramLabel = "LEVEL", defaultValue = "error",
+            description = "error | warn | never: exit 1 when a finding at or above LEVEL was found (default: ${DEFAULT-VALUE}).")
+    String failOn;
+
+    @Option(names = "--tap", paramLabel = "auto|host:IP|mirror", description = "Where the captures were taken (default: auto).")
+    String tap;
+
+    @Option(names = "--rules", paramLabel = "IDS", split = ",", description = "Judge only these rules (ids, wildcards: MR-CC-*).")
+    List<String> rules = new ArrayList<>();
+
+    @Option(names = "--skip-rules", paramLabel = "IDS", split = ",", description = "Do not judge these rules (ids, wildcards).")
+    List<String> skipRules = new ArrayList<>();
+
+    @Option(names = "--severity", paramLabel = "RULE=LEVEL", description = "Override a rule's severity: error, warn, note or off (repeatable).")
+    Map<String, String> severity = new java.util.LinkedHashMap<>();
+
+    @Option(names = "--config", paramLabel = "FILE", description = "YAML file: tap, thresholds, pmtu, path_count, severity, rules, skip_rules.")
+    Path config;
+
+    @Option(names = "--cnp-interval-us", paramLabel = "US", description = "CNP interval (default 50).")
+    Double cnpIntervalUs;
+
+    @Option(names = "--ce-window-us", paramLabel = "US", description = "CE reaction window (default 100).")
+    Double ceWindowUs;
+
+    @Option(names = "--slack-us", paramLabel = "US", description = "Host processing slack (default 5).")
+    Double slackUs;
+
+    @Option(names = "--min-rtt-us", paramLabel = "US", description = "Minimum RTT used until one is learned (default 2).")
+    Double minRttUs;
+
+    @Option(names = "--reorder-window-us", paramLabel = "US", description = "How long a PSN may be missing before a gap counts as loss (default 1000).")
+    Double reorderWindowUs;
+
+    @Option(names = "--pmtu", paramLabel = "[QP=]BYTES", description = "PMTU for every QP, or for one QP (0x000201=4096 or a flow id) (repeatable).")
+    List<String> pmtu = new ArrayList<>();
+
+    @Option(names = "--path-count", paramLabel = "QP=N", description = "path_count of a QP direction (repeatable).")
+    List<String> pathCount = new ArrayList<>();
+
+    @Option(names = {"-d", "--decode-as"}, paramLabel = "udp.port==N,roce", description = "Also decode UDP destination port N as RoCE.")
+    List<String> decodeAs = new ArrayList<>();
+
+    @Option(names = "--not-offloaded", description = "The sender computed ICRC and UDP checksum before the tap: judge them at S too.")
+    boolean notOffloaded;
+
+    @Option(names = "--no-credit-checks", description = "Do not judge MR-CC-003 (credit mode).")
+    boolean noCreditChecks;
+
+    @Option(names = "--threads", paramLabel = "N", description = "Captures validated at once (default: one per core).")
+    int threads;
+
+    @Option(names = "--progress", negatable = true, description = "Progress bar on stderr (default: only when stderr is a terminal).")
+    Boolean progress;
+
+    @Option(names = "--list-rules", description = "List the rules (id, severity, taps, text) and exit.")
+    boolean listRules;
+
+    @Override
+    public Integer call() {
+        if (listRules) {
+            for (var r : RuleCatalog.all())
+                System.out.printf("%-12s %-5s %-6s %s  [taps: %s]%n", r.id(), r.severity().label(), r.section(), r.text(), r.taps());
+            return 0;
+        }
+        if (inputs.isEmpty()) {
+            System.err.println("metaroce validate: no capture given (FILE|DIR...); see --help");
+            return 2;
+        }
+        Validation.Request req = new Validation.Request();
+        try {
+            ValidateSettings.Builder b = new ValidateSettings.Builder();
+            if (config != null) b.config(config);
+            if (tap != null) b.tap(tap);
+            if (cnpIntervalUs != null) b.cnpIntervalNs(Math.round(cnpIntervalUs * 1000));
+            if (ceWindowUs != null) b.ceWindowNs(Math.round(ceWindowUs * 1000));
+            if (slackUs != null) b.slackNs(Math.round(slackUs * 1000));
+            if (minRttUs != null) b.minRttNs(Math.round(minRttUs * 1000));
+            if (reorderWindowUs != null) b.reorderWindowNs(Math.round(reorderWindowUs * 1000));
+            for (String p : pmtu) {
+                int eq = p.lastIndexOf('=');
+                if (eq < 0) b.pmtu(Integer.parseInt(p.trim()));
+                else b.pmtu(p.substring(0, eq), Integer.parseInt(p.substring(eq + 1).trim()));
+            }
+            for (String p : pathCount) {
+                int eq = p.lastIndexOf('=');
+                if (eq < 0) throw new IllegalArgumentException("--path-count expects QP=N, got '" + p + "'");
+                b.pathCount(p.substring(0, eq), Integer.parseInt(p.substring(eq + 1).trim()));
+            }
+            for (String d : decodeAs) {
+                var m = java.util.regex.Pattern.compile("udp\\.(?:dst)?port\\s*==\\s*(\\d+)\\s*,\\s*(roce|rocev2|infiniband|bth|metaroce)")
+                        .matcher(d.trim());
+                if (!m.matches()) throw new IllegalArgumentException("-d expects udp.port==N,roce, got '" + d + "'");
+                b.addPort(Integer.parseInt(m.group(1)));
+            }
+            if (notOffloaded) b.offloaded(false);
+            if (noCreditChecks) b.creditChecks(false);
+            if (!rules.isEmpty()) b.rules(rules);
+            if (!skipRules.isEmpty()) b.skipRules(skipRules);
+            for (var e : severity.entrySet()) b.severity(e.getKey(), e.getValue());
+            req.settings = b.build();
+            req.failOn = switch (failOn.toLowerCase(java.util.Locale.ROOT)) {
+                case "error" -> Severity.ERROR;
+                case "warn", "warning" -> Severity.WARN;
+                case "note" -> Severity.NOTE;
+                case "never" -> null;
+                default -> throw new IllegalArgumentException("--fail-on must be error, warn or never, not '" + failOn + "'");
+            };
+        } catch (IllegalArgumentException | java.io.IOException e) {
+            System.err.println("metaroce validate: " + e.getMessage());
+            return 2;
+        }
+        req.inputs = inputs;
+        req.format = format;
+        req.output = output;
+        req.report = report;
+        req.threads = threads;
+        req.progress = progress;
+        return Validation.run(req, System.out, System.err);
+    }
+}

@@ -1,0 +1,1617 @@
+package io.metaroce.validate;
+
+import static io.metaroce.protocol.Severity.ERROR;
+import static io.metaroce.protocol.Severity.NOTE;
+import static io.metaroce.protocol.Severity.WARN;
+
+import io.metaroce.analysis.AnalysisSettings.Tap;
+import io.metaroce.analysis.FrameFacts;
+import io.metaroce.analysis.View;
+import io.metaroce.dissector.Addresses;
+import io.metaroce.dissector.Dissection;
+import io.metaroce.dissector.ExpertItem;
+import io.metaroce.dissector.IcrcStatus;
+import io.metaroce.protocol.Bth;
+import io.metaroce.protocol.FieldDef;
+import io.metaroce.protocol.Grh;
+import io.metaroce.protocol.HeaderDef;
+import io.metaroce.protocol.Ip;
+import io.metaroce.protocol.Ipv6;
+import io.metaroce.protocol.Mrth;
+import io.metaroce.protocol.OpcodeDef;
+import io.metaroce.protocol.OpcodeRangeDef;
+import io.metaroce.protocol.Probeeth;
+import io.metaroce.protocol.Severity;
+import io.metaroce.protocol.Spec;
+import io.metaroce.protocol.Udp;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The rules of spec §11 over one capture, in one pass in capture order. Each rule is implemented once, here,
+ * on the dissector's view of a frame ({@link Dissection}, {@link FrameFacts}) and on per-flow state; the
+ * analysis engine supplies the verdicts it already makes (timeout retransmissions, CE without CNP: see
+ * {@link FileValidator}). Which tap saw a frame decides how much a rule may conclude (principles a-f): at the
+ * sender's host (S) what the sender did is certain, at the receiver's host (R) and at a mirror (M) packets may
+ * be missing or reordered by the network, so those verdicts are notes or wait for the evidence.
+ *
+ * <p>Memory: per flow its PSN window (bounded by {@link PsnRing#MAX}) and a few small histories; windows of
+ * idle flows are released. Not thread-safe: one instance per capture.
+ */
+final class RuleEngine {
+    static final int MASK = 0xFFFFFF;
+    static final long ORIGIN = (1L << 24) * 64;
+    static final long MAX_JUMP = 1 << 20;
+    private static final ValueLayout.OfLong BE_LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
+    private static final ValueLayout.OfShort BE_SHORT = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
+
+    final ValidateSettings settings;
+    final Findings findings;
+    private final Tap tap;
+    private final boolean tapV6;
+    private final long tapHi, tapLo;
+    private final boolean plots;
+
+    final Map<Key, FlowState> flows = new HashMap<>();
+    final List<FlowState> flowList = new java.util.concurrent.CopyOnWriteArrayList<>();
+    final Map<String, FlowState> byId = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<Key, List<FlowState>> byPair = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<Long, long[]> cmRequests = new HashMap<>();
+
+    long frames, roceFrames, duplicates, truncated, unjudged, firstTruncFrame = -1, firstNs = -1, lastNs;
+    private long nextExpiry;
+
+    record Key(boolean v6, long sHi, long sLo, long dHi, long dLo, int qp) {}
+
+    RuleEngine(ValidateSettings settings, Tap resolvedTap, boolean plots) {
+        this.settings = settings;
+        this.findings = new Findings(settings);
+        this.tap = resolvedTap;
+        this.plots = plots;
+        if (tap.kind() == Tap.Kind.HOST) {
+            byte[] a = tap.host();
+            long hi = 0, lo = 0;
+            for (int i = 0; i < 8; i++) hi = (hi << 8) | (a[i] & 0xFF);
+            for (int i = 8; i < 16; i++) lo = (lo << 8) | (a[i] & 0xFF);
+            boolean v4 = hi == 0 && (lo >>> 32) == 0xFFFFL;
+            tapV6 = !v4;
+            tapHi = v4 ? 0 : hi;
+            tapLo = v4 ? lo & 0xFFFFFFFFL : lo;
+        } else {
+            tapV6 = false;
+            tapHi = tapLo = -1;
+        }
+    }
+
+    Tap tap() { return tap; }
+
+    // ================================================================== per frame
+
+    /**
+     * Judges one frame. f must hold the facts of d ({@link FrameFacts#from}); its judgeable flag is set here
+     * (principle d) before the analysis engine sees it.
+     */
+    void accept(Dissection d, FrameFacts f, int fcsLength) {
+        FrameExtra x = scratch;
+        frame(d, f, fcsLength, x);
+        if (x.stage2) stream(f, x);
+    }
+
+    private final FrameExtra scratch = new FrameExtra();
+
+    /**
+     * First stage (per frame, on the decoding thread): flows, capture duplicates, the frame and header rules, CM.
+     * Sets f.judgeable (principle d) and tells in x whether the stream stage must see the frame.
+     */
+    void frame(Dissection d, FrameFacts f, int fcsLength, FrameExtra x) {
+        x.stage2 = false;
+        x.flow = null;
+        x.seg = null;
+        frames++;
+        long t = d.timeNanos();
+        if (firstNs < 0) firstNs = t;
+        lastNs = Math.max(lastNs, t);
+        if (!d.isRoce()) {
+            noTransport(d);
+            return;
+        }
+        roceFrames++;
+        FlowState fl = flowOf(d);
+        if (fl == null) return;
+        fl.packets++;
+        fl.lastActivity = t;
+        long n = d.number();
+        // (f) capture duplicates: the same bytes as the flow's previous frame, sooner than anyone could resend.
+        if (f.roce) {
+            long thr = Math.min(settings.analysis.duplicateWindowNs(), Math.max(fl.rtt(settings.analysis.minRttNs()),
+                    settings.analysis.minRttNs()));
+            boolean dup = f.fingerprint == fl.lastFp && t - fl.lastFpTime <= thr;
+            fl.lastFp = f.fingerprint;
+            fl.lastFpTime = t;
+            if (dup) {
+                duplicates++;
+                f.judgeable = false;
+                return;
+            }
+            fl.lastFpFrame = n;
+        }
+        if (d.truncated()) {
+            truncated++;
+            if (firstTruncFrame < 0) firstTruncFrame = n;
+        }
+        boolean frameError = frameRules(d, f, fl, fcsLength);
+        boolean malformed = false;
+        for (ExpertItem e : d.expert()) {
+            if (e.severity() == Severity.ERROR && e.group() != ExpertItem.Group.CHECKSUM) malformed = true;
+        }
+        boolean judged = f.roce && !frameError && !malformed;
+        if (f.roce) f.judgeable = judged;
+        if (!f.roce) return;
+        if (!judged) unjudged++;
+        if (f.cm != FrameFacts.CM_NONE && judged) cm(f);
+        if ("ud".equals(f.opcode.service())) {
+            fl.ud = true;
+            return;
+        }
+        x.flow = fl;
+        x.stage2 = true;
+        x.truncated = d.truncated();
+        if (!x.truncated && f.opcode.role() == OpcodeDef.Role.REQUEST) {
+            int from = d.mrthOffset() >= 0 ? d.mrthOffset() + Mrth.SIZE : d.bthOffset() + Bth.SIZE;
+            x.seg = d.data();
+            x.extOff = from;
+            x.payOff = d.payloadOffset() >= 0 ? d.payloadOffset() : from;
+            x.endOff = Math.min(transportEnd(d) - 4, d.capturedLength());
+            x.pad = Bth.padCnt(d.data(), d.bthOffset());
+        }
+    }
+
+    /** Second stage (in capture order, may run on another thread): the stateful rules of the QP streams. */
+    void stream(FrameFacts f, FrameExtra x) {
+        FlowState fl = x.flow;
+        long t = f.timeNs;
+        if (t >= nextExpiry) {
+            expireIdle(t);
+            nextExpiry = t + 1_000_000_000L;
+        }
+        OpcodeDef op = f.opcode;
+        headerConstancy(f, fl);
+        if (!f.judgeable) {
+            if (op.role() == OpcodeDef.Role.REQUEST) advanceOnly(fl, f);
+            return;
+        }
+        paths(f, fl);
+        switch (op.role()) {
+            case REQUEST -> request(x, f, fl);
+            case RESPONSE -> response(f, fl);
+            case ACK -> ack(f, fl);
+            case CONTROL -> control(f, fl);
+        }
+    }
+
+    /** A UDP datagram to a RoCE port that holds no BTH at all. */
+    private void noTransport(Dissection d) {
+        int udp = d.offsetOf(Udp.HEADER);
+        if (udp < 0 || d.truncated()) return;
+        int port = Udp.dstport(d.data(), udp);
+        if (!settings.analysis.rocePorts().contains(port)) return;
+        int len = Udp.length(d.data(), udp);
+        findings.add("MR-HDR-005", ERROR, null, d.number(), d.timeNanos(),
+                "UDP datagram to RoCE port " + port + " of " + len + " bytes cannot hold a BTH and an ICRC");
+    }
+
+    // ================================================================== flows
+
+    private FlowState flowOf(Dissection d) {
+        MemorySegment s = d.data();
+        boolean v6;
+        long sHi = 0, sLo, dHi = 0, dLo;
+        int ip = d.offsetOf(Ip.HEADER);
+        if (ip >= 0) {
+            v6 = false;
+            sLo = Ip.src(s, ip) & 0xFFFFFFFFL;
+            dLo = Ip.dst(s, ip) & 0xFFFFFFFFL;
+        } else {
+            int a = d.offsetOf(Ipv6.HEADER);
+            if (a >= 0) a += 8;
+            else {
+                a = d.offsetOf(Grh.HEADER);
+                if (a < 0) return null;
+                a += 8;
+            }
+            v6 = true;
+            sHi = s.get(BE_LONG, a);
+            sLo = s.get(BE_LONG, a + 8);
+            dHi = s.get(BE_LONG, a + 16);
+            dLo = s.get(BE_LONG, a + 24);
+        }
+        return flow(v6, sHi, sLo, dHi, dLo, (int) d.destQp());
+    }
+
+    FlowState flow(boolean v6, long sHi, long sLo, long dHi, long dLo, int qp) {
+        Key k = new Key(v6, sHi, sLo, dHi, dLo, qp);
+        FlowState fl = flows.get(k);
+        if (fl != null) return fl;
+        String id = addr(v6, sHi, sLo) + ">" + addr(v6, dHi, dLo) + "/0x" + String.format("%06x", qp & MASK);
+        View view = View.MIRROR;
+        if (tap.kind() == Tap.Kind.HOST && v6 == tapV6) {
+            if (sHi == tapHi && sLo == tapLo) view = View.SENDER;
+            else if (dHi == tapHi && dLo == tapLo) view = View.RECEIVER;
+        }
+        fl = new FlowState(flowList.size(), v6, sHi, sLo, dHi, dLo, qp, id, view);
+        if (plots) fl.plot = new Plot();
+        int pm = settings.pmtuFor(id, qp);
+        if (pm > 0) {
+            fl.pmtu = pm;
+            fl.pmtuSource = "user";
+        }
+        fl.pathCount = settings.pathCountFor(id, qp);
+        flows.put(k, fl);
+        flowList.add(fl);
+        byId.put(id, fl);
+        byPair.computeIfAbsent(new Key(v6, sHi, sLo, dHi, dLo, -1), x -> new java.util.concurrent.CopyOnWriteArrayList<>()).add(fl);
+        return fl;
+    }
+
+    static String addr(boolean v6, long hi, long lo) {
+        if (!v6) return Addresses.ipv4((int) lo);
+        byte[] a = new byte[16];
+        for (int i = 0; i < 8; i++) {
+            a[i] = (byte) (hi >>> (56 - 8 * i));
+            a[8 + i] = (byte) (lo >>> (56 - 8 * i));
+        }
+        return Addresses.ipv6(a);
+    }
+
+    private static void pair(FlowState a, FlowState b) {
+        if (a.peer == b) return;
+        if (a.peer != null) a.peer.peer = null;
+        if (b.peer != null) b.peer.peer = null;
+        a.peer = b;
+        b.peer = a;
+    }
+
+    /**
+     * The request flow an acknowledgement or response on g is about: g's peer, else the reverse flow whose
+     * request PSNs match refPsn (then paired). refPsn < 0: the only candidate, unpaired.
+     */
+    FlowState about(FlowState g, int refPsn) {
+        if (g.peer != null) return g.peer;
+        List<FlowState> cands = byPair.get(new Key(g.v6, g.dHi, g.dLo, g.sHi, g.sLo, -1));
+        if (cands == null) return null;
+        FlowState best = null;
+        long bestDist = Long.MAX_VALUE;
+        boolean tie = false;
+        int n = 0;
+        for (FlowState c : cands) {
+            if (c.peer != null || c.ud || !c.started) continue;
+            n++;
+            if (refPsn < 0) {
+                best = c;
+                continue;
+            }
+            long u = unwrap(c.maxU, refPsn);
+            if (u < c.origin - 1024 || u > c.maxU + 64) continue;
+            long dist = Math.abs(c.maxU - u);
+            if (dist < bestDist) {
+                best = c;
+                bestDist = dist;
+                tie = false;
+            } else if (dist == bestDist) tie = true;
+        }
+        if (refPsn < 0) return n == 1 ? best : null;
+        if (best == null || tie) return null;
+        pair(g, best);
+        return best;
+    }
+
+    // ================================================================== connection management (§4.1)
+
+    private void cm(FrameFacts f) {
+        if (f.cm == FrameFacts.CM_REQ) {
+            long key = cmKey(f.srcHi ^ f.srcLo, f.dstHi ^ f.dstLo, f.cmLocalCommId);
+            cmRequests.put(key, new long[] {f.cmLocalQpn, f.cmStartPsn, f.cmPathMtu, f.hasMrcm ? 1 : 0,
+                    f.mrcmSpray ? 1 : 0, f.mrcmCredit ? 1 : 0, f.mrcmPathCount, f.mrcmPmtuLog2, f.mrcmBasePort,
+                    f.v6 ? 1 : 0, f.srcHi, f.srcLo, f.dstHi, f.dstLo});
+            if (cmRequests.size() > 65536) cmRequests.clear();
+        } else if (f.cm == FrameFacts.CM_REP) {
+            long[] r = cmRequests.remove(cmKey(f.dstHi ^ f.dstLo, f.srcHi ^ f.srcLo, f.cmRemoteCommId));
+            if (r == null) return;
+            boolean v6 = r[9] == 1;
+            FlowState ab = flow(v6, r[10], r[11], r[12], r[13], f.cmLocalQpn);
+            FlowState ba = flow(v6, r[12], r[13], r[10], r[11], (int) r[0]);
+            pair(ab, ba);
+            if (!ab.started) ab.cmStartPsn = (int) r[1];
+            if (!ba.started) ba.cmStartPsn = f.cmStartPsn;
+            int mtu = r[2] >= 1 && r[2] <= 5 ? 128 << r[2] : 0;
+            for (FlowState x : new FlowState[] {ab, ba}) {
+                if (mtu > 0 && !"user".equals(x.pmtuSource)) {
+                    x.pmtu = mtu;
+                    x.pmtuSource = "cm";
+                }
+            }
+            if (r[3] == 1) cmParams(ab, r[4] == 1, r[5] == 1, (int) r[6], (int) r[7], (int) r[8]);
+            if (f.hasMrcm) cmParams(ba, f.mrcmSpray, f.mrcmCredit, f.mrcmPathCount, f.mrcmPmtuLog2, f.mrcmBasePort);
+        }
+    }
+
+    private static void cmParams(FlowState x, boolean spray, boolean credit, int pathCount, int pmtuLog2, int basePort) {
+        x.cmSpray = spray ? 1 : 0;
+        x.credit = credit;
+        if (x.pathCount == 0 && pathCount > 0) x.pathCount = pathCount;
+        if (pmtuLog2 >= 8 && pmtuLog2 <= 12 && !"user".equals(x.pmtuSource)) {
+            x.pmtu = 1 << pmtuLog2;
+            x.pmtuSource = "cm";
+        }
+        if (basePort > 0) {
+            x.basePort = basePort;
+            x.basePortCm = true;
+        }
+    }
+
+    private static long cmKey(long a, long b, long comm) { return (a * 0x9E3779B97F4A7C15L) ^ (b * 31) ^ (comm << 1); }
+
+    // ================================================================== stateless rules: MR-FRAME, MR-HDR-001..005, CTL-001, UD, PATH-001
+
+    /** Runs the per-frame rules; true when one of them found an MR-FRAME or MR-HDR error (principle d). */
+    private boolean frameRules(Dissection d, FrameFacts f, FlowState fl, int fcsLength) {
+        long n = d.number(), t = d.timeNanos();
+        String flow = fl.id;
+        boolean error = false;
+        MemorySegment s = d.data();
+        int bth = d.bthOffset();
+        View view = fl.view;
+        // MR-FRAME-001: ICRC. A sender-side tap sees frames before the NIC computes the ICRC (offload).
+        if (d.icrcStatus() == IcrcStatus.BAD) {
+            String msg = String.format("bad ICRC 0x%08x (computed 0x%08x)", d.icrcValue(), d.icrcComputed());
+            if (view == View.SENDER && settings.offloaded) {
+                findings.fold("MR-FRAME-001", NOTE, flow, n, t, msg + " at the sender's tap: the NIC computes the "
+                        + "ICRC after the capture point (offload); set offloaded: false to judge it");
+            } else if (findings.add("MR-FRAME-001", ERROR, flow, n, t, msg) != null) error = true;
+        }
+        error |= lengths(d, fl, fcsLength);
+        udpChecksum(d, fl);
+        int tver = d.tver();
+        if (tver != 0 && tver != 1) {
+            findings.add("MR-HDR-001", ERROR, flow, n, t, "BTH tver " + tver + " is neither 0 (RoCEv2) nor 1 (MetaRoCE v1)");
+            return true;
+        }
+        OpcodeDef op = d.opcode();
+        int opv = d.opcodeValue();
+        if (op == null) {
+            Severity sev = ERROR;
+            String why = "opcode 0x" + hex2(opv) + " is not defined for " + (tver == 0 ? "RoCEv2 (tver 0)" : "MetaRoCE v1 (tver 1)");
+            for (OpcodeRangeDef r : Spec.OPCODE_RANGES) {
+                if (r.contains(opv, tver)) {
+                    sev = r.severity();
+                    why = "opcode 0x" + hex2(opv) + ": " + r.message();
+                    break;
+                }
+            }
+            if (tver == 1 && opv >= 0xE0 && sev == NOTE) sev = ERROR;
+            findings.add("MR-HDR-002", sev, flow, n, t, why);
+            return true;
+        }
+        int mrth = d.mrthOffset();
+        if (mrth >= 0 && Mrth.version(s, mrth) != 1) {
+            findings.add("MR-HDR-004", ERROR, flow, n, t, "MRTH version " + Mrth.version(s, mrth) + ", expected 1");
+            error = true;
+        }
+        boolean ud = "ud".equals(op.service());
+        // MR-HDR-005: every header of the opcode's chain (truncated frames: not judged, principle d).
+        if (!ud && !d.truncated()) {
+            for (int h : op.chain(d.spray())) {
+                if (!d.hasLayer(h)) {
+                    HeaderDef hd = Spec.HEADERS.get(h);
+                    findings.add("MR-HDR-005", ERROR, flow, n, t, op.label() + " lacks its " + hd.origId() + " ("
+                            + hd.size() + " bytes)" + (d.mrthOffset() >= 0 && d.spray() && op.sprayChain() != null
+                            ? " (sprayed MetaRoCE form)" : ""));
+                    error = true;
+                    break;
+                }
+            }
+        }
+        reserved(d, fl);
+        boolean complete = d.payloadOffset() >= 0;
+        // MR-FRAME-004: payload + pad a multiple of 4; pad_cnt 0 on First and Middle.
+        if (complete) {
+            int bytes = d.payloadLength() + d.padCount();
+            int wireBytes = transportEnd(d) - 4 - d.payloadOffset();
+            if (wireBytes >= 0 && (wireBytes % 4 != 0 || d.padCount() > wireBytes)) {
+                findings.add("MR-FRAME-004", ERROR, flow, n, t, wireBytes % 4 != 0
+                        ? "payload + pad is " + wireBytes + " bytes, not a multiple of 4 (pad_cnt " + d.padCount() + ")"
+                        : "pad_cnt " + d.padCount() + " exceeds the " + wireBytes + " bytes after the headers");
+                error = true;
+            } else if (d.padCount() != 0 && (op.segment() == OpcodeDef.Segment.FIRST || op.segment() == OpcodeDef.Segment.MIDDLE)) {
+                findings.add("MR-FRAME-004", ERROR, flow, n, t, op.label() + " with pad_cnt " + d.padCount()
+                        + " (First and Middle packets carry whole PMTUs, no pad)");
+                error = true;
+            }
+            if (bytes < 0) error = true;
+        }
+        if (ud) {
+            // MR-UD-001: DETH and at most PMTU bytes.
+            if (!d.hasLayer(io.metaroce.protocol.Deth.HEADER) && !d.truncated()) {
+                findings.add("MR-UD-001", ERROR, flow, n, t, op.label() + " without its DETH");
+                error = true;
+            } else if (complete) {
+                int pm = fl.pmtu > 0 ? fl.pmtu : ValidateSettings.MAX_PMTU;
+                if (d.payloadLength() > pm) {
+                    findings.add("MR-UD-001", ERROR, flow, n, t, op.label() + " carries " + d.payloadLength()
+                            + " payload bytes, more than the PMTU of " + pm + (fl.pmtu > 0 ? " (" + fl.pmtuSource + ")"
+                            : " (the largest IBTA MTU; give --pmtu for this QP)"));
+                }
+            }
+        }
+        // MR-CTL-001: fields §7 fixes on control packets (and the RoCEv2 CNP of §5).
+        if (op.role() == OpcodeDef.Role.CONTROL) controlFields(d, op, fl);
+        // MR-PATH-001 (per frame): path_id range; a non-spraying request uses path 0.
+        if (mrth >= 0) {
+            int path = Mrth.pathId(s, mrth);
+            if (path > 1023) {
+                findings.add("MR-PATH-001", ERROR, flow, n, t, "path_id " + path + " exceeds 1023");
+            } else if (op.role() == OpcodeDef.Role.REQUEST && !Mrth.spray(s, mrth) && path != 0) {
+                findings.add("MR-PATH-001", ERROR, flow, n, t, "path_id " + path + " on a request with spray = 0 "
+                        + "(a QP direction that does not spray uses path 0)");
+            }
+        }
+        return error;
+    }
+
+    private static int transportEnd(Dissection d) {
+        int udp = d.offsetOf(Udp.HEADER);
+        if (udp >= 0) return udp + Udp.length(d.data(), udp);
+        int grh = d.offsetOf(Grh.HEADER);
+        return grh >= 0 ? grh + Grh.SIZE + Grh.paylen(d.data(), grh) : (int) d.originalLength();
+    }
+
+    /** MR-FRAME-002: IP and UDP lengths against the frame's original length. */
+    private boolean lengths(Dissection d, FlowState fl, int fcsLength) {
+        MemorySegment s = d.data();
+        int udp = d.offsetOf(Udp.HEADER);
+        int ip = d.offsetOf(Ip.HEADER), ip6 = d.offsetOf(Ipv6.HEADER);
+        int ipOff = ip >= 0 ? ip : ip6;
+        if (ipOff < 0) return false;
+        long total = ip >= 0 ? Ip.len(s, ip) : Ipv6.SIZE + Ipv6.plen(s, ip6);
+        int fcs = fcsLength > 0 ? fcsLength : d.fcsStatus() != null ? 4 : 0;
+        long available = d.originalLength() - ipOff - fcs;
+        String what = ip >= 0 ? "IPv4 total length " : "IPv6 payload length ";
+        long shown = ip >= 0 ? total : total - Ipv6.SIZE;
+        String msg = null;
+        if (total > available) {
+            msg = what + shown + " exceeds the " + (available - (ip >= 0 ? 0 : Ipv6.SIZE)) + " bytes the frame holds";
+        } else if (total < available) {
+            long excess = available - total;
+            boolean padding = d.linkType() == 1 && d.originalLength() - fcs <= 60;
+            if (!padding && excess != 4) {
+                msg = what + shown + " leaves " + excess + " bytes of the frame unaccounted for";
+            }
+        }
+        if (msg == null && udp >= 0) {
+            long ipEnd = ipOff + total;
+            long udpLen = Udp.length(s, udp);
+            if (udp + udpLen != ipEnd) {
+                msg = "UDP length " + udpLen + (udp + udpLen > ipEnd ? " exceeds" : " is shorter than") + " the IP payload ("
+                        + (ipEnd - udp) + " bytes)";
+            }
+        }
+        if (msg == null) return false;
+        return findings.add("MR-FRAME-002", ERROR, fl.id, d.number(), d.timeNanos(), msg) != null;
+    }
+
+    /** MR-FRAME-003: a non-zero UDP checksum must verify. At the sender's tap the NIC may fill it in later. */
+    private void udpChecksum(Dissection d, FlowState fl) {
+        int udp = d.offsetOf(Udp.HEADER);
+        if (udp < 0 || d.truncated()) return;
+        MemorySegment s = d.data();
+        int ck = Udp.checksum(s, udp);
+        if (ck == 0) return;
+        int len = Udp.length(s, udp);
+        if (udp + len > d.capturedLength() || len < Udp.SIZE) return;
+        long sum = 0;
+        int ip = d.offsetOf(Ip.HEADER);
+        if (ip >= 0) {
+            sum += words(s, ip + 12, 8);
+        } else {
+            int ip6 = d.offsetOf(Ipv6.HEADER);
+            if (ip6 < 0) return;
+            sum += words(s, ip6 + 8, 32);
+        }
+        sum += 17 + len;
+        sum += words(s, udp, len);
+        while ((sum >>> 16) != 0) sum = (sum & 0xFFFF) + (sum >>> 16);
+        if (sum == 0xFFFF) return;
+        int computed;
+        {
+            long x = sum - ck;
+            while (x < 0) x += 0xFFFF;
+            while ((x >>> 16) != 0) x = (x & 0xFFFF) + (x >>> 16);
+            computed = (int) (~x & 0xFFFF);
+        }
+        String msg = String.format("bad UDP checksum 0x%04x (computed 0x%04x)", ck, computed);
+        if (fl.view == View.SENDER && settings.offloaded) {
+            findings.fold("MR-FRAME-003", NOTE, fl.id, d.number(), d.timeNanos(), msg
+                    + " at the sender's tap: the NIC may fill it in after the capture point (offload)");
+        } else {
+            findings.add("MR-FRAME-003", ERROR, fl.id, d.number(), d.timeNanos(), msg);
+        }
+    }
+
+    private static long words(MemorySegment s, int off, int len) {
+        long sum = 0;
+        int i = 0;
+        for (; i + 1 < len; i += 2) sum += s.get(BE_SHORT, off + i) & 0xFFFF;
+        if (i < len) sum += (s.get(ValueLayout.JAVA_BYTE, off + i) & 0xFF) << 8;
+        return sum;
+    }
+
+    /** Per header: its fields the catalogue marks reserved (must be 0). */
+    private static final int[][] RESERVED = new int[Spec.HEADERS.size()][];
+
+    static {
+        for (HeaderDef h : Spec.HEADERS) {
+            RESERVED[h.index()] = java.util.stream.IntStream.range(h.firstField(), h.firstField() + h.fieldCount())
+                    .filter(k -> Spec.FIELDS.get(k).reserved()).toArray();
+        }
+    }
+
+    /** MR-HDR-003: reserved fields (the catalogue's reserved flag) of every header from IP on. */
+    private void reserved(Dissection d, FlowState fl) {
+        MemorySegment s = d.data();
+        StringBuilder bad = null;
+        for (int i = 0; i < d.layerCount(); i++) {
+            HeaderDef h = d.layer(i);
+            if (h.pseudo() || h.index() < Ip.HEADER) continue;
+            int off = d.layerOffset(i);
+            for (int k : RESERVED[h.index()]) {
+                FieldDef fd = Spec.FIELDS.get(k);
+                if (off + (fd.bitOffset() + fd.bitWidth() + 7) / 8 > d.capturedLength()) continue;
+                long v;
+                if (fd.bitWidth() > 64 || fd.type() == io.metaroce.protocol.ValueType.BYTES) {
+                    MemorySegment sl = fd.slice(s, off);
+                    v = 0;
+                    for (long b = 0; b < sl.byteSize(); b++) v |= sl.get(ValueLayout.JAVA_BYTE, b);
+                } else {
+                    v = fd.readLong(s, off);
+                }
+                if (v != 0) {
+                    if (bad == null) bad = new StringBuilder();
+                    else bad.append(", ");
+                    bad.append(fd.name()).append(" = 0x").append(Long.toHexString(v));
+                }
+            }
+        }
+        if (bad != null) findings.add("MR-HDR-003", WARN, fl.id, d.number(), d.timeNanos(), "reserved field"
+                + (bad.indexOf(",") > 0 ? "s" : "") + " not 0: " + bad);
+    }
+
+    /** MR-CTL-001: what §7 fixes in MR-SACK .. MR-PROBE-REPLY, and §5 in the RoCEv2 CNP. */
+    private void controlFields(Dissection d, OpcodeDef op, FlowState fl) {
+        MemorySegment s = d.data();
+        int bth = d.bthOffset(), m = d.mrthOffset();
+        List<String> bad = new ArrayList<>();
+        int psn = Bth.psn(s, bth);
+        if (op.code() == 0x81 && d.tver() == 0) {
+            if (!Bth.becn(s, bth)) bad.add("becn 0 (a CNP sets becn)");
+            if (psn != 0) bad.add("psn " + psn + " (a CNP carries psn 0)");
+        } else if (m >= 0) {
+            if (Bth.se(s, bth)) bad.add("se 1");
+            if (Bth.ackReq(s, bth)) bad.add("ack_req 1");
+            if (Bth.padCnt(s, bth) != 0) bad.add("pad_cnt " + Bth.padCnt(s, bth));
+            if (Mrth.rtx(s, m)) bad.add("rtx 1");
+            if (Mrth.spray(s, m)) bad.add("spray 1");
+            if (Mrth.sackReq(s, m)) bad.add("sack_req 1");
+            if (!Mrth.tsValid(s, m)) bad.add("ts_valid 0");
+            if (Mrth.msgId(s, m) != 0) bad.add("msg_id " + Mrth.msgId(s, m));
+            if (Mrth.msgOffset(s, m) != 0) bad.add("msg_offset " + Mrth.msgOffset(s, m));
+            String rule = op.psnRule();
+            if ("zero".equals(rule) && psn != 0) bad.add("psn " + psn + " (must be 0)");
+            if ("first_psn".equals(rule) && d.hasLayer(io.metaroce.protocol.Nacketh.HEADER)) {
+                int fp = io.metaroce.protocol.Nacketh.firstPsn(s, d.offsetOf(io.metaroce.protocol.Nacketh.HEADER));
+                if (fp != psn) bad.add("psn " + psn + " != first_psn " + fp);
+            }
+            if (op.code() == 0xE4 && d.hasLayer(Probeeth.HEADER) && Probeeth.echoTimestamp(s, d.offsetOf(Probeeth.HEADER)) != 0)
+                bad.add("echo_timestamp " + Probeeth.echoTimestamp(s, d.offsetOf(Probeeth.HEADER)) + " (an MR-PROBE carries 0)");
+        }
+        if (d.payloadOffset() >= 0 && !d.truncated() && transportEnd(d) - 4 - d.payloadOffset() > 0)
+            bad.add((transportEnd(d) - 4 - d.payloadOffset()) + " bytes of payload");
+        if (!bad.isEmpty()) findings.add("MR-CTL-001", ERROR, fl.id, d.number(), d.timeNanos(), op.label() + " with "
+                + String.join(", ", bad));
+    }
+
+    // ================================================================== per-direction constants: MR-HDR-006, MR-PATH-*
+
+    private void headerConstancy(FrameFacts f, FlowState fl) {
+        long n = f.number;
+        if (f.opcodeValue == 0x81) return; // a RoCEv2 CNP may tell a MetaRoCE QP to slow down
+        if (fl.tver < 0) {
+            fl.tver = f.tver;
+            fl.tverFrame = n;
+        } else if (fl.tver != f.tver) {
+            Finding x = findings.add("MR-HDR-006", ERROR, fl.id, n, f.timeNs, "tver " + f.tver + " in a QP direction that "
+                    + "carried tver " + fl.tver);
+            if (x != null) x.also(fl.tverFrame);
+        }
+        if (f.mrth && f.opcode.role() == OpcodeDef.Role.REQUEST) {
+            int sp = f.spray ? 1 : 0;
+            int expect = fl.cmSpray >= 0 ? fl.cmSpray : fl.spray;
+            if (expect < 0) {
+                fl.spray = sp;
+                fl.sprayFrame = n;
+            } else if (expect != sp) {
+                Finding x = findings.add("MR-HDR-006", ERROR, fl.id, n, f.timeNs, "MRTH spray = " + sp + " in a QP direction "
+                        + (fl.cmSpray >= 0 ? "whose connection set spray = " + expect : "that sends with spray = " + expect));
+                if (x != null && fl.cmSpray < 0) x.also(fl.sprayFrame);
+            }
+        }
+    }
+
+    private void paths(FrameFacts f, FlowState fl) {
+        if (!f.mrth) return;
+        long n = f.number;
+        boolean reply = f.opcodeValue == 0xE5;
+        if (fl.pathCount > 0 && f.pathId >= fl.pathCount && !reply) {
+            findings.add("MR-PATH-001", ERROR, fl.id, n, f.timeNs, "path_id " + f.pathId + " is not below the path_count "
+                    + fl.pathCount + " of this QP direction");
+        } else if (!reply && f.pathId != 0 && (fl.cmSpray == 0 || (fl.cmSpray < 0 && fl.spray == 0))
+                && f.opcode.role() != OpcodeDef.Role.REQUEST) {
+            findings.add("MR-PATH-001", ERROR, fl.id, n, f.timeNs, "path_id " + f.pathId + " in a QP direction that does not "
+                    + "spray (spray = 0 uses path 0)");
+        } else if (f.opcode.role() == OpcodeDef.Role.RESPONSE && "read".equals(f.opcode.family()) && f.pathId != 0) {
+            findings.add("MR-PATH-001", ERROR, fl.id, n, f.timeNs, "READ response on path " + f.pathId
+                    + " (READ responses are not sprayed: path 0 of the responder)");
+        }
+        if (reply || f.sport < 0) return;
+        int base = f.sport - f.pathId;
+        if (base < 0) {
+            findings.add("MR-PATH-002", ERROR, fl.id, n, f.timeNs, "UDP source port " + f.sport + " is below path_id "
+                    + f.pathId + ": no base_port fits");
+            return;
+        }
+        if (fl.basePort < 0) {
+            fl.basePort = base;
+            fl.basePortFrame = n;
+        } else if (fl.basePort != base) {
+            Finding x = findings.add("MR-PATH-002", ERROR, fl.id, n, f.timeNs, "base_port = sport " + f.sport + " - path_id "
+                    + f.pathId + " = " + base + ", but this QP direction uses base_port " + fl.basePort
+                    + (fl.basePortCm ? " (from the connection setup)" : ""));
+            if (x != null && !fl.basePortCm) x.also(fl.basePortFrame);
+        }
+        if (fl.pathCount > 0 && (long) fl.basePort + fl.pathCount - 1 > 65535) {
+            findings.add("MR-PATH-002", ERROR, fl.id, n, f.timeNs, "base_port " + fl.basePort + " + path_count "
+                    + fl.pathCount + " - 1 exceeds 65535");
+        }
+    }
+
+    // ================================================================== request streams
+
+    static int diff(int a, int b) { return ((b - a) << 8) >> 8; }
+
+    static long unwrap(long ref, int psn) { return ref + diff((int) (ref & MASK), psn & MASK); }
+
+    private static int wrap(long u) { return (int) (u & MASK); }
+
+    private void start(FlowState fl, int psn) {
+        long u = ORIGIN + (psn & MASK);
+        long origin = u;
+        if (fl.cmStartPsn >= 0) {
+            long sp = unwrap(u, fl.cmStartPsn);
+            if (sp <= u && u - sp < 4096) origin = sp;
+        }
+        fl.started = true;
+        fl.origin = origin;
+        fl.maxU = origin - 1;
+        fl.cumU = origin;
+        fl.ePsnU = origin;
+        fl.cursorU = origin;
+        fl.cursorStuckSince = 0;
+        fl.mState = FlowState.M_SYNC;
+        fl.mPrevMsgId = -1;
+        fl.mPrevEndU = Long.MIN_VALUE;
+        fl.softEndU = fl.softMinU = Long.MIN_VALUE;
+        fl.nakU = Long.MIN_VALUE;
+        fl.ring = new PsnRing(origin);
+        fl.gaps.clear();
+    }
+
+    /** A frame the rules do not judge still advances its stream (principle d). */
+    private void advanceOnly(FlowState fl, FrameFacts f) {
+        if ("ud".equals(f.opcode.service())) return;
+        if (!fl.started) start(fl, f.psn);
+        long u = unwrap(fl.maxU, f.psn);
+        if (u > fl.maxU && u - fl.maxU < MAX_JUMP && fl.ring.ensure(u)) {
+            for (long p = Math.max(fl.maxU + 1, fl.ring.base); p < u; p++) fl.ring.st[fl.ring.idx(p)] |= PsnRing.SKIP;
+            fl.maxU = u;
+        }
+        if (fl.ring.contains(u)) {
+            int i = fl.ring.idx(u);
+            if ((fl.ring.st[i] & PsnRing.SEEN) == 0) {
+                fl.ring.st[i] |= PsnRing.SEEN | PsnRing.UNJUDGED;
+                fl.ring.frame[i] = f.number;
+                fl.ring.time[i] = f.timeNs;
+                fl.ring.op[i] = (byte) f.opcodeValue;
+            }
+        }
+        cursor(fl, f.timeNs);
+    }
+
+    private void request(FrameExtra d, FrameFacts f, FlowState fl) {
+        OpcodeDef op = f.opcode;
+        long n = f.number, t = f.timeNs;
+        boolean meta = f.tver == 1;
+        if (!fl.started) start(fl, f.psn);
+        long u = unwrap(fl.maxU, f.psn);
+        if (u > fl.maxU + MAX_JUMP || u < fl.origin - MAX_JUMP) {
+            start(fl, f.psn);
+            u = unwrap(fl.maxU, f.psn);
+        }
+        PsnRing r = fl.ring;
+        if (fl.plot != null) fl.plot.point(t, u, n);
+        boolean isRead = "read".equals(op.family());
+        long idle = fl.lastReqTime > 0 ? t - fl.lastReqTime : -1;
+        fl.lastReqTime = t;
+        fl.lastReqFrame = n;
+        if (u > fl.maxU) {
+            long from = fl.maxU + 1;
+            // A READ of unknown PMTU reserved between softMin and softEnd PSNs: the next request says how many.
+            if (fl.softEndU != Long.MIN_VALUE && u >= fl.softMinU && u <= fl.softEndU + 1) {
+                learnReadPmtu(fl, u - fl.softReadU);
+                if (r.ensure(u)) for (long p = Math.max(from, r.base); p < u; p++) reserve(r, p, fl.softReadU);
+                from = u;
+            }
+            fl.softEndU = fl.softMinU = Long.MIN_VALUE;
+            if (!r.ensure(u)) return;
+            if (u > from) gap(fl, f, from, u);
+            // MR-CC-003: credit (new packets only; retransmissions need none).
+            if (fl.credit && settings.creditChecks) credit(fl, f, u);
+            // MR-RTX-003: rtx = 1 on a PSN never sent before: certain only at the sender's own tap.
+            if (meta && f.rtx && fl.view == View.SENDER) {
+                Finding x = findings.add("MR-RTX-003", ERROR, fl.id, n, t, "rtx = 1 on PSN " + f.psn + ", never sent before");
+                if (x != null) x.dropSensitive = true;
+            }
+            record(d, f, fl, u);
+            fl.maxU = u;
+            if (isRead) reserveRead(fl, f, u);
+            arrived(fl, u);
+        } else if (r.contains(u)) {
+            int i = r.idx(u);
+            int st = r.st[i];
+            if ((st & PsnRing.SEEN) != 0) {
+                repeat(d, f, fl, u, i, idle);
+            } else if ((st & PsnRing.RESERVED) != 0) {
+                // A READ Request re-issued inside the range its original reserved (§9.2).
+                readRetry(f, fl, u, i);
+                record(d, f, fl, u);
+            } else {
+                // First copy of a PSN the tap had not shown (reordered, or the original was lost before the tap).
+                if (meta && f.rtx && fl.view == View.SENDER && (st & PsnRing.SKIP) == 0) {
+                    Finding x = findings.add("MR-RTX-003", ERROR, fl.id, n, t, "rtx = 1 on PSN " + f.psn + ", never sent before");
+                    if (x != null) x.dropSensitive = true;
+                }
+                record(d, f, fl, u);
+                if (meta && f.rtx) missingShown(fl, u, n);
+                arrived(fl, u);
+            }
+        } else {
+            return; // older than the window
+        }
+        if (f.timeNs > 0 && fl.ring == r) cursor(fl, t);
+        if (fl.ring == r) release(fl);
+    }
+
+    /** Go-back-N responder at the receiver's tap: the expected PSN moves on when it arrives (§9.2). */
+    private static void arrived(FlowState fl, long u) {
+        if (fl.view != View.RECEIVER || fl.tver == 1 || u != fl.ePsnU) return;
+        PsnRing r = fl.ring;
+        fl.ePsnU++;
+        while (fl.ePsnU <= fl.maxU && r.contains(fl.ePsnU) && (r.st[r.idx(fl.ePsnU)] & PsnRing.RESERVED) != 0
+                && (r.st[r.idx(fl.ePsnU)] & PsnRing.SEEN) == 0) fl.ePsnU++;
+    }
+
+    private void record(FrameExtra d, FrameFacts f, FlowState fl, long u) {
+        PsnRing r = fl.ring;
+        int i = r.idx(u);
+        boolean wasReserved = (r.st[i] & PsnRing.RESERVED) != 0;
+        r.st[i] = (byte) ((r.st[i] & (PsnRing.COVERED | PsnRing.RESERVED)) | PsnRing.SEEN | (f.rtx ? 0 : PsnRing.RTX0)
+                | (d.truncated ? PsnRing.TRUNC : 0));
+        r.op[i] = (byte) f.opcodeValue;
+        r.payload[i] = f.payloadLength;
+        r.msgId[i] = f.msgId;
+        r.msgOff[i] = f.msgOffset;
+        r.rethVa[i] = f.hasReth ? f.rethVa : 0;
+        r.rethLen[i] = f.hasReth ? (int) f.rethLen : -1;
+        r.frame[i] = f.number;
+        r.time[i] = f.timeNs;
+        r.path[i] = (short) f.pathId;
+        if (!wasReserved) r.readBack[i] = 0;
+        if (!d.truncated && d.seg != null) bytesOf(d, r, i);
+        else r.seg[i] = null;
+    }
+
+    /** Where the bytes a retransmission keeps equal (§9.3) lie: extension headers, payload and pad (compared later). */
+    private static void bytesOf(FrameExtra d, PsnRing r, int i) {
+        r.seg[i] = d.seg;
+        r.extOff[i] = d.extOff;
+        r.payOff[i] = d.payOff;
+        r.endOff[i] = d.endOff;
+        r.pad[i] = (byte) d.pad;
+    }
+
+    /** True when the ranges [a0, a1) of a and [b0, b1) of b hold the same bytes. */
+    private static boolean same(MemorySegment a, int a0, int a1, MemorySegment b, int b0, int b1) {
+        if (a1 - a0 != b1 - b0) return false;
+        return MemorySegment.mismatch(a, a0, a1, b, b0, b1) < 0;
+    }
+
+    private static void reserve(PsnRing r, long p, long readU) {
+        int k = r.idx(p);
+        if ((r.st[k] & PsnRing.SEEN) != 0) return;
+        r.st[k] |= PsnRing.RESERVED;
+        r.readBack[k] = (int) (p - readU);
+    }
+
+    /** PSNs a READ Request reserves for its responses (§9.2): known when the PMTU is, else a soft range. */
+    private void reserveRead(FlowState fl, FrameFacts f, long u) {
+        long len = f.hasReth ? f.rethLen : 0;
+        PsnRing r = fl.ring;
+        if (fl.pmtu > 0) {
+            long nRes = Math.max(1, (len + fl.pmtu - 1) / fl.pmtu);
+            long end = u + nRes - 1;
+            if (end - u < PsnRing.MAX / 2 && r.ensure(end)) {
+                for (long p = u + 1; p <= end; p++) reserve(r, p, u);
+                if (end > fl.maxU) fl.maxU = end;
+            }
+        } else {
+            long nMin = Math.max(1, (len + 4095) / 4096), nMax = Math.max(1, (len + 255) / 256);
+            if (nMin > 1 && r.ensure(u + nMin - 1)) {
+                for (long p = u + 1; p <= u + nMin - 1; p++) reserve(r, p, u);
+                fl.maxU = u + nMin - 1;
+            }
+            if (nMax > nMin) {
+                fl.softReadU = u;
+                fl.softReadLen = len;
+                fl.softMinU = u + nMin;
+                fl.softEndU = u + nMax - 1;
+            }
+        }
+    }
+
+    private void learnReadPmtu(FlowState fl, long n) {
+        if (fl.pmtu > 0 || n <= 0) return;
+        for (int pm = 256; pm <= 4096; pm <<= 1) {
+            if (Math.max(1, (fl.softReadLen + pm - 1) / pm) == n && fl.softReadLen > pm) {
+                // Several PMTUs can give the same count; the largest that does is only a guess, keep it soft.
+                return;
+            }
+        }
+    }
+
+    /** MR-SEQ-001: a new PSN past the next expected one. */
+    private void gap(FlowState fl, FrameFacts f, long from, long u) {
+        PsnRing r = fl.ring;
+        long count = u - from;
+        String psns = count == 1 ? "PSN " + wrap(from) : count + " PSNs " + wrap(from) + ".." + wrap(u - 1);
+        if (fl.view == View.SENDER) {
+            for (long p = Math.max(from, r.base); p < u; p++) r.st[r.idx(p)] |= PsnRing.SKIP;
+            Finding x = findings.add("MR-SEQ-001", ERROR, fl.id, f.number, f.timeNs, "new PSN " + f.psn + " skips " + psns
+                    + " (expected PSN " + wrap(from) + " next)");
+            if (x != null) {
+                x.dropSensitive = true;
+                x.also(fl.lastReqFrame);
+            }
+            return;
+        }
+        if (f.tver == 0) {
+            findings.add("MR-SEQ-001", NOTE, fl.id, f.number, f.timeNs, "missing: network or capture loss (" + psns + ")");
+        } else {
+            fl.gaps.add(new long[] {f.number, f.timeNs, from, count});
+            if (fl.gaps.size() > 256) gapVerdict(fl, fl.gaps.poll(), true);
+        }
+    }
+
+    /** MetaRoCE at R/M: a gap is loss once its PSNs stay missing past the reorder window, or come back as rtx. */
+    private void gapVerdict(FlowState fl, long[] g, boolean force) {
+        PsnRing r = fl.ring;
+        long missing = 0, first = -1;
+        for (long p = g[2]; p < g[2] + g[3]; p++) {
+            if (r == null || !r.contains(p)) continue;
+            int i = r.idx(p);
+            boolean arrivedOriginal = (r.st[i] & PsnRing.RTX0) != 0;
+            if (!arrivedOriginal) {
+                missing++;
+                if (first < 0) first = p;
+            }
+        }
+        if (missing > 0 || force) {
+            if (missing == 0) return;
+            findings.add("MR-SEQ-001", NOTE, fl.id, g[0], g[1], "missing: network or capture loss (" + missing + " PSN"
+                    + (missing == 1 ? " " : "s from ") + wrap(first) + ")");
+        }
+    }
+
+    private void missingShown(FlowState fl, long u, long frame) {
+        for (long[] g : fl.gaps) {
+            if (u >= g[2] && u < g[2] + g[3]) {
+                fl.gaps.remove(g);
+                gapVerdict(fl, g, true);
+                return;
+            }
+        }
+    }
+
+    private void checkGaps(FlowState fl, long now) {
+        while (!fl.gaps.isEmpty() && now - fl.gaps.peek()[1] > settings.reorderWindowNs) gapVerdict(fl, fl.gaps.poll(), true);
+    }
+
+    /** MR-CC-003: a credit-mode sender's new request PSN must lie before the latest grant that reached it. */
+    private void credit(FlowState fl, FrameFacts f, long u) {
+        long limitTime = fl.view == View.SENDER ? f.timeNs : fl.view == View.RECEIVER
+                ? f.timeNs - fl.rtt(settings.analysis.minRttNs()) : Long.MIN_VALUE;
+        if (limitTime == Long.MIN_VALUE) return;
+        long granted = Long.MIN_VALUE, grantFrame = 0;
+        for (long[] g : fl.grants) {
+            if (g[0] <= limitTime && g[1] > granted) {
+                granted = g[1];
+                grantFrame = g[2];
+            }
+        }
+        String where = fl.view == View.SENDER ? "" : " (grants sent at least one minimum RTT before its arrival)";
+        if (granted == Long.MIN_VALUE) {
+            if (fl.creditSeen || !fl.grants.isEmpty() || fl.credit) {
+                if (fl.grants.isEmpty() && !fl.creditSeen && fl.view != View.SENDER) return;
+                findings.add("MR-CC-003", ERROR, fl.id, f.number, f.timeNs, "credit mode: new PSN " + f.psn
+                        + " before the first MR-CREDIT reached the sender" + where);
+            }
+            return;
+        }
+        if (u >= granted) {
+            Finding x = findings.add("MR-CC-003", ERROR, fl.id, f.number, f.timeNs, "credit mode: new PSN " + f.psn
+                    + " at or after granted_psn " + wrap(granted) + where);
+            if (x != null) x.also(grantFrame);
+        }
+    }
+
+    /** A PSN sent again: MR-RTX-001, 002, 003, 004. */
+    private void repeat(FrameExtra d, FrameFacts f, FlowState fl, long u, int i, long idle) {
+        PsnRing r = fl.ring;
+        long n = f.number, t = f.timeNs;
+        boolean meta = f.tver == 1;
+        long orig = r.frame[i];
+        boolean origJudged = (r.st[i] & PsnRing.UNJUDGED) == 0;
+        // MR-RTX-002: the fields §9.3 keeps equal.
+        if (origJudged) {
+            List<String> diffs = new ArrayList<>();
+            if ((r.op[i] & 0xFF) != f.opcodeValue) diffs.add("opcode 0x" + hex2(r.op[i] & 0xFF) + " -> 0x" + hex2(f.opcodeValue));
+            if (meta && r.msgId[i] != f.msgId) diffs.add("msg_id " + r.msgId[i] + " -> " + f.msgId);
+            if (meta && r.msgOff[i] != f.msgOffset) diffs.add("msg_offset " + r.msgOff[i] + " -> " + f.msgOffset);
+            if (r.payload[i] != f.payloadLength) diffs.add("payload length " + r.payload[i] + " -> " + f.payloadLength);
+            boolean bytes = (r.st[i] & PsnRing.TRUNC) == 0 && !d.truncated;
+            if (bytes && diffs.isEmpty() && r.seg[i] != null && d.seg != null) {
+                if (r.pad[i] != d.pad) diffs.add("pad_cnt " + r.pad[i] + " -> " + d.pad);
+                if (!same(r.seg[i], r.extOff[i], r.payOff[i], d.seg, d.extOff, d.payOff)) diffs.add("extension headers (RETH, ImmDt, IETH, ...)");
+                if (!same(r.seg[i], r.payOff[i], r.endOff[i], d.seg, d.payOff, d.endOff)) diffs.add("payload bytes");
+            }
+            if (!diffs.isEmpty()) {
+                Finding x = findings.add("MR-RTX-002", ERROR, fl.id, n, t, "PSN " + f.psn + " sent again with different "
+                        + String.join(", ", diffs) + " than its first copy");
+                if (x != null) x.also(orig);
+            }
+        }
+        // MR-RTX-003: two copies with rtx = 0.
+        if (meta && !f.rtx && (r.st[i] & PsnRing.RTX0) != 0) {
+            Finding x = findings.add("MR-RTX-003", ERROR, fl.id, n, t, "PSN " + f.psn + " sent again with rtx = 0 "
+                    + "(its first copy had rtx = 0 too)");
+            if (x != null) x.also(orig);
+        }
+        // MR-RTX-004: not later than one slack after a SACK / cum_psn covering it reached the sender.
+        if (meta && r.coverTime[i] != 0 && fl.view != View.MIRROR) {
+            long allowed = r.coverTime[i] + settings.analysis.slackNs()
+                    + (fl.view == View.RECEIVER ? fl.rtt(settings.analysis.minRttNs()) : 0);
+            if (t > allowed) {
+                // At the receiver's tap the paths' one-way delays are unknown (a slow path makes a legal resend look
+                // late): a note there; a warning at the sender's own tap.
+                Finding x = findings.add("MR-RTX-004", fl.view == View.SENDER ? WARN : NOTE, fl.id, n, t, String.format("PSN %d resent %.1f us after an "
+                        + "MR-SACK covering it %s", f.psn, (t - r.coverTime[i]) / 1000.0,
+                        fl.view == View.SENDER ? "reached the sender" : "was sent (one minimum RTT allowed)"));
+                if (x != null) x.also(r.coverFrame[i]).also(orig);
+            }
+        }
+        // MR-RTX-001: after a NAK for p the first repeated PSN is p.
+        boolean continuation = fl.lastRepeatU != Long.MIN_VALUE && u == fl.lastRepeatU + 1;
+        boolean judgeNak = t >= fl.nakCausal || (fl.view == View.SENDER && t >= fl.nakFrameTime && u > fl.nakU && !continuation);
+        fl.lastRepeatU = u;
+        if (!meta && fl.nakU != Long.MIN_VALUE && judgeNak) {
+            if (u != fl.nakU) {
+                // Away from the requester's tap the resent p may have been lost before the tap: only a note then.
+                Severity sev = fl.view == View.SENDER ? ERROR : u < fl.nakU ? WARN : NOTE;
+                Finding x = findings.add("MR-RTX-001", sev, fl.id, n, t, "after a NAK PSN sequence error for "
+                        + wrap(fl.nakU) + " the first PSN sent again is " + f.psn + (sev == NOTE ? " (PSN " + wrap(fl.nakU)
+                        + " may have been resent and lost before this tap)" : ""));
+                if (x != null) x.also(fl.nakFrame);
+            }
+            fl.nakU = Long.MIN_VALUE;
+        }
+        if ((r.st[i] & PsnRing.UNJUDGED) != 0) {
+            // The first copy was not judged: this copy stands for it.
+            int keep = r.st[i] & (PsnRing.COVERED | PsnRing.RESERVED);
+            record(d, f, fl, u);
+            r.st[i] = (byte) (r.st[i] | keep);
+        } else if (!f.rtx) {
+            r.st[i] |= PsnRing.RTX0;
+        }
+        if (idle >= 0 && !meta) idleBefore.put(n, idle);
+        arrived(fl, u);
+    }
+
+    /** Idle time of the QP before each RoCEv2 retransmission (for MR-RTX-005's message). */
+    final Map<Long, Long> idleBefore = java.util.Collections.synchronizedMap(new java.util.LinkedHashMap<>(16, 0.75f, false) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Long, Long> e) { return size() > 65536; }
+    });
+
+    /** MR-RTX-002 for a READ Request re-issued at a reserved PSN q: RETH moved on by (q - p) * PMTU (§9.2). */
+    private void readRetry(FrameFacts f, FlowState fl, long u, int i) {
+        PsnRing r = fl.ring;
+        long p = u - r.readBack[i];
+        if (!r.contains(p) || fl.pmtu <= 0 || !f.hasReth) return;
+        int k = r.idx(p);
+        if ((r.st[k] & PsnRing.SEEN) == 0 || (r.st[k] & PsnRing.UNJUDGED) != 0) return;
+        long q = u - p;
+        long va = r.rethVa[k] + q * fl.pmtu, len = (r.rethLen[k] & 0xFFFFFFFFL) - q * fl.pmtu;
+        if (f.opcode.code() != (r.op[k] & 0xFF) || f.rethVa != va || f.rethLen != len) {
+            Finding x = findings.add("MR-RTX-002", ERROR, fl.id, f.number, f.timeNs, String.format("READ Request re-issued "
+                    + "at PSN %d (%d after the original) with virtual_address 0x%x and dma_length %d; §9.2 gives 0x%x and %d",
+                    f.psn, q, f.rethVa, f.rethLen, va, len));
+            if (x != null) x.also(r.frame[k]);
+        }
+    }
+
+    // ------------------------------------------------------------------ ordered message checks (SEQ-002..005)
+
+    private void cursor(FlowState fl, long now) {
+        PsnRing r = fl.ring;
+        if (fl.cursorU < r.base) {
+            fl.cursorU = r.base;
+            fl.mState = FlowState.M_SYNC;
+        }
+        while (fl.cursorU <= fl.maxU && r.contains(fl.cursorU)) {
+            int i = r.idx(fl.cursorU);
+            int st = r.st[i];
+            if ((st & PsnRing.SEEN) == 0) {
+                if ((st & PsnRing.RESERVED) != 0) {
+                    fl.cursorU++;
+                    continue;
+                }
+                if ((st & PsnRing.SKIP) != 0 || fl.maxU - fl.cursorU > PsnRing.MAX / 2) {
+                    syncAfterGap(fl);
+                    continue;
+                }
+                if (fl.cursorStuckSince == 0) fl.cursorStuckSince = now;
+                if (now - fl.cursorStuckSince > settings.reorderWindowNs) {
+                    syncAfterGap(fl);
+                    continue;
+                }
+                break;
+            }
+            fl.cursorStuckSince = 0;
+            ordered(fl, fl.cursorU, i);
+            fl.cursorU++;
+        }
+        checkGaps(fl, now);
+    }
+
+    private static void syncAfterGap(FlowState fl) {
+        fl.cursorU++;
+        fl.mState = FlowState.M_SYNC;
+        fl.mPrevEndU = Long.MIN_VALUE;
+        fl.cursorStuckSince = 0;
+    }
+
+    private void ordered(FlowState fl, long u, int i) {
+        PsnRing r = fl.ring;
+        int tver = fl.tver < 0 ? 0 : fl.tver;
+        OpcodeDef op = io.metaroce.dissector.Dissector.opcodeDef(r.op[i] & 0xFF, tver);
+        if (op == null || (r.st[i] & PsnRing.UNJUDGED) != 0) {
+            fl.mState = FlowState.M_SYNC;
+            fl.mPrevEndU = Long.MIN_VALUE;
+            return;
+        }
+        long frame = r.frame[i], time = r.time[i];
+        OpcodeDef.Segment seg = op.segment();
+        boolean firstOrOnly = seg == OpcodeDef.Segment.FIRST || seg == OpcodeDef.Segment.ONLY;
+        String family = op.family();
+        int psn = wrap(u);
+        if (fl.mState == FlowState.M_SYNC) {
+            if (!firstOrOnly) return;
+        } else if (fl.mState == FlowState.M_IN) {
+            if (firstOrOnly) {
+                Finding x = findings.add("MR-SEQ-002", ERROR, fl.id, frame, time, op.label() + " at PSN " + psn
+                        + " while the " + fl.mFamily.toUpperCase() + " message started at PSN " + wrap(fl.mFirstU)
+                        + " has not ended (no Last)");
+                if (x != null) x.also(fl.mFirstFrame);
+                fl.mPrevEndU = Long.MIN_VALUE;
+            } else if (!family.equals(fl.mFamily)) {
+                Finding x = findings.add("MR-SEQ-002", ERROR, fl.id, frame, time, op.label() + " at PSN " + psn
+                        + " inside the " + fl.mFamily.toUpperCase() + " message started at PSN " + wrap(fl.mFirstU));
+                if (x != null) x.also(fl.mFirstFrame);
+                fl.mState = FlowState.M_SYNC;
+                return;
+            }
+        } else if (!firstOrOnly) {
+            findings.add("MR-SEQ-002", ERROR, fl.id, frame, time, op.label() + " at PSN " + psn + " without a First"
+                    + " (the previous message ended at PSN " + wrap(fl.mPrevEndU) + ")");
+            fl.mState = FlowState.M_SYNC;
+            return;
+        }
+        int payload = r.payload[i];
+        // MR-SEQ-003: First/Middle carry exactly PMTU bytes, Last/Only at most PMTU.
+        boolean sized = op.payload() && op.payloadBytes() < 0;
+        if (sized) pmtuCheck(fl, op, seg, payload, frame, time, psn);
+        if (firstOrOnly) {
+            // MR-SEQ-005: msg_id + 1 between PSN-adjacent messages, msg_offset 0 on the first packet.
+            if (tver == 1) {
+                if (fl.mPrevMsgId >= 0 && fl.mPrevEndU == u - 1 && r.msgId[i] != ((fl.mPrevMsgId + 1) & 0xFFFFFFFFL)) {
+                    findings.add("MR-SEQ-005", ERROR, fl.id, frame, time, "msg_id " + r.msgId[i] + " follows msg_id "
+                            + fl.mPrevMsgId + " of the message just before (expected " + ((fl.mPrevMsgId + 1) & 0xFFFFFFFFL) + ")");
+                }
+                if (r.msgOff[i] != 0) findings.add("MR-SEQ-005", ERROR, fl.id, frame, time, op.label() + " with msg_offset "
+                        + r.msgOff[i] + " (the first packet of a message carries 0)");
+            }
+            fl.mFirstU = u;
+            fl.mFirstFrame = frame;
+            fl.mFamily = family;
+            fl.mMsgId = r.msgId[i];
+            fl.mSum = payload;
+            fl.mRethLen = r.rethLen[i];
+            fl.mRethVa = r.rethVa[i];
+            fl.mSprayed = false;
+        } else {
+            if (tver == 1) {
+                long expect = fl.pmtu > 0 ? (u - fl.mFirstU) * fl.pmtu : fl.mSum;
+                if (r.msgId[i] != fl.mMsgId) {
+                    findings.add("MR-SEQ-005", ERROR, fl.id, frame, time, op.label() + " at PSN " + psn + " with msg_id "
+                            + r.msgId[i] + " inside message " + fl.mMsgId);
+                } else if (r.msgOff[i] != expect) {
+                    findings.add("MR-SEQ-005", ERROR, fl.id, frame, time, op.label() + " at PSN " + psn + " with msg_offset "
+                            + r.msgOff[i] + "; the message's earlier PSNs carry " + expect + " bytes");
+                }
+                if (r.rethLen[i] >= 0 && fl.mRethLen >= 0 && (r.rethLen[i] != fl.mRethLen || r.rethVa[i] != fl.mRethVa)) {
+                    Finding x = findings.add("MR-SEQ-004", ERROR, fl.id, frame, time, op.label() + " at PSN " + psn
+                            + " carries a RETH that differs from the message's first RETH (a sprayed WRITE repeats it byte for byte)");
+                    if (x != null) x.also(fl.mFirstFrame);
+                }
+            }
+            fl.mSum += payload;
+        }
+        fl.mState = FlowState.M_IN;
+        if (seg == OpcodeDef.Segment.LAST || seg == OpcodeDef.Segment.ONLY) {
+            // MR-SEQ-004: a WRITE's payload adds up to its RETH dma_length.
+            if ("write".equals(family) && fl.mRethLen >= 0 && fl.mSum != (fl.mRethLen & 0xFFFFFFFFL)) {
+                Finding x = findings.add("MR-SEQ-004", ERROR, fl.id, frame, time, "WRITE message PSN " + wrap(fl.mFirstU)
+                        + ".." + psn + " carries " + fl.mSum + " payload bytes, its RETH dma_length says " + fl.mRethLen);
+                if (x != null && fl.mFirstFrame != frame) x.also(fl.mFirstFrame);
+            }
+            fl.mState = FlowState.M_IDLE;
+            fl.mPrevMsgId = r.msgId[i];
+            long end = u;
+            while (r.contains(end + 1) && (r.st[r.idx(end + 1)] & PsnRing.RESERVED) != 0
+                    && (r.st[r.idx(end + 1)] & PsnRing.SEEN) == 0 && r.readBack[r.idx(end + 1)] == end + 1 - u) end++;
+            fl.mPrevEndU = "read".equals(family) ? readEnd(fl, u, i) : end;
+        }
+    }
+
+    private long readEnd(FlowState fl, long u, int i) {
+        PsnRing r = fl.ring;
+        if (fl.pmtu > 0) return u + Math.max(1, ((r.rethLen[i] & 0xFFFFFFFFL) + fl.pmtu - 1) / fl.pmtu) - 1;
+        return Long.MIN_VALUE;
+    }
+
+    private void pmtuCheck(FlowState fl, OpcodeDef op, OpcodeDef.Segment seg, int payload, long frame, long time, int psn) {
+        boolean full = seg == OpcodeDef.Segment.FIRST || seg == OpcodeDef.Segment.MIDDLE;
+        if (fl.pmtu <= 0 && full) {
+            if (payload == 256 || payload == 512 || payload == 1024 || payload == 2048 || payload == 4096) {
+                fl.pmtu = payload;
+                fl.pmtuSource = "learned";
+                fl.pmtuFrame = frame;
+                if (fl.peer != null && fl.peer.pmtu <= 0) {
+                    fl.peer.pmtu = payload;
+                    fl.peer.pmtuSource = "learned";
+                    fl.peer.pmtuFrame = frame;
+                }
+            } else {
+                findings.add("MR-SEQ-003", ERROR, fl.id, frame, time, op.label() + " at PSN " + psn + " carries " + payload
+                        + " bytes, which is no PMTU (256, 512, 1024, 2048 or 4096)");
+            }
+            return;
+        }
+        if (fl.pmtu <= 0) return;
+        if (full ? payload == fl.pmtu : payload <= fl.pmtu) return;
+        String src = "cm".equals(fl.pmtuSource) ? "from the connection setup" : "user".equals(fl.pmtuSource) ? "as given"
+                : "learned from frame " + fl.pmtuFrame;
+        if (full && payload != fl.pmtu) {
+            Finding x = findings.add("MR-SEQ-003", ERROR, fl.id, frame, time, op.label() + " at PSN " + psn + " carries "
+                    + payload + " bytes, not the PMTU of " + fl.pmtu + " (" + src + ")");
+            if (x != null && "learned".equals(fl.pmtuSource)) x.also(fl.pmtuFrame);
+        } else if (!full && payload > fl.pmtu) {
+            findings.add("MR-SEQ-003", ERROR, fl.id, frame, time, op.label() + " at PSN " + psn + " carries " + payload
+                    + " bytes, more than the PMTU of " + fl.pmtu + " (" + src + ")");
+        }
+    }
+
+    /** Releases acknowledged, judged PSNs from the window. */
+    private void release(FlowState fl) {
+        PsnRing r = fl.ring;
+        long keep = Math.min(fl.cumU, fl.cursorU) - 1024;
+        if (keep > r.base && r.capacity() >= 4096 && fl.maxU - r.base > r.capacity() / 2) r.release(keep);
+    }
+
+    // ================================================================== responses and acknowledgements
+
+    private void response(FrameFacts f, FlowState g) {
+        OpcodeDef op = f.opcode;
+        boolean read = "read".equals(op.family());
+        FlowState fl = about(g, f.psn);
+        if (read && op.payload()) {
+            // MR-SEQ-003 on READ responses (the responder's PMTU is the connection's).
+            FlowState pm = g.pmtu > 0 ? g : fl != null && fl.pmtu > 0 ? fl : g;
+            pmtuCheck(pm, op, op.segment(), f.payloadLength, f.number, f.timeNs, f.psn);
+        }
+        if (fl == null || !fl.started) return;
+        long u = unwrap(fl.maxU, f.psn);
+        if (f.hasAeth) cover(fl, f, u + 1, g);
+    }
+
+    private void ack(FrameFacts f, FlowState g) {
+        if (!f.hasAeth) return;
+        FlowState fl = about(g, f.psn);
+        msn(f, g);
+        if (fl == null || !fl.started) return;
+        long u = unwrap(fl.maxU, f.psn);
+        long n = f.number, t = f.timeNs;
+        boolean acked1 = false;
+        switch (f.aethKind) {
+            case 0 -> {
+                acked1 = ackBeyond(fl, g, f, u, "ACK of PSN " + f.psn);
+                cover(fl, f, u + 1, g);
+            }
+            case 1 -> {
+                acked1 = ackBeyond(fl, g, f, u - 1, "RNR NAK for PSN " + f.psn);
+                cover(fl, f, u, g);
+            }
+            case 3 -> {
+                acked1 = ackBeyond(fl, g, f, u - 1, "NAK for PSN " + f.psn);
+                if (f.aethCode == 0) {
+                    if (!acked1) nakPsn(fl, g, f, u);
+                    fl.nakU = u;
+                    fl.nakFrame = n;
+                    fl.nakFrameTime = t;
+                    fl.nakCausal = t + (fl.view == View.SENDER ? settings.analysis.slackNs() : fl.rtt(settings.analysis.minRttNs()));
+                    if (fl.plot != null) fl.plot.mark(t, u, "nak", n, "NAK PSN sequence error, expected PSN " + f.psn);
+                }
+                cover(fl, f, u, g);
+            }
+            default -> { }
+        }
+    }
+
+    /** MR-ACK-003: AETH msn never decreases in send order (ACK/NAK frames of the responder). */
+    private void msn(FrameFacts f, FlowState g) {
+        if (g.view == View.MIRROR) return;
+        if (g.lastMsn >= 0 && diff(g.lastMsn, f.aethMsn) < 0) {
+            Finding x = findings.add("MR-ACK-003", WARN, g.id, f.number, f.timeNs, "AETH msn " + f.aethMsn
+                    + " after msn " + g.lastMsn);
+            if (x != null) x.also(g.lastMsnFrame);
+            return;
+        }
+        g.lastMsn = f.aethMsn;
+        g.lastMsnFrame = f.number;
+    }
+
+    /**
+     * MR-ACK-001: an acknowledgement covers only PSNs already sent (READ-reserved PSNs count). Judged at the
+     * hosts of either end; at a mirror a note. lastU: the highest PSN it claims. Returns true if it fired.
+     */
+    private boolean ackBeyond(FlowState fl, FlowState g, FrameFacts f, long lastU, String what) {
+        if (lastU <= fl.maxU) return false;
+        Severity sev = fl.view == View.MIRROR ? NOTE : ERROR;
+        Finding x = findings.add("MR-ACK-001", sev, g.id, f.number, f.timeNs, what + " covers PSN " + wrap(lastU)
+                + ", but the highest PSN " + (fl.view == View.RECEIVER ? "received" : "sent") + " so far is " + wrap(fl.maxU)
+                + " (data flow " + fl.id + ")");
+        if (x != null) {
+            x.dropSensitive = true;
+            x.also(fl.lastReqFrame);
+        }
+        return x != null || sev == NOTE;
+    }
+
+    /** MR-ACK-002: a NAK PSN sequence error names the first PSN the responder had not received. */
+    private void nakPsn(FlowState fl, FlowState g, FrameFacts f, long u) {
+        if (fl.view == View.RECEIVER) {
+            if (u != fl.ePsnU) {
+                Finding x = findings.add("MR-ACK-002", ERROR, g.id, f.number, f.timeNs, "NAK PSN sequence error for PSN "
+                        + f.psn + ", but the first PSN the responder had not received is " + wrap(fl.ePsnU));
+                if (x != null) {
+                    x.dropSensitive = true;
+                    x.ifDrops = WARN;
+                }
+            }
+            return;
+        }
+        if (u < fl.cumU) {
+            findings.add("MR-ACK-002", ERROR, g.id, f.number, f.timeNs, "NAK PSN sequence error for PSN " + f.psn
+                    + ", which was already acknowledged (acknowledged up to PSN " + wrap(fl.cumU - 1) + ")");
+        }
+    }
+
+    /** Everything before toU is acknowledged by this frame (cumulative). */
+    private void cover(FlowState fl, FrameFacts f, long toU, FlowState g) {
+        PsnRing r = fl.ring;
+        if (toU > fl.maxU + 1) toU = fl.maxU + 1;
+        if (toU <= fl.cumU) return;
+        for (long p = Math.max(fl.cumU, r.base); p < toU && r.contains(p); p++) coverOne(fl, r, p, f);
+        fl.cumU = toU;
+        if (fl.view == View.RECEIVER && f.tver == 0 && toU > fl.ePsnU) fl.ePsnU = toU;
+    }
+
+    private void coverOne(FlowState fl, PsnRing r, long p, FrameFacts f) {
+        int i = r.idx(p);
+        if ((r.st[i] & PsnRing.COVERED) != 0) return;
+        r.st[i] |= PsnRing.COVERED;
+        r.coverTime[i] = f.timeNs;
+        r.coverFrame[i] = f.number;
+        if ((r.st[i] & PsnRing.SEEN) != 0 && fl.view == View.SENDER && r.time[i] > 0) {
+            long rtt = f.timeNs - r.time[i];
+            if (rtt > 0 && rtt < fl.minRtt) {
+                fl.minRtt = rtt;
+                if (fl.peer != null) fl.peer.minRtt = Math.min(fl.peer.minRtt, rtt);
+            }
+        }
+    }
+
+    // ================================================================== MetaRoCE control packets and CNPs
+
+    private void control(FrameFacts f, FlowState g) {
+        switch (f.opcode.family()) {
+            case "cnp" -> cnp(f, g);
+            case "sack" -> sack(f, g);
+            case "nack" -> nack(f, g);
+            case "credit" -> creditGrant(f, g);
+            case "probe" -> probe(f, g);
+            default -> { }
+        }
+    }
+
+    /** MR-CC-001: CNPs per QP, MR-CNPs per QP and path, at least the CNP interval apart. */
+    private void cnp(FrameFacts f, FlowState g) {
+        long t = f.timeNs, n = f.number;
+        long interval = settings.analysis.cnpIntervalNs();
+        boolean atSender = g.view == View.SENDER;
+        long limit = atSender ? interval : interval - 10_000;
+        Severity sev = atSender ? WARN : NOTE;
+        FlowState data = about(g, -1);
+        if (data != null && data.plot != null) data.plot.mark(t, Long.MIN_VALUE, "cnp", n, f.hasMrCnp ? "MR-CNP path " + f.cnpPath : "CNP");
+        long[] last;
+        String what;
+        if (f.hasMrCnp) {
+            if (g.mrCnp == null) g.mrCnp = new HashMap<>();
+            last = g.mrCnp.computeIfAbsent(f.cnpPath, k -> new long[] {Long.MIN_VALUE / 4, 0});
+            what = "MR-CNP for path " + f.cnpPath;
+        } else {
+            last = new long[] {g.lastCnpTime, g.lastCnpFrame};
+            what = "CNP";
+        }
+        long gap = t - last[0];
+        if (gap < limit) {
+            Finding x = findings.add("MR-CC-001", sev, g.id, n, t, String.format("%s %.1f us after the previous one for this "
+                    + "QP (CNP interval %.1f us%s)", what, gap / 1000.0, interval / 1000.0, atSender ? "" : ", 10 us jitter allowed"));
+            if (x != null) x.also(last[1]);
+        }
+        if (f.hasMrCnp) {
+            last[0] = t;
+            last[1] = n;
+        } else {
+            g.lastCnpTime = t;
+            g.lastCnpFrame = n;
+        }
+    }
+
+    /** MR-ACK-001 and MR-ACK-004 on an MR-SACK, and the coverage MR-RTX-004 and MR-CTL-003 use. */
+    private void sack(FrameFacts f, FlowState g) {
+        long n = f.number, t = f.timeNs;
+        // MR-ACK-004: base_psn within its range.
+        int dist = (f.sackBase - f.sackCum) & MASK;
+        if (dist < 1 || dist > (1 << 23) - 64) {
+            findings.add("MR-ACK-004", ERROR, g.id, n, t, "base_psn " + f.sackBase + " is " + diff(f.sackCum, f.sackBase)
+                    + " from cum_psn " + f.sackCum + " (must be 1 .. 2^23 - 64 after it)");
+        }
+        FlowState fl = about(g, f.sackCum);
+        if (fl == null) fl = about(g, f.psn);
+        long txTs = f.tsValid ? f.txTs : -1;
+        if (fl == null || !fl.started) {
+            return;
+        }
+        long cum = unwrap(fl.maxU, f.sackCum);
+        long base = unwrap(cum, f.sackBase);
+        // MR-ACK-001: cum_psn - 1 and the bitmap's set bits were sent.
+        long highest = cum - 1;
+        for (int b = 63; b >= 0; b--) {
+            if ((f.sackBitmap >>> b & 1) != 0) {
+                highest = Math.max(highest, base + b);
+                break;
+            }
+        }
+        boolean beyond = ackBeyond(fl, g, f, highest, "MR-SACK (cum_psn " + f.sackCum + ")");
+        // MR-ACK-004: in send order (tx_timestamp) cum_psn never goes back, a received bit is never cleared.
+        long[] mine = {txTs, cum, base, f.sackBitmap, n, t};
+        for (int k = 0; k < Math.min(g.sackCount, g.sackHist.length); k++) {
+            long[] o = g.sackHist[k];
+            if (o == null) continue;
+            boolean oBefore = txTs >= 0 && o[0] >= 0 ? tsBefore(o[0], txTs) : true;
+            long[] early = oBefore ? o : mine, late = oBefore ? mine : o;
+            if (early[0] == late[0] && early[0] >= 0) continue;
+            String problem = null;
+            if (late[1] < early[1]) {
+                problem = "cum_psn " + wrap(late[1]) + " is behind cum_psn " + wrap(early[1]) + " of an MR-SACK sent before it";
+            } else {
+                long cleared = clearedBit(early, late);
+                if (cleared != Long.MIN_VALUE) problem = "PSN " + wrap(cleared) + " is reported missing after an MR-SACK sent "
+                        + "before it reported it received";
+            }
+            if (problem != null) {
+                // The finding belongs to the SACK that was sent later (by tx_timestamp), whichever arrived first.
+                Finding x = findings.add("MR-ACK-004", ERROR, g.id, late[4], late[5], problem + " (frame " + early[4]
+                        + " was sent first, by tx_timestamp)");
+                if (x != null) x.also(early[4]);
+                break;
+            }
+        }
+        g.addSack(mine);
+        if (beyond) return;
+        // Coverage for MR-RTX-004 (cum and bitmap) and the sender's view of acknowledged PSNs.
+        cover(fl, f, cum, g);
+        PsnRing r = fl.ring;
+        for (int b = 0; b < 64; b++) {
+            if ((f.sackBitmap >>> b & 1) == 0) continue;
+            long p = base + b;
+            if (r.contains(p) && p <= fl.maxU) coverOne(fl, r, p, f);
+        }
+        if (fl.plot != null && fl.view != View.SENDER) fl.plot.mark(t, cum, "sack", n, "MR-SACK cum_psn " + f.sackCum);
+    }
+
+    private static boolean tsBefore(long a, long b) {
+        long d = (b - a) & 0xFFFFFFFFL;
+        return d != 0 && d < 0x80000000L;
+    }
+
+    /** A PSN the early SACK reported received that the late one reports missing, or Long.MIN_VALUE. */
+    private static long clearedBit(long[] early, long[] late) {
+        long lCum = late[1], lBase = late[2], lBm = late[3];
+        // PSNs before early's cum are received; late reports missing: lCum itself, and zero bits of its window.
+        if (lCum < early[1]) return lCum;
+        for (int b = 0; b < 64; b++) {
+            if ((lBm >>> b & 1) != 0) continue;
+            long p = lBase + b;
+            if (p < lCum) continue;
+            if (p < early[1]) return p;
+            long eb = p - early[2];
+            if (eb >= 0 && eb < 64 && (early[3] >>> eb & 1) != 0) return p;
+        }
+        // lCum itself is "not received": was it reported received before?
+        long eb = lCum - early[2];
+        if (eb >= 0 && eb < 64 && (early[3] >>> eb & 1) != 0) return lCum;
+        return Long.MIN_VALUE;
+    }
+
+    /** MR-CTL-003 and MR-ACK-001 on an MR-NACK. */
+    private void nack(FrameFacts f, FlowState g) {
+        long n = f.number, t = f.timeNs;
+        if (f.nackCount == 0) findings.add("MR-CTL-003", ERROR, g.id, n, t, "MR-NACK with count 0 (it names at least one PSN)");
+        FlowState fl = about(g, f.nackFirst);
+        if (fl == null || !fl.started) return;
+        long first = unwrap(fl.maxU, f.nackFirst);
+        long count = Math.max(1, f.nackCount);
+        if (fl.plot != null) fl.plot.mark(t, first, "nak", n, "MR-NACK " + f.nackFirst + " x" + f.nackCount);
+        if (fl.view == View.SENDER && ackBeyond(fl, g, f, first + count - 1, "MR-NACK of PSNs " + f.nackFirst + ".." + wrap(first + count - 1))) return;
+        // Not yet covered by the cum_psn of the SACKs its sender sent before it (send order: tx_timestamp).
+        long txTs = f.tsValid ? f.txTs : -1;
+        long covered = Long.MIN_VALUE, frame = 0;
+        for (int k = 0; k < Math.min(g.sackCount, g.sackHist.length); k++) {
+            long[] o = g.sackHist[k];
+            if (o == null) continue;
+            boolean before = txTs >= 0 && o[0] >= 0 ? tsBefore(o[0], txTs) : o[5] <= t;
+            if (before && o[1] > covered) {
+                covered = o[1];
+                frame = o[4];
+            }
+        }
+        if (covered != Long.MIN_VALUE && first < covered) {
+            Finding x = findings.add("MR-CTL-003", ERROR, g.id, n, t, "MR-NACK for PSN " + f.nackFirst + (count > 1 ? ".."
+                    + wrap(first + count - 1) : "") + ", already covered by cum_psn " + wrap(covered) + " of an earlier MR-SACK");
+            if (x != null) x.also(frame);
+        }
+    }
+
+    private void creditGrant(FrameFacts f, FlowState g) {
+        FlowState fl = about(g, -1);
+        if (fl == null) return;
+        fl.creditSeen = true;
+        fl.credit = true;
+        if (!fl.started) {
+            // Grants before the first request: keep them relative to the PSN they name.
+            fl.grants.add(new long[] {f.timeNs, ORIGIN + (f.creditPsn & MASK), f.number});
+        } else {
+            fl.grants.add(new long[] {f.timeNs, unwrap(fl.maxU, f.creditPsn), f.number});
+        }
+        while (fl.grants.size() > 64) fl.grants.poll();
+    }
+
+    /** MR-CTL-002: an MR-PROBE-REPLY answers a probe the tap saw. */
+    private void probe(FrameFacts f, FlowState g) {
+        if (f.opcodeValue == 0xE4) {
+            g.addProbe(new long[] {f.probeSeq, f.pathId, f.txTs, f.timeNs, f.number});
+            return;
+        }
+        // The probe went the other way: from this reply's destination to its source.
+        List<FlowState> cands = new ArrayList<>();
+        if (g.peer != null) cands.add(g.peer);
+        else {
+            List<FlowState> l = byPair.get(new Key(g.v6, g.dHi, g.dLo, g.sHi, g.sLo, -1));
+            if (l != null) cands.addAll(l);
+        }
+        long[] sameSeq = null;
+        for (FlowState c : cands) {
+            for (int k = 0; k < Math.min(c.probeCount, c.probes.length); k++) {
+                long[] p = c.probes[k];
+                if (p == null || p[0] != f.probeSeq || p[3] > f.timeNs) continue;
+                if (p[1] == f.pathId && p[2] == f.probeEcho) return;
+                if (sameSeq == null || p[1] == f.pathId) sameSeq = p;
+            }
+        }
+        if (sameSeq == null) return; // the tap did not see the probe
+        List<String> bad = new ArrayList<>();
+        if (sameSeq[1] != f.pathId) bad.add("path_id " + f.pathId + " (the probe's is " + sameSeq[1] + ")");
+        if (sameSeq[2] != f.probeEcho) bad.add("echo_timestamp " + f.probeEcho + " (the probe's tx_timestamp is " + sameSeq[2] + ")");
+        Finding x = findings.add("MR-CTL-002", ERROR, g.id, f.number, f.timeNs, "MR-PROBE-REPLY to probe_seq " + f.probeSeq
+                + " with " + String.join(", ", bad));
+        if (x != null) x.also(sameSeq[4]);
+    }
+
+    // ================================================================== expiry and end
+
+    private void expireIdle(long t) {
+        long idle = settings.analysis.idleExpiryNs();
+        for (FlowState fl : flowList) {
+            if (fl.ring != null && t - fl.lastActivity > idle && (fl.peer == null || t - fl.peer.lastActivity > idle)) {
+                finishGaps(fl, t);
+                fl.ring = null;
+                fl.started = false;
+            }
+        }
+    }
+
+    private void finishGaps(FlowState fl, long now) {
+        // Principle (e): gaps still inside their window when the stream ends are not judged.
+        while (!fl.gaps.isEmpty()) {
+            long[] g = fl.gaps.poll();
+            if (now - g[1] > settings.reorderWindowNs) gapVerdict(fl, g, true);
+        }
+    }
+
+    void finish(long captureDrops) {
+        for (FlowState fl : flowList) finishGaps(fl, lastNs);
+        if (truncated > 0) {
+            findings.add("MR-FRAME-001", NOTE, null, firstTruncFrame, 0, truncated + " frame" + (truncated == 1 ? " was" : "s were")
+                    + " cut by the snap length: their ICRC, UDP checksum and retransmission byte checks were skipped "
+                    + "(lengths are judged from the original length)");
+        }
+        findings.captureDrops(captureDrops);
+        findings.finishFolded();
+    }
+
+    static String hex2(int v) { return String.format("%02x", v); }
+}
