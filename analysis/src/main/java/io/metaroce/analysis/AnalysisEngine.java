@@ -39,8 +39,13 @@ public final class AnalysisEngine {
     /** Longest a pending event is held back waiting for the frame that decides it (capture time). */
     public static final long MAX_HOLD_NS = 1_000_000_000L;
     static final int MAX_WINDOW = 1 << 17;
-    static final long MAX_JUMP = 1 << 20;
+    /** A PSN further than this ahead of the stream starts a new stream (QPN reused), not a gap. */
+    static final long MAX_JUMP = 1 << 16;
     static final int MAX_OPEN_MESSAGES = 4096;
+    /** PSNs of history kept for a flow whose acknowledgements are not in the capture. */
+    static final int UNACKED_HISTORY = 4096;
+    /** Copies a sender queues at once leave back to back: within this of each other (a 4 KB frame at 40 Gb/s). */
+    static final long BACK_TO_BACK_NS = 1_000;
 
     private final AnalysisSettings settings;
     private final VerdictStore store;
@@ -189,13 +194,18 @@ public final class AnalysisEngine {
         FlowKey pk = new FlowKey(key.v6, key.srcHi, key.srcLo, key.dstHi, key.dstLo, -1);
         byPair.computeIfAbsent(pk, k -> new ArrayList<>(2)).add(fl);
         String idStr = key.id();
-        Integer pm = settings.pmtuOverrides().get(idStr);
-        if (pm == null) pm = settings.pmtuOverrides().get(String.format("0x%06x", key.qp));
+        Integer pm = override(settings.pmtuOverrides(), idStr, key.qp);
         if (pm != null) fl.pmtu = pm;
-        Integer pc = settings.pathCountOverrides().get(idStr);
-        if (pc == null) pc = settings.pathCountOverrides().get(String.format("0x%06x", key.qp));
+        Integer pc = override(settings.pathCountOverrides(), idStr, key.qp);
         if (pc != null) fl.pathCount = pc;
         return fl;
+    }
+
+    private static Integer override(java.util.Map<String, Integer> m, String id, int qp) {
+        if (m.isEmpty()) return null;
+        Integer v = m.get(id);
+        if (v == null) v = m.get(String.format("0x%06x", qp));
+        return v != null ? v : m.get("*");
     }
 
     private View viewOf(FlowKey k) {
@@ -333,9 +343,10 @@ public final class AnalysisEngine {
         fl.highestSeenU = origin - 1;
         fl.cumU = origin;
         fl.ePsnU = origin;
+        fl.sndUnaU = origin;
         fl.softEnd = Long.MIN_VALUE;
         fl.oosSince = 0;
-        fl.episodeCause = null;
+        fl.epi = fl.prevEpi = null;
         w.start(origin);
         fl.msgs.clear();
     }
@@ -346,7 +357,7 @@ public final class AnalysisEngine {
         long u = Psn.unwrap(fl.maxU, f.psn);
         if (u > fl.maxU && u - fl.maxU < MAX_JUMP) {
             SeqWindow w = fl.w;
-            if (w.ensure(u, fl.cumU)) {
+            if (w.ensure(u, keepFrom(fl, u))) {
                 for (long p = fl.maxU + 1; p < u; p++) if (p >= w.base) w.set(p, SeqWindow.GAP);
                 w.copy(u, f.number, f.timeNs, f.pathId, f.txTs, f.fingerprint);
             }
@@ -362,6 +373,7 @@ public final class AnalysisEngine {
         boolean ce = f.ecn == 3;
         if ("ud".equals(op.service())) {
             fl.ud = true;
+            if (f.destQp != 1) fl.messages++; // QP 1 carries CM MADs, not application messages
             if (f.hasDeth) fl.addSrcQp(f.dethSrcQp);
             fl.uniquePayloadBytes += f.payloadLength;
             if (ce) ceMark(fl, f, 0);
@@ -388,7 +400,7 @@ public final class AnalysisEngine {
             long gapFrom = fl.maxU + 1;
             if (fl.softEnd >= gapFrom && u <= fl.softEnd + 1) {
                 // PSNs a READ of unknown PMTU reserved.
-                if (w.ensure(u, fl.cumU)) {
+                if (w.ensure(u, keepFrom(fl, u))) {
                     for (long p = Math.max(gapFrom, w.base); p < u; p++) {
                         w.set(p, SeqWindow.RESERVED);
                         int i = w.idx(p);
@@ -406,34 +418,48 @@ public final class AnalysisEngine {
                 gapFrom = u;
                 gap = 0;
             }
-            if (!w.ensure(u, fl.cumU)) return;
+            if (!w.ensure(u, keepFrom(fl, u))) return;
             if (gap > 0) gap(fl, f, gapFrom, u);
             if (meta && f.rtx) {
                 // A retransmission whose earlier copies the capture never showed.
-                retransmission(fl, f, u, false);
+                retransmission(fl, f, u);
             } else {
                 newPsn(fl, f, u, isRead);
             }
             if (u > fl.highestSeenU) fl.highestSeenU = u;
             if (u > fl.maxU) fl.maxU = u;
             if (isRead) reserve(fl, f, u);
+            else if ("atomic".equals(op.family()) && w.contains(u)) w.kind[w.idx(u)] = SeqWindow.KIND_RESPONDED;
             if (fl.credit) creditCheck(fl, f, u);
         } else if (u >= w.base) {
             int i = w.idx(u);
             int st = w.state[i];
-            if ((st & (SeqWindow.SEEN | SeqWindow.RESERVED)) != 0) {
-                retransmission(fl, f, u, true);
+            if (meta && !f.rtx && (st & SeqWindow.SEEN) != 0 && (st & SeqWindow.ORIGINAL) == 0) {
+                // The original (rtx = 0) arriving after its retransmission overtook it on another path.
+                lateOriginal(fl, f, u);
+            } else if ((st & (SeqWindow.SEEN | SeqWindow.RESERVED)) != 0) {
+                retransmission(fl, f, u);
                 if (isRead) reserve(fl, f, u);
-            } else if ((meta && f.rtx) || (!meta && inRecovery(fl, u, i))) {
-                retransmission(fl, f, u, false);
+            } else if (!meta || f.rtx) {
+                // MetaRoCE says so (rtx); a RoCEv2 sender never sends its PSNs out of order on its one path,
+                // so a PSN filling a gap is the resend of a packet lost before the tap.
+                retransmission(fl, f, u);
             } else {
                 outOfOrder(fl, f, u);
             }
         } else {
             // Below the window: an old PSN sent again.
-            retransmission(fl, f, u, false);
+            retransmission(fl, f, u);
         }
         if (ce) ceMark(fl, f, meta ? f.pathId : 0);
+    }
+
+    /**
+     * The oldest PSN the window must keep when it needs room for u: everything not yet acknowledged, or, for
+     * a flow whose acknowledgements the capture does not show (one direction of a mirror), a recent history.
+     */
+    private static long keepFrom(Flow fl, long u) {
+        return fl.everAcked ? fl.cumU : u - UNACKED_HISTORY;
     }
 
     /** PSNs a READ Request reserves for its responses (§9.2): known when the PMTU is, else a soft range. */
@@ -441,6 +467,7 @@ public final class AnalysisEngine {
         long len = f.hasReth ? f.rethLen : 0;
         int pmtu = fl.pmtu();
         SeqWindow w = fl.w;
+        if (w.contains(u)) w.kind[w.idx(u)] = SeqWindow.KIND_RESPONDED;
         fl.lastReadFrame = f.number;
         long n, nMax;
         if (pmtu > 0) {
@@ -450,11 +477,12 @@ public final class AnalysisEngine {
             nMax = Math.max(1, (len + 255) / 256);
         }
         long end = u + n - 1;
-        if (end > fl.maxU && end - u < MAX_WINDOW / 2 && w.ensure(end, fl.cumU)) {
+        if (end > fl.maxU && end - u < MAX_WINDOW / 2 && w.ensure(end, keepFrom(fl, end))) {
             for (long p = Math.max(u + 1, w.base); p <= end; p++) {
                 int i = w.idx(p);
                 if ((w.state[i] & SeqWindow.SEEN) == 0) {
                     w.state[i] |= SeqWindow.RESERVED;
+                    w.kind[i] = SeqWindow.KIND_RESPONDED;
                     if (w.firstFrame[i] == 0) {
                         w.firstFrame[i] = f.number;
                         w.firstTime[i] = f.timeNs;
@@ -476,8 +504,10 @@ public final class AnalysisEngine {
         int i = w.idx(u);
         boolean wasGap = (w.state[i] & SeqWindow.GAP) != 0;
         w.copy(u, f.number, f.timeNs, f.pathId, f.txTs, f.fingerprint);
+        w.state[i] |= SeqWindow.ORIGINAL;
         w.state[i] &= ~SeqWindow.GAP;
         if (wasGap) gapResolved(fl, false);
+        fl.lastNewFrame = f.number;
         fl.uniquePayloadBytes += f.payloadLength;
         if (f.tver == 1) fl.path(f.pathId).firstSends++;
         message(fl, f, u, isRead);
@@ -513,11 +543,6 @@ public final class AnalysisEngine {
         w.msg[w.idx(u)] = m.ordOfSlot(slot);
         if ((w.state[w.idx(u)] & SeqWindow.COVERED) != 0) m.covered[slot]++;
         m.compact(MAX_OPEN_MESSAGES);
-    }
-
-    /** RoCEv2: a PSN not seen before below the highest is a retransmission while go-back-N is under way. */
-    private boolean inRecovery(Flow fl, long u, int i) {
-        return fl.w.cause[i] != 0 || (fl.episodeCause != null && u >= fl.episodeFromU);
     }
 
     /**
@@ -581,6 +606,7 @@ public final class AnalysisEngine {
         }
         boolean wasGap = (w.state[i] & SeqWindow.GAP) != 0;
         w.copy(u, f.number, f.timeNs, f.pathId, f.txTs, f.fingerprint);
+        w.state[i] |= SeqWindow.ORIGINAL;
         w.state[i] &= ~SeqWindow.GAP;
         if (wasGap) gapResolved(fl, false);
         fl.uniquePayloadBytes += f.payloadLength;
@@ -593,23 +619,56 @@ public final class AnalysisEngine {
         }
     }
 
-    private void retransmission(Flow fl, FrameFacts f, long u, boolean repeat) {
+    /**
+     * MetaRoCE: the first copy of a PSN (rtx = 0) captured after a retransmission of it, which took a faster
+     * path. Not a retransmission: an original arriving out of order.
+     */
+    private void lateOriginal(Flow fl, FrameFacts f, long u) {
+        SeqWindow w = fl.w;
+        int i = w.idx(u);
+        long dist = fl.highestSeenU - u;
+        w.state[i] |= SeqWindow.ORIGINAL | SeqWindow.RECEIVED;
+        fl.outOfOrder++;
+        if (w.lossPath[i] != -1) {
+            // Its retransmission was taken for the recovery of a loss: the original was only late.
+            fl.networkLosses--;
+            if (w.lossPath[i] >= 0) fl.path(w.lossPath[i]).lostInferred--;
+            w.lossPath[i] = -1;
+        }
+        fl.path(f.pathId).firstSends++;
+        if (store != null) {
+            store.flag(VerdictStore.OOO);
+            store.value(VerdictStore.V_REORDER, dist);
+        }
+        if (listener != null) {
+            event(f, fl.id, EventType.OUT_OF_ORDER).put("psn", f.psn).put("reorder_distance", dist).put("path", f.pathId)
+                    .put("after_retransmission", w.lastFrame[i]);
+        }
+    }
+
+    private void retransmission(Flow fl, FrameFacts f, long u) {
         SeqWindow w = fl.w;
         boolean inWin = w.contains(u);
         int i = inWin ? w.idx(u) : -1;
         boolean seen = inWin && (w.state[i] & SeqWindow.SEEN) != 0;
         boolean reservedOnly = inWin && !seen && (w.state[i] & SeqWindow.RESERVED) != 0;
         long original = inWin && w.firstFrame[i] != 0 ? w.firstFrame[i] : 0;
-        long prevTime = seen ? w.lastTime[i] : Long.MIN_VALUE;
         int prevPath = seen ? w.path[i] : -1;
-        Cause cause = cause(fl, f, u, i, prevTime);
+        Cause cause = cause(fl, u, i);
         fl.retransmitted++;
         fl.byCause[cause.ordinal()]++;
         if (cause == Cause.TIMEOUT) timeoutEpisode(fl, f, u);
+        // A go-back run starts when a retransmission goes back (or follows new data): it resends up to what
+        // had been sent by then.
+        if (fl.lastRetxU == Long.MIN_VALUE || u <= fl.lastRetxU || fl.lastNewFrame > fl.lastRetxFrame) {
+            fl.runEndU = fl.maxU;
+            fl.maxRetxU = u;
+        }
         fl.lastRetxU = u;
         fl.lastRetxTime = f.timeNs;
+        fl.lastRetxFrame = f.number;
         fl.lastRetxCause = cause;
-        if (u > fl.maxRetxU || fl.maxRetxU == Long.MIN_VALUE) fl.maxRetxU = u;
+        if (u > fl.maxRetxU) fl.maxRetxU = u;
         if (f.tver == 1) fl.path(f.pathId).retransmissionsOn++;
         if (store != null) {
             store.flag(VerdictStore.RETX);
@@ -624,9 +683,15 @@ public final class AnalysisEngine {
         }
         long nakResp = nakResponse(fl, f, u, cause);
         // An earlier copy of this PSN still waiting for its verdict was not enough: decide it now.
+        Flow.PendingRetx older = null;
         if (fl.pendingRetx != null && !fl.pendingRetx.isEmpty()) {
             Flow.PendingRetx p = fl.pendingRetx.remove(u);
-            if (p != null) decideSpurious(fl, p, false);
+            if (p != null) {
+                // MetaRoCE: several copies may be in flight at once, each decided when the receiver's answer
+                // shows which arrived first. RoCEv2: a new go-back copy means the older was not enough.
+                if (f.tver == 1) older = p;
+                else decideChain(fl, p, false);
+            }
         }
         // Spurious: the receiver already had the PSN. A READ or atomic sent again is answered again (its
         // responses are what was missing), so it is never spurious; whether the responder already held it
@@ -646,11 +711,24 @@ public final class AnalysisEngine {
         }
         if (!seen && !reservedOnly && !spurious && fl.view != View.SENDER) {
             // The capture never showed an earlier copy: it was lost before the tap.
+            boolean lost = false;
             if (inWin && (w.state[i] & SeqWindow.GAP) != 0) {
                 w.state[i] &= ~SeqWindow.GAP;
                 gapResolved(fl, true);
+                lost = true;
             } else if (!inWin || (w.state[i] & SeqWindow.UNSEEN_ACKED) == 0) {
                 fl.networkLosses++;
+                lost = true;
+            }
+            if (lost && inWin && f.tver == 1) {
+                // Which path lost it: inferred from the round-robin spraying of its neighbours.
+                long a = u - 1;
+                while (a >= w.base && a > u - 16 && (w.state[w.idx(a)] & SeqWindow.SEEN) == 0) a--;
+                int p = a >= w.base && a > u - 16 ? inferPath(fl, u, a) : -1;
+                if (p >= 0) fl.path(p).lostInferred++;
+                w.lossPath[i] = p >= 0 ? p : -2;
+            } else if (lost && inWin) {
+                w.lossPath[i] = -2;
             }
         }
         AnalysisEvent e = null;
@@ -666,10 +744,15 @@ public final class AnalysisEngine {
             }
         }
         if (spurious) markSpurious(fl, f.number, e);
-        else if (!pending && seen && !readOrAtomic && fl.view == View.SENDER) decideLoss(fl, prevPath, f.number, f.timeNs);
+        long[] suspect = seen && !spurious && !readOrAtomic && f.tver == 1 && fl.view == View.SENDER
+                ? lostSuspect(fl, u, w.txTs[i], prevPath, f.timeNs, f.number) : null;
+        if (!pending && older != null) decideChain(fl, older, spurious);
         if (pending) {
             if (fl.pendingRetx == null) fl.pendingRetx = new HashMap<>();
-            fl.pendingRetx.put(u, new Flow.PendingRetx(f.number, f.timeNs, u, f.pathId, prevPath, e, f.txTs));
+            Flow.PendingRetx pr = new Flow.PendingRetx(f.number, f.timeNs, u, f.pathId, prevPath, e, f.txTs);
+            pr.older = older;
+            pr.suspect = suspect;
+            fl.pendingRetx.put(u, pr);
             if (store != null) store.flag(VerdictStore.PENDING);
             if (e != null) e.ready = false;
         }
@@ -692,7 +775,6 @@ public final class AnalysisEngine {
             if (w.msg[i] < 0) message(fl, f, u, "read".equals(family));
         }
         if (u > fl.highestSeenU) fl.highestSeenU = u;
-        if (fl.episodeCause != null && fl.episodeFirstRetxTime == 0 && u >= fl.episodeFromU) fl.episodeFirstRetxTime = f.timeNs;
     }
 
     /** Whether any response to the READ that reserved PSN u - 1 (at or before u - 1) was captured. */
@@ -715,37 +797,51 @@ public final class AnalysisEngine {
      */
     private void timeoutEpisode(Flow fl, FrameFacts f, long u) {
         boolean sameRun = fl.lastRetxCause == Cause.TIMEOUT && fl.lastRetxU != Long.MIN_VALUE
-                && (f.tver == 1 ? f.timeNs - fl.lastRetxTime <= Math.max(settings.slackNs(), fl.rttEstimate(settings.minRttNs()) / 2)
-                        : u > fl.lastRetxU);
+                && (f.tver == 1 ? f.timeNs - fl.lastRetxTime <= BACK_TO_BACK_NS : u > fl.lastRetxU);
         if (!sameRun) fl.timeouts++;
     }
 
     /** The cause of a retransmission of u (§12): the signal that preceded it, else timeout. */
-    private Cause cause(Flow fl, FrameFacts f, long u, int i, long prevTime) {
+    private Cause cause(Flow fl, long u, int i) {
         SeqWindow w = fl.w;
         if (i >= 0 && w.cause[i] != 0) {
             Cause c = Cause.values()[w.cause[i] - 1];
             w.cause[i] = 0;
             return c;
         }
-        if (fl.episodeCause != null && u >= fl.episodeFromU && (i < 0 || w.episode[i] != fl.episodeId)) {
-            // The copy this one repeats was sent before the sender learned of the NAK: part of the go-back-N.
-            long bound = fl.view == View.SENDER ? fl.episodeSignalTime
-                    : fl.episodeFirstRetxTime != 0 ? fl.episodeFirstRetxTime : f.timeNs;
-            if (prevTime == Long.MIN_VALUE || prevTime <= bound) {
-                if (i >= 0) w.episode[i] = fl.episodeId;
-                return fl.episodeCause;
-            }
+        Flow.Episode e = activeEpisode(fl, u);
+        if (e != null && e.covers(u) && (i < 0 || w.episode[i] != e.id)) {
+            // Part of the go-back-N run the signal started (each PSN once per run).
+            if (i >= 0) w.episode[i] = e.id;
+            return e.cause;
         }
         return Cause.TIMEOUT;
+    }
+
+    /**
+     * The episode a retransmission of u belongs to: the latest signalled one once its go-back began (the first
+     * resend of the signalled PSN), else the one before (copies still arriving from the previous run).
+     */
+    private Flow.Episode activeEpisode(Flow fl, long u) {
+        Flow.Episode e = fl.epi;
+        if (e == null) return null;
+        if (e.startTime == 0) {
+            // The reaction is a go-back to the signalled PSN: copies before its resend (still in flight from an
+            // earlier run, or sent before the signal reached the sender) belong to the previous episode.
+            if (u != e.fromU) return fl.prevEpi;
+            e.startTime = now;
+            e.endU = fl.maxU;
+        }
+        return e;
     }
 
     private long nakResponse(Flow fl, FrameFacts f, long u, Cause cause) {
         if (fl.view == View.RECEIVER) return -1;
         long lat = -1;
-        if ((cause == Cause.NAK || cause == Cause.RNR) && fl.episodeCause == cause && !fl.episodeResponded) {
-            fl.episodeResponded = true;
-            lat = f.timeNs - fl.episodeSignalTime;
+        Flow.Episode e = fl.epi;
+        if ((cause == Cause.NAK || cause == Cause.RNR) && e != null && e.cause == cause && e.startTime == f.timeNs && !e.responded) {
+            e.responded = true;
+            lat = f.timeNs - e.signalTime;
         } else if ((cause == Cause.NACK || cause == Cause.RNR) && !fl.nackResponded && u >= fl.nackFromU && u < fl.nackToU) {
             fl.nackResponded = true;
             lat = f.timeNs - fl.nackSignalTime;
@@ -769,19 +865,59 @@ public final class AnalysisEngine {
     /** Decides a retransmission seen at the sender's tap once its PSN is acknowledged (or given up on). */
     private void decideSpurious(Flow fl, Flow.PendingRetx p, boolean spurious) {
         if (store != null) store.clearFlags(p.frame, VerdictStore.PENDING);
-        if (spurious) markSpurious(fl, p.frame, p.event);
-        else decideLoss(fl, p.prevPath, p.frame, p.time);
+        if (spurious) {
+            markSpurious(fl, p.frame, p.event);
+            // The receiver had the PSN: the copy this one replaced was not lost.
+            if (p.suspect != null) p.suspect[0] = Long.MIN_VALUE;
+        } else {
+            decideLoss(fl, p.prevPath, p.frame, p.time);
+        }
         if (p.event != null) p.event.ready = true;
+    }
+
+    private void decideChain(Flow fl, Flow.PendingRetx p, boolean spurious) {
+        for (; p != null; p = p.older) decideSpurious(fl, p, spurious);
     }
 
     /** At the sender's tap, a retransmission that was needed means the previous copy was lost on its path. */
     private void decideLoss(Flow fl, int prevPath, long frame, long time) {
-        if (prevPath < 0) return;
-        fl.networkLosses++;
-        if (fl.tver == 1) {
-            PathStats ps = fl.path(prevPath);
-            ps.lost++;
-            checkPathLoss(fl, ps, frame, time);
+        // RoCEv2 resends everything after a loss (go-back-N): a resend shows no loss of its own; the NAK names
+        // the lost PSN (counted there). MetaRoCE resends selectively: each needed resend is one loss.
+        // MetaRoCE: whether the previous copy was lost is decided by the SACKs that follow (lostSuspect).
+    }
+
+    /**
+     * MetaRoCE at the sender's tap: the copy a retransmission replaces is lost unless the receiver says it
+     * arrived. A SACK echoing it (it triggers one whenever it arrives out of order or as a duplicate) clears it;
+     * a SACK triggered by a later transmission on the same FIFO path confirms the loss, on that path.
+     */
+    private long[] lostSuspect(Flow fl, long u, int tx, int path, long time, long frame) {
+        if (fl.suspects == null) fl.suspects = new ArrayDeque<>();
+        if (fl.suspects.size() >= 4096) fl.suspects.poll();
+        long[] sp = {u, tx & 0xFFFFFFFFL, path, time, frame};
+        fl.suspects.add(sp);
+        return sp;
+    }
+
+    private void resolveSuspects(Flow fl, FrameFacts f, long trig) {
+        if (fl.suspects == null || fl.suspects.isEmpty()) return;
+        int echo = (int) f.sackEcho;
+        // A copy on a path that went silent is never overtaken on its own path: after twice the slowest round
+        // trip of the flow without an echo, it is lost too.
+        long patience = 2 * maxPathRtt(fl);
+        for (var it = fl.suspects.iterator(); it.hasNext(); ) {
+            long[] sp = it.next();
+            if (sp[0] == Long.MIN_VALUE || (sp[0] == trig && (int) sp[1] == echo)) {
+                it.remove(); // it arrived
+            } else if ((sp[2] == f.sackEchoPath && echo - (int) sp[1] > 0) || echo - (int) sp[1] > patience) {
+                it.remove();
+                fl.networkLosses++;
+                PathStats ps = fl.path((int) sp[2]);
+                ps.lost++;
+                ps.lastLossFrame = sp[4];
+                ps.lastLossTime = sp[3];
+                checkPathLoss(fl, ps, sp[4], sp[3]);
+            }
         }
     }
 
@@ -857,8 +993,15 @@ public final class AnalysisEngine {
                 if (fl.softEnd > u && u >= fl.maxU) fl.softEnd = Long.MIN_VALUE;
             }
         }
-        // A response with PSN q shows the responder executed every request PSN up to q.
-        cover(fl, f, u + 1, true);
+        if (f.tver == 1) {
+            // MetaRoCE acknowledges selectively: a READ response or ATOMIC Ack covers its own PSN only.
+            unseenInFrame = 0;
+            if (u <= fl.maxU) coverOne(fl, f, u);
+            if (unseenInFrame > 0) ackOfUnseen(fl, f);
+        } else {
+            // RoCEv2: a response with PSN q shows the responder executed every request PSN up to q.
+            cover(fl, f, u + 1, true);
+        }
     }
 
     private void ack(Flow g, FrameFacts f) {
@@ -877,7 +1020,7 @@ public final class AnalysisEngine {
             case 1 -> {
                 fl.rnrNaks++;
                 cover(fl, f, u, true);
-                episode(fl, Cause.RNR, u, f.timeNs);
+                if (oldestOutstanding(fl) == u) episode(fl, Cause.RNR, u, f.timeNs);
                 // The responder did not accept the PSN it answered with RNR: it expects it again.
                 if (fl.view != View.SENDER) fl.ePsnU = u;
                 if (listener != null) {
@@ -886,11 +1029,18 @@ public final class AnalysisEngine {
                 }
             }
             case 3 -> {
-                fl.naks++;
+                if (f.aethCode == 0) fl.naks++;
+                else fl.nakErrors++;
                 cover(fl, f, u, true);
                 long gen = -1;
                 if (f.aethCode == 0) {
-                    episode(fl, Cause.NAK, u, f.timeNs);
+                    // The requester goes back only when the NAK names its oldest outstanding PSN (a READ or
+                    // atomic is outstanding until its response arrives); otherwise the NAK is stale.
+                    if (oldestOutstanding(fl) == u) {
+                        episode(fl, Cause.NAK, u, f.timeNs);
+                        // At the sender's tap the NAK is the evidence that PSN u was lost in the network.
+                        if (fl.view == View.SENDER) fl.networkLosses++;
+                    }
                     gen = nakGeneration(fl, f, u);
                     if (fl.view != View.SENDER) fl.ePsnU = u;
                 }
@@ -902,6 +1052,20 @@ public final class AnalysisEngine {
             }
             default -> { }
         }
+    }
+
+    /** The requester's oldest outstanding PSN (sndUna): acknowledged PSNs, and READs/atomics answered, are done. */
+    private long oldestOutstanding(Flow fl) {
+        SeqWindow w = fl.w;
+        if (fl.sndUnaU < w.base) fl.sndUnaU = w.base;
+        while (fl.sndUnaU <= fl.maxU && w.contains(fl.sndUnaU)) {
+            int i = w.idx(fl.sndUnaU);
+            boolean done = w.kind[i] == SeqWindow.KIND_RESPONDED ? (w.state[i] & SeqWindow.RESP_SEEN) != 0
+                    : (w.state[i] & SeqWindow.COVERED) != 0;
+            if (!done) break;
+            fl.sndUnaU++;
+        }
+        return fl.sndUnaU;
     }
 
     /** Time from the first packet after the gap to this NAK/NACK: at the responder's tap (or a mirror). */
@@ -919,12 +1083,8 @@ public final class AnalysisEngine {
     }
 
     private void episode(Flow fl, Cause c, long fromU, long time) {
-        fl.episodeId++;
-        fl.episodeCause = c;
-        fl.episodeFromU = fromU;
-        fl.episodeSignalTime = time;
-        fl.episodeFirstRetxTime = 0;
-        fl.episodeResponded = false;
+        if (fl.epi != null && fl.epi.startTime != 0) fl.prevEpi = fl.epi;
+        fl.epi = new Flow.Episode(++fl.episodeIds, c, fromU, time);
     }
 
     /**
@@ -937,11 +1097,12 @@ public final class AnalysisEngine {
             long extra = toU - fl.maxU - 1;
             if (extra >= MAX_JUMP) return;
             // Acknowledged PSNs the capture never showed at all.
-            if (w.ensure(toU - 1, fl.cumU)) fl.maxU = toU - 1;
+            if (w.ensure(toU - 1, keepFrom(fl, toU - 1))) fl.maxU = toU - 1;
             else return;
         }
         long from = Math.max(Math.max(fl.cumU, fl.origin), w.base);
         if (cumulative && toU > fl.cumU) fl.cumU = toU;
+        fl.everAcked = true;
         if (from >= toU) return;
         coverDupAck = f.tver == 0 && fl.pendingRetx != null && !fl.pendingRetx.isEmpty() && dupAck(fl, f, toU);
         coverRange(fl, f, from, toU);
@@ -969,7 +1130,7 @@ public final class AnalysisEngine {
             any = true;
             if (f.timeNs - p.time < rtt) return true;
         }
-        return any && fl.maxRetxU != Long.MIN_VALUE && toU - 1 > fl.maxRetxU;
+        return any && fl.maxRetxU != Long.MIN_VALUE && toU - 1 > fl.maxRetxU && toU - 1 <= fl.runEndU;
     }
 
     /**
@@ -1035,6 +1196,7 @@ public final class AnalysisEngine {
         int i = w.idx(u);
         int st = w.state[i];
         if ((st & SeqWindow.COVERED) != 0) return;
+        fl.everAcked = true;
         w.state[i] = (byte) (st | SeqWindow.COVERED | SeqWindow.RECEIVED);
         if ((st & (SeqWindow.SEEN | SeqWindow.RESERVED)) != 0) {
             ackRun(fl, f, u, u + 1);
@@ -1061,11 +1223,21 @@ public final class AnalysisEngine {
         }
         if (fl.pendingRetx != null && !fl.pendingRetx.isEmpty()) {
             Flow.PendingRetx p = fl.pendingRetx.remove(u);
-            if (p != null) {
-                // Acknowledged before the retransmission could have reached the receiver: it had the PSN.
+            // Acknowledged before the retransmission could have reached the receiver: it had the PSN.
+            for (; p != null; p = p.older) {
                 boolean spurious = f.tver == 0 ? coverDupAck : coveredBeforeArrival(fl, p, f);
                 decideSpurious(fl, p, spurious);
             }
+        }
+        if (fl.view != View.SENDER && fl.tver == 1 && (st & SeqWindow.SEEN) != 0) {
+            int path = w.path[i];
+            if (fl.pathMaxTx == null || path >= fl.pathMaxTx.length) {
+                int n = Math.max(path + 1, 8);
+                fl.pathMaxTx = Arrays.copyOf(fl.pathMaxTx == null ? new int[0] : fl.pathMaxTx, n);
+                fl.pathSeenTx = Arrays.copyOf(fl.pathSeenTx == null ? new boolean[0] : fl.pathSeenTx, n);
+            }
+            if (!fl.pathSeenTx[path] || w.txTs[i] - fl.pathMaxTx[path] > 0) fl.pathMaxTx[path] = w.txTs[i];
+            fl.pathSeenTx[path] = true;
         }
         if (fl.view == View.SENDER && fl.tver == 1 && (st & SeqWindow.SEEN) != 0) {
             int path = w.path[i];
@@ -1084,11 +1256,18 @@ public final class AnalysisEngine {
         }
     }
 
+    /** The largest of the paths' smallest round trips (the slowest path), at least the flow's. */
+    private long maxPathRtt(Flow fl) {
+        long r = fl.minRtt == Long.MAX_VALUE ? settings.minRttNs() : fl.minRtt;
+        if (fl.paths != null) for (PathStats p : fl.paths) if (p != null && p.rtt.count() > 0) r = Math.max(r, p.rtt.min());
+        return r;
+    }
+
+    /** The smallest round trip seen on a path (its own samples), else on the flow, else the setting. */
     private long pathRtt(Flow fl, int path) {
-        long r = fl.minRtt;
         if (fl.paths != null && path >= 0 && path < fl.paths.length && fl.paths[path] != null && fl.paths[path].rtt.count() > 0)
-            r = Math.min(r, fl.paths[path].rtt.min());
-        return r == Long.MAX_VALUE ? settings.minRttNs() : r;
+            return fl.paths[path].rtt.min();
+        return fl.minRtt == Long.MAX_VALUE ? settings.minRttNs() : fl.minRtt;
     }
 
     private void complete(Flow fl, FrameFacts f, int ms) {
@@ -1104,7 +1283,7 @@ public final class AnalysisEngine {
     }
 
     private void ackOfUnseen(Flow fl, FrameFacts f) {
-        boolean capture = fl.view != View.MIRROR;
+        boolean capture = fl.view != View.MIRROR || mirrorSeesAllPaths(fl);
         if (capture) fl.captureGaps += unseenInFrame;
         if (store != null) store.flag(VerdictStore.ACK_UNSEEN);
         if (listener != null) {
@@ -1112,6 +1291,18 @@ public final class AnalysisEngine {
                     .put("loss", capture ? "capture" : "not_mirrored");
         }
         unseenInFrame = 0;
+    }
+
+    /**
+     * A mirror sees the whole flow when it is not sprayed (one ECMP path), or when every path of the flow has
+     * shown packets; otherwise PSNs it never showed may have taken a path it does not mirror.
+     */
+    private static boolean mirrorSeesAllPaths(Flow fl) {
+        if (fl.tver != 1) return true;
+        int n = fl.pathCount > 0 ? fl.pathCount : fl.maxPath + 1;
+        if (fl.paths == null || n > fl.paths.length) return n <= 1;
+        for (int p = 0; p < n; p++) if (fl.paths[p] == null || fl.paths[p].packets == 0) return false;
+        return true;
     }
 
     /** Slides the window past PSNs that are acknowledged and old, bounding memory by what is in flight. */
@@ -1184,6 +1375,23 @@ public final class AnalysisEngine {
                 }
             }
         }
+        if (fl.view == View.SENDER) resolveSuspects(fl, f, trig);
+        // A SACK names the arrival that triggered it: for a retransmitted PSN still waiting for its verdict,
+        // the arrival of its earlier copy (before the new one could arrive: spurious) or of the new copy first.
+        if (fl.view == View.SENDER && fl.pendingRetx != null && !fl.pendingRetx.isEmpty()) {
+            Flow.PendingRetx p = fl.pendingRetx.remove(trig);
+            // The triggering copy: one of the pending retransmissions, or an older copy (the original).
+            Flow.PendingRetx trigger = null;
+            for (Flow.PendingRetx q = p; q != null; q = q.older) if ((int) q.tx == (int) f.sackEcho) trigger = q;
+            long generated = f.timeNs - pathRtt(fl, f.sackEchoPath) / 2;
+            for (Flow.PendingRetx q = p; q != null; q = q.older) {
+                boolean spurious;
+                if (q == trigger) spurious = false;
+                else if (trigger != null && q.time < trigger.time) spurious = false;
+                else spurious = generated < q.time + pathRtt(fl, q.path) / 2;
+                decideSpurious(fl, q, spurious);
+            }
+        }
         if (f.sackCeCount != fl.lastCeCount) {
             if (fl.lastCeCount >= 0 && ((f.sackCeCount - fl.lastCeCount) & 0xFFFF) < 0x8000) fl.lastReactionTime = f.timeNs;
             fl.lastCeCount = f.sackCeCount;
@@ -1198,7 +1406,7 @@ public final class AnalysisEngine {
                 if ((bm >>> b & 1) == 0) continue;
                 long u = base + b;
                 if (u > fl.maxU) {
-                    if (u - fl.maxU < 64 && w.ensure(u, fl.cumU)) fl.maxU = u;
+                    if (u - fl.maxU < 64 && w.ensure(u, keepFrom(fl, u))) fl.maxU = u;
                     else continue;
                 }
                 coverOne(fl, f, u);
@@ -1231,18 +1439,61 @@ public final class AnalysisEngine {
         }
     }
 
-    /** Receiver's tap (or mirror): PSNs the SACK reports missing below the highest it reports received. */
+    /**
+     * Receiver's tap (or mirror): the sender infers a loss (cause sack) once a SACK acknowledged a later
+     * transmission on the same (FIFO) path. A missing PSN's path is inferred from the round-robin spraying of
+     * its neighbours; a PSN qualifies when a transmission sent after it (sender clock, tx_timestamp) on that
+     * path was reported received (when the path cannot be inferred: on every path that carries traffic).
+     */
     private void sackGapsSeenByReceiver(Flow fl, FrameFacts f, long cum, long base, long highestSet) {
         SeqWindow w = fl.w;
-        for (long u = Math.max(cum, w.base); u < highestSet; u++) {
-            if (u < base && u != cum) continue;
+        if (fl.pathMaxTx == null) return;
+        for (long u = Math.max(cum, w.base); u <= fl.maxU; u++) {
             int i = w.idx(u);
-            if ((w.state[i] & SeqWindow.COVERED) != 0) continue;
-            if (w.cause[i] == 0) {
+            int st = w.state[i];
+            if ((st & SeqWindow.COVERED) != 0 || w.cause[i] != 0) continue;
+            int path, tx;
+            if ((st & SeqWindow.SEEN) != 0) {
+                // Arrived but not reported yet (beyond the SACK bitmap): the sender cannot know.
+                path = w.path[i];
+                tx = w.txTs[i];
+            } else {
+                if (u >= highestSet) continue;
+                long a = u - 1;
+                while (a >= w.base && a > u - 16 && (w.state[w.idx(a)] & SeqWindow.SEEN) == 0) a--;
+                if (a < w.base || a <= u - 16) continue;
+                tx = w.txTs[w.idx(a)];
+                path = inferPath(fl, u, a);
+            }
+            boolean eligible;
+            if (path >= 0) {
+                eligible = path < fl.pathMaxTx.length && fl.pathSeenTx[path] && fl.pathMaxTx[path] - tx > 0;
+            } else {
+                eligible = true;
+                for (int p = 0; p < fl.pathMaxTx.length; p++) {
+                    if (fl.pathSeenTx[p] && fl.pathMaxTx[p] - tx <= 0) eligible = false;
+                }
+            }
+            if (eligible) {
                 w.cause[i] = (byte) (Cause.SACK.ordinal() + 1);
                 if (w.signalTime[i] == 0) w.signalTime[i] = f.timeNs;
             }
         }
+    }
+
+    /** The path of missing PSN u from round-robin spraying: u's nearest captured neighbours a < u < b. */
+    private static int inferPath(Flow fl, long u, long a) {
+        SeqWindow w = fl.w;
+        int n = fl.pathCount > 0 ? fl.pathCount : fl.maxPath + 1;
+        if (n <= 1) return 0;
+        long b = u + 1;
+        while (b <= fl.highestSeenU && b < u + 16 && (w.state[w.idx(b)] & SeqWindow.SEEN) == 0) b++;
+        if (b > fl.highestSeenU || b >= u + 16) return -1;
+        int ia = w.idx(a), ib = w.idx(b);
+        if (w.copies[ia] != 1 || w.copies[ib] != 1) return -1;
+        int pa = w.path[ia], pb = w.path[ib];
+        if (Math.floorMod(pb - pa, n) != Math.floorMod(b - a, n)) return -1;
+        return (int) Math.floorMod(pa + (u - a), (long) n);
     }
 
     private void nack(Flow g, FrameFacts f) {
@@ -1267,12 +1518,10 @@ public final class AnalysisEngine {
                 for (long u = Math.max(first, w.base); u < first + count && u <= fl.maxU; u++) {
                     int i = w.idx(u);
                     if ((w.state[i] & SeqWindow.COVERED) != 0) continue;
-                    if (fl.view == View.SENDER) {
-                        // The sender ignores a NACK for a copy it sent very recently, and keeps the cause of a
-                        // retransmission it already queued.
-                        if ((w.state[i] & SeqWindow.SEEN) != 0 && f.timeNs - w.lastTime[i] <= recent) continue;
-                        if (w.cause[i] != 0) continue;
-                    }
+                    // The sender keeps the cause of a retransmission it already queued, and ignores a NACK
+                    // for a copy it sent very recently (visible at its own tap only).
+                    if (w.cause[i] != 0) continue;
+                    if (fl.view == View.SENDER && (w.state[i] & SeqWindow.SEEN) != 0 && f.timeNs - w.lastTime[i] <= recent) continue;
                     w.cause[i] = (byte) (c.ordinal() + 1);
                 }
                 fl.nackSignalTime = f.timeNs;
@@ -1389,7 +1638,7 @@ public final class AnalysisEngine {
     private void checkPathLoss(Flow fl, PathStats ps, long frame, long time) {
         if (ps.down || fl.paths == null) return;
         long sent = ps.firstSends + ps.retransmissionsOn;
-        if (sent < 50) return;
+        if (sent < 100 || ps.lost < 5) return; // not on a handful of samples
         double rate = ps.lossRate();
         if (rate <= 0.01) return;
         double[] others = new double[fl.paths.length];
@@ -1531,13 +1780,13 @@ public final class AnalysisEngine {
 
     private void release(Flow fl) {
         if (fl.pendingRetx != null) {
-            for (Flow.PendingRetx p : fl.pendingRetx.values()) decideSpurious(fl, p, false);
+            for (Flow.PendingRetx p : fl.pendingRetx.values()) decideChain(fl, p, false);
             fl.pendingRetx = null;
         }
         fl.w = null;
         fl.started = false;
         fl.msgs.clear();
-        fl.episodeCause = null;
+        fl.epi = fl.prevEpi = null;
     }
 
     /**
@@ -1560,10 +1809,16 @@ public final class AnalysisEngine {
                 }
             }
             for (Flow fl : flowList) {
+                // The loss-rate rule once more over the whole capture (it was checked at each loss).
+                if (fl.paths != null) {
+                    for (PathStats ps : fl.paths) if (ps != null && ps.lost > 0) checkPathLoss(fl, ps, ps.lastLossFrame, ps.lastLossTime);
+                }
                 if (fl.pendingRetx != null) {
                     for (Flow.PendingRetx p : fl.pendingRetx.values()) {
-                        if (store != null) store.clearFlags(p.frame, VerdictStore.PENDING);
-                        if (p.event != null) p.event.ready = true;
+                        for (; p != null; p = p.older) {
+                            if (store != null) store.clearFlags(p.frame, VerdictStore.PENDING);
+                            if (p.event != null) p.event.ready = true;
+                        }
                     }
                     fl.pendingRetx = null;
                 }

@@ -120,6 +120,7 @@ public final class AnalysisResult {
         m.put("network_losses", f.networkLosses);
         m.put("acks", f.acks);
         m.put("naks", f.naks);
+        m.put("nak_errors", f.nakErrors);
         m.put("rnr_naks", f.rnrNaks);
         m.put("sacks", f.sacks);
         m.put("nacks", f.nacks);
@@ -160,6 +161,9 @@ public final class AnalysisResult {
                     boolean lossKnown = f.view == View.SENDER;
                     pm.put("retransmitted_from", lossKnown ? p.lost : null);
                     pm.put("loss_rate", lossKnown ? Math.round(p.lossRate() * 10000) / 10000.0 : null);
+                    // Elsewhere: losses found by a retransmission filling a gap, placed on the path the sender's
+                    // round-robin spraying would have used (an inference, not a measurement).
+                    pm.put("lost_inferred", lossKnown ? null : p.lostInferred);
                     pm.put("ce_marks", p.ceMarks);
                     pm.put("mr_cnps", p.mrCnps);
                     pm.put("rtt_ns", summary(p.rtt));

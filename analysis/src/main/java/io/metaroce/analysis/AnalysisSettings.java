@@ -18,7 +18,9 @@ import java.util.Set;
  * @param cnpPacing       which key the notification point paces CNPs by
  * @param pmtuOverrides   PMTU per flow id or per dest_qp ("0x000201"); used when CM did not say
  * @param pathCountOverrides path_count per flow id or dest_qp
- * @param checkIcrc       verify the ICRC while decoding (frames with a bad ICRC are not judged)
+ * @param checkIcrc       verify the ICRC while decoding, and leave frames with a bad ICRC unjudged (§11 d). Off by
+ *                        default: at a sender tap the ICRC is usually offloaded (§13), and checking costs about
+ *                        half of the decode time
  * @param idleExpiryNs    per-flow sequence state is released after this much capture time without traffic
  * @param duplicateWindowNs exact copies closer than this are capture duplicates (§11 f, 1 ms)
  */
@@ -28,7 +30,7 @@ public record AnalysisSettings(Set<Integer> rocePorts, Tap tap, long cnpInterval
                                long duplicateWindowNs) {
 
     public static final AnalysisSettings DEFAULT = new AnalysisSettings(Set.of(Spec.ROCE_UDP_PORT), Tap.AUTO, 50_000,
-            100_000, 5_000, 2_000, CnpPacing.QP, Map.of(), Map.of(), true, 10_000_000_000L, 1_000_000);
+            100_000, 5_000, 2_000, CnpPacing.QP, Map.of(), Map.of(), false, 10_000_000_000L, 1_000_000);
 
     public AnalysisSettings {
         rocePorts = Set.copyOf(rocePorts);
@@ -71,6 +73,38 @@ public record AnalysisSettings(Set<Integer> rocePorts, Tap tap, long cnpInterval
     public AnalysisSettings withIdleExpiry(long ns) {
         return new AnalysisSettings(rocePorts, tap, cnpIntervalNs, ceWindowNs, slackNs, minRttNs, cnpPacing, pmtuOverrides,
                 pathCountOverrides, checkIcrc, ns, duplicateWindowNs);
+    }
+
+    /**
+     * Per-QP overrides from the command line: {@code BYTES} for every flow, or {@code FLOW=BYTES} /
+     * {@code 0xQPN=BYTES} (the flow id or the dest_qp as 0x + 6 hex digits). Returns key to value; the key "*"
+     * applies to all.
+     */
+    public static Map<String, Integer> parseOverrides(java.util.List<String> specs, String what) {
+        Map<String, Integer> m = new java.util.LinkedHashMap<>();
+        if (specs == null) return m;
+        for (String spec : specs) {
+            String sp = spec.trim();
+            if (sp.isEmpty()) continue;
+            int eq = sp.lastIndexOf('=');
+            String key = eq < 0 ? "*" : sp.substring(0, eq).trim();
+            String val = eq < 0 ? sp : sp.substring(eq + 1).trim();
+            int v;
+            try {
+                v = Integer.parseInt(val);
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException(what + " must be N, FLOW=N or 0xQPN=N, not '" + spec + "'");
+            }
+            if (key.startsWith("0x") || key.startsWith("0X")) key = String.format("0x%06x", Integer.parseInt(key.substring(2), 16));
+            m.put(key, v);
+        }
+        return m;
+    }
+
+    /** Microseconds (as typed on the command line) to nanoseconds. */
+    public static long micros(double us) {
+        if (us < 0 || Double.isNaN(us)) throw new IllegalArgumentException("time must be >= 0 us, not " + us);
+        return Math.round(us * 1000);
     }
 
     /** How the notification point paces CNPs (§10): one per interval per QP, per IP pair or per destination IP. */

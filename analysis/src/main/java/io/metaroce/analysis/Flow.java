@@ -24,7 +24,7 @@ final class Flow {
             messagesCompleted, retransmitted, spurious, outOfOrder, duplicates, captureGaps, networkLosses, acks, naks,
             rnrNaks, sacks, nacks, cnps, mrCnps, ceMarks, ceWithoutCnp, cnpExpected, creditStalls, unjudged,
             truncated, gapEvents, gapPsns, unattributedControl, readResponses, probes, probeReplies, responseRetx,
-            pendingCnps, pendingMrCnps;
+            pendingCnps, pendingMrCnps, nakErrors;
     final long[] byCause = new long[Cause.values().length];
     final Latency ackRtt = new Latency(), completion = new Latency(), nakGen = new Latency(), nakResp = new Latency(),
             rtxLatency = new Latency();
@@ -34,8 +34,8 @@ final class Flow {
 
     // Request stream.
     SeqWindow w;
-    boolean started;
-    long origin, maxU, highestSeenU, cumU, softEnd = Long.MIN_VALUE, ePsnU;
+    boolean started, everAcked;
+    long origin, maxU, highestSeenU, cumU, softEnd = Long.MIN_VALUE, ePsnU, sndUnaU;
     int startPsn = -1;
     int pmtu, pmtuLearned;
     int pathCount;
@@ -44,15 +44,17 @@ final class Flow {
     long lastFp = Long.MIN_VALUE, lastFpTime, lastFpFrame;
     long oosSince;          // receiver emulation: first arrival past a missing PSN (RoCEv2)
     long lastReadFrame;
-    long lastRetxU = Long.MIN_VALUE, lastRetxTime, maxRetxU = Long.MIN_VALUE, timeouts;
+    long lastRetxU = Long.MIN_VALUE, lastRetxTime, lastRetxFrame, lastNewFrame, maxRetxU = Long.MIN_VALUE, runEndU, timeouts;
     Cause lastRetxCause;
     long[] pathAckedFrame;
+    java.util.ArrayDeque<long[]> suspects; // MetaRoCE copies replaced by a retransmission, not yet known arrived or lost
+    int[] pathMaxTx;
+    boolean[] pathSeenTx;
 
-    // Recovery episode (RoCEv2 go-back-N after NAK / RNR NAK).
-    int episodeId;
-    Cause episodeCause;
-    long episodeFromU, episodeSignalTime, episodeFirstRetxTime;
-    boolean episodeResponded;
+    // Recovery episodes (RoCEv2 go-back-N after NAK / RNR NAK): the latest signalled one and the one before,
+    // whose go-back may still be arriving when the next signal is seen.
+    Episode epi, prevEpi;
+    int episodeIds;
     // Latest MR-NACK for response latency.
     long nackSignalTime, nackFromU, nackToU;
     boolean nackResponded;
@@ -119,11 +121,33 @@ final class Flow {
 
     String transport() { return tver == 1 ? "metaroce" : tver == 0 ? "rocev2" : null; }
 
+    /** A go-back-N recovery: from the signalled PSN up to what had been sent when it began. */
+    static final class Episode {
+        final int id;
+        final Cause cause;
+        final long fromU, signalTime;
+        long startTime, endU = Long.MAX_VALUE;
+        boolean responded;
+
+        Episode(int id, Cause cause, long fromU, long signalTime) {
+            this.id = id;
+            this.cause = cause;
+            this.fromU = fromU;
+            this.signalTime = signalTime;
+        }
+
+        boolean covers(long u) { return u >= fromU && u <= endU; }
+    }
+
     /** A retransmission seen at the sender's tap whose spuriousness waits for the acknowledgement. */
     static final class PendingRetx {
         final long frame, time, u, tx;
         final int path, prevPath;
         final AnalysisEvent event;
+        /** An older copy of the same PSN still pending (several retransmissions in flight). */
+        PendingRetx older;
+        /** The loss suspicion of the copy this one replaced (MetaRoCE), cleared if this one proves spurious. */
+        long[] suspect;
 
         PendingRetx(long frame, long time, long u, int path, int prevPath, AnalysisEvent event, long tx) {
             this.tx = tx;

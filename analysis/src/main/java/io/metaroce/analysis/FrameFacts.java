@@ -95,7 +95,25 @@ public final class FrameFacts {
         if (!roce) return this;
         MemorySegment s = d.data();
         judgeable = d.icrcStatus() != IcrcStatus.BAD && !hasHeaderError(d);
-        int ip = d.offsetOf(Ip.HEADER);
+        // One pass over the layers instead of a lookup per header.
+        int ip = -1, ip6 = -1, grh = -1, udp = -1, reth = -1, aeth = -1, deth = -1, sack = -1, nack = -1, credit = -1,
+                mrcnp = -1, probeh = -1, mad = -1;
+        for (int k = 0, n = d.layerCount(); k < n; k++) {
+            int h = d.layerHeader(k), off = d.layerOffset(k);
+            if (h == Ip.HEADER) { if (ip < 0) ip = off; }
+            else if (h == Ipv6.HEADER) { if (ip6 < 0) ip6 = off; }
+            else if (h == Grh.HEADER) { if (grh < 0) grh = off; }
+            else if (h == Udp.HEADER) { if (udp < 0) udp = off; }
+            else if (h == Reth.HEADER) { if (reth < 0) reth = off; }
+            else if (h == Aeth.HEADER) { if (aeth < 0) aeth = off; }
+            else if (h == Deth.HEADER) { if (deth < 0) deth = off; }
+            else if (h == Sacketh.HEADER) sack = off;
+            else if (h == Nacketh.HEADER) nack = off;
+            else if (h == Crediteth.HEADER) credit = off;
+            else if (h == Mrcnpeth.HEADER) mrcnp = off;
+            else if (h == Probeeth.HEADER) probeh = off;
+            else if (h == Mad.HEADER) mad = off;
+        }
         if (ip >= 0) {
             v6 = false;
             srcHi = dstHi = 0;
@@ -104,13 +122,11 @@ public final class FrameFacts {
             ttl = Ip.ttl(s, ip);
             ipId = Ip.id(s, ip);
         } else {
-            int ip6 = d.offsetOf(Ipv6.HEADER);
             int addr;
             if (ip6 >= 0) {
                 addr = ip6 + 8;
                 ttl = Ipv6.hlim(s, ip6);
             } else {
-                int grh = d.offsetOf(Grh.HEADER);
                 if (grh < 0) {
                     roce = false;
                     return this;
@@ -125,7 +141,6 @@ public final class FrameFacts {
             dstLo = s.get(BE_LONG, addr + 24);
         }
         ecn = d.ecn();
-        int udp = d.offsetOf(Udp.HEADER);
         sport = udp >= 0 ? Udp.srcport(s, udp) : -1;
 
         int bth = d.bthOffset();
@@ -159,22 +174,22 @@ public final class FrameFacts {
         fingerprint = fingerprint * 31 + (ipId & 0xFFFF) * 65537L + sport;
 
         int o;
-        if ((o = d.offsetOf(Reth.HEADER)) >= 0) {
+        if ((o = reth) >= 0) {
             hasReth = true;
             rethVa = Reth.virtualAddress(s, o);
             rethLen = Reth.dmaLength(s, o);
         }
-        if ((o = d.offsetOf(Aeth.HEADER)) >= 0) {
+        if ((o = aeth) >= 0) {
             hasAeth = true;
             aethKind = Aeth.syndromeKind(s, o);
             aethCode = Aeth.syndromeCode(s, o);
             aethMsn = Aeth.msn(s, o);
         }
-        if ((o = d.offsetOf(Deth.HEADER)) >= 0) {
+        if ((o = deth) >= 0) {
             hasDeth = true;
             dethSrcQp = Deth.srcQp(s, o);
         }
-        if ((o = d.offsetOf(Sacketh.HEADER)) >= 0) {
+        if ((o = sack) >= 0) {
             hasSack = true;
             sackCum = Sacketh.cumPsn(s, o);
             sackBase = Sacketh.basePsn(s, o);
@@ -183,30 +198,30 @@ public final class FrameFacts {
             sackCeCount = Sacketh.ceCount(s, o);
             sackEchoPath = Sacketh.echoPathId(s, o);
         }
-        if ((o = d.offsetOf(Nacketh.HEADER)) >= 0) {
+        if ((o = nack) >= 0) {
             hasNack = true;
             nackFirst = Nacketh.firstPsn(s, o);
             nackCount = Nacketh.count(s, o);
             nackReason = Nacketh.reason(s, o);
             nackRnrTimer = Nacketh.rnrTimer(s, o);
         }
-        if ((o = d.offsetOf(Crediteth.HEADER)) >= 0) {
+        if ((o = credit) >= 0) {
             hasCredit = true;
             creditPsn = Crediteth.grantedPsn(s, o);
             creditBytes = Crediteth.grantedBytes(s, o);
         }
-        if ((o = d.offsetOf(Mrcnpeth.HEADER)) >= 0) {
+        if ((o = mrcnp) >= 0) {
             hasMrCnp = true;
             cnpPath = Mrcnpeth.congestedPathId(s, o);
             cnpCeCount = Mrcnpeth.ceCount(s, o);
             cnpRateHint = Mrcnpeth.rateHint(s, o);
         }
-        if ((o = d.offsetOf(Probeeth.HEADER)) >= 0) {
+        if ((o = probeh) >= 0) {
             hasProbe = true;
             probeSeq = Probeeth.probeSeq(s, o);
             probeEcho = Probeeth.echoTimestamp(s, o);
         }
-        if (destQp == 1 && d.offsetOf(Mad.HEADER) >= 0) cmFacts(d, s);
+        if (destQp == 1 && mad >= 0) cmFacts(d, s);
         return this;
     }
 

@@ -3,7 +3,7 @@ package io.metaroce.analysis;
 /** Per (flow, path_id) health (§12): packets, losses attributed to the path, CE marks, RTT, probes. */
 final class PathStats {
     final int id;
-    long packets, bytes, firstSends, retransmissionsOn, lost, ceMarks, mrCnps;
+    long packets, bytes, firstSends, retransmissionsOn, lost, lostInferred, ceMarks, mrCnps;
     final Latency rtt = new Latency();
     // Probes sent on this path (by the flow's sender) and their replies.
     long probes, probesAnswered, probesUnanswered;
@@ -13,7 +13,7 @@ final class PathStats {
     long lastProbeTick;
     boolean down;
     String downReason;
-    long downFrame;
+    long downFrame, lastLossFrame, lastLossTime;
 
     PathStats(int id) { this.id = id; }
 

@@ -27,6 +27,13 @@ public final class Reports {
     public static final class EventBuffer implements AnalysisEngine.EventListener, AutoCloseable {
         private static final int MEMORY_LIMIT = 16 << 20;
         private final StringBuilder mem = new StringBuilder();
+        private final boolean keep;
+
+        /** Keeps the events (for the JSON report). */
+        public EventBuffer() { this(true); }
+
+        /** keep = false: only counts them (the text report needs no more). */
+        public EventBuffer(boolean keep) { this.keep = keep; }
         private Path spill;
         private BufferedWriter spillOut;
         private long count;
@@ -36,6 +43,7 @@ public final class Reports {
         public void event(AnalysisEvent e) {
             count++;
             byType[e.type().ordinal()]++;
+            if (!keep) return;
             try {
                 if (spillOut == null && mem.length() > MEMORY_LIMIT) {
                     spill = Files.createTempFile("metaroce-events", ".jsonl");
@@ -179,14 +187,15 @@ public final class Reports {
                 @SuppressWarnings("unchecked")
                 Map<String, Object> p = (Map<String, Object>) pe.getValue();
                 pathRows.add(new Object[] {f.get("id"), pe.getKey(), view(f), p.get("packets"), p.get("first_sends"),
-                        p.get("retransmissions_on"), p.get("retransmitted_from") == null ? "-" : p.get("retransmitted_from"),
+                        p.get("retransmissions_on"), p.get("retransmitted_from") != null ? p.get("retransmitted_from")
+                                : p.get("lost_inferred") instanceof Number n && n.longValue() > 0 ? "~" + n : "-",
                         p.get("loss_rate") == null ? "-" : pct(p.get("loss_rate")), p.get("ce_marks"), p.get("mr_cnps"),
                         lat(p.get("rtt_ns")), p.get("probes"), p.get("probe_loss") == null ? "-" : pct(p.get("probe_loss")),
                         Boolean.TRUE.equals(p.get("down")) ? "DOWN (" + p.get("down_reason") + ")" : "up"});
             }
         }
         if (!pathRows.isEmpty()) {
-            out.append(rule).append("MetaRoCE paths (losses exact at the sender's tap, '-' where not measurable)\n");
+            out.append(rule).append("MetaRoCE paths (losses exact at the sender's tap; ~N: inferred from the spraying order elsewhere)\n");
             rows(out, new String[] {"Flow", "Path", "V", "Packets", "First", "RetxOn", "Lost", "Loss", "CE", "MR-CNP",
                     "RTT us min/med/p99/max", "Probes", "ProbeLoss", "State"}, pathRows);
         }

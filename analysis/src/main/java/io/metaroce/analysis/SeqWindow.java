@@ -10,9 +10,11 @@ import java.util.Arrays;
  * proportional to the reorder window, not to the capture).
  */
 final class SeqWindow {
-    static final int SEEN = 1, RESERVED = 2, COVERED = 4, RECEIVED = 8, RESP_SEEN = 16, GAP = 32, RESP_COVERED = 64,
+    static final int SEEN = 1, RESERVED = 2, COVERED = 4, RECEIVED = 8, RESP_SEEN = 16, GAP = 32, ORIGINAL = 64,
             UNSEEN_ACKED = (byte) 128;
     static final int INITIAL = 64;
+    /** A PSN completes with its acknowledgement (normal) or only with its response (READ, atomic). */
+    static final byte KIND_ACKED = 0, KIND_RESPONDED = 1;
     final int maxCapacity;
 
     private int cap, mask;
@@ -25,10 +27,12 @@ final class SeqWindow {
     byte[] copies;       // captured copies, saturating
     byte[] respCause;    // cause carried by responses to the latest request copy (READ replay, atomic), 0 none
     byte[] ackReq;       // latest copy had ack_req
+    byte[] kind;         // KIND_*: what completes this PSN at the requester
     int[] path;          // path of the latest copy
     int[] txTs;          // tx_timestamp of the latest copy
     int[] msg;           // index of the message slot, -1 none
     int[] episode;       // recovery episode id of the latest retransmission
+    int[] lossPath;      // a network loss was counted for this PSN: the inferred path, -2 without path, -1 none
     long[] firstFrame, firstTime, lastFrame, lastTime;
     long[] signalTime;   // time of the pending cause signal, or of the arrival that showed this PSN missing
     long[] fingerprint;
@@ -47,10 +51,12 @@ final class SeqWindow {
         copies = new byte[c];
         respCause = new byte[c];
         ackReq = new byte[c];
+        kind = new byte[c];
         path = new int[c];
         txTs = new int[c];
         msg = new int[c];
         episode = new int[c];
+        lossPath = new int[c];
         firstFrame = new long[c];
         firstTime = new long[c];
         lastFrame = new long[c];
@@ -59,6 +65,7 @@ final class SeqWindow {
         fingerprint = new long[c];
         respFrame = new long[c];
         Arrays.fill(msg, -1);
+        Arrays.fill(lossPath, -1);
     }
 
     boolean started() { return base != Long.MIN_VALUE; }
@@ -103,14 +110,14 @@ final class SeqWindow {
 
     private void grow() {
         int oldCap = cap;
-        byte[] st = state, ca = cause, co = copies, rc = respCause, ar = ackReq;
-        int[] pa = path, tx = txTs, ms = msg, ep = episode;
+        byte[] st = state, ca = cause, co = copies, rc = respCause, ar = ackReq, kd = kind;
+        int[] pa = path, tx = txTs, ms = msg, ep = episode, lp = lossPath;
         long[] ff = firstFrame, ft = firstTime, lf = lastFrame, lt = lastTime, sg = signalTime, fp = fingerprint, rf = respFrame;
         alloc(oldCap * 2);
         for (long p = base; p <= top; p++) {
             int o = (int) (p & (oldCap - 1)), n = idx(p);
-            state[n] = st[o]; cause[n] = ca[o]; copies[n] = co[o]; respCause[n] = rc[o]; ackReq[n] = ar[o]; path[n] = pa[o]; txTs[n] = tx[o]; msg[n] = ms[o];
-            episode[n] = ep[o]; firstFrame[n] = ff[o]; firstTime[n] = ft[o]; lastFrame[n] = lf[o]; lastTime[n] = lt[o];
+            state[n] = st[o]; cause[n] = ca[o]; copies[n] = co[o]; respCause[n] = rc[o]; ackReq[n] = ar[o]; kind[n] = kd[o]; path[n] = pa[o]; txTs[n] = tx[o]; msg[n] = ms[o];
+            episode[n] = ep[o]; lossPath[n] = lp[o]; firstFrame[n] = ff[o]; firstTime[n] = ft[o]; lastFrame[n] = lf[o]; lastTime[n] = lt[o];
             signalTime[n] = sg[o]; fingerprint[n] = fp[o]; respFrame[n] = rf[o];
         }
     }
@@ -121,8 +128,10 @@ final class SeqWindow {
         copies[i] = 0;
         respCause[i] = 0;
         ackReq[i] = 0;
+        kind[i] = 0;
         msg[i] = -1;
         episode[i] = 0;
+        lossPath[i] = -1;
         firstFrame[i] = 0;
         lastFrame[i] = 0;
         signalTime[i] = 0;

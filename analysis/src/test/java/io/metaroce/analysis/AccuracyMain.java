@@ -16,8 +16,9 @@ public final class AccuracyMain {
                 tot[i].add(c);
                 System.out.printf(" %s %d/%d/%d", Accuracy.LABELS[i].substring(0, 4), c.tp, c.fp, c.fn);
             }
-            System.out.println();
+            System.out.printf(" cause %d/%d%n", s.causeAgree, s.causeTotal);
             if (verbose) {
+                s.causeMismatches.forEach(m -> System.out.println("   " + m));
                 s.mismatches.forEach(m -> System.out.println("   " + m));
                 s.countMismatches.forEach(m -> System.out.println("   count " + m));
                 s.pathFindings.forEach(m -> System.out.println("   path " + m));

@@ -85,6 +85,7 @@ final class Pkt {
     Pkt echo(long ts, int p) { sackEcho = ts; sackEchoPath = p; probeEcho = ts; return this; }
     Pkt nack(int first, int count, int reason) { nackFirst = first; nackCount = count; nackReason = reason; return this; }
     Pkt ipId(int id) { ipId = id; return this; }
+    Pkt ttl(int t) { ttl = t; return this; }
 
     byte[] build() {
         boolean v6 = src.contains(":");

@@ -29,7 +29,7 @@ class SimulatorAccuracyTest {
         Assumptions.assumeFalse(captures.isEmpty(), "no simulator captures with truth found");
         Map<String, Accuracy.Counts> total = new LinkedHashMap<>();
         for (String l : Accuracy.LABELS) total.put(l, new Accuracy.Counts());
-        long countMismatches = 0, pathsWrong = 0, pathsOk = 0;
+        long countMismatches = 0, pathsWrong = 0, pathsOk = 0, causeAgree = 0, causeTotal = 0, causeAgreeS = 0, causeTotalS = 0;
         StringBuilder report = new StringBuilder("\nAnalysis accuracy against the simulator's ground truth\n");
         for (Path[] p : captures) {
             String name = p[0].getParent().getFileName() + "/" + p[0].getFileName();
@@ -46,10 +46,18 @@ class SimulatorAccuracyTest {
             for (String m : s.countMismatches) report.append("    count: ").append(m).append('\n');
             for (String m : s.pathFindings) report.append("    path:  ").append(m).append('\n');
             countMismatches += s.countMismatches.size();
+            causeAgree += s.causeAgree;
+            causeTotal += s.causeTotal;
+            long wrongAtS = s.causeMismatches.stream().filter(m -> m.endsWith(" S")).count();
+            long totalAtS = s.causeTotalSender;
+            causeAgreeS += totalAtS - wrongAtS;
+            causeTotalS += totalAtS;
             for (String f : s.pathFindings) if (f.startsWith("WRONG")) pathsWrong++; else pathsOk++;
         }
         report.append(String.format("TOTAL over %d captures:%n", captures.size()));
         for (Map.Entry<String, Accuracy.Counts> e : total.entrySet()) report.append(String.format("  %-15s %s%n", e.getKey(), e.getValue()));
+        report.append(String.format("  retransmission cause agrees on %d of %d frames (%d of %d where the requester's own tap shows its decisions)%n",
+                causeAgree, causeTotal, causeAgreeS, causeTotalS));
         report.append(String.format("  per-flow count mismatches: %d; per-path blame: %d right, %d wrong%n", countMismatches, pathsOk, pathsWrong));
         System.out.println(report);
         for (Map.Entry<String, Accuracy.Counts> e : total.entrySet()) {
@@ -71,7 +79,23 @@ class SimulatorAccuracyTest {
         return dirs;
     }
 
-    /** Runs every scenario at the sender, receiver and mirror taps when the simulator is on the class path. */
+    /**
+     * Variants beyond the committed samples: other seeds, heavier loss, several QPs, mixed and READ/atomic
+     * workloads, IPv6, no CM (pairing from PSNs). Each runs at the three taps.
+     */
+    static final String[][] VARIANTS = {
+        {"gbn-heavy", "rocev2-gbn-loss", "seed=2", "loss=0.05", "messages=20"},
+        {"gbn-3qp-mixed", "rocev2-gbn-loss", "seed=3", "loss=0.03", "qps=3", "messages=12", "workload=mixed"},
+        {"read-atomic-lossy", "rocev2-read-atomic", "seed=5", "loss=0.03", "messages=30"},
+        {"gbn-ipv6-nocm", "rocev2-gbn-loss", "seed=15", "cm=false", "loss=0.03", "qps=2", "ipv6=true"},
+        {"spray-heavy", "metaroce-spray-lossy-path", "seed=7", "loss=0.05", "messages=30"},
+        {"spray-all-lossy", "metaroce-spray-lossy-path", "seed=8", "loss=0.02", "lossy-path=-1", "messages=30"},
+        {"spray-read-atomic", "metaroce-spray-lossy-path", "seed=9", "loss=0.03", "workload=read-atomic", "messages=30"},
+        {"spray-nocm", "metaroce-spray-lossy-path", "seed=14", "cm=false", "loss=0.03"},
+        {"path-down-long", "metaroce-path-down", "seed=11", "messages=40"},
+    };
+
+    /** Runs every scenario (and the variants) at the sender, receiver and mirror taps, when the simulator is on the class path. */
     static Path generateOtherTaps() throws Exception {
         Class<?> sim;
         try {
@@ -80,6 +104,11 @@ class SimulatorAccuracyTest {
             return null;
         }
         Path out = Path.of("target/sim-captures");
+        if (Files.isDirectory(out)) {
+            try (var files = Files.list(out)) {
+                for (Path f : files.toList()) Files.delete(f);
+            }
+        }
         Files.createDirectories(out);
         @SuppressWarnings("unchecked")
         List<String> names = (List<String>) sim.getMethod("scenarios").invoke(null);
@@ -89,14 +118,19 @@ class SimulatorAccuracyTest {
             if (m.getName().equals("run") && m.getParameterCount() == 4 && m.getParameterTypes()[2] == Path.class) run = m;
         }
         if (run == null) return null;
-        for (String name : names) {
-            if (name.startsWith("conformance")) continue;
+        List<String[]> jobs = new ArrayList<>();
+        for (String name : names) if (!name.startsWith("conformance")) jobs.add(new String[] {name, name});
+        for (String[] v : VARIANTS) if (names.contains(v[1])) jobs.add(v);
+        for (String[] job : jobs) {
             for (String tap : new String[] {"sender", "receiver", "mirror"}) {
-                Path cap = out.resolve(name + "@" + tap + ".pcapng"), truth = out.resolve(name + "@" + tap + ".truth.json");
-                if (Files.exists(cap) && Files.exists(truth)) continue;
-                Object p = params.invoke(null, name);
-                p.getClass().getMethod("set", String.class, String.class).invoke(p, "tap", tap);
-                run.invoke(null, name, p, cap, truth);
+                Object p = params.invoke(null, job[1]);
+                Method set = p.getClass().getMethod("set", String.class, String.class);
+                set.invoke(p, "tap", tap);
+                for (int k = 2; k < job.length; k++) {
+                    String[] kv = job[k].split("=", 2);
+                    set.invoke(p, kv[0], kv[1]);
+                }
+                run.invoke(null, job[1], p, out.resolve(job[0] + "@" + tap + ".pcapng"), out.resolve(job[0] + "@" + tap + ".truth.json"));
             }
         }
         return out;

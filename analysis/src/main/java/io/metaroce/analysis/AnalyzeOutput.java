@@ -1,0 +1,47 @@
+package io.metaroce.analysis;
+
+import io.metaroce.capture.CaptureException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+
+/**
+ * What {@code metaroce analyze} prints, so the command stays a thin option parser: the JSON report
+ * ({@code -T json}), the tshark-style tables ({@code -T text}) or the event stream ({@code --events jsonl}).
+ */
+public final class AnalyzeOutput {
+    /** Output forms. */
+    public enum Form { JSON, TEXT, EVENTS_JSONL }
+
+    private AnalyzeOutput() {}
+
+    /**
+     * Analyzes a capture file and writes the chosen form to out (flushed at the end; for the event stream also
+     * as events come, through the Appendable's own buffering).
+     *
+     * @param pretty JSON indented for reading (else one line)
+     * @return the analysis result (for callers that want more than the output)
+     */
+    public static AnalysisResult write(Path file, AnalysisSettings settings, Form form, boolean pretty, Appendable out)
+            throws CaptureException, IOException {
+        try {
+            if (form == Form.EVENTS_JSONL) {
+                return Analyzer.analyze(file, settings, false, e -> {
+                    try {
+                        out.append(e.toJson()).append('\n');
+                    } catch (IOException x) {
+                        throw new UncheckedIOException(x);
+                    }
+                });
+            }
+            try (Reports.EventBuffer events = new Reports.EventBuffer(form == Form.JSON)) {
+                AnalysisResult r = Analyzer.analyze(file, settings, false, events);
+                if (form == Form.JSON) Reports.json(r, events, out, pretty);
+                else Reports.text(r, events, out);
+                return r;
+            }
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
+    }
+}
