@@ -1,5 +1,9 @@
 package io.metaroce.cli;
 
+import io.metaroce.analysis.AnalysisEngine;
+import io.metaroce.analysis.AnalysisFrameFields;
+import io.metaroce.analysis.AnalysisSettings;
+import io.metaroce.analysis.Analyzer;
 import io.metaroce.capture.CaptureException;
 import io.metaroce.capture.CaptureFiles;
 import io.metaroce.capture.CaptureProblem;
@@ -37,7 +41,8 @@ import picocli.CommandLine.Option;
                 + "infiniband.bth.psn work too); list them with --list-fields."},
         footer = {"", "Examples:", "  metaroce dissect -r samples/captures/rocev2-clean.pcapng",
                 "  metaroce dissect -r x.pcap -T fields -e frame.number -e bth.psn -Y 'bth.opcode == 0x11 && aeth.syndrome.kind == nak'",
-                "  metaroce dissect -r x.pcap -T jsonl -c 10", "  metaroce dissect -r x.pcap -q"})
+                "  metaroce dissect -r x.pcap -T jsonl -c 10", "  metaroce dissect -r x.pcap -q",
+                "  metaroce dissect -r x.pcap -Y 'analysis.retransmission && analysis.retransmission_cause == \"nak\"'"})
 final class DissectCommand implements Callable<Integer> {
     enum Format { text, json, jsonl, fields }
 
@@ -67,6 +72,14 @@ final class DissectCommand implements Callable<Integer> {
 
     @Option(names = {"-d", "--decode-as"}, paramLabel = "udp.port==N,roce", description = "Decode UDP destination port N as RoCE (like tshark -d; 'infiniband' also accepted).")
     List<String> decodeAs = new ArrayList<>();
+
+    @Option(names = {"-A", "--analysis"}, description = "Add the analysis.* fields (retransmissions and their cause, spurious, "
+            + "out of order, ACK RTT, ...: a first pass analyzes the capture). On by itself when -Y or -e names an analysis field.")
+    boolean analysis;
+
+    @Option(names = "--tap", paramLabel = "auto|host:IP|mirror", defaultValue = "auto",
+            description = "Where the capture was taken, for the analysis fields (default: ${DEFAULT-VALUE}).")
+    String tap;
 
     @Option(names = "--threads", paramLabel = "N", description = "Worker threads (default: one per core; output order is kept).")
     int threads;
@@ -130,6 +143,22 @@ final class DissectCommand implements Callable<Integer> {
             return 2;
         }
         DissectorConfig config = new DissectorConfig(ports, !noIcrc);
+        boolean needAnalysis = analysis || selected.stream().anyMatch(f -> f.name().startsWith("analysis."))
+                || (displayFilter != null && displayFilter.referencedFields().stream().anyMatch(f -> f.name().startsWith("analysis.")));
+        AnalysisEngine engine = null;
+        if (needAnalysis) {
+            try {
+                AnalysisSettings settings = AnalysisSettings.DEFAULT.withPorts(ports).withTap(AnalysisSettings.Tap.parse(tap))
+                        .withCheckIcrc(!noIcrc);
+                engine = Analyzer.analyze(file, settings, true, null).engine();
+            } catch (CaptureException e) {
+                err.println("metaroce dissect: " + e.getMessage());
+                return 2;
+            } catch (IllegalArgumentException e) {
+                err.println("metaroce dissect: " + e.getMessage());
+                return 2;
+            }
+        }
         PacketSource src;
         try {
             src = CaptureFiles.open(file);
@@ -139,8 +168,8 @@ final class DissectCommand implements Callable<Integer> {
         }
         try (src) {
             int workers = threads > 0 ? threads : FramePipeline.defaultThreads();
-            if (quiet) quietRun(src, config, displayFilter, count == Long.MAX_VALUE ? workers : 1);
-            else outputRun(src, config, displayFilter, selected, fo, workers);
+            if (quiet) quietRun(src, config, displayFilter, count == Long.MAX_VALUE ? workers : 1, engine);
+            else outputRun(src, config, displayFilter, selected, fo, workers, engine);
             System.out.flush();
             for (CaptureProblem p : src.problems()) err.println("metaroce dissect: " + file + ": " + p.message());
         } catch (InterruptedException e) {
@@ -151,10 +180,10 @@ final class DissectCommand implements Callable<Integer> {
     }
 
     /** -q: every worker keeps its own counts; they are merged at the end. */
-    private void quietRun(PacketSource src, DissectorConfig config, DisplayFilter displayFilter, int workers)
-            throws InterruptedException {
+    private void quietRun(PacketSource src, DissectorConfig config, DisplayFilter displayFilter, int workers,
+                          AnalysisEngine engine) throws InterruptedException {
         long[] budget = {count};
-        List<QuietWorker> ws = FramePipeline.run(src, workers, () -> new QuietWorker(config, displayFilter, budget), r -> true);
+        List<QuietWorker> ws = FramePipeline.run(src, workers, () -> new QuietWorker(config, displayFilter, budget, engine), r -> true);
         Summary total = new Summary(file);
         for (QuietWorker w : ws) total.merge(w.summary);
         try (ByteOut out = new ByteOut(System.out)) {
@@ -169,18 +198,21 @@ final class DissectCommand implements Callable<Integer> {
         final FrameFields ff = new FrameFields();
         final Summary summary;
         final long[] budget; // shared only when there is a single worker (-c)
+        final AnalysisFrameFields analysis;
 
-        QuietWorker(DissectorConfig config, DisplayFilter filter, long[] budget) {
+        QuietWorker(DissectorConfig config, DisplayFilter filter, long[] budget, AnalysisEngine engine) {
             this.dissector = new Dissector(config);
             this.filter = filter;
             this.budget = budget;
             this.summary = new Summary(null);
+            this.analysis = engine == null ? null : new AnalysisFrameFields(engine);
         }
 
         @Override
         public Object process(FrameBatch batch) {
             for (int i = 0; i < batch.size() && budget[0] > 0; i++) {
                 batch.dissect(i, dissector, d);
+                if (analysis != null) analysis.attach(d);
                 if (filter != null && !filter.matches(ff.of(d))) continue;
                 if (budget[0] != Long.MAX_VALUE) budget[0]--;
                 summary.frame(d, ff);
@@ -191,14 +223,14 @@ final class DissectCommand implements Callable<Integer> {
 
     /** Output formats: workers render their batch into a buffer; the buffers are written in capture order. */
     private void outputRun(PacketSource src, DissectorConfig config, DisplayFilter displayFilter, List<FieldDef> selected,
-                           FieldsOptions fo, int workers) throws InterruptedException {
+                           FieldsOptions fo, int workers, AnalysisEngine engine) throws InterruptedException {
         boolean array = format == Format.json;
         ByteOut stdout = new ByteOut(System.out);
         if (array) stdout.ch('[');
         if (format == Format.fields && fo.header()) FieldsText.header(stdout, selected, fo);
         long[] remaining = {count};
         boolean[] first = {true};
-        FramePipeline.run(src, workers, () -> new OutputWorker(config, displayFilter, out -> switch (format) {
+        FramePipeline.run(src, workers, () -> new OutputWorker(config, displayFilter, engine, out -> switch (format) {
             case text -> verbose ? new TreeText(out) : new SummaryLines(out);
             case json, jsonl -> new JsonFrames(out, array);
             case fields -> new FieldsText(out, selected, fo);
@@ -228,12 +260,15 @@ final class DissectCommand implements Callable<Integer> {
         final GrowBuffer buffer = new GrowBuffer();
         final ByteOut out = new ByteOut(buffer);
         final FrameSink sink;
+        final AnalysisFrameFields analysis;
         int[] ends = new int[FramePipeline.defaultBatch()];
 
-        OutputWorker(DissectorConfig config, DisplayFilter filter, java.util.function.Function<ByteOut, FrameSink> sinks) {
+        OutputWorker(DissectorConfig config, DisplayFilter filter, AnalysisEngine engine,
+                     java.util.function.Function<ByteOut, FrameSink> sinks) {
             this.dissector = new Dissector(config);
             this.filter = filter;
             this.sink = sinks.apply(out);
+            this.analysis = engine == null ? null : new AnalysisFrameFields(engine);
         }
 
         @Override
@@ -245,6 +280,7 @@ final class DissectCommand implements Callable<Integer> {
             int k = 0;
             for (int i = 0; i < batch.size(); i++) {
                 batch.dissect(i, dissector, d);
+                if (analysis != null) analysis.attach(d);
                 if (filter != null && !filter.matches(ff.of(d))) continue;
                 sink.frame(d, ff.of(d));
                 if (k == ends.length) ends = java.util.Arrays.copyOf(ends, k * 2);

@@ -159,5 +159,28 @@ class DissectCommandTest {
         assertTrue(r.out().contains("(alias: infiniband.bth.psn)"));
     }
 
+    @Test
+    void analysisFieldsAreFilterableAndPrintedNextToTheDissection() throws Exception {
+        // rocev2-gbn-loss: go-back-N after NAKs; the simulator's truth labels those frames retransmission/nak.
+        CliRun r = CliRun.of("dissect", "-r", "../samples/captures/rocev2-gbn-loss.pcapng", "-T", "fields", "-e", "frame.number",
+                "-e", "analysis.retransmission_cause", "-Y", "analysis.retransmission == true");
+        assertEquals(0, r.exit(), r.err());
+        List<String> lines = r.out().lines().toList();
+        assertFalse(lines.isEmpty());
+        JsonNode truth = JSON.readTree(Path.of("../samples/captures/rocev2-gbn-loss.truth.json").toFile());
+        Set<String> expected = new TreeSet<>();
+        for (JsonNode f : truth.get("frames")) {
+            JsonNode labels = f.get("labels");
+            if (labels != null && labels.has("retransmission")) {
+                String cause = labels.get("retransmission").isTextual() ? labels.get("retransmission").asText()
+                        : labels.get("retransmission").path("cause").asText();
+                expected.add(f.get("n").asInt() + "\t" + cause);
+            }
+        }
+        assertEquals(expected, new TreeSet<>(lines), "frames and causes the ground truth gives");
+        CliRun j = CliRun.of("dissect", "-r", "../samples/captures/rocev2-gbn-loss.pcapng", "-A", "-T", "jsonl", "-c", "5");
+        assertTrue(JSON.readTree(j.out().lines().toList().get(4)).get("fields").has("analysis.flow"), j.out());
+    }
+
     static Iterator<String> lines(String s) { return s.lines().iterator(); }
 }
