@@ -5,7 +5,6 @@ import io.metaroce.filter.FilterField;
 import io.metaroce.protocol.FieldDef;
 import io.metaroce.protocol.HeaderDef;
 import io.metaroce.protocol.Spec;
-import io.metaroce.protocol.ValueType;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
@@ -151,6 +150,4 @@ public final class FrameFields implements FieldAccessor {
 
     @Override
     public String asString(FilterField f, int i) { return stringValue(Spec.FIELDS.get(f.id()), i); }
-
-    static boolean isNumeric(ValueType t) { return t == ValueType.UINT || t == ValueType.BOOL; }
 }
