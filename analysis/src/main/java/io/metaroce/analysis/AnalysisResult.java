@@ -221,4 +221,9 @@ public final class AnalysisResult {
         capture.put("file", file);
         capture.put("format", format);
     }
+
+    /** Damage the capture reader met (cut file, bad block): every frame before it was analyzed. */
+    void problems(java.util.List<String> problems) {
+        capture.put("capture_problems", java.util.List.copyOf(problems));
+    }
 }

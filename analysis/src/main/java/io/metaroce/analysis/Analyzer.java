@@ -40,6 +40,7 @@ public final class Analyzer {
         }
         AnalysisResult result;
         String format;
+        java.util.List<String> problems = new java.util.ArrayList<>();
         try (PacketSource src = CaptureFiles.open(file)) {
             format = src.format().toString().toLowerCase();
             boolean pipeline = src.mapping().byteSize() >= PIPELINE_MIN_BYTES && Runtime.getRuntime().availableProcessors() > 1;
@@ -47,8 +48,10 @@ public final class Analyzer {
             else runSingle(src, dc, engine);
             CaptureStats stats = src.stats();
             result = engine.finish(stats.totalIfDropped(), stats.totalOsDropped());
+            for (var p : src.problems()) problems.add(p.message());
         }
         result.source(file.toString(), format);
+        result.problems(problems);
         return result;
     }
 

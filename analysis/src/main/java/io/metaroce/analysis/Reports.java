@@ -201,6 +201,10 @@ public final class Reports {
         }
 
         out.append(rule).append("Capture integrity\n");
+        Object problems = cap.get("capture_problems");
+        if (problems instanceof java.util.List<?> l) {
+            for (Object p : l) out.append("Damaged capture (frames before the damage were analyzed): ").append(String.valueOf(p)).append("\n");
+        }
         @SuppressWarnings("unchecked")
         Map<String, Object> drops = (Map<String, Object>) cap.get("capture_drops");
         @SuppressWarnings("unchecked")

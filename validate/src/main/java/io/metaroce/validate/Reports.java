@@ -42,6 +42,7 @@ public final class Reports {
             String verdict = r.count(Severity.ERROR) > 0 ? "FAIL" : r.count(Severity.WARN) > 0 ? "WARN" : "PASS";
             out.printf(Locale.ROOT, "%s: %s  %d frames, %d errors, %d warnings, %d notes  (tap %s)%n", r.path, verdict,
                     r.frames, r.count(Severity.ERROR), r.count(Severity.WARN), r.count(Severity.NOTE), r.tapResolved);
+            for (String p : r.problems) out.println("  damaged capture (frames before the damage were validated): " + p);
             for (RuleDef rule : r.rulesBroken()) {
                 long[] c = r.counts(rule.id());
                 Finding first = firstOf(r, rule.id());
