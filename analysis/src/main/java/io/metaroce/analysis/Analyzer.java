@@ -35,8 +35,8 @@ public final class Analyzer {
         DissectorConfig dc = new DissectorConfig(settings.rocePorts(), settings.checkIcrc());
         AnalysisEngine engine = new AnalysisEngine(settings, recordVerdicts, listener);
         if (settings.tap().kind() == Tap.Kind.AUTO) {
-            Object[] r = resolveTap(file, dc);
-            engine.setTap((Tap) r[0], (String) r[1]);
+            TapChoice t = resolveTap(file, dc);
+            engine.setTap(t.tap(), t.how());
         }
         AnalysisResult result;
         String format;
@@ -60,7 +60,12 @@ public final class Analyzer {
         return new AnalysisFrameFields(analyze(file, settings, true, null).engine());
     }
 
-    static Object[] resolveTap(Path file, DissectorConfig dc) throws CaptureException {
+    /**
+     * Resolves {@code --tap auto} from the first RoCE frames of a capture (spec §11): the address in every frame,
+     * else for a single host pair the host whose packets carry an initial TTL, else a mirror. Shared by the
+     * analysis and the validator, so both always judge a capture from the same tap.
+     */
+    public static TapChoice resolveTap(Path file, DissectorConfig dc) throws CaptureException {
         TapResolver r = new TapResolver();
         Dissector dis = new Dissector(dc.withPorts(dc.roceUdpPorts()));
         Dissection d = new Dissection();

@@ -37,22 +37,26 @@ final class TapResolver {
     long frames() { return frames; }
 
     /** The resolved tap and a note saying how. */
-    Object[] resolve() {
-        if (common == null || frames == 0) return new Object[] {Tap.MIRROR, "no RoCE frames: mirror"};
+    TapChoice resolve() {
+        if (common == null || frames == 0) return new TapChoice(Tap.MIRROR, "auto: no RoCE frames: mirror");
         if (common.size() == 1) {
             Addr a = common.iterator().next();
-            return new Object[] {host(a), "auto: " + text(a) + " is in every RoCE frame"};
+            return new TapChoice(host(a), "auto: " + text(a) + " is in every RoCE frame");
         }
         if (common.size() == 2) {
             Addr[] two = common.toArray(new Addr[0]);
             int[] t0 = ttls.getOrDefault(two[0], new int[2]), t1 = ttls.getOrDefault(two[1], new int[2]);
             boolean i0 = t0[0] > 0 && t0[1] == 0, i1 = t1[0] > 0 && t1[1] == 0;
             boolean d0 = t0[1] > 0 && t0[0] == 0, d1 = t1[1] > 0 && t1[0] == 0;
-            if (i0 && d1) return new Object[] {host(two[0]), "auto: single host pair; " + text(two[0]) + " sends with an initial TTL, its peer's arrive decremented"};
-            if (i1 && d0) return new Object[] {host(two[1]), "auto: single host pair; " + text(two[1]) + " sends with an initial TTL, its peer's arrive decremented"};
-            return new Object[] {Tap.MIRROR, "auto: single host pair and the TTLs do not tell which host captured; judged as a mirror (give --tap host:IP)"};
+            Addr pick = i0 && d1 ? two[0] : i1 && d0 ? two[1] : null;
+            if (pick != null) {
+                return new TapChoice(host(pick), "auto: single host pair; " + text(pick)
+                        + " sends with an initial TTL, its peer's arrive decremented");
+            }
+            return new TapChoice(Tap.MIRROR, "auto: single host pair and the TTLs do not tell which host captured; "
+                    + "judged as a mirror (give --tap host:IP)");
         }
-        return new Object[] {Tap.MIRROR, "auto: no address is in every RoCE frame: mirror"};
+        return new TapChoice(Tap.MIRROR, "auto: no address is in every RoCE frame: mirror");
     }
 
     private static Tap host(Addr a) { return Tap.host(text(a)); }

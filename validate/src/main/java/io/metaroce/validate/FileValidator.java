@@ -3,8 +3,10 @@ package io.metaroce.validate;
 import io.metaroce.analysis.AnalysisEngine;
 import io.metaroce.analysis.AnalysisEvent;
 import io.metaroce.analysis.AnalysisSettings.Tap;
+import io.metaroce.analysis.Analyzer;
 import io.metaroce.analysis.EventType;
 import io.metaroce.analysis.FrameFacts;
+import io.metaroce.analysis.TapChoice;
 import io.metaroce.analysis.View;
 import io.metaroce.capture.CaptureException;
 import io.metaroce.capture.CaptureFiles;
@@ -16,11 +18,8 @@ import io.metaroce.dissector.Dissector;
 import io.metaroce.dissector.DissectorConfig;
 import io.metaroce.protocol.Severity;
 import java.nio.file.Path;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.function.LongConsumer;
 
 /**
@@ -29,7 +28,6 @@ import java.util.function.LongConsumer;
  * retransmission, NAK, CNP and CE marks). Memory is bounded by the QPs, not the frames.
  */
 public final class FileValidator {
-    static final int PRESCAN_FRAMES = 20_000;
 
     private FileValidator() {}
 
@@ -55,9 +53,9 @@ public final class FileValidator {
         Tap tap = settings.tap();
         String how = "as given";
         if (tap.kind() == Tap.Kind.AUTO) {
-            TapGuess g = TapGuess.scan(file, dc, PRESCAN_FRAMES);
-            tap = g.tap;
-            how = g.how;
+            TapChoice g = Analyzer.resolveTap(file, dc);
+            tap = g.tap();
+            how = g.how();
         }
         RuleEngine rules = new RuleEngine(settings, tap, plots);
         Bridge bridge = new Bridge(rules, plots);
@@ -239,63 +237,6 @@ public final class FileValidator {
                         + (d.get("path") != null ? " (path " + d.get("path") + ")" : ""));
                 default -> { }
             }
-        }
-    }
-
-    /**
-     * Resolves {@code --tap auto} (§11: "auto infers it when one address is in every frame"); with a single host
-     * pair, the host whose packets carry an initial TTL (64, 128, 255: captured before any router) is the tap.
-     * The analysis engine resolves it the same way.
-     */
-    static final class TapGuess {
-        Tap tap;
-        String how;
-
-        static TapGuess scan(Path file, DissectorConfig dc, int max) throws CaptureException {
-            Set<String> common = null;
-            Map<String, int[]> ttls = new HashMap<>();
-            Set<Integer> initial = Set.of(32, 64, 128, 255);
-            long frames = 0;
-            try (PacketSource src = CaptureFiles.open(file)) {
-                Dissector dis = new Dissector(new DissectorConfig(dc.roceUdpPorts(), false));
-                Dissection d = new Dissection();
-                FrameFacts f = new FrameFacts();
-                while (frames < max && src.next()) {
-                    dis.dissect(src.data(), src.frameNumber(), src.timestampNanos(), src.originalLength(), src.linkType(),
-                            src.fcsLength(), d);
-                    f.from(d);
-                    if (!f.roce) continue;
-                    frames++;
-                    String s = RuleEngine.addr(f.v6, f.srcHi, f.srcLo), t = RuleEngine.addr(f.v6, f.dstHi, f.dstLo);
-                    if (common == null) common = new HashSet<>(Set.of(s, t));
-                    else common.removeIf(a -> !a.equals(s) && !a.equals(t));
-                    if (f.ttl >= 0) ttls.computeIfAbsent(s, k -> new int[2])[initial.contains(f.ttl) ? 0 : 1]++;
-                }
-            }
-            TapGuess g = new TapGuess();
-            if (common == null || common.isEmpty()) {
-                g.tap = Tap.MIRROR;
-                g.how = frames == 0 ? "auto: no RoCE frames: mirror" : "auto: no address is in every RoCE frame: mirror";
-            } else if (common.size() == 1) {
-                String a = common.iterator().next();
-                g.tap = Tap.host(a);
-                g.how = "auto: " + a + " is in every RoCE frame";
-            } else {
-                String[] two = common.toArray(new String[0]);
-                int[] t0 = ttls.getOrDefault(two[0], new int[2]), t1 = ttls.getOrDefault(two[1], new int[2]);
-                boolean i0 = t0[0] > 0 && t0[1] == 0, i1 = t1[0] > 0 && t1[1] == 0;
-                boolean d0 = t0[1] > 0 && t0[0] == 0, d1 = t1[1] > 0 && t1[0] == 0;
-                String pick = i0 && d1 ? two[0] : i1 && d0 ? two[1] : null;
-                if (pick != null) {
-                    g.tap = Tap.host(pick);
-                    g.how = "auto: single host pair; " + pick + " sends with an initial TTL, its peer's packets arrive decremented";
-                } else {
-                    g.tap = Tap.MIRROR;
-                    g.how = "auto: single host pair and the TTLs do not tell which host captured: judged as a mirror "
-                            + "(give --tap host:IP)";
-                }
-            }
-            return g;
         }
     }
 }
