@@ -127,9 +127,6 @@ public final class Dissection {
         return headerCount[header] == 0 ? -1 : headerFirst[header];
     }
 
-    /** Number of layers with this header. */
-    public int countOf(int header) { return headerCount[header]; }
-
     /** Offset of the first layer with this header, or -1. */
     public int offsetOf(int header) {
         int i = findLayer(header);

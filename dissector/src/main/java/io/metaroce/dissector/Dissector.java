@@ -11,7 +11,6 @@ import static io.metaroce.protocol.Severity.WARN;
 
 import io.metaroce.protocol.Bth;
 import io.metaroce.protocol.CarryDef;
-import io.metaroce.protocol.Deth;
 import io.metaroce.protocol.EnumValueDef;
 import io.metaroce.protocol.Eth;
 import io.metaroce.protocol.FieldDef;

@@ -276,11 +276,6 @@ final class FrameBuilder {
 
     /** Standard IPv4 header checksum (RFC 791) over the header at {@code off}. */
     private void ipChecksum(int off) {
-        Ip.checksum(seg, off, 0);
-        int n = Ip.hdrLen(seg, off) * 4;
-        long sum = 0;
-        for (int i = 0; i < n; i += 2) sum += ((buf[off + i] & 0xFF) << 8) | (buf[off + i + 1] & 0xFF);
-        while ((sum >>> 16) != 0) sum = (sum & 0xFFFF) + (sum >>> 16);
-        Ip.checksum(seg, off, (int) (~sum & 0xFFFF));
+        Ip.checksum(seg, off, io.metaroce.dissector.FrameBuilder.ipv4Checksum(seg, off));
     }
 }
