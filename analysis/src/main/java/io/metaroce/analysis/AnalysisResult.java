@@ -111,6 +111,9 @@ public final class AnalysisResult {
         for (Cause c : Cause.values()) causes.put(c.label(), f.byCause[c.ordinal()]);
         m.put("retransmissions_by_cause", causes);
         m.put("spurious_retransmissions", f.spurious);
+        m.put("spurious_unknown", f.spuriousUnknown);
+        m.put("inferred_retransmissions", f.inferredRetx);
+        m.put("repeated_responses", f.repeatedResponses);
         m.put("timeout_retransmissions", f.byCause[Cause.TIMEOUT.ordinal()]);
         m.put("timeouts", f.timeouts);
         m.put("out_of_order", f.outOfOrder);

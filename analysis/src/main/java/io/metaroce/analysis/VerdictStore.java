@@ -15,10 +15,11 @@ import java.util.Arrays;
 public final class VerdictStore {
     // Flags.
     static final int RETX = 1, SPURIOUS = 2, OOO = 4, DUP = 8, ACK_UNSEEN = 16, CE_NO_CNP = 32, CE = 64,
-            PENDING = 128, CAUSE_SHIFT = 8, CAUSE_MASK = 7 << CAUSE_SHIFT;
+            PENDING = 128, CAUSE_SHIFT = 8, CAUSE_MASK = 7 << CAUSE_SHIFT,
+            INFERRED = 1 << 11, REPEAT_RESP = 1 << 12, ACK_FIRST = 1 << 13;
     // Value codes.
     static final int V_ORIGINAL = 1, V_REORDER = 2, V_GAP = 3, V_NAK_GEN = 4, V_NAK_RESP = 5, V_RTX_LAT = 6, V_MSG_ID = 7,
-            V_MSG_DONE = 8;
+            V_MSG_DONE = 8, V_REQUEST = 9;
     private static final long VALUE_MASK = (1L << 56) - 1;
 
     private long[] frames = new long[256];
