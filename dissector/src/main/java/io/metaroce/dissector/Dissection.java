@@ -1,6 +1,7 @@
 package io.metaroce.dissector;
 
 import io.metaroce.protocol.Bth;
+import io.metaroce.protocol.ExpertDef;
 import io.metaroce.protocol.FieldDef;
 import io.metaroce.protocol.HeaderDef;
 import io.metaroce.protocol.OpcodeDef;
@@ -100,8 +101,16 @@ public final class Dissection {
         return layerCount++;
     }
 
-    void expert(Severity severity, ExpertItem.Group group, String message) {
-        expert.add(new ExpertItem(severity, group, message));
+    /** An expert item about the whole frame. */
+    void expert(ExpertDef def, String message) { expert(def, message, -1, -1, -1, 0); }
+
+    /** An expert item about a layer (and one of its fields when field >= 0). */
+    void expert(ExpertDef def, String message, int layer, int field) { expert(def, message, layer, field, -1, 0); }
+
+    /** An expert item with its own byte range (offset relative to the frame start). */
+    void expert(ExpertDef def, String message, int layer, int field, int offset, int length) {
+        expert.add(new ExpertItem(def, message, layer, field, offset, length));
+        Severity severity = def.severity();
         if (worst == null || severity.compareTo(worst) > 0) worst = severity;
     }
 

@@ -19,6 +19,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -37,7 +38,7 @@ public final class SpecLoader {
     // YAML flow map an unquoted comma ends the value, and what follows becomes a key of its own
     // ("doc: 0 RoCEv2, 1 MetaRoCE v1" is {doc: "0 RoCEv2", "1 MetaRoCE v1": null}).
     private static final Set<String> ROOT_KEYS = Set.of("meta", "headers", "pseudo", "enums", "transports", "operations",
-            "special-opcodes", "opcode-ranges", "tver", "rules");
+            "special-opcodes", "opcode-ranges", "tver", "rules", "expert");
     private static final Set<String> META_KEYS = Set.of("id", "title", "version", "license", "ks-version", "spec",
             "roce-udp-port", "roce-v1-ethertype");
     private static final Set<String> HEADER_KEYS = Set.of("title", "orig-id", "section", "doc", "fields");
@@ -53,7 +54,10 @@ public final class SpecLoader {
             "headers", "spray-headers", "payload", "payload-bytes");
     private static final Set<String> SPECIAL_KEYS = Set.of("code", "id", "label", "tver", "role", "family", "headers",
             "payload", "psn", "doc");
-    private static final Set<String> RANGE_KEYS = Set.of("from", "to", "id", "label", "severity", "message", "tver");
+    private static final Set<String> RANGE_KEYS = Set.of("from", "to", "id", "label", "severity", "message", "tver", "expert");
+    private static final Set<String> EXPERT_KEYS = Set.of("id", "group", "severity", "summary", "rule");
+    private static final Set<String> EXPERT_GROUPS = Set.of("malformed", "checksum", "protocol", "undecoded", "sequence", "capture");
+    private static final Set<String> SEVERITIES = Set.of("error", "warn", "note");
     private static final Set<String> TVER_KEYS = Set.of("id", "label", "mrth", "allowed");
     private static final Set<String> RULE_KEYS = Set.of("id", "severity", "section", "taps", "text");
 
@@ -118,7 +122,8 @@ public final class SpecLoader {
             Map<String, Object> r = asMap(o, "opcode range");
             closed(r, "opcode-ranges[" + ranges.size() + "]", RANGE_KEYS);
             ranges.add(new OpcodeRange(integer(r.get("from")), integer(r.get("to")), str(r, "id"), str(r, "label"),
-                    str(r, "severity"), str(r, "message"), r.containsKey("tver") ? ints(r.get("tver")) : List.of(0, 1)));
+                    str(r, "severity"), str(r, "message"), r.containsKey("tver") ? ints(r.get("tver")) : List.of(0, 1),
+                    str(r, "expert")));
         }
         List<Rule> rules = new ArrayList<>();
         for (Object o : list(root, "rules")) {
@@ -126,7 +131,14 @@ public final class SpecLoader {
             closed(r, "rules[" + rules.size() + "]", RULE_KEYS);
             rules.add(new Rule(str(r, "id"), str(r, "severity"), str(r, "section"), str(r, "taps"), str(r, "text")));
         }
-        Spec spec = new Spec(meta, headers, pseudo, enums, transports, ops, specials, ranges, rules);
+        List<SpecModel.Expert> expert = new ArrayList<>();
+        for (Object o : list(root, "expert")) {
+            Map<String, Object> x = asMap(o, "expert");
+            closed(x, "expert[" + expert.size() + "]" + (x.get("id") != null ? " (" + x.get("id") + ")" : ""), EXPERT_KEYS);
+            expert.add(new SpecModel.Expert(str(x, "id"), str(x, "group"), str(x, "severity"), str(x, "summary"),
+                    (String) x.get("rule")));
+        }
+        Spec spec = new Spec(meta, headers, pseudo, enums, transports, ops, specials, ranges, rules, expert);
         validate(spec);
         return spec;
     }
@@ -212,8 +224,27 @@ public final class SpecLoader {
         Set<String> ruleIds = new HashSet<>();
         for (Rule r : spec.rules()) {
             if (!ruleIds.add(r.id())) throw new SpecException("duplicate rule " + r.id());
+            if (!r.id().matches("[A-Z][A-Z0-9]*(-[A-Z0-9]+)+")) throw new SpecException("rule " + r.id() + ": ids look like MR-FRAME-001");
             if (!Set.of("error", "warn", "note").contains(r.severity()))
                 throw new SpecException(r.id() + ": severity must be error, warn or note");
+        }
+        Map<String, SpecModel.Expert> experts = new HashMap<>();
+        Set<String> expertConstants = new HashSet<>();
+        for (SpecModel.Expert x : spec.expert()) {
+            if (experts.put(x.id(), x) != null) throw new SpecException("duplicate expert id " + x.id());
+            if (!x.id().matches("[a-z][a-z0-9_]*(\\.[a-z0-9_]+)+"))
+                throw new SpecException("expert " + x.id() + ": ids are protocol.lower_snake_case (icrc.bad)");
+            if (!expertConstants.add(x.id().replace('.', '_')))
+                throw new SpecException("expert " + x.id() + ": clashes with another id once dots become underscores");
+            if (!EXPERT_GROUPS.contains(x.group())) throw new SpecException("expert " + x.id() + ": group must be one of " + EXPERT_GROUPS);
+            if (!SEVERITIES.contains(x.severity())) throw new SpecException("expert " + x.id() + ": severity must be error, warn or note");
+            if (x.rule() != null && !ruleIds.contains(x.rule())) throw new SpecException("expert " + x.id() + ": unknown rule " + x.rule());
+        }
+        for (OpcodeRange r : spec.ranges()) {
+            SpecModel.Expert x = experts.get(r.expert());
+            if (x == null) throw new SpecException("opcode range " + r.id() + ": unknown expert " + r.expert());
+            if (!x.severity().equals(r.severity()))
+                throw new SpecException("opcode range " + r.id() + ": severity " + r.severity() + " differs from its expert " + x.id());
         }
         Map<Integer, String> codes = new TreeMap<>();
         for (Opcode op : expandOpcodes(spec)) {
