@@ -75,8 +75,11 @@ public final class Dissector {
         try {
             int end = out.capturedLength;
             // The FCS is the last bytes on the wire: present in the data only when the frame was not cut.
-            if (fcsLength > 0 && end >= fcsLength && linkType == LINKTYPE_ETHERNET && originalLength == out.capturedLength)
+            if (fcsLength > 0 && end >= fcsLength && linkType == LINKTYPE_ETHERNET && originalLength == out.capturedLength) {
                 end -= fcsLength;
+                out.fcsOffset = end;
+                out.fcsLength = fcsLength;
+            }
             switch (linkType) {
                 case LINKTYPE_ETHERNET -> ethernet(out, end, fcsLength);
                 case LINKTYPE_LINUX_SLL -> cooked(out, Sll.HEADER, Sll.SIZE, Sll.F_ETYPE, end);
@@ -128,6 +131,8 @@ public final class Dissector {
             if (icrc.crc32(out.data, end - FCS_LENGTH) == fcs) {
                 out.fcsStatus = "good";
                 out.fcsValue = fcs;
+                out.fcsOffset = end - FCS_LENGTH;
+                out.fcsLength = FCS_LENGTH;
             }
         }
     }
@@ -175,6 +180,7 @@ public final class Dissector {
             return -1;
         }
         if (!need(out, off, hdrLen, end, Ip.HEADER)) return -1;
+        if (layer >= 0) out.layerLength[layer] = hdrLen; // with its options
         int total = Ip.len(out.data, off);
         int ipEnd = datagramEnd(out, off, total, hdrLen, end, "IPv4 total length", layer, Ip.F_LEN,
                 Expert.IP_TOTAL_LENGTH_BELOW_HEADER, Expert.IP_TOTAL_LENGTH_EXCEEDS_FRAME);
@@ -214,6 +220,8 @@ public final class Dissector {
             extensions = true;
             int len = next == 44 ? 8 : next == 51 ? (Byte.toUnsignedInt(out.data.get(ValueLayout.JAVA_BYTE, p + 1)) + 2) * 4
                     : (Byte.toUnsignedInt(out.data.get(ValueLayout.JAVA_BYTE, p + 1)) + 1) * 8;
+            // Extension headers belong to the IPv6 layer (as far as they were captured).
+            if (layer >= 0) out.layerLength[layer] = Math.min(p + len, Math.min(ipEnd, end)) - off;
             if (next == 44) {
                 int fragOff = (Short.toUnsignedInt(out.data.get(ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN), p + 2)) >>> 3);
                 out.expert(Expert.IPV6_FRAGMENT, "IPv6 fragment (offset " + fragOff * 8 + "), not reassembled", layer, -1, p, 8);
@@ -386,6 +394,7 @@ public final class Dissector {
     private void icrcCheck(Dissection out, int bthOff, int wireEnd, int capEnd, int ipOff, int ipHeaderLength, boolean ipv6) {
         int icrcOff = wireEnd - 4;
         if (icrcOff < bthOff + Bth.SIZE) return;
+        out.icrcOffset = icrcOff;
         if (capEnd < wireEnd) {
             out.icrcStatus = IcrcStatus.UNCHECKED;
             out.truncated = true;

@@ -1,0 +1,82 @@
+package io.metaroce.dissector;
+
+import io.metaroce.protocol.EnumValueDef;
+import io.metaroce.protocol.FieldDef;
+import io.metaroce.protocol.ValueType;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+/** How field values are printed: JSON values, tshark-style -T fields text, and -V tree text. */
+public final class FieldFormat {
+    private FieldFormat() {}
+
+    /** Writes the value as JSON: numbers as numbers, booleans, addresses and strings as strings, bytes as hex. */
+    public static void json(ByteOut out, FrameFields ff, FieldDef f, int i) {
+        switch (f.type()) {
+            case UINT -> out.num(ff.longValue(f, i));
+            case BOOL -> out.ascii(ff.longValue(f, i) != 0 ? "true" : "false");
+            case BYTES -> hex(out.ch('"'), ff.segment(f, i)).ch('"');
+            case STRING -> {
+                String s = ff.stringValue(f, i);
+                if (s == null) out.ascii("null");
+                else out.json(s);
+            }
+            default -> out.json(String.valueOf(ff.value(f, i)));
+        }
+    }
+
+    /** -T fields text: hex-displayed numbers as 0x..., booleans as 1/0 (as tshark prints them). */
+    public static void plain(ByteOut out, FrameFields ff, FieldDef f, int i) {
+        switch (f.type()) {
+            case UINT -> {
+                long v = ff.longValue(f, i);
+                if (f.display() == io.metaroce.protocol.Display.HEX) out.ascii("0x").hex(v, hexWidth(f));
+                else out.num(v);
+            }
+            case BOOL -> out.ch(ff.longValue(f, i) != 0 ? '1' : '0');
+            case BYTES -> hex(out, ff.segment(f, i));
+            case STRING -> {
+                String s = ff.stringValue(f, i);
+                if (s != null) out.str(s);
+            }
+            default -> out.ascii(String.valueOf(ff.value(f, i)));
+        }
+    }
+
+    /** -V tree text: "Label: value", enums as "name (0x..)". */
+    public static String display(FrameFields ff, FieldDef f, int i) {
+        return switch (f.type()) {
+            case UINT -> {
+                long v = ff.longValue(f, i);
+                String num = f.display() == io.metaroce.protocol.Display.HEX
+                        ? "0x" + pad(Long.toHexString(v), hexWidth(f)) : Long.toUnsignedString(v);
+                EnumValueDef e = f.enumDef() == null ? null : f.enumDef().of(v);
+                yield e == null ? num : e.label() + " (" + num + ")";
+            }
+            case BOOL -> ff.longValue(f, i) != 0 ? "True" : "False";
+            case BYTES -> {
+                MemorySegment s = ff.segment(f, i);
+                StringBuilder b = new StringBuilder();
+                int n = (int) Math.min(s.byteSize(), 32);
+                for (int k = 0; k < n; k++) b.append(String.format("%02x", s.get(ValueLayout.JAVA_BYTE, k) & 0xFF));
+                if (s.byteSize() > n) b.append("... (").append(s.byteSize()).append(" bytes)");
+                yield b.toString();
+            }
+            default -> String.valueOf(ff.value(f, i));
+        };
+    }
+
+    public static int hexWidth(FieldDef f) {
+        if (f.isSubfield()) return (Long.bitCount(f.mask()) + 3) / 4;
+        return f.bitWidth() > 0 ? (f.bitWidth() + 3) / 4 : 8;
+    }
+
+    private static String pad(String s, int width) {
+        return s.length() >= width ? s : "0".repeat(width - s.length()) + s;
+    }
+
+    private static ByteOut hex(ByteOut out, MemorySegment s) {
+        for (long k = 0; k < s.byteSize(); k++) out.hex(s.get(ValueLayout.JAVA_BYTE, k) & 0xFF, 2);
+        return out;
+    }
+}
