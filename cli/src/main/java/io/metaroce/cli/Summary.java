@@ -2,6 +2,7 @@ package io.metaroce.cli;
 
 import io.metaroce.capture.CaptureStats;
 import io.metaroce.capture.PacketSource;
+import io.metaroce.dissector.ByteOut;
 import io.metaroce.dissector.Dissection;
 import io.metaroce.dissector.ExpertItem;
 import io.metaroce.dissector.FrameFields;
