@@ -119,7 +119,7 @@ public final class ByteOut implements AutoCloseable {
      * True when stdout was closed by the reader ({@code | head}): a PrintStream keeps the broken pipe to itself,
      * so ask it. The caller stops at once instead of decoding the rest of the capture for nobody.
      */
-    boolean closed() {
+    public boolean closed() {
         return out instanceof java.io.PrintStream ps && ps.checkError();
     }
 
