@@ -55,10 +55,14 @@ public final class Dissection {
     int payloadLength = -1;
     int padCount;
     boolean truncated;
+    /** Shorter than its IP length although the record says it is whole (cut by the capturing device). */
+    boolean shortFrame;
 
     IcrcStatus icrcStatus = IcrcStatus.NONE;
     long icrcValue = -1;
     long icrcComputed = -1;
+    /** A bad ICRC matches with this UDP source port instead (rewritten after the sender), else -1. */
+    int icrcMatchingPort = -1;
     /** "good"/"bad" when the frame ends with an Ethernet FCS, else null. */
     String fcsStatus;
     long fcsValue = -1;
@@ -82,8 +86,10 @@ public final class Dissection {
         payloadOffset = payloadLength = -1;
         padCount = 0;
         truncated = false;
+        shortFrame = false;
         icrcStatus = IcrcStatus.NONE;
         icrcValue = icrcComputed = -1;
+        icrcMatchingPort = -1;
         fcsStatus = null;
         fcsValue = -1;
         expert.clear();
@@ -167,6 +173,10 @@ public final class Dissection {
     public IcrcStatus icrcStatus() { return icrcStatus; }
     public long icrcValue() { return icrcValue; }
     public long icrcComputed() { return icrcComputed; }
+    /** The UDP source port with which a bad ICRC matches (the port was rewritten after the sender), or -1. */
+    public int icrcMatchingPort() { return icrcMatchingPort; }
+    /** Shorter than its IP length while the capture record says it is whole: the capturing device cut it. */
+    public boolean shortFrame() { return shortFrame; }
     public String fcsStatus() { return fcsStatus; }
 
     public List<ExpertItem> expert() { return expert; }

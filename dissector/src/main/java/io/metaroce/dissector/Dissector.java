@@ -245,6 +245,7 @@ public final class Dissector {
         long wireAvailable = out.originalLength - off - (out.capturedLength - end);
         if (total > wireAvailable) {
             out.expert(ERROR, MALFORMED, what + " " + total + " exceeds the " + wireAvailable + " bytes the frame has");
+            out.shortFrame = true;
             return end;
         }
         if (off + total > end) out.truncated = true;
@@ -265,7 +266,12 @@ public final class Dissector {
             out.expert(ERROR, MALFORMED, "UDP length " + length + " is below the header size " + Udp.SIZE);
             return;
         }
-        if (off + length > wireEnd) {
+        if (off + length > wireEnd && out.shortFrame) {
+            // IP and UDP lengths agree the datagram goes on, but the frame stops although its record says it
+            // is whole: the capturing device cut it without saying so. Its last bytes are payload, not an ICRC.
+            out.expert(WARN, CAPTURE, "frame shorter than its IP length (" + (off + length - wireEnd) + " bytes missing): "
+                    + "cut by the capturing device without recording the cut; ICRC unchecked");
+        } else if (off + length > wireEnd) {
             out.expert(ERROR, MALFORMED, "UDP length " + length + " exceeds the IP payload (" + (wireEnd - off) + " bytes)");
             length = wireEnd - off;
         } else if (off + length < wireEnd) {
@@ -345,7 +351,7 @@ public final class Dissector {
             }
             if (p + hd.size() > capEnd) {
                 out.expert(NOTE, CAPTURE, hd.origId() + " cut by the snap length");
-                out.truncated = true;
+                if (!out.shortFrame) out.truncated = true;
                 icrcCheck(out, off, wireEnd, capEnd, ipOff, ipHeaderLength, ipv6);
                 return;
             }
@@ -387,7 +393,7 @@ public final class Dissector {
         if (icrcOff < bthOff + Bth.SIZE) return;
         if (capEnd < wireEnd) {
             out.icrcStatus = IcrcStatus.UNCHECKED;
-            out.truncated = true;
+            if (!out.shortFrame) out.truncated = true;
             return;
         }
         out.icrcValue = out.data.get(LE_INT, icrcOff) & 0xFFFFFFFFL;
@@ -401,7 +407,18 @@ public final class Dissector {
         if (computed == out.icrcValue) out.icrcStatus = IcrcStatus.GOOD;
         else {
             out.icrcStatus = IcrcStatus.BAD;
-            out.expert(ERROR, CHECKSUM, "bad ICRC 0x" + hex8(out.icrcValue) + " (computed 0x" + hex8(computed) + ")");
+            String msg = "bad ICRC 0x" + hex8(out.icrcValue) + " (computed 0x" + hex8(computed) + ")";
+            if (ipHeaderLength >= 0) {
+                // A capture point that rewrites the UDP source port (seen on real mirror setups) breaks every
+                // ICRC; finding the port that makes it match tells the user the NIC is not to blame.
+                int port = icrc.matchingSourcePort(out.data, ipOff, ipHeaderLength, ipv6, bthOff, icrcOff, out.icrcValue);
+                if (port >= 0) {
+                    out.icrcMatchingPort = port;
+                    msg += "; ICRC matches with UDP source port 0x" + String.format("%04x", port)
+                            + ": the port was rewritten after the sender";
+                }
+            }
+            out.expert(ERROR, CHECKSUM, msg);
         }
     }
 
