@@ -57,6 +57,8 @@ public final class Dissection {
     int payloadLength = -1;
     int padCount;
     boolean truncated;
+    /** Shorter than its IP length although the record says it is whole (cut by the capturing device). */
+    boolean shortFrame;
 
     IcrcStatus icrcStatus = IcrcStatus.NONE;
     long icrcValue = -1;
@@ -66,6 +68,8 @@ public final class Dissection {
     /** Offset of the Ethernet FCS in the captured bytes, -1 when none was found or announced. */
     int fcsOffset = -1;
     int fcsLength;
+    /** A bad ICRC matches with this UDP source port instead (rewritten after the sender), else -1. */
+    int icrcMatchingPort = -1;
     /** "good"/"bad" when the frame ends with an Ethernet FCS, else null. */
     String fcsStatus;
     long fcsValue = -1;
@@ -89,10 +93,12 @@ public final class Dissection {
         payloadOffset = payloadLength = -1;
         padCount = 0;
         truncated = false;
+        shortFrame = false;
         icrcStatus = IcrcStatus.NONE;
         icrcValue = icrcComputed = -1;
         icrcOffset = fcsOffset = -1;
         fcsLength = 0;
+        icrcMatchingPort = -1;
         fcsStatus = null;
         fcsValue = -1;
         expert.clear();
@@ -198,6 +204,10 @@ public final class Dissection {
     public int fcsOffset() { return fcsOffset; }
     /** Bytes of Ethernet FCS at {@link #fcsOffset()} (4), or 0. */
     public int fcsLength() { return fcsLength; }
+    /** The UDP source port with which a bad ICRC matches (the port was rewritten after the sender), or -1. */
+    public int icrcMatchingPort() { return icrcMatchingPort; }
+    /** Shorter than its IP length while the capture record says it is whole: the capturing device cut it. */
+    public boolean shortFrame() { return shortFrame; }
     public String fcsStatus() { return fcsStatus; }
 
     public List<ExpertItem> expert() { return expert; }
