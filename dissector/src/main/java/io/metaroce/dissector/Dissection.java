@@ -20,6 +20,8 @@ import java.util.List;
  */
 public final class Dissection {
     static final int MAX_LAYERS = 48;
+    /** Catalogue size of each header, so that adding a layer stays a few array stores. */
+    private static final int[] HEADER_SIZE = Spec.HEADERS.stream().mapToInt(HeaderDef::size).toArray();
 
     // Frame metadata.
     long number;
@@ -111,7 +113,7 @@ public final class Dissection {
         if (layerCount == MAX_LAYERS) return -1;
         layerHeader[layerCount] = header;
         layerOffset[layerCount] = offset;
-        layerLength[layerCount] = Spec.HEADERS.get(header).size();
+        layerLength[layerCount] = HEADER_SIZE[header];
         if (headerCount[header]++ == 0) headerFirst[header] = (byte) layerCount;
         return layerCount++;
     }
