@@ -24,6 +24,12 @@ public final class AnalyzeOutput {
      */
     public static AnalysisResult write(Path file, AnalysisSettings settings, Form form, boolean pretty, Appendable out)
             throws CaptureException, IOException {
+        return write(file, settings, form, pretty, out, null);
+    }
+
+    /** As {@link #write(Path, AnalysisSettings, Form, boolean, Appendable)}, reporting progress (or null). */
+    public static AnalysisResult write(Path file, AnalysisSettings settings, Form form, boolean pretty, Appendable out,
+                                       Analyzer.Progress progress) throws CaptureException, IOException {
         try {
             if (form == Form.EVENTS_JSONL) {
                 return Analyzer.analyze(file, settings, false, e -> {
@@ -32,10 +38,10 @@ public final class AnalyzeOutput {
                     } catch (IOException x) {
                         throw new UncheckedIOException(x);
                     }
-                });
+                }, progress);
             }
             try (Reports.EventBuffer events = new Reports.EventBuffer(form == Form.JSON)) {
-                AnalysisResult r = Analyzer.analyze(file, settings, false, events);
+                AnalysisResult r = Analyzer.analyze(file, settings, false, events, progress);
                 if (form == Form.JSON) Reports.json(r, events, out, pretty);
                 else Reports.text(r, events, out);
                 return r;

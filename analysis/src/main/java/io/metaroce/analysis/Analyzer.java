@@ -32,6 +32,16 @@ public final class Analyzer {
      */
     public static AnalysisResult analyze(Path file, AnalysisSettings settings, boolean recordVerdicts,
                                          AnalysisEngine.EventListener listener) throws CaptureException {
+        return analyze(file, settings, recordVerdicts, listener, null);
+    }
+
+    /**
+     * As {@link #analyze(Path, AnalysisSettings, boolean, AnalysisEngine.EventListener)}, reporting progress.
+     *
+     * @param progress receives (bytes read, file size) every few thousand frames, on the reading thread; or null
+     */
+    public static AnalysisResult analyze(Path file, AnalysisSettings settings, boolean recordVerdicts,
+                                         AnalysisEngine.EventListener listener, Progress progress) throws CaptureException {
         DissectorConfig dc = new DissectorConfig(settings.rocePorts(), settings.checkIcrc());
         AnalysisEngine engine = new AnalysisEngine(settings, recordVerdicts, listener);
         if (settings.tap().kind() == Tap.Kind.AUTO) {
@@ -44,8 +54,9 @@ public final class Analyzer {
         try (PacketSource src = CaptureFiles.open(file)) {
             format = src.format().toString().toLowerCase();
             boolean pipeline = src.mapping().byteSize() >= PIPELINE_MIN_BYTES && Runtime.getRuntime().availableProcessors() > 1;
-            if (pipeline) runPipelined(src, dc, engine);
-            else runSingle(src, dc, engine);
+            if (pipeline) runPipelined(src, dc, engine, progress);
+            else runSingle(src, dc, engine, progress);
+            if (progress != null) progress.progress(src.mapping().byteSize(), src.mapping().byteSize());
             CaptureStats stats = src.stats();
             result = engine.finish(stats.totalIfDropped(), stats.totalOsDropped());
             for (var p : src.problems()) problems.add(p.message());
@@ -80,19 +91,26 @@ public final class Analyzer {
         return r.resolve();
     }
 
-    private static void runSingle(PacketSource src, DissectorConfig dc, AnalysisEngine engine) {
+    /** Progress of a pass over a file: bytes read of the file's size. */
+    public interface Progress {
+        void progress(long bytesRead, long fileSize);
+    }
+
+    private static void runSingle(PacketSource src, DissectorConfig dc, AnalysisEngine engine, Progress progress) {
         Dissector dis = new Dissector(dc);
         Dissection d = new Dissection();
         FrameFacts f = new FrameFacts();
+        long n = 0, size = src.mapping().byteSize();
         while (src.next()) {
             dis.dissect(src.data(), src.frameNumber(), src.timestampNanos(), src.originalLength(), src.linkType(),
                     src.fcsLength(), d);
             engine.accept(f.from(d));
+            if (progress != null && (++n & 4095) == 0) progress.progress(src.recordOffset(), size);
         }
     }
 
     /** Decode on this thread, analysis on a second one; batches of FrameFacts are recycled between them. */
-    private static void runPipelined(PacketSource src, DissectorConfig dc, AnalysisEngine engine) {
+    private static void runPipelined(PacketSource src, DissectorConfig dc, AnalysisEngine engine, Progress progress) {
         BlockingQueue<FrameFacts[]> full = new ArrayBlockingQueue<>(8), empty = new ArrayBlockingQueue<>(10);
         for (int i = 0; i < 10; i++) {
             FrameFacts[] b = new FrameFacts[BATCH + 1];
@@ -130,6 +148,7 @@ public final class Analyzer {
                 }
                 b[BATCH].number = n;
                 full.put(b);
+                if (progress != null && (b[0].number & 4095) < BATCH) progress.progress(src.recordOffset(), src.mapping().byteSize());
                 if (n < BATCH) more = false;
             }
             analysis.join();

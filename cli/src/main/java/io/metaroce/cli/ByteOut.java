@@ -115,6 +115,14 @@ final class ByteOut implements AutoCloseable {
         }
     }
 
+    /**
+     * True when stdout was closed by the reader ({@code | head}): a PrintStream keeps the broken pipe to itself,
+     * so ask it. The caller stops at once instead of decoding the rest of the capture for nobody.
+     */
+    boolean closed() {
+        return out instanceof java.io.PrintStream ps && ps.checkError();
+    }
+
     /** Bytes written so far (flushed or still buffered). */
     long position() { return flushed + n; }
 

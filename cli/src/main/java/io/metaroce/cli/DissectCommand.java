@@ -28,13 +28,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code metaroce dissect}: decode a capture with tshark's habits (-T, -e, -E, -c, -Y, -V, -q, -d). */
-@Command(name = "dissect", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(name = "dissect", sortOptions = false, versionProvider = StandardOptions.Version.class,
         description = {"Decode every frame of a capture: Ethernet/VLAN/IP/UDP, RoCEv1/v2, MetaRoCE v1 headers, CM MADs, "
                 + "and check the ICRC.", "Field names: bth.psn, mrth.path_id, icrc.status, ... (Wireshark names such as "
                 + "infiniband.bth.psn work too); list them with --list-fields."},
@@ -44,6 +42,12 @@ import picocli.CommandLine.Option;
                 "  metaroce dissect -r x.pcap -Y 'analysis.retransmission && analysis.retransmission_cause == \"nak\"'"})
 final class DissectCommand implements Callable<Integer> {
     enum Format { text, json, jsonl, fields }
+
+    @picocli.CommandLine.Mixin
+    StandardOptions standard;
+
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
 
     @Option(names = {"-r", "--read"}, paramLabel = "FILE", description = "Capture file to read (pcap or pcapng).")
     Path file;
@@ -58,7 +62,8 @@ final class DissectCommand implements Callable<Integer> {
     List<String> fieldOptions = new ArrayList<>();
 
     @Option(names = {"-c", "--count"}, paramLabel = "N", description = "Stop after N frames (that pass -Y).")
-    long count = Long.MAX_VALUE;
+    Long countOption;
+    private long count = Long.MAX_VALUE;
 
     @Option(names = {"-Y", "--display-filter"}, paramLabel = "FILTER", description = "Wireshark display filter, e.g. 'bth.psn >= 100 && mrth'.")
     String filter;
@@ -69,7 +74,7 @@ final class DissectCommand implements Callable<Integer> {
     @Option(names = "-q", description = "Decode and check every frame; print only a summary of frames, protocols and expert items.")
     boolean quiet;
 
-    @Option(names = {"-d", "--decode-as"}, paramLabel = "udp.port==N,roce", description = "Decode UDP destination port N as RoCE (like tshark -d; 'infiniband' also accepted).")
+    @Option(names = {"-d", "--decode-as"}, paramLabel = DecodeAs.LABEL, description = DecodeAs.HELP)
     List<String> decodeAs = new ArrayList<>();
 
     @Option(names = {"-A", "--analysis"}, description = "Add the analysis.* fields (retransmissions and their cause, spurious, "
@@ -102,22 +107,28 @@ final class DissectCommand implements Callable<Integer> {
             err.println("metaroce dissect: no capture given (-r FILE)");
             return 2;
         }
+        // Usage errors first, whatever else the command line asks for (tshark's wording for -c).
+        if (countOption != null) {
+            if (countOption == 0) throw usage("The specified packet count is zero");
+            if (countOption < 0) throw usage("The specified packet count \"" + countOption + "\" is a negative number");
+            count = countOption;
+        }
         Set<Integer> ports = new HashSet<>(DissectorConfig.DEFAULT.roceUdpPorts());
-        for (String d : decodeAs) {
-            Matcher m = Pattern.compile("udp\\.(?:dst)?port\\s*==\\s*(\\d+)\\s*,\\s*(roce|rocev2|infiniband|bth|metaroce)").matcher(d.trim());
-            if (!m.matches()) {
-                err.println("metaroce dissect: -d expects udp.port==N,roce, got '" + d + "'");
-                return 2;
-            }
-            ports.add(Integer.parseInt(m.group(1)));
+        AnalysisSettings.Tap tapChoice;
+        try {
+            ports.addAll(DecodeAs.ports(decodeAs));
+            tapChoice = TapCheck.parse(tap);
+        } catch (IllegalArgumentException e) {
+            throw usage(e.getMessage());
         }
         DisplayFilter displayFilter = null;
         if (filter != null) {
             try {
                 displayFilter = DisplayFilter.compile(filter, FieldCatalog.get());
             } catch (FilterException e) {
-                err.println("metaroce dissect: bad display filter");
-                err.println(e.formatted());
+                // One line (scripts and CI logs); on a terminal also the filter with a caret under the problem.
+                err.println("metaroce dissect: bad display filter: " + e.getMessage() + " (column " + e.column() + ")");
+                if (Terminal.stderrIsTerminal()) err.println(e.formatted().substring(e.getMessage().length() + 1));
                 return 2;
             }
         }
@@ -147,8 +158,10 @@ final class DissectCommand implements Callable<Integer> {
         AnalysisEngine engine = null;
         if (needAnalysis) {
             try {
-                AnalysisSettings settings = AnalysisSettings.DEFAULT.withPorts(ports).withTap(AnalysisSettings.Tap.parse(tap))
+                AnalysisSettings settings = AnalysisSettings.DEFAULT.withPorts(ports).withTap(tapChoice)
                         .withCheckIcrc(!noIcrc);
+                String warning = TapCheck.warning(file, ports, tapChoice);
+                if (warning != null) err.println("metaroce dissect: " + warning);
                 engine = Analyzer.analyze(file, settings, true, null).engine();
             } catch (CaptureException e) {
                 err.println("metaroce dissect: " + e.getMessage());
@@ -168,9 +181,11 @@ final class DissectCommand implements Callable<Integer> {
         try (src) {
             int workers = threads > 0 ? threads : FramePipeline.defaultThreads();
             if (quiet) quietRun(src, config, displayFilter, count == Long.MAX_VALUE ? workers : 1, engine);
-            else outputRun(src, config, displayFilter, selected, fo, workers, engine);
+            else if (!outputRun(src, config, displayFilter, selected, fo, workers, engine)) return 0; // stdout closed
             System.out.flush();
             for (CaptureProblem p : src.problems()) err.println("metaroce dissect: " + file + ": " + p.message());
+            // Every readable frame was printed, but the capture is damaged: exit 2, as tshark does.
+            if (!src.problems().isEmpty()) return 2;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return 2;
@@ -178,11 +193,22 @@ final class DissectCommand implements Callable<Integer> {
         return 0;
     }
 
+    private picocli.CommandLine.ParameterException usage(String message) {
+        return new picocli.CommandLine.ParameterException(spec.commandLine(), message);
+    }
+
     /** -q: every worker keeps its own counts; they are merged at the end. */
     private void quietRun(PacketSource src, DissectorConfig config, DisplayFilter displayFilter, int workers,
                           AnalysisEngine engine) throws InterruptedException {
         long[] budget = {count};
-        List<QuietWorker> ws = FramePipeline.run(src, workers, () -> new QuietWorker(config, displayFilter, budget, engine), r -> true);
+        long size = src.mapping().byteSize();
+        List<QuietWorker> ws;
+        try (ProgressBar bar = ProgressBar.open("dissect", null)) {
+            ws = FramePipeline.run(src, workers, () -> new QuietWorker(config, displayFilter, budget, engine), r -> {
+                if (bar != null) bar.update(src.recordOffset(), size);
+                return true;
+            });
+        }
         Summary total = new Summary(file);
         for (QuietWorker w : ws) total.merge(w.summary);
         try (ByteOut out = new ByteOut(System.out)) {
@@ -220,8 +246,11 @@ final class DissectCommand implements Callable<Integer> {
         }
     }
 
-    /** Output formats: workers render their batch into a buffer; the buffers are written in capture order. */
-    private void outputRun(PacketSource src, DissectorConfig config, DisplayFilter displayFilter, List<FieldDef> selected,
+    /**
+     * Output formats: workers render their batch into a buffer; the buffers are written in capture order.
+     * Returns false when stdout was closed (a pipe to head): the run stops at the next batch, quietly.
+     */
+    private boolean outputRun(PacketSource src, DissectorConfig config, DisplayFilter displayFilter, List<FieldDef> selected,
                            FieldsOptions fo, int workers, AnalysisEngine engine) throws InterruptedException {
         boolean array = format == Format.json;
         ByteOut stdout = new ByteOut(System.out);
@@ -242,10 +271,11 @@ final class DissectCommand implements Callable<Integer> {
                 start = chunk.ends()[k];
                 remaining[0]--;
             }
-            return remaining[0] > 0;
+            return remaining[0] > 0 && !stdout.closed();
         });
         if (array) stdout.ascii(first[0] ? "]\n" : "\n]\n");
         stdout.flush();
+        return !stdout.closed();
     }
 
     /** The rendered frames of one batch and where each ends. */
