@@ -40,10 +40,10 @@ public final class AnalyzeCommand implements Callable<Integer> {
     @picocli.CommandLine.Mixin
     StandardOptions.NoVerbose noVerbose;
 
-    @Option(names = "-r", required = true, paramLabel = "FILE", description = "capture to read (pcap or pcapng)")
+    @Option(names = {"-r", "--read"}, required = true, paramLabel = "FILE", description = "capture to read (pcap or pcapng)")
     Path file;
 
-    @Option(names = "-T", paramLabel = "FORMAT", defaultValue = "text",
+    @Option(names = {"-T", "--format"}, paramLabel = "FORMAT", defaultValue = "text",
             description = "report format: text (tshark-style tables, default) or json (one object: capture, flows, events)")
     String format;
 

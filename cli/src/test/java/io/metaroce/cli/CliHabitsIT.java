@@ -305,6 +305,20 @@ class CliHabitsIT {
         assertFalse(Files.exists(tmp.resolve("a.pcap")), "no file left behind by a bad value");
     }
 
+    /** The README's example config file is one the shipped command accepts (the docs cannot drift from the keys). */
+    @Test
+    void theReadmeConfigExampleIsAccepted() throws Exception {
+        String readme = Files.readString(Launcher.ROOT.resolve("README.md"));
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?s)```yaml\n(.*?)```").matcher(readme);
+        assertTrue(m.find(), "README has the example");
+        Path cfg = Files.writeString(tmp.resolve("readme.yaml"), m.group(1));
+        Run r = Launcher.run("validate", "-T", "json", "--config", cfg.toString(), Launcher.CAPTURES.resolve("rocev2-read-atomic.pcapng").toString());
+        assertTrue(r.exit() == 0 || r.exit() == 1, r.show());
+        JsonNode s = LauncherIT.parse(r.out(), r).get("settings");
+        assertEquals(List.of(4791, 4792), JSON.convertValue(s.get("roce_udp_ports"), List.class), r.show());
+        assertFalse(s.get("rules").toString().contains("MR-CC-003"), "skip_rules applied");
+    }
+
     @Test
     void validateConfigAcceptsAnUnquotedOff() throws Exception {
         String atomic = Launcher.CAPTURES.resolve("rocev2-read-atomic.pcapng").toString();
