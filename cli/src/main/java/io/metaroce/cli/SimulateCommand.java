@@ -169,8 +169,8 @@ public final class SimulateCommand implements Callable<Integer> {
             thread = bar == null || file == null ? null : Thread.ofPlatform().daemon().name("metaroce-progress").start(() -> {
                 try {
                     while (true) {
+                        bar.update(Files.exists(file) ? Files.size(file) : 0, 0);
                         Thread.sleep(100);
-                        if (Files.exists(file)) bar.update(Files.size(file), 0);
                     }
                 } catch (InterruptedException | java.io.IOException e) {
                     // done
