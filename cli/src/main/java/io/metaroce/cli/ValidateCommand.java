@@ -33,6 +33,9 @@ public final class ValidateCommand implements Callable<Integer> {
     @Parameters(paramLabel = "FILE|DIR", arity = "0..*", description = "Captures (pcap, pcapng) or directories of them.")
     List<Path> inputs = new ArrayList<>();
 
+    @Option(names = {"-r", "--read"}, paramLabel = "FILE", description = "A capture to validate, as tshark -r (repeatable; same as naming it).")
+    List<Path> reads = new ArrayList<>();
+
     @Option(names = {"-T", "--format"}, paramLabel = "FORMAT", defaultValue = "text",
             description = "Output: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
     Validation.Format format;
@@ -108,6 +111,7 @@ public final class ValidateCommand implements Callable<Integer> {
                 System.out.printf("%-12s %-5s %-6s %s  [taps: %s]%n", r.id(), r.severity().label(), r.section(), r.text(), r.taps());
             return 0;
         }
+        inputs.addAll(reads);
         if (inputs.isEmpty()) {
             System.err.println("metaroce validate: no capture given (FILE|DIR...); see --help");
             return 2;
