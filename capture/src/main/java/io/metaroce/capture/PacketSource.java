@@ -51,8 +51,21 @@ public interface PacketSource extends AutoCloseable {
      */
     MemorySegment data();
 
-    /** The whole file mapping, read-only, valid until {@link #close()}. */
+    /**
+     * The whole file mapping, read-only, valid until {@link #close()}; null for a source without a file
+     * (live capture: {@code io.metaroce.capture.live.LivePacketSource}), whose {@link #data()} segments are
+     * the frames' own heap arrays, valid while referenced. Readers that batch offsets into the mapping
+     * must keep the {@link #data()} segment instead when this is null.
+     */
     MemorySegment mapping();
+
+    /**
+     * True when no further frame is ready right now (a live source waiting for traffic), so that a reader
+     * that batches frames hands over what it has instead of waiting. Files never pause: false.
+     */
+    default boolean endOfBurst() {
+        return false;
+    }
 
     /** Offset of the current frame's captured bytes within {@link #mapping()}. */
     long dataOffset();

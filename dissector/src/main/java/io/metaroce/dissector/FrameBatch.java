@@ -17,6 +17,8 @@ public final class FrameBatch {
     final long[] number, timeNanos, originalLength, dataOffset;
     final int[] capturedLength, linkType, fcsLength, interfaceId;
     final String[] comment;
+    // Sources without a mapping (live capture): each frame's own segment, kept instead of an offset.
+    final MemorySegment[] data;
 
     FrameBatch(int capacity) {
         this.capacity = capacity;
@@ -29,6 +31,7 @@ public final class FrameBatch {
         fcsLength = new int[capacity];
         interfaceId = new int[capacity];
         comment = new String[capacity];
+        data = new MemorySegment[capacity];
     }
 
     void clear(long sequence, MemorySegment mapping, long captureStartNanos) {
@@ -36,6 +39,7 @@ public final class FrameBatch {
         this.captureStartNanos = captureStartNanos;
         this.mapping = mapping;
         java.util.Arrays.fill(comment, 0, size, null);
+        java.util.Arrays.fill(data, 0, size, null);
         size = 0;
     }
 
@@ -51,6 +55,7 @@ public final class FrameBatch {
         fcsLength[i] = src.fcsLength();
         interfaceId[i] = src.interfaceId();
         comment[i] = src.comment();
+        if (mapping == null) data[i] = src.data();
         return size < capacity;
     }
 
@@ -66,7 +71,8 @@ public final class FrameBatch {
 
     /** Dissects frame i of the batch into out. */
     public Dissection dissect(int i, Dissector dissector, Dissection out) {
-        dissector.dissect(mapping.asSlice(dataOffset[i], capturedLength[i]), number[i], timeNanos[i], originalLength[i],
+        MemorySegment frame = mapping != null ? mapping.asSlice(dataOffset[i], capturedLength[i]) : data[i];
+        dissector.dissect(frame, number[i], timeNanos[i], originalLength[i],
                 linkType[i], fcsLength[i], out);
         out.interfaceId = interfaceId[i];
         out.comment = comment[i];
