@@ -35,8 +35,15 @@ public final class AnalyzeCommand implements Callable<Integer> {
     @picocli.CommandLine.Spec(Target.SELF)
     CommandSpec spec;
 
-    @Option(names = "-r", required = true, paramLabel = "FILE", description = "capture to read (pcap or pcapng)")
+    @Option(names = "-r", paramLabel = "FILE", description = "capture to read (pcap or pcapng)")
     Path file;
+
+    /** Live capture instead of -r (-i IFACE, -f, -s, -B, -p, --immediate, --queue, -a duration:S); see LiveAnalyze. */
+    @picocli.CommandLine.Mixin
+    LiveOptions live;
+
+    @Option(names = "-c", paramLabel = "N", description = "with -i: stop after N frames")
+    long count;
 
     @Option(names = "-T", paramLabel = "FORMAT", defaultValue = "text",
             description = "report format: text (tshark-style tables, default) or json (one object: capture, flows, events)")
@@ -106,6 +113,8 @@ public final class AnalyzeCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
+        if (live.live()) return LiveAnalyze.run(live, settings, form, !compact, count, spec.commandLine().getErr());
+        if (file == null) throw new ParameterException(spec.commandLine(), "no capture given (-r FILE, or -i IFACE to capture live)");
         Writer out = new BufferedWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), 1 << 16);
         try {
             AnalyzeOutput.write(file, settings, form, !compact, out);

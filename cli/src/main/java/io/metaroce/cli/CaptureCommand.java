@@ -99,7 +99,7 @@ final class CaptureCommand implements Callable<Integer> {
             err.println("metaroce capture: " + failure + "; the capture stopped");
             return 2;
         }
-        return 0;
+        return capture.error() != null ? 2 : 0;
     }
 
     private int listInterfaces() {

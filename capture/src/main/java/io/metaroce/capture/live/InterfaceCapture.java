@@ -96,7 +96,8 @@ final class InterfaceCapture implements RawPacketListener {
     private static String libpcapMessage(String m) {
         if (m == null) return "unknown error";
         int c = m.indexOf(": ");
-        return m.startsWith("Error occurred in") && c > 0 ? m.substring(c + 2) : m;
+        String t = m.startsWith("Error occurred") && c > 0 ? m.substring(c + 2) : m;
+        return t.isEmpty() ? t : Character.toLowerCase(t.charAt(0)) + t.substring(1);
     }
 
     Thread start() {
@@ -116,7 +117,7 @@ final class InterfaceCapture implements RawPacketListener {
             }
             drain();
         } catch (PcapNativeException | NotOpenException e) {
-            error = "capture on '" + name + "' ended: " + e.getMessage();
+            error = "capture on '" + name + "' ended: " + libpcapMessage(e.getMessage());
         } catch (RuntimeException e) {
             error = "capture on '" + name + "' failed: " + e;
         } finally {
