@@ -6,6 +6,8 @@ import io.metaroce.capture.live.LiveCaptureException;
 import io.metaroce.capture.live.LiveFileWriter;
 import io.metaroce.capture.live.LivePacket;
 import java.io.BufferedOutputStream;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -70,7 +72,9 @@ final class CaptureCommand implements Callable<Integer> {
         LiveSession session = LiveSession.start("capture", live, ports, count, stop.durationNanos(), err);
         if (session == null) return 2;
         LiveCapture capture = session.capture();
-        OutputStream stdout = toStdout ? new BufferedOutputStream(System.out, 1 << 16) : null;
+        // The file descriptor, not System.out: a PrintStream swallows write errors, and a reader that went
+        // away (broken pipe) must end the capture with a message rather than let it write into the void.
+        OutputStream stdout = toStdout ? new BufferedOutputStream(new FileOutputStream(FileDescriptor.out), 1 << 16) : null;
         LiveFileWriter writer = null;
         String failure = null;
         try {
