@@ -12,16 +12,13 @@ import java.util.List;
 /**
  * {@link Analyzer}'s one pass over a source that cannot be read twice (live capture): the same dissector and
  * {@link AnalysisEngine}, frame by frame as they arrive, so events come out as they are decided.
- * {@code --tap auto} cannot pre-read the capture, so the first frames are held (as a file's pre-scan reads
- * them: up to {@link Analyzer#PRESCAN_FRAMES} RoCE frames, or until the source pauses at least a second after
- * its first frame, or ends), the tap is resolved from them, and they are then analyzed in order.
+ * {@code --tap auto} cannot pre-read the capture, so {@link TapPrescan} holds the first frames, resolves the
+ * tap from them, and they are then analyzed in order.
  *
  * <p>Isolated on purpose: once the analysis has a typed session API over any {@link PacketSource}, this
  * class is what moves onto it.
  */
 public final class LiveAnalyzer {
-    static final long PRESCAN_PAUSE_NS = 1_000_000_000L;
-
     private LiveAnalyzer() {}
 
     /**
@@ -36,26 +33,12 @@ public final class LiveAnalyzer {
         Dissector dis = new Dissector(dc);
         Dissection d = new Dissection();
         FrameFacts f = new FrameFacts();
-        boolean more = true;
         if (settings.tap().kind() == Tap.Kind.AUTO) {
-            // The pre-scan dissects with the configured ports, as Analyzer.resolveTap does.
-            TapResolver r = new TapResolver();
-            List<FrameFacts> held = new ArrayList<>();
-            long first = 0;
-            while (r.frames() < Analyzer.PRESCAN_FRAMES && (more = src.next())) {
-                dis.dissect(src.data(), src.frameNumber(), src.timestampNanos(), src.originalLength(), src.linkType(),
-                        src.fcsLength(), d);
-                FrameFacts h = new FrameFacts().from(d);
-                held.add(h);
-                r.add(h);
-                if (held.size() == 1) first = System.nanoTime();
-                if (src.endOfBurst() && System.nanoTime() - first >= PRESCAN_PAUSE_NS) break;
-            }
-            TapChoice t = r.resolve();
-            engine.setTap(t.tap(), t.how());
-            for (FrameFacts h : held) engine.accept(h);
+            TapPrescan pre = TapPrescan.of(src, dc);
+            engine.setTap(pre.choice().tap(), pre.choice().how());
+            src = pre.source();
         }
-        while (more && src.next()) {
+        while (src.next()) {
             dis.dissect(src.data(), src.frameNumber(), src.timestampNanos(), src.originalLength(), src.linkType(),
                     src.fcsLength(), d);
             engine.accept(f.from(d));

@@ -82,6 +82,44 @@ public final class PcapngWriter implements AutoCloseable, Flushable {
         bytesWritten += length;
     }
 
+    private PcapngWriter(WritableByteChannel channel, ByteOrder order, List<Integer> snapLengths) {
+        this.out = new ChannelOutput(channel, order);
+        this.snapLengths.addAll(snapLengths);
+    }
+
+    /**
+     * Continues a section already on {@code channel} (positioned after its last complete block) whose interfaces
+     * had these snap lengths, writing no header: how a live capture adds its statistics blocks after a failed
+     * write was cut back to the last complete block.
+     */
+    public static PcapngWriter continueSection(WritableByteChannel channel, ByteOrder order, List<Integer> snapLengths) {
+        return new PcapngWriter(Objects.requireNonNull(channel, "channel"), order, snapLengths);
+    }
+
+    /** Snap lengths of the interfaces added so far, in interface id order. */
+    public List<Integer> snapLengths() {
+        return List.copyOf(snapLengths);
+    }
+
+    /**
+     * Length of the longest prefix of a pcapng file (of the given byte order) made of complete blocks: where a
+     * file whose last write failed half-way must be cut to stay readable.
+     */
+    public static long completeBlocksLength(java.nio.channels.FileChannel file, ByteOrder order) throws IOException {
+        long size = file.size(), at = 0;
+        java.nio.ByteBuffer head = java.nio.ByteBuffer.allocate(8).order(order), tail = java.nio.ByteBuffer.allocate(4).order(order);
+        while (size - at >= 12) {
+            head.clear();
+            if (file.read(head, at) < 8) break;
+            long len = head.getInt(4) & 0xFFFF_FFFFL;
+            if (len < 12 || (len & 3) != 0 || at + len > size) break;
+            tail.clear();
+            if (file.read(tail, at + len - 4) < 4 || (tail.getInt(0) & 0xFFFF_FFFFL) != len) break;
+            at += len;
+        }
+        return at;
+    }
+
     /** Creates (or truncates) {@code file}: little-endian, shb_userappl {@value #DEFAULT_APPLICATION}. */
     public static PcapngWriter create(Path file) throws IOException {
         return new PcapngWriter(ChannelOutput.channelFor(file), ByteOrder.LITTLE_ENDIAN, DEFAULT_APPLICATION, null);

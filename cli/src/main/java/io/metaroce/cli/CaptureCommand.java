@@ -86,8 +86,15 @@ final class CaptureCommand implements Callable<Integer> {
                 if (stop.files() > 0 && writer.files().size() > stop.files()) capture.stop("file count");
             }
         } catch (IOException e) {
-            failure = "cannot write " + (writer == null || writer.currentFile() == null ? output : writer.currentFile()) + ": " + e.getMessage();
             capture.stop("write error");
+            Path file = writer == null ? null : writer.currentFile();
+            failure = "cannot write " + (file == null ? output : file) + ": " + e.getMessage();
+            if (writer != null) {
+                // Full disk or a vanished reader: wait for the capture to end so that the statistics are final.
+                while (capture.take() != null) { }
+                long kept = writer.salvage();
+                if (kept >= 0) failure += "; the file was cut back to the " + kept + " frames written whole";
+            }
         } finally {
             session.close();
             if (writer != null) {

@@ -148,6 +148,34 @@ class LiveCaptureTest {
     }
 
     @Test
+    void validateLiveJudgesLikeValidateOfTheSameTraffic() throws Exception {
+        Path sent = CAPTURES.resolve("conformance-violations.pcapng");
+        int n = frames(sent).size();
+        Path written = tmp.resolve("violations.pcapng");
+        ObjectMapper json = new ObjectMapper();
+        JsonNode live;
+        int liveExit;
+        try (LiveProcess val = metaroceInB(true, "validate", "-i", net.ifB, "-c", Integer.toString(n), "-a", "duration:40", "-T", "json");
+             LiveProcess cap = metaroceInB(true, "capture", "-i", net.ifB, "-c", Integer.toString(n), "-a", "duration:40",
+                     "-w", written.toString())) {
+            assertTrue(val.awaitCapturing(), val.stderr());
+            assertTrue(cap.awaitCapturing(), cap.stderr());
+            send(sent, 1);
+            liveExit = val.await(45);
+            assertEquals(0, cap.await(45), cap.stderr());
+            live = json.readTree(val.stdout()).get("files").get(0);
+        }
+        CliRun file = CliRun.of("validate", "-T", "json", written.toString());
+        JsonNode ofFile = json.readTree(file.out()).get("files").get(0);
+        assertEquals(file.exit(), liveExit, "validate's exit code");
+        assertEquals(1, liveExit, "the planted violations are errors");
+        assertTrue(ofFile.get("findings").size() > 0);
+        assertEquals(ofFile.get("findings"), live.get("findings"));
+        assertEquals(ofFile.get("summary"), live.get("summary"));
+        assertEquals(n, live.get("frames").asInt());
+    }
+
+    @Test
     void aPausedConsumerLosesFramesAndSaysExactlyHowMany() throws Exception {
         Path sent = CAPTURES.resolve("metaroce-spray-lossy-path.pcapng");
         // stdout is not read while the sender runs: the writer blocks on the pipe, the 32-frame queue fills.
@@ -171,6 +199,31 @@ class LiveCaptureTest {
             assertEquals(deliv, b.packets().size() + ours, "written + dropped by us == delivered");
             assertTrue(cap.stderr().contains("by metaroce " + ours), cap.stderr());
             assertTrue(cap.stderr().contains(ours + " frames dropped because processing fell behind"), cap.stderr());
+        }
+    }
+
+    @Test
+    void aFullDiskEndsTheCaptureWithAValidFileAndItsStatistics() throws Exception {
+        Path disk = Files.createDirectories(tmp.resolve("small"));
+        assumeTrue(new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", disk.toString()).start().waitFor() == 0,
+                "skipped: cannot mount a small tmpfs");
+        try {
+            Path out = disk.resolve("full.pcapng");
+            try (LiveProcess cap = metaroceInB(true, "capture", "-i", net.ifB, "-a", "duration:40", "-w", out.toString())) {
+                assertTrue(cap.awaitCapturing(), cap.stderr());
+                send(CAPTURES.resolve("metaroce-spray-lossy-path.pcapng"), 4); // about 1 MB: four times the disk
+                assertEquals(2, cap.await(45), cap.stderr());
+                List<String> messages = cap.stderr().lines().filter(l -> l.startsWith("metaroce capture:")).toList();
+                assertEquals(1, messages.size(), cap.stderr());
+                assertTrue(messages.get(0).contains("No space left on device"), messages.get(0));
+                PcapngBlocks b = PcapngBlocks.parse(Files.readAllBytes(out)); // strict: complete blocks only
+                assertTrue(b.packets().size() > 100, "frames before the disk filled: " + b.packets().size());
+                assertTrue(messages.get(0).contains("cut back to the " + b.packets().size() + " frames"), messages.get(0));
+                assertEquals(1, b.isbs().size(), "statistics written after the cut");
+                assertEquals(b.isb(0, ISB_FILTERACCEPT), b.isb(0, ISB_OSDROP) + b.isb(0, ISB_USRDELIV));
+            }
+        } finally {
+            new ProcessBuilder("umount", disk.toString()).start().waitFor();
         }
     }
 

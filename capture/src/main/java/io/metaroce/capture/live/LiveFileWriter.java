@@ -144,16 +144,64 @@ public final class LiveFileWriter implements AutoCloseable {
 
     private void closeFile() throws IOException {
         try {
-            for (int i = 0; i < capture.interfaceCount(); i++) {
-                InterfaceCounters c = capture.counters(i);
-                String note = "written to this file: " + writtenInFile[i] + "; dropped by metaroce (consumer fell behind): "
-                        + c.ourDropped();
-                writer.writeStatistics(i, c.takenNanos(), new InterfaceStatistics(c.startNanos(), c.takenNanos(),
-                        c.ifReceived(), c.ifDropped(), c.received(), c.osDropped(), c.delivered(), note));
-            }
+            writeStatistics(writer);
         } finally {
             writer.close();
         }
+    }
+
+    private void writeStatistics(PcapngWriter w) throws IOException {
+        for (int i = 0; i < capture.interfaceCount(); i++) {
+            InterfaceCounters c = capture.counters(i);
+            String note = "written to this file: " + writtenInFile[i] + "; dropped by metaroce (consumer fell behind): "
+                    + c.ourDropped();
+            w.writeStatistics(i, c.takenNanos(), new InterfaceStatistics(c.startNanos(), c.takenNanos(),
+                    c.ifReceived(), c.ifDropped(), c.received(), c.osDropped(), c.delivered(), note));
+        }
+    }
+
+    /**
+     * After a failed write (full disk): cuts the current file back to its last complete block, so that it is
+     * valid up to the last frame written whole, then adds the statistics blocks if there is room for them (if
+     * not, the cut stands). Returns the frames the file now holds; the writer is closed afterwards.
+     */
+    public long salvage() {
+        if (writer == null) return 0;
+        List<Integer> snaps = writer.snapLengths();
+        try {
+            writer.close();
+        } catch (IOException e) {
+            // the same failure again: the file is repaired below
+        }
+        writer = null;
+        if (current == null) return -1; // a pipe cannot be cut back
+        try (FileChannel ch = FileChannel.open(current, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            long good = PcapngWriter.completeBlocksLength(ch, ByteOrder.LITTLE_ENDIAN);
+            ch.truncate(good);
+            ch.position(good);
+            try {
+                PcapngWriter tail = PcapngWriter.continueSection(ch, ByteOrder.LITTLE_ENDIAN, snaps);
+                writeStatistics(tail);
+                tail.flush();
+            } catch (IOException e) {
+                ch.truncate(good);
+            }
+            return countFrames(ch);
+        } catch (IOException e) {
+            return -1;
+        }
+    }
+
+    private static long countFrames(FileChannel ch) throws IOException {
+        long n = 0, at = 0, size = ch.size();
+        java.nio.ByteBuffer head = java.nio.ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
+        while (size - at >= 12) {
+            head.clear();
+            ch.read(head, at);
+            if (head.getInt(0) == 6) n++;
+            at += head.getInt(4) & 0xFFFF_FFFFL;
+        }
+        return n;
     }
 
     /** Writes the statistics blocks and closes the file (or the stream). */
