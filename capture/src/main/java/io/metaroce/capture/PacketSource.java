@@ -61,6 +61,14 @@ public interface PacketSource extends AutoCloseable {
     /** The whole file mapping, read-only, valid until {@link #close()}; null when the source is not a file. */
     MemorySegment mapping();
 
+    /**
+     * True when no further frame is ready right now (a live source waiting for traffic), so that a reader
+     * that batches frames hands over what it has instead of waiting. Files never pause: false.
+     */
+    default boolean endOfBurst() {
+        return false;
+    }
+
     /** Offset of the current frame's captured bytes within {@link #mapping()}; -1 when there is no mapping. */
     long dataOffset();
 

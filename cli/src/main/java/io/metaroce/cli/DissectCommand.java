@@ -94,7 +94,13 @@ final class DissectCommand implements Callable<Integer> {
     @Option(names = "--list-fields", description = "List every field name with its type and label, then exit.")
     boolean listFields;
 
+    /** Live capture instead of -r (-i IFACE, -f, -s, -B, -p, --immediate, --queue, -a duration:S). */
+    @picocli.CommandLine.Mixin
+    LiveOptions live;
+
     private final PrintStream err = System.err;
+    // With -i: the running capture, and output flushed after every batch so that frames show as they come.
+    private LiveSession session;
 
 
     @Override
@@ -103,8 +109,8 @@ final class DissectCommand implements Callable<Integer> {
             listFields();
             return 0;
         }
-        if (file == null) {
-            err.println("metaroce dissect: no capture given (-r FILE)");
+        if (file == null && !live.live()) {
+            err.println("metaroce dissect: no capture given (-r FILE, or -i IFACE to capture live)");
             return 2;
         }
         // Usage errors first, whatever else the command line asks for (tshark's wording for -c).
@@ -156,6 +162,10 @@ final class DissectCommand implements Callable<Integer> {
         boolean needAnalysis = analysis || selected.stream().anyMatch(f -> f.name().startsWith("analysis."))
                 || (displayFilter != null && displayFilter.referencedFields().stream().anyMatch(f -> f.name().startsWith("analysis.")));
         AnalysisEngine engine = null;
+        if (needAnalysis && live.live()) {
+            err.println("metaroce dissect: the analysis.* fields (-A) need a capture file: use analyze -i for live analysis");
+            return 2;
+        }
         if (needAnalysis) {
             try {
                 AnalysisSettings settings = AnalysisSettings.DEFAULT.withPorts(ports).withTap(tapChoice)
@@ -172,25 +182,52 @@ final class DissectCommand implements Callable<Integer> {
             }
         }
         PacketSource src;
-        try {
-            src = CaptureFiles.open(file);
-        } catch (CaptureException e) {
-            err.println("metaroce dissect: " + e.getMessage());
-            return 2;
+        if (live.live()) {
+            src = openLive(ports);
+            if (src == null) return 2;
+        } else {
+            try {
+                src = CaptureFiles.open(file);
+            } catch (CaptureException e) {
+                err.println("metaroce dissect: " + e.getMessage());
+                return 2;
+            }
         }
         try (src) {
             int workers = threads > 0 ? threads : FramePipeline.defaultThreads();
             if (quiet) quietRun(src, config, displayFilter, count == Long.MAX_VALUE ? workers : 1, engine);
             else if (!outputRun(src, config, displayFilter, selected, fo, workers, engine)) return 0; // stdout closed
             System.out.flush();
-            for (CaptureProblem p : src.problems()) err.println("metaroce dissect: " + file + ": " + p.message());
-            // Every readable frame was printed, but the capture is damaged: exit 2, as tshark does.
-            if (!src.problems().isEmpty()) return 2;
+            if (session == null) {
+                for (CaptureProblem p : src.problems()) err.println("metaroce dissect: " + file + ": " + p.message());
+                // Every readable frame was printed, but the capture is damaged: exit 2, as tshark does.
+                if (!src.problems().isEmpty()) return 2;
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return 2;
+        } finally {
+            if (session != null) {
+                session.close();
+                session.summary();
+            }
         }
-        return 0;
+        return session != null && session.capture().error() != null ? 2 : 0;
+    }
+
+    /** dissect -i: the frame source is a live capture; everything after it is the file path's code. */
+    private PacketSource openLive(Set<Integer> ports) {
+        LiveSession.Autostop stop;
+        try {
+            stop = LiveSession.Autostop.parse(live.autostop);
+        } catch (IllegalArgumentException e) {
+            err.println("metaroce dissect: " + e.getMessage());
+            return null;
+        }
+        session = LiveSession.start("dissect", live, ports, 0, stop.durationNanos(), err);
+        if (session == null) return null;
+        file = Path.of(String.join(",", live.interfaces));
+        return new io.metaroce.capture.live.LivePacketSource(session.capture());
     }
 
     private picocli.CommandLine.ParameterException usage(String message) {
@@ -271,6 +308,7 @@ final class DissectCommand implements Callable<Integer> {
                 start = chunk.ends()[k];
                 remaining[0]--;
             }
+            if (session != null) stdout.flush();
             return remaining[0] > 0 && !stdout.closed();
         });
         if (array) stdout.ascii(first[0] ? "]\n" : "\n]\n");

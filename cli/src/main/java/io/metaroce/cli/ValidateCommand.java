@@ -104,6 +104,13 @@ public final class ValidateCommand implements Callable<Integer> {
     @Option(names = "--list-rules", description = "List the rules (id, severity, taps, text) and exit.")
     boolean listRules;
 
+    /** Live capture instead of files (-i IFACE, -f, -s, -B, -p, --immediate, --queue, -a duration:S). */
+    @picocli.CommandLine.Mixin
+    LiveOptions live;
+
+    @Option(names = "-c", paramLabel = "N", description = "with -i: stop after N frames")
+    long count;
+
     @Override
     public Integer call() {
         if (listRules) {
@@ -112,8 +119,8 @@ public final class ValidateCommand implements Callable<Integer> {
             return 0;
         }
         inputs.addAll(reads);
-        if (inputs.isEmpty()) {
-            System.err.println("metaroce validate: no capture given (FILE|DIR...); see --help");
+        if (inputs.isEmpty() && !live.live()) {
+            System.err.println("metaroce validate: no capture given (FILE|DIR..., or -i IFACE to capture live); see --help");
             return 2;
         }
         Validation.Request req = new Validation.Request();
@@ -158,6 +165,7 @@ public final class ValidateCommand implements Callable<Integer> {
             return 2;
         }
         req.inputs = inputs;
+        if (live.live()) return LiveValidate.run(req, live, count, format, output, report, System.out, System.err);
         req.format = format;
         req.output = output;
         req.report = report;

@@ -55,7 +55,7 @@ public final class FramePipeline {
             boolean more = true;
             while (more) {
                 batch.clear(seq++, src.mapping(), start);
-                while ((more = src.next()) && batch.add(src)) { }
+                while ((more = src.next()) && batch.add(src) && !src.endOfBurst()) { }
                 if (start == Long.MIN_VALUE && batch.size() > 0) start = batch.captureStartNanos = batch.timeNanos[0];
                 if (batch.size() == 0 || !sink.accept(w.process(batch))) break;
             }
@@ -84,7 +84,7 @@ public final class FramePipeline {
             while (more && !stop) {
                 FrameBatch batch = free.poll();
                 batch.clear(seq++, src.mapping(), start);
-                while ((more = src.next()) && batch.add(src)) { }
+                while ((more = src.next()) && batch.add(src) && !src.endOfBurst()) { }
                 if (start == Long.MIN_VALUE && batch.size() > 0) start = batch.captureStartNanos = batch.timeNanos[0];
                 if (batch.size() == 0) {
                     free.add(batch);
