@@ -24,13 +24,22 @@ import picocli.CommandLine.Option;
  * ISB per interface with libpcap's counters at every file close), optionally as a ring of files, until -c,
  * -a, Ctrl-C or SIGTERM. The capture threads only queue frames; this thread writes them.
  */
-@Command(name = "capture", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(name = "capture", sortOptions = false,
         description = {"Capture live RoCEv2/MetaRoCE traffic into pcapng, with dumpcap's options. Needs root or "
                 + "CAP_NET_RAW; -D does not.", "Default filter: udp port 4791 (plus every -d port)."},
         footer = {"", "Examples:", "  metaroce capture -D", "  sudo metaroce capture -i eth1 -w roce.pcapng",
                 "  sudo metaroce capture -i eth1 -i eth2 -w ring.pcapng -b filesize:100000 -b files:10",
                 "  sudo metaroce capture -i eth1 -w - | metaroce analyze -r /dev/stdin   (not seekable: prefer analyze -i)"})
 final class CaptureCommand implements Callable<Integer> {
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Mixin
+    StandardOptions standard;
+
+    @Mixin
+    StandardOptions.NoVerbose noVerbose;
+
     @Option(names = {"-D", "--list-interfaces"}, description = "List the interfaces (name, description, addresses) and exit.")
     boolean list;
 
@@ -47,8 +56,9 @@ final class CaptureCommand implements Callable<Integer> {
     @Option(names = {"-c"}, paramLabel = "N", description = "Stop after N frames.")
     long count;
 
-    @Option(names = {"-d", "--roce-port"}, paramLabel = "PORT", split = ",", description = "Also capture this UDP port (RoCE on a non-standard port).")
-    List<Integer> ports = new ArrayList<>();
+    @Option(names = {"-d", "--decode-as"}, paramLabel = DecodeAs.LABEL,
+            description = "Also capture (and decode as RoCE) this UDP port, the same -d as dissect, analyze and validate (repeatable).")
+    List<String> decodeAs = new ArrayList<>();
 
     private final PrintStream err = System.err;
 
@@ -69,7 +79,7 @@ final class CaptureCommand implements Callable<Integer> {
         boolean toStdout = output.equals("-");
         if (toStdout && (rb.rotates() || stop.files() > 0)) return usage("a ring buffer (-b) needs a file, not -w -");
         if (stop.files() > 0 && !rb.rotates()) return usage("-a files:N needs a ring buffer (-b filesize or -b duration)");
-        LiveSession session = LiveSession.start("capture", live, ports, count, stop.durationNanos(), err);
+        LiveSession session = LiveSession.start("capture", live, extraPorts(), count, stop.durationNanos(), err);
         if (session == null) return 2;
         LiveCapture capture = session.capture();
         // The file descriptor, not System.out: a PrintStream swallows write errors, and a reader that went
@@ -149,5 +159,18 @@ final class CaptureCommand implements Callable<Integer> {
         }
         if (files > 0 && bytes == 0 && nanos == 0) throw new IllegalArgumentException("-b files:N needs -b filesize:KB or -b duration:S");
         return new LiveFileWriter.Ring(bytes, nanos, files);
+    }
+
+    /** The -d ports beyond 4791 (which the default filter has already), in the shared -d vocabulary. */
+    private List<Integer> extraPorts() {
+        List<Integer> extra = new ArrayList<>();
+        for (String d : decodeAs) {
+            try {
+                extra.add(DecodeAs.port(d));
+            } catch (IllegalArgumentException e) {
+                throw new picocli.CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+            }
+        }
+        return extra;
     }
 }
