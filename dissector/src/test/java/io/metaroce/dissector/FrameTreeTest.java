@@ -80,7 +80,45 @@ class FrameTreeTest {
         }
         if (t.payload() != null) for (FieldNode c : t.payload().children()) assertInside(c, t.payload(), ctx);
         if (t.icrc() != null && t.icrc().hasBytes()) assertEquals(4, t.icrc().length(), ctx);
+        // Expert items: anchors inside the frame, each item on exactly one node (or on the frame).
+        long placed = t.frameExpert().size() + placed(t.roots());
+        assertEquals(t.expert().size(), placed, ctx + t.expert());
+        for (ExpertItem e : t.expert()) {
+            assertTrue(e.layer() < d.layerCount(), ctx + e);
+            if (e.field() >= 0) assertEquals(d.layerHeader(e.layer()), io.metaroce.protocol.Spec.FIELDS.get(e.field()).header(), ctx + e);
+            if (e.hasRange()) assertTrue(e.length() >= 0 && e.offset() + e.length() <= d.capturedLength(), ctx + e);
+        }
         return fields;
+    }
+
+    private static long placed(List<FieldNode> nodes) {
+        long n = 0;
+        for (FieldNode c : nodes) n += c.expert().size() + placed(c.children());
+        return n;
+    }
+
+    @Test
+    void garbageFramesGiveATreeThatStillTilesTheirBytes() {
+        java.util.SplittableRandom rnd = new java.util.SplittableRandom(0x7EE5L);
+        Dissector dissector = new Dissector();
+        Dissection d = new Dissection();
+        FrameFields ff = new FrameFields();
+        byte[] good = new FrameBuilder().opcode(0x0A, 1).payload(40).build();
+        for (int i = 0; i < 20000; i++) {
+            byte[] b;
+            if (i % 2 == 0) {
+                b = good.clone();
+                for (int k = rnd.nextInt(1, 6); k > 0; k--) b[rnd.nextInt(b.length)] = (byte) rnd.nextInt(256);
+                b = java.util.Arrays.copyOf(b, rnd.nextInt(1, b.length + 1));
+            } else {
+                b = new byte[rnd.nextInt(1, 200)];
+                rnd.nextBytes(b);
+            }
+            int linkType = new int[] {1, 101, 113, 276}[rnd.nextInt(4)];
+            long original = rnd.nextBoolean() ? b.length : b.length + rnd.nextInt(1, 100);
+            dissector.dissect(MemorySegment.ofArray(b), i + 1, 0, original, linkType, rnd.nextInt(3) == 0 ? 4 : -1, d);
+            check(FrameTree.of(d, ff.of(d)), d, "garbage #" + i + " " + d.protocols() + ": ");
+        }
     }
 
     /** Every descendant of n lies inside n; returns the number of FIELD nodes. */

@@ -24,7 +24,9 @@ import java.util.TreeMap;
  *       offsets baked in as literals, getters and setters, no allocation), used by the fast decoder,
  *       the simulator and the tests;</li>
  *   <li>{@code Spec}: the catalogue of headers, fields (filter name, label, type, doc, Wireshark
- *       aliases), enums, the expanded opcode table per transport version, and the rule table.</li>
+ *       aliases), enums, the expanded opcode table per transport version, and the rule table;</li>
+ *   <li>{@code Expert}: one {@code ExpertDef} constant per row of the expert table (Wireshark's ei[]), and
+ *       {@code RuleIds}: the rule ids as compile-time constants.</li>
  * </ul>
  * The record types the catalogue is made of (HeaderDef, FieldDef, ...) are hand-written in the dissector.
  */
