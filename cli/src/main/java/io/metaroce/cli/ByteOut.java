@@ -64,6 +64,16 @@ final class ByteOut implements AutoCloseable {
     }
 
     /** Unsigned decimal of a non-negative long (or the full signed value when negative). */
+    /**
+     * A JSON integer: a number up to 2^53, beyond that (time_ns, GUIDs, 64-bit values read as unsigned) a
+     * string, as tshark writes them, so that jq 1.6 and JavaScript do not round it (README, "JSON numbers").
+     */
+    ByteOut jsonNum(long v, boolean unsigned) {
+        if (unsigned && v < 0) return ch('"').ascii(Long.toUnsignedString(v)).ch('"');
+        if (!io.metaroce.analysis.JsonOut.exactInDouble(v)) return ch('"').num(v).ch('"');
+        return num(v);
+    }
+
     ByteOut num(long v) {
         if (v < 0) return ascii(Long.toString(v));
         if (n + 20 > buf.length) flushBuffer();

@@ -125,10 +125,17 @@ final class DissectCommand implements Callable<Integer> {
         for (String name : fields) {
             FieldDef f = FieldCatalog.get().field(name);
             if (f == null) {
-                err.println("metaroce dissect: '" + name + "' is not a valid field (see --list-fields)");
+                String why = FieldCatalog.unmappedReason(name);
+                err.println("metaroce dissect: '" + name + "' is not a valid field (see --list-fields)"
+                        + (why == null ? "" : "; no equivalent here: " + why));
                 return 2;
             }
             selected.add(f);
+        }
+        // tshark: -e needs -T fields (or json/jsonl, which it narrows to those fields).
+        if (!fields.isEmpty() && format == Format.text) {
+            err.println("metaroce dissect: Output fields were specified with \"-e\", but \"-T fields\", \"-T json\" or \"-T jsonl\" was not specified.");
+            return 2;
         }
         if (format == Format.fields && selected.isEmpty() && !quiet) {
             err.println("metaroce dissect: -T fields needs at least one -e FIELD");
@@ -226,13 +233,13 @@ final class DissectCommand implements Callable<Integer> {
         boolean array = format == Format.json;
         ByteOut stdout = new ByteOut(System.out);
         if (array) stdout.ch('[');
-        if (format == Format.fields && fo.header()) FieldsText.header(stdout, selected, fo);
+        if (format == Format.fields && fo.header()) FieldsText.header(stdout, fields, fo);
         long[] remaining = {count};
         boolean[] first = {true};
         FramePipeline.run(src, workers, () -> new OutputWorker(config, displayFilter, engine, out -> switch (format) {
             case text -> verbose ? new TreeText(out) : new SummaryLines(out);
-            case json, jsonl -> new JsonFrames(out, array);
-            case fields -> new FieldsText(out, selected, fo);
+            case json, jsonl -> new JsonFrames(out, array, selected.isEmpty() ? null : selected);
+            case fields -> new FieldsText(out, selected, fields, fo);
         }), chunk -> {
             int start = 0;
             for (int k = 0; k < chunk.ends().length && remaining[0] > 0; k++) {
@@ -321,7 +328,8 @@ final class DissectCommand implements Callable<Integer> {
         try (ByteOut out = new ByteOut(System.out)) {
             for (FieldDef f : FieldCatalog.get().fields()) {
                 out.str(f.name()).ch('\t').ascii(f.type().name().toLowerCase()).ch('\t').str(f.label());
-                if (!f.aliases().isEmpty()) out.ascii("\t(alias: ").str(String.join(", ", f.aliases())).ch(')');
+                List<String> aliases = f.aliases().stream().filter(a -> !a.equals(f.name())).toList();
+                if (!aliases.isEmpty()) out.ascii("\t(alias: ").str(String.join(", ", aliases)).ch(')');
                 out.ch('\n');
             }
         }
@@ -359,18 +367,22 @@ final class DissectCommand implements Callable<Integer> {
     static final class FieldsText implements FrameSink {
         private final ByteOut out;
         private final List<FieldDef> fields;
+        /** Per column: tshark's print format when the field was named by a Wireshark name, else null. */
+        private final String[] tshark;
         private final FieldsOptions o;
 
-        FieldsText(ByteOut out, List<FieldDef> fields, FieldsOptions o) {
+        FieldsText(ByteOut out, List<FieldDef> fields, List<String> names, FieldsOptions o) {
             this.out = out;
             this.fields = fields;
+            this.tshark = names.stream().map(FieldCatalog::tsharkDisplay).toArray(String[]::new);
             this.o = o;
         }
 
-        static void header(ByteOut out, List<FieldDef> fields, FieldsOptions o) {
-            for (int i = 0; i < fields.size(); i++) {
+        /** The header row names the columns as they were asked for, as tshark does. */
+        static void header(ByteOut out, List<String> names, FieldsOptions o) {
+            for (int i = 0; i < names.size(); i++) {
                 if (i > 0) out.str(o.separator());
-                out.str(fields.get(i).name());
+                out.str(names.get(i));
             }
             out.ch('\n');
         }
@@ -384,7 +396,7 @@ final class DissectCommand implements Callable<Integer> {
                 if (n > 0 && o.quote() != 0) out.ch(o.quote());
                 for (int k = 0; k < n; k++) {
                     if (k > 0) out.str(o.aggregator());
-                    FieldFormat.plain(out, ff, f, k);
+                    FieldFormat.tshark(out, ff, f, k, tshark[i]);
                 }
                 if (n > 0 && o.quote() != 0) out.ch(o.quote());
             }
@@ -397,21 +409,24 @@ final class DissectCommand implements Callable<Integer> {
         private static final Set<String> SKIPPED = Set.of("payload.data");
         private final ByteOut out;
         private final boolean array;
+        /** With -e: only these fields, in this order (tshark narrows its JSON the same way); null: all. */
+        private final List<FieldDef> only;
 
-        JsonFrames(ByteOut out, boolean array) {
+        JsonFrames(ByteOut out, boolean array, List<FieldDef> only) {
             this.out = out;
             this.array = array;
+            this.only = only == null ? null : List.copyOf(new java.util.LinkedHashSet<>(only));
         }
 
         @Override
         public void frame(Dissection d, FrameFields ff) {
-            out.ascii("{\"frame\": ").num(d.number()).ascii(", \"time_ns\": ").num(d.timeNanos())
+            out.ascii("{\"frame\": ").num(d.number()).ascii(", \"time_ns\": ").jsonNum(d.timeNanos(), false)
                     .ascii(", \"len\": ").num(d.originalLength()).ascii(", \"cap_len\": ").num(d.capturedLength())
                     .ascii(", \"protocols\": ").json(d.protocols()).ascii(", \"fields\": {");
             boolean firstField = true;
-            for (FieldDef f : JsonOrder.fieldsOf(d)) {
+            for (FieldDef f : only != null ? only : JsonOrder.fieldsOf(d)) {
                 int n = ff.count(f);
-                if (n == 0 || SKIPPED.contains(f.name())) continue;
+                if (n == 0 || (only == null && SKIPPED.contains(f.name()))) continue;
                 if (!firstField) out.ascii(", ");
                 firstField = false;
                 out.ch('"').ascii(f.name()).ascii("\": ");

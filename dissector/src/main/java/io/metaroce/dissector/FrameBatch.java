@@ -13,6 +13,8 @@ public final class FrameBatch {
     int size;
     long sequence;
     long captureStartNanos;
+    /** Time of the frame before this batch (the capture's first frame for the first batch). */
+    long previousNanos = Long.MIN_VALUE;
     MemorySegment mapping;
     final long[] number, timeNanos, originalLength, dataOffset;
     final int[] capturedLength, linkType, fcsLength, interfaceId;
@@ -69,6 +71,8 @@ public final class FrameBatch {
         dissector.dissect(mapping.asSlice(dataOffset[i], capturedLength[i]), number[i], timeNanos[i], originalLength[i],
                 linkType[i], fcsLength[i], out);
         out.interfaceId = interfaceId[i];
+        out.firstTimeNanos = captureStartNanos;
+        out.previousTimeNanos = i > 0 ? timeNanos[i - 1] : previousNanos == Long.MIN_VALUE ? timeNanos[0] : previousNanos;
         out.comment = comment[i];
         return out;
     }

@@ -31,7 +31,7 @@ import org.yaml.snakeyaml.constructor.SafeConstructor;
 
 /** Reads spec-ksy/metaroce-v1.yaml into a {@link Spec} and checks that it is consistent. */
 public final class SpecLoader {
-    private static final Set<String> TYPES = Set.of("uint", "bool", "ipv4", "ipv6", "ether", "bytes", "string");
+    private static final Set<String> TYPES = Set.of("uint", "bool", "ipv4", "ipv6", "ether", "bytes", "string", "time");
 
     private SpecLoader() {}
 
@@ -93,7 +93,16 @@ public final class SpecLoader {
             Map<String, Object> r = asMap(o, "rule");
             rules.add(new Rule(str(r, "id"), str(r, "severity"), str(r, "section"), str(r, "taps"), str(r, "text")));
         }
-        Spec spec = new Spec(meta, headers, pseudo, enums, transports, ops, specials, ranges, rules);
+        // Wireshark names with no equivalent here, each with the reason (checked against tshark -G fields by a test).
+        Map<String, String> wsUnmapped = new LinkedHashMap<>();
+        if (root.get("ws-unmapped") != null) {
+            for (Object o : list(root, "ws-unmapped")) {
+                Map<String, Object> u = asMap(o, "ws-unmapped");
+                if (wsUnmapped.put(str(u, "name"), str(u, "reason")) != null)
+                    throw new SpecException("ws-unmapped: " + u.get("name") + " listed twice");
+            }
+        }
+        Spec spec = new Spec(meta, headers, pseudo, enums, transports, ops, specials, ranges, rules, wsUnmapped);
         validate(spec);
         return spec;
     }
@@ -130,11 +139,12 @@ public final class SpecLoader {
                         f.containsKey("display") ? str(f, "display") : "dec", (String) f.get("enum"),
                         f.containsKey("label") ? str(f, "label") : str(f, "id"), (String) f.get("doc"),
                         strings(f.get("ws")), Boolean.TRUE.equals(f.get("reserved")), subs, carries,
-                        "variant".equals(f.get("icrc"))));
+                        "variant".equals(f.get("icrc")), (String) f.get("name"), (String) f.get("ws-display"),
+                        strings(f.get("either")), strings(f.get("bits-of"))));
                 offset += bits;
             }
             out.add(new Header(e.getKey(), str(h, "title"), (String) h.get("orig-id"), (String) h.get("section"),
-                    (String) h.get("doc"), fields, pseudo));
+                    (String) h.get("doc"), fields, pseudo, strings(h.get("ws"))));
         }
         return out;
     }
@@ -153,7 +163,10 @@ public final class SpecLoader {
         }
         for (Header h : spec.pseudo()) {
             if (!headerIds.add(h.id())) throw new SpecException("pseudo header " + h.id() + " clashes with a header");
-            for (Field f : h.fields()) checkField(spec, h, f);
+            for (Field f : h.fields()) {
+                checkField(spec, h, f);
+                checkDerived(spec, h, f);
+            }
         }
         Set<String> transports = new HashSet<>();
         for (Transport t : spec.transports()) {
@@ -183,12 +196,40 @@ public final class SpecLoader {
         }
     }
 
+    /** either / bits-of name fields of one wire header; bits-of fields must be adjacent. */
+    private static void checkDerived(Spec spec, Header h, Field f) {
+        List<String> parts = !f.either().isEmpty() ? f.either() : f.bitsOf();
+        if (parts.isEmpty()) return;
+        if (f.name() == null) throw new SpecException(h.id() + "." + f.id() + ": a derived field needs a name");
+        String header = null;
+        int nextBit = -1;
+        for (String p : parts) {
+            int dot = p.indexOf('.');
+            Header ph = spec.header(p.substring(0, dot));
+            Field pf = ph.fields().stream().filter(x -> x.id().equals(p.substring(dot + 1))).findFirst()
+                    .orElseThrow(() -> new SpecException(f.name() + ": unknown field " + p));
+            if (header != null && !header.equals(ph.id())) throw new SpecException(f.name() + ": parts from two headers");
+            header = ph.id();
+            if (!f.bitsOf().isEmpty()) {
+                if (nextBit >= 0 && pf.bitOffset() != nextBit) throw new SpecException(f.name() + ": bits-of parts are not adjacent");
+                nextBit = pf.bitOffset() + pf.bits();
+            } else if (!pf.type().equals(f.type()) && !f.type().equals("string")) {
+                throw new SpecException(f.name() + ": " + p + " is " + pf.type() + ", not " + f.type());
+            }
+        }
+    }
+
     private static void checkField(Spec spec, Header h, Field f) {
         if (!TYPES.contains(f.type())) throw new SpecException(h.id() + "." + f.id() + ": unknown type " + f.type());
         if (f.enumName() != null && !f.enumName().equals("opcode") && !spec.enums().containsKey(f.enumName()))
             throw new SpecException(h.id() + "." + f.id() + ": unknown enum " + f.enumName());
         if (!f.id().matches("[a-z][a-z0-9_]*")) throw new SpecException(h.id() + "." + f.id() + ": ids are lower_snake_case");
+        if (f.wsDisplay() != null && !f.wsDisplay().matches("dec|hex([1-9]|1[0-6])"))
+            throw new SpecException(h.id() + "." + f.id() + ": ws-display is dec or hexN, not " + f.wsDisplay());
+        if (f.type().equals("time") && !h.pseudo()) throw new SpecException(h.id() + "." + f.id() + ": time fields are computed");
         if (h.pseudo()) return;
+        if (f.name() != null || !f.either().isEmpty() || !f.bitsOf().isEmpty())
+            throw new SpecException(h.id() + "." + f.id() + ": name, either and bits-of are for computed fields");
         switch (f.type()) {
             case "bool" -> { if (f.bits() != 1) throw new SpecException(h.id() + "." + f.id() + ": bool is 1 bit"); }
             case "ipv4" -> { if (f.bits() != 32) throw new SpecException(h.id() + "." + f.id() + ": ipv4 is 32 bits"); }
