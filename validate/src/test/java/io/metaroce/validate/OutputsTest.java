@@ -159,6 +159,19 @@ class OutputsTest {
         new StringReader(h).close();
     }
 
+    /** The JSON number contract: integers beyond 2^53 are strings (jq 1.6 and JavaScript would round them). */
+    @Test
+    void jsonAndSarifWriteIntegersBeyond2to53AsStrings() throws Exception {
+        String json = Reports.mapper().writeValueAsString(java.util.Map.of("small", 9007199254740992L, "big", 9007199254740993L,
+                "list", List.of(1767225600000009373L, -9007199254740993L)));
+        JsonNode n = new ObjectMapper().readTree(json);
+        assertTrue(n.get("small").isNumber());
+        assertEquals("9007199254740993", n.get("big").asText());
+        assertTrue(n.get("big").isTextual());
+        assertEquals("1767225600000009373", n.get("list").get(0).asText());
+        assertEquals("-9007199254740993", n.get("list").get(1).asText());
+    }
+
     @Test
     void htmlReportSaysNoErrorsWhenThereAreOnlyNotes() throws Exception {
         Path html = dir.resolve("notes.html");
