@@ -118,6 +118,12 @@ final class DissectCommand implements Callable<Integer> {
             } catch (FilterException e) {
                 err.println("metaroce dissect: bad display filter");
                 err.println(e.formatted());
+                // A tshark name we know but cannot offer: say why (spec file, ws-unmapped).
+                Matcher words = Pattern.compile("[A-Za-z_][A-Za-z0-9_.]*").matcher(filter);
+                while (words.find()) {
+                    String why = FieldCatalog.get().resolve(words.group()) == null ? FieldCatalog.unmappedReason(words.group()) : null;
+                    if (why != null) err.println("metaroce dissect: " + words.group() + " has no equivalent here: " + why);
+                }
                 return 2;
             }
         }

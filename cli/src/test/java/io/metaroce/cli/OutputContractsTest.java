@@ -68,6 +68,16 @@ class OutputContractsTest {
     }
 
     @Test
+    void aTsharkNameWithNoEquivalentSaysWhy() {
+        CliRun r = CliRun.of("dissect", "-r", VLAN, "-Y", "infiniband.lrh.dlid == 1");
+        assertEquals(2, r.exit());
+        assertTrue(r.err().contains("infiniband.lrh.dlid has no equivalent here: Local Route Header"), r.err());
+        r = CliRun.of("dissect", "-r", VLAN, "-T", "fields", "-e", "infiniband.variant.crc");
+        assertEquals(2, r.exit());
+        assertTrue(r.err().contains("no equivalent here: Variant CRC"), r.err());
+    }
+
+    @Test
     void analysisFlagsArePresentOnlyWhenTrue() {
         CliRun bare = CliRun.of("dissect", "-r", SPRAY, "-T", "fields", "-e", "frame.number", "-Y", "analysis.spurious");
         CliRun eqTrue = CliRun.of("dissect", "-r", SPRAY, "-T", "fields", "-e", "frame.number", "-Y", "analysis.spurious == true");
