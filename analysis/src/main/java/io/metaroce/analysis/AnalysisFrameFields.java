@@ -56,8 +56,10 @@ public final class AnalysisFrameFields {
                 x.put(RETX, true);
                 Cause c = store.causeAt(i);
                 if (c != null) x.put(CAUSE, c.label());
-                // At a sender tap spuriousness waits for the acknowledgement; undecided means unknown.
-                if ((fl & VerdictStore.PENDING) == 0) x.put(SPURIOUS, (fl & VerdictStore.SPURIOUS) != 0);
+                // Present only when true, like every analysis flag and Wireshark's expert flags, so that the bare name
+                // (-Y analysis.spurious) selects the spurious copies. Not present: not spurious, or (at a sender tap,
+                // before the acknowledgement) not known.
+                if ((fl & VerdictStore.PENDING) == 0 && (fl & VerdictStore.SPURIOUS) != 0) x.put(SPURIOUS, true);
                 if ((fl & VerdictStore.INFERRED) != 0) x.put(INFERRED, true);
             }
             if ((fl & VerdictStore.REPEAT_RESP) != 0) x.put(REPEAT, true);

@@ -99,9 +99,19 @@ public final class JsonOut {
         return this;
     }
 
+    /**
+     * Integers beyond ±2^53 (time_ns, GUIDs, 64-bit addresses) are written as strings, as tshark does: jq 1.6 and
+     * every JavaScript consumer read JSON numbers as doubles and would round them. Smaller ones stay numbers.
+     */
     public JsonOut value(long v) {
         beforeValue();
+        if (!exactInDouble(v)) return raw('"').raw(Long.toString(v)).raw('"');
         return raw(Long.toString(v));
+    }
+
+    /** The JSON number contract: true when a double (jq, JavaScript) holds v exactly, |v| <= 2^53. */
+    public static boolean exactInDouble(long v) {
+        return v >= -(1L << 53) && v <= (1L << 53);
     }
 
     public JsonOut value(double v) {

@@ -28,6 +28,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -133,7 +135,14 @@ final class DissectCommand implements Callable<Integer> {
                 displayFilter = DisplayFilter.compile(filter, FieldCatalog.get());
             } catch (FilterException e) {
                 // One line (scripts and CI logs); on a terminal also the filter with a caret under the problem.
-                err.println("metaroce dissect: bad display filter: " + e.getMessage() + " (column " + e.column() + ")");
+                // A tshark name we know but cannot offer says why on the same line (spec file, ws-unmapped).
+                StringBuilder why = new StringBuilder();
+                Matcher words = Pattern.compile("[A-Za-z_][A-Za-z0-9_.]*").matcher(filter);
+                while (words.find()) {
+                    String reason = FieldCatalog.get().resolve(words.group()) == null ? FieldCatalog.unmappedReason(words.group()) : null;
+                    if (reason != null) why.append("; ").append(words.group()).append(" has no equivalent here: ").append(reason);
+                }
+                err.println("metaroce dissect: bad display filter: " + e.getMessage() + " (column " + e.column() + ")" + why);
                 if (Terminal.stderrIsTerminal()) err.println(e.formatted().substring(e.getMessage().length() + 1));
                 return 2;
             }
@@ -142,10 +151,17 @@ final class DissectCommand implements Callable<Integer> {
         for (String name : fields) {
             FieldDef f = FieldCatalog.get().field(name);
             if (f == null) {
-                err.println("metaroce dissect: '" + name + "' is not a valid field (see --list-fields)");
+                String why = FieldCatalog.unmappedReason(name);
+                err.println("metaroce dissect: '" + name + "' is not a valid field (see --list-fields)"
+                        + (why == null ? "" : "; no equivalent here: " + why));
                 return 2;
             }
             selected.add(f);
+        }
+        // tshark: -e needs -T fields (or json/jsonl, which it narrows to those fields).
+        if (!fields.isEmpty() && format == Format.text) {
+            err.println("metaroce dissect: Output fields were specified with \"-e\", but \"-T fields\", \"-T json\" or \"-T jsonl\" was not specified.");
+            return 2;
         }
         if (format == Format.fields && selected.isEmpty() && !quiet) {
             err.println("metaroce dissect: -T fields needs at least one -e FIELD");
@@ -292,13 +308,13 @@ final class DissectCommand implements Callable<Integer> {
         boolean array = format == Format.json;
         ByteOut stdout = new ByteOut(System.out);
         if (array) stdout.ch('[');
-        if (format == Format.fields && fo.header()) FieldsText.header(stdout, selected, fo);
+        if (format == Format.fields && fo.header()) FieldsText.header(stdout, fields, fo);
         long[] remaining = {count};
         boolean[] first = {true};
         FramePipeline.run(src, workers, () -> new OutputWorker(config, displayFilter, engine, out -> switch (format) {
             case text -> verbose ? new TreeText(out) : new SummaryLines(out);
-            case json, jsonl -> new FrameJson(out, array)::frame;
-            case fields -> new FieldsText(out, selected, fo);
+            case json, jsonl -> new FrameJson(out, array, selected.isEmpty() ? null : selected)::frame;
+            case fields -> new FieldsText(out, selected, fields, fo);
         }), chunk -> {
             int start = 0;
             for (int k = 0; k < chunk.ends().length && remaining[0] > 0; k++) {
@@ -389,7 +405,8 @@ final class DissectCommand implements Callable<Integer> {
         try (ByteOut out = new ByteOut(System.out)) {
             for (FieldDef f : FieldCatalog.get().fields()) {
                 out.str(f.name()).ch('\t').ascii(f.type().name().toLowerCase()).ch('\t').str(f.label());
-                if (!f.aliases().isEmpty()) out.ascii("\t(alias: ").str(String.join(", ", f.aliases())).ch(')');
+                List<String> aliases = f.aliases().stream().filter(a -> !a.equals(f.name())).toList();
+                if (!aliases.isEmpty()) out.ascii("\t(alias: ").str(String.join(", ", aliases)).ch(')');
                 out.ch('\n');
             }
         }
@@ -427,18 +444,22 @@ final class DissectCommand implements Callable<Integer> {
     static final class FieldsText implements FrameSink {
         private final ByteOut out;
         private final List<FieldDef> fields;
+        /** Per column: tshark's print format when the field was named by a Wireshark name, else null. */
+        private final String[] tshark;
         private final FieldsOptions o;
 
-        FieldsText(ByteOut out, List<FieldDef> fields, FieldsOptions o) {
+        FieldsText(ByteOut out, List<FieldDef> fields, List<String> names, FieldsOptions o) {
             this.out = out;
             this.fields = fields;
+            this.tshark = names.stream().map(FieldCatalog::tsharkDisplay).toArray(String[]::new);
             this.o = o;
         }
 
-        static void header(ByteOut out, List<FieldDef> fields, FieldsOptions o) {
-            for (int i = 0; i < fields.size(); i++) {
+        /** The header row names the columns as they were asked for, as tshark does. */
+        static void header(ByteOut out, List<String> names, FieldsOptions o) {
+            for (int i = 0; i < names.size(); i++) {
                 if (i > 0) out.str(o.separator());
-                out.str(fields.get(i).name());
+                out.str(names.get(i));
             }
             out.ch('\n');
         }
@@ -452,7 +473,7 @@ final class DissectCommand implements Callable<Integer> {
                 if (n > 0 && o.quote() != 0) out.ch(o.quote());
                 for (int k = 0; k < n; k++) {
                     if (k > 0) out.str(o.aggregator());
-                    FieldFormat.plain(out, ff, f, k);
+                    FieldFormat.tshark(out, ff, f, k, tshark[i]);
                 }
                 if (n > 0 && o.quote() != 0) out.ch(o.quote());
             }

@@ -33,7 +33,8 @@ class DissectCommandTest {
         f.fieldNames().forEachRemaining(keys::add);
         assertEquals(new TreeSet<>(List.of("frame", "time_ns", "len", "cap_len", "protocols", "fields", "expert")), keys);
         assertEquals(1, f.get("frame").asInt());
-        assertTrue(f.get("time_ns").isIntegralNumber());
+        assertTrue(f.get("time_ns").isTextual(), "beyond 2^53: a string, so jq and JavaScript keep every digit");
+        assertEquals(1700000100000000000L, Long.parseLong(f.get("time_ns").asText()));
         assertEquals("eth:ipv6:udp:bth:reth", f.get("protocols").asText());
         JsonNode fields = f.get("fields");
         assertEquals("fd00::10", fields.get("ipv6.src").asText(), "IPv6 in RFC 5952 form");
@@ -62,9 +63,9 @@ class DissectCommandTest {
         CliRun r = CliRun.of("dissect", "-r", ORACLE, "-T", "fields", "-E", "header=y", "-e", "frame.number", "-e",
                 "infiniband.bth.psn", "-e", "aeth.syndrome.code", "-Y", "bth.opcode == 0x11 && aeth.syndrome.kind == nak");
         assertEquals(0, r.exit(), r.err());
-        assertEquals(List.of("frame.number\tinfiniband.bth.psn\taeth.syndrome.code".replace("infiniband.bth.psn", "bth.psn"),
+        assertEquals(List.of("frame.number\tinfiniband.bth.psn\taeth.syndrome.code",
                 "11\t207\t0", "21\t214\t1", "22\t214\t2", "23\t214\t3"), r.out().lines().toList(),
-                "the same frames tshark selects with infiniband.aeth.syndrome.opcode == 3");
+                "the same frames tshark selects with infiniband.aeth.syndrome.opcode == 3; the header names the columns as asked, as tshark's");
     }
 
     @Test

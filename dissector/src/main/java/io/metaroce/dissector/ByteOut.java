@@ -64,6 +64,19 @@ public final class ByteOut implements AutoCloseable {
     }
 
     /** Unsigned decimal of a non-negative long (or the full signed value when negative). */
+    /** The largest integer a JSON reader that uses doubles (jq 1.6, JavaScript) reads exactly: 2^53. */
+    private static final long MAX_EXACT = 1L << 53;
+
+    /**
+     * A JSON integer: a number up to 2^53, beyond that (time_ns, GUIDs, 64-bit values read as unsigned) a
+     * string, as tshark writes them, so that jq 1.6 and JavaScript do not round it (README, "JSON numbers").
+     */
+    public ByteOut jsonNum(long v, boolean unsigned) {
+        if (unsigned && v < 0) return ch('"').ascii(Long.toUnsignedString(v)).ch('"');
+        if (v > MAX_EXACT || v < -MAX_EXACT) return ch('"').num(v).ch('"');
+        return num(v);
+    }
+
     public ByteOut num(long v) {
         if (v < 0) return ascii(Long.toString(v));
         if (n + 20 > buf.length) flushBuffer();

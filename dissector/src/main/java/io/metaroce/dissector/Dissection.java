@@ -26,6 +26,9 @@ public final class Dissection {
     // Frame metadata.
     long number;
     long timeNanos;
+    /** Times of the capture's first frame and of the frame before this one, for frame.time_relative/_delta. */
+    long firstTimeNanos;
+    long previousTimeNanos;
     long originalLength;
     int capturedLength;
     int linkType;
@@ -135,6 +138,8 @@ public final class Dissection {
 
     public long number() { return number; }
     public long timeNanos() { return timeNanos; }
+    public long firstTimeNanos() { return firstTimeNanos; }
+    public long previousTimeNanos() { return previousTimeNanos; }
     public long originalLength() { return originalLength; }
     public int capturedLength() { return capturedLength; }
     public int linkType() { return linkType; }

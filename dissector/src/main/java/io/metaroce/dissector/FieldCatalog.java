@@ -49,7 +49,26 @@ public final class FieldCatalog implements FieldResolver {
     }
 
     /** The header (protocol) with this name, or null. */
-    public HeaderDef protocol(String name) { return protocols.get(name); }
+    public HeaderDef protocol(String name) {
+        HeaderDef h = protocols.get(name);
+        if (h != null) return h;
+        Integer alias = Spec.PROTOCOL_ALIASES.get(name);   // infiniband.bth, infiniband.aeth, ...
+        return alias == null ? null : Spec.HEADERS.get(alias);
+    }
+
+    /** How tshark prints a field under this Wireshark name ("dec", "hexN"), or null when as the field's display. */
+    public static String tsharkDisplay(String name) { return Spec.WS_DISPLAY.get(name); }
+
+    /** Why a Wireshark name has no equivalent here, or null when it is not listed (a trailing * matches a prefix). */
+    public static String unmappedReason(String name) {
+        String exact = Spec.WS_UNMAPPED.get(name);
+        if (exact != null) return exact;
+        for (var e : Spec.WS_UNMAPPED.entrySet()) {
+            String k = e.getKey();
+            if (k.endsWith("*") && name.startsWith(k.substring(0, k.length() - 1))) return e.getValue();
+        }
+        return null;
+    }
 
     public Collection<FieldDef> fields() { return byName.values(); }
 
@@ -61,7 +80,7 @@ public final class FieldCatalog implements FieldResolver {
         FieldDef f = field(name);
         if (f != null) ff = new FilterField(f.name(), filterType(f), f.id(), valueNames(f));
         else {
-            HeaderDef h = protocols.get(name);
+            HeaderDef h = protocol(name);
             if (h != null) ff = new FilterField(h.id(), FieldType.PROTOCOL, protocolId(h.index()));
         }
         if (ff == null) return null;
@@ -84,6 +103,7 @@ public final class FieldCatalog implements FieldResolver {
             case ETHER -> FieldType.ETHER;
             case BYTES -> FieldType.BYTES;
             case STRING -> FieldType.STRING;
+            case TIME -> FieldType.TIME;
         };
     }
 

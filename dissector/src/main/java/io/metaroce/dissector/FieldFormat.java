@@ -13,7 +13,8 @@ public final class FieldFormat {
     /** Writes the value as JSON: numbers as numbers, booleans, addresses and strings as strings, bytes as hex. */
     public static void json(ByteOut out, FrameFields ff, FieldDef f, int i) {
         switch (f.type()) {
-            case UINT -> out.num(ff.longValue(f, i));
+            case UINT -> out.jsonNum(ff.longValue(f, i), true);
+            case TIME -> out.ascii(seconds(ff.longValue(f, i)));
             case BOOL -> out.ascii(ff.longValue(f, i) != 0 ? "true" : "false");
             case BYTES -> hex(out.ch('"'), ff.segment(f, i)).ch('"');
             case STRING -> {
@@ -25,9 +26,30 @@ public final class FieldFormat {
         }
     }
 
+    /**
+     * -T fields text under a Wireshark name: tshark's base and hex width for that name ("dec", "hexN"), which
+     * can differ from ours (infiniband.bth.opcode is decimal in tshark); null means as {@link #plain}.
+     */
+    public static void tshark(ByteOut out, FrameFields ff, FieldDef f, int i, String display) {
+        if (display == null || !(f.type() == io.metaroce.protocol.ValueType.UINT || f.type() == io.metaroce.protocol.ValueType.BOOL)) {
+            plain(out, ff, f, i);
+            return;
+        }
+        long v = ff.longValue(f, i);
+        if (display.equals("dec")) out.num(v);
+        else out.ascii("0x").hex(v, Integer.parseInt(display.substring(3)));
+    }
+
+    /** Nanoseconds as seconds with 9 decimals, as tshark prints frame.time_relative. */
+    public static String seconds(long ns) {
+        long a = Math.abs(ns);
+        return (ns < 0 ? "-" : "") + a / 1_000_000_000L + "." + String.format("%09d", a % 1_000_000_000L);
+    }
+
     /** -T fields text: hex-displayed numbers as 0x..., booleans as 1/0 (as tshark prints them). */
     public static void plain(ByteOut out, FrameFields ff, FieldDef f, int i) {
         switch (f.type()) {
+            case TIME -> out.ascii(seconds(ff.longValue(f, i)));
             case UINT -> {
                 long v = ff.longValue(f, i);
                 if (f.display() == io.metaroce.protocol.Display.HEX) out.ascii("0x").hex(v, hexWidth(f));
@@ -54,6 +76,7 @@ public final class FieldFormat {
                 yield e == null ? num : e.label() + " (" + num + ")";
             }
             case BOOL -> ff.longValue(f, i) != 0 ? "True" : "False";
+            case TIME -> seconds(ff.longValue(f, i)) + " seconds";
             case BYTES -> {
                 MemorySegment s = ff.segment(f, i);
                 StringBuilder b = new StringBuilder();

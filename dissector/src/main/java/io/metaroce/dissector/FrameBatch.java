@@ -14,6 +14,8 @@ public final class FrameBatch {
     int size;
     long sequence;
     long captureStartNanos;
+    /** Time of the frame before this batch (the capture's first frame for the first batch). */
+    long previousNanos = Long.MIN_VALUE;
     MemorySegment mapping;
     /** The batch's own copy of the frames' bytes when the source has no mapping (grows, then is reused). */
     private MemorySegment owned = MemorySegment.NULL;
@@ -90,6 +92,8 @@ public final class FrameBatch {
     public Dissection dissect(int i, Dissector dissector, Dissection out) {
         dissector.dissect(data(i), number[i], timeNanos[i], originalLength[i], linkType[i], fcsLength[i], out);
         out.interfaceId = interfaceId[i];
+        out.firstTimeNanos = captureStartNanos;
+        out.previousTimeNanos = i > 0 ? timeNanos[i - 1] : previousNanos == Long.MIN_VALUE ? timeNanos[0] : previousNanos;
         out.comment = comment[i];
         return out;
     }

@@ -21,7 +21,19 @@ public final class FrameFields implements FieldAccessor {
             FRAME_CAP_LEN = id("frame.cap_len"), FRAME_INTERFACE = id("frame.interface_id"), FRAME_PROTOCOLS = id("frame.protocols"),
             FRAME_COMMENT = id("frame.comment"), PAYLOAD_LEN = id("payload.len"), PAYLOAD_PAD = id("payload.pad"),
             PAYLOAD_DATA = id("payload.data"), ICRC_VALUE = id("icrc.value"), ICRC_COMPUTED = id("icrc.computed"),
-            ICRC_STATUS = id("icrc.status"), FCS_VALUE = id("eth_fcs.value"), FCS_STATUS = id("eth_fcs.status");
+            ICRC_STATUS = id("icrc.status"), FCS_VALUE = id("eth_fcs.value"), FCS_STATUS = id("eth_fcs.status"),
+            ICRC_WIRE = id("icrc.wire"), TIME_EPOCH = id("frame.time_epoch"), TIME_RELATIVE = id("frame.time_relative"),
+            TIME_DELTA = id("frame.time_delta");
+    /** Per field id: the fields it is either of (ip.addr: ip.src, ip.dst), or null. */
+    private static final FieldDef[][] EITHER = new FieldDef[Spec.FIELDS.size()][];
+
+    static {
+        for (var e : Spec.EITHER.entrySet()) {
+            FieldDef[] parts = new FieldDef[e.getValue().length];
+            for (int i = 0; i < parts.length; i++) parts[i] = Spec.FIELDS.get(e.getValue()[i]);
+            EITHER[e.getKey()] = parts;
+        }
+    }
     private Dissection d;
 
     private static int id(String name) {
@@ -50,12 +62,13 @@ public final class FrameFields implements FieldAccessor {
     /** Number of occurrences of f in this frame. */
     public int count(FieldDef f) {
         int header = f.header();
+        if (EITHER[f.id()] != null) return d.headerCount[header] * EITHER[f.id()].length;
         if (!PSEUDO[header]) return d.headerCount[header];
         if (header == H_FRAME) return f.id() == FRAME_COMMENT ? (d.comment == null ? 0 : 1) : 1;
         if (header == H_PAYLOAD) return d.payloadOffset >= 0 && (f.id() != PAYLOAD_DATA || payloadCaptured() >= 0) ? 1 : 0;
         if (header == H_ICRC) {
             if (d.icrcStatus == IcrcStatus.NONE) return 0;
-            if (f.id() == ICRC_VALUE) return d.icrcValue >= 0 ? 1 : 0;
+            if (f.id() == ICRC_VALUE || f.id() == ICRC_WIRE) return d.icrcValue >= 0 ? 1 : 0;
             if (f.id() == ICRC_COMPUTED) return d.icrcComputed >= 0 ? 1 : 0;
             return 1;
         }
@@ -77,8 +90,15 @@ public final class FrameFields implements FieldAccessor {
 
     /** Numeric value (UINT, BOOL as 0/1, IPV4, ETHER). */
     public long longValue(FieldDef f, int occurrence) {
+        FieldDef[] parts = EITHER[f.id()];
+        // Occurrences of an either-field: src and dst of the first header, then of the second (tshark's order).
+        if (parts != null) return longValue(parts[occurrence % parts.length], occurrence / parts.length);
         if (!PSEUDO[f.header()]) return f.readLong(d.data, layerOffset(f, occurrence));
         int id = f.id();
+        if (id == TIME_EPOCH) return d.timeNanos;
+        if (id == TIME_RELATIVE) return d.timeNanos - d.firstTimeNanos;
+        if (id == TIME_DELTA) return d.timeNanos - d.previousTimeNanos;
+        if (id == ICRC_WIRE) return Integer.reverseBytes((int) d.icrcValue) & 0xFFFFFFFFL;
         if (id == FRAME_NUMBER) return d.number;
         if (id == FRAME_TIME) return d.timeNanos;
         if (id == FRAME_LEN) return d.originalLength;
@@ -93,6 +113,8 @@ public final class FrameFields implements FieldAccessor {
     }
 
     public String stringValue(FieldDef f, int occurrence) {
+        FieldDef[] parts = EITHER[f.id()];
+        if (parts != null) return String.valueOf(value(parts[occurrence % parts.length], occurrence / parts.length));
         int id = f.id();
         if (id == FRAME_PROTOCOLS) return d.protocols();
         if (id == FRAME_COMMENT) return d.comment;
@@ -103,6 +125,8 @@ public final class FrameFields implements FieldAccessor {
 
     /** Bytes of an IPV6 or BYTES field; payload.data is the captured part of the payload. */
     public MemorySegment segment(FieldDef f, int occurrence) {
+        FieldDef[] parts = EITHER[f.id()];
+        if (parts != null) return segment(parts[occurrence % parts.length], occurrence / parts.length);
         if (f.id() == PAYLOAD_DATA) return d.data.asSlice(d.payloadOffset, Math.max(0, payloadCaptured()));
         return f.slice(d.data, layerOffset(f, occurrence));
     }
@@ -122,7 +146,7 @@ public final class FrameFields implements FieldAccessor {
     /** The value boxed for printing: Long, Boolean, String (addresses formatted), or MemorySegment. */
     public Object value(FieldDef f, int occurrence) {
         return switch (f.type()) {
-            case UINT -> longValue(f, occurrence);
+            case UINT, TIME -> longValue(f, occurrence);
             case BOOL -> longValue(f, occurrence) != 0;
             case IPV4 -> Addresses.ipv4((int) longValue(f, occurrence));
             case ETHER -> Addresses.mac(longValue(f, occurrence));
@@ -136,8 +160,30 @@ public final class FrameFields implements FieldAccessor {
 
     @Override
     public int count(FilterField f) {
-        if (f.id() < 0) return d.hasLayer(FieldCatalog.headerOfProtocolId(f.id())) ? 1 : 0;
+        if (f.id() < 0) {
+            int header = FieldCatalog.headerOfProtocolId(f.id());
+            return header == H_FRAME ? 1 : d.headerCount[header];
+        }
         return count(Spec.FIELDS.get(f.id()));
+    }
+
+    /**
+     * A protocol's bytes, as Wireshark's byte range of it: the frame for frame; from an encapsulation header (§1: eth,
+     * vlan, ip, udp, ...) or BTH (tshark's infiniband) to the end of the frame, before an Ethernet FCS; a fixed
+     * header's own bytes otherwise (reth, aeth, ...).
+     */
+    private MemorySegment protocolBytes(int header, int occurrence) {
+        int end = d.capturedLength - (d.fcsStatus != null ? 4 : 0);
+        if (header == H_FRAME) return d.data.asSlice(0, d.capturedLength);
+        HeaderDef h = Spec.HEADERS.get(header);
+        int n = 0;
+        for (int i = 0; i < d.layerCount; i++) {
+            if (d.layerHeader[i] != header || n++ != occurrence) continue;
+            int from = d.layerOffset[i];
+            int to = "§1".equals(h.section()) || h.id().equals("bth") ? end : Math.min(d.capturedLength, from + h.size());
+            return d.data.asSlice(from, Math.max(0, to - from));
+        }
+        return MemorySegment.NULL;
     }
 
     @Override
@@ -145,6 +191,7 @@ public final class FrameFields implements FieldAccessor {
 
     @Override
     public byte[] asBytes(FilterField f, int i) {
+        if (f.id() < 0) return protocolBytes(FieldCatalog.headerOfProtocolId(f.id()), i).toArray(ValueLayout.JAVA_BYTE);
         return segment(Spec.FIELDS.get(f.id()), i).toArray(ValueLayout.JAVA_BYTE);
     }
 

@@ -18,21 +18,29 @@ public final class FrameJson {
     private static final Set<String> SKIPPED = Set.of("payload.data");
     private final ByteOut out;
     private final boolean array;
+    /** Only these fields, in this order (tshark narrows its JSON to the -e fields the same way); null: all. */
+    private final List<FieldDef> only;
 
     /** array: the object is an element of a JSON array (no newline after it); otherwise one object per line. */
     public FrameJson(ByteOut out, boolean array) {
+        this(out, array, null);
+    }
+
+    /** As {@link #FrameJson(ByteOut, boolean)}, with only the given fields (null: every field). */
+    public FrameJson(ByteOut out, boolean array, List<FieldDef> only) {
         this.out = out;
         this.array = array;
+        this.only = only == null ? null : List.copyOf(new java.util.LinkedHashSet<>(only));
     }
 
     public void frame(Dissection d, FrameFields ff) {
-        out.ascii("{\"frame\": ").num(d.number()).ascii(", \"time_ns\": ").num(d.timeNanos())
+        out.ascii("{\"frame\": ").num(d.number()).ascii(", \"time_ns\": ").jsonNum(d.timeNanos(), false)
                 .ascii(", \"len\": ").num(d.originalLength()).ascii(", \"cap_len\": ").num(d.capturedLength())
                 .ascii(", \"protocols\": ").json(d.protocols()).ascii(", \"fields\": {");
         boolean firstField = true;
-        for (FieldDef f : JsonOrder.fieldsOf(d)) {
+        for (FieldDef f : only != null ? only : JsonOrder.fieldsOf(d)) {
             int n = ff.count(f);
-            if (n == 0 || SKIPPED.contains(f.name())) continue;
+            if (n == 0 || (only == null && SKIPPED.contains(f.name()))) continue;
             if (!firstField) out.ascii(", ");
             firstField = false;
             out.ch('"').ascii(f.name()).ascii("\": ");

@@ -51,12 +51,14 @@ public final class FramePipeline {
             W w = factory.get();
             workers.add(w);
             FrameBatch batch = new FrameBatch(BATCH);
-            long seq = 0, start = Long.MIN_VALUE;
+            long seq = 0, start = Long.MIN_VALUE, previous = Long.MIN_VALUE;
             boolean more = true;
             while (more) {
                 batch.clear(seq++, src.mapping(), start);
+                batch.previousNanos = previous;
                 while ((more = src.next()) && batch.add(src) && !src.endOfBurst()) { }
                 if (start == Long.MIN_VALUE && batch.size() > 0) start = batch.captureStartNanos = batch.timeNanos[0];
+                if (batch.size() > 0) previous = batch.timeNanos[batch.size() - 1];
                 if (batch.size() == 0 || !sink.accept(w.process(batch))) break;
             }
             return workers;
@@ -79,13 +81,15 @@ public final class FramePipeline {
             for (int i = 0; i < inFlight + 1; i++) free.add(new FrameBatch(BATCH));
             ArrayDeque<Future<R>> pending = new ArrayDeque<>();
             ArrayDeque<FrameBatch> pendingBatches = new ArrayDeque<>();
-            long seq = 0, start = Long.MIN_VALUE;
+            long seq = 0, start = Long.MIN_VALUE, previous = Long.MIN_VALUE;
             boolean more = true, stop = false;
             while (more && !stop) {
                 FrameBatch batch = free.poll();
                 batch.clear(seq++, src.mapping(), start);
+                batch.previousNanos = previous;
                 while ((more = src.next()) && batch.add(src) && !src.endOfBurst()) { }
                 if (start == Long.MIN_VALUE && batch.size() > 0) start = batch.captureStartNanos = batch.timeNanos[0];
+                if (batch.size() > 0) previous = batch.timeNanos[batch.size() - 1];
                 if (batch.size() == 0) {
                     free.add(batch);
                     break;

@@ -45,10 +45,21 @@ operand
     ;
 
 value
-    : WORD
+    : WORD LPAREN fieldRef RPAREN   // function of a field: len(eth.src)
+    | fieldRef
     | STRING
     | RAWSTRING
     | CHAR
+    ;
+
+// A field, protocol or bare literal, optionally sliced: eth.src[0:3], frame[-4:], bth[0], ip.src[1-2,3].
+// A range lexes as one WORD ("0:3", "1-2", "-4:"); the compiler reads it, so errors point into it.
+fieldRef
+    : WORD slice?
+    ;
+
+slice
+    : LBRACKET WORD (COMMA WORD)* RBRACKET
     ;
 
 set
@@ -64,6 +75,8 @@ setElement
 LPAREN   : '(' ;
 RPAREN   : ')' ;
 LBRACE   : '{' ;
+LBRACKET : '[' ;
+RBRACKET : ']' ;
 RBRACE   : '}' ;
 COMMA    : ',' ;
 DOTDOT   : '..' ;

@@ -14,7 +14,10 @@ public interface FieldAccessor {
      */
     long asLong(FilterField f, int i);
 
-    /** IPV6 (16 bytes), BYTES. */
+    /**
+     * IPV6 (16 bytes), BYTES; for a PROTOCOL, its bytes in the frame (what {@code frame contains ...},
+     * {@code bth[0]} and {@code len(udp)} read).
+     */
     byte[] asBytes(FilterField f, int i);
 
     /** STRING. */

@@ -21,6 +21,11 @@ public enum FieldType {
     STRING("string"),
     /** Raw bytes through {@link FieldAccessor#asBytes}. */
     BYTES("byte string"),
+    /**
+     * A time (frame.time_relative) as signed nanoseconds through {@link FieldAccessor#asLong}; literals are seconds
+     * with up to 9 decimals ({@code 1.5}), as Wireshark writes relative times.
+     */
+    TIME("time offset"),
     /** A protocol (e.g. {@code mrth}): can only be tested for presence. */
     PROTOCOL("protocol");
 
@@ -37,6 +42,6 @@ public enum FieldType {
 
     /** True for the types whose values are read with {@link FieldAccessor#asLong}. */
     public boolean isLongValued() {
-        return this == BOOLEAN || this == UNSIGNED || this == SIGNED || this == IPV4 || this == ETHER;
+        return this == BOOLEAN || this == UNSIGNED || this == SIGNED || this == IPV4 || this == ETHER || this == TIME;
     }
 }

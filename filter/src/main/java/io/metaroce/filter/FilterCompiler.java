@@ -99,7 +99,7 @@ final class FilterCompiler {
         if (tree.expr() == null) {
             return new Node.True();
         }
-        return expr(tree.expr());
+        return withDerived(expr(tree.expr()));
     }
 
     // ================================================================== syntax errors
@@ -175,9 +175,9 @@ final class FilterCompiler {
                 default -> error(t, "Invalid character " + describeChar(c));
             };
         }
-        if (type == DisplayFilterParser.RPAREN || type == DisplayFilterParser.RBRACE) {
+        if (type == DisplayFilterParser.RPAREN || type == DisplayFilterParser.RBRACE || type == DisplayFilterParser.RBRACKET) {
             String closer = t.getText();
-            String opener = type == DisplayFilterParser.RPAREN ? "(" : "{";
+            String opener = type == DisplayFilterParser.RPAREN ? "(" : type == DisplayFilterParser.RBRACE ? "{" : "[";
             Token open = innermostOpen(idx);
             if (open == null) {
                 return error(t, show(closer) + " has no matching " + show(opener));
@@ -222,10 +222,18 @@ final class FilterCompiler {
         if (type == T_EOF) {
             Token open = innermostOpen(idx);
             if (open != null) {
-                return error(open, show(open.getText()) + " has no matching "
-                        + show(open.getType() == DisplayFilterParser.LPAREN ? ")" : "}"));
+                return error(open, show(open.getText()) + " has no matching " + show(switch (open.getType()) {
+                    case DisplayFilterParser.LPAREN -> ")";
+                    case DisplayFilterParser.LBRACE -> "}";
+                    default -> "]";
+                }));
             }
             return error(t, "Unexpected end of filter expression");
+        }
+        Token bracket = innermostOpen(idx);
+        if (bracket != null && bracket.getType() == DisplayFilterParser.LBRACKET) {
+            return error(t, shown + " was unexpected; the \"[\" at column " + (charIndex(bracket.getStartIndex()) + 1)
+                    + " is not closed (a slice is [i:length], [i-j] or [i])");
         }
         return error(t, shown + " was unexpected in this context");
     }
@@ -236,8 +244,8 @@ final class FilterCompiler {
         for (int i = 0; i < limit && i < tokens.size(); i++) {
             Token t = tokens.get(i);
             switch (t.getType()) {
-                case DisplayFilterParser.LPAREN, DisplayFilterParser.LBRACE -> stack.push(t);
-                case DisplayFilterParser.RPAREN, DisplayFilterParser.RBRACE -> {
+                case DisplayFilterParser.LPAREN, DisplayFilterParser.LBRACE, DisplayFilterParser.LBRACKET -> stack.push(t);
+                case DisplayFilterParser.RPAREN, DisplayFilterParser.RBRACE, DisplayFilterParser.RBRACKET -> {
                     if (!stack.isEmpty()) {
                         stack.pop();
                     }
@@ -387,7 +395,10 @@ final class FilterCompiler {
     private Operand operand(OperandContext oc, FilterField other) throws FilterException {
         Token tok = oc.value(0).getStart();
         FilterField f = null;
-        if (tok.getType() == DisplayFilterParser.WORD && (other == null || valueName(other, tok.getText()) == null)) {
+        DisplayFilterParser.ValueContext vc = oc.value(0);
+        if (vc.LPAREN() != null || (vc.fieldRef() != null && vc.fieldRef().slice() != null)) {
+            f = derivedValue(vc);
+        } else if (tok.getType() == DisplayFilterParser.WORD && (other == null || valueName(other, tok.getText()) == null)) {
             f = resolver.resolve(tok.getText());
             if (f != null) {
                 fields.add(f);
@@ -456,6 +467,103 @@ final class FilterCompiler {
     private static String article(FieldType t) {
         String d = t.description();
         return ("aeiouAEIOU".indexOf(d.charAt(0)) >= 0 ? "an " : "a ") + d;
+    }
+
+    // ================================================================== slices and functions
+
+    private final List<Derived> derived = new ArrayList<>();
+
+    /** The field a function call or a slice stands for (a {@link Derived} field). */
+    private FilterField derivedValue(DisplayFilterParser.ValueContext vc) throws FilterException {
+        if (vc.LPAREN() == null) {
+            return sliced(vc.fieldRef());
+        }
+        Token fn = vc.WORD().getSymbol();
+        if (!fn.getText().equals("len")) {
+            throw error(fn, show(fn.getText()) + " is not a function; the function is len(FIELD)");
+        }
+        FilterField inner = sliced(vc.fieldRef());
+        if (!Derived.hasBytes(inner.type())) {
+            throw error(vc.fieldRef(), "len() needs a byte string, string, address or protocol, but " + inner.name()
+                    + " is " + article(inner.type()));
+        }
+        return derive("len(" + inner.name() + ")", inner, Derived.Kind.LEN, new int[0], new int[0]);
+    }
+
+    /** A field, sliced when the reference has [ranges]. */
+    private FilterField sliced(DisplayFilterParser.FieldRefContext ref) throws FilterException {
+        Token tok = ref.WORD().getSymbol();
+        FilterField f = resolver.resolve(tok.getText());
+        if (f == null) {
+            throw notAField(tok);
+        }
+        fields.add(f);
+        if (ref.slice() == null) {
+            return f;
+        }
+        if (!Derived.hasBytes(f.type())) {
+            throw error(ref.slice(), f.name() + " (" + f.type().description() + ") cannot be sliced; slices need a byte string, "
+                    + "string, address or protocol");
+        }
+        List<org.antlr.v4.runtime.tree.TerminalNode> ranges = ref.slice().WORD();
+        int[] starts = new int[ranges.size()];
+        int[] lengths = new int[ranges.size()];
+        StringBuilder name = new StringBuilder(f.name()).append('[');
+        for (int r = 0; r < ranges.size(); r++) {
+            Token rt = ranges.get(r).getSymbol();
+            long[] range = sliceRange(rt.getText());
+            if (range == null) {
+                throw error(rt, show(rt.getText()) + " is not a slice range; use [i], [i:length], [i-j], [i:] or [:length]"
+                        + " (i may be negative: from the end)");
+            }
+            starts[r] = (int) range[0];
+            lengths[r] = (int) range[1];
+            name.append(r > 0 ? "," : "").append(rt.getText());
+        }
+        return derive(name.append(']').toString(), f, Derived.Kind.SLICE, starts, lengths);
+    }
+
+    /** Wireshark's ranges: "i" (1 byte), "i:n" (n bytes), "i-j" (i to j inclusive), "i:" (to the end), ":n". */
+    private static long[] sliceRange(String s) {
+        java.util.regex.Matcher m = RANGE.matcher(s);
+        if (!m.matches()) {
+            return null;
+        }
+        try {
+            long start = m.group(1) == null || m.group(1).isEmpty() ? 0 : Long.parseLong(m.group(1));
+            String sep = m.group(2);
+            String end = m.group(3);
+            if (Math.abs(start) > 1 << 20) {
+                return null;
+            }
+            if (sep == null) {
+                return new long[] {start, 1};
+            }
+            if (sep.equals(":")) {
+                if (end.isEmpty()) {
+                    return new long[] {start, -1};
+                }
+                long n = Long.parseLong(end);
+                return n > 0 && n <= 1 << 20 ? new long[] {start, n} : null;
+            }
+            long last = Long.parseLong(end);    // "i-j": both non-negative, j >= i
+            return start >= 0 && last >= start && last <= 1 << 20 ? new long[] {start, last - start + 1} : null;
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
+    private static final Pattern RANGE = Pattern.compile("(-?\\d*)(?:([:-])(\\d*))?");
+
+    private FilterField derive(String name, FilterField base, Derived.Kind kind, int[] starts, int[] lengths) {
+        Derived d = new Derived(derived.size(), name, base, kind, starts, lengths);
+        derived.add(d);
+        return d.field;
+    }
+
+    /** The filter tree, with the derived fields computed when it runs. */
+    private Node withDerived(Node root) {
+        return derived.isEmpty() ? root : new Node.WithDerived(root, derived.toArray(Derived[]::new));
     }
 
     // ================================================================== literals
@@ -615,6 +723,10 @@ final class FilterCompiler {
                 Long v = Literals.parseUnsigned(s);
                 return v == null ? null : new LongV(v, Long.toUnsignedString(v));
             }
+            case TIME: {
+                Long v = Literals.parseSeconds(s);
+                return v == null ? null : new LongV(v, Literals.formatSeconds(v));
+            }
             case SIGNED: {
                 Long v = Literals.parseSigned(s);
                 return v == null ? null : new LongV(v, Long.toString(v));
@@ -703,11 +815,12 @@ final class FilterCompiler {
         };
     }
 
-    private enum Group { NUMBER, IPV4, ETHER, IPV6, STRING, BYTES, PROTOCOL }
+    private enum Group { NUMBER, TIME, IPV4, ETHER, IPV6, STRING, BYTES, PROTOCOL }
 
     private static Group group(FieldType t) {
         return switch (t) {
             case BOOLEAN, UNSIGNED, SIGNED -> Group.NUMBER;
+            case TIME -> Group.TIME;
             case IPV4 -> Group.IPV4;
             case ETHER -> Group.ETHER;
             case IPV6 -> Group.IPV6;
@@ -758,7 +871,7 @@ final class FilterCompiler {
             }
             String t = prefix + l.text() + " " + opText + " " + r.text();
             return switch (group(f.type())) {
-                case NUMBER, IPV4, ETHER -> new Node.LongFieldCompare(t, f, l.effectiveMask(), Node.kindOf(f.type()),
+                case NUMBER, TIME, IPV4, ETHER -> new Node.LongFieldCompare(t, f, l.effectiveMask(), Node.kindOf(f.type()),
                         g, r.effectiveMask(), Node.kindOf(g.type()), op, all);
                 case IPV6, BYTES -> new Node.BytesFieldCompare(t, f, g, op, all);
                 case STRING -> new Node.StringFieldCompare(t, f, g, op, all);
@@ -855,7 +968,7 @@ final class FilterCompiler {
         t.append('}');
         String text = t.toString();
         return switch (g) {
-            case NUMBER, IPV4, ETHER -> {
+            case NUMBER, TIME, IPV4, ETHER -> {
                 long[] p = points.stream().mapToLong(Long::longValue).sorted().distinct().toArray();
                 long[] lo = ranges.stream().mapToLong(r -> r[0]).toArray();
                 long[] hi = ranges.stream().mapToLong(r -> r[1]).toArray();
@@ -882,8 +995,15 @@ final class FilterCompiler {
     }
 
     private Node contains(QuantifierContext q, OperandContext lc, OperandContext rc) throws FilterException {
-        Operand l = fieldOperand(lc, "contains");
+        Operand l = operand(lc, null);
+        if (!l.isField()) {
+            throw notAField(l.token());
+        }
         FilterField f = l.field();
+        if (!l.masked() && f.type() != FieldType.STRING && Derived.hasBytes(f.type())) {
+            // "frame contains 00:00", "eth.src contains 02:00": a protocol or address as its bytes, as in Wireshark.
+            f = derive(f.name(), f, Derived.Kind.SLICE, new int[] {0}, new int[] {-1});
+        }
         if (l.masked() || (f.type() != FieldType.STRING && f.type() != FieldType.BYTES)) {
             throw error(l.masked() ? lc : l.ctx(), f.name() + " (" + (l.masked() ? "masked " : "")
                     + f.type().description() + ") cannot be used with \"contains\"; it needs a string or byte string field");

@@ -62,6 +62,31 @@ final class Literals {
         return m < 0 ? null : m;
     }
 
+    /** Seconds with up to 9 decimals ("1.5", "-0.000001", "2") as nanoseconds; null when malformed or out of range. */
+    static Long parseSeconds(String s) {
+        java.util.regex.Matcher m = SECONDS.matcher(s);
+        if (!m.matches()) {
+            return null;
+        }
+        String frac = m.group(3) == null ? "" : m.group(3);
+        try {
+            long ns = Math.addExact(Math.multiplyExact(Long.parseLong(m.group(2)), 1_000_000_000L),
+                    Long.parseLong((frac + "000000000").substring(0, 9)));
+            return m.group(1) == null ? ns : -ns;
+        } catch (ArithmeticException | NumberFormatException e) {
+            return null;
+        }
+    }
+
+    private static final java.util.regex.Pattern SECONDS = java.util.regex.Pattern.compile("(-)?(\\d{1,11})(?:\\.(\\d{0,9}))?");
+
+    /** Nanoseconds as seconds with 9 decimals, as tshark prints relative times. */
+    static String formatSeconds(long ns) {
+        String sign = ns < 0 ? "-" : "";
+        long a = Math.abs(ns);
+        return sign + a / 1_000_000_000L + "." + String.format("%09d", a % 1_000_000_000L);
+    }
+
     static Long parseBoolean(String s) {
         if (s.equalsIgnoreCase("true")) {
             return 1L;

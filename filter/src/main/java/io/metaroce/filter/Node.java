@@ -59,7 +59,7 @@ abstract class Node {
     static final int KIND_BOOLEAN = 2;
 
     static int kindOf(FieldType t) {
-        return t == FieldType.SIGNED ? KIND_SIGNED : t == FieldType.BOOLEAN ? KIND_BOOLEAN : KIND_UNSIGNED;
+        return t == FieldType.SIGNED || t == FieldType.TIME ? KIND_SIGNED : t == FieldType.BOOLEAN ? KIND_BOOLEAN : KIND_UNSIGNED;
     }
 
     /** Reads occurrence i of a long-valued field, applying the mask and boolean normalisation. */
@@ -264,6 +264,32 @@ abstract class Node {
         void print(StringBuilder sb) {
             sb.append("not ");
             printChild(sb, child, PREC_NOT);
+        }
+    }
+
+    /** Runs the filter with the derived fields (slices, len()) computed from the frame's. */
+    static final class WithDerived extends Node {
+        final Node child;
+        final Derived[] derived;
+
+        WithDerived(Node child, Derived[] derived) {
+            this.child = child;
+            this.derived = derived;
+        }
+
+        @Override
+        boolean test(FieldAccessor a) {
+            return child.test(new Derived.Accessor(a, derived));
+        }
+
+        @Override
+        int precedence() {
+            return child.precedence();
+        }
+
+        @Override
+        void print(StringBuilder sb) {
+            child.print(sb);
         }
     }
 

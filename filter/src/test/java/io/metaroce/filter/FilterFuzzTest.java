@@ -191,6 +191,7 @@ class FilterFuzzTest {
                     ? pick(r, "0", "1", "4", "100", "0x64", "0144", "0b11", "'a'", "18446744073709551615")
                     : pick(r, f.valueNames().keySet().toArray(String[]::new));
             case SIGNED -> pick(r, "-5", "0", "5", "-0x10");
+            case TIME -> pick(r, "0", "1.5", "-0.000000001", "0.25");
             case BOOLEAN -> pick(r, "true", "false", "0", "1", "TRUE");
             case IPV4 -> pick(r, "10.0.0.1", "10.0.1.2", "10.0.0.0/24", "192.168.0.1", "0.0.0.0/0");
             case IPV6 -> pick(r, "fe80::1", "2001:db8::1", "2001:db8::/32", "fe80::/10", "::ffff:1.2.3.4");
@@ -213,6 +214,7 @@ class FilterFuzzTest {
                 values.add(switch (f.type()) {
                     case UNSIGNED -> pick(r, new Object[] {0L, 1L, 4L, 17L, 100L, 200L, 0x1fL, -1L, 0x80L});
                     case SIGNED -> pick(r, new Object[] {-5L, 0L, 5L, Long.MIN_VALUE});
+                    case TIME -> pick(r, new Object[] {0L, 1_500_000_000L, -1L, 250_000_000L});
                     case BOOLEAN -> (long) r.nextInt(2);
                     case IPV4 -> pick(r, new Object[] {TestFields.ip("10.0.0.1"), TestFields.ip("10.0.1.2"),
                             TestFields.ip("192.168.0.1"), TestFields.ip("255.255.255.255")});

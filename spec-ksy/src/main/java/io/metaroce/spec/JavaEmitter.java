@@ -199,15 +199,27 @@ public final class JavaEmitter {
             Header h = all.get(hi);
             for (Field f : h.fields()) {
                 int parentId = rows.size();
-                rows.add(fieldRow(rows.size(), hi, h, f.id(), f.label(), f.doc(), f.type(), f.display(), f.bitOffset(), f.bits(), 0,
-                        -1, f.enumName(), f.ws(), f.reserved(), f.icrcVariant()));
+                // A derived field (ip.addr, ipv6.tclass) belongs to the wire header its parts are in, so that it
+                // occurs as often as that header; bits-of reads the parts' bits as one number.
+                List<String> parts = !f.either().isEmpty() ? f.either() : f.bitsOf();
+                int header = hi, bitOffset = f.bitOffset(), bits = f.bits();
+                if (!parts.isEmpty()) {
+                    Header ph = spec.header(parts.get(0).substring(0, parts.get(0).indexOf('.')));
+                    header = all.indexOf(ph);
+                    Field first = part(ph, parts.get(0)), last = part(ph, parts.get(parts.size() - 1));
+                    bitOffset = first.bitOffset();
+                    bits = f.bitsOf().isEmpty() ? first.bits() : last.bitOffset() + last.bits() - first.bitOffset();
+                }
+                rows.add(fieldRow(rows.size(), header, f.fullName(h.id()), f.label(), f.doc(), f.type(), f.display(), bitOffset,
+                        bits, 0, -1, f.enumName(), f.ws(), f.reserved(), f.icrcVariant()));
                 for (SubField s : f.subfields()) {
-                    rows.add(fieldRow(rows.size(), hi, h, f.id() + "." + s.id(), s.label(), s.doc(), "uint", "dec", f.bitOffset(), f.bits(),
+                    rows.add(fieldRow(rows.size(), hi, h.id() + "." + f.id() + "." + s.id(), s.label(), s.doc(), "uint", "dec", f.bitOffset(), f.bits(),
                             s.mask(), parentId, s.enumName(), s.ws(), false, false));
                 }
             }
         }
         b.append(String.join(",\n", rows)).append(");\n\n");
+        wireshark(b, all, firstField);
 
         // carried headers (CM private data)
         b.append("    /** Headers carried inside bytes fields (CM private data). */\n");
@@ -324,12 +336,64 @@ public final class JavaEmitter {
         return "new int[] {" + String.join(", ", idx) + "}";
     }
 
-    private String fieldRow(int id, int headerIndex, Header h, String fieldId, String label, String doc, String type, String display,
+    private static Field part(Header h, String name) {
+        for (Field f : h.fields()) if (name.equals(h.id() + "." + f.id())) return f;
+        throw new SpecException("unknown field " + name);
+    }
+
+    /** Field id of a wire field named header.field. */
+    private static int fieldId(List<Header> all, Map<String, Integer> firstField, String name) {
+        Header h = null;
+        for (Header x : all) if (name.startsWith(x.id() + ".")) h = x;
+        int id = firstField.get(h.id());
+        for (Field f : h.fields()) {
+            if (name.equals(h.id() + "." + f.id())) return id;
+            id += 1 + f.subfields().size();
+        }
+        throw new SpecException("unknown field " + name);
+    }
+
+    /** Wireshark compatibility tables: protocol aliases, tshark's print format, either-fields, unmapped names. */
+    private void wireshark(StringBuilder b, List<Header> all, Map<String, Integer> firstField) {
+        List<String> protocols = new ArrayList<>(), display = new ArrayList<>(), either = new ArrayList<>(), unmapped = new ArrayList<>();
+        for (int hi = 0; hi < all.size(); hi++) {
+            Header h = all.get(hi);
+            for (String a : h.ws()) protocols.add("Map.entry(" + str(a) + ", " + hi + ")");
+            int id = firstField.get(h.id());
+            for (Field f : h.fields()) {
+                int fid = id;
+                id += 1 + f.subfields().size();
+                if (f.wsDisplay() != null) for (String a : f.ws()) display.add("Map.entry(" + str(a) + ", " + str(f.wsDisplay()) + ")");
+                for (SubField s : f.subfields()) if (!s.ws().isEmpty() && f.wsDisplay() != null)
+                    for (String a : s.ws()) display.add("Map.entry(" + str(a) + ", \"dec\")");
+                if (!f.either().isEmpty()) {
+                    List<String> ids = new ArrayList<>();
+                    for (String p : f.either()) ids.add(String.valueOf(fieldId(all, firstField, p)));
+                    either.add("Map.entry(" + fid + ", new int[] {" + String.join(", ", ids) + "})");
+                }
+            }
+        }
+        for (var e : spec.wsUnmapped().entrySet()) unmapped.add("Map.entry(" + str(e.getKey()) + ", " + str(e.getValue()) + ")");
+        b.append("    /** Wireshark protocol names that test for one of our headers (index in HEADERS). */\n");
+        b.append("    public static final Map<String, Integer> PROTOCOL_ALIASES = Map.ofEntries(").append(entries(protocols)).append(");\n\n");
+        b.append("    /** How tshark prints a field under a Wireshark name, where that differs from our display: dec or hexN. */\n");
+        b.append("    public static final Map<String, String> WS_DISPLAY = Map.ofEntries(").append(entries(display)).append(");\n\n");
+        b.append("    /** Fields that are either of two others (ip.addr: ip.src, ip.dst), by field id: one occurrence per part. */\n");
+        b.append("    public static final Map<Integer, int[]> EITHER = Map.ofEntries(").append(entries(either)).append(");\n\n");
+        b.append("    /** Wireshark names (a trailing * matches a prefix) with no equivalent here, and why. */\n");
+        b.append("    public static final Map<String, String> WS_UNMAPPED = Map.ofEntries(").append(entries(unmapped)).append(");\n\n");
+    }
+
+    private static String entries(List<String> l) {
+        return l.isEmpty() ? "" : "\n            " + String.join(",\n            ", l);
+    }
+
+    private String fieldRow(int id, int headerIndex, String name, String label, String doc, String type, String display,
                             int bitOffset, int bits, long mask, int parent, String enumName, List<String> ws, boolean reserved,
                             boolean icrcVariant) {
         String aliases = ws.isEmpty() ? "List.of()" : "List.of(" + String.join(", ", ws.stream().map(JavaEmitter::str).toList()) + ")";
         String e = enumName == null ? "null" : "ENUM_" + constant(enumName);
-        return "            new FieldDef(" + id + ", \"" + h.id() + "." + fieldId + "\", " + headerIndex + ", " + str(label) + ", "
+        return "            new FieldDef(" + id + ", \"" + name + "\", " + headerIndex + ", " + str(label) + ", "
                 + str(doc) + ", ValueType." + constant(type) + ", Display." + constant(display) + ", " + bitOffset + ", " + bits
                 + ", 0x" + Long.toHexString(mask) + "L, " + parent + ", " + e + ", " + aliases + ", " + reserved + ", " + icrcVariant + ")";
     }

@@ -32,18 +32,18 @@ import org.yaml.snakeyaml.constructor.SafeConstructor;
 
 /** Reads spec-ksy/metaroce-v1.yaml into a {@link Spec} and checks that it is consistent. */
 public final class SpecLoader {
-    private static final Set<String> TYPES = Set.of("uint", "bool", "ipv4", "ipv6", "ether", "bytes", "string");
+    private static final Set<String> TYPES = Set.of("uint", "bool", "ipv4", "ipv6", "ether", "bytes", "string", "time");
 
     // The closed key set of every kind of mapping. An unknown key is an error, not silently ignored: in a
     // YAML flow map an unquoted comma ends the value, and what follows becomes a key of its own
     // ("doc: 0 RoCEv2, 1 MetaRoCE v1" is {doc: "0 RoCEv2", "1 MetaRoCE v1": null}).
     private static final Set<String> ROOT_KEYS = Set.of("meta", "headers", "pseudo", "enums", "transports", "operations",
-            "special-opcodes", "opcode-ranges", "tver", "rules", "expert");
+            "special-opcodes", "opcode-ranges", "tver", "rules", "expert", "ws-unmapped");
     private static final Set<String> META_KEYS = Set.of("id", "title", "version", "license", "ks-version", "spec",
             "roce-udp-port", "roce-v1-ethertype");
-    private static final Set<String> HEADER_KEYS = Set.of("title", "orig-id", "section", "doc", "fields");
+    private static final Set<String> HEADER_KEYS = Set.of("title", "orig-id", "section", "doc", "fields", "ws");
     private static final Set<String> FIELD_KEYS = Set.of("id", "orig-id", "bits", "type", "display", "enum", "label", "doc",
-            "ws", "reserved", "subfields", "carries", "icrc");
+            "ws", "reserved", "subfields", "carries", "icrc", "name", "ws-display", "either", "bits-of");
     private static final Set<String> SUBFIELD_KEYS = Set.of("id", "mask", "enum", "label", "doc", "ws");
     private static final Set<String> CARRY_KEYS = Set.of("header", "at", "when");
     private static final Set<String> WHEN_KEYS = Set.of("field", "equals");
@@ -59,6 +59,8 @@ public final class SpecLoader {
     private static final Set<String> EXPERT_GROUPS = Set.of("malformed", "checksum", "protocol", "undecoded", "sequence", "capture");
     private static final Set<String> SEVERITIES = Set.of("error", "warn", "note");
     private static final Set<String> TVER_KEYS = Set.of("id", "label", "mrth", "allowed");
+    /** A Wireshark name with no equivalent here, and why. */
+    private static final Set<String> WS_UNMAPPED_KEYS = Set.of("name", "reason");
     private static final Set<String> RULE_KEYS = Set.of("id", "severity", "section", "taps", "text");
 
     private SpecLoader() {}
@@ -138,7 +140,17 @@ public final class SpecLoader {
             expert.add(new SpecModel.Expert(str(x, "id"), str(x, "group"), str(x, "severity"), str(x, "summary"),
                     (String) x.get("rule")));
         }
-        Spec spec = new Spec(meta, headers, pseudo, enums, transports, ops, specials, ranges, rules, expert);
+        // Wireshark names with no equivalent here, each with the reason (checked against tshark -G fields by a test).
+        Map<String, String> wsUnmapped = new LinkedHashMap<>();
+        if (root.get("ws-unmapped") != null) {
+            for (Object o : list(root, "ws-unmapped")) {
+                Map<String, Object> u = asMap(o, "ws-unmapped");
+                closed(u, "ws-unmapped[" + wsUnmapped.size() + "]", WS_UNMAPPED_KEYS);
+                if (wsUnmapped.put(str(u, "name"), str(u, "reason")) != null)
+                    throw new SpecException("ws-unmapped: " + u.get("name") + " listed twice");
+            }
+        }
+        Spec spec = new Spec(meta, headers, pseudo, enums, transports, ops, specials, ranges, rules, expert, wsUnmapped);
         validate(spec);
         return spec;
     }
@@ -183,11 +195,12 @@ public final class SpecLoader {
                         f.containsKey("display") ? str(f, "display") : "dec", (String) f.get("enum"),
                         f.containsKey("label") ? str(f, "label") : str(f, "id"), (String) f.get("doc"),
                         strings(f.get("ws")), Boolean.TRUE.equals(f.get("reserved")), subs, carries,
-                        "variant".equals(f.get("icrc"))));
+                        "variant".equals(f.get("icrc")), (String) f.get("name"), (String) f.get("ws-display"),
+                        strings(f.get("either")), strings(f.get("bits-of"))));
                 offset += bits;
             }
             out.add(new Header(e.getKey(), str(h, "title"), (String) h.get("orig-id"), (String) h.get("section"),
-                    (String) h.get("doc"), fields, pseudo));
+                    (String) h.get("doc"), fields, pseudo, strings(h.get("ws"))));
         }
         return out;
     }
@@ -206,7 +219,10 @@ public final class SpecLoader {
         }
         for (Header h : spec.pseudo()) {
             if (!headerIds.add(h.id())) throw new SpecException("pseudo header " + h.id() + " clashes with a header");
-            for (Field f : h.fields()) checkField(spec, h, f);
+            for (Field f : h.fields()) {
+                checkField(spec, h, f);
+                checkDerived(spec, h, f);
+            }
         }
         Set<String> transports = new HashSet<>();
         for (Transport t : spec.transports()) {
@@ -255,12 +271,40 @@ public final class SpecLoader {
         }
     }
 
+    /** either / bits-of name fields of one wire header; bits-of fields must be adjacent. */
+    private static void checkDerived(Spec spec, Header h, Field f) {
+        List<String> parts = !f.either().isEmpty() ? f.either() : f.bitsOf();
+        if (parts.isEmpty()) return;
+        if (f.name() == null) throw new SpecException(h.id() + "." + f.id() + ": a derived field needs a name");
+        String header = null;
+        int nextBit = -1;
+        for (String p : parts) {
+            int dot = p.indexOf('.');
+            Header ph = spec.header(p.substring(0, dot));
+            Field pf = ph.fields().stream().filter(x -> x.id().equals(p.substring(dot + 1))).findFirst()
+                    .orElseThrow(() -> new SpecException(f.name() + ": unknown field " + p));
+            if (header != null && !header.equals(ph.id())) throw new SpecException(f.name() + ": parts from two headers");
+            header = ph.id();
+            if (!f.bitsOf().isEmpty()) {
+                if (nextBit >= 0 && pf.bitOffset() != nextBit) throw new SpecException(f.name() + ": bits-of parts are not adjacent");
+                nextBit = pf.bitOffset() + pf.bits();
+            } else if (!pf.type().equals(f.type()) && !f.type().equals("string")) {
+                throw new SpecException(f.name() + ": " + p + " is " + pf.type() + ", not " + f.type());
+            }
+        }
+    }
+
     private static void checkField(Spec spec, Header h, Field f) {
         if (!TYPES.contains(f.type())) throw new SpecException(h.id() + "." + f.id() + ": unknown type " + f.type());
         if (f.enumName() != null && !f.enumName().equals("opcode") && !spec.enums().containsKey(f.enumName()))
             throw new SpecException(h.id() + "." + f.id() + ": unknown enum " + f.enumName());
         if (!f.id().matches("[a-z][a-z0-9_]*")) throw new SpecException(h.id() + "." + f.id() + ": ids are lower_snake_case");
+        if (f.wsDisplay() != null && !f.wsDisplay().matches("dec|hex([1-9]|1[0-6])"))
+            throw new SpecException(h.id() + "." + f.id() + ": ws-display is dec or hexN, not " + f.wsDisplay());
+        if (f.type().equals("time") && !h.pseudo()) throw new SpecException(h.id() + "." + f.id() + ": time fields are computed");
         if (h.pseudo()) return;
+        if (f.name() != null || !f.either().isEmpty() || !f.bitsOf().isEmpty())
+            throw new SpecException(h.id() + "." + f.id() + ": name, either and bits-of are for computed fields");
         switch (f.type()) {
             case "bool" -> { if (f.bits() != 1) throw new SpecException(h.id() + "." + f.id() + ": bool is 1 bit"); }
             case "ipv4" -> { if (f.bits() != 32) throw new SpecException(h.id() + "." + f.id() + ": ipv4 is 32 bits"); }

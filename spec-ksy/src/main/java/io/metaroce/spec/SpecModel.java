@@ -12,7 +12,7 @@ public final class SpecModel {
 
     public record Spec(Meta meta, List<Header> headers, List<Header> pseudo, Map<String, EnumDef> enums,
                        List<Transport> transports, List<Operation> operations, List<Special> specials,
-                       List<OpcodeRange> ranges, List<Rule> rules, List<Expert> expert) {
+                       List<OpcodeRange> ranges, List<Rule> rules, List<Expert> expert, Map<String, String> wsUnmapped) {
         public Header header(String id) {
             for (Header h : headers) if (h.id().equals(id)) return h;
             throw new SpecException("unknown header '" + id + "'");
@@ -24,7 +24,7 @@ public final class SpecModel {
 
     /** A header laid out on the wire (pseudo = false) or a group of computed values (pseudo = true). */
     public record Header(String id, String title, String origId, String section, String doc, List<Field> fields,
-                         boolean pseudo) {
+                         boolean pseudo, List<String> ws) {
         public int sizeBits() {
             int n = 0;
             for (Field f : fields) n += f.bits();
@@ -35,12 +35,19 @@ public final class SpecModel {
 
     /**
      * One field. bitOffset counts from the first (most significant) bit of its header. type is one of
-     * uint, bool, ipv4, ipv6, ether, bytes, string.
+     * uint, bool, ipv4, ipv6, ether, bytes, string, time (computed: signed nanoseconds, printed as seconds).
+     * wsDisplay: how tshark prints the field under its Wireshark names when that differs from display
+     * ("dec", or "hexN" for N hex digits). Computed fields only: name (the full filter name, when it is not
+     * header.id), either (one occurrence per listed field, as Wireshark's ip.addr is ip.src or ip.dst),
+     * bitsOf (adjacent fields read as one number, as ipv6.tclass is dscp and ecn).
      */
     public record Field(String id, String origId, int bits, int bitOffset, String type, String display,
                         String enumName, String label, String doc, List<String> ws, boolean reserved,
-                        List<SubField> subfields, List<Carry> carries, boolean icrcVariant) {
+                        List<SubField> subfields, List<Carry> carries, boolean icrcVariant, String name,
+                        String wsDisplay, List<String> either, List<String> bitsOf) {
         public int byteOffset() { return bitOffset / 8; }
+        /** The filter name in a header with this id. */
+        public String fullName(String headerId) { return name != null ? name : headerId + "." + id; }
     }
 
     /** A header carried inside a bytes field at a byte offset, optionally only when one of its fields has a value. */

@@ -99,8 +99,12 @@ public final class HtmlReport {
         h.append("</p>");
         // Findings.
         h.append("<h3>Findings</h3>");
+        long notes = r.count(Severity.NOTE);
         if (r.findings.isEmpty()) h.append("<p class=\"ok\">No finding: every judged rule holds.</p>");
         else {
+            // Notes are hidden by default: say so, rather than show a table with only its header row.
+            if (notes == r.findings.size()) h.append("<p class=\"ok\">No errors or warnings. ").append(notes).append(" note")
+                    .append(notes == 1 ? "" : "s").append(" (tick <i>notes</i> to show ").append(notes == 1 ? "it" : "them").append(").</p>");
             h.append("<div class=\"filters\" data-t=\"t").append(fi).append("\">show: <label><input type=\"checkbox\" value=\"error\" checked> errors</label>")
                     .append("<label><input type=\"checkbox\" value=\"warn\" checked> warnings</label>")
                     .append("<label><input type=\"checkbox\" value=\"note\"> notes</label></div>");
@@ -165,12 +169,23 @@ public final class HtmlReport {
                 .append("<span class=\"lg ferr\"></span> error<span class=\"lg fwarn\"></span> warning<span class=\"lg fnote\"></span> note</p>");
         int shown = 0;
         for (FlowState f : cand) {
-            if (shown++ >= MAX_CHARTS) {
-                h.append("<p class=\"dim\">").append(cand.size() - MAX_CHARTS).append(" more QPs not drawn.</p>");
-                break;
+            // The first QPs (findings first) get a full picture; every other one a small one, in a grid below.
+            boolean small = shown++ >= MAX_CHARTS;
+            if (shown == MAX_CHARTS + 1) {
+                h.append("<details class=\"more\" open><summary>").append(cand.size() - MAX_CHARTS)
+                        .append(" more QPs, drawn small</summary><div class=\"qgrid\">");
             }
             List<Finding> fs = byChart.getOrDefault(f.id, List.of());
             Severity w = worst.get(f.id);
+            if (small) {
+                h.append("<div class=\"chart small\" id=\"").append(anchor(fi, f.id)).append("\"><h4>").append(esc(f.id))
+                        .append(" <span class=\"dim\">").append(f.plot.total).append(" pkts</span>");
+                if (w != null) h.append(" <span class=\"badge ").append(w.label()).append("\">").append(fs.size()).append("</span>");
+                h.append("</h4>");
+                svg(h, f, r.firstNs, true);
+                h.append("</div>");
+                continue;
+            }
             h.append("<div class=\"chart\" id=\"").append(anchor(fi, f.id)).append("\"><h4>").append(esc(f.id));
             if (f.peer != null) h.append(" <span class=\"dim\">&harr; ").append(esc(f.peer.id)).append("</span>");
             h.append(" <span class=\"dim\">").append(f.tver == 1 ? "MetaRoCE" : "RoCEv2").append(", view ").append(f.view.label())
@@ -178,14 +193,33 @@ public final class HtmlReport {
             if (w != null) h.append(" <span class=\"badge ").append(w.label()).append("\">").append(fs.size()).append(" finding")
                     .append(fs.size() == 1 ? "" : "s").append("</span>");
             h.append("</h4>");
-            svg(h, f, r.firstNs);
+            svg(h, f, r.firstNs, false);
             h.append("</div>");
         }
+        if (cand.size() > MAX_CHARTS) h.append("</div></details>");
     }
 
-    private static void svg(StringBuilder h, FlowState f, long t0) {
+    /** About 4 round tick values (1, 2 or 5 times a power of ten) covering [lo, hi]. */
+    static long[] ticks(long lo, long hi) {
+        long span = Math.max(1, hi - lo);
+        long step = 1;
+        while (span / step > 5) {
+            long s = step;
+            step = s * 2;
+            if (span / step <= 5) break;
+            step = s * 5;
+            if (span / step <= 5) break;
+            step = s * 10;
+        }
+        long first = Math.floorDiv(lo + step - 1, step) * step;
+        List<Long> l = new ArrayList<>();
+        for (long v = first; v <= hi; v += step) l.add(v);
+        return l.stream().mapToLong(Long::longValue).toArray();
+    }
+
+    private static void svg(StringBuilder h, FlowState f, long t0, boolean small) {
         Plot p = f.plot;
-        int W = 960, H = 240, L = 70, R = 16, T = 12, B = 34;
+        int W = small ? 320 : 960, H = small ? 130 : 240, L = small ? 62 : 80, R = small ? 8 : 16, T = small ? 8 : 12, B = small ? 22 : 34;
         long tMin = Long.MAX_VALUE, tMax = Long.MIN_VALUE, yMin = Long.MAX_VALUE, yMax = Long.MIN_VALUE;
         for (int i = 0; i < p.n; i++) {
             tMin = Math.min(tMin, p.t[i]);
@@ -203,6 +237,12 @@ public final class HtmlReport {
         }
         if (tMax <= tMin) tMax = tMin + 1000;
         if (yMax <= yMin) yMax = yMin + 1;
+        // A margin inside the frame, so that markers on the first/last packet or the lowest/highest PSN are whole.
+        long padT = Math.max(1, (tMax - tMin) / 25), padY = Math.max(1, (yMax - yMin) / 8);
+        tMin -= padT;
+        tMax += padT;
+        yMin -= padY;
+        yMax += padY;
         double sx = (W - L - R) / (double) (tMax - tMin), sy = (H - T - B) / (double) (yMax - yMin);
         long ft = tMin, fy = yMin, fyMax = yMax;
         java.util.function.LongToDoubleFunction X = t -> L + (t - ft) * sx;
@@ -213,22 +253,36 @@ public final class HtmlReport {
         // Axes: 5 ticks each.
         double spanUs = (tMax - tMin) / 1000.0;
         String tf = spanUs < 0.5 ? "%.3f" : spanUs < 5 ? "%.2f" : "%.1f";
-        for (int k = 0; k <= 4; k++) {
-            long t = tMin + (tMax - tMin) * k / 4;
+        int timeTicks = small ? 2 : 4;
+        for (int k = 0; k <= timeTicks; k++) {
+            long t = tMin + padT + (tMax - tMin - 2 * padT) * k / timeTicks;
             double x = X.applyAsDouble(t);
             h.append(String.format(Locale.ROOT, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" class=\"grid\"/>", x, T, x, H - B));
             h.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%d\" class=\"ax\" text-anchor=\"middle\">" + tf + "</text>",
                     x, H - B + 14, (t - t0) / 1000.0));
-            long y = yMin + (yMax - yMin) * k / 4;
-            double yy = Y.applyAsDouble(y);
-            h.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" class=\"grid\"/>", L, yy, W - R, yy));
-            h.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%.1f\" class=\"ax\" text-anchor=\"end\">%d</text>", L - 4, yy + 4,
-                    (p.origin + y) & 0xFFFFFF));
         }
-        h.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" class=\"ax\" text-anchor=\"middle\">time (&#181;s from the capture start)</text>",
-                (W + L) / 2, H - 4));
-        h.append(String.format(Locale.ROOT, "<text x=\"12\" y=\"%d\" class=\"ax\" transform=\"rotate(-90 12 %d)\" text-anchor=\"middle\">PSN</text>",
-                (H - B + T) / 2, (H - B + T) / 2));
+        // PSN ticks: round values of the unwrapped PSN, so the axis reads monotonically across the 2^24 wrap;
+        // a value past the wrap is labelled with its wire PSN and how many wraps it is past ("14 +2^24").
+        // Unwrapped PSNs carry an arbitrary multiple of 2^24: count wraps from the cycle of the QP's first PSN.
+        long base = Math.floorDiv(p.origin, 1L << 24) << 24;
+        boolean wrapped = false;
+        for (long v : ticks(p.origin + yMin - base, p.origin + yMax - base)) {
+            double yy = Y.applyAsDouble(v + base - p.origin);
+            long wraps = Math.floorDiv(v, 1L << 24);
+            wrapped |= wraps != 0;
+            String label = (v & 0xFFFFFF) + (wraps == 0 ? "" : wraps == 1 ? " +2\u00b2\u2074" : wraps == -1 ? " \u22122\u00b2\u2074"
+                    : (wraps > 0 ? " +" : " \u2212") + Math.abs(wraps) + "\u00b72\u00b2\u2074");
+            h.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" class=\"grid\"/>", L, yy, W - R, yy));
+            h.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%.1f\" class=\"ax\" text-anchor=\"end\">%s</text>", L - 4, yy + 4, label));
+        }
+        if (!small) {
+            h.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" class=\"ax\" text-anchor=\"middle\">time (&#181;s from the capture start)</text>",
+                    (W + L) / 2, H - 4));
+        }
+        if (!small) {
+            h.append(String.format(Locale.ROOT, "<text x=\"12\" y=\"%d\" class=\"ax\" transform=\"rotate(-90 12 %d)\" text-anchor=\"middle\">%s</text>",
+                    (H - B + T) / 2, (H - B + T) / 2, wrapped ? "PSN (past the 2&#178;&#8308; wrap: +2&#178;&#8308;)" : "PSN"));
+        }
         // Findings: vertical lines behind the points.
         for (Plot.Mark m : p.marks) {
             if (!m.kind().equals("error") && !m.kind().equals("warn") && !m.kind().equals("note")) continue;
@@ -341,7 +395,10 @@ public final class HtmlReport {
             .dim{color:#6b7785;font-size:12px}.meta{margin:0 0 6px}.ok{color:#2e7d32;font-weight:600}.err{color:#b3261e;font-weight:600}
             tr.sev-error td:nth-child(2){color:#b71c1c;font-weight:600}tr.sev-warn td:nth-child(2){color:#8a5200;font-weight:600}
             .filters label{margin-right:12px}.chart{margin:8px 0 14px}
-            svg.plot{width:100%;max-width:960px;height:auto;display:block;background:#fff}
+            svg.plot{width:100%;height:auto;display:block;background:#fff;overflow:visible}
+            .qgrid{display:grid;grid-template-columns:repeat(auto-fill,minmax(300px,1fr));gap:4px 14px}.chart.small{margin:2px 0}
+            .chart.small h4{font-size:11px;font-weight:500;margin:4px 0 0;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
+            details.more summary{cursor:pointer;font-weight:600;margin:8px 0}
             .bg{fill:#fbfcfd;stroke:#c9d1d9}.grid{stroke:#e6ebf0}.ax{font-size:11px;fill:#56606b}
             .pts{stroke:#1f5fa8;stroke-width:3.5;stroke-linecap:round}.pts.big{stroke-width:7}.rerror{fill:none;stroke:#c62828;stroke-width:2.5}.rwarn{fill:none;stroke:#e08a00;stroke-width:2.5}
             .rtx{fill:#f57c00}.sp{fill:#8e24aa}.nak{stroke:#d32f2f;stroke-width:2.2}.ce{fill:#2e7d32;fill-opacity:.75}.cnp{stroke:#0288d1;stroke-width:2}
@@ -358,7 +415,8 @@ public final class HtmlReport {
             document.querySelectorAll('.filters').forEach(function(f){
               var t=document.getElementById(f.dataset.t);
               function apply(){var on={};f.querySelectorAll('input').forEach(function(i){on[i.value]=i.checked;});
-                t.querySelectorAll('tr[class^=sev-]').forEach(function(r){r.hidden=!on[r.className.substring(4)];});}
+                var any=false;t.querySelectorAll('tr[class^=sev-]').forEach(function(r){r.hidden=!on[r.className.substring(4)];any=any||!r.hidden;});
+                t.hidden=!any;}
               f.addEventListener('change',apply);apply();});
             """;
 }

@@ -48,8 +48,11 @@ public final class Reports {
             for (RuleDef rule : r.rulesBroken()) {
                 long[] c = r.counts(rule.id());
                 Finding first = firstOf(r, rule.id());
+                // What was found (the first finding), not the rule's requirement: "the ICRC matches" read as a verdict.
+                String what = first == null ? rule.text() : first.message();
+                if (what.length() > 110) what = what.substring(0, 107) + "...";
                 out.printf(Locale.ROOT, "  %-12s %-5s %5d  first at frame %-7s %s%n", rule.id(), r.worst(rule.id()).label(),
-                        c[0] + c[1] + c[2], first == null ? "-" : Long.toString(first.frame()), rule.text());
+                        c[0] + c[1] + c[2], first == null ? "-" : Long.toString(first.frame()), what);
             }
         }
         boolean any = false;
@@ -101,8 +104,19 @@ public final class Reports {
 
     // ------------------------------------------------------------------ JSON
 
+    /** Integers beyond ±2^53 are written as strings (the JSON number contract, see README and analysis JsonOut). */
     static ObjectMapper mapper() {
-        return new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+        com.fasterxml.jackson.databind.module.SimpleModule big = new com.fasterxml.jackson.databind.module.SimpleModule();
+        com.fasterxml.jackson.databind.JsonSerializer<Long> longs = new com.fasterxml.jackson.databind.JsonSerializer<>() {
+            @Override
+            public void serialize(Long v, JsonGenerator g, com.fasterxml.jackson.databind.SerializerProvider p) throws IOException {
+                if (io.metaroce.analysis.JsonOut.exactInDouble(v)) g.writeNumber(v);
+                else g.writeString(Long.toString(v));
+            }
+        };
+        big.addSerializer(Long.class, longs);
+        big.addSerializer(long.class, longs);
+        return new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).registerModule(big);
     }
 
     public static Map<String, Object> jsonTree(List<FileResult> results, ValidateSettings settings) {
@@ -340,6 +354,7 @@ public final class Reports {
         List<Object> notifications = new ArrayList<>();
         for (int ai = 0; ai < results.size(); ai++) {
             FileResult r = results.get(ai);
+            Map<Long, long[]> where = r.error != null ? Map.of() : frameRegions(r);
             Map<String, Object> art = new LinkedHashMap<>();
             art.put("location", Map.of("uri", uri(r.path.toString())));
             art.put("mimeType", "application/vnd.tcpdump.pcap");
@@ -370,6 +385,16 @@ public final class Reports {
                         + f.message()));
                 Map<String, Object> phys = new LinkedHashMap<>();
                 phys.put("artifactLocation", Map.of("uri", uri(r.path.toString()), "index", ai));
+                long[] at = where.get(f.frame());
+                if (at != null) {
+                    // The frame's bytes in the capture file; startLine carries the frame number, because GitHub code
+                    // scanning places a result only by line (README: "SARIF").
+                    Map<String, Object> region = new LinkedHashMap<>();
+                    region.put("startLine", f.frame());
+                    region.put("byteOffset", at[0]);
+                    region.put("byteLength", at[1]);
+                    phys.put("region", region);
+                }
                 Map<String, Object> loc = new LinkedHashMap<>();
                 loc.put("physicalLocation", phys);
                 List<Object> logical = new ArrayList<>();
@@ -399,6 +424,25 @@ public final class Reports {
         run.put("properties", Map.of("settings", settings.describe()));
         root.put("runs", List.of(run));
         return root;
+    }
+
+    /**
+     * Byte offset (in the file) and captured length of every frame a finding names, found by reading the capture
+     * again up to the last such frame: memory stays proportional to the findings, not to the frames.
+     */
+    static Map<Long, long[]> frameRegions(FileResult r) {
+        java.util.TreeSet<Long> wanted = new java.util.TreeSet<>();
+        for (Finding f : r.findings) wanted.add(f.frame());
+        Map<Long, long[]> out = new java.util.HashMap<>();
+        if (wanted.isEmpty()) return out;
+        try (io.metaroce.capture.PacketSource src = io.metaroce.capture.CaptureFiles.open(r.path)) {
+            while (src.next() && src.frameNumber() <= wanted.last()) {
+                if (wanted.contains(src.frameNumber())) out.put(src.frameNumber(), new long[] {src.dataOffset(), src.capturedLength()});
+            }
+        } catch (Exception e) {
+            // The capture was readable a moment ago; without it the results keep their file location only.
+        }
+        return out;
     }
 
     public static void sarif(List<FileResult> results, ValidateSettings settings, OutputStream out) throws IOException {

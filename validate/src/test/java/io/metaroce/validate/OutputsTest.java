@@ -120,6 +120,19 @@ class OutputsTest {
         String id = first.get("ruleId").asText();
         assertEquals(id, run.get("tool").get("driver").get("rules").get(first.get("ruleIndex").asInt()).get("id").asText());
         assertFalse(run.get("invocations").get(0).get("executionSuccessful").asBoolean(), "the unreadable file is reported");
+        // Each result is placed on its frame's bytes in the capture (GitHub code scanning needs a region: startLine).
+        byte[] file = Files.readAllBytes(Captures.of("conformance-violations", null));
+        for (JsonNode res : run.get("results")) {
+            JsonNode loc = res.get("locations").get(0).get("physicalLocation");
+            if (!loc.get("artifactLocation").get("uri").asText().endsWith("conformance-violations.pcapng")) continue;
+            JsonNode region = loc.get("region");
+            assertTrue(region != null, res.toString());
+            assertEquals(res.get("properties").get("frame").asLong(), region.get("startLine").asLong());
+            int off = region.get("byteOffset").asInt(), len = region.get("byteLength").asInt();
+            assertTrue(len >= 54 && off + len <= file.length, region.toString());
+            int etherType = (file[off + 12] & 0xFF) << 8 | (file[off + 13] & 0xFF);
+            assertTrue(Set.of(0x0800, 0x86DD, 0x8100, 0x88A8).contains(etherType), "an Ethernet frame starts at byteOffset " + off);
+        }
         // The schema does reject a broken log (the check above is not vacuous).
         ((com.fasterxml.jackson.databind.node.ObjectNode) doc).put("version", "2.0.0");
         ((com.fasterxml.jackson.databind.node.ObjectNode) first).put("level", "fatal");
@@ -145,6 +158,54 @@ class OutputsTest {
         new StringReader(h).close();
     }
 
+    /** The JSON number contract: integers beyond 2^53 are strings (jq 1.6 and JavaScript would round them). */
+    @Test
+    void jsonAndSarifWriteIntegersBeyond2to53AsStrings() throws Exception {
+        String json = Reports.mapper().writeValueAsString(java.util.Map.of("small", 9007199254740992L, "big", 9007199254740993L,
+                "list", List.of(1767225600000009373L, -9007199254740993L)));
+        JsonNode n = new ObjectMapper().readTree(json);
+        assertTrue(n.get("small").isNumber());
+        assertEquals("9007199254740993", n.get("big").asText());
+        assertTrue(n.get("big").isTextual());
+        assertEquals("1767225600000009373", n.get("list").get(0).asText());
+        assertEquals("-9007199254740993", n.get("list").get(1).asText());
+    }
+
+    @Test
+    void htmlReportSaysNoErrorsWhenThereAreOnlyNotes() throws Exception {
+        Path html = dir.resolve("notes.html");
+        int[] code = new int[1];
+        run(Validation.Format.text, List.of(Captures.of("capture-gaps-truncated", null)), dir.resolve("out.txt"), html, code);
+        String h = Files.readString(html);
+        assertTrue(h.contains("No errors or warnings."), "a notes-only capture says so instead of an empty table");
+    }
+
+    /** Every QP is drawn (small ones in a grid), and the PSN axis of the QP that wraps reads monotonically. */
+    @Test
+    void htmlReportDrawsEveryQpAndUnwrapsThePsnAxis() throws Exception {
+        Path html = dir.resolve("all.html");
+        int[] code = new int[1];
+        run(Validation.Format.text, List.of(Captures.of("conformance-violations", null), Captures.of("rocev2-clean", null)),
+                dir.resolve("out.txt"), html, code);
+        String h = Files.readString(html);
+        assertFalse(h.contains("not drawn"), "no QP left out");
+        assertTrue(h.contains("more QPs, drawn small"));
+        assertTrue(count(h, "class=\"chart small\"") >= 19, "the 19 QPs beyond the first 12 of conformance-violations");
+        boolean sawWrap = false;
+        for (String svg : h.split("<svg")) {
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("text-anchor=\"end\">(\\d+)( \\+2\u00b2\u2074)?</text>").matcher(svg);
+            long prev = -1;
+            while (m.find()) {
+                long v = Long.parseLong(m.group(1)) + (m.group(2) != null ? 1L << 24 : 0);
+                sawWrap |= m.group(2) != null;
+                assertTrue(v > prev, "PSN ticks increase: " + v + " after " + prev);
+                prev = v;
+            }
+        }
+        assertTrue(sawWrap, "rocev2-clean has a QP wrapping from PSN 0xFFFFF7 to 0");
+        assertEquals(List.of(0L, 5L, 10L), java.util.Arrays.stream(HtmlReport.ticks(0, 12)).boxed().toList());
+    }
+
     private static int count(String s, String x) {
         int n = 0;
         for (int i = s.indexOf(x); i >= 0; i = s.indexOf(x, i + 1)) n++;
@@ -160,6 +221,10 @@ class OutputsTest {
         assertTrue(lines[0].contains("FAIL"), lines[0]);
         assertTrue(lines[1].trim().startsWith("MR-FRAME-001"), lines[1]);
         assertTrue(out.contains("Details:"));
+        // A summary line reads what was found, not the rule's requirement text.
+        String notes = run(Validation.Format.text, List.of(Captures.of("capture-gaps-truncated", null)), null, null, code);
+        String frame1 = notes.lines().filter(l -> l.trim().startsWith("MR-FRAME-001")).findFirst().orElseThrow();
+        assertFalse(frame1.endsWith(RuleCatalog.get("MR-FRAME-001").text()), frame1);
         assertTrue(Severity.ERROR.compareTo(Severity.WARN) > 0);
     }
 }
