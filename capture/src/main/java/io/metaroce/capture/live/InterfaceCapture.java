@@ -34,6 +34,8 @@ final class InterfaceCapture implements RawPacketListener {
     private volatile long startNanos;
     // Written only by the capture thread; volatile so that the status line and the writer read them.
     private volatile long delivered, ourDropped;
+    // Every frame libpcap handed to the listener, admitted under -c or not (capture thread only).
+    private long seen;
     private volatile boolean finished;
     private InterfaceCounters last;
 
@@ -136,7 +138,10 @@ final class InterfaceCapture implements RawPacketListener {
      */
     private void drain() throws PcapNativeException, NotOpenException {
         handle.setBlockingMode(PcapHandle.BlockingMode.NONBLOCKING);
-        for (int idle = 0; idle < 2; ) {
+        // Read until the ring is empty twice in a row, a read timeout apart; then, while libpcap's count of
+        // received frames is still ahead of what we were handed plus its drops (a block the kernel has not
+        // handed over yet), wait a little longer, at most half a second in all.
+        for (int idle = 0, waits = 0; idle < 2 || (waits < 5 && unread() > 0); ) {
             int n;
             try {
                 n = handle.dispatch(-1, this);
@@ -147,19 +152,26 @@ final class InterfaceCapture implements RawPacketListener {
                 idle = 0;
                 continue;
             }
-            if (++idle < 2) {
-                try {
-                    Thread.sleep(TIMEOUT_MS * 2L);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return;
-                }
+            idle++;
+            if (idle >= 2) waits++;
+            try {
+                Thread.sleep(TIMEOUT_MS * 2L);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
             }
         }
     }
 
+    /** Frames libpcap counted as received but neither handed to us nor dropped (still in the ring). */
+    private synchronized long unread() throws PcapNativeException, NotOpenException {
+        PcapStat st = handle.getStats();
+        return st.getNumPacketsReceived() - st.getNumPacketsDropped() - seen;
+    }
+
     @Override
     public void gotPacket(byte[] data) {
+        seen++;
         if (!owner.admit()) {
             breakLoop();
             return;
