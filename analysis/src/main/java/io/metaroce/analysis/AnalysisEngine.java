@@ -157,6 +157,7 @@ public final class AnalysisEngine {
         flow.lastActivity = f.timeNs;
         if (f.truncated) flow.truncated++;
         if (flow.tver < 0 || (f.tver == 1 && flow.tver != 1)) flow.tver = f.tver;
+        flow.rocev1 |= f.rocev1;
         OpcodeDef op = f.opcode;
         if (flow.service == null && op.service() != null) flow.service = op.service();
         if (flow.service == null && f.tver == 1) flow.service = "rc";

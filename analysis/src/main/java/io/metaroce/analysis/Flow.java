@@ -16,6 +16,7 @@ final class Flow {
     Flow peer;
     String pairedBy;
     int tver = -1;
+    boolean rocev1;
     String service;
     boolean ud;
 
@@ -119,7 +120,7 @@ final class Flow {
 
     long rttEstimate(long fallback) { return minRtt == Long.MAX_VALUE ? fallback : minRtt; }
 
-    String transport() { return tver == 1 ? "metaroce" : tver == 0 ? "rocev2" : null; }
+    String transport() { return tver == 1 ? "metaroce" : rocev1 ? "rocev1" : tver == 0 ? "rocev2" : null; }
 
     /** A go-back-N recovery: from the signalled PSN up to what had been sent when it began. */
     static final class Episode {

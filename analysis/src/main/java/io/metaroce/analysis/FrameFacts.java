@@ -45,6 +45,8 @@ public final class FrameFacts {
 
     // Network.
     public boolean v6;
+    /** RoCEv1 (EtherType 0x8915, GRH): addresses are GIDs. */
+    public boolean rocev1;
     public long srcHi, srcLo, dstHi, dstLo;
     public int ecn = -1, ttl = -1, ipId = -1, sport = -1;
 
@@ -139,7 +141,15 @@ public final class FrameFacts {
             srcLo = s.get(BE_LONG, addr + 8);
             dstHi = s.get(BE_LONG, addr + 16);
             dstLo = s.get(BE_LONG, addr + 24);
+            if (srcHi == 0 && dstHi == 0 && (srcLo >>> 32) == 0xFFFFL && (dstLo >>> 32) == 0xFFFFL) {
+                // IPv4-mapped GIDs (::ffff:a.b.c.d, RoCEv1 on an IPv4 network) name IPv4 hosts: keyed as those,
+                // so a RoCEv1 direction pairs with its RoCEv2 peer.
+                v6 = false;
+                srcLo &= 0xFFFFFFFFL;
+                dstLo &= 0xFFFFFFFFL;
+            }
         }
+        rocev1 = d.isRoceV1();
         ecn = d.ecn();
         sport = udp >= 0 ? Udp.srcport(s, udp) : -1;
 
@@ -274,7 +284,7 @@ public final class FrameFacts {
     /** Copies every field from another instance (used by the decode/analysis pipeline). */
     public void copyFrom(FrameFacts o) {
         number = o.number; timeNs = o.timeNs; origLen = o.origLen; capLen = o.capLen; truncated = o.truncated;
-        roce = o.roce; judgeable = o.judgeable; v6 = o.v6; srcHi = o.srcHi; srcLo = o.srcLo; dstHi = o.dstHi;
+        roce = o.roce; judgeable = o.judgeable; v6 = o.v6; rocev1 = o.rocev1; srcHi = o.srcHi; srcLo = o.srcLo; dstHi = o.dstHi;
         dstLo = o.dstLo; ecn = o.ecn; ttl = o.ttl; ipId = o.ipId; sport = o.sport; tver = o.tver;
         opcodeValue = o.opcodeValue; psn = o.psn; destQp = o.destQp; padCnt = o.padCnt; ackReq = o.ackReq;
         becn = o.becn; opcode = o.opcode; mrth = o.mrth; rtx = o.rtx; spray = o.spray; sackReq = o.sackReq;

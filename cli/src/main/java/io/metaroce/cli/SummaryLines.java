@@ -43,6 +43,8 @@ final class SummaryLines implements DissectCommand.FrameSink {
         if (ip >= 0) return Addresses.ipv4(Ip.src(d.data(), ip));
         int ip6 = d.offsetOf(Ipv6.HEADER);
         if (ip6 >= 0) return Addresses.ipv6(Ipv6.src(d.data(), ip6));
+        int grh = d.offsetOf(io.metaroce.protocol.Grh.HEADER);
+        if (grh >= 0) return "GID: " + Addresses.ipv6(io.metaroce.protocol.Grh.sgid(d.data(), grh)); // RoCEv1, as tshark
         return "?";
     }
 
@@ -51,6 +53,8 @@ final class SummaryLines implements DissectCommand.FrameSink {
         if (ip >= 0) return Addresses.ipv4(Ip.dst(d.data(), ip));
         int ip6 = d.offsetOf(Ipv6.HEADER);
         if (ip6 >= 0) return Addresses.ipv6(Ipv6.dst(d.data(), ip6));
+        int grh = d.offsetOf(io.metaroce.protocol.Grh.HEADER);
+        if (grh >= 0) return "GID: " + Addresses.ipv6(io.metaroce.protocol.Grh.dgid(d.data(), grh));
         return "?";
     }
 

@@ -1,6 +1,7 @@
 package io.metaroce.dissector;
 
 import io.metaroce.protocol.Bth;
+import io.metaroce.protocol.Dceth;
 import io.metaroce.protocol.CarryDef;
 import io.metaroce.protocol.EnumValueDef;
 import io.metaroce.protocol.Eth;
@@ -11,6 +12,7 @@ import io.metaroce.protocol.Grh;
 import io.metaroce.protocol.HeaderDef;
 import io.metaroce.protocol.Ip;
 import io.metaroce.protocol.Ipv6;
+import io.metaroce.protocol.Rdeth;
 import io.metaroce.protocol.Mad;
 import io.metaroce.protocol.Mrth;
 import io.metaroce.protocol.OpcodeDef;
@@ -41,7 +43,7 @@ public final class Dissector {
     private static final int ETHERTYPE_IPV4 = 0x0800, ETHERTYPE_IPV6 = 0x86DD, ETHERTYPE_VLAN = 0x8100,
             ETHERTYPE_QINQ = 0x88A8, ETHERTYPE_QINQ_OLD = 0x9100;
     private static final int IPPROTO_UDP = 17, CM_MGMT_CLASS = 0x07, GSI_QP = 1, FCS_LENGTH = 4, UD_SEND_ONLY = 0x64,
-            UD_SEND_ONLY_IMM = 0x65;
+            UD_SEND_ONLY_IMM = 0x65, RD_BASE = 0x40;
     /** More tags than any real network stacks; beyond it the frame is treated as damaged. */
     private static final int MAX_VLAN_TAGS = 16;
     private static final int MAX_IPV6_EXTENSIONS = 16;
@@ -349,7 +351,9 @@ public final class Dissector {
             icrcCheck(out, off, wireEnd, capEnd, ipOff, ipHeaderLength, ipv6);
             return;
         }
-        for (int h : def.chain(out.spray)) {
+        int[] chain = def.chain(out.spray);
+        if (tver == 0 && (opcode & 0xE0) == RD_BASE && p < capEnd && out.data.get(ValueLayout.JAVA_BYTE, p) != 0) chain = dcChain(def);
+        for (int h : chain) {
             HeaderDef hd = Spec.HEADERS.get(h);
             if (p + hd.size() > icrcOff) {
                 out.expert(Expert.BTH_HEADER_MISSING, def.label() + " needs a " + hd.origId() + " (" + hd.size() + " bytes) but only "
@@ -374,7 +378,10 @@ public final class Dissector {
             out.expert(Expert.BTH_PAD_EXCEEDS_PAYLOAD, "pad count " + pad + " exceeds the " + (icrcOff - p) + " bytes after the headers", out.bth, Bth.F_PAD_CNT);
             out.payloadLength = 0;
         }
-        if (!def.payload() && icrcOff - p > 0)
+        if (!def.payload() && icrcOff - p > 0 && chain != def.chain(out.spray))
+            out.expert(Expert.BTH_DC_BYTES_UNDECODED, "Mellanox DC " + def.label() + ": " + (icrcOff - p) + " bytes after its headers, not decoded (tshark skips them too)",
+                    -1, -1, p, Math.max(0, Math.min(capEnd, icrcOff) - p));
+        else if (!def.payload() && icrcOff - p > 0)
             out.expert(Expert.BTH_UNEXPECTED_PAYLOAD, def.label() + " carries no payload, but " + (icrcOff - p) + " bytes follow its headers",
                     -1, -1, p, Math.max(0, Math.min(capEnd, icrcOff) - p));
         if (def.payloadBytes() >= 0 && out.payloadLength != def.payloadBytes())
@@ -384,6 +391,22 @@ public final class Dissector {
         if (Bth.destQp(out.data, off) == GSI_QP && (opcode == UD_SEND_ONLY || opcode == UD_SEND_ONLY_IMM))
             mad(out, p, Math.min(capEnd, icrcOff - pad), icrcOff - pad);
         icrcCheck(out, off, wireEnd, capEnd, ipOff, ipHeaderLength, ipv6);
+    }
+
+    /**
+     * Mellanox DC reuses the RD opcodes but is laid out differently (as tshark decodes it): an 8-byte DC
+     * header after the BTH, then RDETH, DETH and the RC-form headers for requests, and the RC-form headers
+     * alone (no RDETH) for responses and acknowledgements. Chosen when the byte after the BTH is not 0, which
+     * an RDETH (reserved byte first) never has.
+     */
+    public static int[] dcChain(OpcodeDef rd) {
+        int[] c = rd.chain(false);
+        boolean response = rd.role() != OpcodeDef.Role.REQUEST;
+        int skip = response && c.length > 0 && c[0] == Rdeth.HEADER ? 1 : 0;
+        int[] out = new int[c.length + 1 - skip];
+        out[0] = Dceth.HEADER;
+        System.arraycopy(c, skip, out, 1, c.length - skip);
+        return out;
     }
 
     private static void unknownOpcode(Dissection out, int opcode, int tver) {

@@ -90,11 +90,41 @@ class RealCaptureEdgesTest {
         assertTrue(n >= 10, "frames tried: " + n);
     }
 
-    static Path external(String name) {
-        for (String c : new String[] {"../../shared/reference/external-pcaps", "../shared/reference/external-pcaps"}) {
-            if (Files.isRegularFile(Path.of(c, name))) return Path.of(c, name);
+    /** The external captures folder (-Dmetaroce.external or ../shared/reference/external-pcaps), or null. */
+    static Path externalDir() {
+        String p = System.getProperty("metaroce.external");
+        for (String c : p != null && !p.isBlank() ? new String[] {p}
+                : new String[] {"../../shared/reference/external-pcaps", "../shared/reference/external-pcaps"}) {
+            if (Files.isRegularFile(Path.of(c, "SOURCES.md"))) return Path.of(c);
         }
         return null;
+    }
+
+    static Path external(String name) {
+        Path d = externalDir();
+        return d != null && Files.isRegularFile(d.resolve(name)) ? d.resolve(name) : null;
+    }
+
+    /** Item 4: Mellanox DC reuses the RD opcodes with an 8-byte header after the BTH; decoded as tshark does. */
+    @Test
+    void mellanoxDcIsDecodedLikeTshark() throws Exception {
+        Path f = external("m3_dc-small.pcap");
+        Assumptions.assumeTrue(f != null, "external captures not found (../shared/reference/external-pcaps)");
+        java.util.List<DissectedFrame> frames = DissectedFrame.read(f);
+        DissectedFrame w = frames.get(0), ack = frames.get(2);
+        assertEquals("eth:ip:udp:bth:dceth:rdeth:deth:reth", w.protocols());
+        assertEquals(8, w.num("reth.dma_length"));
+        assertEquals(0x7fb235d09a00L, w.num("reth.virtual_address"));
+        assertEquals(0x53829, w.num("reth.r_key"));
+        assertEquals(6414926, w.num("rdeth.ee_context"));
+        assertEquals(0xc0dc, w.num("deth.q_key"));
+        assertEquals("eth:ip:udp:bth:dceth:aeth", ack.protocols());
+        assertEquals(6414927, ack.num("aeth.msn"));
+        for (DissectedFrame x : frames) {
+            for (String r : new String[] {"rdeth.resv8", "deth.resv8"}) {
+                if (x.has(r)) assertEquals(0, x.num(r), "frame " + x.number() + " " + r + ": no misaligned header");
+            }
+        }
     }
 
     /** SOURCES.md: rdma-nccl2 holds 489 frames cut to 243 bytes (orig_len = cap_len) and bad ICRCs (one port per QP). */

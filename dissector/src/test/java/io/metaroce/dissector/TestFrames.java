@@ -301,6 +301,8 @@ final class TestFrames {
         for (int h : chain) {
             HeaderDef hd = Spec.HEADERS.get(h);
             randomize(s, off, hd, rnd);
+            // A genuine RD packet's RDETH starts with its reserved byte, 0 (a non-zero byte there means DC).
+            if (hd.id().equals("rdeth")) set(s, off, "rdeth.resv8", 0);
             expected.add(hd.id());
             off += hd.size();
         }

@@ -73,6 +73,15 @@ class TsharkDifferentialTest {
                         .sorted().forEach(l::add);
             }
         }
+        // Real captures by others (issue 9), read in place when this checkout has them. m3_ib2.pcap is native
+        // InfiniBand in ERF records (link type 197), which the dissector does not decode yet.
+        Path external = RealCaptureEdgesTest.externalDir();
+        if (external != null) {
+            try (Stream<Path> s = Files.list(external)) {
+                s.filter(p -> p.toString().matches(".*\\.pcap(ng)?$") && !p.getFileName().toString().equals("m3_ib2.pcap"))
+                        .sorted().forEach(l::add);
+            }
+        }
         return l;
     }
 
@@ -112,6 +121,9 @@ class TsharkDifferentialTest {
                 // tshark reports AtomicETH's VA and R_Key as infiniband.reth.*.
                 if (tf.startsWith("infiniband.reth.va") && f.has("atomiceth.virtual_address")) ourName = "atomiceth.virtual_address";
                 if (tf.startsWith("infiniband.reth.r_key") && f.has("atomiceth.r_key")) ourName = "atomiceth.r_key";
+                // A frame its capturing device cut (orig_len = cap_len < IP length): tshark takes the last 4 bytes
+                // captured for the ICRC; they are payload, and we give no ICRC value.
+                if (tf.equals("infiniband.invariant.crc") && !f.has("icrc.value") && f.icrc() == IcrcStatus.UNCHECKED) continue;
                 if (theirs.isEmpty()) {
                     assertTrue(!f.has(ourName) || tf.equals("infiniband.invariant.crc") && f.icrc() != IcrcStatus.GOOD && f.icrc() != IcrcStatus.BAD,
                             capture.getFileName() + " frame " + f.number() + ": we decode " + ourName + " but tshark has no " + tf);

@@ -408,7 +408,9 @@ final class RuleEngine {
         boolean ud = "ud".equals(op.service());
         // MR-HDR-005: every header of the opcode's chain (truncated frames: not judged, principle d).
         if (!ud && !d.truncated()) {
-            for (int h : op.chain(d.spray())) {
+            // Mellanox DC (RD opcodes with a DC header) has its own chain (the dissector's, as tshark's).
+            int[] chain = d.hasLayer(io.metaroce.protocol.Dceth.HEADER) ? io.metaroce.dissector.Dissector.dcChain(op) : op.chain(d.spray());
+            for (int h : chain) {
                 if (!d.hasLayer(h)) {
                     HeaderDef hd = Spec.HEADERS.get(h);
                     findings.add("MR-HDR-005", ERROR, flow, n, t, op.label() + " lacks its " + hd.origId() + " ("
