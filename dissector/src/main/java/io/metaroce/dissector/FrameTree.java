@@ -100,11 +100,14 @@ public final class FrameTree {
             else top.add(node);
         }
         int cap = capturedLength;
+        // Payload and pad end where the captured bytes do, or at the FCS when one was found: a frame cut short of
+        // its IP length (see Dissector: the capturing device cut it) still ends with its Ethernet FCS.
+        int dataEnd = d.fcsOffset() >= 0 ? Math.min(cap, d.fcsOffset()) : cap;
         if (d.payloadOffset() >= 0) {
             int start = d.payloadOffset(), len = Math.max(0, d.payloadLength());
             String v = d.payloadLength() + " bytes" + (d.padCount() > 0 ? " + " + d.padCount() + " pad" : "");
-            payload = new FieldNode(Kind.PAYLOAD, "Payload", v, null, null, -1, 0, Math.min(start, cap),
-                    clip(start, len, cap), 0);
+            payload = new FieldNode(Kind.PAYLOAD, "Payload", v, null, null, -1, 0, Math.min(start, dataEnd),
+                    clip(start, len, dataEnd), 0);
             // Headers inside the payload (CM MADs) move under it.
             for (var it = top.iterator(); it.hasNext(); ) {
                 FieldNode n = it.next();
@@ -116,9 +119,9 @@ public final class FrameTree {
             top.add(payload);
             int padStart = start + len;
             int padEnd = Math.min(padStart + d.padCount(), d.icrcOffset() >= 0 ? d.icrcOffset() : Integer.MAX_VALUE);
-            if (padEnd > padStart && padStart < cap)
+            if (padEnd > padStart && padStart < dataEnd)
                 top.add(new FieldNode(Kind.PADDING, "Pad", (padEnd - padStart) + " bytes", null, null, -1, 0, padStart,
-                        Math.min(padEnd, cap) - padStart, 0));
+                        Math.min(padEnd, dataEnd) - padStart, 0));
         }
         if (d.icrcStatus() != IcrcStatus.NONE) {
             String v = switch (d.icrcStatus()) {
@@ -126,7 +129,7 @@ public final class FrameTree {
                 case BAD -> "0x" + hex8(d.icrcValue()) + " [bad, computed 0x" + hex8(d.icrcComputed()) + "]";
                 default -> "[unchecked]";
             };
-            boolean captured = d.icrcOffset() >= 0 && d.icrcOffset() + 4 <= cap;
+            boolean captured = d.icrcOffset() >= 0 && d.icrcOffset() + 4 <= dataEnd;
             icrc = new FieldNode(Kind.ICRC, "Invariant CRC", v, null, null, -1, 0, captured ? d.icrcOffset() : -1,
                     captured ? 4 : 0, 0);
             top.add(icrc);
