@@ -212,7 +212,10 @@ final class DissectCommand implements Callable<Integer> {
         try (src) {
             int workers = threads > 0 ? threads : FramePipeline.defaultThreads();
             if (quiet) quietRun(src, config, displayFilter, count == Long.MAX_VALUE ? workers : 1, engine);
-            else if (!outputRun(src, config, displayFilter, selected, fo, workers, engine)) return 0; // stdout closed
+            // frame.time_delta_displayed needs the frames in display order: one worker then.
+            else if (!outputRun(src, config, displayFilter, selected, fo,
+                    selected.stream().anyMatch(f -> f.name().equals("frame.time_delta_displayed")) ? 1 : workers, engine))
+                return 0; // stdout closed
             System.out.flush();
             if (session == null) {
                 for (CaptureProblem p : src.problems()) err.println("metaroce dissect: " + file + ": " + p.message());
@@ -344,6 +347,8 @@ final class DissectCommand implements Callable<Integer> {
         final ByteOut out = new ByteOut(buffer);
         final FrameSink sink;
         final AnalysisFrameFields analysis;
+        /** Time of the frame this worker showed last: with a single worker, the previous displayed frame. */
+        long lastShownNanos = Long.MIN_VALUE;
         int[] ends = new int[FramePipeline.defaultBatch()];
 
         OutputWorker(DissectorConfig config, DisplayFilter filter, AnalysisEngine engine,
@@ -365,6 +370,8 @@ final class DissectCommand implements Callable<Integer> {
                 batch.dissect(i, dissector, d);
                 if (analysis != null) analysis.attach(d);
                 if (filter != null && !filter.matches(ff.of(d))) continue;
+                d.previousDisplayedNanos(lastShownNanos);
+                lastShownNanos = d.timeNanos();
                 sink.frame(d, ff.of(d));
                 if (k == ends.length) ends = java.util.Arrays.copyOf(ends, k * 2);
                 ends[k++] = (int) (out.position() - base);

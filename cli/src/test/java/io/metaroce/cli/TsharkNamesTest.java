@@ -122,6 +122,7 @@ class TsharkNamesTest {
                 "infiniband.bth.psn >= 210 && !infiniband.aeth", "roce_v4_oracle.pcap", "infiniband && frame.time_delta > 0", "roce_edge.pcap",
                 "infiniband.invariant.crc == 0xdeadbeef", "roce_edge.pcap");
         for (var f : filters.entrySet()) compare(f.getValue(), List.of("frame.number"), f.getKey());
+        compare("roce_v4_oracle.pcap", List.of("frame.number", "frame.time_delta_displayed", "frame.time_delta"), "infiniband.aeth");
     }
 
     private static boolean bthOnly(String opcode) {

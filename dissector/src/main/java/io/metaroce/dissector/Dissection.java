@@ -29,6 +29,8 @@ public final class Dissection {
     /** Times of the capture's first frame and of the frame before this one, for frame.time_relative/_delta. */
     long firstTimeNanos;
     long previousTimeNanos;
+    /** Time of the previous frame the output showed (frame.time_delta_displayed), or Long.MIN_VALUE: set by the output. */
+    long previousDisplayedNanos = Long.MIN_VALUE;
     long originalLength;
     int capturedLength;
     int linkType;
@@ -140,6 +142,8 @@ public final class Dissection {
     public long timeNanos() { return timeNanos; }
     public long firstTimeNanos() { return firstTimeNanos; }
     public long previousTimeNanos() { return previousTimeNanos; }
+    /** Set by an output that shows frames in order, before it prints this frame (frame.time_delta_displayed). */
+    public void previousDisplayedNanos(long nanos) { previousDisplayedNanos = nanos; }
     public long originalLength() { return originalLength; }
     public int capturedLength() { return capturedLength; }
     public int linkType() { return linkType; }

@@ -23,7 +23,7 @@ public final class FrameFields implements FieldAccessor {
             PAYLOAD_DATA = id("payload.data"), ICRC_VALUE = id("icrc.value"), ICRC_COMPUTED = id("icrc.computed"),
             ICRC_STATUS = id("icrc.status"), FCS_VALUE = id("eth_fcs.value"), FCS_STATUS = id("eth_fcs.status"),
             ICRC_WIRE = id("icrc.wire"), TIME_EPOCH = id("frame.time_epoch"), TIME_RELATIVE = id("frame.time_relative"),
-            TIME_DELTA = id("frame.time_delta");
+            TIME_DELTA = id("frame.time_delta"), TIME_DELTA_DISPLAYED = id("frame.time_delta_displayed");
     /** Per field id: the fields it is either of (ip.addr: ip.src, ip.dst), or null. */
     private static final FieldDef[][] EITHER = new FieldDef[Spec.FIELDS.size()][];
 
@@ -98,6 +98,7 @@ public final class FrameFields implements FieldAccessor {
         if (id == TIME_EPOCH) return d.timeNanos;
         if (id == TIME_RELATIVE) return d.timeNanos - d.firstTimeNanos;
         if (id == TIME_DELTA) return d.timeNanos - d.previousTimeNanos;
+        if (id == TIME_DELTA_DISPLAYED) return d.previousDisplayedNanos == Long.MIN_VALUE ? 0 : d.timeNanos - d.previousDisplayedNanos;
         if (id == ICRC_WIRE) return Integer.reverseBytes((int) d.icrcValue) & 0xFFFFFFFFL;
         if (id == FRAME_NUMBER) return d.number;
         if (id == FRAME_TIME) return d.timeNanos;
