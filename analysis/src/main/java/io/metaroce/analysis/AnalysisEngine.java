@@ -57,8 +57,9 @@ public final class AnalysisEngine {
     private final FlowKey probe = new FlowKey(), pairProbe = new FlowKey();
     private final HashMap<Long, long[]> cmRequests = new HashMap<>();
     private final HashMap<Long, long[]> pacing = new HashMap<>();
-    private final ArrayDeque<AnalysisEvent> queue = new ArrayDeque<>();
+    private final ArrayDeque<PendingEvent> queue = new ArrayDeque<>();
     private final CeQueue ceQueue = new CeQueue();
+    private FlowFrameRecorder flowFrames;
 
     // Tap.
     private Tap tap;
@@ -85,7 +86,7 @@ public final class AnalysisEngine {
     public AnalysisSettings settings() { return settings; }
 
     /** The verdict store (null when not recording). */
-    public VerdictStore verdicts() { return store; }
+    VerdictStore verdicts() { return store; }
 
     /**
      * Sets the tap this capture was taken at (a resolved auto setting); must be called before the first frame.
@@ -103,6 +104,21 @@ public final class AnalysisEngine {
     }
 
     public Tap tap() { return tap; }
+
+    /**
+     * Records each flow's frame numbers and file offsets ({@link FrameFacts#fileOffset}) from now on; call
+     * before the first frame. Off by default: 16 bytes per frame.
+     */
+    public void recordFlowFrames() {
+        if (flowFrames == null) flowFrames = new FlowFrameRecorder();
+    }
+
+    /** The recorded frames of every flow by flow id (empty when not recording); call once, after the pass. */
+    java.util.Map<String, FrameList> flowFrames() {
+        java.util.Map<String, FrameList> m = new HashMap<>();
+        if (flowFrames != null) for (Flow f : flowList) m.put(f.id, flowFrames.of(f.index));
+        return m;
+    }
 
     // ------------------------------------------------------------------ input
 
@@ -127,6 +143,7 @@ public final class AnalysisEngine {
         }
         roceFrames++;
         Flow flow = flow(f);
+        if (flowFrames != null) flowFrames.add(flow.index, f.number, f.fileOffset);
         flow.packets++;
         flow.bytes += f.origLen;
         if (flow.firstNs < 0) flow.firstNs = f.timeNs;
@@ -562,7 +579,7 @@ public final class AnalysisEngine {
             store.value(VerdictStore.V_ORIGINAL, originalFrame);
         }
         if (listener != null) {
-            event(f, fl.id, EventType.DUPLICATE).put("psn", f.psn).put("original_frame", originalFrame);
+            emit(new AnalysisEvent.Duplicate(f.number, f.timeNs, fl.id, f.psn, originalFrame));
         }
     }
 
@@ -585,8 +602,8 @@ public final class AnalysisEngine {
         if (store != null) store.value(VerdictStore.V_GAP, n);
         if (fl.oosSince == 0 && fl.view != View.SENDER) fl.oosSince = f.timeNs;
         if (listener != null) {
-            event(f, fl.id, EventType.PSN_GAP).put("psn", f.psn).put("first_missing_psn", Psn.wrap(from))
-                    .put("missing", n).put("loss", fl.view == View.SENDER ? "capture" : "unknown");
+            emit(new AnalysisEvent.PsnGap(f.number, f.timeNs, fl.id, f.psn, Psn.wrap(from), n,
+                    fl.view == View.SENDER ? AnalysisEvent.Loss.CAPTURE : AnalysisEvent.Loss.UNKNOWN));
         }
     }
 
@@ -614,8 +631,7 @@ public final class AnalysisEngine {
         message(fl, f, u, "read".equals(f.opcode.family()));
         receiverArrival(fl, f, u, i);
         if (listener != null) {
-            AnalysisEvent e = event(f, fl.id, EventType.OUT_OF_ORDER).put("psn", f.psn).put("reorder_distance", dist);
-            if (f.tver == 1) e.put("path", f.pathId);
+            emit(new AnalysisEvent.OutOfOrder(f.number, f.timeNs, fl.id, f.psn, dist, f.tver == 1 ? f.pathId : null, null));
         }
     }
 
@@ -641,8 +657,7 @@ public final class AnalysisEngine {
             store.value(VerdictStore.V_REORDER, dist);
         }
         if (listener != null) {
-            event(f, fl.id, EventType.OUT_OF_ORDER).put("psn", f.psn).put("reorder_distance", dist).put("path", f.pathId)
-                    .put("after_retransmission", w.lastFrame[i]);
+            emit(new AnalysisEvent.OutOfOrder(f.number, f.timeNs, fl.id, f.psn, dist, f.pathId, w.lastFrame[i]));
         }
     }
 
@@ -731,17 +746,11 @@ public final class AnalysisEngine {
                 w.lossPath[i] = -2;
             }
         }
-        AnalysisEvent e = null;
+        PendingEvent e = null;
         if (listener != null) {
-            e = event(f, fl.id, cause == Cause.TIMEOUT ? EventType.TIMEOUT_RETRANSMISSION : EventType.RETRANSMISSION)
-                    .put("psn", f.psn).put("cause", cause.label());
-            if (original != 0) e.put("original_frame", original);
-            if (rtxLat >= 0) e.put("retransmission_latency_ns", rtxLat);
-            if (nakResp >= 0) e.put("nak_response_latency_ns", nakResp);
-            if (f.tver == 1) {
-                e.put("path", f.pathId);
-                if (prevPath >= 0) e.put("previous_path", prevPath);
-            }
+            e = emit(new AnalysisEvent.Retransmission(f.number, f.timeNs, fl.id, f.psn, cause, original != 0 ? original : null,
+                    rtxLat >= 0 ? rtxLat : null, nakResp >= 0 ? nakResp : null, f.tver == 1 ? f.pathId : null,
+                    f.tver == 1 && prevPath >= 0 ? prevPath : null, false, false));
         }
         if (spurious) markSpurious(fl, f.number, e);
         long[] suspect = seen && !spurious && !readOrAtomic && f.tver == 1 && fl.view == View.SENDER
@@ -853,13 +862,10 @@ public final class AnalysisEngine {
         return lat;
     }
 
-    private void markSpurious(Flow fl, long frame, AnalysisEvent e) {
+    private void markSpurious(Flow fl, long frame, PendingEvent e) {
         fl.spurious++;
         if (store != null) store.setFlags(frame, VerdictStore.SPURIOUS);
-        if (e != null) {
-            e.type(EventType.SPURIOUS_RETRANSMISSION);
-            e.put("spurious", true);
-        }
+        if (e != null) e.event = ((AnalysisEvent.Retransmission) e.event).asSpurious();
     }
 
     /** Decides a retransmission seen at the sender's tap once its PSN is acknowledged (or given up on). */
@@ -980,8 +986,8 @@ public final class AnalysisEngine {
                     if (repeat && w.lastFrame[i] != 0) store.value(VerdictStore.V_ORIGINAL, w.respFrame(i));
                 }
                 if (listener != null) {
-                    event(f, g.id, c == Cause.TIMEOUT ? EventType.TIMEOUT_RETRANSMISSION : EventType.RETRANSMISSION)
-                            .put("psn", f.psn).put("cause", c.label()).put("response", true);
+                    emit(new AnalysisEvent.Retransmission(f.number, f.timeNs, g.id, f.psn, c, null, null, null, null, null,
+                            true, false));
                 }
                 w.respCause[i] = 0;
             }
@@ -1024,8 +1030,8 @@ public final class AnalysisEngine {
                 // The responder did not accept the PSN it answered with RNR: it expects it again.
                 if (fl.view != View.SENDER) fl.ePsnU = u;
                 if (listener != null) {
-                    event(f, fl.id, EventType.RNR_NAK).put("psn", f.psn).put("rnr_timer", f.aethCode)
-                            .put("frame_flow", g.id);
+                    emit(new AnalysisEvent.Nak(f.number, f.timeNs, fl.id, f.psn, AnalysisEvent.NakKind.NAK, true, null, null,
+                            null, f.aethCode, null, g.id));
                 }
             }
             case 3 -> {
@@ -1045,9 +1051,8 @@ public final class AnalysisEngine {
                     if (fl.view != View.SENDER) fl.ePsnU = u;
                 }
                 if (listener != null) {
-                    event(f, fl.id, EventType.NAK).put("psn", f.psn).put("kind", "nak")
-                            .put("code", f.aethCode).put("nak_gen_latency_ns", gen >= 0 ? gen : null)
-                            .put("frame_flow", g.id);
+                    emit(new AnalysisEvent.Nak(f.number, f.timeNs, fl.id, f.psn, AnalysisEvent.NakKind.NAK, false, f.aethCode,
+                            null, null, null, gen >= 0 ? gen : null, g.id));
                 }
             }
             default -> { }
@@ -1287,8 +1292,8 @@ public final class AnalysisEngine {
         if (capture) fl.captureGaps += unseenInFrame;
         if (store != null) store.flag(VerdictStore.ACK_UNSEEN);
         if (listener != null) {
-            event(f, fl.id, EventType.ACK_OF_UNSEEN).put("first_psn", Psn.wrap(unseenFirst)).put("unseen", unseenInFrame)
-                    .put("loss", capture ? "capture" : "not_mirrored");
+            emit(new AnalysisEvent.AckOfUnseen(f.number, f.timeNs, fl.id, Psn.wrap(unseenFirst), unseenInFrame,
+                    capture ? AnalysisEvent.Loss.CAPTURE : AnalysisEvent.Loss.NOT_MIRRORED));
         }
         unseenInFrame = 0;
     }
@@ -1344,9 +1349,8 @@ public final class AnalysisEngine {
             if (k != null) k[1] = f.timeNs;
         }
         if (listener != null) {
-            AnalysisEvent e = event(f, fl != null ? fl.id : g.id, EventType.CNP).put("kind", mr ? "mr_cnp" : "cnp");
-            if (mr) e.put("congested_path", f.cnpPath).put("ce_count", f.cnpCeCount);
-            if (fl != null) e.put("frame_flow", g.id);
+            emit(new AnalysisEvent.Cnp(f.number, f.timeNs, fl != null ? fl.id : g.id, mr, mr ? f.cnpPath : null,
+                    mr ? f.cnpCeCount : null, fl != null ? g.id : null));
         }
     }
 
@@ -1531,11 +1535,8 @@ public final class AnalysisEngine {
             }
         }
         if (listener != null) {
-            AnalysisEvent e = event(f, fl.id, rnr ? EventType.RNR_NAK : EventType.NAK).put("psn", f.nackFirst)
-                    .put("kind", "nack").put("count", f.nackCount).put("reason", f.nackReason);
-            if (rnr) e.put("rnr_timer", f.nackRnrTimer);
-            if (gen >= 0) e.put("nak_gen_latency_ns", gen);
-            e.put("frame_flow", g.id);
+            emit(new AnalysisEvent.Nak(f.number, f.timeNs, fl.id, f.nackFirst, AnalysisEvent.NakKind.NACK, rnr, null,
+                    f.nackCount, f.nackReason, rnr ? f.nackRnrTimer : null, gen >= 0 ? gen : null, g.id));
         }
     }
 
@@ -1576,7 +1577,7 @@ public final class AnalysisEngine {
             if (stall >= fl.rttEstimate(settings.minRttNs())) {
                 fl.creditStalls++;
                 if (listener != null) {
-                    event(f, fl.id, EventType.CREDIT_STALL).put("psn", f.psn).put("stall_ns", stall);
+                    emit(new AnalysisEvent.CreditStall(f.number, f.timeNs, fl.id, f.psn, stall));
                 }
             }
             fl.stallSince = -1;
@@ -1655,10 +1656,7 @@ public final class AnalysisEngine {
             ps.downReason = "loss_rate";
             ps.downFrame = frame;
             if (listener != null) {
-                AnalysisEvent e = new AnalysisEvent(frame, time, fl.id, EventType.PATH_DOWN);
-                e.put("path", ps.id).put("reason", "loss_rate").put("loss_rate", round4(rate))
-                        .put("median_other_paths", round4(median));
-                enqueue(e);
+                emit(new AnalysisEvent.PathDown(frame, time, fl.id, ps.id, "loss_rate", round4(rate), round4(median), null));
             }
         }
     }
@@ -1671,8 +1669,8 @@ public final class AnalysisEngine {
         ps.downReason = reason;
         ps.downFrame = f.number;
         if (listener != null) {
-            event(f, g.id, EventType.PATH_DOWN).put("path", ps.id).put("reason", reason)
-                    .put("unanswered_probes", ps.consecutiveUnanswered > 0 ? ps.consecutiveUnanswered : null);
+            emit(new AnalysisEvent.PathDown(f.number, f.timeNs, g.id, ps.id, reason, null, null,
+                    ps.consecutiveUnanswered > 0 ? ps.consecutiveUnanswered : null));
         }
     }
 
@@ -1690,24 +1688,17 @@ public final class AnalysisEngine {
             if (k != null) k[0] = f.timeNs;
             else fl.lastExpectedCnp = f.timeNs;
         }
-        AnalysisEvent e = null;
-        if (listener != null) {
-            e = event(f, fl.id, EventType.CE_MARK).put("psn", f.psn);
-            if (f.tver == 1) e.put("path", path);
-        }
+        if (listener != null) emit(new AnalysisEvent.CeMark(f.number, f.timeNs, fl.id, f.psn, f.tver == 1 ? path : null));
         // CE without CNP is judged where the receiver's reaction is visible (§11 c, MR-CC-002: R).
         boolean judge = fl.view == View.RECEIVER || (fl.view == View.MIRROR && fl.peer != null && fl.peer.packets > 0);
         if (!judge) return;
         long lastCnp = k != null ? k[1] : fl.lastCnpTime;
         boolean paced = f.timeNs - lastCnp <= settings.cnpIntervalNs();
         if (paced) return;
-        AnalysisEvent pending = null;
+        PendingEvent pending = null;
         if (listener != null) {
-            pending = new AnalysisEvent(f.number, f.timeNs, fl.id, EventType.CE_WITHOUT_CNP);
-            pending.put("psn", f.psn);
-            if (f.tver == 1) pending.put("path", path);
+            pending = emit(new AnalysisEvent.CeWithoutCnp(f.number, f.timeNs, fl.id, f.psn, f.tver == 1 ? path : null));
             pending.ready = false;
-            enqueue(pending);
         }
         if (store != null) store.flag(VerdictStore.PENDING);
         ceQueue.add(f.number, f.timeNs, fl, pending);
@@ -1729,7 +1720,7 @@ public final class AnalysisEngine {
             Flow fl = ceQueue.headFlow();
             long ceTime = ceQueue.headTime();
             long frame = ceQueue.headFrame();
-            AnalysisEvent e = ceQueue.headEvent();
+            PendingEvent e = ceQueue.headEvent();
             ceQueue.poll();
             boolean reacted = fl.lastReactionTime >= ceTime;
             if (store != null) store.clearFlags(frame, VerdictStore.PENDING);
@@ -1745,24 +1736,20 @@ public final class AnalysisEngine {
 
     // ------------------------------------------------------------------ events
 
-    private AnalysisEvent event(FrameFacts f, String flowId, EventType type) {
-        AnalysisEvent e = new AnalysisEvent(f.number, f.timeNs, flowId, type);
-        enqueue(e);
-        return e;
-    }
-
-    private void enqueue(AnalysisEvent e) {
-        if (listener != null) queue.add(e);
+    /** Queues an event for the listener (in frame order, once decided); returns its queue entry. */
+    private PendingEvent emit(AnalysisEvent e) {
+        PendingEvent p = new PendingEvent(e);
+        if (listener != null) queue.add(p);
+        return p;
     }
 
     private void flush(boolean all) {
         if (listener == null) return;
-        AnalysisEvent e;
+        PendingEvent e;
         while ((e = queue.peek()) != null) {
-            if (!e.ready && !all && e.timeNs() > now - MAX_HOLD_NS) break;
+            if (!e.ready && !all && e.event.timeNs() > now - MAX_HOLD_NS) break;
             queue.poll();
-            e.emitted = true;
-            if (!e.cancelled) listener.event(e);
+            if (!e.cancelled) listener.event(e.event);
         }
     }
 
@@ -1800,7 +1787,7 @@ public final class AnalysisEngine {
             finished = true;
             // CE marks still inside their window at the end are not judged.
             while (!ceQueue.isEmpty()) {
-                AnalysisEvent e = ceQueue.headEvent();
+                PendingEvent e = ceQueue.headEvent();
                 if (store != null) store.clearFlags(ceQueue.headFrame(), VerdictStore.PENDING);
                 ceQueue.poll();
                 if (e != null) {
@@ -1816,7 +1803,10 @@ public final class AnalysisEngine {
                 if (fl.pendingRetx != null) {
                     for (Flow.PendingRetx p : fl.pendingRetx.values()) {
                         for (; p != null; p = p.older) {
-                            if (store != null) store.clearFlags(p.frame, VerdictStore.PENDING);
+                            if (store != null) {
+                                store.clearFlags(p.frame, VerdictStore.PENDING);
+                                store.setFlags(p.frame, VerdictStore.UNDECIDED);
+                            }
                             if (p.event != null) p.event.ready = true;
                         }
                     }
@@ -1844,12 +1834,12 @@ public final class AnalysisEngine {
     private static final class CeQueue {
         private long[] frame = new long[64], time = new long[64];
         private Flow[] flow = new Flow[64];
-        private AnalysisEvent[] ev = new AnalysisEvent[64];
+        private PendingEvent[] ev = new PendingEvent[64];
         private int head, size;
 
         boolean isEmpty() { return size == 0; }
 
-        void add(long fr, long t, Flow fl, AnalysisEvent e) {
+        void add(long fr, long t, Flow fl, PendingEvent e) {
             if (size == frame.length) grow();
             int i = (head + size++) & (frame.length - 1);
             frame[i] = fr;
@@ -1861,7 +1851,7 @@ public final class AnalysisEngine {
         long headTime() { return time[head]; }
         long headFrame() { return frame[head]; }
         Flow headFlow() { return flow[head]; }
-        AnalysisEvent headEvent() { return ev[head]; }
+        PendingEvent headEvent() { return ev[head]; }
 
         void poll() {
             flow[head] = null;
@@ -1874,7 +1864,7 @@ public final class AnalysisEngine {
             int n = frame.length * 2;
             long[] a = new long[n], b = new long[n];
             Flow[] c = new Flow[n];
-            AnalysisEvent[] d = new AnalysisEvent[n];
+            PendingEvent[] d = new PendingEvent[n];
             for (int k = 0; k < size; k++) {
                 int i = (head + k) & (frame.length - 1);
                 a[k] = frame[i];

@@ -26,16 +26,18 @@ public final class AnalyzeOutput {
             throws CaptureException, IOException {
         try {
             if (form == Form.EVENTS_JSONL) {
-                return Analyzer.analyze(file, settings, false, e -> {
+                return new AnalysisSession(settings, AnalysisSession.Options.RESULTS).onEvent(e -> {
                     try {
                         out.append(e.toJson()).append('\n');
                     } catch (IOException x) {
                         throw new UncheckedIOException(x);
                     }
-                });
+                }).run(file);
             }
+            // The events are buffered as JSON text (spilled to a file when many), not kept as objects: analyze
+            // stays bounded by the QPs, not the events.
             try (Reports.EventBuffer events = new Reports.EventBuffer(form == Form.JSON)) {
-                AnalysisResult r = Analyzer.analyze(file, settings, false, events);
+                AnalysisResult r = new AnalysisSession(settings, AnalysisSession.Options.RESULTS).onEvent(events).run(file);
                 if (form == Form.JSON) Reports.json(r, events, out, pretty);
                 else Reports.text(r, events, out);
                 return r;

@@ -1,9 +1,8 @@
 package io.metaroce.cli;
 
-import io.metaroce.analysis.AnalysisEngine;
 import io.metaroce.analysis.AnalysisFrameFields;
+import io.metaroce.analysis.AnalysisSession;
 import io.metaroce.analysis.AnalysisSettings;
-import io.metaroce.analysis.Analyzer;
 import io.metaroce.capture.CaptureException;
 import io.metaroce.capture.CaptureFiles;
 import io.metaroce.capture.CaptureProblem;
@@ -144,12 +143,13 @@ final class DissectCommand implements Callable<Integer> {
         DissectorConfig config = new DissectorConfig(ports, !noIcrc);
         boolean needAnalysis = analysis || selected.stream().anyMatch(f -> f.name().startsWith("analysis."))
                 || (displayFilter != null && displayFilter.referencedFields().stream().anyMatch(f -> f.name().startsWith("analysis.")));
-        AnalysisEngine engine = null;
+        AnalysisSession session = null;
         if (needAnalysis) {
             try {
                 AnalysisSettings settings = AnalysisSettings.DEFAULT.withPorts(ports).withTap(AnalysisSettings.Tap.parse(tap))
                         .withCheckIcrc(!noIcrc);
-                engine = Analyzer.analyze(file, settings, true, null).engine();
+                session = new AnalysisSession(settings, new AnalysisSession.Options(true, false, false));
+                session.run(file);
             } catch (CaptureException e) {
                 err.println("metaroce dissect: " + e.getMessage());
                 return 2;
@@ -167,8 +167,8 @@ final class DissectCommand implements Callable<Integer> {
         }
         try (src) {
             int workers = threads > 0 ? threads : FramePipeline.defaultThreads();
-            if (quiet) quietRun(src, config, displayFilter, count == Long.MAX_VALUE ? workers : 1, engine);
-            else outputRun(src, config, displayFilter, selected, fo, workers, engine);
+            if (quiet) quietRun(src, config, displayFilter, count == Long.MAX_VALUE ? workers : 1, session);
+            else outputRun(src, config, displayFilter, selected, fo, workers, session);
             System.out.flush();
             for (CaptureProblem p : src.problems()) err.println("metaroce dissect: " + file + ": " + p.message());
         } catch (InterruptedException e) {
@@ -180,9 +180,9 @@ final class DissectCommand implements Callable<Integer> {
 
     /** -q: every worker keeps its own counts; they are merged at the end. */
     private void quietRun(PacketSource src, DissectorConfig config, DisplayFilter displayFilter, int workers,
-                          AnalysisEngine engine) throws InterruptedException {
+                          AnalysisSession session) throws InterruptedException {
         long[] budget = {count};
-        List<QuietWorker> ws = FramePipeline.run(src, workers, () -> new QuietWorker(config, displayFilter, budget, engine), r -> true);
+        List<QuietWorker> ws = FramePipeline.run(src, workers, () -> new QuietWorker(config, displayFilter, budget, session), r -> true);
         Summary total = new Summary(file);
         for (QuietWorker w : ws) total.merge(w.summary);
         try (ByteOut out = new ByteOut(System.out)) {
@@ -199,12 +199,12 @@ final class DissectCommand implements Callable<Integer> {
         final long[] budget; // shared only when there is a single worker (-c)
         final AnalysisFrameFields analysis;
 
-        QuietWorker(DissectorConfig config, DisplayFilter filter, long[] budget, AnalysisEngine engine) {
+        QuietWorker(DissectorConfig config, DisplayFilter filter, long[] budget, AnalysisSession session) {
             this.dissector = new Dissector(config);
             this.filter = filter;
             this.budget = budget;
             this.summary = new Summary(null);
-            this.analysis = engine == null ? null : new AnalysisFrameFields(engine);
+            this.analysis = session == null ? null : session.frameFields();
         }
 
         @Override
@@ -222,14 +222,14 @@ final class DissectCommand implements Callable<Integer> {
 
     /** Output formats: workers render their batch into a buffer; the buffers are written in capture order. */
     private void outputRun(PacketSource src, DissectorConfig config, DisplayFilter displayFilter, List<FieldDef> selected,
-                           FieldsOptions fo, int workers, AnalysisEngine engine) throws InterruptedException {
+                           FieldsOptions fo, int workers, AnalysisSession session) throws InterruptedException {
         boolean array = format == Format.json;
         ByteOut stdout = new ByteOut(System.out);
         if (array) stdout.ch('[');
         if (format == Format.fields && fo.header()) FieldsText.header(stdout, selected, fo);
         long[] remaining = {count};
         boolean[] first = {true};
-        FramePipeline.run(src, workers, () -> new OutputWorker(config, displayFilter, engine, out -> switch (format) {
+        FramePipeline.run(src, workers, () -> new OutputWorker(config, displayFilter, session, out -> switch (format) {
             case text -> verbose ? new TreeText(out) : new SummaryLines(out);
             case json, jsonl -> new JsonFrames(out, array);
             case fields -> new FieldsText(out, selected, fo);
@@ -262,12 +262,12 @@ final class DissectCommand implements Callable<Integer> {
         final AnalysisFrameFields analysis;
         int[] ends = new int[FramePipeline.defaultBatch()];
 
-        OutputWorker(DissectorConfig config, DisplayFilter filter, AnalysisEngine engine,
+        OutputWorker(DissectorConfig config, DisplayFilter filter, AnalysisSession session,
                      java.util.function.Function<ByteOut, FrameSink> sinks) {
             this.dissector = new Dissector(config);
             this.filter = filter;
             this.sink = sinks.apply(out);
-            this.analysis = engine == null ? null : new AnalysisFrameFields(engine);
+            this.analysis = session == null ? null : session.frameFields();
         }
 
         @Override
