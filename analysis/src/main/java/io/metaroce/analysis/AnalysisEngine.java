@@ -38,9 +38,9 @@ public final class AnalysisEngine {
 
     /** Longest a pending event is held back waiting for the frame that decides it (capture time). */
     public static final long MAX_HOLD_NS = 1_000_000_000L;
-    static final int MAX_WINDOW = 1 << 17;
+    static final int MAX_WINDOW = StreamLimits.MAX_WINDOW;
     /** A PSN further than this ahead of the stream starts a new stream (QPN reused), not a gap. */
-    static final long MAX_JUMP = 1 << 16;
+    static final long MAX_JUMP = StreamLimits.NEW_STREAM_JUMP;
     static final int MAX_OPEN_MESSAGES = 4096;
     /** PSNs of history kept for a flow whose acknowledgements are not in the capture. */
     static final int UNACKED_HISTORY = 4096;
@@ -55,7 +55,7 @@ public final class AnalysisEngine {
     private final ArrayList<Flow> flowList = new ArrayList<>();
     private final HashMap<FlowKey, ArrayList<Flow>> byPair = new HashMap<>();
     private final FlowKey probe = new FlowKey(), pairProbe = new FlowKey();
-    private final HashMap<Long, long[]> cmRequests = new HashMap<>();
+    private final CmPairing cmPairing = new CmPairing();
     private final HashMap<Long, long[]> pacing = new HashMap<>();
     private final ArrayDeque<PendingEvent> queue = new ArrayDeque<>();
     private final CeQueue ceQueue = new CeQueue();
@@ -280,7 +280,7 @@ public final class AnalysisEngine {
         for (Flow c : cands) {
             if (c.peer != null || c.ud || !c.started) continue;
             long u = Psn.unwrap(c.maxU, refPsn);
-            if (u < c.origin - 1024 || u > c.maxU + 1) continue;
+            if (u < c.origin - StreamLimits.PAIRING_BEHIND || u > c.maxU + StreamLimits.PAIRING_SLACK) continue;
             long dist = c.maxU - u;
             if (dist < bestDist) {
                 best = c;
@@ -299,50 +299,30 @@ public final class AnalysisEngine {
 
     private void cm(FrameFacts f) {
         cmFrames++;
-        if (f.cm == FrameFacts.CM_REQ) {
-            long key = cmKey(f.srcHi ^ f.srcLo, f.dstHi ^ f.dstLo, f.cmLocalCommId);
-            long[] r = new long[] {f.cmLocalQpn, f.cmStartPsn, f.cmPathMtu, f.hasMrcm ? 1 : 0, f.mrcmSpray ? 1 : 0,
-                    f.mrcmCredit ? 1 : 0, f.mrcmPathCount, f.mrcmPmtuLog2, f.v6 ? 1 : 0, f.srcHi, f.srcLo, f.dstHi,
-                    f.dstLo};
-            cmRequests.put(key, r);
-            if (cmRequests.size() > 65536) cmRequests.clear();
-        } else if (f.cm == FrameFacts.CM_REP) {
-            long key = cmKey(f.dstHi ^ f.dstLo, f.srcHi ^ f.srcLo, f.cmRemoteCommId);
-            long[] r = cmRequests.remove(key);
-            if (r == null) return;
-            boolean v6 = r[8] == 1;
-            int qa = (int) r[0], pa = (int) r[1], qb = f.cmLocalQpn, pb = f.cmStartPsn;
-            // A = requester (REQ sender), B = responder.
-            Flow ab = flow(v6, r[9], r[10], r[11], r[12], qb);
-            Flow ba = flow(v6, r[11], r[12], r[9], r[10], qa);
-            pair(ab, ba, "cm");
-            if (!ab.started) ab.startPsn = pa;
-            if (!ba.started) ba.startPsn = pb;
-            int mtu = ibMtu((int) r[2]);
-            if (mtu > 0) {
-                if (ab.pmtu == 0) ab.pmtu = mtu;
-                if (ba.pmtu == 0) ba.pmtu = mtu;
-            }
-            if (r[3] == 1) {
-                ab.spray = r[4] == 1;
-                ab.credit = r[5] == 1;
-                if (ab.pathCount == 0) ab.pathCount = (int) r[6];
-                if (r[7] >= 8 && r[7] <= 12 && settings.pmtuOverrides().isEmpty()) ab.pmtu = 1 << r[7];
-            }
-            if (f.hasMrcm) {
-                ba.spray = f.mrcmSpray;
-                ba.credit = f.mrcmCredit;
-                if (ba.pathCount == 0) ba.pathCount = f.mrcmPathCount;
-                if (f.mrcmPmtuLog2 >= 8 && f.mrcmPmtuLog2 <= 12 && settings.pmtuOverrides().isEmpty())
-                    ba.pmtu = 1 << f.mrcmPmtuLog2;
-            }
+        CmPairing.Connection c = cmPairing.accept(f);
+        if (c == null) return;
+        CmPairing.Side a = c.requester(), b = c.responder();
+        Flow ab = flow(c.v6(), c.aHi(), c.aLo(), c.bHi(), c.bLo(), b.qpn());
+        Flow ba = flow(c.v6(), c.bHi(), c.bLo(), c.aHi(), c.aLo(), a.qpn());
+        pair(ab, ba, "cm");
+        if (!ab.started) ab.startPsn = a.startPsn();
+        if (!ba.started) ba.startPsn = b.startPsn();
+        if (c.pathMtu() > 0) {
+            if (ab.pmtu == 0) ab.pmtu = c.pathMtu();
+            if (ba.pmtu == 0) ba.pmtu = c.pathMtu();
         }
+        cmParams(ab, a);
+        cmParams(ba, b);
     }
 
-    private static long cmKey(long a, long b, long comm) { return (a * 0x9E3779B97F4A7C15L) ^ (b * 31) ^ (comm << 1); }
-
-    /** IBTA path MTU code to bytes (1 = 256 ... 5 = 4096), 0 if unknown. */
-    private static int ibMtu(int code) { return code >= 1 && code <= 5 ? 128 << code : 0; }
+    /** The MetaRoCE connection parameters a side announced for the flow it sends. */
+    private void cmParams(Flow fl, CmPairing.Side s) {
+        if (!s.mrcm()) return;
+        fl.spray = s.spray();
+        fl.credit = s.credit();
+        if (fl.pathCount == 0) fl.pathCount = s.pathCount();
+        if (s.pmtu() > 0 && settings.pmtuOverrides().isEmpty()) fl.pmtu = s.pmtu();
+    }
 
     // ------------------------------------------------------------------ request stream
 
@@ -567,8 +547,8 @@ public final class AnalysisEngine {
      * than any sender could react (a retransmission needs at least a round trip or a timer), within 1 ms.
      */
     private long duplicateThreshold(Flow fl) {
-        long rtt = fl.rttEstimate(fl.peer != null ? fl.peer.rttEstimate(settings.minRttNs()) : settings.minRttNs());
-        return Math.min(settings.duplicateWindowNs(), Math.max(rtt, settings.minRttNs()));
+        return StreamLimits.duplicateThreshold(settings,
+                fl.rttEstimate(fl.peer != null ? fl.peer.rttEstimate(settings.minRttNs()) : settings.minRttNs()));
     }
 
     private void duplicate(Flow fl, FrameFacts f, long originalFrame) {

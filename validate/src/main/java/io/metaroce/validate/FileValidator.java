@@ -236,7 +236,7 @@ public final class FileValidator {
         }
 
         private static long y(FlowState fl, int psn) {
-            return fl.started ? RuleEngine.unwrap(fl.maxU, psn) : Long.MIN_VALUE;
+            return fl.started ? io.metaroce.analysis.Psn.unwrap(fl.maxU, psn) : Long.MIN_VALUE;
         }
     }
 }
