@@ -28,7 +28,7 @@ seq:
   - id: tver
     -orig-id: TVer
     type: b4
-    doc: 'Transport version: 0 RoCEv2'
+    doc: 'Transport version: 0 RoCEv2, 1 MetaRoCE v1 (A1)'
   - id: p_key
     -orig-id: P_Key
     type: u2

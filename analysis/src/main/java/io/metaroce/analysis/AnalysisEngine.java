@@ -46,6 +46,12 @@ public final class AnalysisEngine {
     static final int UNACKED_HISTORY = 4096;
     /** Copies a sender queues at once leave back to back: within this of each other (a 4 KB frame at 40 Gb/s). */
     static final long BACK_TO_BACK_NS = 1_000;
+    /**
+     * Capture points that merge two directions (ibdump, mirror ports) can write a request a few microseconds
+     * after the acknowledgement that covers it. A first copy this close behind its acknowledgement is the
+     * original, reordered by the capture; a resend after a lost acknowledgement comes a timeout later.
+     */
+    static final long CAPTURE_REORDER_NS = 50_000;
 
     private final AnalysisSettings settings;
     private final VerdictStore store;
@@ -58,6 +64,22 @@ public final class AnalysisEngine {
     private final CmPairing cmPairing = new CmPairing();
     private final HashMap<Long, long[]> pacing = new HashMap<>();
     private final ArrayDeque<PendingEvent> queue = new ArrayDeque<>();
+    /** Acknowledgements of unseen PSNs, held for {@link #CAPTURE_REORDER_NS} in case the PSNs appear. */
+    private final ArrayDeque<UnseenAck> unseenHeld = new ArrayDeque<>();
+
+    /** An acknowledgement that covered PSNs not captured yet, and how many of them are still missing. */
+    private static final class UnseenAck {
+        final long frame, time;
+        int left;
+        final PendingEvent event;
+
+        UnseenAck(long frame, long time, int left, PendingEvent event) {
+            this.frame = frame;
+            this.time = time;
+            this.left = left;
+            this.event = event;
+        }
+    }
     private final CeQueue ceQueue = new CeQueue();
     private FlowFrameRecorder flowFrames;
 
@@ -137,6 +159,7 @@ public final class AnalysisEngine {
         if (f.truncated) truncatedFrames++;
         now = f.timeNs;
         expire(now);
+        releaseUnseen(now);
         if (!f.roce) {
             flush(false);
             return;
@@ -431,7 +454,11 @@ public final class AnalysisEngine {
         } else if (u >= w.base) {
             int i = w.idx(u);
             int st = w.state[i];
-            if (meta && !f.rtx && (st & SeqWindow.SEEN) != 0 && (st & SeqWindow.ORIGINAL) == 0) {
+            if ((st & (SeqWindow.SEEN | SeqWindow.RESERVED)) == 0 && (st & SeqWindow.UNSEEN_ACKED) != 0
+                    && !(meta && f.rtx) && f.timeNs - w.lastTime[i] <= CAPTURE_REORDER_NS) {
+                // The first copy, captured just after the acknowledgement that covers it: not a retransmission.
+                ackedBeforeCaptured(fl, f, u, i);
+            } else if (meta && !f.rtx && (st & SeqWindow.SEEN) != 0 && (st & SeqWindow.ORIGINAL) == 0) {
                 // The original (rtx = 0) arriving after its retransmission overtook it on another path.
                 lateOriginal(fl, f, u);
             } else if ((st & (SeqWindow.SEEN | SeqWindow.RESERVED)) != 0) {
@@ -616,6 +643,57 @@ public final class AnalysisEngine {
     }
 
     /**
+     * The first copy of PSN u, captured within {@link #CAPTURE_REORDER_NS} after the acknowledgement that
+     * covered it (capture reordering of the two directions): the original, not capture loss. A note event.
+     */
+    private void ackedBeforeCaptured(Flow fl, FrameFacts f, long u, int i) {
+        SeqWindow w = fl.w;
+        long ackFrame = w.lastFrame[i], lead = f.timeNs - w.lastTime[i];
+        w.copy(u, f.number, f.timeNs, f.pathId, f.txTs, f.fingerprint);
+        w.state[i] |= SeqWindow.ORIGINAL;
+        w.state[i] &= ~SeqWindow.UNSEEN_ACKED;
+        fl.lastNewFrame = f.number;
+        fl.uniquePayloadBytes += f.payloadLength;
+        if (f.tver == 1) fl.path(f.pathId).firstSends++;
+        if (fl.view != View.MIRROR || mirrorSeesAllPaths(fl)) fl.captureGaps--;
+        message(fl, f, u, "read".equals(f.opcode.family()));
+        int ms = fl.msgs.slotOf(w.msg[i]);
+        Flow.Messages m = fl.msgs;
+        if (ms >= 0 && !m.done[ms] && m.lastU[ms] != Long.MIN_VALUE && m.covered[ms] >= m.lastU[ms] - m.firstU[ms] + 1) {
+            complete(fl, f, ms);
+        }
+        if ("read".equals(f.opcode.family())) reserve(fl, f, u);
+        if (store != null) store.flag(VerdictStore.ACK_FIRST);
+        for (var it = unseenHeld.descendingIterator(); it.hasNext(); ) {
+            UnseenAck a = it.next();
+            if (a.frame != ackFrame) continue;
+            if (--a.left == 0) {
+                // Every PSN that acknowledgement seemed to cover unseen appeared: withdraw the finding.
+                if (a.event != null) {
+                    a.event.cancelled = true;
+                    a.event.ready = true;
+                }
+                if (store != null) store.clearFlags(ackFrame, VerdictStore.ACK_UNSEEN);
+            } else if (a.event != null) {
+                a.event.event = ((AnalysisEvent.AckOfUnseen) a.event.event).withUnseen(a.left);
+            }
+            break;
+        }
+        if (listener != null) {
+            emit(new AnalysisEvent.AckBeforeRequest(f.number, f.timeNs, fl.id, f.psn, ackFrame, lead));
+        }
+    }
+
+    /** Lets ACK_OF_UNSEEN events go once their PSNs had the reordering tolerance to appear. */
+    private void releaseUnseen(long t) {
+        UnseenAck a;
+        while ((a = unseenHeld.peek()) != null && t - a.time > CAPTURE_REORDER_NS) {
+            unseenHeld.poll();
+            if (a.event != null) a.event.ready = true;
+        }
+    }
+
+    /**
      * MetaRoCE: the first copy of a PSN (rtx = 0) captured after a retransmission of it, which took a faster
      * path. Not a retransmission: an original arriving out of order.
      */
@@ -665,8 +743,11 @@ public final class AnalysisEngine {
         fl.lastRetxCause = cause;
         if (u > fl.maxRetxU) fl.maxRetxU = u;
         if (f.tver == 1) fl.path(f.pathId).retransmissionsOn++;
+        // No earlier copy in the capture: a retransmission by inference (a gap it fills, a resend run, rtx = 1).
+        boolean inferred = !seen && !reservedOnly;
+        if (inferred) fl.inferredRetx++;
         if (store != null) {
-            store.flag(VerdictStore.RETX);
+            store.flag(inferred ? VerdictStore.RETX | VerdictStore.INFERRED : VerdictStore.RETX);
             store.cause(cause);
             if (original != 0) store.value(VerdictStore.V_ORIGINAL, original);
         }
@@ -685,7 +766,7 @@ public final class AnalysisEngine {
                 // MetaRoCE: several copies may be in flight at once, each decided when the receiver's answer
                 // shows which arrived first. RoCEv2: a new go-back copy means the older was not enough.
                 if (f.tver == 1) older = p;
-                else decideChain(fl, p, false);
+                else decideChain(fl, p, undecided(fl));
             }
         }
         // Spurious: the receiver already had the PSN. A READ or atomic sent again is answered again (its
@@ -696,9 +777,12 @@ public final class AnalysisEngine {
         boolean spurious = false, pending = false, responderHad = false;
         if (readOrAtomic) {
             if (inWin) {
-                responderHad = fl.view == View.SENDER ? readAnswered(fl, u + 1) : (w.state[i] & SeqWindow.RECEIVED) != 0;
+                // At a mirror the responder's state shows only through its responses, as at the sender's tap.
+                responderHad = fl.view != View.RECEIVER ? readAnswered(fl, u + 1) : (w.state[i] & SeqWindow.RECEIVED) != 0;
             }
-        } else if (fl.view == View.SENDER) {
+        } else if (fl.view != View.RECEIVER) {
+            // The sender's tap and a mirror need evidence the receiver had the PSN: an acknowledgement, before
+            // this copy or generated before it could arrive. A mirror seeing a copy pass proves nothing.
             if (inWin && (w.state[i] & SeqWindow.COVERED) != 0) spurious = true;
             else pending = inWin;
         } else if (inWin) {
@@ -728,9 +812,10 @@ public final class AnalysisEngine {
         }
         PendingEvent e = null;
         if (listener != null) {
-            e = emit(new AnalysisEvent.Retransmission(f.number, f.timeNs, fl.id, f.psn, cause, original != 0 ? original : null,
-                    rtxLat >= 0 ? rtxLat : null, nakResp >= 0 ? nakResp : null, f.tver == 1 ? f.pathId : null,
-                    f.tver == 1 && prevPath >= 0 ? prevPath : null, false, false));
+            e = emit(new AnalysisEvent.Retransmission(f.number, f.timeNs, fl.id, f.psn, cause, inferred,
+                    original != 0 ? original : null, rtxLat >= 0 ? rtxLat : null, nakResp >= 0 ? nakResp : null,
+                    f.tver == 1 ? f.pathId : null, f.tver == 1 && prevPath >= 0 ? prevPath : null,
+                    FrameVerdict.Spurious.NO));
         }
         if (spurious) markSpurious(fl, f.number, e);
         long[] suspect = seen && !spurious && !readOrAtomic && f.tver == 1 && fl.view == View.SENDER
@@ -753,8 +838,10 @@ public final class AnalysisEngine {
                 int k = w.idx(p);
                 if (p > u && (w.state[k] & SeqWindow.RESERVED) == 0) break;
                 w.respCause[k] = rc;
+                // The request copy its responses answer (u's own slot gets it from the copy below).
+                if (p > u && (w.state[k] & SeqWindow.SEEN) == 0) w.lastFrame[k] = f.number;
             }
-        } else if (inWin && "atomic".equals(family)) {
+        } else if (inWin && "atomic".equals(family) && responderHad) {
             w.respCause[i] = (byte) (cause.ordinal() + 1);
         }
         if (inWin) {
@@ -845,11 +932,29 @@ public final class AnalysisEngine {
     private void markSpurious(Flow fl, long frame, PendingEvent e) {
         fl.spurious++;
         if (store != null) store.setFlags(frame, VerdictStore.SPURIOUS);
-        if (e != null) e.event = ((AnalysisEvent.Retransmission) e.event).asSpurious();
+        if (e != null) e.event = ((AnalysisEvent.Retransmission) e.event).withSpurious(FrameVerdict.Spurious.YES);
     }
 
-    /** Decides a retransmission seen at the sender's tap once its PSN is acknowledged (or given up on). */
-    private void decideSpurious(Flow fl, Flow.PendingRetx p, boolean spurious) {
+    /**
+     * The verdict of a pending retransmission superseded or given up on without an acknowledgement: at the
+     * sender's tap not spurious (its next copy shows the first was not enough), at a mirror unknown (null):
+     * nothing shows whether the receiver had the PSN.
+     */
+    private static Boolean undecided(Flow fl) { return fl.view == View.MIRROR ? null : Boolean.FALSE; }
+
+    /**
+     * Decides a retransmission seen at the sender's tap or a mirror once its PSN is acknowledged (or given up
+     * on). spurious null: unknown, the frame keeps no spurious verdict.
+     */
+    private void decideSpurious(Flow fl, Flow.PendingRetx p, Boolean spurious) {
+        if (spurious == null) {
+            fl.spuriousUnknown++;
+            if (p.event != null) {
+                p.event.event = ((AnalysisEvent.Retransmission) p.event.event).withSpurious(FrameVerdict.Spurious.UNDECIDED);
+                p.event.ready = true;
+            }
+            return;
+        }
         if (store != null) store.clearFlags(p.frame, VerdictStore.PENDING);
         if (spurious) {
             markSpurious(fl, p.frame, p.event);
@@ -861,7 +966,7 @@ public final class AnalysisEngine {
         if (p.event != null) p.event.ready = true;
     }
 
-    private void decideChain(Flow fl, Flow.PendingRetx p, boolean spurious) {
+    private void decideChain(Flow fl, Flow.PendingRetx p, Boolean spurious) {
         for (; p != null; p = p.older) decideSpurious(fl, p, spurious);
     }
 
@@ -955,19 +1060,20 @@ public final class AnalysisEngine {
             boolean repeat = (w.state[i] & SeqWindow.RESP_SEEN) != 0;
             byte rc = w.respCause[i];
             if (rc != 0 || repeat) {
-                // Answers a request copy the responder already had (READ replay) or a retransmitted atomic.
-                Cause c = rc != 0 ? Cause.values()[rc - 1] : Cause.TIMEOUT;
-                g.retransmitted++;
-                g.byCause[c.ordinal()]++;
+                // Answers a request copy the responder already had (READ replay) or a retransmitted atomic: the
+                // responder repeats itself because the request was re-issued; only the request is a
+                // retransmission (§12), so this is counted apart.
+                long request = w.lastFrame[i];
+                g.repeatedResponses++;
                 g.responseRetx++;
                 if (store != null) {
-                    store.flag(VerdictStore.RETX);
-                    store.cause(c);
-                    if (repeat && w.lastFrame[i] != 0) store.value(VerdictStore.V_ORIGINAL, w.respFrame(i));
+                    store.flag(VerdictStore.REPEAT_RESP);
+                    if (repeat && w.respFrame(i) != 0) store.value(VerdictStore.V_ORIGINAL, w.respFrame(i));
+                    if (request != 0) store.value(VerdictStore.V_REQUEST, request);
                 }
                 if (listener != null) {
-                    emit(new AnalysisEvent.Retransmission(f.number, f.timeNs, g.id, f.psn, c, null, null, null, null, null,
-                            true, false));
+                    emit(new AnalysisEvent.RepeatedResponse(f.number, f.timeNs, g.id, f.psn, request != 0 ? request : null,
+                            repeat && w.respFrame(i) != 0 ? w.respFrame(i) : null, fl.id));
                 }
                 w.respCause[i] = 0;
             }
@@ -1167,6 +1273,8 @@ public final class AnalysisEngine {
                 if ((st & SeqWindow.UNSEEN_ACKED) == 0) {
                     w.state[i] |= SeqWindow.UNSEEN_ACKED;
                     w.state[i] &= ~SeqWindow.GAP;
+                    w.lastFrame[i] = f.number; // the acknowledgement, until a copy appears
+                    w.lastTime[i] = f.timeNs;
                     if (unseenInFrame++ == 0) unseenFirst = u;
                 }
             }
@@ -1189,6 +1297,8 @@ public final class AnalysisEngine {
         } else if ((st & SeqWindow.UNSEEN_ACKED) == 0) {
             w.state[i] |= SeqWindow.UNSEEN_ACKED;
             w.state[i] &= ~SeqWindow.GAP;
+            w.lastFrame[i] = f.number; // the acknowledgement, until a copy appears
+            w.lastTime[i] = f.timeNs;
             if (unseenInFrame++ == 0) unseenFirst = u;
         }
     }
@@ -1211,7 +1321,8 @@ public final class AnalysisEngine {
             // Acknowledged before the retransmission could have reached the receiver: it had the PSN.
             for (; p != null; p = p.older) {
                 boolean spurious = f.tver == 0 ? coverDupAck : coveredBeforeArrival(fl, p, f);
-                decideSpurious(fl, p, spurious);
+                // At a mirror an acknowledgement after the copy may answer either copy: only yes is evidence.
+                decideSpurious(fl, p, spurious ? Boolean.TRUE : undecided(fl));
             }
         }
         if (fl.view != View.SENDER && fl.tver == 1 && (st & SeqWindow.SEEN) != 0) {
@@ -1271,10 +1382,15 @@ public final class AnalysisEngine {
         boolean capture = fl.view != View.MIRROR || mirrorSeesAllPaths(fl);
         if (capture) fl.captureGaps += unseenInFrame;
         if (store != null) store.flag(VerdictStore.ACK_UNSEEN);
+        PendingEvent e = null;
         if (listener != null) {
-            emit(new AnalysisEvent.AckOfUnseen(f.number, f.timeNs, fl.id, Psn.wrap(unseenFirst), unseenInFrame,
+            e = emit(new AnalysisEvent.AckOfUnseen(f.number, f.timeNs, fl.id, Psn.wrap(unseenFirst), unseenInFrame,
                     capture ? AnalysisEvent.Loss.CAPTURE : AnalysisEvent.Loss.NOT_MIRRORED));
+            // Held while the PSNs may still appear just behind it (capture reordering).
+            e.ready = false;
         }
+        if (unseenHeld.size() >= 4096) releaseUnseen(Long.MAX_VALUE);
+        unseenHeld.add(new UnseenAck(f.number, f.timeNs, unseenInFrame, e));
         unseenInFrame = 0;
     }
 
@@ -1747,7 +1863,7 @@ public final class AnalysisEngine {
 
     private void release(Flow fl) {
         if (fl.pendingRetx != null) {
-            for (Flow.PendingRetx p : fl.pendingRetx.values()) decideChain(fl, p, false);
+            for (Flow.PendingRetx p : fl.pendingRetx.values()) decideChain(fl, p, undecided(fl));
             fl.pendingRetx = null;
         }
         fl.w = null;
@@ -1782,6 +1898,10 @@ public final class AnalysisEngine {
                 }
                 if (fl.pendingRetx != null) {
                     for (Flow.PendingRetx p : fl.pendingRetx.values()) {
+                        if (fl.view == View.MIRROR) {
+                            decideChain(fl, p, null);
+                            continue;
+                        }
                         for (; p != null; p = p.older) {
                             if (store != null) {
                                 store.clearFlags(p.frame, VerdictStore.PENDING);

@@ -35,26 +35,53 @@ public sealed interface AnalysisEvent {
     }
 
     /**
-     * A PSN sent again (or a READ/atomic response replayed: {@code response}). Its type is
-     * {@link EventType#SPURIOUS_RETRANSMISSION} when the receiver already had the PSN, else
-     * {@link EventType#TIMEOUT_RETRANSMISSION} for cause timeout, else {@link EventType#RETRANSMISSION}.
+     * A request PSN sent again. Its type is {@link EventType#SPURIOUS_RETRANSMISSION} when the receiver already
+     * had the PSN, else {@link EventType#TIMEOUT_RETRANSMISSION} for cause timeout, else
+     * {@link EventType#RETRANSMISSION}.
      *
+     * @param inferred the capture never showed the first copy: the PSN was lost before the tap and this copy
+     *     fills the gap
      * @param originalFrame the first copy's frame, null when the capture did not show it
      * @param path MetaRoCE path of this copy; previousPath that of the copy before (null for RoCEv2)
+     * @param spurious whether the receiver already had it ({@link FrameVerdict.Spurious#UNDECIDED} where nothing
+     *     in the capture can tell, e.g. at a mirror without the acknowledgement)
      */
-    record Retransmission(long frame, long timeNs, String flow, int psn, Cause cause, Long originalFrame,
-                          Long retransmissionLatencyNs, Long nakResponseLatencyNs, Integer path, Integer previousPath,
-                          boolean response, boolean spurious) implements AnalysisEvent {
+    record Retransmission(long frame, long timeNs, String flow, int psn, Cause cause, boolean inferred,
+                          Long originalFrame, Long retransmissionLatencyNs, Long nakResponseLatencyNs, Integer path,
+                          Integer previousPath, FrameVerdict.Spurious spurious) implements AnalysisEvent {
         @Override
         public EventType type() {
-            return spurious ? EventType.SPURIOUS_RETRANSMISSION
+            return spurious == FrameVerdict.Spurious.YES ? EventType.SPURIOUS_RETRANSMISSION
                     : cause == Cause.TIMEOUT ? EventType.TIMEOUT_RETRANSMISSION : EventType.RETRANSMISSION;
         }
 
-        Retransmission asSpurious() {
-            return new Retransmission(frame, timeNs, flow, psn, cause, originalFrame, retransmissionLatencyNs,
-                    nakResponseLatencyNs, path, previousPath, response, true);
+        Retransmission withSpurious(FrameVerdict.Spurious s) {
+            return new Retransmission(frame, timeNs, flow, psn, cause, inferred, originalFrame, retransmissionLatencyNs,
+                    nakResponseLatencyNs, path, previousPath, s);
         }
+    }
+
+    /**
+     * A READ response or atomic acknowledgement sent again because its request was re-issued: not a
+     * retransmission (§12 counts requests), counted apart.
+     *
+     * @param requestFrame the re-issued request it answers; originalFrame the first copy of this response
+     * @param dataFlow the request flow it answers
+     */
+    record RepeatedResponse(long frame, long timeNs, String flow, int psn, Long requestFrame, Long originalFrame,
+                            String dataFlow) implements AnalysisEvent {
+        @Override
+        public EventType type() { return EventType.REPEATED_RESPONSE; }
+    }
+
+    /**
+     * A request captured after the acknowledgement that covered it (the capture reordered the two directions):
+     * a note, not a protocol error.
+     */
+    record AckBeforeRequest(long frame, long timeNs, String flow, int psn, long ackFrame, long ackLeadNs)
+            implements AnalysisEvent {
+        @Override
+        public EventType type() { return EventType.ACK_BEFORE_REQUEST; }
     }
 
     /** Which header carried a negative acknowledgement. */
@@ -105,6 +132,8 @@ public sealed interface AnalysisEvent {
             implements AnalysisEvent {
         @Override
         public EventType type() { return EventType.ACK_OF_UNSEEN; }
+
+        AckOfUnseen withUnseen(long n) { return new AckOfUnseen(frame, timeNs, flow, firstPsn, n, loss); }
     }
 
     /**

@@ -23,7 +23,9 @@ public final class AnalysisFrameFields {
             ACKED_BY = C.field("analysis.acked_by_frame"), ACK_RTT = C.field("analysis.ack_rtt_ns"),
             NAK_GEN = C.field("analysis.nak_gen_latency_ns"), NAK_RESP = C.field("analysis.nak_response_latency_ns"),
             RTX_LAT = C.field("analysis.retransmission_latency_ns"), CE_NO_CNP = C.field("analysis.ce_without_cnp"),
-            MSG_ID = C.field("analysis.message_id"), MSG_DONE = C.field("analysis.message_completion_ns");
+            MSG_ID = C.field("analysis.message_id"), MSG_DONE = C.field("analysis.message_completion_ns"),
+            INFERRED = C.field("analysis.retransmission_inferred"), REPEAT = C.field("analysis.repeated_response"),
+            REPEAT_REQ = C.field("analysis.repeated_response_request"), ACK_FIRST = C.field("analysis.ack_before_request");
 
     private final AnalysisEngine engine;
     private final VerdictStore store;
@@ -56,7 +58,10 @@ public final class AnalysisFrameFields {
                 if (c != null) x.put(CAUSE, c.label());
                 // At a sender tap spuriousness waits for the acknowledgement; undecided means unknown.
                 if ((fl & VerdictStore.PENDING) == 0) x.put(SPURIOUS, (fl & VerdictStore.SPURIOUS) != 0);
+                if ((fl & VerdictStore.INFERRED) != 0) x.put(INFERRED, true);
             }
+            if ((fl & VerdictStore.REPEAT_RESP) != 0) x.put(REPEAT, true);
+            if ((fl & VerdictStore.ACK_FIRST) != 0) x.put(ACK_FIRST, true);
             if ((fl & VerdictStore.OOO) != 0) x.put(OOO, true);
             if ((fl & VerdictStore.DUP) != 0) x.put(DUP, true);
             if ((fl & VerdictStore.ACK_UNSEEN) != 0) x.put(ACK_UNSEEN, true);
@@ -72,6 +77,7 @@ public final class AnalysisFrameFields {
                     case VerdictStore.V_RTX_LAT -> x.put(RTX_LAT, v);
                     case VerdictStore.V_MSG_ID -> x.put(MSG_ID, v);
                     case VerdictStore.V_MSG_DONE -> x.put(MSG_DONE, v);
+                    case VerdictStore.V_REQUEST -> x.put(REPEAT_REQ, v);
                     default -> { }
                 }
             }

@@ -88,7 +88,7 @@ public final class AnalysisResult {
                 f.lastNs, f.messages, f.messagesCompleted, f.retransmitted,
                 new FlowSummary.ByCause(f.byCause[Cause.NAK.ordinal()], f.byCause[Cause.NACK.ordinal()],
                         f.byCause[Cause.SACK.ordinal()], f.byCause[Cause.TIMEOUT.ordinal()], f.byCause[Cause.RNR.ordinal()]),
-                f.spurious, f.byCause[Cause.TIMEOUT.ordinal()], f.timeouts, f.outOfOrder, f.duplicates, f.gapEvents,
+                f.spurious, f.spuriousUnknown, f.inferredRetx, f.repeatedResponses, f.byCause[Cause.TIMEOUT.ordinal()], f.timeouts, f.outOfOrder, f.duplicates, f.gapEvents,
                 f.captureGaps, f.networkLosses, f.acks, f.naks, f.nakErrors, f.rnrNaks, f.sacks, f.nacks, f.cnps, f.mrCnps,
                 f.ceMarks, judgeCe ? f.ceWithoutCnp : null, judgeCe ? f.cnpExpected : null, f.credit, f.creditStalls,
                 f.readResponses, f.unattributedControl, f.truncated, f.unjudged);

@@ -24,9 +24,15 @@ public final class AnalyzeOutput {
      */
     public static AnalysisResult write(Path file, AnalysisSettings settings, Form form, boolean pretty, Appendable out)
             throws CaptureException, IOException {
+        return write(file, settings, form, pretty, out, null);
+    }
+
+    /** As {@link #write(Path, AnalysisSettings, Form, boolean, Appendable)}, reporting progress (or null). */
+    public static AnalysisResult write(Path file, AnalysisSettings settings, Form form, boolean pretty, Appendable out,
+                                       Analyzer.Progress progress) throws CaptureException, IOException {
         try {
             if (form == Form.EVENTS_JSONL) {
-                return new AnalysisSession(settings, AnalysisSession.Options.RESULTS).onEvent(e -> {
+                return session(settings, progress).onEvent(e -> {
                     try {
                         out.append(e.toJson()).append('\n');
                     } catch (IOException x) {
@@ -37,7 +43,7 @@ public final class AnalyzeOutput {
             // The events are buffered as JSON text (spilled to a file when many), not kept as objects: analyze
             // stays bounded by the QPs, not the events.
             try (Reports.EventBuffer events = new Reports.EventBuffer(form == Form.JSON)) {
-                AnalysisResult r = new AnalysisSession(settings, AnalysisSession.Options.RESULTS).onEvent(events).run(file);
+                AnalysisResult r = session(settings, progress).onEvent(events).run(file);
                 if (form == Form.JSON) Reports.json(r, events, out, pretty);
                 else Reports.text(r, events, out);
                 return r;
@@ -45,5 +51,11 @@ public final class AnalyzeOutput {
         } catch (UncheckedIOException e) {
             throw e.getCause();
         }
+    }
+
+    private static AnalysisSession session(AnalysisSettings settings, Analyzer.Progress progress) {
+        AnalysisSession s = new AnalysisSession(settings, AnalysisSession.Options.RESULTS);
+        if (progress != null) s.onProgress((position, total, frames) -> progress.progress(position, total));
+        return s;
     }
 }

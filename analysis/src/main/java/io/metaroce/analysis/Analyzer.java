@@ -25,9 +25,25 @@ public final class Analyzer {
      */
     public static AnalysisResult analyze(Path file, AnalysisSettings settings, boolean recordVerdicts,
                                          AnalysisEngine.EventListener listener) throws CaptureException {
+        return analyze(file, settings, recordVerdicts, listener, null);
+    }
+
+    /**
+     * As {@link #analyze(Path, AnalysisSettings, boolean, AnalysisEngine.EventListener)}, reporting progress.
+     *
+     * @param progress receives (bytes read, file size) every few thousand frames, on the reading thread; or null
+     */
+    public static AnalysisResult analyze(Path file, AnalysisSettings settings, boolean recordVerdicts,
+                                         AnalysisEngine.EventListener listener, Progress progress) throws CaptureException {
         AnalysisSession s = new AnalysisSession(settings, new AnalysisSession.Options(recordVerdicts, false, false));
         if (listener != null) s.onEvent(listener);
+        if (progress != null) s.onProgress((position, total, frames) -> progress.progress(position, total));
         return s.run(file);
+    }
+
+    /** Progress of a pass over a file: bytes read of the file's size. */
+    public interface Progress {
+        void progress(long bytesRead, long fileSize);
     }
 
     /** The per-frame field provider for a capture file (runs the analysis pass, recording verdicts). */

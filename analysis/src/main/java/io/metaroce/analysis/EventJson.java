@@ -1,5 +1,6 @@
 package io.metaroce.analysis;
 
+import io.metaroce.analysis.AnalysisEvent.AckBeforeRequest;
 import io.metaroce.analysis.AnalysisEvent.AckOfUnseen;
 import io.metaroce.analysis.AnalysisEvent.CeMark;
 import io.metaroce.analysis.AnalysisEvent.CeWithoutCnp;
@@ -11,6 +12,7 @@ import io.metaroce.analysis.AnalysisEvent.NakKind;
 import io.metaroce.analysis.AnalysisEvent.OutOfOrder;
 import io.metaroce.analysis.AnalysisEvent.PathDown;
 import io.metaroce.analysis.AnalysisEvent.PsnGap;
+import io.metaroce.analysis.AnalysisEvent.RepeatedResponse;
 import io.metaroce.analysis.AnalysisEvent.Retransmission;
 
 /**
@@ -37,13 +39,26 @@ final class EventJson {
             case Retransmission r -> {
                 put(j, "psn", r.psn());
                 put(j, "cause", r.cause().label());
+                if (r.inferred()) put(j, "inferred", true);
                 put(j, "original_frame", r.originalFrame());
                 put(j, "retransmission_latency_ns", r.retransmissionLatencyNs());
                 put(j, "nak_response_latency_ns", r.nakResponseLatencyNs());
                 put(j, "path", r.path());
                 put(j, "previous_path", r.previousPath());
-                if (r.response()) put(j, "response", true);
-                if (r.spurious()) put(j, "spurious", true);
+                if (r.spurious() == FrameVerdict.Spurious.YES) put(j, "spurious", true);
+                else if (r.spurious() == FrameVerdict.Spurious.UNDECIDED) put(j, "spurious", "unknown");
+            }
+            case RepeatedResponse r -> {
+                put(j, "psn", r.psn());
+                put(j, "request_frame", r.requestFrame());
+                put(j, "original_frame", r.originalFrame());
+                put(j, "data_flow", r.dataFlow());
+            }
+            case AckBeforeRequest a -> {
+                put(j, "psn", a.psn());
+                put(j, "ack_frame", a.ackFrame());
+                put(j, "ack_lead_ns", a.ackLeadNs());
+                put(j, "severity", "note");
             }
             case Nak n -> {
                 put(j, "psn", n.psn());

@@ -24,7 +24,7 @@ final class Flow {
             messagesCompleted, retransmitted, spurious, outOfOrder, duplicates, captureGaps, networkLosses, acks, naks,
             rnrNaks, sacks, nacks, cnps, mrCnps, ceMarks, ceWithoutCnp, cnpExpected, creditStalls, unjudged,
             truncated, gapEvents, gapPsns, unattributedControl, readResponses, probes, probeReplies, responseRetx,
-            pendingCnps, pendingMrCnps, nakErrors;
+            pendingCnps, pendingMrCnps, nakErrors, repeatedResponses, spuriousUnknown, inferredRetx;
     final long[] byCause = new long[Cause.values().length];
     final Latency ackRtt = new Latency(), completion = new Latency(), nakGen = new Latency(), nakResp = new Latency(),
             rtxLatency = new Latency();

@@ -27,11 +27,14 @@ public record FlowSummary(String id, String src, String dst, int destQp, String 
 
     /**
      * What happened to the flow. ceWithoutCnp and cnpExpected are null at the sender's tap (the receiver's
-     * reaction is not visible there).
+     * reaction is not visible there). spuriousUnknown: retransmissions whose spuriousness the capture cannot
+     * tell; inferredRetransmissions: those whose first copy the capture never showed; repeatedResponses: READ
+     * responses and atomic acknowledgements sent again for a re-issued request (not retransmissions).
      */
     public record Counters(long packets, long bytes, long dataPackets, long payloadBytes, long firstNs, long lastNs,
                            long messages, long messagesCompleted, long retransmittedPackets,
-                           ByCause retransmissionsByCause, long spuriousRetransmissions, long timeoutRetransmissions,
+                           ByCause retransmissionsByCause, long spuriousRetransmissions, long spuriousUnknown,
+                           long inferredRetransmissions, long repeatedResponses, long timeoutRetransmissions,
                            long timeouts, long outOfOrder, long duplicates, long psnGaps, long captureGaps,
                            long networkLosses, long acks, long naks, long nakErrors, long rnrNaks, long sacks,
                            long nacks, long cnps, long mrCnps, long ceMarks, Long ceWithoutCnp, Long cnpExpected,
@@ -109,6 +112,9 @@ public record FlowSummary(String id, String src, String dst, int destQp, String 
         for (Cause k : Cause.values()) causes.put(k.label(), c.retransmissionsByCause.of(k));
         m.put("retransmissions_by_cause", causes);
         m.put("spurious_retransmissions", c.spuriousRetransmissions);
+        m.put("spurious_unknown", c.spuriousUnknown);
+        m.put("inferred_retransmissions", c.inferredRetransmissions);
+        m.put("repeated_responses", c.repeatedResponses);
         m.put("timeout_retransmissions", c.timeoutRetransmissions);
         m.put("timeouts", c.timeouts);
         m.put("out_of_order", c.outOfOrder);

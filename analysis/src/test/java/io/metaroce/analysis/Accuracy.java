@@ -60,7 +60,7 @@ final class Accuracy {
         final List<String> countMismatches = new ArrayList<>();
         final List<String> pathFindings = new ArrayList<>();
         final List<String> causeMismatches = new ArrayList<>();
-        long causeAgree, causeTotal, causeTotalSender;
+        long causeAgree, causeTotal, causeTotalSender, spuriousUnknown;
         AnalysisResult result;
         String tap;
 
@@ -135,7 +135,11 @@ final class Accuracy {
                 boolean gSpur = flag(d, AnalysisFrameFields.SPURIOUS);
                 boolean gOoo = flag(d, AnalysisFrameFields.OOO);
                 s.labels.get("retransmission").add(tRetx, gRetx);
-                s.labels.get("spurious").add(tSpur, gSpur);
+                // Spurious is tri-state: a retransmission without evidence either way has no verdict (the
+                // field is absent); an abstention is neither right nor wrong, and is counted apart.
+                boolean spurUnknown = gRetx && !present(d, AnalysisFrameFields.SPURIOUS);
+                if (spurUnknown) s.spuriousUnknown++;
+                else s.labels.get("spurious").add(tSpur, gSpur);
                 s.labels.get("out_of_order").add(tOoo, gOoo);
                 if (tRetx && gRetx) {
                     s.causeTotal++;
@@ -145,7 +149,7 @@ final class Accuracy {
                     else s.causeMismatches.add(String.format("frame %d %s psn %d op 0x%02x cause truth %s got %s %s", d.number(),
                             flow, tf.get("psn").asInt(), tf.get("opcode").asInt(), tc, gc, tf.get("tap").asText()));
                 }
-                if (tRetx != gRetx || tSpur != gSpur || tOoo != gOoo) {
+                if (tRetx != gRetx || (!spurUnknown && tSpur != gSpur) || tOoo != gOoo) {
                     s.mismatches.add(String.format("frame %d %s psn %d op 0x%02x truth{%s%s%s} got{%s%s%s} %s", d.number(), flow,
                             tf.get("psn").asInt(), tf.get("opcode").asInt(), tRetx ? "retx:" + labels.get("retransmission").asText() + " " : "",
                             tSpur ? "spurious " : "", tOoo ? "ooo" : "", gRetx ? "retx:" + str(d, AnalysisFrameFields.CAUSE) + " " : "",
@@ -156,6 +160,10 @@ final class Accuracy {
         compareFlows(t, r, s);
         comparePaths(t, r, s);
         return s;
+    }
+
+    private static boolean present(Dissection d, io.metaroce.protocol.FieldDef f) {
+        return d.extra().indexOf(f) >= 0;
     }
 
     private static boolean flag(Dissection d, io.metaroce.protocol.FieldDef f) {

@@ -29,7 +29,7 @@ class SimulatorAccuracyTest {
         Assumptions.assumeFalse(captures.isEmpty(), "no simulator captures with truth found");
         Map<String, Accuracy.Counts> total = new LinkedHashMap<>();
         for (String l : Accuracy.LABELS) total.put(l, new Accuracy.Counts());
-        long countMismatches = 0, pathsWrong = 0, pathsOk = 0, causeAgree = 0, causeTotal = 0, causeAgreeS = 0, causeTotalS = 0;
+        long spuriousUnknown = 0, countMismatches = 0, pathsWrong = 0, pathsOk = 0, causeAgree = 0, causeTotal = 0, causeAgreeS = 0, causeTotalS = 0;
         StringBuilder report = new StringBuilder("\nAnalysis accuracy against the simulator's ground truth\n");
         for (Path[] p : captures) {
             String name = p[0].getParent().getFileName() + "/" + p[0].getFileName();
@@ -46,6 +46,7 @@ class SimulatorAccuracyTest {
             for (String m : s.countMismatches) report.append("    count: ").append(m).append('\n');
             for (String m : s.pathFindings) report.append("    path:  ").append(m).append('\n');
             countMismatches += s.countMismatches.size();
+            spuriousUnknown += s.spuriousUnknown;
             causeAgree += s.causeAgree;
             causeTotal += s.causeTotal;
             long wrongAtS = s.causeMismatches.stream().filter(m -> m.endsWith(" S")).count();
@@ -58,6 +59,7 @@ class SimulatorAccuracyTest {
         for (Map.Entry<String, Accuracy.Counts> e : total.entrySet()) report.append(String.format("  %-15s %s%n", e.getKey(), e.getValue()));
         report.append(String.format("  retransmission cause agrees on %d of %d frames (%d of %d where the requester's own tap shows its decisions)%n",
                 causeAgree, causeTotal, causeAgreeS, causeTotalS));
+        report.append(String.format("  spurious unknown (no evidence either way, not scored): %d retransmissions%n", spuriousUnknown));
         report.append(String.format("  per-flow count mismatches: %d; per-path blame: %d right, %d wrong%n", countMismatches, pathsOk, pathsWrong));
         System.out.println(report);
         for (Map.Entry<String, Accuracy.Counts> e : total.entrySet()) {

@@ -1,16 +1,15 @@
 package io.metaroce.cli;
 
+import io.metaroce.analysis.AnalysisResult;
 import io.metaroce.analysis.AnalysisSettings;
 import io.metaroce.analysis.AnalyzeOutput;
 import io.metaroce.capture.CaptureException;
-import io.metaroce.protocol.Spec;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.OutputStreamWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
@@ -25,7 +24,7 @@ import picocli.CommandLine.Spec.Target;
  * integrity of a RoCEv2 / MetaRoCE capture (issue 4). Parses options into {@link AnalysisSettings}; the work
  * and the output forms live in the analysis module ({@link AnalyzeOutput}).
  */
-@Command(name = "analyze", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(name = "analyze", sortOptions = false, versionProvider = StandardOptions.Version.class,
         description = "Analyze a capture: QP flows and their pairing, retransmissions and their causes (nak, nack, sack, "
                 + "timeout, rnr), spurious and out-of-order packets, ECN/CNP accounting, MetaRoCE path health and "
                 + "capture integrity (capture loss vs network loss).",
@@ -35,10 +34,16 @@ public final class AnalyzeCommand implements Callable<Integer> {
     @picocli.CommandLine.Spec(Target.SELF)
     CommandSpec spec;
 
-    @Option(names = "-r", required = true, paramLabel = "FILE", description = "capture to read (pcap or pcapng)")
+    @picocli.CommandLine.Mixin
+    StandardOptions standard;
+
+    @picocli.CommandLine.Mixin
+    StandardOptions.NoVerbose noVerbose;
+
+    @Option(names = {"-r", "--read"}, required = true, paramLabel = "FILE", description = "capture to read (pcap or pcapng)")
     Path file;
 
-    @Option(names = "-T", paramLabel = "FORMAT", defaultValue = "text",
+    @Option(names = {"-T", "--format"}, paramLabel = "FORMAT", defaultValue = "text",
             description = "report format: text (tshark-style tables, default) or json (one object: capture, flows, events)")
     String format;
 
@@ -52,9 +57,8 @@ public final class AnalyzeCommand implements Callable<Integer> {
             description = "where the capture was taken (spec 11); auto: the address in every frame (default)")
     String tap;
 
-    @Option(names = {"-d", "--roce-port"}, paramLabel = "PORT", split = ",",
-            description = "UDP destination port(s) decoded as RoCEv2/MetaRoCE (default 4791)")
-    List<Integer> ports;
+    @Option(names = {"-d", "--decode-as"}, paramLabel = DecodeAs.LABEL, description = DecodeAs.HELP)
+    List<String> ports;
 
     @Option(names = "--cnp-interval-us", paramLabel = "US", defaultValue = "50", description = "minimum CNP spacing (default 50)")
     double cnpIntervalUs;
@@ -78,6 +82,9 @@ public final class AnalyzeCommand implements Callable<Integer> {
     @Option(names = "--path-count", paramLabel = "[FLOW|0xQPN=]N", split = ",", description = "MetaRoCE path_count override")
     List<String> pathCount;
 
+    @Option(names = "--progress", negatable = true, description = "progress bar on stderr (default: only when stderr is a terminal)")
+    Boolean progress;
+
     @Option(names = "--check-icrc", description = "verify ICRCs and leave frames with a bad one unjudged (off: at a sender tap the ICRC is usually offloaded)")
     boolean checkIcrc;
 
@@ -96,9 +103,9 @@ public final class AnalyzeCommand implements Callable<Integer> {
         }
         AnalysisSettings settings;
         try {
-            Set<Integer> portSet = ports == null || ports.isEmpty() ? Set.of(Spec.ROCE_UDP_PORT) : new LinkedHashSet<>(ports);
+            Set<Integer> portSet = DecodeAs.ports(ports);
             settings = AnalysisSettings.DEFAULT.withPorts(portSet)
-                    .withTap(AnalysisSettings.Tap.parse(tap))
+                    .withTap(TapCheck.parse(tap))
                     .withCnp(AnalysisSettings.micros(cnpIntervalUs), AnalysisSettings.CnpPacing.parse(cnpPacing))
                     .withTimes(AnalysisSettings.micros(ceWindowUs), AnalysisSettings.micros(slackUs), AnalysisSettings.micros(minRttUs))
                     .withOverrides(AnalysisSettings.parseOverrides(pmtu, "--pmtu"), AnalysisSettings.parseOverrides(pathCount, "--path-count"))
@@ -106,16 +113,42 @@ public final class AnalyzeCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
-        Writer out = new BufferedWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), 1 << 16);
-        try {
-            AnalyzeOutput.write(file, settings, form, !compact, out);
+        java.io.PrintStream err = System.err;
+        String warning = TapCheck.warning(file, settings.rocePorts(), settings.tap());
+        if (warning != null) err.println("metaroce analyze: " + warning);
+        // Tables are fitted to the terminal; JSON is for machines and is never cut.
+        int width = form == AnalyzeOutput.Form.TEXT ? Terminal.columns() : 0;
+        java.io.OutputStream stdout = new ClosedStdout.Guard(System.out);
+        FitWidth fit = width > 0 ? new FitWidth(stdout, width) : null;
+        Writer out = new BufferedWriter(new OutputStreamWriter(fit != null ? fit : stdout, StandardCharsets.UTF_8), 1 << 16);
+        AnalysisResult result;
+        // No bar while events stream to the same terminal: the two would interleave.
+        boolean streaming = form == AnalyzeOutput.Form.EVENTS_JSONL && Terminal.stdoutIsTerminal();
+        try (ProgressBar bar = ProgressBar.open("analyze", streaming && progress == null ? Boolean.FALSE : progress)) {
+            result = AnalyzeOutput.write(file, settings, form, !compact, out, bar == null ? null : bar::update);
+            out.flush();
+            if (fit != null) fit.finish();
         } catch (CaptureException e) {
-            out.flush();
-            spec.commandLine().getErr().println("metaroce analyze: " + e.getMessage());
+            flushQuietly(out);
+            err.println("metaroce analyze: " + e.getMessage());
             return 2;
-        } finally {
-            out.flush();
+        } catch (ClosedStdout e) {
+            return 0; // the reader of our output went away (| head): stop quietly
+        }
+        // Every readable frame was analyzed, but the capture is damaged: exit 2, as tshark does.
+        Object problems = result.capture().get("capture_problems");
+        if (problems instanceof List<?> l && !l.isEmpty()) {
+            for (Object p : l) err.println("metaroce analyze: " + file + ": " + p);
+            return 2;
         }
         return 0;
+    }
+
+    private static void flushQuietly(Writer w) {
+        try {
+            w.flush();
+        } catch (IOException e) {
+            // stdout is gone; nothing to tell it
+        }
     }
 }

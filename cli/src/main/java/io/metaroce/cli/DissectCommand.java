@@ -10,30 +10,28 @@ import io.metaroce.capture.PacketSource;
 import io.metaroce.dissector.Dissection;
 import io.metaroce.dissector.Dissector;
 import io.metaroce.dissector.DissectorConfig;
-import io.metaroce.dissector.ExpertItem;
+import io.metaroce.dissector.ByteOut;
 import io.metaroce.dissector.FieldCatalog;
+import io.metaroce.dissector.FieldFormat;
 import io.metaroce.dissector.FrameBatch;
 import io.metaroce.dissector.FramePipeline;
 import io.metaroce.dissector.FrameFields;
+import io.metaroce.dissector.FrameJson;
 import io.metaroce.filter.DisplayFilter;
 import io.metaroce.filter.FilterException;
 import io.metaroce.protocol.FieldDef;
-import io.metaroce.protocol.Spec;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code metaroce dissect}: decode a capture with tshark's habits (-T, -e, -E, -c, -Y, -V, -q, -d). */
-@Command(name = "dissect", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(name = "dissect", sortOptions = false, versionProvider = StandardOptions.Version.class,
         description = {"Decode every frame of a capture: Ethernet/VLAN/IP/UDP, RoCEv1/v2, MetaRoCE v1 headers, CM MADs, "
                 + "and check the ICRC.", "Field names: bth.psn, mrth.path_id, icrc.status, ... (Wireshark names such as "
                 + "infiniband.bth.psn work too); list them with --list-fields."},
@@ -43,6 +41,12 @@ import picocli.CommandLine.Option;
                 "  metaroce dissect -r x.pcap -Y 'analysis.retransmission && analysis.retransmission_cause == \"nak\"'"})
 final class DissectCommand implements Callable<Integer> {
     enum Format { text, json, jsonl, fields }
+
+    @picocli.CommandLine.Mixin
+    StandardOptions standard;
+
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
 
     @Option(names = {"-r", "--read"}, paramLabel = "FILE", description = "Capture file to read (pcap or pcapng).")
     Path file;
@@ -57,7 +61,8 @@ final class DissectCommand implements Callable<Integer> {
     List<String> fieldOptions = new ArrayList<>();
 
     @Option(names = {"-c", "--count"}, paramLabel = "N", description = "Stop after N frames (that pass -Y).")
-    long count = Long.MAX_VALUE;
+    Long countOption;
+    private long count = Long.MAX_VALUE;
 
     @Option(names = {"-Y", "--display-filter"}, paramLabel = "FILTER", description = "Wireshark display filter, e.g. 'bth.psn >= 100 && mrth'.")
     String filter;
@@ -68,7 +73,7 @@ final class DissectCommand implements Callable<Integer> {
     @Option(names = "-q", description = "Decode and check every frame; print only a summary of frames, protocols and expert items.")
     boolean quiet;
 
-    @Option(names = {"-d", "--decode-as"}, paramLabel = "udp.port==N,roce", description = "Decode UDP destination port N as RoCE (like tshark -d; 'infiniband' also accepted).")
+    @Option(names = {"-d", "--decode-as"}, paramLabel = DecodeAs.LABEL, description = DecodeAs.HELP)
     List<String> decodeAs = new ArrayList<>();
 
     @Option(names = {"-A", "--analysis"}, description = "Add the analysis.* fields (retransmissions and their cause, spurious, "
@@ -101,22 +106,28 @@ final class DissectCommand implements Callable<Integer> {
             err.println("metaroce dissect: no capture given (-r FILE)");
             return 2;
         }
+        // Usage errors first, whatever else the command line asks for (tshark's wording for -c).
+        if (countOption != null) {
+            if (countOption == 0) throw usage("The specified packet count is zero");
+            if (countOption < 0) throw usage("The specified packet count \"" + countOption + "\" is a negative number");
+            count = countOption;
+        }
         Set<Integer> ports = new HashSet<>(DissectorConfig.DEFAULT.roceUdpPorts());
-        for (String d : decodeAs) {
-            Matcher m = Pattern.compile("udp\\.(?:dst)?port\\s*==\\s*(\\d+)\\s*,\\s*(roce|rocev2|infiniband|bth|metaroce)").matcher(d.trim());
-            if (!m.matches()) {
-                err.println("metaroce dissect: -d expects udp.port==N,roce, got '" + d + "'");
-                return 2;
-            }
-            ports.add(Integer.parseInt(m.group(1)));
+        AnalysisSettings.Tap tapChoice;
+        try {
+            ports.addAll(DecodeAs.ports(decodeAs));
+            tapChoice = TapCheck.parse(tap);
+        } catch (IllegalArgumentException e) {
+            throw usage(e.getMessage());
         }
         DisplayFilter displayFilter = null;
         if (filter != null) {
             try {
                 displayFilter = DisplayFilter.compile(filter, FieldCatalog.get());
             } catch (FilterException e) {
-                err.println("metaroce dissect: bad display filter");
-                err.println(e.formatted());
+                // One line (scripts and CI logs); on a terminal also the filter with a caret under the problem.
+                err.println("metaroce dissect: bad display filter: " + e.getMessage() + " (column " + e.column() + ")");
+                if (Terminal.stderrIsTerminal()) err.println(e.formatted().substring(e.getMessage().length() + 1));
                 return 2;
             }
         }
@@ -146,8 +157,10 @@ final class DissectCommand implements Callable<Integer> {
         AnalysisSession session = null;
         if (needAnalysis) {
             try {
-                AnalysisSettings settings = AnalysisSettings.DEFAULT.withPorts(ports).withTap(AnalysisSettings.Tap.parse(tap))
+                AnalysisSettings settings = AnalysisSettings.DEFAULT.withPorts(ports).withTap(tapChoice)
                         .withCheckIcrc(!noIcrc);
+                String warning = TapCheck.warning(file, ports, tapChoice);
+                if (warning != null) err.println("metaroce dissect: " + warning);
                 session = new AnalysisSession(settings, new AnalysisSession.Options(true, false, false));
                 session.run(file);
             } catch (CaptureException e) {
@@ -168,9 +181,11 @@ final class DissectCommand implements Callable<Integer> {
         try (src) {
             int workers = threads > 0 ? threads : FramePipeline.defaultThreads();
             if (quiet) quietRun(src, config, displayFilter, count == Long.MAX_VALUE ? workers : 1, session);
-            else outputRun(src, config, displayFilter, selected, fo, workers, session);
+            else if (!outputRun(src, config, displayFilter, selected, fo, workers, session)) return 0; // stdout closed
             System.out.flush();
             for (CaptureProblem p : src.problems()) err.println("metaroce dissect: " + file + ": " + p.message());
+            // Every readable frame was printed, but the capture is damaged: exit 2, as tshark does.
+            if (!src.problems().isEmpty()) return 2;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return 2;
@@ -178,11 +193,22 @@ final class DissectCommand implements Callable<Integer> {
         return 0;
     }
 
+    private picocli.CommandLine.ParameterException usage(String message) {
+        return new picocli.CommandLine.ParameterException(spec.commandLine(), message);
+    }
+
     /** -q: every worker keeps its own counts; they are merged at the end. */
     private void quietRun(PacketSource src, DissectorConfig config, DisplayFilter displayFilter, int workers,
                           AnalysisSession session) throws InterruptedException {
         long[] budget = {count};
-        List<QuietWorker> ws = FramePipeline.run(src, workers, () -> new QuietWorker(config, displayFilter, budget, session), r -> true);
+        long size = src.mapping().byteSize();
+        List<QuietWorker> ws;
+        try (ProgressBar bar = ProgressBar.open("dissect", null)) {
+            ws = FramePipeline.run(src, workers, () -> new QuietWorker(config, displayFilter, budget, session), r -> {
+                if (bar != null) bar.update(src.recordOffset(), size);
+                return true;
+            });
+        }
         Summary total = new Summary(file);
         for (QuietWorker w : ws) total.merge(w.summary);
         try (ByteOut out = new ByteOut(System.out)) {
@@ -220,8 +246,11 @@ final class DissectCommand implements Callable<Integer> {
         }
     }
 
-    /** Output formats: workers render their batch into a buffer; the buffers are written in capture order. */
-    private void outputRun(PacketSource src, DissectorConfig config, DisplayFilter displayFilter, List<FieldDef> selected,
+    /**
+     * Output formats: workers render their batch into a buffer; the buffers are written in capture order.
+     * Returns false when stdout was closed (a pipe to head): the run stops at the next batch, quietly.
+     */
+    private boolean outputRun(PacketSource src, DissectorConfig config, DisplayFilter displayFilter, List<FieldDef> selected,
                            FieldsOptions fo, int workers, AnalysisSession session) throws InterruptedException {
         boolean array = format == Format.json;
         ByteOut stdout = new ByteOut(System.out);
@@ -231,7 +260,7 @@ final class DissectCommand implements Callable<Integer> {
         boolean[] first = {true};
         FramePipeline.run(src, workers, () -> new OutputWorker(config, displayFilter, session, out -> switch (format) {
             case text -> verbose ? new TreeText(out) : new SummaryLines(out);
-            case json, jsonl -> new JsonFrames(out, array);
+            case json, jsonl -> new FrameJson(out, array)::frame;
             case fields -> new FieldsText(out, selected, fo);
         }), chunk -> {
             int start = 0;
@@ -242,10 +271,11 @@ final class DissectCommand implements Callable<Integer> {
                 start = chunk.ends()[k];
                 remaining[0]--;
             }
-            return remaining[0] > 0;
+            return remaining[0] > 0 && !stdout.closed();
         });
         if (array) stdout.ascii(first[0] ? "]\n" : "\n]\n");
         stdout.flush();
+        return !stdout.closed();
     }
 
     /** The rendered frames of one batch and where each ends. */
@@ -389,83 +419,6 @@ final class DissectCommand implements Callable<Integer> {
                 if (n > 0 && o.quote() != 0) out.ch(o.quote());
             }
             out.ch('\n');
-        }
-    }
-
-    /** -T json / -T jsonl: {"frame", "time_ns", "len", "cap_len", "protocols", "fields", "expert"}. */
-    static final class JsonFrames implements FrameSink {
-        private static final Set<String> SKIPPED = Set.of("payload.data");
-        private final ByteOut out;
-        private final boolean array;
-
-        JsonFrames(ByteOut out, boolean array) {
-            this.out = out;
-            this.array = array;
-        }
-
-        @Override
-        public void frame(Dissection d, FrameFields ff) {
-            out.ascii("{\"frame\": ").num(d.number()).ascii(", \"time_ns\": ").num(d.timeNanos())
-                    .ascii(", \"len\": ").num(d.originalLength()).ascii(", \"cap_len\": ").num(d.capturedLength())
-                    .ascii(", \"protocols\": ").json(d.protocols()).ascii(", \"fields\": {");
-            boolean firstField = true;
-            for (FieldDef f : JsonOrder.fieldsOf(d)) {
-                int n = ff.count(f);
-                if (n == 0 || SKIPPED.contains(f.name())) continue;
-                if (!firstField) out.ascii(", ");
-                firstField = false;
-                out.ch('"').ascii(f.name()).ascii("\": ");
-                if (n == 1) FieldFormat.json(out, ff, f, 0);
-                else {
-                    out.ch('[');
-                    for (int k = 0; k < n; k++) {
-                        if (k > 0) out.ascii(", ");
-                        FieldFormat.json(out, ff, f, k);
-                    }
-                    out.ch(']');
-                }
-            }
-            out.ascii("}, \"expert\": [");
-            for (int i = 0; i < d.expert().size(); i++) {
-                ExpertItem e = d.expert().get(i);
-                if (i > 0) out.ascii(", ");
-                out.ascii("{\"severity\": \"").ascii(e.severity().label()).ascii("\", \"group\": \"")
-                        .ascii(e.group().name().toLowerCase()).ascii("\", \"message\": ").json(e.message()).ch('}');
-            }
-            out.ascii("]}");
-            if (!array) out.ch('\n');
-        }
-    }
-
-    /** Frame-by-frame field order: headers in wire order, then computed fields. Cached per protocol stack (per thread). */
-    static final class JsonOrder {
-        private static final ThreadLocal<Map<Long, List<FieldDef>>> CACHE = ThreadLocal.withInitial(java.util.HashMap::new);
-        private static final List<FieldDef> TRAILING = new ArrayList<>();
-
-        static {
-            for (FieldDef f : Spec.FIELDS) {
-                String h = Spec.HEADERS.get(f.header()).id();
-                if (h.equals("payload") || h.equals("icrc") || h.equals("eth_fcs") || h.equals("analysis")) TRAILING.add(f);
-            }
-        }
-
-        static List<FieldDef> fieldsOf(Dissection d) {
-            // Key: the layer headers, 6 bits each (a stack deeper than 10 layers is simply not cached).
-            long key = d.layerCount();
-            for (int i = 0; i < d.layerCount() && i < 10; i++) key = key * 64 + d.layerHeader(i);
-            Map<Long, List<FieldDef>> cache = CACHE.get();
-            List<FieldDef> l = d.layerCount() <= 10 ? cache.get(key) : null;
-            if (l != null) return l;
-            l = new ArrayList<>();
-            Set<Integer> seen = new HashSet<>();
-            for (int i = 0; i < d.layerCount(); i++) {
-                var h = d.layer(i);
-                if (!seen.add(h.index())) continue;
-                for (int k = h.firstField(); k < h.firstField() + h.fieldCount(); k++) l.add(Spec.FIELDS.get(k));
-            }
-            l.addAll(TRAILING);
-            if (d.layerCount() <= 10 && cache.size() < 4096) cache.put(key, l);
-            return l;
         }
     }
 }

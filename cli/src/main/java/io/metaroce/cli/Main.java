@@ -5,10 +5,10 @@ import picocli.CommandLine.Command;
 
 /**
  * The {@code metaroce} command: one front end over the capture reader, dissector and analysis.
- * Exit codes: 0 success, 1 findings at or above the failure level (validate), 2 unreadable input or
- * bad usage.
+ * Exit codes: 0 success, 1 findings at or above the failure level (validate), 2 unreadable or damaged input
+ * or bad usage (also {@code metaroce} alone: a usage error, on stderr).
  */
-@Command(name = "metaroce", mixinStandardHelpOptions = true, version = "metaroce 0.1.0 (MetaRoCE v1 draft r2)",
+@Command(name = "metaroce", mixinStandardHelpOptions = true, versionProvider = StandardOptions.Version.class,
         description = "Protocol analyzer for RoCEv2 and MetaRoCE v1 captures.",
         subcommands = {DissectCommand.class, AnalyzeCommand.class, ValidateCommand.class, SimulateCommand.class,
                 CommandLine.HelpCommand.class})
@@ -16,9 +16,11 @@ public final class Main implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
+    /** No subcommand: the usage on stderr and exit 2, like any other usage error (help is -h, and exits 0). */
     @Override
     public void run() {
-        spec.commandLine().usage(System.out);
+        spec.commandLine().usage(spec.commandLine().getErr());
+        throw new CommandLine.ParameterException(spec.commandLine(), "a command is needed: dissect, analyze, validate or simulate");
     }
 
     public static void main(String[] args) {
@@ -35,8 +37,12 @@ public final class Main implements Runnable {
             return 2;
         });
         cl.setParameterExceptionHandler((e, a) -> {
-            e.getCommandLine().getErr().println("metaroce: " + e.getMessage());
-            e.getCommandLine().getErr().println("Try '" + e.getCommandLine().getCommandSpec().qualifiedName() + " --help'.");
+            String name = e.getCommandLine().getCommandSpec().qualifiedName();
+            e.getCommandLine().getErr().println(name + ": " + e.getMessage());
+            // A bad value is one line; an unknown or missing option also points at the help.
+            if (e instanceof CommandLine.UnmatchedArgumentException || e instanceof CommandLine.MissingParameterException) {
+                e.getCommandLine().getErr().println("Try '" + name + " --help'.");
+            }
             return 2;
         });
         return cl.execute(args);

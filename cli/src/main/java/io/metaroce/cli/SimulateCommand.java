@@ -18,7 +18,7 @@ import picocli.CommandLine.Spec;
  * {@code metaroce simulate}: runs the reference traffic simulator (module samples) and writes a capture plus
  * its ground-truth JSON. A thin shell over {@link Simulator}: every option maps to a simulator parameter.
  */
-@Command(name = "simulate", mixinStandardHelpOptions = true,
+@Command(name = "simulate", versionProvider = StandardOptions.Version.class,
         description = {"Generate a deterministic RoCEv2 / MetaRoCE capture with a ground-truth JSON file.",
                 "Same scenario, seed and parameters give byte-identical files. See samples/README.md."},
         footer = {"", "Examples:",
@@ -29,6 +29,15 @@ public final class SimulateCommand implements Callable<Integer> {
 
     @Spec
     CommandSpec spec;
+
+    @picocli.CommandLine.Mixin
+    StandardOptions standard;
+
+    @picocli.CommandLine.Mixin
+    StandardOptions.NoVerbose noVerbose;
+
+    @Option(names = "--progress", negatable = true, description = "progress on stderr (default: only when stderr is a terminal)")
+    Boolean progress;
 
     @Option(names = "--scenario", paramLabel = "NAME", description = "scenario to run (--list shows them)")
     String scenario;
@@ -109,11 +118,27 @@ public final class SimulateCommand implements Callable<Integer> {
             if (captureDrop != null) p.set("capture-drop", captureDrop.toString());
             if (sample != null) p.set("sample", sample.toString());
             for (String kv : params) p.set(kv);
+            Simulator.validate(p); // bad values are a usage error, found before any file is created
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
+        for (Path f : new Path[] {out, truth}) {
+            String why = f == null ? null : unwritable(f);
+            if (why != null) {
+                spec.commandLine().getErr().println("metaroce simulate: cannot write " + f + ": " + why);
+                return 2;
+            }
+        }
         long t0 = System.nanoTime();
-        Simulator.Result r = Simulator.run(scenario, p, out, truth);
+        Simulator.Result r;
+        try (ProgressBar bar = ProgressBar.open("simulate", progress); Poll poll = new Poll(bar, out)) {
+            r = Simulator.run(scenario, p, out, truth);
+        } catch (java.io.IOException e) {
+            spec.commandLine().getErr().println("metaroce simulate: cannot write: " + e);
+            return 2;
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
         double seconds = (System.nanoTime() - t0) / 1e9;
         w.printf("%s: %d frames (%d packets at the tap, %d capture drops), %.3f ms simulated, %.2f s%n", scenario,
                 r.frames(), r.packetsAtTap(), r.captureDropped(), r.simulatedNanos() / 1e6, seconds);
@@ -121,5 +146,43 @@ public final class SimulateCommand implements Callable<Integer> {
         if (truth != null) w.printf("truth:   %s (%d bytes)%n", truth, Files.size(truth));
         w.flush();
         return 0;
+    }
+
+    /** Why a file cannot be written, in plain words, or null. */
+    static String unwritable(Path f) {
+        Path dir = f.toAbsolutePath().getParent();
+        if (Files.isDirectory(f)) return "it is a directory";
+        if (dir == null || !Files.isDirectory(dir)) return "no such directory: " + dir;
+        if (Files.exists(f) ? !Files.isWritable(f) : !Files.isWritable(dir)) return "permission denied";
+        return null;
+    }
+
+    /** Shows the capture's growing size on the progress bar (the simulator has no progress callback). */
+    private static final class Poll implements AutoCloseable {
+        private final Thread thread;
+
+        Poll(ProgressBar bar, Path file) {
+            thread = bar == null || file == null ? null : Thread.ofPlatform().daemon().name("metaroce-progress").start(() -> {
+                try {
+                    while (true) {
+                        Thread.sleep(100);
+                        if (Files.exists(file)) bar.update(Files.size(file), 0);
+                    }
+                } catch (InterruptedException | java.io.IOException e) {
+                    // done
+                }
+            });
+        }
+
+        @Override
+        public void close() {
+            if (thread == null) return;
+            thread.interrupt();
+            try {
+                thread.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 }

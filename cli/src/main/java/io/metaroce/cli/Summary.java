@@ -2,6 +2,7 @@ package io.metaroce.cli;
 
 import io.metaroce.capture.CaptureStats;
 import io.metaroce.capture.PacketSource;
+import io.metaroce.dissector.ByteOut;
 import io.metaroce.dissector.Dissection;
 import io.metaroce.dissector.ExpertItem;
 import io.metaroce.dissector.FrameFields;
@@ -117,7 +118,15 @@ final class Summary implements DissectCommand.FrameSink {
         }
         if (!ops.isEmpty()) {
             out.ascii("\nOpcodes:\n");
-            for (var e : ops.entrySet()) out.ascii("  ").str(e.getKey()).ascii("  ").num(e.getValue()).ch('\n');
+            // Counts in one right-aligned column after the longest name.
+            int name = ops.keySet().stream().mapToInt(String::length).max().orElse(0);
+            int digits = ops.values().stream().mapToInt(v -> Long.toString(v).length()).max().orElse(1);
+            for (var e : ops.entrySet()) {
+                out.ascii("  ").str(e.getKey());
+                int pad = name - e.getKey().length() + 2 + digits - Long.toString(e.getValue()).length();
+                for (int k = 0; k < pad; k++) out.ch(' ');
+                out.num(e.getValue()).ch('\n');
+            }
         }
         out.ascii("\nICRC: good ").num(icrc[0]).ascii(", bad ").num(icrc[1]).ascii(", unchecked ").num(icrc[2]).ch('\n');
         out.ascii("\nExpert items: ").num(expertTotal).ch('\n');

@@ -1,6 +1,7 @@
 package io.metaroce.cli;
 
 import io.metaroce.dissector.Addresses;
+import io.metaroce.dissector.ByteOut;
 import io.metaroce.dissector.Dissection;
 import io.metaroce.dissector.FrameFields;
 import io.metaroce.dissector.IcrcStatus;

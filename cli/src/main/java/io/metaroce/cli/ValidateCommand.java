@@ -14,16 +14,22 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code metaroce validate}: the conformance rules of spec §11 over captures, for CI (the work is in module validate). */
-@Command(name = "validate", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(name = "validate", sortOptions = false, versionProvider = StandardOptions.Version.class,
         description = {"Check captures against the conformance rules of the MetaRoCE v1 spec (section 11): frame, header, "
                 + "sequence, acknowledgement, retransmission, congestion, path, control and UD rules, judged as the tap allows.",
-                "Exit code: 0 nothing at or above --fail-on, 1 something was, 2 a capture could not be read (the others are "
-                        + "still validated) or bad usage."},
+                "Exit code: 0 nothing at or above --fail-on, 1 something was, 2 a capture could not be read or is damaged "
+                        + "(the others are still validated) or bad usage."},
         footer = {"", "Examples:", "  metaroce validate captures/",
                 "  metaroce validate --fail-on error -T junit -o results.xml --report report.html captures/",
                 "  metaroce validate --tap host:10.0.0.1 --skip-rules 'MR-CC-*' run.pcapng",
                 "  metaroce validate -T sarif -o results.sarif --config validate.yaml run.pcapng"})
 public final class ValidateCommand implements Callable<Integer> {
+    @picocli.CommandLine.Mixin
+    StandardOptions standard;
+
+    @picocli.CommandLine.Mixin
+    StandardOptions.NoVerbose noVerbose;
+
     @Parameters(paramLabel = "FILE|DIR", arity = "0..*", description = "Captures (pcap, pcapng) or directories of them.")
     List<Path> inputs = new ArrayList<>();
 
@@ -77,7 +83,7 @@ public final class ValidateCommand implements Callable<Integer> {
     @Option(names = "--path-count", paramLabel = "QP=N", description = "path_count of a QP direction (repeatable).")
     List<String> pathCount = new ArrayList<>();
 
-    @Option(names = {"-d", "--decode-as"}, paramLabel = "udp.port==N,roce", description = "Also decode UDP destination port N as RoCE.")
+    @Option(names = {"-d", "--decode-as"}, paramLabel = DecodeAs.LABEL, description = DecodeAs.HELP)
     List<String> decodeAs = new ArrayList<>();
 
     @Option(names = "--not-offloaded", description = "The sender computed ICRC and UDP checksum before the tap: judge them at S too.")
@@ -110,7 +116,10 @@ public final class ValidateCommand implements Callable<Integer> {
         try {
             ValidateSettings.Builder b = new ValidateSettings.Builder();
             if (config != null) b.config(config);
-            if (tap != null) b.tap(tap);
+            if (tap != null) {
+                TapCheck.parse(tap);
+                b.tap(tap);
+            }
             if (cnpIntervalUs != null) b.cnpIntervalNs(Math.round(cnpIntervalUs * 1000));
             if (ceWindowUs != null) b.ceWindowNs(Math.round(ceWindowUs * 1000));
             if (slackUs != null) b.slackNs(Math.round(slackUs * 1000));
@@ -126,12 +135,7 @@ public final class ValidateCommand implements Callable<Integer> {
                 if (eq < 0) throw new IllegalArgumentException("--path-count expects QP=N, got '" + p + "'");
                 b.pathCount(p.substring(0, eq), Integer.parseInt(p.substring(eq + 1).trim()));
             }
-            for (String d : decodeAs) {
-                var m = java.util.regex.Pattern.compile("udp\\.(?:dst)?port\\s*==\\s*(\\d+)\\s*,\\s*(roce|rocev2|infiniband|bth|metaroce)")
-                        .matcher(d.trim());
-                if (!m.matches()) throw new IllegalArgumentException("-d expects udp.port==N,roce, got '" + d + "'");
-                b.addPort(Integer.parseInt(m.group(1)));
-            }
+            for (String d : decodeAs) b.addPort(DecodeAs.port(d));
             if (notOffloaded) b.offloaded(false);
             if (noCreditChecks) b.creditChecks(false);
             if (!rules.isEmpty()) b.rules(rules);
@@ -154,7 +158,35 @@ public final class ValidateCommand implements Callable<Integer> {
         req.output = output;
         req.report = report;
         req.threads = threads;
-        req.progress = progress;
-        return Validation.run(req, System.out, System.err);
+        if (req.settings.tap().kind() == io.metaroce.analysis.AnalysisSettings.Tap.Kind.HOST) {
+            for (Path f : Validation.expand(inputs, new ArrayList<>())) {
+                String w = TapCheck.warning(f, req.settings.analysis().rocePorts(), req.settings.tap());
+                if (w != null) System.err.println("metaroce validate: " + w);
+            }
+        }
+        try (ProgressBar bar = ProgressBar.open("validate", progress)) {
+            if (bar != null) {
+                req.progress = new Validation.ProgressListener() {
+                    @Override
+                    public void progress(long done, long total, int filesDone, int files) { bar.update(done, total, filesDone, files); }
+
+                    @Override
+                    public void done() { bar.close(); }
+                };
+            }
+            // Text tables are fitted to the terminal (JSON, JUnit and SARIF are for machines and never cut).
+            int width = format == Validation.Format.text && output == null ? Terminal.columns() : 0;
+            if (width == 0) return Validation.run(req, System.out, System.err);
+            FitWidth fit = new FitWidth(System.out, width);
+            java.io.PrintStream ps = new java.io.PrintStream(fit, false, java.nio.charset.StandardCharsets.UTF_8);
+            int code = Validation.run(req, ps, System.err);
+            ps.flush();
+            try {
+                fit.finish();
+            } catch (java.io.IOException e) {
+                // stdout is gone; nothing to tell it
+            }
+            return code;
+        }
     }
 }

@@ -22,7 +22,7 @@ class DamagedCaptureTest {
     void analyzeReportsTheDamageAndTheFramesBeforeIt(@TempDir Path tmp) throws Exception {
         Path f = cut(tmp);
         CliRun text = CliRun.of("analyze", "-r", f.toString());
-        assertEquals(0, text.exit(), text.err());
+        assertEquals(2, text.exit(), "every readable frame analyzed, but exit 2 (as tshark): " + text.err());
         assertTrue(text.out().matches("(?s).*Damaged capture \\(frames before the damage were analyzed\\): truncated block at byte \\d+.*"),
                 text.out());
         CliRun json = CliRun.of("analyze", "-r", f.toString(), "-T", "json");
@@ -33,6 +33,8 @@ class DamagedCaptureTest {
     @Test
     void validateReportsTheDamageNextToItsVerdict(@TempDir Path tmp) throws Exception {
         CliRun r = CliRun.of("validate", cut(tmp).toString());
+        assertEquals(2, r.exit(), r.err());
+        assertTrue(r.out().contains(": DAMAGED "), "never PASS: " + r.out());
         assertTrue(r.out().matches("(?s).*damaged capture \\(frames before the damage were validated\\): truncated block at byte \\d+.*"),
                 r.out());
         assertFalse(r.err().contains("\tat "), "no stack trace");

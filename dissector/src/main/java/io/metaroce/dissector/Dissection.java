@@ -1,6 +1,7 @@
 package io.metaroce.dissector;
 
 import io.metaroce.protocol.Bth;
+import io.metaroce.protocol.ExpertDef;
 import io.metaroce.protocol.FieldDef;
 import io.metaroce.protocol.HeaderDef;
 import io.metaroce.protocol.OpcodeDef;
@@ -29,12 +30,13 @@ public final class Dissection {
     int interfaceId;
     String comment;
     MemorySegment data;
-    long dataOffset;
 
-    // Layers: header index in Spec.HEADERS and byte offset (relative to the frame start).
+    // Layers: header index in Spec.HEADERS, byte offset (relative to the frame start) and byte length (the
+    // header's catalogue size, or more: IPv4 options, IPv6 extension headers).
     int layerCount;
     final int[] layerHeader = new int[MAX_LAYERS];
     final int[] layerOffset = new int[MAX_LAYERS];
+    final int[] layerLength = new int[MAX_LAYERS];
     /** Per header: how many layers of it and the first one's index, so field lookups are O(1). */
     final byte[] headerCount = new byte[Spec.HEADERS.size()];
     final byte[] headerFirst = new byte[Spec.HEADERS.size()];
@@ -59,6 +61,11 @@ public final class Dissection {
     IcrcStatus icrcStatus = IcrcStatus.NONE;
     long icrcValue = -1;
     long icrcComputed = -1;
+    /** Offset of the ICRC on the wire (frame-relative), -1 when the frame has none; may lie past the captured bytes. */
+    int icrcOffset = -1;
+    /** Offset of the Ethernet FCS in the captured bytes, -1 when none was found or announced. */
+    int fcsOffset = -1;
+    int fcsLength;
     /** "good"/"bad" when the frame ends with an Ethernet FCS, else null. */
     String fcsStatus;
     long fcsValue = -1;
@@ -84,6 +91,8 @@ public final class Dissection {
         truncated = false;
         icrcStatus = IcrcStatus.NONE;
         icrcValue = icrcComputed = -1;
+        icrcOffset = fcsOffset = -1;
+        fcsLength = 0;
         fcsStatus = null;
         fcsValue = -1;
         expert.clear();
@@ -96,12 +105,21 @@ public final class Dissection {
         if (layerCount == MAX_LAYERS) return -1;
         layerHeader[layerCount] = header;
         layerOffset[layerCount] = offset;
+        layerLength[layerCount] = Spec.HEADERS.get(header).size();
         if (headerCount[header]++ == 0) headerFirst[header] = (byte) layerCount;
         return layerCount++;
     }
 
-    void expert(Severity severity, ExpertItem.Group group, String message) {
-        expert.add(new ExpertItem(severity, group, message));
+    /** An expert item about the whole frame. */
+    void expert(ExpertDef def, String message) { expert(def, message, -1, -1, -1, 0); }
+
+    /** An expert item about a layer (and one of its fields when field >= 0). */
+    void expert(ExpertDef def, String message, int layer, int field) { expert(def, message, layer, field, -1, 0); }
+
+    /** An expert item with its own byte range (offset relative to the frame start). */
+    void expert(ExpertDef def, String message, int layer, int field, int offset, int length) {
+        expert.add(new ExpertItem(def, message, layer, field, offset, length));
+        Severity severity = def.severity();
         if (worst == null || severity.compareTo(worst) > 0) worst = severity;
     }
 
@@ -121,6 +139,13 @@ public final class Dissection {
     public HeaderDef layer(int i) { return Spec.HEADERS.get(layerHeader[i]); }
     public int layerHeader(int i) { return layerHeader[i]; }
     public int layerOffset(int i) { return layerOffset[i]; }
+    /**
+     * Bytes of layer i: the header's size, plus its options (IPv4) or extension headers (IPv6). Headers carried
+     * inside another header's field (CM private data) lie inside that header's range.
+     */
+    public int layerLength(int i) { return layerLength[i]; }
+    /** Frame-relative byte after layer i. */
+    public int layerEnd(int i) { return layerOffset[i] + layerLength[i]; }
 
     /** Index of the first layer with this header, or -1. */
     public int findLayer(int header) {
@@ -167,6 +192,12 @@ public final class Dissection {
     public IcrcStatus icrcStatus() { return icrcStatus; }
     public long icrcValue() { return icrcValue; }
     public long icrcComputed() { return icrcComputed; }
+    /** Frame-relative offset of the 4 ICRC bytes, or -1; past {@link #capturedLength()} when the snap length cut them. */
+    public int icrcOffset() { return icrcOffset; }
+    /** Frame-relative offset of the Ethernet FCS in the captured bytes, or -1. */
+    public int fcsOffset() { return fcsOffset; }
+    /** Bytes of Ethernet FCS at {@link #fcsOffset()} (4), or 0. */
+    public int fcsLength() { return fcsLength; }
     public String fcsStatus() { return fcsStatus; }
 
     public List<ExpertItem> expert() { return expert; }

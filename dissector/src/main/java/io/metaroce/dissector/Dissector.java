@@ -1,18 +1,11 @@
 package io.metaroce.dissector;
 
-import static io.metaroce.dissector.ExpertItem.Group.CAPTURE;
-import static io.metaroce.dissector.ExpertItem.Group.CHECKSUM;
-import static io.metaroce.dissector.ExpertItem.Group.MALFORMED;
-import static io.metaroce.dissector.ExpertItem.Group.PROTOCOL;
-import static io.metaroce.dissector.ExpertItem.Group.UNDECODED;
-import static io.metaroce.protocol.Severity.ERROR;
-import static io.metaroce.protocol.Severity.NOTE;
-import static io.metaroce.protocol.Severity.WARN;
-
 import io.metaroce.protocol.Bth;
 import io.metaroce.protocol.CarryDef;
 import io.metaroce.protocol.EnumValueDef;
 import io.metaroce.protocol.Eth;
+import io.metaroce.protocol.Expert;
+import io.metaroce.protocol.ExpertDef;
 import io.metaroce.protocol.FieldDef;
 import io.metaroce.protocol.Grh;
 import io.metaroce.protocol.HeaderDef;
@@ -82,19 +75,22 @@ public final class Dissector {
         try {
             int end = out.capturedLength;
             // The FCS is the last bytes on the wire: present in the data only when the frame was not cut.
-            if (fcsLength > 0 && end >= fcsLength && linkType == LINKTYPE_ETHERNET && originalLength == out.capturedLength)
+            if (fcsLength > 0 && end >= fcsLength && linkType == LINKTYPE_ETHERNET && originalLength == out.capturedLength) {
                 end -= fcsLength;
+                out.fcsOffset = end;
+                out.fcsLength = fcsLength;
+            }
             switch (linkType) {
                 case LINKTYPE_ETHERNET -> ethernet(out, end, fcsLength);
                 case LINKTYPE_LINUX_SLL -> cooked(out, Sll.HEADER, Sll.SIZE, Sll.F_ETYPE, end);
                 case LINKTYPE_LINUX_SLL2 -> cooked(out, Sll2.HEADER, Sll2.SIZE, Sll2.F_ETYPE, end);
                 case LINKTYPE_RAW, DLT_RAW_BSD, DLT_RAW_OPENBSD, LINKTYPE_IPV4, LINKTYPE_IPV6 -> rawIp(out, 0, end);
-                default -> out.expert(NOTE, UNDECODED, "link type " + linkType + " is not decoded");
+                default -> out.expert(Expert.FRAME_LINK_TYPE_UNSUPPORTED, "link type " + linkType + " is not decoded");
             }
         } catch (IndexOutOfBoundsException e) {
             // Every read is bounds-checked before it is made; this is a last line of defence so that a
             // missed check degrades into an expert item instead of killing the run.
-            out.expert(ERROR, MALFORMED, "frame ends unexpectedly inside " + lastLayerName(out));
+            out.expert(Expert.FRAME_ENDS_UNEXPECTEDLY, "frame ends unexpectedly inside " + lastLayerName(out), out.layerCount - 1, -1);
         }
         return out;
     }
@@ -114,7 +110,7 @@ public final class Dissector {
         while (type == ETHERTYPE_VLAN || type == ETHERTYPE_QINQ || type == ETHERTYPE_QINQ_OLD) {
             if (!need(out, off, Vlan.SIZE, end, Vlan.HEADER)) return;
             if (++tags > MAX_VLAN_TAGS) {
-                out.expert(ERROR, MALFORMED, "more than " + MAX_VLAN_TAGS + " VLAN tags; the rest of the frame is not decoded");
+                out.expert(Expert.VLAN_TOO_MANY_TAGS, "more than " + MAX_VLAN_TAGS + " VLAN tags; the rest of the frame is not decoded", -1, -1, off, end - off);
                 return;
             }
             out.addLayer(Vlan.HEADER, off);
@@ -135,6 +131,8 @@ public final class Dissector {
             if (icrc.crc32(out.data, end - FCS_LENGTH) == fcs) {
                 out.fcsStatus = "good";
                 out.fcsValue = fcs;
+                out.fcsOffset = end - FCS_LENGTH;
+                out.fcsLength = FCS_LENGTH;
             }
         }
     }
@@ -147,13 +145,13 @@ public final class Dissector {
 
     private void rawIp(Dissection out, int off, int end) {
         if (end - off < 1) {
-            out.expert(ERROR, MALFORMED, "empty frame");
+            out.expert(Expert.FRAME_EMPTY, "empty frame");
             return;
         }
         int version = (out.data.get(ValueLayout.JAVA_BYTE, off) & 0xF0) >>> 4;
         if (version == 4) ipv4(out, off, end);
         else if (version == 6) ipv6(out, off, end);
-        else out.expert(ERROR, MALFORMED, "raw IP frame with IP version " + version);
+        else out.expert(Expert.IP_RAW_VERSION_UNKNOWN, "raw IP frame with IP version " + version, -1, -1, off, 1);
     }
 
     /** Returns the end of the network-layer datagram, or -1. */
@@ -171,22 +169,24 @@ public final class Dissector {
 
     private int ipv4(Dissection out, int off, int end) {
         if (!need(out, off, Ip.SIZE, end, Ip.HEADER)) return -1;
-        out.addLayer(Ip.HEADER, off);
+        int layer = out.addLayer(Ip.HEADER, off);
         out.ipVersion = 4;
         out.ecn = Ip.ecn(out.data, off);
         int version = Ip.version(out.data, off);
         int hdrLen = Ip.hdrLen(out.data, off) * 4;
-        if (version != 4) out.expert(ERROR, MALFORMED, "IPv4 header with version " + version);
+        if (version != 4) out.expert(Expert.IP_VERSION_BAD, "IPv4 header with version " + version, layer, Ip.F_VERSION);
         if (hdrLen < Ip.SIZE) {
-            out.expert(ERROR, MALFORMED, "IPv4 header length " + hdrLen + " bytes is below the minimum of " + Ip.SIZE);
+            out.expert(Expert.IP_HDR_LEN_TOO_SMALL, "IPv4 header length " + hdrLen + " bytes is below the minimum of " + Ip.SIZE, layer, Ip.F_HDR_LEN);
             return -1;
         }
         if (!need(out, off, hdrLen, end, Ip.HEADER)) return -1;
+        if (layer >= 0) out.layerLength[layer] = hdrLen; // with its options
         int total = Ip.len(out.data, off);
-        int ipEnd = datagramEnd(out, off, total, hdrLen, end, "IPv4 total length");
+        int ipEnd = datagramEnd(out, off, total, hdrLen, end, "IPv4 total length", layer, Ip.F_LEN,
+                Expert.IP_TOTAL_LENGTH_BELOW_HEADER, Expert.IP_TOTAL_LENGTH_EXCEEDS_FRAME);
         if (ipEnd < 0) return -1;
         if (Ip.flagsMf(out.data, off) || Ip.fragOffset(out.data, off) != 0) {
-            out.expert(NOTE, UNDECODED, "IPv4 fragment (offset " + Ip.fragOffset(out.data, off) * 8 + "), not reassembled");
+            out.expert(Expert.IP_FRAGMENT, "IPv4 fragment (offset " + Ip.fragOffset(out.data, off) * 8 + "), not reassembled", layer, Ip.F_FRAG_OFFSET);
             if (Ip.fragOffset(out.data, off) != 0) return ipEnd;
         }
         if (Ip.proto(out.data, off) == IPPROTO_UDP) udp(out, off, hdrLen, false, off + hdrLen, Math.min(ipEnd, end), ipEnd);
@@ -195,12 +195,13 @@ public final class Dissector {
 
     private int ipv6(Dissection out, int off, int end) {
         if (!need(out, off, Ipv6.SIZE, end, Ipv6.HEADER)) return -1;
-        out.addLayer(Ipv6.HEADER, off);
+        int layer = out.addLayer(Ipv6.HEADER, off);
         out.ipVersion = 6;
         out.ecn = Ipv6.ecn(out.data, off);
         int version = Ipv6.version(out.data, off);
-        if (version != 6) out.expert(ERROR, MALFORMED, "IPv6 header with version " + version);
-        int ipEnd = datagramEnd(out, off, Ipv6.SIZE + Ipv6.plen(out.data, off), Ipv6.SIZE, end, "IPv6 payload length");
+        if (version != 6) out.expert(Expert.IPV6_VERSION_BAD, "IPv6 header with version " + version, layer, Ipv6.F_VERSION);
+        int ipEnd = datagramEnd(out, off, Ipv6.SIZE + Ipv6.plen(out.data, off), Ipv6.SIZE, end, "IPv6 payload length", layer,
+                Ipv6.F_PLEN, Expert.IPV6_PAYLOAD_LENGTH_EXCEEDS_FRAME, Expert.IPV6_PAYLOAD_LENGTH_EXCEEDS_FRAME);
         if (ipEnd < 0) return -1;
         int next = Ipv6.nxt(out.data, off);
         int p = off + Ipv6.SIZE;
@@ -208,26 +209,30 @@ public final class Dissector {
         // Extension headers: hop-by-hop 0, routing 43, fragment 44, AH 51, destination options 60.
         for (int seen = 0; next == 0 || next == 43 || next == 44 || next == 51 || next == 60; seen++) {
             if (seen == MAX_IPV6_EXTENSIONS) {
-                out.expert(ERROR, MALFORMED, "more than " + MAX_IPV6_EXTENSIONS + " IPv6 extension headers; the rest is not decoded");
+                out.expert(Expert.IPV6_TOO_MANY_EXTENSIONS, "more than " + MAX_IPV6_EXTENSIONS + " IPv6 extension headers; the rest is not decoded", layer, -1);
                 return ipEnd;
             }
             if (p + 8 > Math.min(ipEnd, end)) {
-                out.expert(ERROR, MALFORMED, "IPv6 extension header " + next + " runs past the end of the frame");
+                out.expert(Expert.IPV6_EXTENSION_TRUNCATED, "IPv6 extension header " + next + " runs past the end of the frame", layer, -1,
+                        p, Math.max(0, Math.min(ipEnd, end) - p));
                 return ipEnd;
             }
             extensions = true;
             int len = next == 44 ? 8 : next == 51 ? (Byte.toUnsignedInt(out.data.get(ValueLayout.JAVA_BYTE, p + 1)) + 2) * 4
                     : (Byte.toUnsignedInt(out.data.get(ValueLayout.JAVA_BYTE, p + 1)) + 1) * 8;
+            // Extension headers belong to the IPv6 layer (as far as they were captured).
+            if (layer >= 0) out.layerLength[layer] = Math.min(p + len, Math.min(ipEnd, end)) - off;
             if (next == 44) {
                 int fragOff = (Short.toUnsignedInt(out.data.get(ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN), p + 2)) >>> 3);
-                out.expert(NOTE, UNDECODED, "IPv6 fragment (offset " + fragOff * 8 + "), not reassembled");
+                out.expert(Expert.IPV6_FRAGMENT, "IPv6 fragment (offset " + fragOff * 8 + "), not reassembled", layer, -1, p, 8);
                 if (fragOff != 0) return ipEnd;
             }
             next = Byte.toUnsignedInt(out.data.get(ValueLayout.JAVA_BYTE, p));
             p += len;
         }
         if (next == IPPROTO_UDP) {
-            if (extensions) out.expert(NOTE, CHECKSUM, "IPv6 extension headers: the ICRC masking over them is undefined, ICRC unchecked");
+            if (extensions) out.expert(Expert.ICRC_UNCHECKED_IPV6_EXTENSIONS,
+                    "IPv6 extension headers: the ICRC masking over them is undefined, ICRC unchecked", layer, -1, off + Ipv6.SIZE, p - off - Ipv6.SIZE);
             udp(out, off, extensions ? -1 : Ipv6.SIZE, true, p, Math.min(ipEnd, end), ipEnd);
         }
         return ipEnd;
@@ -237,14 +242,15 @@ public final class Dissector {
      * Checks a length field against the frame: the datagram may be cut by the snap length (captured <
      * original), but its length must agree with the frame's original length (MR-FRAME-002).
      */
-    private int datagramEnd(Dissection out, int off, int total, int hdrLen, int end, String what) {
+    private int datagramEnd(Dissection out, int off, int total, int hdrLen, int end, String what, int layer, int field,
+                            ExpertDef belowHeader, ExpertDef exceedsFrame) {
         if (total < hdrLen) {
-            out.expert(ERROR, MALFORMED, what + " " + total + " is shorter than the header (" + hdrLen + ")");
+            out.expert(belowHeader, what + " " + total + " is shorter than the header (" + hdrLen + ")", layer, field);
             return -1;
         }
         long wireAvailable = out.originalLength - off - (out.capturedLength - end);
         if (total > wireAvailable) {
-            out.expert(ERROR, MALFORMED, what + " " + total + " exceeds the " + wireAvailable + " bytes the frame has");
+            out.expert(exceedsFrame, what + " " + total + " exceeds the " + wireAvailable + " bytes the frame has", layer, field);
             return end;
         }
         if (off + total > end) out.truncated = true;
@@ -259,17 +265,19 @@ public final class Dissector {
      */
     private void udp(Dissection out, int ipOff, int ipHeaderLength, boolean ipv6, int off, int capEnd, int wireEnd) {
         if (!need(out, off, Udp.SIZE, capEnd, Udp.HEADER)) return;
-        out.addLayer(Udp.HEADER, off);
+        int layer = out.addLayer(Udp.HEADER, off);
         int length = Udp.length(out.data, off);
         if (length < Udp.SIZE) {
-            out.expert(ERROR, MALFORMED, "UDP length " + length + " is below the header size " + Udp.SIZE);
+            out.expert(Expert.UDP_LENGTH_BELOW_HEADER, "UDP length " + length + " is below the header size " + Udp.SIZE, layer, Udp.F_LENGTH);
             return;
         }
         if (off + length > wireEnd) {
-            out.expert(ERROR, MALFORMED, "UDP length " + length + " exceeds the IP payload (" + (wireEnd - off) + " bytes)");
+            out.expert(Expert.UDP_LENGTH_EXCEEDS_IP_PAYLOAD, "UDP length " + length + " exceeds the IP payload (" + (wireEnd - off) + " bytes)",
+                    layer, Udp.F_LENGTH);
             length = wireEnd - off;
         } else if (off + length < wireEnd) {
-            out.expert(ERROR, MALFORMED, "UDP length " + length + " is shorter than the IP payload (" + (wireEnd - off) + " bytes)");
+            out.expert(Expert.UDP_LENGTH_BELOW_IP_PAYLOAD, "UDP length " + length + " is shorter than the IP payload (" + (wireEnd - off) + " bytes)",
+                    layer, Udp.F_LENGTH);
         }
         if (!config.isRocePort(Udp.dstport(out.data, off))) return;
         int bthOff = off + Udp.SIZE;
@@ -279,13 +287,13 @@ public final class Dissector {
 
     private void roceV1(Dissection out, int off, int end) {
         if (!need(out, off, Grh.SIZE, end, Grh.HEADER)) return;
-        out.addLayer(Grh.HEADER, off);
+        int layer = out.addLayer(Grh.HEADER, off);
         out.rocev1 = true;
         int bthOff = off + Grh.SIZE;
         int wireEnd = bthOff + Grh.paylen(out.data, off);
         long wireAvailable = out.originalLength - (out.capturedLength - end);
         if (wireEnd > wireAvailable) {
-            out.expert(ERROR, MALFORMED, "GRH payload length " + Grh.paylen(out.data, off) + " exceeds the frame");
+            out.expert(Expert.GRH_PAYLEN_EXCEEDS_FRAME, "GRH payload length " + Grh.paylen(out.data, off) + " exceeds the frame", layer, Grh.F_PAYLEN);
             wireEnd = (int) wireAvailable;
         }
         if (wireEnd > end) out.truncated = true;
@@ -299,7 +307,7 @@ public final class Dissector {
      */
     private void transport(Dissection out, int off, int wireEnd, int capEnd, int ipOff, int ipHeaderLength, boolean ipv6) {
         if (wireEnd - off < Bth.SIZE + 4) {
-            out.expert(ERROR, MALFORMED, "RoCE packet of " + (wireEnd - off) + " bytes cannot hold a BTH and an ICRC ("
+            out.expert(Expert.BTH_PACKET_TOO_SHORT, "RoCE packet of " + (wireEnd - off) + " bytes cannot hold a BTH and an ICRC ("
                     + (Bth.SIZE + 4) + " bytes)");
             if (capEnd - off >= Bth.SIZE) out.bth = out.addLayer(Bth.HEADER, off);
             return;
@@ -320,12 +328,12 @@ public final class Dissector {
             }
             out.mrth = out.addLayer(Mrth.HEADER, p);
             int version = Mrth.version(out.data, p);
-            if (version != 1) out.expert(ERROR, PROTOCOL, "MRTH version " + version + ", expected 1");
+            if (version != 1) out.expert(Expert.MRTH_VERSION_BAD, "MRTH version " + version + ", expected 1", out.mrth, Mrth.F_VERSION);
             out.spray = Mrth.spray(out.data, p);
             p += Mrth.SIZE;
             def = Spec.OPCODES_TVER1.get(opcode);
         } else {
-            out.expert(ERROR, PROTOCOL, "BTH tver " + tver + " is neither 0 (RoCEv2) nor 1 (MetaRoCE v1); rest not decoded");
+            out.expert(Expert.BTH_TVER_UNKNOWN, "BTH tver " + tver + " is neither 0 (RoCEv2) nor 1 (MetaRoCE v1); rest not decoded", out.bth, Bth.F_TVER);
             icrcCheck(out, off, wireEnd, capEnd, ipOff, ipHeaderLength, ipv6);
             return;
         }
@@ -338,13 +346,13 @@ public final class Dissector {
         for (int h : def.chain(out.spray)) {
             HeaderDef hd = Spec.HEADERS.get(h);
             if (p + hd.size() > icrcOff) {
-                out.expert(ERROR, MALFORMED, def.label() + " needs a " + hd.origId() + " (" + hd.size() + " bytes) but only "
+                out.expert(Expert.BTH_HEADER_MISSING, def.label() + " needs a " + hd.origId() + " (" + hd.size() + " bytes) but only "
                         + Math.max(0, icrcOff - p) + " bytes are left before the ICRC");
                 icrcCheck(out, off, wireEnd, capEnd, ipOff, ipHeaderLength, ipv6);
                 return;
             }
             if (p + hd.size() > capEnd) {
-                out.expert(NOTE, CAPTURE, hd.origId() + " cut by the snap length");
+                out.expert(Expert.FRAME_CUT_BY_SNAPLEN, hd.origId() + " cut by the snap length", -1, -1, p, Math.max(0, capEnd - p));
                 out.truncated = true;
                 icrcCheck(out, off, wireEnd, capEnd, ipOff, ipHeaderLength, ipv6);
                 return;
@@ -357,13 +365,15 @@ public final class Dissector {
         out.payloadOffset = p;
         out.payloadLength = icrcOff - p - pad;
         if (out.payloadLength < 0) {
-            out.expert(ERROR, MALFORMED, "pad count " + pad + " exceeds the " + (icrcOff - p) + " bytes after the headers");
+            out.expert(Expert.BTH_PAD_EXCEEDS_PAYLOAD, "pad count " + pad + " exceeds the " + (icrcOff - p) + " bytes after the headers", out.bth, Bth.F_PAD_CNT);
             out.payloadLength = 0;
         }
         if (!def.payload() && icrcOff - p > 0)
-            out.expert(WARN, MALFORMED, def.label() + " carries no payload, but " + (icrcOff - p) + " bytes follow its headers");
+            out.expert(Expert.BTH_UNEXPECTED_PAYLOAD, def.label() + " carries no payload, but " + (icrcOff - p) + " bytes follow its headers",
+                    -1, -1, p, Math.max(0, Math.min(capEnd, icrcOff) - p));
         if (def.payloadBytes() >= 0 && out.payloadLength != def.payloadBytes())
-            out.expert(ERROR, MALFORMED, def.label() + " carries " + def.payloadBytes() + " payload bytes, not " + out.payloadLength);
+            out.expert(Expert.BTH_PAYLOAD_SIZE_BAD, def.label() + " carries " + def.payloadBytes() + " payload bytes, not " + out.payloadLength,
+                    -1, -1, p, Math.max(0, Math.min(capEnd, icrcOff - pad) - p));
         // Management datagrams: UD SEND Only (with or without immediate) to QP 1, the GSI.
         if (Bth.destQp(out.data, off) == GSI_QP && (opcode == UD_SEND_ONLY || opcode == UD_SEND_ONLY_IMM))
             mad(out, p, Math.min(capEnd, icrcOff - pad), icrcOff - pad);
@@ -373,18 +383,18 @@ public final class Dissector {
     private static void unknownOpcode(Dissection out, int opcode, int tver) {
         for (OpcodeRangeDef r : Spec.OPCODE_RANGES) {
             if (r.contains(opcode, tver)) {
-                out.expert(r.severity(), r.severity() == ERROR ? PROTOCOL : UNDECODED,
-                        "opcode 0x" + hex2(opcode) + ": " + r.message());
+                out.expert(r.expert(), "opcode 0x" + hex2(opcode) + ": " + r.message(), out.bth, Bth.F_OPCODE);
                 return;
             }
         }
-        out.expert(ERROR, PROTOCOL, "opcode 0x" + hex2(opcode) + " is not defined for "
-                + (tver == 0 ? "RoCEv2 (tver 0)" : "MetaRoCE v1 (tver 1)") + "; headers after the BTH not decoded");
+        out.expert(Expert.BTH_OPCODE_UNDEFINED, "opcode 0x" + hex2(opcode) + " is not defined for "
+                + (tver == 0 ? "RoCEv2 (tver 0)" : "MetaRoCE v1 (tver 1)") + "; headers after the BTH not decoded", out.bth, Bth.F_OPCODE);
     }
 
     private void icrcCheck(Dissection out, int bthOff, int wireEnd, int capEnd, int ipOff, int ipHeaderLength, boolean ipv6) {
         int icrcOff = wireEnd - 4;
         if (icrcOff < bthOff + Bth.SIZE) return;
+        out.icrcOffset = icrcOff;
         if (capEnd < wireEnd) {
             out.icrcStatus = IcrcStatus.UNCHECKED;
             out.truncated = true;
@@ -401,7 +411,7 @@ public final class Dissector {
         if (computed == out.icrcValue) out.icrcStatus = IcrcStatus.GOOD;
         else {
             out.icrcStatus = IcrcStatus.BAD;
-            out.expert(ERROR, CHECKSUM, "bad ICRC 0x" + hex8(out.icrcValue) + " (computed 0x" + hex8(computed) + ")");
+            out.expert(Expert.ICRC_BAD, "bad ICRC 0x" + hex8(out.icrcValue) + " (computed 0x" + hex8(computed) + ")", -1, -1, icrcOff, 4);
         }
     }
 
@@ -410,11 +420,12 @@ public final class Dissector {
     /** end: end of the captured payload; wireEnd: end of the payload on the wire. */
     private static void mad(Dissection out, int off, int end, int wireEnd) {
         if (end - off < Mad.SIZE) {
-            if (wireEnd - off >= Mad.SIZE) out.expert(NOTE, CAPTURE, "MAD header cut by the snap length");
-            else out.expert(WARN, MALFORMED, "UD packet to QP 1 too short for a MAD header (" + Math.max(0, end - off) + " bytes)");
+            if (wireEnd - off >= Mad.SIZE) out.expert(Expert.FRAME_CUT_BY_SNAPLEN, "MAD header cut by the snap length", -1, -1, off, Math.max(0, end - off));
+            else out.expert(Expert.MAD_TOO_SHORT, "UD packet to QP 1 too short for a MAD header (" + Math.max(0, end - off) + " bytes)",
+                    -1, -1, off, Math.max(0, end - off));
             return;
         }
-        out.addLayer(Mad.HEADER, off);
+        int madLayer = out.addLayer(Mad.HEADER, off);
         if (Mad.mgmtClass(out.data, off) != CM_MGMT_CLASS) return;
         EnumValueDef attr = Spec.ENUM_CM_ATTRIBUTE.of(Mad.attributeId(out.data, off));
         if (attr == null) return;
@@ -422,8 +433,10 @@ public final class Dissector {
         for (HeaderDef h : Spec.HEADERS) {
             if (!h.id().equals("cm_" + attr.id())) continue;
             if (body + h.size() > end) {
-                if (body + h.size() <= wireEnd) out.expert(NOTE, CAPTURE, "CM " + attr.label() + " cut by the snap length");
-                else out.expert(WARN, MALFORMED, "CM " + attr.label() + " cut short: " + (end - body) + " of " + h.size() + " bytes");
+                if (body + h.size() <= wireEnd) out.expert(Expert.FRAME_CUT_BY_SNAPLEN, "CM " + attr.label() + " cut by the snap length",
+                        -1, -1, body, Math.max(0, end - body));
+                else out.expert(Expert.CM_TRUNCATED, "CM " + attr.label() + " cut short: " + (end - body) + " of " + h.size() + " bytes",
+                        madLayer, Mad.F_ATTRIBUTE_ID, body, Math.max(0, end - body));
                 return;
             }
             out.addLayer(h.index(), body);
@@ -452,9 +465,11 @@ public final class Dissector {
         String name = h.origId() != null ? h.origId() : h.title();
         if (out.capturedLength < out.originalLength) {
             out.truncated = true;
-            out.expert(NOTE, CAPTURE, name + " cut by the snap length: " + Math.max(0, end - off) + " of " + size + " bytes captured");
+            out.expert(Expert.FRAME_CUT_BY_SNAPLEN, name + " cut by the snap length: " + Math.max(0, end - off) + " of " + size + " bytes captured",
+                    -1, -1, off, Math.max(0, end - off));
         } else {
-            out.expert(ERROR, MALFORMED, name + " truncated: " + size + " bytes needed, " + Math.max(0, end - off) + " left");
+            out.expert(Expert.FRAME_HEADER_TRUNCATED, name + " truncated: " + size + " bytes needed, " + Math.max(0, end - off) + " left",
+                    -1, -1, off, Math.max(0, end - off));
         }
         return false;
     }

@@ -12,20 +12,29 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Field names as users type them: the catalogue's {@code header.field} names, Wireshark's names as
  * aliases ({@code infiniband.bth.psn}), and header names as protocols ({@code mrth}). This is the one
  * place that turns a name into a {@link FieldDef}, for {@code -e}, {@code -Y} and the GUI alike.
+ *
+ * <p>Thread-safe: one instance serves every thread ({@link #get()}).
  */
 public final class FieldCatalog implements FieldResolver {
     private static final FieldCatalog INSTANCE = new FieldCatalog();
     private final Map<String, FieldDef> byName = new LinkedHashMap<>();
     private final Map<String, FieldDef> byAlias = new HashMap<>();
     private final Map<String, HeaderDef> protocols = new HashMap<>();
-    private final Map<String, FilterField> filterFields = new HashMap<>();
+    /**
+     * Resolved filter fields, filled on demand. Concurrent because the catalogue is a process-wide singleton
+     * that a GUI thread and a background task may both compile filters against; the other maps are filled
+     * in the constructor and only read afterwards, which the final fields make safe to share.
+     */
+    private final Map<String, FilterField> filterFields = new ConcurrentHashMap<>();
 
-    private FieldCatalog() {
+    /** Package-private for tests that need a fresh cache; everyone else uses {@link #get()}. */
+    FieldCatalog() {
         for (FieldDef f : Spec.FIELDS) byName.put(f.name(), f);
         for (FieldDef f : Spec.FIELDS) for (String a : f.aliases()) byAlias.putIfAbsent(a, f);
         for (HeaderDef h : Spec.HEADERS) protocols.put(h.id(), h);
@@ -55,8 +64,10 @@ public final class FieldCatalog implements FieldResolver {
             HeaderDef h = protocols.get(name);
             if (h != null) ff = new FilterField(h.id(), FieldType.PROTOCOL, protocolId(h.index()));
         }
-        if (ff != null) filterFields.put(name, ff);
-        return ff;
+        if (ff == null) return null;
+        // Two threads may resolve the same name at once; both get the instance that was stored first.
+        FilterField raced = filterFields.putIfAbsent(name, ff);
+        return raced != null ? raced : ff;
     }
 
     /** Protocol presence "fields" get negative ids so they never collide with field ids. */

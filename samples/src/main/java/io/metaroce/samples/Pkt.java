@@ -78,6 +78,8 @@ final class Pkt implements Cloneable {
     /** Request or response packet with a sequence PSN (role REQUEST or RESPONSE). */
     boolean data;
     int cause;
+    /** A response the responder sends again because the request was re-issued (not a retransmission, §12). */
+    boolean repeatedResponse;
     boolean spurious;
     boolean lost;
     /** Where the network marked CE: 0 not marked, 1 on the fabric path (before a mirror), 2 on the downlink. */
@@ -106,6 +108,7 @@ final class Pkt implements Cloneable {
             c.forceDrop = false;
             c.forceCe = false;
             c.cause = CAUSE_NONE;
+            c.repeatedResponse = false;
             return c;
         } catch (CloneNotSupportedException e) {
             throw new AssertionError(e);

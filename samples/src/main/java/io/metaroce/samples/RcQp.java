@@ -932,6 +932,7 @@ final class RcQp implements Endpoint {
                 case "atomic" -> {
                     Pkt a = atomicAck(p);
                     a.origData = atomicSaved[p.psn & MASK];
+                    a.repeatedResponse = true;
                     respond(a);
                 }
                 default -> { if (p.ackReq) respond(ackPacket(psn(ePsn - 1), ACK_SYNDROME)); }
@@ -982,7 +983,6 @@ final class RcQp implements Endpoint {
             a.pathId = 0;
             a.txTs = host.clock(sim.now);
         }
-        a.cause = req.cause;
         return a;
     }
 
@@ -1006,7 +1006,7 @@ final class RcQp implements Endpoint {
                 r.rtx = replay;
                 r.pathId = 0;
             }
-            if (replay) r.cause = req.cause != Pkt.CAUSE_NONE ? req.cause : Pkt.CAUSE_TIMEOUT;
+            r.repeatedResponse = replay;
             respQueue.add(r);
         }
         pump();
@@ -1045,6 +1045,7 @@ final class RcQp implements Endpoint {
                 Pkt a = atomicAck(p);
                 a.origData = atomicSaved[p.psn & MASK];
                 a.rtx = true;
+                a.repeatedResponse = true;
                 respond(a);
             } else sendSack(p);
             return;

@@ -74,7 +74,8 @@ public final class Simulator {
                 (System.nanoTime() - t0) / 1e9);
     }
 
-    private static void validate(Params p) {
+    /** Checks the parameters a run would reject, before any file is created (IllegalArgumentException). */
+    public static void validate(Params p) {
         int pmtu = p.i("pmtu");
         if (pmtu < 256 || pmtu > 4096 || Integer.bitCount(pmtu) != 1) {
             throw new IllegalArgumentException("pmtu must be 256, 512, 1024, 2048 or 4096, not " + pmtu);

@@ -20,7 +20,7 @@ import java.util.Map;
  * it by frame number. The JSON layout is documented in samples/README.md.
  */
 final class Truth {
-    static final int SPURIOUS = 1, LOST_AFTER_TAP = 2, CE = 4, CE_SEEN = 8, TRUNCATED = 16;
+    static final int SPURIOUS = 1, LOST_AFTER_TAP = 2, CE = 4, CE_SEEN = 8, TRUNCATED = 16, REPEATED_RESPONSE = 32;
 
     record Violation(String rule, Pkt packet, String description) {}
 
@@ -55,6 +55,7 @@ final class Truth {
         cause[i] = (byte) p.cause;
         int b = 0;
         if (p.spurious) b |= SPURIOUS;
+        if (p.repeatedResponse) b |= REPEATED_RESPONSE;
         if (p.ceStage != 0) b |= CE | CE_SEEN;
         if (truncated) b |= TRUNCATED;
         bits[i] = (byte) b;
@@ -312,6 +313,7 @@ final class Truth {
                     g.writeObjectFieldStart("labels");
                     if (cause[i] != 0) g.writeStringField("retransmission", Pkt.CAUSE_NAMES[cause[i]]);
                     if ((b & SPURIOUS) != 0) g.writeBooleanField("spurious", true);
+                    if ((b & REPEATED_RESPONSE) != 0) g.writeBooleanField("repeated_response", true);
                     if ((b & LOST_AFTER_TAP) != 0) g.writeBooleanField("lost_after_tap", true);
                     if ((b & CE) != 0) g.writeStringField("ce", (b & CE_SEEN) != 0 ? "seen" : "after_tap");
                     if ((b & TRUNCATED) != 0) g.writeBooleanField("truncated", true);

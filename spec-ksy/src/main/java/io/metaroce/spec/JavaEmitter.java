@@ -50,6 +50,8 @@ public final class JavaEmitter {
             files.put(className(h.id()) + ".java", flyweight(h, i, firstField.get(h.id())));
         }
         files.put("Spec.java", catalogue(all, firstField));
+        files.put("Expert.java", expert());
+        files.put("RuleIds.java", ruleIds());
         return files;
     }
 
@@ -250,7 +252,7 @@ public final class JavaEmitter {
         for (OpcodeRange r : spec.ranges()) {
             rr.add("            new OpcodeRangeDef(0x" + Integer.toHexString(r.from()) + ", 0x" + Integer.toHexString(r.to()) + ", \"" + r.id()
                     + "\", " + str(r.label()) + ", Severity." + constant(r.severity()) + ", " + str(r.message()) + ", "
-                    + r.tver().contains(0) + ", " + r.tver().contains(1) + ")");
+                    + r.tver().contains(0) + ", " + r.tver().contains(1) + ", Expert." + expertConstant(r.expert()) + ")");
         }
         b.append(String.join(",\n", rr)).append(");\n\n");
 
@@ -263,6 +265,53 @@ public final class JavaEmitter {
                     + str(r.taps()) + ", " + str(r.text()) + ")");
         }
         b.append(String.join(",\n", rules)).append(");\n");
+        b.append("}\n");
+        return b.toString();
+    }
+
+    // ------------------------------------------------------------------ expert items and rule ids
+
+    static String expertConstant(String id) { return constant(id.replace('.', '_')); }
+
+    static String ruleConstant(String id) { return id.replace('-', '_'); }
+
+    /** Wireshark's ei[] table: one ExpertDef constant per expert id, in spec order. */
+    private String expert() {
+        StringBuilder b = new StringBuilder();
+        b.append(BANNER).append("package ").append(PACKAGE).append(";\n\n");
+        b.append("import io.metaroce.dissector.ExpertItem.Group;\nimport java.util.List;\n\n");
+        b.append("/**\n * The expert item kinds of the spec (Wireshark's ei[] table): the dissector emits expert items only\n");
+        b.append(" * through these constants, so each item has a stable {@link ExpertDef#id()}.\n */\n");
+        b.append("@SuppressWarnings(\"all\")\npublic final class Expert {\n    private Expert() {}\n\n");
+        List<String> names = new ArrayList<>();
+        int i = 0;
+        for (SpecModel.Expert x : spec.expert()) {
+            String c = expertConstant(x.id());
+            names.add(c);
+            b.append("    /** ").append(esc(x.summary())).append(" (").append(x.group()).append(", ").append(x.severity())
+                    .append(x.rule() != null ? "; evidence for " + x.rule() : "").append("). */\n");
+            b.append("    public static final ExpertDef ").append(c).append(" = new ExpertDef(").append(i++).append(", \"")
+                    .append(x.id()).append("\", Group.").append(constant(x.group())).append(", Severity.").append(constant(x.severity()))
+                    .append(", ").append(str(x.summary())).append(", ").append(str(x.rule())).append(");\n");
+        }
+        b.append("\n    /** Every expert kind; {@code ALL.get(d.index()) == d}. */\n");
+        b.append("    public static final List<ExpertDef> ALL = List.of(").append(String.join(", ", names)).append(");\n\n");
+        b.append("    /** The expert kind with this id, or null. */\n");
+        b.append("    public static ExpertDef byId(String id) {\n        for (ExpertDef d : ALL) if (d.id().equals(id)) return d;\n        return null;\n    }\n");
+        b.append("}\n");
+        return b.toString();
+    }
+
+    /** Rule ids as compile-time constants, so code names a rule without a string literal (usable in switch). */
+    private String ruleIds() {
+        StringBuilder b = new StringBuilder();
+        b.append(BANNER).append("package ").append(PACKAGE).append(";\n\n");
+        b.append("/** The ids of the conformance rules (§11); the rules themselves are {@link Spec#RULES}. */\n");
+        b.append("@SuppressWarnings(\"all\")\npublic final class RuleIds {\n    private RuleIds() {}\n\n");
+        for (Rule r : spec.rules()) {
+            b.append("    /** ").append(esc(r.text())).append(" */\n");
+            b.append("    public static final String ").append(ruleConstant(r.id())).append(" = \"").append(r.id()).append("\";\n");
+        }
         b.append("}\n");
         return b.toString();
     }

@@ -19,6 +19,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -33,6 +34,33 @@ import org.yaml.snakeyaml.constructor.SafeConstructor;
 public final class SpecLoader {
     private static final Set<String> TYPES = Set.of("uint", "bool", "ipv4", "ipv6", "ether", "bytes", "string");
 
+    // The closed key set of every kind of mapping. An unknown key is an error, not silently ignored: in a
+    // YAML flow map an unquoted comma ends the value, and what follows becomes a key of its own
+    // ("doc: 0 RoCEv2, 1 MetaRoCE v1" is {doc: "0 RoCEv2", "1 MetaRoCE v1": null}).
+    private static final Set<String> ROOT_KEYS = Set.of("meta", "headers", "pseudo", "enums", "transports", "operations",
+            "special-opcodes", "opcode-ranges", "tver", "rules", "expert");
+    private static final Set<String> META_KEYS = Set.of("id", "title", "version", "license", "ks-version", "spec",
+            "roce-udp-port", "roce-v1-ethertype");
+    private static final Set<String> HEADER_KEYS = Set.of("title", "orig-id", "section", "doc", "fields");
+    private static final Set<String> FIELD_KEYS = Set.of("id", "orig-id", "bits", "type", "display", "enum", "label", "doc",
+            "ws", "reserved", "subfields", "carries", "icrc");
+    private static final Set<String> SUBFIELD_KEYS = Set.of("id", "mask", "enum", "label", "doc", "ws");
+    private static final Set<String> CARRY_KEYS = Set.of("header", "at", "when");
+    private static final Set<String> WHEN_KEYS = Set.of("field", "equals");
+    /** id and label, plus the numeric extras an enum value may carry (ns: RNR timer, bytes: MTU). */
+    private static final Set<String> ENUM_VALUE_KEYS = Set.of("id", "label", "ns", "bytes");
+    private static final Set<String> TRANSPORT_KEYS = Set.of("base", "label", "service", "request-prefix", "response-prefix");
+    private static final Set<String> OPERATION_KEYS = Set.of("code", "id", "label", "in", "role", "family", "segment",
+            "headers", "spray-headers", "payload", "payload-bytes");
+    private static final Set<String> SPECIAL_KEYS = Set.of("code", "id", "label", "tver", "role", "family", "headers",
+            "payload", "psn", "doc");
+    private static final Set<String> RANGE_KEYS = Set.of("from", "to", "id", "label", "severity", "message", "tver", "expert");
+    private static final Set<String> EXPERT_KEYS = Set.of("id", "group", "severity", "summary", "rule");
+    private static final Set<String> EXPERT_GROUPS = Set.of("malformed", "checksum", "protocol", "undecoded", "sequence", "capture");
+    private static final Set<String> SEVERITIES = Set.of("error", "warn", "note");
+    private static final Set<String> TVER_KEYS = Set.of("id", "label", "mrth", "allowed");
+    private static final Set<String> RULE_KEYS = Set.of("id", "severity", "section", "taps", "text");
+
     private SpecLoader() {}
 
     public static Spec load(Path file) throws IOException {
@@ -42,18 +70,22 @@ public final class SpecLoader {
     }
 
     public static Spec parse(Reader reader) {
-        Map<String, Object> root = new Yaml(new SafeConstructor(new LoaderOptions())).load(reader);
+        Map<String, Object> root = asMap(new Yaml(new SafeConstructor(new LoaderOptions())).load(reader), "spec");
+        closed(root, "", ROOT_KEYS);
         Map<String, Object> m = map(root, "meta");
+        closed(m, "meta", META_KEYS);
         Meta meta = new Meta(str(m, "id"), str(m, "title"), str(m, "version"), str(m, "license"),
                 str(m, "ks-version"), str(m, "spec"), integer(m.get("roce-udp-port")),
                 integer(m.get("roce-v1-ethertype")));
         List<Header> headers = headers(map(root, "headers"), false);
         List<Header> pseudo = headers(map(root, "pseudo"), true);
+        for (var e : map(root, "tver").entrySet()) closed(asMap(e.getValue(), "tver"), "tver." + e.getKey(), TVER_KEYS);
         Map<String, EnumDef> enums = new LinkedHashMap<>();
         for (var e : map(root, "enums").entrySet()) {
             List<EnumValue> values = new ArrayList<>();
             for (var v : asMap(e.getValue(), e.getKey()).entrySet()) {
                 Map<String, Object> vm = new LinkedHashMap<>(asMap(v.getValue(), e.getKey()));
+                closed(vm, "enums." + e.getKey() + "." + v.getKey(), ENUM_VALUE_KEYS);
                 String id = (String) vm.remove("id");
                 String label = String.valueOf(vm.remove("label"));
                 values.add(new EnumValue(integer(v.getKey()), id, label, vm));
@@ -63,12 +95,14 @@ public final class SpecLoader {
         List<Transport> transports = new ArrayList<>();
         for (var e : map(root, "transports").entrySet()) {
             Map<String, Object> t = asMap(e.getValue(), e.getKey());
+            closed(t, "transports." + e.getKey(), TRANSPORT_KEYS);
             transports.add(new Transport(e.getKey(), integer(t.get("base")), str(t, "label"), str(t, "service"),
                     strings(t.get("request-prefix")), strings(t.get("response-prefix"))));
         }
         List<Operation> ops = new ArrayList<>();
         for (Object o : list(root, "operations")) {
             Map<String, Object> op = asMap(o, "operation");
+            closed(op, "operations[" + ops.size() + "]", OPERATION_KEYS);
             ops.add(new Operation(integer(op.get("code")), str(op, "id"), str(op, "label"), strings(op.get("in")),
                     str(op, "role"), str(op, "family"), (String) op.get("segment"), strings(op.get("headers")),
                     op.containsKey("spray-headers") ? strings(op.get("spray-headers")) : null,
@@ -78,6 +112,7 @@ public final class SpecLoader {
         List<Special> specials = new ArrayList<>();
         for (Object o : list(root, "special-opcodes")) {
             Map<String, Object> op = asMap(o, "special opcode");
+            closed(op, "special-opcodes[" + specials.size() + "]", SPECIAL_KEYS);
             specials.add(new Special(integer(op.get("code")), str(op, "id"), str(op, "label"), ints(op.get("tver")),
                     str(op, "role"), str(op, "family"), strings(op.get("headers")),
                     Boolean.TRUE.equals(op.get("payload")), (String) op.get("psn"), (String) op.get("doc")));
@@ -85,15 +120,25 @@ public final class SpecLoader {
         List<OpcodeRange> ranges = new ArrayList<>();
         for (Object o : list(root, "opcode-ranges")) {
             Map<String, Object> r = asMap(o, "opcode range");
+            closed(r, "opcode-ranges[" + ranges.size() + "]", RANGE_KEYS);
             ranges.add(new OpcodeRange(integer(r.get("from")), integer(r.get("to")), str(r, "id"), str(r, "label"),
-                    str(r, "severity"), str(r, "message"), r.containsKey("tver") ? ints(r.get("tver")) : List.of(0, 1)));
+                    str(r, "severity"), str(r, "message"), r.containsKey("tver") ? ints(r.get("tver")) : List.of(0, 1),
+                    str(r, "expert")));
         }
         List<Rule> rules = new ArrayList<>();
         for (Object o : list(root, "rules")) {
             Map<String, Object> r = asMap(o, "rule");
+            closed(r, "rules[" + rules.size() + "]", RULE_KEYS);
             rules.add(new Rule(str(r, "id"), str(r, "severity"), str(r, "section"), str(r, "taps"), str(r, "text")));
         }
-        Spec spec = new Spec(meta, headers, pseudo, enums, transports, ops, specials, ranges, rules);
+        List<SpecModel.Expert> expert = new ArrayList<>();
+        for (Object o : list(root, "expert")) {
+            Map<String, Object> x = asMap(o, "expert");
+            closed(x, "expert[" + expert.size() + "]" + (x.get("id") != null ? " (" + x.get("id") + ")" : ""), EXPERT_KEYS);
+            expert.add(new SpecModel.Expert(str(x, "id"), str(x, "group"), str(x, "severity"), str(x, "summary"),
+                    (String) x.get("rule")));
+        }
+        Spec spec = new Spec(meta, headers, pseudo, enums, transports, ops, specials, ranges, rules, expert);
         validate(spec);
         return spec;
     }
@@ -102,16 +147,21 @@ public final class SpecLoader {
         List<Header> out = new ArrayList<>();
         for (var e : map.entrySet()) {
             Map<String, Object> h = asMap(e.getValue(), e.getKey());
+            String hPath = (pseudo ? "pseudo." : "headers.") + e.getKey();
+            closed(h, hPath, HEADER_KEYS);
             List<Field> fields = new ArrayList<>();
             int offset = 0;
             for (Object fo : (List<?>) h.get("fields")) {
                 Map<String, Object> f = asMap(fo, e.getKey() + " field");
+                String fPath = hPath + ".fields[" + fields.size() + "]" + (f.get("id") != null ? " (" + f.get("id") + ")" : "");
+                closed(f, fPath, FIELD_KEYS);
                 String type = f.containsKey("type") ? str(f, "type") : "uint";
                 int bits = pseudo ? 0 : integer(req(f, "bits", e.getKey()));
                 List<SubField> subs = new ArrayList<>();
                 if (f.get("subfields") != null) {
                     for (Object so : (List<?>) f.get("subfields")) {
                         Map<String, Object> s = asMap(so, "subfield");
+                        closed(s, fPath + ".subfields[" + subs.size() + "]", SUBFIELD_KEYS);
                         subs.add(new SubField(str(s, "id"), integer(s.get("mask")), (String) s.get("enum"),
                                 str(s, "label"), (String) s.get("doc"), strings(s.get("ws"))));
                     }
@@ -120,7 +170,10 @@ public final class SpecLoader {
                 if (f.get("carries") != null) {
                     for (Object co : (List<?>) f.get("carries")) {
                         Map<String, Object> c = asMap(co, "carries");
+                        String cPath = fPath + ".carries[" + carries.size() + "]";
+                        closed(c, cPath, CARRY_KEYS);
                         Map<String, Object> when = c.get("when") == null ? null : asMap(c.get("when"), "when");
+                        if (when != null) closed(when, cPath + ".when", WHEN_KEYS);
                         carries.add(new SpecModel.Carry(str(c, "header"), integer(c.get("at")),
                                 when == null ? null : str(when, "field"),
                                 when == null ? null : (long) integer(when.get("equals"))));
@@ -171,8 +224,27 @@ public final class SpecLoader {
         Set<String> ruleIds = new HashSet<>();
         for (Rule r : spec.rules()) {
             if (!ruleIds.add(r.id())) throw new SpecException("duplicate rule " + r.id());
+            if (!r.id().matches("[A-Z][A-Z0-9]*(-[A-Z0-9]+)+")) throw new SpecException("rule " + r.id() + ": ids look like MR-FRAME-001");
             if (!Set.of("error", "warn", "note").contains(r.severity()))
                 throw new SpecException(r.id() + ": severity must be error, warn or note");
+        }
+        Map<String, SpecModel.Expert> experts = new HashMap<>();
+        Set<String> expertConstants = new HashSet<>();
+        for (SpecModel.Expert x : spec.expert()) {
+            if (experts.put(x.id(), x) != null) throw new SpecException("duplicate expert id " + x.id());
+            if (!x.id().matches("[a-z][a-z0-9_]*(\\.[a-z0-9_]+)+"))
+                throw new SpecException("expert " + x.id() + ": ids are protocol.lower_snake_case (icrc.bad)");
+            if (!expertConstants.add(x.id().replace('.', '_')))
+                throw new SpecException("expert " + x.id() + ": clashes with another id once dots become underscores");
+            if (!EXPERT_GROUPS.contains(x.group())) throw new SpecException("expert " + x.id() + ": group must be one of " + EXPERT_GROUPS);
+            if (!SEVERITIES.contains(x.severity())) throw new SpecException("expert " + x.id() + ": severity must be error, warn or note");
+            if (x.rule() != null && !ruleIds.contains(x.rule())) throw new SpecException("expert " + x.id() + ": unknown rule " + x.rule());
+        }
+        for (OpcodeRange r : spec.ranges()) {
+            SpecModel.Expert x = experts.get(r.expert());
+            if (x == null) throw new SpecException("opcode range " + r.id() + ": unknown expert " + r.expert());
+            if (!x.severity().equals(r.severity()))
+                throw new SpecException("opcode range " + r.id() + ": severity " + r.severity() + " differs from its expert " + x.id());
         }
         Map<Integer, String> codes = new TreeMap<>();
         for (Opcode op : expandOpcodes(spec)) {
@@ -251,6 +323,16 @@ public final class SpecLoader {
     }
 
     // ------------------------------------------------------------------ YAML helpers
+
+    /** Fails on the first key of m outside the allowed set, naming the YAML path and the key. */
+    private static void closed(Map<String, Object> m, String path, Set<String> allowed) {
+        for (var e : m.entrySet()) {
+            if (allowed.contains(e.getKey())) continue;
+            String hint = e.getValue() == null ? " (a value with an unquoted comma? quote it: 'a, b')" : "";
+            throw new SpecException((path.isEmpty() ? "top level" : path) + ": unknown key '" + e.getKey() + "'" + hint
+                    + "; allowed: " + new java.util.TreeSet<>(allowed));
+        }
+    }
 
     @SuppressWarnings("unchecked")
     private static Map<String, Object> asMap(Object o, String what) {

@@ -12,7 +12,7 @@ public final class SpecModel {
 
     public record Spec(Meta meta, List<Header> headers, List<Header> pseudo, Map<String, EnumDef> enums,
                        List<Transport> transports, List<Operation> operations, List<Special> specials,
-                       List<OpcodeRange> ranges, List<Rule> rules) {
+                       List<OpcodeRange> ranges, List<Rule> rules, List<Expert> expert) {
         public Header header(String id) {
             for (Header h : headers) if (h.id().equals(id)) return h;
             throw new SpecException("unknown header '" + id + "'");
@@ -67,9 +67,15 @@ public final class SpecModel {
                           List<String> headers, boolean payload, String psn, String doc) {}
 
     public record OpcodeRange(int from, int to, String id, String label, String severity, String message,
-                              List<Integer> tver) {}
+                              List<Integer> tver, String expert) {}
 
     public record Rule(String id, String severity, String section, String taps, String text) {}
+
+    /**
+     * An expert item kind (Wireshark's ei[] entry): stable id such as {@code icrc.bad}, group, severity, a
+     * one-line summary, and the rule of §11 it is evidence for (or null).
+     */
+    public record Expert(String id, String group, String severity, String summary, String rule) {}
 
     /**
      * One row of the expanded opcode table: an opcode as it is valid under one transport version.

@@ -224,8 +224,8 @@ public final class FileValidator {
             if (!plots || fl == null || fl.plot == null) return;
             switch (e) {
                 case AnalysisEvent.Retransmission r -> fl.plot.mark(e.timeNs(), y(fl, r.psn()),
-                        r.spurious() ? "spurious" : "retransmission", e.frame(), "retransmission of PSN " + r.psn() + " ("
-                                + r.cause().label() + (r.spurious() ? ", spurious" : "") + ")"
+                        r.spurious() == io.metaroce.analysis.FrameVerdict.Spurious.YES ? "spurious" : "retransmission", e.frame(), "retransmission of PSN " + r.psn() + " ("
+                                + r.cause().label() + (r.spurious() == io.metaroce.analysis.FrameVerdict.Spurious.YES ? ", spurious" : "") + ")"
                                 + (r.path() != null ? " on path " + r.path() : ""));
                 case AnalysisEvent.Nak n -> fl.plot.mark(e.timeNs(), y(fl, n.psn()), "nak", e.frame(),
                         (n.kind() == AnalysisEvent.NakKind.NACK ? "MR-NACK" : n.rnr() ? "RNR NAK" : "NAK") + " PSN " + n.psn());

@@ -39,7 +39,9 @@ public final class Reports {
                         : r.path + ": UNREADABLE: " + r.error);
                 continue;
             }
-            String verdict = r.count(Severity.ERROR) > 0 ? "FAIL" : r.count(Severity.WARN) > 0 ? "WARN" : "PASS";
+            // A damaged capture never passes: only the frames before the damage were judged.
+            String verdict = r.count(Severity.ERROR) > 0 ? "FAIL" : !r.problems.isEmpty() ? "DAMAGED"
+                    : r.count(Severity.WARN) > 0 ? "WARN" : "PASS";
             out.printf(Locale.ROOT, "%s: %s  %d frames, %d errors, %d warnings, %d notes  (tap %s)%n", r.path, verdict,
                     r.frames, r.count(Severity.ERROR), r.count(Severity.WARN), r.count(Severity.NOTE), r.tapResolved);
             for (String p : r.problems) out.println("  damaged capture (frames before the damage were validated): " + p);
@@ -72,11 +74,11 @@ public final class Reports {
         }
         int files = results.size(), failed = 0, unreadable = 0;
         for (FileResult r : results) {
-            if (r.error != null) unreadable++;
-            else if (r.fails(failOn)) failed++;
+            if (r.error != null || !r.problems.isEmpty()) unreadable++;
+            if (r.error == null && r.fails(failOn)) failed++;
         }
         out.println();
-        out.printf(Locale.ROOT, "%d file%s validated, %d failing at --fail-on %s, %d unreadable%n", files, files == 1 ? "" : "s",
+        out.printf(Locale.ROOT, "%d file%s validated, %d failing at --fail-on %s, %d unreadable or damaged%n", files, files == 1 ? "" : "s",
                 failed, failOn == null ? "never" : failOn.label(), unreadable);
     }
 
@@ -173,6 +175,10 @@ public final class Reports {
                     tests++;
                     if (failing(r, rule, failOn)) failures++;
                 }
+                if (!r.problems.isEmpty()) {
+                    tests++;
+                    errors++;
+                }
                 time += r.wallNanos / 1e9;
             }
             x.writeStartElement("testsuites");
@@ -205,9 +211,10 @@ public final class Reports {
                 }
                 int f = 0;
                 for (String rule : settings.enabledRules()) if (failing(r, rule, failOn)) f++;
-                x.writeAttribute("tests", Integer.toString(settings.enabledRules().size()));
+                boolean damaged = !r.problems.isEmpty();
+                x.writeAttribute("tests", Integer.toString(settings.enabledRules().size() + (damaged ? 1 : 0)));
                 x.writeAttribute("failures", Integer.toString(f));
-                x.writeAttribute("errors", "0");
+                x.writeAttribute("errors", damaged ? "1" : "0");
                 x.writeAttribute("skipped", "0");
                 x.writeAttribute("time", String.format(Locale.ROOT, "%.3f", r.wallNanos / 1e9));
                 x.writeCharacters("\n");
@@ -217,6 +224,21 @@ public final class Reports {
                 prop(x, "spec", Spec.VERSION);
                 x.writeEndElement();
                 x.writeCharacters("\n");
+                if (damaged) {
+                    // Capture damage: an errored testcase, so that CI shows the capture as not (fully) checked.
+                    String msg = "damaged capture (frames before the damage were validated): " + String.join("; ", r.problems);
+                    x.writeStartElement("testcase");
+                    x.writeAttribute("name", "read capture");
+                    x.writeAttribute("classname", r.path.toString());
+                    x.writeAttribute("time", "0.000");
+                    x.writeStartElement("error");
+                    x.writeAttribute("type", "damaged");
+                    x.writeAttribute("message", msg);
+                    x.writeCharacters(msg);
+                    x.writeEndElement();
+                    x.writeEndElement();
+                    x.writeCharacters("\n");
+                }
                 for (String rule : settings.enabledRules()) {
                     RuleDef def = RuleCatalog.get(rule);
                     x.writeStartElement("testcase");
@@ -330,6 +352,14 @@ public final class Reports {
                         Map.of("uri", uri(r.path.toString()), "index", ai)))));
                 notifications.add(n);
                 continue;
+            }
+            for (String p : r.problems) {
+                Map<String, Object> n = new LinkedHashMap<>();
+                n.put("level", "error");
+                n.put("message", Map.of("text", "damaged capture (frames before the damage were validated): " + p));
+                n.put("locations", List.of(Map.of("physicalLocation", Map.of("artifactLocation",
+                        Map.of("uri", uri(r.path.toString()), "index", ai)))));
+                notifications.add(n);
             }
             for (Finding f : r.findings) {
                 Map<String, Object> x = new LinkedHashMap<>();

@@ -117,6 +117,7 @@ final class RuleEngine {
         x.seg = null;
         frames++;
         long t = d.timeNanos();
+        releaseHeldAcks(t);
         if (firstNs < 0) firstNs = t;
         lastNs = Math.max(lastNs, t);
         if (!d.isRoce()) {
@@ -1301,6 +1302,13 @@ final class RuleEngine {
     private boolean ackBeyond(FlowState fl, FlowState g, FrameFacts f, long lastU, String what) {
         if (lastU <= fl.maxU) return false;
         Severity sev = fl.view == View.MIRROR ? NOTE : ERROR;
+        if (sev == ERROR) {
+            // Held: a capture point merging both directions may write the PSNs just after their ACK.
+            heldAcks.add(new HeldAck(fl, g.id, f.number, f.timeNs, lastU, what + " covers PSN " + wrap(lastU)
+                    + ", but the highest PSN " + (fl.view == View.RECEIVER ? "received" : "sent") + " so far is "
+                    + wrap(fl.maxU) + " (data flow " + fl.id + ")", fl.lastReqFrame));
+            return true;
+        }
         Finding x = findings.add("MR-ACK-001", sev, g.id, f.number, f.timeNs, what + " covers PSN " + wrap(lastU)
                 + ", but the highest PSN " + (fl.view == View.RECEIVER ? "received" : "sent") + " so far is " + wrap(fl.maxU)
                 + " (data flow " + fl.id + ")");
@@ -1309,6 +1317,27 @@ final class RuleEngine {
             x.also(fl.lastReqFrame);
         }
         return x != null || sev == NOTE;
+    }
+
+    /** Capture points that merge two directions write a request up to this long after its ACK (ibdump). */
+    static final long CAPTURE_REORDER_NS = 50_000;
+
+    /** An MR-ACK-001 error waiting for the reordering tolerance: void if the PSNs appear in time. */
+    private record HeldAck(FlowState fl, String flow, long frame, long time, long lastU, String message, long also) {}
+
+    private final java.util.ArrayDeque<HeldAck> heldAcks = new java.util.ArrayDeque<>();
+
+    private void releaseHeldAcks(long t) {
+        HeldAck h;
+        while ((h = heldAcks.peek()) != null && t - h.time() > CAPTURE_REORDER_NS) {
+            heldAcks.poll();
+            if (h.fl().maxU >= h.lastU()) continue; // the requests were captured just after their ACK
+            Finding x = findings.add("MR-ACK-001", ERROR, h.flow(), h.frame(), h.time(), h.message());
+            if (x != null) {
+                x.dropSensitive = true;
+                x.also(h.also());
+            }
+        }
     }
 
     /** MR-ACK-002: a NAK PSN sequence error names the first PSN the responder had not received. */
@@ -1585,6 +1614,7 @@ final class RuleEngine {
     }
 
     void finish(long captureDrops) {
+        releaseHeldAcks(Long.MAX_VALUE);
         for (FlowState fl : flowList) finishGaps(fl, lastNs);
         if (truncated > 0) {
             findings.add("MR-FRAME-001", NOTE, null, firstTruncFrame, 0, truncated + " frame" + (truncated == 1 ? " was" : "s were")

@@ -223,7 +223,9 @@ public final class ValidateSettings {
                     }
                     case "severity", "severities" -> {
                         for (Map.Entry<String, JsonNode> p : v.properties()) {
-                            severity(p.getKey(), p.getValue().asText());
+                            // YAML 1.1 reads an unquoted off (and no) as false: that is the level "off".
+                            JsonNode level = p.getValue();
+                            severity(p.getKey(), level.isBoolean() && !level.asBoolean() ? "off" : level.asText());
                         }
                     }
                     case "rules" -> rules(list(v));

@@ -22,9 +22,9 @@ import java.util.stream.Stream;
 
 /**
  * A {@code metaroce validate} run: expands directories, validates the captures in parallel on the available
- * cores (a progress bar on stderr when it is a terminal), writes the chosen output and the HTML report, and
- * returns the exit code: 0 nothing at or above --fail-on, 1 something was, 2 a file could not be read (the
- * others are validated all the same) or the usage was wrong.
+ * cores (reporting progress to a listener: the CLI draws its progress bar), writes the chosen output and the
+ * HTML report, and returns the exit code: 0 nothing at or above --fail-on, 1 something was, 2 a file could not
+ * be read or is damaged (the others are validated all the same) or the usage was wrong.
  */
 public final class Validation {
     public enum Format { text, json, junit, sarif }
@@ -39,8 +39,16 @@ public final class Validation {
         public Severity failOn = Severity.ERROR;
         public ValidateSettings settings = ValidateSettings.defaults();
         public int threads;
-        /** null: decide from whether stderr is a terminal. */
-        public Boolean progress;
+        /** Receives progress (bytes read of all files, files finished), or null. */
+        public ProgressListener progress;
+    }
+
+    /** Progress of a run, called from the validating threads (at most every few thousand frames). */
+    public interface ProgressListener {
+        void progress(long bytesDone, long bytesTotal, int filesDone, int files);
+
+        /** Every file is validated: the output comes next (a progress bar erases itself here). */
+        default void done() {}
     }
 
     private Validation() {}
@@ -90,6 +98,11 @@ public final class Validation {
                 unreadable = true;
                 err.println("metaroce validate: " + r.error);
             }
+            // A damaged capture was validated only up to the damage: like tshark, that is exit 2, never a pass.
+            for (String p : r.problems) {
+                unreadable = true;
+                err.println("metaroce validate: " + r.path + ": damaged capture: " + p);
+            }
         }
         try {
             write(req, results, out);
@@ -129,7 +142,6 @@ public final class Validation {
         int threads = req.threads > 0 ? req.threads : Runtime.getRuntime().availableProcessors();
         threads = Math.max(1, Math.min(threads, files.size()));
         boolean plots = req.report != null;
-        boolean bar = req.progress != null ? req.progress : Terminal.stderrIsTerminal();
         long[] sizes = new long[files.size()];
         long total = 0;
         for (int i = 0; i < files.size(); i++) {
@@ -142,14 +154,20 @@ public final class Validation {
         }
         AtomicLongArray done = new AtomicLongArray(files.size());
         AtomicInteger finished = new AtomicInteger();
-        Progress progress = bar ? new Progress(err, total, files.size(), done, finished) : null;
+        long bytesTotal = total;
+        ProgressListener listener = req.progress;
+        Runnable progress = listener == null ? null : () -> {
+            long d = 0;
+            for (int i = 0; i < done.length(); i++) d += done.get(i);
+            listener.progress(d, bytesTotal, finished.get(), files.size());
+        };
         List<FileResult> results = new ArrayList<>();
         if (threads == 1) {
             for (int i = 0; i < files.size(); i++) {
                 int k = i;
                 results.add(FileValidator.validate(files.get(i), req.settings, plots, b -> {
                     done.set(k, b);
-                    if (progress != null) progress.tick();
+                    if (progress != null) progress.run();
                 }));
                 finished.incrementAndGet();
             }
@@ -167,7 +185,7 @@ public final class Validation {
                     fs.add(pool.submit(() -> {
                         FileResult r = FileValidator.validate(f, req.settings, plots, b -> {
                             done.set(k, b);
-                            if (progress != null) progress.tick();
+                            if (progress != null) progress.run();
                         });
                         finished.incrementAndGet();
                         return r;
@@ -186,72 +204,10 @@ public final class Validation {
                 pool.shutdownNow();
             }
         }
-        if (progress != null) progress.end();
+        if (progress != null) {
+            progress.run();
+            listener.done();
+        }
         return results;
-    }
-
-    /** A one-line progress bar redrawn in place on a terminal (at most 10 times a second). */
-    static final class Progress {
-        private final PrintStream err;
-        private final long total;
-        private final int files;
-        private final AtomicLongArray done;
-        private final AtomicInteger finished;
-        private volatile long last;
-
-        Progress(PrintStream err, long total, int files, AtomicLongArray done, AtomicInteger finished) {
-            this.err = err;
-            this.total = Math.max(1, total);
-            this.files = files;
-            this.done = done;
-            this.finished = finished;
-        }
-
-        void tick() {
-            long now = System.nanoTime();
-            if (now - last < 100_000_000L) return;
-            last = now;
-            draw();
-        }
-
-        synchronized void draw() {
-            long d = 0;
-            for (int i = 0; i < done.length(); i++) d += done.get(i);
-            double frac = Math.min(1, (double) d / total);
-            int width = 30, fill = (int) Math.round(frac * width);
-            err.print(String.format(Locale.ROOT, "\r[%s%s] %3.0f%%  %d/%d files  %s", "#".repeat(fill), ".".repeat(width - fill),
-                    frac * 100, finished.get(), files, size(d)));
-            err.flush();
-        }
-
-        synchronized void end() {
-            draw();
-            err.print("\r" + " ".repeat(70) + "\r");
-            err.flush();
-        }
-
-        private static String size(long b) {
-            return b >= 1 << 30 ? String.format(Locale.ROOT, "%.1f GiB", b / (double) (1 << 30))
-                    : b >= 1 << 20 ? String.format(Locale.ROOT, "%.1f MiB", b / (double) (1 << 20))
-                    : String.format(Locale.ROOT, "%.0f KiB", b / 1024.0);
-        }
-    }
-
-    /** Whether stderr is a terminal (Linux: /proc/self/fd/2 points to a tty; elsewhere: System.console()). */
-    static final class Terminal {
-        static boolean stderrIsTerminal() {
-            if (System.getenv("CI") != null && System.getenv("METAROCE_PROGRESS") == null) return false;
-            try {
-                Path fd = Path.of("/proc/self/fd/2");
-                if (Files.exists(fd)) {
-                    String t = Files.readSymbolicLink(fd).toString();
-                    return t.startsWith("/dev/pts/") || t.startsWith("/dev/tty");
-                }
-            } catch (IOException | UnsupportedOperationException | SecurityException e) {
-                // fall through
-            }
-            java.io.Console c = System.console();
-            return c != null && c.isTerminal();
-        }
     }
 }

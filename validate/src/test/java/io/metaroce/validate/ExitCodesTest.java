@@ -24,7 +24,6 @@ class ExitCodesTest {
         req.inputs = in;
         req.failOn = failOn;
         req.settings = s;
-        req.progress = false;
         PrintStream sink = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
         return Validation.run(req, sink, sink);
     }

@@ -42,7 +42,6 @@ class OutputsTest {
         req.format = format;
         req.output = out;
         req.report = report;
-        req.progress = false;
         ByteArrayOutputStream o = new ByteArrayOutputStream(), e = new ByteArrayOutputStream();
         code[0] = Validation.run(req, new PrintStream(o, true, StandardCharsets.UTF_8), new PrintStream(e, true, StandardCharsets.UTF_8));
         return o.toString(StandardCharsets.UTF_8);

@@ -1,6 +1,5 @@
-package io.metaroce.cli;
+package io.metaroce.dissector;
 
-import io.metaroce.dissector.FrameFields;
 import io.metaroce.protocol.EnumValueDef;
 import io.metaroce.protocol.FieldDef;
 import io.metaroce.protocol.ValueType;
@@ -8,11 +7,11 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 /** How field values are printed: JSON values, tshark-style -T fields text, and -V tree text. */
-final class FieldFormat {
+public final class FieldFormat {
     private FieldFormat() {}
 
     /** Writes the value as JSON: numbers as numbers, booleans, addresses and strings as strings, bytes as hex. */
-    static void json(ByteOut out, FrameFields ff, FieldDef f, int i) {
+    public static void json(ByteOut out, FrameFields ff, FieldDef f, int i) {
         switch (f.type()) {
             case UINT -> out.num(ff.longValue(f, i));
             case BOOL -> out.ascii(ff.longValue(f, i) != 0 ? "true" : "false");
@@ -27,7 +26,7 @@ final class FieldFormat {
     }
 
     /** -T fields text: hex-displayed numbers as 0x..., booleans as 1/0 (as tshark prints them). */
-    static void plain(ByteOut out, FrameFields ff, FieldDef f, int i) {
+    public static void plain(ByteOut out, FrameFields ff, FieldDef f, int i) {
         switch (f.type()) {
             case UINT -> {
                 long v = ff.longValue(f, i);
@@ -45,7 +44,7 @@ final class FieldFormat {
     }
 
     /** -V tree text: "Label: value", enums as "name (0x..)". */
-    static String display(FrameFields ff, FieldDef f, int i) {
+    public static String display(FrameFields ff, FieldDef f, int i) {
         return switch (f.type()) {
             case UINT -> {
                 long v = ff.longValue(f, i);
@@ -67,7 +66,7 @@ final class FieldFormat {
         };
     }
 
-    static int hexWidth(FieldDef f) {
+    public static int hexWidth(FieldDef f) {
         if (f.isSubfield()) return (Long.bitCount(f.mask()) + 3) / 4;
         return f.bitWidth() > 0 ? (f.bitWidth() + 3) / 4 : 8;
     }

@@ -1,4 +1,4 @@
-package io.metaroce.cli;
+package io.metaroce.dissector;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -7,18 +7,18 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * A buffered ASCII/UTF-8 writer for output-heavy paths (jsonl, fields): numbers are written without
- * creating strings, and the buffer is flushed in 64 KiB blocks.
+ * creating strings, and the buffer is flushed in 64 KiB blocks. Not thread-safe.
  */
-final class ByteOut implements AutoCloseable {
+public final class ByteOut implements AutoCloseable {
     private final OutputStream out;
     private final byte[] buf = new byte[1 << 16];
     private int n;
     private long flushed;
     private final byte[] digits = new byte[20];
 
-    ByteOut(OutputStream out) { this.out = out; }
+    public ByteOut(OutputStream out) { this.out = out; }
 
-    ByteOut ch(char c) {
+    public ByteOut ch(char c) {
         if (c < 0x80) {
             if (n == buf.length) flushBuffer();
             buf[n++] = (byte) c;
@@ -27,7 +27,7 @@ final class ByteOut implements AutoCloseable {
         return str(String.valueOf(c));
     }
 
-    ByteOut ascii(String s) {
+    public ByteOut ascii(String s) {
         int len = s.length();
         if (n + len > buf.length) flushBuffer();
         if (len > buf.length) return str(s);
@@ -35,7 +35,7 @@ final class ByteOut implements AutoCloseable {
         return this;
     }
 
-    ByteOut str(String s) {
+    public ByteOut str(String s) {
         byte[] b = s.getBytes(StandardCharsets.UTF_8);
         if (n + b.length > buf.length) flushBuffer();
         if (b.length > buf.length) {
@@ -47,7 +47,7 @@ final class ByteOut implements AutoCloseable {
         return this;
     }
 
-    ByteOut bytes(byte[] b, int off, int len) {
+    public ByteOut bytes(byte[] b, int off, int len) {
         if (n + len > buf.length) flushBuffer();
         if (len > buf.length) {
             flushed += len;
@@ -64,7 +64,7 @@ final class ByteOut implements AutoCloseable {
     }
 
     /** Unsigned decimal of a non-negative long (or the full signed value when negative). */
-    ByteOut num(long v) {
+    public ByteOut num(long v) {
         if (v < 0) return ascii(Long.toString(v));
         if (n + 20 > buf.length) flushBuffer();
         int i = digits.length;
@@ -78,14 +78,14 @@ final class ByteOut implements AutoCloseable {
         return this;
     }
 
-    ByteOut hex(long v, int width) {
+    public ByteOut hex(long v, int width) {
         String h = Long.toHexString(v);
         for (int i = h.length(); i < width; i++) ch('0');
         return ascii(h);
     }
 
     /** A JSON string literal. */
-    ByteOut json(String s) {
+    public ByteOut json(String s) {
         ch('"');
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
@@ -115,8 +115,16 @@ final class ByteOut implements AutoCloseable {
         }
     }
 
+    /**
+     * True when stdout was closed by the reader ({@code | head}): a PrintStream keeps the broken pipe to itself,
+     * so ask it. The caller stops at once instead of decoding the rest of the capture for nobody.
+     */
+    public boolean closed() {
+        return out instanceof java.io.PrintStream ps && ps.checkError();
+    }
+
     /** Bytes written so far (flushed or still buffered). */
-    long position() { return flushed + n; }
+    public long position() { return flushed + n; }
 
     private void flushBuffer() {
         flushed += n;
@@ -128,7 +136,7 @@ final class ByteOut implements AutoCloseable {
         n = 0;
     }
 
-    void flush() {
+    public void flush() {
         flushBuffer();
         try {
             out.flush();

@@ -1,0 +1,295 @@
+package io.metaroce.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.networknt.schema.JsonSchema;
+import com.networknt.schema.JsonSchemaFactory;
+import com.networknt.schema.SpecVersion;
+import com.networknt.schema.ValidationMessage;
+import io.metaroce.cli.Launcher.Call;
+import io.metaroce.cli.Launcher.Run;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+import javax.xml.XMLConstants;
+import javax.xml.parsers.DocumentBuilderFactory;
+import javax.xml.transform.stream.StreamSource;
+import javax.xml.validation.SchemaFactory;
+import org.jsoup.Jsoup;
+import org.jsoup.nodes.Document;
+import org.jsoup.parser.Parser;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.io.TempDir;
+import org.w3c.dom.NodeList;
+
+/**
+ * The shipped command, tested as shipped (issue 8 A): the built {@code ./metaroce} launcher runs every
+ * subcommand in every output format on every bundled sample, and the bad inputs a user feeds it. Each check
+ * is what a user or a CI system relies on: the exit code, that the output parses (JSON and JSONL with Jackson,
+ * JUnit XML against its XSD, SARIF against the SARIF 2.1.0 schema, the HTML report with a lenient HTML parser),
+ * and that bad input is one line on stderr and exit 2, never a stack trace. The launcher processes run in
+ * parallel, once, before the checks.
+ */
+class LauncherIT {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Path SCHEMAS = Launcher.ROOT.resolve("validate/src/test/resources/schemas");
+
+    @TempDir
+    static Path tmp;
+
+    /** Every case: its name, the call, and the check of what it printed. */
+    private record Case(String name, Call call, Consumer<Run> check) {}
+
+    private static final List<Case> CASES = new ArrayList<>();
+    private static final Map<String, Run> RUNS = new LinkedHashMap<>();
+
+    @BeforeAll
+    static void runEveryCase() throws Exception {
+        for (Path s : Launcher.samples()) dissectCases(s);
+        for (Path s : Launcher.samples()) analyzeCases(s);
+        validateCases();
+        simulateCases();
+        badInputCases();
+        List<Run> runs = Launcher.runAll(CASES.stream().map(Case::call).toList());
+        for (int i = 0; i < CASES.size(); i++) RUNS.put(CASES.get(i).name(), runs.get(i));
+    }
+
+    @TestFactory
+    Stream<DynamicTest> everyCase() {
+        return CASES.stream().map(c -> DynamicTest.dynamicTest(c.name(), () -> c.check().accept(RUNS.get(c.name()))));
+    }
+
+    // ------------------------------------------------------------------ dissect
+
+    private static void dissectCases(Path sample) {
+        String f = sample.toString(), n = sample.getFileName().toString();
+        // The frame count every format must agree on comes from -T jsonl (checked on its own to parse).
+        add("dissect -T jsonl " + n, Call.of("dissect", "-r", f, "-T", "jsonl"), r -> {
+            ok(r);
+            List<String> lines = r.out().lines().toList();
+            assertFalse(lines.isEmpty(), r.show());
+            long expect = 1;
+            for (String l : lines) {
+                JsonNode o = parse(l, r);
+                assertEquals(expect++, o.get("frame").asLong(), "frames in order: " + l);
+                assertTrue(o.get("fields").isObject() && o.get("expert").isArray(), l);
+            }
+        });
+        add("dissect -T json " + n, Call.of("dissect", "-r", f, "-T", "json"), r -> {
+            ok(r);
+            JsonNode a = parse(r.out(), r);
+            assertTrue(a.isArray(), r.show());
+            assertEquals(frames(n), a.size(), "one object per frame");
+        });
+        add("dissect -T text " + n, Call.of("dissect", "-r", f), r -> {
+            ok(r);
+            List<String> lines = r.out().lines().toList();
+            assertEquals(frames(n), lines.size(), "one summary line per frame");
+            assertTrue(lines.get(0).trim().startsWith("1 "), lines.get(0));
+        });
+        add("dissect -T fields " + n, Call.of("dissect", "-r", f, "-T", "fields", "-E", "header=y", "-e", "frame.number",
+                "-e", "bth.psn", "-e", "icrc.status"), r -> {
+            ok(r);
+            List<String> lines = r.out().lines().toList();
+            assertEquals("frame.number\tbth.psn\ticrc.status", lines.get(0));
+            assertEquals(frames(n) + 1, lines.size());
+            for (int i = 1; i < lines.size(); i++) assertEquals(String.valueOf(i), lines.get(i).split("\t", -1)[0]);
+        });
+        add("dissect -V " + n, Call.of("dissect", "-r", f, "-V"), r -> {
+            ok(r);
+            long trees = r.out().lines().filter(l -> l.startsWith("Frame ")).count();
+            assertEquals(frames(n), trees, "one field tree per frame");
+        });
+        add("dissect -q " + n, Call.of("dissect", "-r", f, "-q"), r -> {
+            ok(r);
+            assertTrue(r.out().contains("Frames: " + frames(n) + ","), r.show());
+        });
+    }
+
+    /** Frames of a sample, as its -T jsonl run counted them. */
+    private static long frames(String sampleName) {
+        Run r = RUNS.get("dissect -T jsonl " + sampleName);
+        return r.out().lines().count();
+    }
+
+    // ------------------------------------------------------------------ analyze
+
+    private static void analyzeCases(Path sample) {
+        String f = sample.toString(), n = sample.getFileName().toString();
+        add("analyze -T text " + n, Call.of("analyze", "-r", f), r -> {
+            ok(r);
+            assertTrue(r.out().contains("Frames: " + frames(n)), r.show());
+        });
+        add("analyze -T json " + n, Call.of("analyze", "-r", f, "-T", "json"), r -> {
+            ok(r);
+            JsonNode o = parse(r.out(), r);
+            assertTrue(o.get("flows").isArray() && o.get("flows").size() > 0, "flows");
+            assertTrue(o.has("capture") && o.has("events"), r.show());
+        });
+        add("analyze --events jsonl " + n, Call.of("analyze", "-r", f, "--events", "jsonl"), r -> {
+            ok(r);
+            for (String l : r.out().lines().toList()) assertTrue(parse(l, r).hasNonNull("type"), l);
+        });
+    }
+
+    // ------------------------------------------------------------------ validate
+
+    private static void validateCases() {
+        String dir = Launcher.CAPTURES.toString();
+        int files = Launcher.samples().size();
+        add("validate -T text (every sample)", Call.of("validate", dir), r -> {
+            validateExit(r);
+            for (Path s : Launcher.samples()) assertTrue(r.out().contains(s.getFileName() + ": "), "verdict for " + s);
+            assertEquals(r.exit() == 1, r.out().contains(": FAIL "), "exit 1 exactly when a capture fails");
+        });
+        add("validate -T json (every sample)", Call.of("validate", "-T", "json", dir), r -> {
+            validateExit(r);
+            JsonNode o = parse(r.out(), r);
+            assertEquals(files, o.get("files").size());
+            boolean errors = false;
+            for (JsonNode fl : o.get("files")) errors |= fl.get("summary").get("errors").asLong() > 0;
+            assertEquals(errors, r.exit() == 1, "exit 1 exactly when a file has errors");
+        });
+        Path junit = tmp.resolve("results.xml"), sarif = tmp.resolve("results.sarif"), html = tmp.resolve("report.html");
+        add("validate -T junit -o (every sample)", Call.of("validate", "-T", "junit", "-o", junit.toString(), dir), r -> {
+            validateExit(r);
+            assertEquals("", r.out(), "-o: nothing on stdout");
+            try {
+                SchemaFactory sf = SchemaFactory.newInstance(XMLConstants.W3C_XML_SCHEMA_NS_URI);
+                sf.newSchema(SCHEMAS.resolve("junit.xsd").toFile()).newValidator().validate(new StreamSource(junit.toFile()));
+                NodeList suites = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(junit.toFile())
+                        .getElementsByTagName("testsuite");
+                assertEquals(files, suites.getLength(), "one testsuite per capture");
+            } catch (Exception e) {
+                throw new AssertionError("JUnit XML does not validate: " + e, e);
+            }
+        });
+        add("validate -T sarif -o (every sample)", Call.of("validate", "-T", "sarif", "-o", sarif.toString(), dir), r -> {
+            validateExit(r);
+            try (InputStream s = Files.newInputStream(SCHEMAS.resolve("sarif-2.1.0-rtm.5.json"))) {
+                JsonSchema schema = JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V4).getSchema(s);
+                JsonNode doc = JSON.readTree(sarif.toFile());
+                Set<ValidationMessage> errors = schema.validate(doc);
+                assertTrue(errors.isEmpty(), errors.toString());
+                assertEquals(files, doc.get("runs").get(0).get("artifacts").size());
+            } catch (java.io.IOException e) {
+                throw new AssertionError(e);
+            }
+        });
+        add("validate --report html (every sample)", Call.of("validate", "--report", html.toString(), dir), r -> {
+            validateExit(r);
+            try {
+                String text = Files.readString(html);
+                assertTrue(text.startsWith("<!DOCTYPE html>"), "doctype");
+                // A lenient HTML5 parser with error tracking: the report must parse with (almost) no errors.
+                Parser p = Parser.htmlParser().setTrackErrors(50);
+                Document d = Jsoup.parse(text, "", p);
+                assertTrue(p.getErrors().size() <= 0, "HTML parse errors: " + p.getErrors());
+                assertFalse(d.title().isBlank(), "title");
+                for (Path s : Launcher.samples()) assertTrue(d.text().contains(s.getFileName().toString()), "report names " + s);
+                assertTrue(d.select("script[src], link[href^=http], img[src^=http]").isEmpty(), "self-contained");
+            } catch (java.io.IOException e) {
+                throw new AssertionError(e);
+            }
+        });
+    }
+
+    private static void validateExit(Run r) {
+        assertTrue(r.exit() == 0 || r.exit() == 1, r.show());
+        assertEquals("", r.err(), r.show());
+    }
+
+    // ------------------------------------------------------------------ simulate
+
+    private static void simulateCases() {
+        Path out = tmp.resolve("sim.pcapng"), truth = tmp.resolve("sim.truth.json");
+        add("simulate --out --truth", Call.of("simulate", "--scenario", "rocev2-gbn-loss", "--seed", "3", "--out", out.toString(),
+                "--truth", truth.toString()), r -> {
+            ok(r);
+            try {
+                assertTrue(Files.size(out) > 1000, "capture written");
+                JSON.readTree(truth.toFile());
+            } catch (java.io.IOException e) {
+                throw new AssertionError(e);
+            }
+            Run q = Launcher.run("dissect", "-r", out.toString(), "-q");
+            ok(q);
+        });
+        add("simulate --list", Call.of("simulate", "--list"), r -> {
+            ok(r);
+            assertTrue(r.out().contains("rocev2-clean"), r.show());
+        });
+    }
+
+    // ------------------------------------------------------------------ bad input
+
+    /** Bad input names: missing file, a text file, an empty file, a capture cut mid-record, one cut in its header. */
+    static Map<String, Path> badInputs(Path dir) throws Exception {
+        Map<String, Path> m = new LinkedHashMap<>();
+        m.put("missing file", dir.resolve("no-such.pcap"));
+        m.put("text file", Files.writeString(dir.resolve("notes.pcap"), "hello, this is not a capture\n"));
+        m.put("empty file", Files.write(dir.resolve("empty.pcapng"), new byte[0]));
+        byte[] all = Files.readAllBytes(Launcher.CAPTURES.resolve("rocev2-gbn-loss.pcapng"));
+        m.put("capture cut mid-record", Files.write(dir.resolve("cut.pcapng"), Arrays.copyOf(all, 40000)));
+        byte[] pcap = Files.readAllBytes(Launcher.ROOT.resolve("samples/reference/roce_v4_oracle.pcap"));
+        m.put("capture cut in its file header", Files.write(dir.resolve("cut10.pcap"), Arrays.copyOf(pcap, 10)));
+        return m;
+    }
+
+    private static void badInputCases() throws Exception {
+        for (var e : badInputs(tmp).entrySet()) {
+            String f = e.getValue().toString();
+            add("dissect, " + e.getKey(), Call.of("dissect", "-r", f), LauncherIT::oneLineExit2);
+            add("dissect -q, " + e.getKey(), Call.of("dissect", "-r", f, "-q"), LauncherIT::oneLineExit2);
+            add("analyze, " + e.getKey(), Call.of("analyze", "-r", f), LauncherIT::oneLineExit2);
+            add("validate, " + e.getKey(), Call.of("validate", f), LauncherIT::oneLineExit2);
+        }
+        String sample = Launcher.CAPTURES.resolve("rocev2-clean.pcapng").toString();
+        add("dissect, bad filter", Call.of("dissect", "-r", sample, "-Y", "bth.psm == 1"), r -> {
+            oneLineExit2(r);
+            assertTrue(r.err().contains("\"bth.psm\" is not a valid protocol or protocol field"), r.show());
+        });
+        add("dissect, filter syntax error", Call.of("dissect", "-r", sample, "-Y", "bth.psn = 1"), LauncherIT::oneLineExit2);
+        add("dissect, unknown field", Call.of("dissect", "-r", sample, "-T", "fields", "-e", "bth.nosuch"), LauncherIT::oneLineExit2);
+    }
+
+    /** Bad input: exit 2, exactly one line on stderr naming the tool, no stack trace. */
+    static void oneLineExit2(Run r) {
+        assertEquals(2, r.exit(), r.show());
+        assertEquals(1, r.errLines().size(), "exactly one line on stderr: " + r.show());
+        assertTrue(r.err().startsWith("metaroce "), r.show());
+        assertFalse(r.err().contains("Exception") || r.err().contains("\tat "), "no stack trace: " + r.show());
+    }
+
+    // ------------------------------------------------------------------ helpers
+
+    private static void add(String name, Call call, Consumer<Run> check) { CASES.add(new Case(name, call, check)); }
+
+    /** Success: exit 0 and nothing on stderr. */
+    static void ok(Run r) {
+        assertEquals(0, r.exit(), r.show());
+        assertEquals("", r.err(), r.show());
+    }
+
+    static JsonNode parse(String text, Run r) {
+        try {
+            return JSON.readTree(text);
+        } catch (Exception e) {
+            throw new AssertionError("does not parse as JSON (" + e.getMessage() + "): " + r.show(), e);
+        }
+    }
+}
