@@ -443,6 +443,9 @@ public final class AnalysisEngine {
             if (meta && f.rtx) {
                 // A retransmission whose earlier copies the capture never showed.
                 retransmission(fl, f, u);
+            } else if (!meta && gap == 0 && insideResendRun(fl, f, u)) {
+                // A go-back-N run continuing past the highest PSN the tap saw: first copies lost before the tap.
+                retransmission(fl, f, u);
             } else {
                 newPsn(fl, f, u, isRead);
             }
@@ -532,6 +535,7 @@ public final class AnalysisEngine {
         w.state[i] &= ~SeqWindow.GAP;
         if (wasGap) gapResolved(fl, false);
         fl.lastNewFrame = f.number;
+        fl.lastNewTime = f.timeNs;
         fl.uniquePayloadBytes += f.payloadLength;
         if (f.tver == 1) fl.path(f.pathId).firstSends++;
         message(fl, f, u, isRead);
@@ -643,6 +647,26 @@ public final class AnalysisEngine {
     }
 
     /**
+     * RoCEv2 at a tap other than the sender's: whether PSN u, beyond the highest PSN seen, is part of a go-back-N
+     * resend run whose first copies were lost before the tap. Evidence, all required: the run was started by a
+     * NAK or RNR NAK and has begun; the flow's previous request resent u - 1 with nothing new since; u continues
+     * that message (middle or last packet); and the sender had stopped sending new PSNs before that signal (the
+     * last first copy the tap saw is older than it). A sender that was still sending when the signal came goes
+     * back, resends up to where it was and then continues with new PSNs, which must not count.
+     */
+    private boolean insideResendRun(Flow fl, FrameFacts f, long u) {
+        if (fl.view == View.SENDER || fl.lastRetxU != u - 1 || fl.lastRetxFrame <= fl.lastNewFrame) return false;
+        OpcodeDef.Segment seg = f.opcode.segment();
+        if (seg != OpcodeDef.Segment.MIDDLE && seg != OpcodeDef.Segment.LAST) return false;
+        Flow.Episode e = fl.epi;
+        if (e == null || e.startTime == 0 || fl.lastRetxCause != e.cause) return false;
+        if (fl.lastNewFrame == 0 || fl.lastNewTime >= e.signalTime) return false;
+        // The sender had sent u before going back: the run reaches it.
+        if (e.endU < u) e.endU = u;
+        return true;
+    }
+
+    /**
      * The first copy of PSN u, captured within {@link #CAPTURE_REORDER_NS} after the acknowledgement that
      * covered it (capture reordering of the two directions): the original, not capture loss. A note event.
      */
@@ -653,6 +677,7 @@ public final class AnalysisEngine {
         w.state[i] |= SeqWindow.ORIGINAL;
         w.state[i] &= ~SeqWindow.UNSEEN_ACKED;
         fl.lastNewFrame = f.number;
+        fl.lastNewTime = f.timeNs;
         fl.uniquePayloadBytes += f.payloadLength;
         if (f.tver == 1) fl.path(f.pathId).firstSends++;
         if (fl.view != View.MIRROR || mirrorSeesAllPaths(fl)) fl.captureGaps--;

@@ -130,8 +130,7 @@ public final class AnalysisSession {
     /**
      * Analyzes a source that is not (or not only) a file, e.g. a live capture, until it ends or the run is
      * cancelled. The caller owns and closes the source. With {@code --tap auto} the tap is resolved from the
-     * first frames, which are held back until it is (or until the source ends); a live caller that knows its
-     * interface's address should pass {@code host:IP} instead.
+     * first frames, which are held back until it is ({@link TapPrescan}).
      *
      * @param name what the report calls the source (file name or interface)
      */
@@ -180,8 +179,13 @@ public final class AnalysisSession {
         MemorySegment map = src.mapping();
         long total = map == null ? -1 : map.byteSize();
         boolean pipeline = total >= PIPELINE_MIN_BYTES && Runtime.getRuntime().availableProcessors() > 1;
-        if (autoTap) runResolvingTap(src, dc, e, total);
-        else if (pipeline) runPipelined(src, dc, e, total);
+        if (autoTap) {
+            // A source read once cannot be prescanned: its first frames are held until the tap is resolved.
+            TapPrescan pre = TapPrescan.of(src, dc);
+            e.setTap(pre.choice().tap(), pre.choice().how());
+            src = pre.source();
+        }
+        if (pipeline) runPipelined(src, dc, e, total);
         else runSingle(src, dc, e, total);
         if (progress != null) progress.update(total >= 0 ? total : src.recordOffset(), total, e.frames);
         if (cancelled) throw new CancellationException("analysis cancelled after " + e.frames + " frames");
@@ -221,47 +225,6 @@ public final class AnalysisSession {
             engine.accept(f);
             if (++n % REPORT_EVERY == 0) checkpoint(src, total, n);
         }
-    }
-
-    /**
-     * A source read once (not a file that can be prescanned) with {@code --tap auto}: the first frames are held
-     * (as facts) until the tap resolver has seen enough of them, then the engine gets them in order.
-     */
-    private void runResolvingTap(PacketSource src, DissectorConfig dc, AnalysisEngine engine, long total) {
-        TapResolver r = new TapResolver();
-        Dissector dis = new Dissector(dc);
-        io.metaroce.dissector.Dissection d = new io.metaroce.dissector.Dissection();
-        List<FrameFacts> held = new ArrayList<>();
-        long n = 0;
-        boolean resolved = false;
-        FrameFacts f = new FrameFacts();
-        while (src.next()) {
-            dis.dissect(src.data(), src.frameNumber(), src.timestampNanos(), src.originalLength(), src.linkType(),
-                    src.fcsLength(), d);
-            f.from(d);
-            f.fileOffset = src.recordOffset();
-            if (!resolved) {
-                FrameFacts copy = new FrameFacts();
-                copy.copyFrom(f);
-                held.add(copy);
-                r.add(f);
-                if (r.frames() >= Analyzer.PRESCAN_FRAMES) {
-                    resolve(engine, r, held);
-                    resolved = true;
-                }
-            } else {
-                engine.accept(f);
-            }
-            if (++n % REPORT_EVERY == 0) checkpoint(src, total, n);
-        }
-        if (!resolved) resolve(engine, r, held);
-    }
-
-    private static void resolve(AnalysisEngine engine, TapResolver r, List<FrameFacts> held) {
-        TapChoice t = r.resolve();
-        engine.setTap(t.tap(), t.how());
-        for (FrameFacts h : held) engine.accept(h);
-        held.clear();
     }
 
     /** Decode on this thread, analysis on a second one; batches of FrameFacts are recycled between them. */

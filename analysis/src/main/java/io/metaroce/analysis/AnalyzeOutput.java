@@ -30,20 +30,39 @@ public final class AnalyzeOutput {
     /** As {@link #write(Path, AnalysisSettings, Form, boolean, Appendable)}, reporting progress (or null). */
     public static AnalysisResult write(Path file, AnalysisSettings settings, Form form, boolean pretty, Appendable out,
                                        Analyzer.Progress progress) throws CaptureException, IOException {
+        return write(listener -> session(settings, progress).onEvent(listener).run(file), form, pretty, out);
+    }
+
+    /** As {@link #write(Path, AnalysisSettings, Form, boolean, Appendable)}, over a live source ({@link LiveAnalyzer}). */
+    public static AnalysisResult write(io.metaroce.capture.PacketSource src, String name, AnalysisSettings settings, Form form,
+                                       boolean pretty, Appendable out) throws IOException {
+        try {
+            return write(listener -> LiveAnalyzer.analyze(src, name, settings, false, listener), form, pretty, out);
+        } catch (CaptureException e) {
+            throw new IllegalStateException(e); // a live source throws no CaptureException
+        }
+    }
+
+    /** One analysis run, given where its events go. */
+    private interface Run {
+        AnalysisResult run(AnalysisEngine.EventListener listener) throws CaptureException;
+    }
+
+    private static AnalysisResult write(Run run, Form form, boolean pretty, Appendable out) throws CaptureException, IOException {
         try {
             if (form == Form.EVENTS_JSONL) {
-                return session(settings, progress).onEvent(e -> {
+                return run.run(e -> {
                     try {
                         out.append(e.toJson()).append('\n');
                     } catch (IOException x) {
                         throw new UncheckedIOException(x);
                     }
-                }).run(file);
+                });
             }
             // The events are buffered as JSON text (spilled to a file when many), not kept as objects: analyze
             // stays bounded by the QPs, not the events.
             try (Reports.EventBuffer events = new Reports.EventBuffer(form == Form.JSON)) {
-                AnalysisResult r = session(settings, progress).onEvent(events).run(file);
+                AnalysisResult r = run.run(events);
                 if (form == Form.JSON) Reports.json(r, events, out, pretty);
                 else Reports.text(r, events, out);
                 return r;

@@ -44,7 +44,7 @@ final class Flow {
     long lastFp = Long.MIN_VALUE, lastFpTime, lastFpFrame;
     long oosSince;          // receiver emulation: first arrival past a missing PSN (RoCEv2)
     long lastReadFrame;
-    long lastRetxU = Long.MIN_VALUE, lastRetxTime, lastRetxFrame, lastNewFrame, maxRetxU = Long.MIN_VALUE, runEndU, timeouts;
+    long lastRetxU = Long.MIN_VALUE, lastRetxTime, lastRetxFrame, lastNewFrame, lastNewTime, maxRetxU = Long.MIN_VALUE, runEndU, timeouts;
     Cause lastRetxCause;
     long[] pathAckedFrame;
     java.util.ArrayDeque<long[]> suspects; // MetaRoCE copies replaced by a retransmission, not yet known arrived or lost

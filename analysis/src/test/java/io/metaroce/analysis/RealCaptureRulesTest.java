@@ -3,6 +3,9 @@ package io.metaroce.analysis;
 import static io.metaroce.analysis.Pkt.ACK;
 import static io.metaroce.analysis.Pkt.READ_REQ;
 import static io.metaroce.analysis.Pkt.READ_RESP_ONLY;
+import static io.metaroce.analysis.Pkt.WRITE_FIRST;
+import static io.metaroce.analysis.Pkt.WRITE_LAST;
+import static io.metaroce.analysis.Pkt.WRITE_MIDDLE;
 import static io.metaroce.analysis.Pkt.WRITE_ONLY;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -121,5 +124,57 @@ class RealCaptureRulesTest {
         Cap.Run r = c.analyze("mirror");
         assertEquals(true, r.field(3, "spurious"), r.dump());
         assertEquals(1, r.events(EventType.SPURIOUS_RETRANSMISSION).size());
+    }
+
+    static Pkt nak(int psn) { return Pkt.of(ACK).from(B, A).qp(0x102).psn(psn).aeth(3, 0, 1); }
+
+    static int op(int psn) { return psn == 100 ? WRITE_FIRST : psn == 107 ? WRITE_LAST : WRITE_MIDDLE; }
+
+    /**
+     * Item 7, receiver's tap: 102 and the tail 105..107 of a message were lost before the tap; the NAK of 102
+     * brings the go-back run 102..107. 105..107 look new (beyond the highest PSN seen) but arrive inside the run,
+     * continuing its message, from a sender that had stopped sending before the NAK: inferred retransmissions.
+     */
+    @Test
+    void firstCopiesLostBeforeTheTapInsideAResendRunAreInferredRetransmissions() {
+        Cap c = new Cap();
+        c.add(0, data(op(100), 100));                      // 1
+        c.add(US, data(op(101), 101));                     // 2   102 lost before the tap
+        c.add(2 * US, data(op(103), 103));                 // 3
+        c.add(US, data(op(104), 104));                     // 4   105..107 lost before the tap
+        c.add(US, nak(102));                               // 5
+        for (int p = 102; p <= 107; p++) c.add(US, data(op(p), p).ack()); // 6..11
+        c.add(US, data(WRITE_ONLY, 108).ack());            // 12  a new message
+        c.add(5 * US, ack(108));                           // 13
+        Cap.Run r = c.analyze("host:" + B);
+        for (int f = 6; f <= 11; f++) {
+            assertTrue(r.flag(f, "retransmission"), "frame " + f + "\n" + r.dump());
+            assertEquals("nak", r.field(f, "retransmission_cause"), "frame " + f + "\n" + r.dump());
+        }
+        for (int f : new int[] {6, 9, 10, 11}) assertTrue(r.flag(f, "retransmission_inferred"), "frame " + f);
+        for (int f : new int[] {7, 8}) assertFalse(r.flag(f, "retransmission_inferred"), "frame " + f);
+        assertFalse(r.flag(12, "retransmission"), r.dump());
+        assertEquals(6, r.count(DATA, "retransmitted_packets"));
+        assertEquals(4, r.count(DATA, "inferred_retransmissions"));
+        assertEquals(4, r.count(DATA, "network_losses"), "102 and 105..107 were lost before the tap");
+        long inferredEvents = r.events(EventType.RETRANSMISSION).stream().filter(e -> ((AnalysisEvent.Retransmission) e).inferred()).count();
+        assertEquals(4, inferredEvents);
+    }
+
+    /** Item 7, the counter-case: the sender was still sending when the NAK came; after the run it goes on. */
+    @Test
+    void newPacketsAfterAResendRunOfABusySenderAreNew() {
+        Cap c = new Cap();
+        c.add(0, data(op(100), 100));                      // 1
+        c.add(US, data(op(101), 101));                     // 2   102 lost before the tap
+        c.add(2 * US, data(op(103), 103));                 // 3
+        c.add(US, nak(102));                               // 4
+        c.add(US, data(op(104), 104));                     // 5   sent before the NAK reached the sender
+        for (int p = 102; p <= 104; p++) c.add(US, data(op(p), p)); // 6..8 the run
+        for (int p = 105; p <= 107; p++) c.add(US, data(op(p), p).ack()); // 9..11 new
+        Cap.Run r = c.analyze("host:" + B);
+        for (int f = 6; f <= 8; f++) assertTrue(r.flag(f, "retransmission"), "frame " + f + "\n" + r.dump());
+        for (int f = 9; f <= 11; f++) assertFalse(r.flag(f, "retransmission"), "frame " + f + "\n" + r.dump());
+        assertEquals(3, r.count(DATA, "retransmitted_packets"));
     }
 }

@@ -7,7 +7,9 @@ public enum CaptureFormat {
     /** Classic libpcap, nanosecond timestamps (magic a1b23c4d). */
     PCAP_NS("pcap (nanosecond timestamps)"),
     /** pcapng: blocks, sections, several interfaces, per-interface timestamp resolution. */
-    PCAPNG("pcapng");
+    PCAPNG("pcapng"),
+    /** Frames read from network interfaces as they arrive (io.metaroce.capture.live); no file. */
+    LIVE("live capture");
 
     private final String description;
 

@@ -4,15 +4,22 @@ import java.lang.foreign.MemorySegment;
 import java.util.List;
 
 /**
- * A pull-style cursor over the frames of one capture file.
+ * A pull-style cursor over the frames of one capture: a file, or a source that is not a file (a live capture).
  *
  * <p>Call {@link #next()} until it returns false; after each {@code true} the accessors describe the current
  * frame. {@code next()} allocates nothing, so a loop over millions of frames creates no garbage unless the
  * caller asks for objects ({@link #data()}, {@link #comment()}).
  *
  * <p>{@code next()} never throws for damaged input: it stops at the damage and records a {@link CaptureProblem}.
- * An instance is not thread-safe, but the segments returned by {@link #data()} are slices of a shared mapping
- * and may be read from any thread until {@link #close()}.
+ * An instance is not thread-safe.
+ *
+ * <p><b>File-backed and other sources.</b> A file-backed source (the pcap and pcapng readers) returns the file
+ * mapping from {@link #mapping()}; then {@link #data()} and {@link #dataOffset()} point into it, its slices may be
+ * read from any thread until {@link #close()}, and consumers may keep offsets instead of bytes (a
+ * {@code FrameBatch}, a {@code FrameIndex}). A source that is not a file (a live capture, frames in memory)
+ * returns null from {@link #mapping()} and -1 from {@link #dataOffset()}; its {@link #data()} need only stay
+ * valid until the next call to {@link #next()} (a capture ring buffer may reuse the memory), so a consumer that
+ * keeps a frame longer copies its bytes; the dissector's {@code FramePipeline} does so when the mapping is null.
  */
 public interface PacketSource extends AutoCloseable {
 
@@ -44,17 +51,25 @@ public interface PacketSource extends AutoCloseable {
     int sectionIndex();
 
     /**
-     * The captured bytes of the current frame: a slice of the file mapping that stays valid until
-     * {@link #close()} (not just until the next {@code next()}), so it can be handed to other threads.
-     * Each call creates a small slice object; hot loops that want no allocation use
-     * {@link #mapping()} with {@link #dataOffset()}.
+     * The captured bytes of the current frame. For a file-backed source a slice of the file mapping that stays
+     * valid until {@link #close()} (not just until the next {@code next()}), so it can be handed to other threads;
+     * each call creates a small slice object, and hot loops that want no allocation use {@link #mapping()} with
+     * {@link #dataOffset()}. For a source without a mapping, valid only until the next {@link #next()}.
      */
     MemorySegment data();
 
-    /** The whole file mapping, read-only, valid until {@link #close()}. */
+    /** The whole file mapping, read-only, valid until {@link #close()}; null when the source is not a file. */
     MemorySegment mapping();
 
-    /** Offset of the current frame's captured bytes within {@link #mapping()}. */
+    /**
+     * True when no further frame is ready right now (a live source waiting for traffic), so that a reader
+     * that batches frames hands over what it has instead of waiting. Files never pause: false.
+     */
+    default boolean endOfBurst() {
+        return false;
+    }
+
+    /** Offset of the current frame's captured bytes within {@link #mapping()}; -1 when there is no mapping. */
     long dataOffset();
 
     /** Byte offset of the current record (pcap) or block (pcapng) in the file. */

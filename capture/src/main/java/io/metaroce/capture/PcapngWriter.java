@@ -23,9 +23,16 @@ public final class PcapngWriter implements AutoCloseable, Flushable {
     /** Default shb_userappl. */
     public static final String DEFAULT_APPLICATION = "MetaRoCE Analyzer";
 
+    // Option codes only the writer uses (pcapng draft, sections 4.1, 4.2, 4.6).
+    private static final int SHB_OS = 3;
+    private static final int IF_FILTER = 11;
+    private static final int ISB_STARTTIME = 2, ISB_ENDTIME = 3, ISB_FILTERACCEPT = 6, ISB_USRDELIV = 8;
+
     private final ChannelOutput out;
     private final List<Integer> snapLengths = new ArrayList<>();
     private long framesWritten;
+    // Bytes of the blocks handed to the output so far (a live capture's -a/-b filesize limits read it).
+    private long bytesWritten;
     // Carried from packetHeader() to packetTrailer(), which run around the (array or segment) data copy.
     private byte[] pendingComment;
     private int pendingBlockLength;
@@ -40,15 +47,30 @@ public final class PcapngWriter implements AutoCloseable, Flushable {
      */
     public PcapngWriter(WritableByteChannel channel, ByteOrder order, String application, String sectionComment)
             throws IOException {
+        this(channel, order, application, null, sectionComment);
+    }
+
+    /**
+     * Writes the section header with shb_os as well (live captures record the host they ran on; files
+     * written from other files leave it out so that output stays reproducible).
+     *
+     * @param os shb_os, or null to omit
+     */
+    public PcapngWriter(WritableByteChannel channel, ByteOrder order, String application, String os, String sectionComment)
+            throws IOException {
         Objects.requireNonNull(channel, "channel");
         this.out = new ChannelOutput(channel, order);
         byte[] app = ChannelOutput.utf8Option(application);
+        byte[] osBytes = ChannelOutput.utf8Option(os);
         byte[] comment = ChannelOutput.utf8Option(sectionComment);
-        int options = ChannelOutput.optionSize(comment) + ChannelOutput.optionSize(app);
+        int options = ChannelOutput.optionSize(comment) + ChannelOutput.optionSize(osBytes) + ChannelOutput.optionSize(app);
         int length = 28 + (options > 0 ? options + 4 : 0);
         out.u32(PcapngReader.SHB).u32(length).u32(PcapngReader.BYTE_ORDER_MAGIC).u16(1).u16(0).u64(-1);
         if (comment != null) {
             out.stringOption(PcapngReader.OPT_COMMENT, comment);
+        }
+        if (osBytes != null) {
+            out.stringOption(SHB_OS, osBytes);
         }
         if (app != null) {
             out.stringOption(PcapngReader.SHB_USERAPPL, app);
@@ -57,6 +79,45 @@ public final class PcapngWriter implements AutoCloseable, Flushable {
             out.u32(0); // opt_endofopt
         }
         out.u32(length);
+        bytesWritten += length;
+    }
+
+    private PcapngWriter(WritableByteChannel channel, ByteOrder order, List<Integer> snapLengths) {
+        this.out = new ChannelOutput(channel, order);
+        this.snapLengths.addAll(snapLengths);
+    }
+
+    /**
+     * Continues a section already on {@code channel} (positioned after its last complete block) whose interfaces
+     * had these snap lengths, writing no header: how a live capture adds its statistics blocks after a failed
+     * write was cut back to the last complete block.
+     */
+    public static PcapngWriter continueSection(WritableByteChannel channel, ByteOrder order, List<Integer> snapLengths) {
+        return new PcapngWriter(Objects.requireNonNull(channel, "channel"), order, snapLengths);
+    }
+
+    /** Snap lengths of the interfaces added so far, in interface id order. */
+    public List<Integer> snapLengths() {
+        return List.copyOf(snapLengths);
+    }
+
+    /**
+     * Length of the longest prefix of a pcapng file (of the given byte order) made of complete blocks: where a
+     * file whose last write failed half-way must be cut to stay readable.
+     */
+    public static long completeBlocksLength(java.nio.channels.FileChannel file, ByteOrder order) throws IOException {
+        long size = file.size(), at = 0;
+        java.nio.ByteBuffer head = java.nio.ByteBuffer.allocate(8).order(order), tail = java.nio.ByteBuffer.allocate(4).order(order);
+        while (size - at >= 12) {
+            head.clear();
+            if (file.read(head, at) < 8) break;
+            long len = head.getInt(4) & 0xFFFF_FFFFL;
+            if (len < 12 || (len & 3) != 0 || at + len > size) break;
+            tail.clear();
+            if (file.read(tail, at + len - 4) < 4 || (tail.getInt(0) & 0xFFFF_FFFFL) != len) break;
+            at += len;
+        }
+        return at;
     }
 
     /** Creates (or truncates) {@code file}: little-endian, shb_userappl {@value #DEFAULT_APPLICATION}. */
@@ -84,6 +145,15 @@ public final class PcapngWriter implements AutoCloseable, Flushable {
      * @return the interface id to pass to {@code write}
      */
     public int addInterface(int linkType, int snapLength, String name, int fcsLength) throws IOException {
+        return addInterface(linkType, snapLength, name, null, null, fcsLength);
+    }
+
+    /**
+     * As {@link #addInterface(int, int, String, int)}, with if_description and if_filter (a libpcap filter
+     * string, code 0) when not null.
+     */
+    public int addInterface(int linkType, int snapLength, String name, String description, String filter, int fcsLength)
+            throws IOException {
         if (linkType < 0 || linkType > 0xFFFF) {
             throw new IllegalArgumentException("pcapng link type must fit 16 bits: " + linkType);
         }
@@ -94,17 +164,28 @@ public final class PcapngWriter implements AutoCloseable, Flushable {
             throw new IllegalArgumentException("FCS length too large: " + fcsLength);
         }
         byte[] nameBytes = ChannelOutput.utf8Option(name);
-        int options = ChannelOutput.optionSize(nameBytes) + 8 /* if_tsresol */ + (fcsLength >= 0 ? 8 : 0) + 4;
+        byte[] descBytes = ChannelOutput.utf8Option(description);
+        // if_filter: one byte saying the kind (0 = libpcap filter string), then the string.
+        byte[] filterBytes = filter == null ? null : ("\0" + filter).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        int options = ChannelOutput.optionSize(nameBytes) + ChannelOutput.optionSize(descBytes)
+                + ChannelOutput.optionSize(filterBytes) + 8 /* if_tsresol */ + (fcsLength >= 0 ? 8 : 0) + 4;
         int length = 20 + options;
         out.u32(PcapngReader.IDB).u32(length).u16(linkType).u16(0).u32(snapLength);
         if (nameBytes != null) {
             out.stringOption(PcapngReader.IF_NAME, nameBytes);
+        }
+        if (descBytes != null) {
+            out.stringOption(PcapngReader.IF_DESCRIPTION, descBytes);
+        }
+        if (filterBytes != null) {
+            out.stringOption(IF_FILTER, filterBytes);
         }
         out.u16(PcapngReader.IF_TSRESOL).u16(1).u8(9).pad(1);
         if (fcsLength >= 0) {
             out.u16(PcapngReader.IF_FCSLEN).u16(1).u8(fcsLength).pad(1);
         }
         out.u32(0).u32(length);
+        bytesWritten += length;
         snapLengths.add(snapLength);
         return snapLengths.size() - 1;
     }
@@ -166,6 +247,7 @@ public final class PcapngWriter implements AutoCloseable, Flushable {
             out.u32(0);
         }
         out.u32(pendingBlockLength);
+        bytesWritten += pendingBlockLength;
         pendingComment = null;
         framesWritten++;
     }
@@ -193,6 +275,46 @@ public final class PcapngWriter implements AutoCloseable, Flushable {
             out.u32(0);
         }
         out.u32(length);
+        bytesWritten += length;
+    }
+
+    /**
+     * Writes an Interface Statistics Block with every counter a live capture knows (negative values are
+     * omitted as unknown) and an optional comment.
+     */
+    public void writeStatistics(int interfaceId, long timestampNanos, InterfaceStatistics s) throws IOException {
+        Objects.checkIndex(interfaceId, snapLengths.size());
+        long[] counters = {s.ifReceived(), s.ifDropped(), s.filterAccepted(), s.osDropped(), s.userDelivered()};
+        int[] codes = {PcapngReader.ISB_IFRECV, PcapngReader.ISB_IFDROP, ISB_FILTERACCEPT, PcapngReader.ISB_OSDROP, ISB_USRDELIV};
+        byte[] comment = ChannelOutput.utf8Option(s.comment());
+        int options = (s.startNanos() >= 0 ? 12 : 0) + (s.endNanos() >= 0 ? 12 : 0) + ChannelOutput.optionSize(comment);
+        for (long c : counters) options += c >= 0 ? 12 : 0;
+        int length = 24 + (options > 0 ? options + 4 : 0);
+        out.u32(PcapngReader.ISB).u32(length).u32(interfaceId).u32(timestampNanos >>> 32).u32(timestampNanos);
+        if (comment != null) {
+            out.stringOption(PcapngReader.OPT_COMMENT, comment);
+        }
+        if (s.startNanos() >= 0) {
+            out.u16(ISB_STARTTIME).u16(8).u32(s.startNanos() >>> 32).u32(s.startNanos());
+        }
+        if (s.endNanos() >= 0) {
+            out.u16(ISB_ENDTIME).u16(8).u32(s.endNanos() >>> 32).u32(s.endNanos());
+        }
+        for (int i = 0; i < counters.length; i++) {
+            if (counters[i] >= 0) {
+                out.u16(codes[i]).u16(8).u64(counters[i]);
+            }
+        }
+        if (options > 0) {
+            out.u32(0);
+        }
+        out.u32(length);
+        bytesWritten += length;
+    }
+
+    /** Bytes of the blocks written so far (buffered or not), from the section header on. */
+    public long bytesWritten() {
+        return bytesWritten;
     }
 
     /** Enhanced Packet Blocks written so far. */

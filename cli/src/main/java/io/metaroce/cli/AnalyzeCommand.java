@@ -40,8 +40,15 @@ public final class AnalyzeCommand implements Callable<Integer> {
     @picocli.CommandLine.Mixin
     StandardOptions.NoVerbose noVerbose;
 
-    @Option(names = {"-r", "--read"}, required = true, paramLabel = "FILE", description = "capture to read (pcap or pcapng)")
+    @Option(names = {"-r", "--read"}, paramLabel = "FILE", description = "capture to read (pcap or pcapng)")
     Path file;
+
+    /** Live capture instead of -r (-i IFACE, -f, -s, -B, -p, --immediate, --queue, -a duration:S); see LiveAnalyze. */
+    @picocli.CommandLine.Mixin
+    LiveOptions live;
+
+    @Option(names = "-c", paramLabel = "N", description = "with -i: stop after N frames")
+    long count;
 
     @Option(names = {"-T", "--format"}, paramLabel = "FORMAT", defaultValue = "text",
             description = "report format: text (tshark-style tables, default) or json (one object: capture, flows, events)")
@@ -113,6 +120,8 @@ public final class AnalyzeCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
+        if (live.live()) return LiveAnalyze.run(live, settings, form, !compact, count, spec.commandLine().getErr());
+        if (file == null) throw new ParameterException(spec.commandLine(), "no capture given (-r FILE, or -i IFACE to capture live)");
         java.io.PrintStream err = System.err;
         String warning = TapCheck.warning(file, settings.rocePorts(), settings.tap());
         if (warning != null) err.println("metaroce analyze: " + warning);

@@ -93,7 +93,13 @@ final class DissectCommand implements Callable<Integer> {
     @Option(names = "--list-fields", description = "List every field name with its type and label, then exit.")
     boolean listFields;
 
+    /** Live capture instead of -r (-i IFACE, -f, -s, -B, -p, --immediate, --queue, -a duration:S). */
+    @picocli.CommandLine.Mixin
+    LiveOptions live;
+
     private final PrintStream err = System.err;
+    // With -i: the running capture, and output flushed after every batch so that frames show as they come.
+    private LiveSession session;
 
 
     @Override
@@ -102,8 +108,8 @@ final class DissectCommand implements Callable<Integer> {
             listFields();
             return 0;
         }
-        if (file == null) {
-            err.println("metaroce dissect: no capture given (-r FILE)");
+        if (file == null && !live.live()) {
+            err.println("metaroce dissect: no capture given (-r FILE, or -i IFACE to capture live)");
             return 2;
         }
         // Usage errors first, whatever else the command line asks for (tshark's wording for -c).
@@ -154,15 +160,19 @@ final class DissectCommand implements Callable<Integer> {
         DissectorConfig config = new DissectorConfig(ports, !noIcrc);
         boolean needAnalysis = analysis || selected.stream().anyMatch(f -> f.name().startsWith("analysis."))
                 || (displayFilter != null && displayFilter.referencedFields().stream().anyMatch(f -> f.name().startsWith("analysis.")));
-        AnalysisSession session = null;
+        AnalysisSession verdicts = null;
+        if (needAnalysis && live.live()) {
+            err.println("metaroce dissect: the analysis.* fields (-A) need a capture file: use analyze -i for live analysis");
+            return 2;
+        }
         if (needAnalysis) {
             try {
                 AnalysisSettings settings = AnalysisSettings.DEFAULT.withPorts(ports).withTap(tapChoice)
                         .withCheckIcrc(!noIcrc);
                 String warning = TapCheck.warning(file, ports, tapChoice);
                 if (warning != null) err.println("metaroce dissect: " + warning);
-                session = new AnalysisSession(settings, new AnalysisSession.Options(true, false, false));
-                session.run(file);
+                verdicts = new AnalysisSession(settings, new AnalysisSession.Options(true, false, false));
+                verdicts.run(file);
             } catch (CaptureException e) {
                 err.println("metaroce dissect: " + e.getMessage());
                 return 2;
@@ -172,25 +182,52 @@ final class DissectCommand implements Callable<Integer> {
             }
         }
         PacketSource src;
-        try {
-            src = CaptureFiles.open(file);
-        } catch (CaptureException e) {
-            err.println("metaroce dissect: " + e.getMessage());
-            return 2;
+        if (live.live()) {
+            src = openLive(ports);
+            if (src == null) return 2;
+        } else {
+            try {
+                src = CaptureFiles.open(file);
+            } catch (CaptureException e) {
+                err.println("metaroce dissect: " + e.getMessage());
+                return 2;
+            }
         }
         try (src) {
             int workers = threads > 0 ? threads : FramePipeline.defaultThreads();
-            if (quiet) quietRun(src, config, displayFilter, count == Long.MAX_VALUE ? workers : 1, session);
-            else if (!outputRun(src, config, displayFilter, selected, fo, workers, session)) return 0; // stdout closed
+            if (quiet) quietRun(src, config, displayFilter, count == Long.MAX_VALUE ? workers : 1, verdicts);
+            else if (!outputRun(src, config, displayFilter, selected, fo, workers, verdicts)) return 0; // stdout closed
             System.out.flush();
-            for (CaptureProblem p : src.problems()) err.println("metaroce dissect: " + file + ": " + p.message());
-            // Every readable frame was printed, but the capture is damaged: exit 2, as tshark does.
-            if (!src.problems().isEmpty()) return 2;
+            if (session == null) {
+                for (CaptureProblem p : src.problems()) err.println("metaroce dissect: " + file + ": " + p.message());
+                // Every readable frame was printed, but the capture is damaged: exit 2, as tshark does.
+                if (!src.problems().isEmpty()) return 2;
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return 2;
+        } finally {
+            if (session != null) {
+                session.close();
+                session.summary();
+            }
         }
-        return 0;
+        return session != null && session.capture().error() != null ? 2 : 0;
+    }
+
+    /** dissect -i: the frame source is a live capture; everything after it is the file path's code. */
+    private PacketSource openLive(Set<Integer> ports) {
+        LiveSession.Autostop stop;
+        try {
+            stop = LiveSession.Autostop.parse(live.autostop);
+        } catch (IllegalArgumentException e) {
+            err.println("metaroce dissect: " + e.getMessage());
+            return null;
+        }
+        session = LiveSession.start("dissect", live, ports, 0, stop.durationNanos(), err);
+        if (session == null) return null;
+        file = Path.of(String.join(",", live.interfaces));
+        return new io.metaroce.capture.live.LivePacketSource(session.capture());
     }
 
     private picocli.CommandLine.ParameterException usage(String message) {
@@ -199,12 +236,12 @@ final class DissectCommand implements Callable<Integer> {
 
     /** -q: every worker keeps its own counts; they are merged at the end. */
     private void quietRun(PacketSource src, DissectorConfig config, DisplayFilter displayFilter, int workers,
-                          AnalysisSession session) throws InterruptedException {
+                          AnalysisSession verdicts) throws InterruptedException {
         long[] budget = {count};
         long size = src.mapping().byteSize();
         List<QuietWorker> ws;
         try (ProgressBar bar = ProgressBar.open("dissect", null)) {
-            ws = FramePipeline.run(src, workers, () -> new QuietWorker(config, displayFilter, budget, session), r -> {
+            ws = FramePipeline.run(src, workers, () -> new QuietWorker(config, displayFilter, budget, verdicts), r -> {
                 if (bar != null) bar.update(src.recordOffset(), size);
                 return true;
             });
@@ -225,12 +262,12 @@ final class DissectCommand implements Callable<Integer> {
         final long[] budget; // shared only when there is a single worker (-c)
         final AnalysisFrameFields analysis;
 
-        QuietWorker(DissectorConfig config, DisplayFilter filter, long[] budget, AnalysisSession session) {
+        QuietWorker(DissectorConfig config, DisplayFilter filter, long[] budget, AnalysisSession verdicts) {
             this.dissector = new Dissector(config);
             this.filter = filter;
             this.budget = budget;
             this.summary = new Summary(null);
-            this.analysis = session == null ? null : session.frameFields();
+            this.analysis = verdicts == null ? null : verdicts.frameFields();
         }
 
         @Override
@@ -251,14 +288,14 @@ final class DissectCommand implements Callable<Integer> {
      * Returns false when stdout was closed (a pipe to head): the run stops at the next batch, quietly.
      */
     private boolean outputRun(PacketSource src, DissectorConfig config, DisplayFilter displayFilter, List<FieldDef> selected,
-                           FieldsOptions fo, int workers, AnalysisSession session) throws InterruptedException {
+                           FieldsOptions fo, int workers, AnalysisSession verdicts) throws InterruptedException {
         boolean array = format == Format.json;
         ByteOut stdout = new ByteOut(System.out);
         if (array) stdout.ch('[');
         if (format == Format.fields && fo.header()) FieldsText.header(stdout, selected, fo);
         long[] remaining = {count};
         boolean[] first = {true};
-        FramePipeline.run(src, workers, () -> new OutputWorker(config, displayFilter, session, out -> switch (format) {
+        FramePipeline.run(src, workers, () -> new OutputWorker(config, displayFilter, verdicts, out -> switch (format) {
             case text -> verbose ? new TreeText(out) : new SummaryLines(out);
             case json, jsonl -> new FrameJson(out, array)::frame;
             case fields -> new FieldsText(out, selected, fo);
@@ -271,6 +308,7 @@ final class DissectCommand implements Callable<Integer> {
                 start = chunk.ends()[k];
                 remaining[0]--;
             }
+            if (session != null) stdout.flush();
             return remaining[0] > 0 && !stdout.closed();
         });
         if (array) stdout.ascii(first[0] ? "]\n" : "\n]\n");
@@ -292,12 +330,12 @@ final class DissectCommand implements Callable<Integer> {
         final AnalysisFrameFields analysis;
         int[] ends = new int[FramePipeline.defaultBatch()];
 
-        OutputWorker(DissectorConfig config, DisplayFilter filter, AnalysisSession session,
+        OutputWorker(DissectorConfig config, DisplayFilter filter, AnalysisSession verdicts,
                      java.util.function.Function<ByteOut, FrameSink> sinks) {
             this.dissector = new Dissector(config);
             this.filter = filter;
             this.sink = sinks.apply(out);
-            this.analysis = session == null ? null : session.frameFields();
+            this.analysis = verdicts == null ? null : verdicts.frameFields();
         }
 
         @Override

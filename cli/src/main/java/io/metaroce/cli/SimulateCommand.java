@@ -134,7 +134,11 @@ public final class SimulateCommand implements Callable<Integer> {
         try (ProgressBar bar = ProgressBar.open("simulate", progress); Poll poll = new Poll(bar, out)) {
             r = Simulator.run(scenario, p, out, truth);
         } catch (java.io.IOException e) {
-            spec.commandLine().getErr().println("metaroce simulate: cannot write: " + e);
+            // In plain words, never a Java exception name.
+            String why = e instanceof java.nio.file.NoSuchFileException ? "no such file or directory: " + e.getMessage()
+                    : e instanceof java.nio.file.AccessDeniedException ? "permission denied: " + e.getMessage()
+                    : e instanceof java.nio.file.FileSystemException f ? f.getFile() + ": " + f.getReason() : e.getMessage();
+            spec.commandLine().getErr().println("metaroce simulate: cannot write " + why);
             return 2;
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
@@ -165,8 +169,8 @@ public final class SimulateCommand implements Callable<Integer> {
             thread = bar == null || file == null ? null : Thread.ofPlatform().daemon().name("metaroce-progress").start(() -> {
                 try {
                     while (true) {
+                        bar.update(Files.exists(file) ? Files.size(file) : 0, 0);
                         Thread.sleep(100);
-                        if (Files.exists(file)) bar.update(Files.size(file), 0);
                     }
                 } catch (InterruptedException | java.io.IOException e) {
                     // done

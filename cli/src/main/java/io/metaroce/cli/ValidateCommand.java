@@ -33,6 +33,9 @@ public final class ValidateCommand implements Callable<Integer> {
     @Parameters(paramLabel = "FILE|DIR", arity = "0..*", description = "Captures (pcap, pcapng) or directories of them.")
     List<Path> inputs = new ArrayList<>();
 
+    @Option(names = {"-r", "--read"}, paramLabel = "FILE", description = "A capture to validate, as tshark -r (repeatable; same as naming it).")
+    List<Path> reads = new ArrayList<>();
+
     @Option(names = {"-T", "--format"}, paramLabel = "FORMAT", defaultValue = "text",
             description = "Output: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
     Validation.Format format;
@@ -101,6 +104,13 @@ public final class ValidateCommand implements Callable<Integer> {
     @Option(names = "--list-rules", description = "List the rules (id, severity, taps, text) and exit.")
     boolean listRules;
 
+    /** Live capture instead of files (-i IFACE, -f, -s, -B, -p, --immediate, --queue, -a duration:S). */
+    @picocli.CommandLine.Mixin
+    LiveOptions live;
+
+    @Option(names = "-c", paramLabel = "N", description = "with -i: stop after N frames")
+    long count;
+
     @Override
     public Integer call() {
         if (listRules) {
@@ -108,8 +118,9 @@ public final class ValidateCommand implements Callable<Integer> {
                 System.out.printf("%-12s %-5s %-6s %s  [taps: %s]%n", r.id(), r.severity().label(), r.section(), r.text(), r.taps());
             return 0;
         }
-        if (inputs.isEmpty()) {
-            System.err.println("metaroce validate: no capture given (FILE|DIR...); see --help");
+        inputs.addAll(reads);
+        if (inputs.isEmpty() && !live.live()) {
+            System.err.println("metaroce validate: no capture given (FILE|DIR..., or -i IFACE to capture live); see --help");
             return 2;
         }
         Validation.Request req = new Validation.Request();
@@ -154,6 +165,7 @@ public final class ValidateCommand implements Callable<Integer> {
             return 2;
         }
         req.inputs = inputs;
+        if (live.live()) return LiveValidate.run(req, live, count, format, output, report, System.out, System.err);
         req.format = format;
         req.output = output;
         req.report = report;

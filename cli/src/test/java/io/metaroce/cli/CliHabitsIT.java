@@ -108,7 +108,7 @@ class CliHabitsIT {
         List<Run> runs = Launcher.runAll(List.of(
                 Call.of("dissect", "-r", CLEAN, "--tap", "bogus", "-c", "2"),
                 Call.of("analyze", "-r", CLEAN, "--tap", "bogus"),
-                Call.of("validate", "--tap", "bogus", CLEAN),
+                Call.of("validate", "--tap", "bogus", "-r", CLEAN),
                 Call.of("analyze", "-r", GBN, "--tap", "host:1.2.3.4"),
                 Call.of("validate", "--tap", "host:1.2.3.4", GBN),
                 Call.of("dissect", "-r", GBN, "-A", "-c", "1", "--tap", "host:1.2.3.4"),
@@ -221,7 +221,7 @@ class CliHabitsIT {
                 Call.of("dissect", "-r", big.toString(), "-q").env(forced),
                 Call.of("analyze", "-r", big.toString()).env(forced),
                 Call.of("validate", big.toString()).env(forced),
-                Call.of("simulate", "--scenario", "rocev2-clean", "--frames", "60000", "--out", tmp.resolve("p.pcap").toString()).env(forced),
+                Call.of("simulate", "--scenario", "rocev2-clean", "--frames", "40000", "--out", tmp.resolve("p.pcap").toString()).env(forced),
                 Call.of("analyze", "-r", big.toString())));
         for (Run r : runs.subList(0, 4)) {
             String cmd = r.command().get(1);

@@ -20,6 +20,8 @@ import java.util.List;
  */
 public final class Dissection {
     static final int MAX_LAYERS = 48;
+    /** Catalogue size of each header, so that adding a layer stays a few array stores. */
+    private static final int[] HEADER_SIZE = Spec.HEADERS.stream().mapToInt(HeaderDef::size).toArray();
 
     // Frame metadata.
     long number;
@@ -57,6 +59,8 @@ public final class Dissection {
     int payloadLength = -1;
     int padCount;
     boolean truncated;
+    /** Shorter than its IP length although the record says it is whole (cut by the capturing device). */
+    boolean shortFrame;
 
     IcrcStatus icrcStatus = IcrcStatus.NONE;
     long icrcValue = -1;
@@ -66,6 +70,8 @@ public final class Dissection {
     /** Offset of the Ethernet FCS in the captured bytes, -1 when none was found or announced. */
     int fcsOffset = -1;
     int fcsLength;
+    /** A bad ICRC matches with this UDP source port instead (rewritten after the sender), else -1. */
+    int icrcMatchingPort = -1;
     /** "good"/"bad" when the frame ends with an Ethernet FCS, else null. */
     String fcsStatus;
     long fcsValue = -1;
@@ -89,10 +95,12 @@ public final class Dissection {
         payloadOffset = payloadLength = -1;
         padCount = 0;
         truncated = false;
+        shortFrame = false;
         icrcStatus = IcrcStatus.NONE;
         icrcValue = icrcComputed = -1;
         icrcOffset = fcsOffset = -1;
         fcsLength = 0;
+        icrcMatchingPort = -1;
         fcsStatus = null;
         fcsValue = -1;
         expert.clear();
@@ -105,7 +113,7 @@ public final class Dissection {
         if (layerCount == MAX_LAYERS) return -1;
         layerHeader[layerCount] = header;
         layerOffset[layerCount] = offset;
-        layerLength[layerCount] = Spec.HEADERS.get(header).size();
+        layerLength[layerCount] = HEADER_SIZE[header];
         if (headerCount[header]++ == 0) headerFirst[header] = (byte) layerCount;
         return layerCount++;
     }
@@ -198,6 +206,10 @@ public final class Dissection {
     public int fcsOffset() { return fcsOffset; }
     /** Bytes of Ethernet FCS at {@link #fcsOffset()} (4), or 0. */
     public int fcsLength() { return fcsLength; }
+    /** The UDP source port with which a bad ICRC matches (the port was rewritten after the sender), or -1. */
+    public int icrcMatchingPort() { return icrcMatchingPort; }
+    /** Shorter than its IP length while the capture record says it is whole: the capturing device cut it. */
+    public boolean shortFrame() { return shortFrame; }
     public String fcsStatus() { return fcsStatus; }
 
     public List<ExpertItem> expert() { return expert; }

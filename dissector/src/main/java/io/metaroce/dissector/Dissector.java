@@ -251,6 +251,7 @@ public final class Dissector {
         long wireAvailable = out.originalLength - off - (out.capturedLength - end);
         if (total > wireAvailable) {
             out.expert(exceedsFrame, what + " " + total + " exceeds the " + wireAvailable + " bytes the frame has", layer, field);
+            out.shortFrame = true;
             return end;
         }
         if (off + total > end) out.truncated = true;
@@ -271,7 +272,12 @@ public final class Dissector {
             out.expert(Expert.UDP_LENGTH_BELOW_HEADER, "UDP length " + length + " is below the header size " + Udp.SIZE, layer, Udp.F_LENGTH);
             return;
         }
-        if (off + length > wireEnd) {
+        if (off + length > wireEnd && out.shortFrame) {
+            // IP and UDP lengths agree the datagram goes on, but the frame stops although its record says it
+            // is whole: the capturing device cut it without saying so. Its last bytes are payload, not an ICRC.
+            out.expert(Expert.FRAME_CUT_WITHOUT_RECORD, "frame shorter than its IP length (" + (off + length - wireEnd) + " bytes missing): "
+                    + "cut by the capturing device without recording the cut; ICRC unchecked", layer, Udp.F_LENGTH);
+        } else if (off + length > wireEnd) {
             out.expert(Expert.UDP_LENGTH_EXCEEDS_IP_PAYLOAD, "UDP length " + length + " exceeds the IP payload (" + (wireEnd - off) + " bytes)",
                     layer, Udp.F_LENGTH);
             length = wireEnd - off;
@@ -353,7 +359,7 @@ public final class Dissector {
             }
             if (p + hd.size() > capEnd) {
                 out.expert(Expert.FRAME_CUT_BY_SNAPLEN, hd.origId() + " cut by the snap length", -1, -1, p, Math.max(0, capEnd - p));
-                out.truncated = true;
+                if (!out.shortFrame) out.truncated = true;
                 icrcCheck(out, off, wireEnd, capEnd, ipOff, ipHeaderLength, ipv6);
                 return;
             }
@@ -397,7 +403,7 @@ public final class Dissector {
         out.icrcOffset = icrcOff;
         if (capEnd < wireEnd) {
             out.icrcStatus = IcrcStatus.UNCHECKED;
-            out.truncated = true;
+            if (!out.shortFrame) out.truncated = true;
             return;
         }
         out.icrcValue = out.data.get(LE_INT, icrcOff) & 0xFFFFFFFFL;
@@ -411,7 +417,18 @@ public final class Dissector {
         if (computed == out.icrcValue) out.icrcStatus = IcrcStatus.GOOD;
         else {
             out.icrcStatus = IcrcStatus.BAD;
-            out.expert(Expert.ICRC_BAD, "bad ICRC 0x" + hex8(out.icrcValue) + " (computed 0x" + hex8(computed) + ")", -1, -1, icrcOff, 4);
+            String msg = "bad ICRC 0x" + hex8(out.icrcValue) + " (computed 0x" + hex8(computed) + ")";
+            if (ipHeaderLength >= 0) {
+                // A capture point that rewrites the UDP source port (seen on real mirror setups) breaks every
+                // ICRC; finding the port that makes it match tells the user the NIC is not to blame.
+                int port = icrc.matchingSourcePort(out.data, ipOff, ipHeaderLength, ipv6, bthOff, icrcOff, out.icrcValue);
+                if (port >= 0) {
+                    out.icrcMatchingPort = port;
+                    msg += "; ICRC matches with UDP source port 0x" + String.format("%04x", port)
+                            + ": the port was rewritten after the sender";
+                }
+            }
+            out.expert(Expert.ICRC_BAD, msg, -1, -1, icrcOff, 4);
         }
     }
 

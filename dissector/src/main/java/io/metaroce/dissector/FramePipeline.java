@@ -15,6 +15,10 @@ import java.util.function.Supplier;
  * per-batch results back in capture order. The reader only walks record headers (cheap); dissection
  * and the ICRC (the CRC runs over every byte) are what the workers share. With one thread everything
  * runs inline. Memory: a bounded number of batches in flight, whatever the capture size.
+ *
+ * <p>Any {@link PacketSource} works: a file (batches hold offsets into its mapping) or a source without a
+ * mapping such as a live capture (batches copy each frame's bytes as the reader takes it, because such a
+ * source may reuse its memory on the next frame).
  */
 public final class FramePipeline {
     /** Frames per batch: large enough to amortize hand-offs, small enough to keep output latency low. */
@@ -51,7 +55,7 @@ public final class FramePipeline {
             boolean more = true;
             while (more) {
                 batch.clear(seq++, src.mapping(), start);
-                while ((more = src.next()) && batch.add(src)) { }
+                while ((more = src.next()) && batch.add(src) && !src.endOfBurst()) { }
                 if (start == Long.MIN_VALUE && batch.size() > 0) start = batch.captureStartNanos = batch.timeNanos[0];
                 if (batch.size() == 0 || !sink.accept(w.process(batch))) break;
             }
@@ -80,7 +84,7 @@ public final class FramePipeline {
             while (more && !stop) {
                 FrameBatch batch = free.poll();
                 batch.clear(seq++, src.mapping(), start);
-                while ((more = src.next()) && batch.add(src)) { }
+                while ((more = src.next()) && batch.add(src) && !src.endOfBurst()) { }
                 if (start == Long.MIN_VALUE && batch.size() > 0) start = batch.captureStartNanos = batch.timeNanos[0];
                 if (batch.size() == 0) {
                     free.add(batch);

@@ -66,6 +66,49 @@ public final class Icrc {
         return finish(s, n, bthOffset + Bth.SIZE, end);
     }
 
+    /**
+     * For a packet whose ICRC does not match: the UDP source port with which it would, or -1. The CRC is
+     * affine in the message bits, so ICRC(port p) = ICRC(port 0) xor L(p) with L linear in the 16 bits of p:
+     * 17 CRC passes give L's basis, then a Gray-code walk tries all 65536 ports with one xor each.
+     */
+    public int matchingSourcePort(MemorySegment s, long ipOffset, int ipHeaderLength, boolean ipv6, long bthOffset,
+                                  long end, long expected) {
+        int n = standIn();
+        MemorySegment.copy(s, ValueLayout.JAVA_BYTE, ipOffset, scratch, n, ipHeaderLength);
+        setOnes(ipv6 ? IPV6_VARIANT : IP_VARIANT, n);
+        n += ipHeaderLength;
+        int port = n; // the UDP source port is the first field of the UDP header
+        MemorySegment.copy(s, ValueLayout.JAVA_BYTE, bthOffset - Udp.SIZE, scratch, n, Udp.SIZE + Bth.SIZE);
+        setOnes(UDP_VARIANT, n);
+        setOnes(BTH_VARIANT, n + Udp.SIZE);
+        n += Udp.SIZE + Bth.SIZE;
+        int actual = ((scratch[port] & 0xFF) << 8) | (scratch[port + 1] & 0xFF);
+        long[] basis = new long[16];
+        setPort(port, 0);
+        long c0 = finish(s, n, bthOffset + Bth.SIZE, end);
+        for (int k = 0; k < 16; k++) {
+            setPort(port, 1 << k);
+            basis[k] = finish(s, n, bthOffset + Bth.SIZE, end) ^ c0;
+        }
+        setPort(port, actual);
+        long target = (expected ^ c0) & 0xFFFFFFFFL;
+        if (target == 0) return actual == 0 ? -1 : 0;
+        long v = 0;
+        for (int i = 1; i < 65536; i++) {
+            v ^= basis[Integer.numberOfTrailingZeros(i)];
+            if (v == target) {
+                int p = i ^ (i >>> 1);
+                return p == actual ? -1 : p;
+            }
+        }
+        return -1;
+    }
+
+    private void setPort(int at, int p) {
+        scratch[at] = (byte) (p >>> 8);
+        scratch[at + 1] = (byte) p;
+    }
+
     /** ICRC of a RoCEv1 packet: GRH instead of IP, no UDP header. */
     public long overGrh(MemorySegment s, long grhOffset, long bthOffset, long end) {
         int n = standIn();

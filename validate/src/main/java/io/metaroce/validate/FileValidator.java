@@ -7,6 +7,7 @@ import io.metaroce.analysis.Analyzer;
 import io.metaroce.analysis.Cause;
 import io.metaroce.analysis.FrameFacts;
 import io.metaroce.analysis.TapChoice;
+import io.metaroce.analysis.TapPrescan;
 import io.metaroce.analysis.View;
 import io.metaroce.capture.CaptureException;
 import io.metaroce.capture.CaptureFiles;
@@ -47,6 +48,33 @@ public final class FileValidator {
         return res;
     }
 
+    /**
+     * Validates a source that is not a file (live capture: {@code validate -i}) in the same pass as a file;
+     * {@code --tap auto} holds its first frames to decide ({@link TapPrescan}). Findings come with the result.
+     */
+    public static FileResult validate(PacketSource source, String name, ValidateSettings settings, boolean plots) {
+        FileResult res = new FileResult(Path.of(name));
+        long t0 = System.nanoTime();
+        try {
+            DissectorConfig dc = new DissectorConfig(settings.analysis.rocePorts(), true);
+            PacketSource src = source;
+            Tap tap = settings.tap();
+            String how = "as given";
+            if (tap.kind() == Tap.Kind.AUTO) {
+                TapPrescan pre = TapPrescan.of(source, dc);
+                tap = pre.choice().tap();
+                how = pre.choice().how();
+                src = pre.source();
+            }
+            run(src, dc, tap, how, settings, plots, null, res);
+        } catch (RuntimeException e) {
+            res.error = name + ": internal error: " + e;
+            if (System.getenv("METAROCE_DEBUG") != null) e.printStackTrace();
+        }
+        res.wallNanos = System.nanoTime() - t0;
+        return res;
+    }
+
     private static void run(Path file, ValidateSettings settings, boolean plots, LongConsumer progress, FileResult res)
             throws CaptureException {
         DissectorConfig dc = new DissectorConfig(settings.analysis.rocePorts(), true);
@@ -57,15 +85,24 @@ public final class FileValidator {
             tap = g.tap();
             how = g.how();
         }
+        try (PacketSource src = CaptureFiles.open(file)) {
+            run(src, dc, tap, how, settings, plots, progress, res);
+        }
+    }
+
+    /** The one pass, over any source (the file's mapping, when there is one, only decides the pipelining). */
+    private static void run(PacketSource src, DissectorConfig dc, Tap tap, String how, ValidateSettings settings, boolean plots,
+                            LongConsumer progress, FileResult res) {
         RuleEngine rules = new RuleEngine(settings, tap, plots);
         Bridge bridge = new Bridge(rules, plots);
         AnalysisEngine analysis = new AnalysisEngine(settings.analysis.withTap(tap), false, bridge);
         analysis.setTap(tap, how);
-        try (PacketSource src = CaptureFiles.open(file)) {
+        {
             Dissector dis = new Dissector(dc);
             Dissection d = new Dissection();
             FrameFacts f = new FrameFacts();
-            boolean pipeline = src.mapping().byteSize() >= pipelineMinBytes && Runtime.getRuntime().availableProcessors() > 1;
+            boolean pipeline = src.mapping() != null && src.mapping().byteSize() >= pipelineMinBytes
+                    && Runtime.getRuntime().availableProcessors() > 1;
             if (pipeline) {
                 pipelined(src, dis, d, rules, analysis, progress);
             } else {
@@ -79,7 +116,7 @@ public final class FileValidator {
                     if (progress != null && (++n & 4095) == 0) progress.accept(src.recordOffset());
                 }
             }
-            if (progress != null) progress.accept(src.mapping().byteSize());
+            if (progress != null && src.mapping() != null) progress.accept(src.mapping().byteSize());
             CaptureStats stats = src.stats();
             long drops = Math.max(0, stats.totalIfDropped()) + Math.max(0, stats.totalOsDropped());
             res.captureDrops = stats.totalIfDropped() < 0 && stats.totalOsDropped() < 0 ? -1 : drops;

@@ -352,6 +352,8 @@ final class RuleEngine {
         // MR-FRAME-001: ICRC. A sender-side tap sees frames before the NIC computes the ICRC (offload).
         if (d.icrcStatus() == IcrcStatus.BAD) {
             String msg = String.format("bad ICRC 0x%08x (computed 0x%08x)", d.icrcValue(), d.icrcComputed());
+            if (d.icrcMatchingPort() >= 0) msg += String.format("; ICRC matches with UDP source port 0x%04x: the port was "
+                    + "rewritten after the sender", d.icrcMatchingPort());
             if (view == View.SENDER && settings.offloaded) {
                 findings.fold("MR-FRAME-001", NOTE, flow, n, t, msg + " at the sender's tap: the NIC computes the "
                         + "ICRC after the capture point (offload); set offloaded: false to judge it");

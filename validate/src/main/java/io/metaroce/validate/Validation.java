@@ -86,13 +86,20 @@ public final class Validation {
             err.println("metaroce validate: no capture to validate");
             return 2;
         }
-        List<FileResult> results = validateAll(files, req, err);
+        return report(req, validateAll(files, req, err), !problems.isEmpty(), out, err);
+    }
+
+    /**
+     * Writes the output and the HTML report of results already made (also those of {@code validate -i}) and
+     * returns the exit code.
+     */
+    public static int report(Request req, List<FileResult> results, boolean inputProblems, PrintStream out, PrintStream err) {
         int code = 0;
         for (FileResult r : results) {
             if (r.error != null) continue;
             if (r.fails(req.failOn)) code = 1;
         }
-        boolean unreadable = !problems.isEmpty();
+        boolean unreadable = inputProblems;
         for (FileResult r : results) {
             if (r.error != null) {
                 unreadable = true;

@@ -1,0 +1,153 @@
+package io.metaroce.cli;
+
+import io.metaroce.capture.live.InterfaceList;
+import io.metaroce.capture.live.LiveCapture;
+import io.metaroce.capture.live.LiveCaptureException;
+import io.metaroce.capture.live.LiveFileWriter;
+import io.metaroce.capture.live.LivePacket;
+import java.io.BufferedOutputStream;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code metaroce capture}: dumpcap for RoCE. Captures live traffic into pcapng (one IDB per interface, an
+ * ISB per interface with libpcap's counters at every file close), optionally as a ring of files, until -c,
+ * -a, Ctrl-C or SIGTERM. The capture threads only queue frames; this thread writes them.
+ */
+@Command(name = "capture", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Capture live RoCEv2/MetaRoCE traffic into pcapng, with dumpcap's options. Needs root or "
+                + "CAP_NET_RAW; -D does not.", "Default filter: udp port 4791 (plus every -d port)."},
+        footer = {"", "Examples:", "  metaroce capture -D", "  sudo metaroce capture -i eth1 -w roce.pcapng",
+                "  sudo metaroce capture -i eth1 -i eth2 -w ring.pcapng -b filesize:100000 -b files:10",
+                "  sudo metaroce capture -i eth1 -w - | metaroce analyze -r /dev/stdin   (not seekable: prefer analyze -i)"})
+final class CaptureCommand implements Callable<Integer> {
+    @Option(names = {"-D", "--list-interfaces"}, description = "List the interfaces (name, description, addresses) and exit.")
+    boolean list;
+
+    @Mixin
+    LiveOptions live;
+
+    @Option(names = {"-w"}, paramLabel = "FILE.pcapng", description = "File to write (- for stdout).")
+    String output;
+
+    @Option(names = {"-b", "--ring-buffer"}, paramLabel = "filesize:KB|duration:S|files:N",
+            description = "Ring of files: a new file after KB kB (1000 bytes) or S seconds, keeping the newest N (repeatable).")
+    List<String> ring = new ArrayList<>();
+
+    @Option(names = {"-c"}, paramLabel = "N", description = "Stop after N frames.")
+    long count;
+
+    @Option(names = {"-d", "--roce-port"}, paramLabel = "PORT", split = ",", description = "Also capture this UDP port (RoCE on a non-standard port).")
+    List<Integer> ports = new ArrayList<>();
+
+    private final PrintStream err = System.err;
+
+    @Override
+    public Integer call() {
+        if (list) return listInterfaces();
+        if (!live.live()) return usage("no interface given (-i IFACE; list them with -D)");
+        if (output == null) return usage("no output file given (-w FILE.pcapng, or -w - for stdout); to watch live traffic use analyze -i or dissect -i");
+        LiveSession.Autostop stop;
+        LiveFileWriter.Ring rb;
+        try {
+            stop = LiveSession.Autostop.parse(live.autostop);
+            rb = parseRing(ring);
+        } catch (IllegalArgumentException e) {
+            return usage(e.getMessage());
+        }
+        if (count < 0) return usage("-c must not be negative");
+        boolean toStdout = output.equals("-");
+        if (toStdout && (rb.rotates() || stop.files() > 0)) return usage("a ring buffer (-b) needs a file, not -w -");
+        if (stop.files() > 0 && !rb.rotates()) return usage("-a files:N needs a ring buffer (-b filesize or -b duration)");
+        LiveSession session = LiveSession.start("capture", live, ports, count, stop.durationNanos(), err);
+        if (session == null) return 2;
+        LiveCapture capture = session.capture();
+        // The file descriptor, not System.out: a PrintStream swallows write errors, and a reader that went
+        // away (broken pipe) must end the capture with a message rather than let it write into the void.
+        OutputStream stdout = toStdout ? new BufferedOutputStream(new FileOutputStream(FileDescriptor.out), 1 << 16) : null;
+        LiveFileWriter writer = null;
+        String failure = null;
+        try {
+            writer = new LiveFileWriter(capture, toStdout ? null : Path.of(output), stdout, rb, "metaroce 0.1.0 (MetaRoCE Analyzer)");
+            LivePacket p;
+            while ((p = capture.take()) != null) {
+                writer.write(p);
+                if (stop.fileKB() > 0 && writer.fileBytes() >= stop.fileKB() * 1000) capture.stop("file size");
+                if (stop.files() > 0 && writer.files().size() > stop.files()) capture.stop("file count");
+            }
+        } catch (IOException e) {
+            capture.stop("write error");
+            Path file = writer == null ? null : writer.currentFile();
+            failure = "cannot write " + (file == null ? output : file) + ": " + e.getMessage();
+            if (writer != null) {
+                // Full disk or a vanished reader: wait for the capture to end so that the statistics are final.
+                while (capture.take() != null) { }
+                long kept = writer.salvage();
+                if (kept >= 0) failure += "; the file was cut back to the " + kept + " frames written whole";
+            }
+        } finally {
+            session.close();
+            if (writer != null) {
+                try {
+                    writer.close();
+                } catch (IOException e) {
+                    if (failure == null) failure = "cannot finish " + writer.currentFile() + ": " + e.getMessage();
+                }
+            }
+        }
+        session.summary();
+        if (failure != null) {
+            err.println("metaroce capture: " + failure + "; the capture stopped");
+            return 2;
+        }
+        return capture.error() != null ? 2 : 0;
+    }
+
+    private int listInterfaces() {
+        try {
+            int n = 0;
+            for (InterfaceList.Entry e : InterfaceList.all()) System.out.println(e.line(++n));
+            System.out.flush();
+            return 0;
+        } catch (LiveCaptureException e) {
+            err.println("metaroce capture: " + e.getMessage());
+            return 2;
+        }
+    }
+
+    private int usage(String message) {
+        err.println("metaroce capture: " + message);
+        return 2;
+    }
+
+    static LiveFileWriter.Ring parseRing(List<String> specs) {
+        long bytes = 0, nanos = 0;
+        int files = 0;
+        for (String spec : specs) {
+            String[] kv = spec.split(":", 2);
+            try {
+                switch (kv.length == 2 ? kv[0] : "") {
+                    case "filesize" -> bytes = Long.parseLong(kv[1]) * 1000;
+                    case "duration" -> nanos = (long) (Double.parseDouble(kv[1]) * 1e9);
+                    case "files" -> files = Integer.parseInt(kv[1]);
+                    default -> throw new IllegalArgumentException("-b expects filesize:KB, duration:S or files:N, not '" + spec + "'");
+                }
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("-b " + spec + ": not a number");
+            }
+            if (bytes < 0 || nanos < 0 || files < 0) throw new IllegalArgumentException("-b " + spec + ": must not be negative");
+        }
+        if (files > 0 && bytes == 0 && nanos == 0) throw new IllegalArgumentException("-b files:N needs -b filesize:KB or -b duration:S");
+        return new LiveFileWriter.Ring(bytes, nanos, files);
+    }
+}

@@ -1,0 +1,81 @@
+package io.metaroce.cli;
+
+import io.metaroce.analysis.AnalysisSettings;
+import io.metaroce.analysis.AnalyzeOutput;
+import io.metaroce.capture.live.LivePacketSource;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * {@code analyze -i}: the analysis of {@code analyze -r} over a live capture (only the frame source differs).
+ * Events go out as they are decided with {@code --events jsonl} (one line, flushed, per event); the report
+ * comes when the capture ends (Ctrl-C, SIGTERM, -c, -a duration).
+ */
+final class LiveAnalyze {
+    private LiveAnalyze() {}
+
+    static int run(LiveOptions live, AnalysisSettings settings, AnalyzeOutput.Form form, boolean pretty, long count,
+                   PrintWriter errWriter) throws IOException {
+        java.io.PrintStream err = System.err;
+        LiveSession.Autostop stop;
+        try {
+            stop = LiveSession.Autostop.parse(live.autostop);
+        } catch (IllegalArgumentException e) {
+            err.println("metaroce analyze: " + e.getMessage());
+            return 2;
+        }
+        if (count < 0) {
+            err.println("metaroce analyze: -c must not be negative");
+            return 2;
+        }
+        errWriter.flush();
+        LiveSession session = LiveSession.start("analyze", live, settings.rocePorts(), count, stop.durationNanos(), err);
+        if (session == null) return 2;
+        Writer out = new BufferedWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), 1 << 16);
+        Writer target = form == AnalyzeOutput.Form.EVENTS_JSONL ? new LineFlushingWriter(out) : out;
+        try (LivePacketSource src = new LivePacketSource(session.capture())) {
+            AnalyzeOutput.write(src, String.join(",", live.interfaces), settings, form, pretty, target);
+        } finally {
+            session.close();
+            out.flush();
+            session.summary();
+        }
+        return session.capture().error() != null ? 2 : 0;
+    }
+
+    /** Flushes at every line end, so that each event reaches a pipe as soon as it is decided. */
+    private static final class LineFlushingWriter extends Writer {
+        private final Writer out;
+
+        LineFlushingWriter(Writer out) {
+            this.out = out;
+        }
+
+        @Override
+        public void write(char[] cbuf, int off, int len) throws IOException {
+            out.write(cbuf, off, len);
+            if (len > 0 && cbuf[off + len - 1] == '\n') out.flush();
+        }
+
+        @Override
+        public Writer append(char c) throws IOException {
+            out.write(c);
+            if (c == '\n') out.flush();
+            return this;
+        }
+
+        @Override
+        public void flush() throws IOException {
+            out.flush();
+        }
+
+        @Override
+        public void close() throws IOException {
+            out.close();
+        }
+    }
+}

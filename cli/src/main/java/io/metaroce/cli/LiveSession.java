@@ -1,0 +1,149 @@
+package io.metaroce.cli;
+
+import io.metaroce.capture.live.InterfaceCounters;
+import io.metaroce.capture.live.LiveCapture;
+import io.metaroce.capture.live.LiveCaptureException;
+import io.metaroce.capture.live.LiveSettings;
+import java.io.PrintStream;
+import java.util.Collection;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * A running live capture for one command: opens it from {@link LiveOptions} (each start-up failure is one
+ * line, exit 2), ends it on Ctrl-C/SIGTERM and at -a duration, and shows the status line on a terminal
+ * (captured, kernel drops, interface drops, our drops, all exact). The command itself consumes the frames.
+ */
+final class LiveSession implements AutoCloseable {
+    /** Stop conditions of -a. */
+    record Autostop(long durationNanos, long fileKB, int files) {
+        static Autostop parse(List<String> specs) {
+            long d = 0, kb = 0;
+            int files = 0;
+            for (String spec : specs) {
+                String[] kv = spec.split(":", 2);
+                if (kv.length != 2) throw new IllegalArgumentException("-a expects duration:S, filesize:KB or files:N, not '" + spec + "'");
+                try {
+                    switch (kv[0]) {
+                        case "duration" -> d = (long) (Double.parseDouble(kv[1]) * 1e9);
+                        case "filesize" -> kb = Long.parseLong(kv[1]);
+                        case "files" -> files = Integer.parseInt(kv[1]);
+                        case "packets" -> throw new IllegalArgumentException("use -c N to stop after N packets");
+                        default -> throw new IllegalArgumentException("-a expects duration:S, filesize:KB or files:N, not '" + spec + "'");
+                    }
+                } catch (NumberFormatException e) {
+                    throw new IllegalArgumentException("-a " + spec + ": not a number");
+                }
+                if (d < 0 || kb < 0 || files < 0) throw new IllegalArgumentException("-a " + spec + ": must not be negative");
+            }
+            return new Autostop(d, kb, files);
+        }
+    }
+
+    private final String command;
+    private final LiveCapture capture;
+    private final PrintStream err;
+    private final boolean status;
+    private final Thread ticker;
+    private volatile boolean closed;
+    private final long startNanos = System.nanoTime();
+
+    private LiveSession(String command, LiveCapture capture, PrintStream err, boolean status, long durationNanos) {
+        this.command = command;
+        this.capture = capture;
+        this.err = err;
+        this.status = status;
+        Signals.onStop(() -> capture.stop("interrupted"));
+        this.ticker = Thread.ofPlatform().name("metaroce-status").daemon().start(() -> tick(durationNanos));
+    }
+
+    /**
+     * Opens and starts the capture, or prints one line and returns null (the caller exits with 2).
+     *
+     * @param extraPorts -d ports added to the default filter
+     */
+    static LiveSession start(String command, LiveOptions o, Collection<Integer> extraPorts, long packetLimit,
+                             long durationNanos, PrintStream err) {
+        LiveSettings s;
+        try {
+            String filter = o.captureFilter != null ? o.captureFilter : LiveSettings.roceFilter(extraPorts);
+            s = new LiveSettings(o.interfaces, filter, o.snapLength, o.bufferMiB, !o.noPromiscuous, o.immediate, o.queue, packetLimit);
+        } catch (IllegalArgumentException e) {
+            err.println("metaroce " + command + ": " + e.getMessage());
+            return null;
+        }
+        LiveCapture c;
+        try {
+            c = LiveCapture.open(s);
+        } catch (LiveCaptureException e) {
+            err.println("metaroce " + command + ": " + e.getMessage() + hint(e));
+            return null;
+        }
+        c.start();
+        // dumpcap's line: scripts and tests wait for it before sending traffic.
+        err.println("Capturing on " + String.join(", ", o.interfaces.stream().map(n -> "'" + n + "'").toList()));
+        err.flush();
+        return new LiveSession(command, c, err, Terminal.stderrIsTerminal(), durationNanos);
+    }
+
+    private static String hint(LiveCaptureException e) {
+        if (e.kind() != LiveCaptureException.Kind.PERMISSION) return "";
+        String java = ProcessHandle.current().info().command().orElse(System.getProperty("java.home") + "/bin/java");
+        return "; run as root or grant the capabilities: sudo setcap cap_net_raw,cap_net_admin=eip " + java;
+    }
+
+    LiveCapture capture() {
+        return capture;
+    }
+
+    private void tick(long durationNanos) {
+        while (!closed && !capture.ended()) {
+            try {
+                Thread.sleep(durationNanos > 0 ? Math.min(200, Math.max(1, durationNanos / 1_000_000)) : 200);
+            } catch (InterruptedException e) {
+                return;
+            }
+            long elapsed = System.nanoTime() - startNanos;
+            if (durationNanos > 0 && elapsed >= durationNanos) capture.stop("duration");
+            if (status && elapsed / 1_000_000_000L != (elapsed - 200_000_000L) / 1_000_000_000L) printStatus();
+        }
+    }
+
+    private synchronized void printStatus() {
+        if (closed) return;
+        err.print("\r" + statusLine(capture.totals()) + "   ");
+        err.flush();
+    }
+
+    static String statusLine(InterfaceCounters t) {
+        return String.format(Locale.ROOT, "captured %d, kernel drops %d, interface drops %d, our drops %d",
+                t.delivered(), t.osDropped(), t.ifDropped(), t.ourDropped());
+    }
+
+    /** The closing lines on stderr: per interface what libpcap and we counted, and why the capture ended. */
+    void summary() {
+        for (int i = 0; i < capture.interfaceCount(); i++) {
+            InterfaceCounters c = capture.counters(i);
+            err.println(String.format(Locale.ROOT, "%s: received %d, captured %d, dropped by kernel %d, by interface %d, by metaroce %d",
+                    capture.interfaceName(i), c.received(), c.delivered(), c.osDropped(), c.ifDropped(), c.ourDropped()));
+        }
+        if (capture.ourDropped() > 0) {
+            err.println("metaroce " + command + ": " + capture.ourDropped()
+                    + " frames dropped because processing fell behind the capture (--queue, or a faster output)");
+        }
+        if (capture.error() != null) err.println("metaroce " + command + ": " + capture.error());
+    }
+
+    @Override
+    public synchronized void close() {
+        if (closed) return;
+        closed = true;
+        ticker.interrupt();
+        capture.close();
+        if (status) {
+            err.print("\r" + statusLine(capture.totals()) + "\n");
+            err.flush();
+        }
+        Signals.reset();
+    }
+}

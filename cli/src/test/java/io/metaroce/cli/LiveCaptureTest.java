@@ -1,0 +1,246 @@
+package io.metaroce.cli;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.metaroce.capture.CaptureFiles;
+import io.metaroce.capture.PacketSource;
+import java.io.IOException;
+import java.lang.foreign.ValueLayout;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Live capture end to end, as root, over a veth pair between two network namespaces made for this run: a
+ * sender JVM replays a simulator capture raw in one namespace, {@code metaroce capture / analyze -i} runs
+ * in the other. Skips (saying why) without root or without {@code ip netns}.
+ */
+class LiveCaptureTest {
+    private static final Path CAPTURES = Path.of("..", "samples", "captures");
+    // pcapng option codes
+    private static final int IF_NAME = 2, IF_DESCRIPTION = 3, IF_TSRESOL = 9, IF_FILTER = 11, SHB_OS = 3, SHB_USERAPPL = 4;
+    private static final int ISB_START = 2, ISB_END = 3, ISB_IFRECV = 4, ISB_IFDROP = 5, ISB_FILTERACCEPT = 6, ISB_OSDROP = 7,
+            ISB_USRDELIV = 8;
+    private static NetnsPair net;
+
+    @TempDir
+    Path tmp;
+
+    @BeforeAll
+    static void setUp() throws IOException {
+        String why = NetnsPair.unavailable();
+        assumeTrue(why == null, () -> "skipped: " + why);
+        net = NetnsPair.create();
+    }
+
+    @AfterAll
+    static void tearDown() {
+        if (net != null) net.close();
+    }
+
+    private static List<byte[]> frames(Path file) throws IOException {
+        List<byte[]> out = new ArrayList<>();
+        try (PacketSource src = CaptureFiles.open(file)) {
+            while (src.next()) out.add(src.data().toArray(ValueLayout.JAVA_BYTE));
+        }
+        return out;
+    }
+
+    private static LiveProcess metaroceInB(boolean readStdout, String... args) throws IOException {
+        return LiveProcess.start(NetnsPair.javaIn(net.nsB, "io.metaroce.cli.Main", args), readStdout);
+    }
+
+    /** Replays {@code file} from namespace A, {@code loops} times, at full speed; returns the frames sent. */
+    private static long send(Path file, int loops) throws Exception {
+        try (LiveProcess s = LiveProcess.start(NetnsPair.javaIn(net.nsA, "io.metaroce.cli.LiveReplay", net.ifA,
+                file.toString(), "0", Integer.toString(loops)), true)) {
+            assertEquals(0, s.await(60), s.stderr());
+            return Long.parseLong(new String(s.stdout()).trim());
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"rocev2-gbn-loss", "metaroce-spray-lossy-path"})
+    void everyFrameArrivesByteForByteAndTheStatisticsAddUp(String scenario) throws Exception {
+        Path sent = CAPTURES.resolve(scenario + ".pcapng");
+        List<byte[]> expected = frames(sent);
+        Path out = tmp.resolve("live.pcapng");
+        try (LiveProcess cap = metaroceInB(true, "capture", "-i", net.ifB, "-c", Integer.toString(expected.size()),
+                "-a", "duration:40", "-w", out.toString())) {
+            assertTrue(cap.awaitCapturing(), cap.stderr());
+            assertEquals(expected.size(), send(sent, 1));
+            assertEquals(0, cap.await(45), cap.stderr());
+            PcapngBlocks b = PcapngBlocks.parse(Files.readAllBytes(out));
+            assertEquals(expected.size(), b.packets().size(), cap.stderr());
+            for (int i = 0; i < expected.size(); i++) assertArrayEquals(expected.get(i), b.packets().get(i), "frame " + (i + 1));
+            assertTrue(b.shb().get(SHB_OS).startsWith("Linux"), b.shb().toString());
+            assertTrue(b.shb().get(SHB_USERAPPL).startsWith("metaroce"), b.shb().toString());
+            assertEquals(1, b.idbs().size());
+            assertEquals(net.ifB, b.idbs().get(0).get(IF_NAME));
+            assertEquals("\0udp port 4791", b.idbs().get(0).get(IF_FILTER));
+            assertEquals(9L, b.idbs().get(0).get(IF_TSRESOL));
+            assertEquals(1, b.idbHeader().get(0)[0], "LINKTYPE_ETHERNET");
+            assertEquals(1, b.isbs().size(), "one ISB per interface at close");
+            long recv = b.isb(0, ISB_FILTERACCEPT), osdrop = b.isb(0, ISB_OSDROP), deliv = b.isb(0, ISB_USRDELIV);
+            assertEquals(expected.size(), recv, "isb_filteraccept");
+            assertEquals(0, osdrop, "isb_osdrop");
+            assertEquals(recv, osdrop + deliv, "captured + dropped == received");
+            assertEquals(0, b.isb(0, ISB_IFDROP));
+            assertTrue(b.isb(0, ISB_IFRECV) >= expected.size(), "isb_ifrecv counts every frame the interface got");
+            assertTrue(b.isb(0, ISB_START) > 0 && b.isb(0, ISB_END) >= b.isb(0, ISB_START));
+            assertTrue(cap.stderr().contains("received " + expected.size() + ", captured " + expected.size()
+                    + ", dropped by kernel 0, by interface 0, by metaroce 0"), cap.stderr());
+        }
+    }
+
+    @Test
+    void analyzeLiveGivesTheFlowsAndCountersOfTheFile() throws Exception {
+        Path sent = CAPTURES.resolve("rocev2-gbn-loss.pcapng");
+        int n = frames(sent).size();
+        Path written = tmp.resolve("same-time.pcapng");
+        ObjectMapper json = new ObjectMapper();
+        JsonNode live;
+        // analyze -i and capture -w see the same frames with the same kernel time stamps.
+        try (LiveProcess an = metaroceInB(true, "analyze", "-i", net.ifB, "-c", Integer.toString(n), "-a", "duration:40", "-T", "json");
+             LiveProcess cap = metaroceInB(true, "capture", "-i", net.ifB, "-c", Integer.toString(n), "-a", "duration:40",
+                     "-w", written.toString())) {
+            assertTrue(an.awaitCapturing(), an.stderr());
+            assertTrue(cap.awaitCapturing(), cap.stderr());
+            send(sent, 1);
+            assertEquals(0, an.await(45), an.stderr());
+            assertEquals(0, cap.await(45), cap.stderr());
+            live = json.readTree(an.stdout());
+        }
+        // 1. Same code path: analyze -i equals analyze -r of what was captured at the same time, field for field.
+        JsonNode ofWritten = json.readTree(CliRun.of("analyze", "-r", written.toString(), "-T", "json").out());
+        ((ObjectNode) live.get("capture")).remove(List.of("file", "format"));
+        ((ObjectNode) ofWritten.get("capture")).remove(List.of("file", "format"));
+        assertEquals(ofWritten, live);
+        // 2. Same flows and counters as the sent file (times, and what depends on them, differ on the wire).
+        JsonNode ofSent = json.readTree(CliRun.of("analyze", "-r", sent.toString(), "-T", "json").out());
+        for (String f : List.of("frames", "roce_frames", "bytes", "flows", "network_losses", "capture_gaps", "cm_frames",
+                "connections_from_cm")) {
+            assertEquals(ofSent.get("capture").get(f), live.get("capture").get(f), f);
+        }
+        assertEquals(ofSent.get("capture").get("tap").get("resolved"), live.get("capture").get("tap").get("resolved"));
+        assertEquals(ofSent.get("flows").size(), live.get("flows").size());
+        for (int i = 0; i < ofSent.get("flows").size(); i++) {
+            JsonNode a = ofSent.get("flows").get(i), b = live.get("flows").get(i);
+            for (String f : List.of("id", "peer", "paired_by", "packets", "bytes", "data_packets", "payload_bytes", "messages",
+                    "messages_completed", "retransmitted_packets", "out_of_order", "duplicates", "psn_gaps", "network_losses",
+                    "acks", "naks", "sacks", "nacks", "cnps", "ce_marks")) {
+                assertEquals(a.get(f), b.get(f), a.get("id") + " " + f);
+            }
+        }
+    }
+
+    @Test
+    void validateLiveJudgesLikeValidateOfTheSameTraffic() throws Exception {
+        Path sent = CAPTURES.resolve("conformance-violations.pcapng");
+        int n = frames(sent).size();
+        Path written = tmp.resolve("violations.pcapng");
+        ObjectMapper json = new ObjectMapper();
+        JsonNode live;
+        int liveExit;
+        try (LiveProcess val = metaroceInB(true, "validate", "-i", net.ifB, "-c", Integer.toString(n), "-a", "duration:40", "-T", "json");
+             LiveProcess cap = metaroceInB(true, "capture", "-i", net.ifB, "-c", Integer.toString(n), "-a", "duration:40",
+                     "-w", written.toString())) {
+            assertTrue(val.awaitCapturing(), val.stderr());
+            assertTrue(cap.awaitCapturing(), cap.stderr());
+            send(sent, 1);
+            liveExit = val.await(45);
+            assertEquals(0, cap.await(45), cap.stderr());
+            live = json.readTree(val.stdout()).get("files").get(0);
+        }
+        CliRun file = CliRun.of("validate", "-T", "json", written.toString());
+        JsonNode ofFile = json.readTree(file.out()).get("files").get(0);
+        assertEquals(file.exit(), liveExit, "validate's exit code");
+        assertEquals(1, liveExit, "the planted violations are errors");
+        assertTrue(ofFile.get("findings").size() > 0);
+        assertEquals(ofFile.get("findings"), live.get("findings"));
+        assertEquals(ofFile.get("summary"), live.get("summary"));
+        assertEquals(n, live.get("frames").asInt());
+    }
+
+    @Test
+    void aPausedConsumerLosesFramesAndSaysExactlyHowMany() throws Exception {
+        Path sent = CAPTURES.resolve("metaroce-spray-lossy-path.pcapng");
+        // stdout is not read while the sender runs: the writer blocks on the pipe, the 32-frame queue fills.
+        try (LiveProcess cap = metaroceInB(false, "capture", "-i", net.ifB, "-B", "1", "--queue", "32", "-a", "duration:40",
+                "-w", "-")) {
+            assertTrue(cap.awaitCapturing(), cap.stderr());
+            long total = send(sent, 8);
+            Thread.sleep(300);
+            cap.terminate();
+            Thread.sleep(500);
+            cap.readStdout();
+            assertEquals(0, cap.await(45), cap.stderr());
+            PcapngBlocks b = PcapngBlocks.parse(cap.stdout());
+            assertEquals(1, b.isbs().size(), () -> cap.stdout().length + " bytes; " + cap.stderr());
+            long recv = b.isb(0, ISB_FILTERACCEPT), osdrop = b.isb(0, ISB_OSDROP), deliv = b.isb(0, ISB_USRDELIV);
+            assertEquals(total, recv, "every sent frame passed the filter");
+            assertEquals(recv, osdrop + deliv, "captured + kernel drops == received");
+            String comment = (String) b.isbs().get(0).get(1);
+            long ours = Long.parseLong(comment.replaceAll(".*dropped by metaroce \\(consumer fell behind\\): (\\d+).*", "$1"));
+            assertTrue(ours > 0, "the paused consumer must cause drops: " + comment);
+            assertEquals(deliv, b.packets().size() + ours, "written + dropped by us == delivered");
+            assertTrue(cap.stderr().contains("by metaroce " + ours), cap.stderr());
+            assertTrue(cap.stderr().contains(ours + " frames dropped because processing fell behind"), cap.stderr());
+        }
+    }
+
+    @Test
+    void aFullDiskEndsTheCaptureWithAValidFileAndItsStatistics() throws Exception {
+        Path disk = Files.createDirectories(tmp.resolve("small"));
+        assumeTrue(new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", disk.toString()).start().waitFor() == 0,
+                "skipped: cannot mount a small tmpfs");
+        try {
+            Path out = disk.resolve("full.pcapng");
+            try (LiveProcess cap = metaroceInB(true, "capture", "-i", net.ifB, "-a", "duration:40", "-w", out.toString())) {
+                assertTrue(cap.awaitCapturing(), cap.stderr());
+                send(CAPTURES.resolve("metaroce-spray-lossy-path.pcapng"), 4); // about 1 MB: four times the disk
+                assertEquals(2, cap.await(45), cap.stderr());
+                List<String> messages = cap.stderr().lines().filter(l -> l.startsWith("metaroce capture:")).toList();
+                assertEquals(1, messages.size(), cap.stderr());
+                assertTrue(messages.get(0).contains("No space left on device"), messages.get(0));
+                PcapngBlocks b = PcapngBlocks.parse(Files.readAllBytes(out)); // strict: complete blocks only
+                assertTrue(b.packets().size() > 100, "frames before the disk filled: " + b.packets().size());
+                assertTrue(messages.get(0).contains("cut back to the " + b.packets().size() + " frames"), messages.get(0));
+                assertEquals(1, b.isbs().size(), "statistics written after the cut");
+                assertEquals(b.isb(0, ISB_FILTERACCEPT), b.isb(0, ISB_OSDROP) + b.isb(0, ISB_USRDELIV));
+            }
+        } finally {
+            new ProcessBuilder("umount", disk.toString()).start().waitFor();
+        }
+    }
+
+    @Test
+    void anUnknownInterfaceIsOneLineAndExit2() {
+        CliRun r = CliRun.of("capture", "-i", "mrnosuch0", "-w", tmp.resolve("x.pcapng").toString());
+        assertEquals(2, r.exit());
+        assertEquals("metaroce capture: no such interface 'mrnosuch0' (list them with: metaroce capture -D)\n", r.err());
+        CliRun a = CliRun.of("analyze", "-i", "mrnosuch0");
+        assertEquals(2, a.exit());
+        assertEquals(1, a.err().lines().count(), a.err());
+    }
+
+    @Test
+    void aBadCaptureFilterIsLibpcapsMessageOnOneLine() {
+        CliRun r = CliRun.of("capture", "-i", "lo", "-f", "udp port", "-w", tmp.resolve("x.pcapng").toString());
+        assertEquals(2, r.exit());
+        assertEquals("metaroce capture: bad capture filter 'udp port': can't parse filter expression: syntax error\n", r.err());
+    }
+}
