@@ -38,9 +38,9 @@ public final class AnalysisEngine {
 
     /** Longest a pending event is held back waiting for the frame that decides it (capture time). */
     public static final long MAX_HOLD_NS = 1_000_000_000L;
-    static final int MAX_WINDOW = 1 << 17;
+    static final int MAX_WINDOW = StreamLimits.MAX_WINDOW;
     /** A PSN further than this ahead of the stream starts a new stream (QPN reused), not a gap. */
-    static final long MAX_JUMP = 1 << 16;
+    static final long MAX_JUMP = StreamLimits.NEW_STREAM_JUMP;
     static final int MAX_OPEN_MESSAGES = 4096;
     /** PSNs of history kept for a flow whose acknowledgements are not in the capture. */
     static final int UNACKED_HISTORY = 4096;
@@ -61,9 +61,9 @@ public final class AnalysisEngine {
     private final ArrayList<Flow> flowList = new ArrayList<>();
     private final HashMap<FlowKey, ArrayList<Flow>> byPair = new HashMap<>();
     private final FlowKey probe = new FlowKey(), pairProbe = new FlowKey();
-    private final HashMap<Long, long[]> cmRequests = new HashMap<>();
+    private final CmPairing cmPairing = new CmPairing();
     private final HashMap<Long, long[]> pacing = new HashMap<>();
-    private final ArrayDeque<AnalysisEvent> queue = new ArrayDeque<>();
+    private final ArrayDeque<PendingEvent> queue = new ArrayDeque<>();
     /** Acknowledgements of unseen PSNs, held for {@link #CAPTURE_REORDER_NS} in case the PSNs appear. */
     private final ArrayDeque<UnseenAck> unseenHeld = new ArrayDeque<>();
 
@@ -71,9 +71,9 @@ public final class AnalysisEngine {
     private static final class UnseenAck {
         final long frame, time;
         int left;
-        final AnalysisEvent event;
+        final PendingEvent event;
 
-        UnseenAck(long frame, long time, int left, AnalysisEvent event) {
+        UnseenAck(long frame, long time, int left, PendingEvent event) {
             this.frame = frame;
             this.time = time;
             this.left = left;
@@ -81,6 +81,7 @@ public final class AnalysisEngine {
         }
     }
     private final CeQueue ceQueue = new CeQueue();
+    private FlowFrameRecorder flowFrames;
 
     // Tap.
     private Tap tap;
@@ -107,7 +108,7 @@ public final class AnalysisEngine {
     public AnalysisSettings settings() { return settings; }
 
     /** The verdict store (null when not recording). */
-    public VerdictStore verdicts() { return store; }
+    VerdictStore verdicts() { return store; }
 
     /**
      * Sets the tap this capture was taken at (a resolved auto setting); must be called before the first frame.
@@ -125,6 +126,21 @@ public final class AnalysisEngine {
     }
 
     public Tap tap() { return tap; }
+
+    /**
+     * Records each flow's frame numbers and file offsets ({@link FrameFacts#fileOffset}) from now on; call
+     * before the first frame. Off by default: 16 bytes per frame.
+     */
+    public void recordFlowFrames() {
+        if (flowFrames == null) flowFrames = new FlowFrameRecorder();
+    }
+
+    /** The recorded frames of every flow by flow id (empty when not recording); call once, after the pass. */
+    java.util.Map<String, FrameList> flowFrames() {
+        java.util.Map<String, FrameList> m = new HashMap<>();
+        if (flowFrames != null) for (Flow f : flowList) m.put(f.id, flowFrames.of(f.index));
+        return m;
+    }
 
     // ------------------------------------------------------------------ input
 
@@ -150,6 +166,7 @@ public final class AnalysisEngine {
         }
         roceFrames++;
         Flow flow = flow(f);
+        if (flowFrames != null) flowFrames.add(flow.index, f.number, f.fileOffset);
         flow.packets++;
         flow.bytes += f.origLen;
         if (flow.firstNs < 0) flow.firstNs = f.timeNs;
@@ -287,7 +304,7 @@ public final class AnalysisEngine {
         for (Flow c : cands) {
             if (c.peer != null || c.ud || !c.started) continue;
             long u = Psn.unwrap(c.maxU, refPsn);
-            if (u < c.origin - 1024 || u > c.maxU + 1) continue;
+            if (u < c.origin - StreamLimits.PAIRING_BEHIND || u > c.maxU + StreamLimits.PAIRING_SLACK) continue;
             long dist = c.maxU - u;
             if (dist < bestDist) {
                 best = c;
@@ -306,50 +323,30 @@ public final class AnalysisEngine {
 
     private void cm(FrameFacts f) {
         cmFrames++;
-        if (f.cm == FrameFacts.CM_REQ) {
-            long key = cmKey(f.srcHi ^ f.srcLo, f.dstHi ^ f.dstLo, f.cmLocalCommId);
-            long[] r = new long[] {f.cmLocalQpn, f.cmStartPsn, f.cmPathMtu, f.hasMrcm ? 1 : 0, f.mrcmSpray ? 1 : 0,
-                    f.mrcmCredit ? 1 : 0, f.mrcmPathCount, f.mrcmPmtuLog2, f.v6 ? 1 : 0, f.srcHi, f.srcLo, f.dstHi,
-                    f.dstLo};
-            cmRequests.put(key, r);
-            if (cmRequests.size() > 65536) cmRequests.clear();
-        } else if (f.cm == FrameFacts.CM_REP) {
-            long key = cmKey(f.dstHi ^ f.dstLo, f.srcHi ^ f.srcLo, f.cmRemoteCommId);
-            long[] r = cmRequests.remove(key);
-            if (r == null) return;
-            boolean v6 = r[8] == 1;
-            int qa = (int) r[0], pa = (int) r[1], qb = f.cmLocalQpn, pb = f.cmStartPsn;
-            // A = requester (REQ sender), B = responder.
-            Flow ab = flow(v6, r[9], r[10], r[11], r[12], qb);
-            Flow ba = flow(v6, r[11], r[12], r[9], r[10], qa);
-            pair(ab, ba, "cm");
-            if (!ab.started) ab.startPsn = pa;
-            if (!ba.started) ba.startPsn = pb;
-            int mtu = ibMtu((int) r[2]);
-            if (mtu > 0) {
-                if (ab.pmtu == 0) ab.pmtu = mtu;
-                if (ba.pmtu == 0) ba.pmtu = mtu;
-            }
-            if (r[3] == 1) {
-                ab.spray = r[4] == 1;
-                ab.credit = r[5] == 1;
-                if (ab.pathCount == 0) ab.pathCount = (int) r[6];
-                if (r[7] >= 8 && r[7] <= 12 && settings.pmtuOverrides().isEmpty()) ab.pmtu = 1 << r[7];
-            }
-            if (f.hasMrcm) {
-                ba.spray = f.mrcmSpray;
-                ba.credit = f.mrcmCredit;
-                if (ba.pathCount == 0) ba.pathCount = f.mrcmPathCount;
-                if (f.mrcmPmtuLog2 >= 8 && f.mrcmPmtuLog2 <= 12 && settings.pmtuOverrides().isEmpty())
-                    ba.pmtu = 1 << f.mrcmPmtuLog2;
-            }
+        CmPairing.Connection c = cmPairing.accept(f);
+        if (c == null) return;
+        CmPairing.Side a = c.requester(), b = c.responder();
+        Flow ab = flow(c.v6(), c.aHi(), c.aLo(), c.bHi(), c.bLo(), b.qpn());
+        Flow ba = flow(c.v6(), c.bHi(), c.bLo(), c.aHi(), c.aLo(), a.qpn());
+        pair(ab, ba, "cm");
+        if (!ab.started) ab.startPsn = a.startPsn();
+        if (!ba.started) ba.startPsn = b.startPsn();
+        if (c.pathMtu() > 0) {
+            if (ab.pmtu == 0) ab.pmtu = c.pathMtu();
+            if (ba.pmtu == 0) ba.pmtu = c.pathMtu();
         }
+        cmParams(ab, a);
+        cmParams(ba, b);
     }
 
-    private static long cmKey(long a, long b, long comm) { return (a * 0x9E3779B97F4A7C15L) ^ (b * 31) ^ (comm << 1); }
-
-    /** IBTA path MTU code to bytes (1 = 256 ... 5 = 4096), 0 if unknown. */
-    private static int ibMtu(int code) { return code >= 1 && code <= 5 ? 128 << code : 0; }
+    /** The MetaRoCE connection parameters a side announced for the flow it sends. */
+    private void cmParams(Flow fl, CmPairing.Side s) {
+        if (!s.mrcm()) return;
+        fl.spray = s.spray();
+        fl.credit = s.credit();
+        if (fl.pathCount == 0) fl.pathCount = s.pathCount();
+        if (s.pmtu() > 0 && settings.pmtuOverrides().isEmpty()) fl.pmtu = s.pmtu();
+    }
 
     // ------------------------------------------------------------------ request stream
 
@@ -582,8 +579,8 @@ public final class AnalysisEngine {
      * than any sender could react (a retransmission needs at least a round trip or a timer), within 1 ms.
      */
     private long duplicateThreshold(Flow fl) {
-        long rtt = fl.rttEstimate(fl.peer != null ? fl.peer.rttEstimate(settings.minRttNs()) : settings.minRttNs());
-        return Math.min(settings.duplicateWindowNs(), Math.max(rtt, settings.minRttNs()));
+        return StreamLimits.duplicateThreshold(settings,
+                fl.rttEstimate(fl.peer != null ? fl.peer.rttEstimate(settings.minRttNs()) : settings.minRttNs()));
     }
 
     private void duplicate(Flow fl, FrameFacts f, long originalFrame) {
@@ -594,7 +591,7 @@ public final class AnalysisEngine {
             store.value(VerdictStore.V_ORIGINAL, originalFrame);
         }
         if (listener != null) {
-            event(f, fl.id, EventType.DUPLICATE).put("psn", f.psn).put("original_frame", originalFrame);
+            emit(new AnalysisEvent.Duplicate(f.number, f.timeNs, fl.id, f.psn, originalFrame));
         }
     }
 
@@ -617,8 +614,8 @@ public final class AnalysisEngine {
         if (store != null) store.value(VerdictStore.V_GAP, n);
         if (fl.oosSince == 0 && fl.view != View.SENDER) fl.oosSince = f.timeNs;
         if (listener != null) {
-            event(f, fl.id, EventType.PSN_GAP).put("psn", f.psn).put("first_missing_psn", Psn.wrap(from))
-                    .put("missing", n).put("loss", fl.view == View.SENDER ? "capture" : "unknown");
+            emit(new AnalysisEvent.PsnGap(f.number, f.timeNs, fl.id, f.psn, Psn.wrap(from), n,
+                    fl.view == View.SENDER ? AnalysisEvent.Loss.CAPTURE : AnalysisEvent.Loss.UNKNOWN));
         }
     }
 
@@ -646,8 +643,7 @@ public final class AnalysisEngine {
         message(fl, f, u, "read".equals(f.opcode.family()));
         receiverArrival(fl, f, u, i);
         if (listener != null) {
-            AnalysisEvent e = event(f, fl.id, EventType.OUT_OF_ORDER).put("psn", f.psn).put("reorder_distance", dist);
-            if (f.tver == 1) e.put("path", f.pathId);
+            emit(new AnalysisEvent.OutOfOrder(f.number, f.timeNs, fl.id, f.psn, dist, f.tver == 1 ? f.pathId : null, null));
         }
     }
 
@@ -705,13 +701,12 @@ public final class AnalysisEngine {
                 }
                 if (store != null) store.clearFlags(ackFrame, VerdictStore.ACK_UNSEEN);
             } else if (a.event != null) {
-                a.event.put("unseen", a.left);
+                a.event.event = ((AnalysisEvent.AckOfUnseen) a.event.event).withUnseen(a.left);
             }
             break;
         }
         if (listener != null) {
-            event(f, fl.id, EventType.ACK_BEFORE_REQUEST).put("psn", f.psn).put("ack_frame", ackFrame)
-                    .put("ack_lead_ns", lead).put("severity", "note");
+            emit(new AnalysisEvent.AckBeforeRequest(f.number, f.timeNs, fl.id, f.psn, ackFrame, lead));
         }
     }
 
@@ -746,8 +741,7 @@ public final class AnalysisEngine {
             store.value(VerdictStore.V_REORDER, dist);
         }
         if (listener != null) {
-            event(f, fl.id, EventType.OUT_OF_ORDER).put("psn", f.psn).put("reorder_distance", dist).put("path", f.pathId)
-                    .put("after_retransmission", w.lastFrame[i]);
+            emit(new AnalysisEvent.OutOfOrder(f.number, f.timeNs, fl.id, f.psn, dist, f.pathId, w.lastFrame[i]));
         }
     }
 
@@ -842,18 +836,12 @@ public final class AnalysisEngine {
                 w.lossPath[i] = -2;
             }
         }
-        AnalysisEvent e = null;
+        PendingEvent e = null;
         if (listener != null) {
-            e = event(f, fl.id, cause == Cause.TIMEOUT ? EventType.TIMEOUT_RETRANSMISSION : EventType.RETRANSMISSION)
-                    .put("psn", f.psn).put("cause", cause.label());
-            if (inferred) e.put("inferred", true);
-            if (original != 0) e.put("original_frame", original);
-            if (rtxLat >= 0) e.put("retransmission_latency_ns", rtxLat);
-            if (nakResp >= 0) e.put("nak_response_latency_ns", nakResp);
-            if (f.tver == 1) {
-                e.put("path", f.pathId);
-                if (prevPath >= 0) e.put("previous_path", prevPath);
-            }
+            e = emit(new AnalysisEvent.Retransmission(f.number, f.timeNs, fl.id, f.psn, cause, inferred,
+                    original != 0 ? original : null, rtxLat >= 0 ? rtxLat : null, nakResp >= 0 ? nakResp : null,
+                    f.tver == 1 ? f.pathId : null, f.tver == 1 && prevPath >= 0 ? prevPath : null,
+                    FrameVerdict.Spurious.NO));
         }
         if (spurious) markSpurious(fl, f.number, e);
         long[] suspect = seen && !spurious && !readOrAtomic && f.tver == 1 && fl.view == View.SENDER
@@ -967,13 +955,10 @@ public final class AnalysisEngine {
         return lat;
     }
 
-    private void markSpurious(Flow fl, long frame, AnalysisEvent e) {
+    private void markSpurious(Flow fl, long frame, PendingEvent e) {
         fl.spurious++;
         if (store != null) store.setFlags(frame, VerdictStore.SPURIOUS);
-        if (e != null) {
-            e.type(EventType.SPURIOUS_RETRANSMISSION);
-            e.put("spurious", true);
-        }
+        if (e != null) e.event = ((AnalysisEvent.Retransmission) e.event).withSpurious(FrameVerdict.Spurious.YES);
     }
 
     /**
@@ -991,7 +976,7 @@ public final class AnalysisEngine {
         if (spurious == null) {
             fl.spuriousUnknown++;
             if (p.event != null) {
-                p.event.put("spurious", "unknown");
+                p.event.event = ((AnalysisEvent.Retransmission) p.event.event).withSpurious(FrameVerdict.Spurious.UNDECIDED);
                 p.event.ready = true;
             }
             return;
@@ -1113,10 +1098,8 @@ public final class AnalysisEngine {
                     if (request != 0) store.value(VerdictStore.V_REQUEST, request);
                 }
                 if (listener != null) {
-                    AnalysisEvent e = event(f, g.id, EventType.REPEATED_RESPONSE).put("psn", f.psn);
-                    if (request != 0) e.put("request_frame", request);
-                    if (repeat && w.respFrame(i) != 0) e.put("original_frame", w.respFrame(i));
-                    e.put("data_flow", fl.id);
+                    emit(new AnalysisEvent.RepeatedResponse(f.number, f.timeNs, g.id, f.psn, request != 0 ? request : null,
+                            repeat && w.respFrame(i) != 0 ? w.respFrame(i) : null, fl.id));
                 }
                 w.respCause[i] = 0;
             }
@@ -1159,8 +1142,8 @@ public final class AnalysisEngine {
                 // The responder did not accept the PSN it answered with RNR: it expects it again.
                 if (fl.view != View.SENDER) fl.ePsnU = u;
                 if (listener != null) {
-                    event(f, fl.id, EventType.RNR_NAK).put("psn", f.psn).put("rnr_timer", f.aethCode)
-                            .put("frame_flow", g.id);
+                    emit(new AnalysisEvent.Nak(f.number, f.timeNs, fl.id, f.psn, AnalysisEvent.NakKind.NAK, true, null, null,
+                            null, f.aethCode, null, g.id));
                 }
             }
             case 3 -> {
@@ -1180,9 +1163,8 @@ public final class AnalysisEngine {
                     if (fl.view != View.SENDER) fl.ePsnU = u;
                 }
                 if (listener != null) {
-                    event(f, fl.id, EventType.NAK).put("psn", f.psn).put("kind", "nak")
-                            .put("code", f.aethCode).put("nak_gen_latency_ns", gen >= 0 ? gen : null)
-                            .put("frame_flow", g.id);
+                    emit(new AnalysisEvent.Nak(f.number, f.timeNs, fl.id, f.psn, AnalysisEvent.NakKind.NAK, false, f.aethCode,
+                            null, null, null, gen >= 0 ? gen : null, g.id));
                 }
             }
             default -> { }
@@ -1426,10 +1408,10 @@ public final class AnalysisEngine {
         boolean capture = fl.view != View.MIRROR || mirrorSeesAllPaths(fl);
         if (capture) fl.captureGaps += unseenInFrame;
         if (store != null) store.flag(VerdictStore.ACK_UNSEEN);
-        AnalysisEvent e = null;
+        PendingEvent e = null;
         if (listener != null) {
-            e = event(f, fl.id, EventType.ACK_OF_UNSEEN).put("first_psn", Psn.wrap(unseenFirst))
-                    .put("unseen", unseenInFrame).put("loss", capture ? "capture" : "not_mirrored");
+            e = emit(new AnalysisEvent.AckOfUnseen(f.number, f.timeNs, fl.id, Psn.wrap(unseenFirst), unseenInFrame,
+                    capture ? AnalysisEvent.Loss.CAPTURE : AnalysisEvent.Loss.NOT_MIRRORED));
             // Held while the PSNs may still appear just behind it (capture reordering).
             e.ready = false;
         }
@@ -1489,9 +1471,8 @@ public final class AnalysisEngine {
             if (k != null) k[1] = f.timeNs;
         }
         if (listener != null) {
-            AnalysisEvent e = event(f, fl != null ? fl.id : g.id, EventType.CNP).put("kind", mr ? "mr_cnp" : "cnp");
-            if (mr) e.put("congested_path", f.cnpPath).put("ce_count", f.cnpCeCount);
-            if (fl != null) e.put("frame_flow", g.id);
+            emit(new AnalysisEvent.Cnp(f.number, f.timeNs, fl != null ? fl.id : g.id, mr, mr ? f.cnpPath : null,
+                    mr ? f.cnpCeCount : null, fl != null ? g.id : null));
         }
     }
 
@@ -1676,11 +1657,8 @@ public final class AnalysisEngine {
             }
         }
         if (listener != null) {
-            AnalysisEvent e = event(f, fl.id, rnr ? EventType.RNR_NAK : EventType.NAK).put("psn", f.nackFirst)
-                    .put("kind", "nack").put("count", f.nackCount).put("reason", f.nackReason);
-            if (rnr) e.put("rnr_timer", f.nackRnrTimer);
-            if (gen >= 0) e.put("nak_gen_latency_ns", gen);
-            e.put("frame_flow", g.id);
+            emit(new AnalysisEvent.Nak(f.number, f.timeNs, fl.id, f.nackFirst, AnalysisEvent.NakKind.NACK, rnr, null,
+                    f.nackCount, f.nackReason, rnr ? f.nackRnrTimer : null, gen >= 0 ? gen : null, g.id));
         }
     }
 
@@ -1721,7 +1699,7 @@ public final class AnalysisEngine {
             if (stall >= fl.rttEstimate(settings.minRttNs())) {
                 fl.creditStalls++;
                 if (listener != null) {
-                    event(f, fl.id, EventType.CREDIT_STALL).put("psn", f.psn).put("stall_ns", stall);
+                    emit(new AnalysisEvent.CreditStall(f.number, f.timeNs, fl.id, f.psn, stall));
                 }
             }
             fl.stallSince = -1;
@@ -1800,10 +1778,7 @@ public final class AnalysisEngine {
             ps.downReason = "loss_rate";
             ps.downFrame = frame;
             if (listener != null) {
-                AnalysisEvent e = new AnalysisEvent(frame, time, fl.id, EventType.PATH_DOWN);
-                e.put("path", ps.id).put("reason", "loss_rate").put("loss_rate", round4(rate))
-                        .put("median_other_paths", round4(median));
-                enqueue(e);
+                emit(new AnalysisEvent.PathDown(frame, time, fl.id, ps.id, "loss_rate", round4(rate), round4(median), null));
             }
         }
     }
@@ -1816,8 +1791,8 @@ public final class AnalysisEngine {
         ps.downReason = reason;
         ps.downFrame = f.number;
         if (listener != null) {
-            event(f, g.id, EventType.PATH_DOWN).put("path", ps.id).put("reason", reason)
-                    .put("unanswered_probes", ps.consecutiveUnanswered > 0 ? ps.consecutiveUnanswered : null);
+            emit(new AnalysisEvent.PathDown(f.number, f.timeNs, g.id, ps.id, reason, null, null,
+                    ps.consecutiveUnanswered > 0 ? ps.consecutiveUnanswered : null));
         }
     }
 
@@ -1835,24 +1810,17 @@ public final class AnalysisEngine {
             if (k != null) k[0] = f.timeNs;
             else fl.lastExpectedCnp = f.timeNs;
         }
-        AnalysisEvent e = null;
-        if (listener != null) {
-            e = event(f, fl.id, EventType.CE_MARK).put("psn", f.psn);
-            if (f.tver == 1) e.put("path", path);
-        }
+        if (listener != null) emit(new AnalysisEvent.CeMark(f.number, f.timeNs, fl.id, f.psn, f.tver == 1 ? path : null));
         // CE without CNP is judged where the receiver's reaction is visible (§11 c, MR-CC-002: R).
         boolean judge = fl.view == View.RECEIVER || (fl.view == View.MIRROR && fl.peer != null && fl.peer.packets > 0);
         if (!judge) return;
         long lastCnp = k != null ? k[1] : fl.lastCnpTime;
         boolean paced = f.timeNs - lastCnp <= settings.cnpIntervalNs();
         if (paced) return;
-        AnalysisEvent pending = null;
+        PendingEvent pending = null;
         if (listener != null) {
-            pending = new AnalysisEvent(f.number, f.timeNs, fl.id, EventType.CE_WITHOUT_CNP);
-            pending.put("psn", f.psn);
-            if (f.tver == 1) pending.put("path", path);
+            pending = emit(new AnalysisEvent.CeWithoutCnp(f.number, f.timeNs, fl.id, f.psn, f.tver == 1 ? path : null));
             pending.ready = false;
-            enqueue(pending);
         }
         if (store != null) store.flag(VerdictStore.PENDING);
         ceQueue.add(f.number, f.timeNs, fl, pending);
@@ -1874,7 +1842,7 @@ public final class AnalysisEngine {
             Flow fl = ceQueue.headFlow();
             long ceTime = ceQueue.headTime();
             long frame = ceQueue.headFrame();
-            AnalysisEvent e = ceQueue.headEvent();
+            PendingEvent e = ceQueue.headEvent();
             ceQueue.poll();
             boolean reacted = fl.lastReactionTime >= ceTime;
             if (store != null) store.clearFlags(frame, VerdictStore.PENDING);
@@ -1890,24 +1858,20 @@ public final class AnalysisEngine {
 
     // ------------------------------------------------------------------ events
 
-    private AnalysisEvent event(FrameFacts f, String flowId, EventType type) {
-        AnalysisEvent e = new AnalysisEvent(f.number, f.timeNs, flowId, type);
-        enqueue(e);
-        return e;
-    }
-
-    private void enqueue(AnalysisEvent e) {
-        if (listener != null) queue.add(e);
+    /** Queues an event for the listener (in frame order, once decided); returns its queue entry. */
+    private PendingEvent emit(AnalysisEvent e) {
+        PendingEvent p = new PendingEvent(e);
+        if (listener != null) queue.add(p);
+        return p;
     }
 
     private void flush(boolean all) {
         if (listener == null) return;
-        AnalysisEvent e;
+        PendingEvent e;
         while ((e = queue.peek()) != null) {
-            if (!e.ready && !all && e.timeNs() > now - MAX_HOLD_NS) break;
+            if (!e.ready && !all && e.event.timeNs() > now - MAX_HOLD_NS) break;
             queue.poll();
-            e.emitted = true;
-            if (!e.cancelled) listener.event(e);
+            if (!e.cancelled) listener.event(e.event);
         }
     }
 
@@ -1945,7 +1909,7 @@ public final class AnalysisEngine {
             finished = true;
             // CE marks still inside their window at the end are not judged.
             while (!ceQueue.isEmpty()) {
-                AnalysisEvent e = ceQueue.headEvent();
+                PendingEvent e = ceQueue.headEvent();
                 if (store != null) store.clearFlags(ceQueue.headFrame(), VerdictStore.PENDING);
                 ceQueue.poll();
                 if (e != null) {
@@ -1965,7 +1929,10 @@ public final class AnalysisEngine {
                             continue;
                         }
                         for (; p != null; p = p.older) {
-                            if (store != null) store.clearFlags(p.frame, VerdictStore.PENDING);
+                            if (store != null) {
+                                store.clearFlags(p.frame, VerdictStore.PENDING);
+                                store.setFlags(p.frame, VerdictStore.UNDECIDED);
+                            }
                             if (p.event != null) p.event.ready = true;
                         }
                     }
@@ -1993,12 +1960,12 @@ public final class AnalysisEngine {
     private static final class CeQueue {
         private long[] frame = new long[64], time = new long[64];
         private Flow[] flow = new Flow[64];
-        private AnalysisEvent[] ev = new AnalysisEvent[64];
+        private PendingEvent[] ev = new PendingEvent[64];
         private int head, size;
 
         boolean isEmpty() { return size == 0; }
 
-        void add(long fr, long t, Flow fl, AnalysisEvent e) {
+        void add(long fr, long t, Flow fl, PendingEvent e) {
             if (size == frame.length) grow();
             int i = (head + size++) & (frame.length - 1);
             frame[i] = fr;
@@ -2010,7 +1977,7 @@ public final class AnalysisEngine {
         long headTime() { return time[head]; }
         long headFrame() { return frame[head]; }
         Flow headFlow() { return flow[head]; }
-        AnalysisEvent headEvent() { return ev[head]; }
+        PendingEvent headEvent() { return ev[head]; }
 
         void poll() {
             flow[head] = null;
@@ -2023,7 +1990,7 @@ public final class AnalysisEngine {
             int n = frame.length * 2;
             long[] a = new long[n], b = new long[n];
             Flow[] c = new Flow[n];
-            AnalysisEvent[] d = new AnalysisEvent[n];
+            PendingEvent[] d = new PendingEvent[n];
             for (int k = 0; k < size; k++) {
                 int i = (head + k) & (frame.length - 1);
                 a[k] = frame[i];

@@ -1,27 +1,27 @@
 package io.metaroce.analysis;
 
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.TreeMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * What {@link AnalysisEngine#finish} returns: the capture summary and one result object per QP flow, as
- * ordered maps in the JSON shape of {@code metaroce analyze -T json} (numbers are Long or Double, absent
- * values are null). The same maps feed the text tables, the GUI and the index.
+ * What a finished pass gives: the capture summary (an ordered map in the JSON shape of {@code metaroce analyze
+ * -T json}: numbers are Long or Double, absent values null) and one {@link FlowSummary} per QP flow. Immutable
+ * once built; safe to read from any thread after it was published.
  */
 public final class AnalysisResult {
     private final Map<String, Object> capture = new LinkedHashMap<>();
-    private final List<Map<String, Object>> flows = new ArrayList<>();
-    private final Map<String, Map<String, Object>> byId = new LinkedHashMap<>();
-    private final AnalysisEngine engine;
+    private final List<FlowSummary> flows = new ArrayList<>();
+    private final Map<String, FlowSummary> byId = new LinkedHashMap<>();
 
     AnalysisResult(AnalysisEngine e, long ifDropped, long osDropped) {
-        this.engine = e;
         long captureGaps = 0, networkLosses = 0, gapPsns = 0, unique = 0, rtx = 0, cmFlows = 0;
         for (Flow f : e.flowList()) {
             if (f.packets == 0) continue;
-            Map<String, Object> m = flow(f);
+            FlowSummary m = flow(f);
             flows.add(m);
             byId.put(f.id, m);
             captureGaps += f.captureGaps;
@@ -82,143 +82,78 @@ public final class AnalysisResult {
         return s;
     }
 
-    private static Map<String, Object> flow(Flow f) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("id", f.id);
-        m.put("src", f.key.src());
-        m.put("dst", f.key.dst());
-        m.put("dest_qp", (long) f.key.qp);
-        m.put("peer", f.peer == null ? null : f.peer.id);
-        m.put("paired_by", f.pairedBy);
-        m.put("transport", f.transport());
-        m.put("service", f.service);
-        m.put("view", f.view.label());
-        if (f.ud) {
-            List<Object> q = new ArrayList<>();
-            for (int x : f.srcQps) q.add((long) x);
-            m.put("src_qps", q);
-        }
-        m.put("packets", f.packets);
-        m.put("bytes", f.bytes);
-        m.put("data_packets", f.dataPackets);
-        m.put("payload_bytes", f.payloadBytes);
-        m.put("first_ns", f.firstNs);
-        m.put("last_ns", f.lastNs);
-        m.put("messages", f.messages);
-        m.put("messages_completed", f.messagesCompleted);
-        m.put("retransmitted_packets", f.retransmitted);
-        Map<String, Object> causes = new LinkedHashMap<>();
-        for (Cause c : Cause.values()) causes.put(c.label(), f.byCause[c.ordinal()]);
-        m.put("retransmissions_by_cause", causes);
-        m.put("spurious_retransmissions", f.spurious);
-        m.put("spurious_unknown", f.spuriousUnknown);
-        m.put("inferred_retransmissions", f.inferredRetx);
-        m.put("repeated_responses", f.repeatedResponses);
-        m.put("timeout_retransmissions", f.byCause[Cause.TIMEOUT.ordinal()]);
-        m.put("timeouts", f.timeouts);
-        m.put("out_of_order", f.outOfOrder);
-        m.put("duplicates", f.duplicates);
-        m.put("psn_gaps", f.gapEvents);
-        m.put("capture_gaps", f.captureGaps);
-        m.put("network_losses", f.networkLosses);
-        m.put("acks", f.acks);
-        m.put("naks", f.naks);
-        m.put("nak_errors", f.nakErrors);
-        m.put("rnr_naks", f.rnrNaks);
-        m.put("sacks", f.sacks);
-        m.put("nacks", f.nacks);
-        m.put("cnps", f.cnps);
-        m.put("mr_cnps", f.mrCnps);
-        m.put("ce_marks", f.ceMarks);
+    private static FlowSummary flow(Flow f) {
         boolean judgeCe = f.view != View.SENDER;
-        m.put("ce_without_cnp", judgeCe ? f.ceWithoutCnp : null);
-        m.put("cnp_expected", judgeCe ? f.cnpExpected : null);
-        m.put("credit_mode", f.credit);
-        m.put("credit_stalls", f.creditStalls);
-        m.put("read_responses", f.readResponses);
-        m.put("unattributed_control", f.unattributedControl);
-        m.put("truncated_frames", f.truncated);
-        m.put("unjudged_frames", f.unjudged);
-        Map<String, Object> lat = new LinkedHashMap<>();
-        lat.put("ack_rtt_ns", summary(f.ackRtt));
-        lat.put("message_completion_ns", summary(f.completion));
-        lat.put("nak_gen_latency_ns", summary(f.nakGen));
-        lat.put("nak_response_latency_ns", summary(f.nakResp));
-        lat.put("retransmission_latency_ns", summary(f.rtxLatency));
-        m.put("latency", lat);
+        FlowSummary.Counters c = new FlowSummary.Counters(f.packets, f.bytes, f.dataPackets, f.payloadBytes, f.firstNs,
+                f.lastNs, f.messages, f.messagesCompleted, f.retransmitted,
+                new FlowSummary.ByCause(f.byCause[Cause.NAK.ordinal()], f.byCause[Cause.NACK.ordinal()],
+                        f.byCause[Cause.SACK.ordinal()], f.byCause[Cause.TIMEOUT.ordinal()], f.byCause[Cause.RNR.ordinal()]),
+                f.spurious, f.spuriousUnknown, f.inferredRetx, f.repeatedResponses, f.byCause[Cause.TIMEOUT.ordinal()], f.timeouts, f.outOfOrder, f.duplicates, f.gapEvents,
+                f.captureGaps, f.networkLosses, f.acks, f.naks, f.nakErrors, f.rnrNaks, f.sacks, f.nacks, f.cnps, f.mrCnps,
+                f.ceMarks, judgeCe ? f.ceWithoutCnp : null, judgeCe ? f.cnpExpected : null, f.credit, f.creditStalls,
+                f.readResponses, f.unattributedControl, f.truncated, f.unjudged);
+        FlowSummary.Latencies lat = new FlowSummary.Latencies(FlowSummary.LatencySummary.of(f.ackRtt),
+                FlowSummary.LatencySummary.of(f.completion), FlowSummary.LatencySummary.of(f.nakGen),
+                FlowSummary.LatencySummary.of(f.nakResp), FlowSummary.LatencySummary.of(f.rtxLatency));
         long dur = f.lastNs - f.firstNs;
-        m.put("goodput_bps", dur > 0 ? (long) (f.uniquePayloadBytes * 8e9 / dur) : null);
-        m.put("unique_payload_bytes", f.uniquePayloadBytes);
-        if (f.tver == 1) {
-            m.put("spray", f.spray);
-            m.put("path_count", f.pathCount > 0 ? Long.valueOf(f.pathCount) : f.maxPath >= 0 ? Long.valueOf(f.maxPath + 1) : null);
-            Map<String, Object> paths = new LinkedHashMap<>();
-            if (f.paths != null) {
-                for (PathStats p : f.paths) {
-                    if (p == null) continue;
-                    Map<String, Object> pm = new LinkedHashMap<>();
-                    pm.put("packets", p.packets);
-                    pm.put("first_sends", p.firstSends);
-                    pm.put("retransmissions_on", p.retransmissionsOn);
-                    // Losses are exact at the sender's tap (§12), not measurable at the receiver's.
-                    boolean lossKnown = f.view == View.SENDER;
-                    pm.put("retransmitted_from", lossKnown ? p.lost : null);
-                    pm.put("loss_rate", lossKnown ? Math.round(p.lossRate() * 10000) / 10000.0 : null);
-                    // Elsewhere: losses found by a retransmission filling a gap, placed on the path the sender's
-                    // round-robin spraying would have used (an inference, not a measurement).
-                    pm.put("lost_inferred", lossKnown ? null : p.lostInferred);
-                    pm.put("ce_marks", p.ceMarks);
-                    pm.put("mr_cnps", p.mrCnps);
-                    pm.put("rtt_ns", summary(p.rtt));
-                    pm.put("probes", p.probes);
-                    pm.put("probes_answered", p.probesAnswered);
-                    long judged = p.probesAnswered + p.probesUnanswered;
-                    pm.put("probe_loss", judged > 0 && f.view != View.RECEIVER
-                            ? Math.round(1000.0 * p.probesUnanswered / judged) / 1000.0 : null);
-                    pm.put("down", p.down);
-                    pm.put("down_reason", p.downReason);
-                    paths.put(Integer.toString(p.id), pm);
-                }
-            }
-            m.put("paths", paths);
+        Long goodput = dur > 0 ? (long) (f.uniquePayloadBytes * 8e9 / dur) : null;
+        List<Integer> srcQps = null;
+        if (f.ud) {
+            srcQps = new ArrayList<>();
+            for (int x : f.srcQps) srcQps.add(x);
+            srcQps = List.copyOf(srcQps);
         }
-        return m;
+        return new FlowSummary(f.id, f.key.src(), f.key.dst(), f.key.qp, f.peer == null ? null : f.peer.id, f.pairedBy,
+                f.transport(), f.service, f.view, srcQps, c, lat, goodput, f.uniquePayloadBytes,
+                f.tver == 1 ? metaRoce(f) : null);
     }
 
-    static Map<String, Object> summary(Latency l) {
-        if (l.count() == 0) return null;
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("count", l.count());
-        m.put("min", l.min());
-        m.put("median", l.median());
-        m.put("p99", l.p99());
-        m.put("max", l.max());
-        return m;
+    private static FlowSummary.MetaRoce metaRoce(Flow f) {
+        Long pathCount = f.pathCount > 0 ? Long.valueOf(f.pathCount) : f.maxPath >= 0 ? Long.valueOf(f.maxPath + 1) : null;
+        TreeMap<Integer, FlowSummary.PathSummary> paths = new TreeMap<>();
+        if (f.paths != null) {
+            // Losses are exact at the sender's tap (§12), not measurable at the receiver's.
+            boolean lossKnown = f.view == View.SENDER;
+            for (PathStats p : f.paths) {
+                if (p == null) continue;
+                long judged = p.probesAnswered + p.probesUnanswered;
+                paths.put(p.id, new FlowSummary.PathSummary(p.id, p.packets, p.firstSends, p.retransmissionsOn,
+                        lossKnown ? p.lost : null, lossKnown ? Math.round(p.lossRate() * 10000) / 10000.0 : null,
+                        // Elsewhere: losses found by a retransmission filling a gap, placed on the path the sender's
+                        // round-robin spraying would have used (an inference, not a measurement).
+                        lossKnown ? null : p.lostInferred, p.ceMarks, p.mrCnps, FlowSummary.LatencySummary.of(p.rtt),
+                        p.probes, p.probesAnswered, judged > 0 && f.view != View.RECEIVER
+                                ? Math.round(1000.0 * p.probesUnanswered / judged) / 1000.0 : null,
+                        p.down, p.downReason));
+            }
+        }
+        return new FlowSummary.MetaRoce(f.spray, pathCount, Collections.unmodifiableSortedMap(paths));
     }
 
     public Map<String, Object> capture() { return capture; }
 
-    public List<Map<String, Object>> flows() { return flows; }
+    /** The flows that carried at least one packet, in order of their first packet. */
+    public List<FlowSummary> flows() { return flows; }
 
     /** The result of the flow with this id, or null. */
-    public Map<String, Object> flow(String id) { return byId.get(id); }
+    public FlowSummary flow(String id) { return byId.get(id); }
 
-    /** A numeric field of a flow (0 when absent). */
+    /**
+     * A top-level numeric field of a flow by its JSON name ({@code "retransmitted_packets"}), 0 when null: for
+     * generic consumers (reports by column name, tests against truth files).
+     */
     public long count(String flowId, String field) {
-        Map<String, Object> m = byId.get(flowId);
-        if (m == null) throw new IllegalArgumentException("no flow " + flowId + "; flows: " + byId.keySet());
-        return m.get(field) instanceof Number n ? n.longValue() : 0;
+        FlowSummary f = byId.get(flowId);
+        if (f == null) throw new IllegalArgumentException("no flow " + flowId + "; flows: " + byId.keySet());
+        return f.toJsonMap().get(field) instanceof Number n ? n.longValue() : 0;
     }
 
-    /** Sum of a numeric field over all flows. */
+    /** Sum of a top-level numeric field (JSON name) over all flows. */
     public long total(String field) {
         long s = 0;
-        for (Map<String, Object> m : flows) if (m.get(field) instanceof Number n) s += n.longValue();
+        for (FlowSummary f : flows) if (f.toJsonMap().get(field) instanceof Number n) s += n.longValue();
         return s;
     }
-
-    /** The engine that produced this result (for per-frame verdicts). */
-    public AnalysisEngine engine() { return engine; }
 
     void source(String file, String format) {
         capture.put("file", file);

@@ -30,7 +30,7 @@ public final class AnalyzeOutput {
     /** As {@link #write(Path, AnalysisSettings, Form, boolean, Appendable)}, reporting progress (or null). */
     public static AnalysisResult write(Path file, AnalysisSettings settings, Form form, boolean pretty, Appendable out,
                                        Analyzer.Progress progress) throws CaptureException, IOException {
-        return write(listener -> Analyzer.analyze(file, settings, false, listener, progress), form, pretty, out);
+        return write(listener -> session(settings, progress).onEvent(listener).run(file), form, pretty, out);
     }
 
     /** As {@link #write(Path, AnalysisSettings, Form, boolean, Appendable)}, over a live source ({@link LiveAnalyzer}). */
@@ -59,6 +59,8 @@ public final class AnalyzeOutput {
                     }
                 });
             }
+            // The events are buffered as JSON text (spilled to a file when many), not kept as objects: analyze
+            // stays bounded by the QPs, not the events.
             try (Reports.EventBuffer events = new Reports.EventBuffer(form == Form.JSON)) {
                 AnalysisResult r = run.run(events);
                 if (form == Form.JSON) Reports.json(r, events, out, pretty);
@@ -68,5 +70,11 @@ public final class AnalyzeOutput {
         } catch (UncheckedIOException e) {
             throw e.getCause();
         }
+    }
+
+    private static AnalysisSession session(AnalysisSettings settings, Analyzer.Progress progress) {
+        AnalysisSession s = new AnalysisSession(settings, AnalysisSession.Options.RESULTS);
+        if (progress != null) s.onProgress((position, total, frames) -> progress.progress(position, total));
+        return s;
     }
 }

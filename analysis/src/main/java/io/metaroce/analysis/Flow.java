@@ -144,13 +144,13 @@ final class Flow {
     static final class PendingRetx {
         final long frame, time, u, tx;
         final int path, prevPath;
-        final AnalysisEvent event;
+        final PendingEvent event;
         /** An older copy of the same PSN still pending (several retransmissions in flight). */
         PendingRetx older;
         /** The loss suspicion of the copy this one replaced (MetaRoCE), cleared if this one proves spurious. */
         long[] suspect;
 
-        PendingRetx(long frame, long time, long u, int path, int prevPath, AnalysisEvent event, long tx) {
+        PendingRetx(long frame, long time, long u, int path, int prevPath, PendingEvent event, long tx) {
             this.tx = tx;
             this.frame = frame;
             this.time = time;

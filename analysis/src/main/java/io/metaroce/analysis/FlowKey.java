@@ -44,6 +44,14 @@ public final class FlowKey {
     /** {@code "<src ip>><dst ip>/0x<dest_qp, 6 lowercase hex digits>"}. */
     public String id() { return id(src(), dst(), qp); }
 
+    /**
+     * The flow id of a direction given as in {@link FrameFacts} (IPv4 in the low 32 bits, hi 0): the one
+     * formatting of flow ids, used wherever one is printed or looked up.
+     */
+    public static String id(boolean v6, long srcHi, long srcLo, long dstHi, long dstLo, int qp) {
+        return id(v6 ? v6Text(srcHi, srcLo) : Addresses.ipv4((int) srcLo), v6 ? v6Text(dstHi, dstLo) : Addresses.ipv4((int) dstLo), qp);
+    }
+
     static String id(String src, String dst, int qp) {
         StringBuilder b = new StringBuilder(src.length() + dst.length() + 10);
         b.append(src).append('>').append(dst).append("/0x");

@@ -36,6 +36,8 @@ public final class FrameFacts {
 
     // Frame.
     public long number, timeNs, origLen;
+    /** Byte offset of the frame's record (pcap) or block (pcapng) in its file, -1 when unknown or not a file. */
+    public long fileOffset = -1;
     public int capLen;
     public boolean truncated;
     /** True when the frame holds a RoCE transport packet (BTH). */
@@ -85,6 +87,7 @@ public final class FrameFacts {
     /** Copies the analysis-relevant facts of a dissected frame. */
     public FrameFacts from(Dissection d) {
         number = d.number();
+        fileOffset = -1;
         timeNs = d.timeNanos();
         origLen = d.originalLength();
         capLen = d.capturedLength();
@@ -283,7 +286,7 @@ public final class FrameFacts {
 
     /** Copies every field from another instance (used by the decode/analysis pipeline). */
     public void copyFrom(FrameFacts o) {
-        number = o.number; timeNs = o.timeNs; origLen = o.origLen; capLen = o.capLen; truncated = o.truncated;
+        number = o.number; fileOffset = o.fileOffset; timeNs = o.timeNs; origLen = o.origLen; capLen = o.capLen; truncated = o.truncated;
         roce = o.roce; judgeable = o.judgeable; v6 = o.v6; rocev1 = o.rocev1; srcHi = o.srcHi; srcLo = o.srcLo; dstHi = o.dstHi;
         dstLo = o.dstLo; ecn = o.ecn; ttl = o.ttl; ipId = o.ipId; sport = o.sport; tver = o.tver;
         opcodeValue = o.opcodeValue; psn = o.psn; destQp = o.destQp; padCnt = o.padCnt; ackReq = o.ackReq;

@@ -117,11 +117,11 @@ public final class Reports {
         j.value(r.capture());
         out.append(pretty ? ",\n  \"flows\": [" : ",\"flows\":[");
         boolean first = true;
-        for (Map<String, Object> f : r.flows()) {
+        for (FlowSummary f : r.flows()) {
             if (!first) out.append(',');
             first = false;
             if (pretty) out.append("\n    ");
-            new JsonOut(out, false).value(f);
+            new JsonOut(out, false).value(f.toJsonMap());
         }
         if (pretty && !r.flows().isEmpty()) out.append("\n  ");
         out.append(pretty ? "],\n  \"events\": [" : "],\"events\":[");
@@ -145,31 +145,28 @@ public final class Reports {
         if (tap.get("how") != null) out.append(" (").append(str(tap.get("how"))).append(')');
         out.append("\nView: S = at the flow's sender, R = at its receiver, M = mid-path (mirror)\n");
         table(out, new String[] {"Flow", "Peer", "Transport", "Svc", "V", "Frames", "Bytes", "Data", "Msgs", "Done",
-                "Duration(s)", "Goodput"}, r.flows(), f -> new Object[] {f.get("id"), f.get("peer") == null ? "-" : f.get("peer"),
-                f.get("transport"), f.get("service"), view(f), f.get("packets"), f.get("bytes"), f.get("data_packets"),
-                f.get("messages"), f.get("messages_completed"), seconds(num(f.get("last_ns")) - num(f.get("first_ns"))),
-                rate(f.get("goodput_bps"))});
+                "Duration(s)", "Goodput"}, r.flows(), f -> new Object[] {f.id(), f.peer() == null ? "-" : f.peer(),
+                f.transport(), f.service(), f.view().letter(), f.counters().packets(), f.counters().bytes(),
+                f.counters().dataPackets(), f.counters().messages(), f.counters().messagesCompleted(),
+                seconds(f.counters().lastNs() - f.counters().firstNs()), rate(f.goodputBps())});
 
         out.append(rule).append("Reliability (retransmissions by cause; losses: capture vs network)\n");
         table(out, new String[] {"Flow", "Retx", "nak", "nack", "sack", "tmo", "rnr", "Spur", "OOO", "Dup", "Gaps",
                 "CapLoss", "NetLoss", "ACK", "NAK", "RNR", "SACK", "NACK", "CNP", "CE", "CE-noCNP", "Stall"}, r.flows(), f -> {
-                    @SuppressWarnings("unchecked")
-                    Map<String, Object> c = (Map<String, Object>) f.get("retransmissions_by_cause");
-                    return new Object[] {f.get("id"), f.get("retransmitted_packets"), c.get("nak"), c.get("nack"), c.get("sack"),
-                            c.get("timeout"), c.get("rnr"), f.get("spurious_retransmissions"), f.get("out_of_order"),
-                            f.get("duplicates"), f.get("psn_gaps"), f.get("capture_gaps"), f.get("network_losses"), f.get("acks"),
-                            f.get("naks"), f.get("rnr_naks"), f.get("sacks"), f.get("nacks"), f.get("cnps"), f.get("ce_marks"),
-                            f.get("ce_without_cnp") == null ? "-" : f.get("ce_without_cnp"), f.get("credit_stalls")};
+                    FlowSummary.Counters c = f.counters();
+                    FlowSummary.ByCause b = c.retransmissionsByCause();
+                    return new Object[] {f.id(), c.retransmittedPackets(), b.nak(), b.nack(), b.sack(), b.timeout(), b.rnr(),
+                            c.spuriousRetransmissions(), c.outOfOrder(), c.duplicates(), c.psnGaps(), c.captureGaps(),
+                            c.networkLosses(), c.acks(), c.naks(), c.rnrNaks(), c.sacks(), c.nacks(), c.cnps(), c.ceMarks(),
+                            c.ceWithoutCnp() == null ? "-" : c.ceWithoutCnp(), c.creditStalls()};
                 });
 
         out.append(rule).append("Latency (us): min / median / p99 / max (count)\n");
         table(out, new String[] {"Flow", "ACK RTT", "Msg completion", "NAK generation", "NAK response", "Retx latency"},
                 r.flows(), f -> {
-                    @SuppressWarnings("unchecked")
-                    Map<String, Object> l = (Map<String, Object>) f.get("latency");
-                    return new Object[] {f.get("id"), lat(l.get("ack_rtt_ns")), lat(l.get("message_completion_ns")),
-                            lat(l.get("nak_gen_latency_ns")), lat(l.get("nak_response_latency_ns")),
-                            lat(l.get("retransmission_latency_ns"))};
+                    FlowSummary.Latencies l = f.latency();
+                    return new Object[] {f.id(), lat(l.ackRtt()), lat(l.messageCompletion()), lat(l.nakGeneration()),
+                            lat(l.nakResponse()), lat(l.retransmission())};
                 });
 
         out.append(rule).append("Expert Info summary\n");
@@ -181,17 +178,14 @@ public final class Reports {
         out.append(eb);
 
         List<Object[]> pathRows = new ArrayList<>();
-        for (Map<String, Object> f : r.flows()) {
-            if (!(f.get("paths") instanceof Map<?, ?> ps) || ps.isEmpty()) continue;
-            for (Map.Entry<?, ?> pe : ps.entrySet()) {
-                @SuppressWarnings("unchecked")
-                Map<String, Object> p = (Map<String, Object>) pe.getValue();
-                pathRows.add(new Object[] {f.get("id"), pe.getKey(), view(f), p.get("packets"), p.get("first_sends"),
-                        p.get("retransmissions_on"), p.get("retransmitted_from") != null ? p.get("retransmitted_from")
-                                : p.get("lost_inferred") instanceof Number n && n.longValue() > 0 ? "~" + n : "-",
-                        p.get("loss_rate") == null ? "-" : pct(p.get("loss_rate")), p.get("ce_marks"), p.get("mr_cnps"),
-                        lat(p.get("rtt_ns")), p.get("probes"), p.get("probe_loss") == null ? "-" : pct(p.get("probe_loss")),
-                        Boolean.TRUE.equals(p.get("down")) ? "DOWN (" + p.get("down_reason") + ")" : "up"});
+        for (FlowSummary f : r.flows()) {
+            if (f.metaRoce() == null) continue;
+            for (FlowSummary.PathSummary p : f.metaRoce().paths().values()) {
+                pathRows.add(new Object[] {f.id(), Integer.toString(p.id()), f.view().letter(), p.packets(), p.firstSends(),
+                        p.retransmissionsOn(), p.retransmittedFrom() != null ? p.retransmittedFrom()
+                                : p.lostInferred() != null && p.lostInferred() > 0 ? "~" + p.lostInferred() : "-",
+                        p.lossRate() == null ? "-" : pct(p.lossRate()), p.ceMarks(), p.mrCnps(), lat(p.rtt()), p.probes(),
+                        p.probeLoss() == null ? "-" : pct(p.probeLoss()), p.down() ? "DOWN (" + p.downReason() + ")" : "up"});
             }
         }
         if (!pathRows.isEmpty()) {
@@ -229,17 +223,10 @@ public final class Reports {
         List<Object[]> rows = new ArrayList<>();
         long retx = r.total("retransmitted_packets"), spur = r.total("spurious_retransmissions");
         long[] byCause = new long[Cause.values().length];
-        for (Map<String, Object> f : r.flows()) {
-            @SuppressWarnings("unchecked")
-            Map<String, Object> c = (Map<String, Object>) f.get("retransmissions_by_cause");
-            for (Cause k : Cause.values()) byCause[k.ordinal()] += num(c.get(k.label()));
-        }
-        if (r.total("psn_gaps") > 0 || r.total("ack_of_unseen_frames") > 0) { /* placeholder */ }
         long downs = 0;
-        for (Map<String, Object> f : r.flows()) {
-            if (f.get("paths") instanceof Map<?, ?> ps) {
-                for (Object p : ps.values()) if (p instanceof Map<?, ?> pm && Boolean.TRUE.equals(pm.get("down"))) downs++;
-            }
+        for (FlowSummary f : r.flows()) {
+            for (Cause k : Cause.values()) byCause[k.ordinal()] += f.counters().retransmissionsByCause().of(k);
+            if (f.metaRoce() != null) for (FlowSummary.PathSummary p : f.metaRoce().paths().values()) if (p.down()) downs++;
         }
         add(rows, "Error", "Sequence", downs, "Path down (unanswered probes or loss far above the other paths)");
         add(rows, "Warning", "Sequence", r.total("naks"), "NAK (PSN sequence error or fatal code)");
@@ -266,12 +253,12 @@ public final class Reports {
     }
 
     private interface RowFn {
-        Object[] row(Map<String, Object> f);
+        Object[] row(FlowSummary f);
     }
 
-    private static void table(Appendable out, String[] head, List<Map<String, Object>> flows, RowFn fn) throws IOException {
+    private static void table(Appendable out, String[] head, List<FlowSummary> flows, RowFn fn) throws IOException {
         List<Object[]> rows = new ArrayList<>();
-        for (Map<String, Object> f : flows) rows.add(fn.row(f));
+        for (FlowSummary f : flows) rows.add(fn.row(f));
         rows(out, head, rows);
     }
 
@@ -301,11 +288,6 @@ public final class Reports {
 
     private static long num(Object o) { return o instanceof Number n ? n.longValue() : 0; }
 
-    private static String view(Map<String, Object> f) {
-        String v = str(f.get("view"));
-        return v.isEmpty() ? "-" : v.substring(0, 1).toUpperCase();
-    }
-
     private static String seconds(long ns) { return String.format(Locale.ROOT, "%.6f", ns / 1e9); }
 
     private static String pct(Object o) { return String.format(Locale.ROOT, "%.2f%%", ((Number) o).doubleValue() * 100); }
@@ -319,10 +301,9 @@ public final class Reports {
         return String.format(Locale.ROOT, "%.0f b/s", v);
     }
 
-    private static String lat(Object o) {
-        if (!(o instanceof Map<?, ?> m)) return "-";
-        return String.format(Locale.ROOT, "%s/%s/%s/%s (%s)", us(m.get("min")), us(m.get("median")), us(m.get("p99")),
-                us(m.get("max")), m.get("count"));
+    private static String lat(FlowSummary.LatencySummary l) {
+        if (l == null) return "-";
+        return String.format(Locale.ROOT, "%s/%s/%s/%s (%s)", us(l.min()), us(l.median()), us(l.p99()), us(l.max()), l.count());
     }
 
     private static String us(Object ns) {

@@ -12,11 +12,13 @@ import java.util.Arrays;
  * record per acknowledging frame and newly covered PSN run (flow, first PSN, count) answers
  * {@code acked_by_frame} and {@code ack_rtt_ns} for any data frame by lookup.
  */
-public final class VerdictStore {
+final class VerdictStore {
     // Flags.
     static final int RETX = 1, SPURIOUS = 2, OOO = 4, DUP = 8, ACK_UNSEEN = 16, CE_NO_CNP = 32, CE = 64,
             PENDING = 128, CAUSE_SHIFT = 8, CAUSE_MASK = 7 << CAUSE_SHIFT,
-            INFERRED = 1 << 11, REPEAT_RESP = 1 << 12, ACK_FIRST = 1 << 13;
+            INFERRED = 1 << 11, REPEAT_RESP = 1 << 12, ACK_FIRST = 1 << 13,
+            /** A retransmission whose spuriousness the capture never decided (the pass ended first). */
+            UNDECIDED = 1 << 14;
     // Value codes.
     static final int V_ORIGINAL = 1, V_REORDER = 2, V_GAP = 3, V_NAK_GEN = 4, V_NAK_RESP = 5, V_RTX_LAT = 6, V_MSG_ID = 7,
             V_MSG_DONE = 8, V_REQUEST = 9;
@@ -158,6 +160,27 @@ public final class VerdictStore {
     public long value(int i, int code) {
         for (int k = 0; k < valCount[i]; k++) if (valueCode(i, k) == code) return valueAt(i, k);
         return -1;
+    }
+
+    /** The typed verdict of a frame (every flag false and every value null when none was stored). */
+    public FrameVerdict verdict(long frame) {
+        int i = find(frame);
+        if (i < 0) return FrameVerdict.none(frame);
+        int fl = flags[i];
+        boolean retx = (fl & RETX) != 0;
+        int open = PENDING | UNDECIDED;
+        FrameVerdict.Spurious sp = !retx || (fl & (SPURIOUS | open)) == 0 ? FrameVerdict.Spurious.NO
+                : (fl & open) != 0 ? FrameVerdict.Spurious.UNDECIDED : FrameVerdict.Spurious.YES;
+        return new FrameVerdict(frame, retx, retx ? causeAt(i) : null, sp, retx && (fl & INFERRED) != 0,
+                (fl & REPEAT_RESP) != 0, (fl & ACK_FIRST) != 0, (fl & OOO) != 0, (fl & DUP) != 0, (fl & ACK_UNSEEN) != 0,
+                (fl & CE) != 0, (fl & CE_NO_CNP) != 0, boxed(i, V_ORIGINAL), boxed(i, V_REQUEST), boxed(i, V_REORDER),
+                boxed(i, V_GAP), boxed(i, V_NAK_GEN), boxed(i, V_NAK_RESP), boxed(i, V_RTX_LAT), boxed(i, V_MSG_ID),
+                boxed(i, V_MSG_DONE));
+    }
+
+    private Long boxed(int i, int code) {
+        for (int k = 0; k < valCount[i]; k++) if (valueCode(i, k) == code) return valueAt(i, k);
+        return null;
     }
 
     /**

@@ -98,9 +98,10 @@ final class Accuracy {
         Score s = new Score(name);
         JsonNode cap = t.get("capture");
         s.tap = cap.get("tap").asText() + (cap.has("tap_host") ? ":" + cap.get("tap_host").asText() : "");
-        AnalysisResult r = Analyzer.analyze(capture, settings, true, null);
+        AnalysisSession session = new AnalysisSession(settings, new AnalysisSession.Options(true, false, false));
+        AnalysisResult r = session.run(capture);
         s.result = r;
-        AnalysisFrameFields provider = new AnalysisFrameFields(r.engine());
+        AnalysisFrameFields provider = session.frameFields();
         Map<String, String> transport = new HashMap<>();
         for (JsonNode f : t.get("flows")) transport.put(f.get("flow").asText(), f.get("transport").asText());
 
@@ -188,7 +189,7 @@ final class Accuracy {
         for (JsonNode f : t.get("flows")) {
             String id = f.get("flow").asText();
             JsonNode c = f.get("counters");
-            Map<String, Object> m = r.flow(id);
+            Map<String, Object> m = json(r, id);
             if (c.get("packets").asLong() != f.get("frames").asLong()) continue; // not all of it at this tap
             if (m == null) {
                 if (c.get("packets").asLong() > 0) s.countMismatches.add(id + ": flow missing");
@@ -210,13 +211,19 @@ final class Accuracy {
             if ("receiver".equals(m.get("view"))) check(s, id, "ce_marks", c.get("ce_marks").asLong(), m.get("ce_marks"));
             check(s, id, "messages", c.get("messages").asLong(), m.get("messages"));
             // Control packets this flow sent are counted by the analysis on the data flow they are about.
-            Map<String, Object> about = m.get("peer") instanceof String p ? r.flow(p) : null;
+            Map<String, Object> about = m.get("peer") instanceof String p ? json(r, p) : null;
             if (about != null) {
                 for (String k : new String[] {"acks", "naks", "rnr_naks", "sacks", "nacks", "cnps"}) {
                     check(s, id + " (about " + about.get("id") + ")", k, c.get(k).asLong(), about.get(k));
                 }
             }
         }
+    }
+
+    /** The JSON mapping of a flow's summary (the truth files use the JSON names), or null. */
+    private static Map<String, Object> json(AnalysisResult r, String id) {
+        FlowSummary f = r.flow(id);
+        return f == null ? null : f.toJsonMap();
     }
 
     private static void check(Score s, String id, String what, long truth, Object got) {
@@ -238,7 +245,7 @@ final class Accuracy {
         }
         for (Map.Entry<String, long[]> e : worst.entrySet()) {
             if (e.getValue()[1] < 2) continue;
-            Map<String, Object> m = r.flow(e.getKey());
+            Map<String, Object> m = json(r, e.getKey());
             if (m == null || !(m.get("paths") instanceof Map<?, ?> paths)) continue;
             long best = -1, bestLost = -1;
             boolean measured = false;

@@ -63,9 +63,9 @@ final class Cap {
     Run analyze(AnalysisSettings s) {
         try {
             Path f = write();
-            List<AnalysisEvent> events = new ArrayList<>();
-            AnalysisResult r = Analyzer.analyze(f, s, true, events::add);
-            return new Run(f, r, events, new AnalysisFrameFields(r.engine()));
+            AnalysisSession session = new AnalysisSession(s, AnalysisSession.Options.ALL);
+            AnalysisResult r = session.run(f);
+            return new Run(f, session, r, session.events().all(), session.frameFields());
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }
@@ -74,12 +74,15 @@ final class Cap {
     /** The outcome of one analysis: results, events, and the analysis fields of every frame. */
     static final class Run {
         final Path file;
+        final AnalysisSession session;
         final AnalysisResult result;
         final List<AnalysisEvent> events;
         final Map<Long, Map<String, Object>> fields = new HashMap<>();
 
-        Run(Path file, AnalysisResult result, List<AnalysisEvent> events, AnalysisFrameFields provider) throws Exception {
+        Run(Path file, AnalysisSession session, AnalysisResult result, List<AnalysisEvent> events,
+            AnalysisFrameFields provider) throws Exception {
             this.file = file;
+            this.session = session;
             this.result = result;
             this.events = events;
             Dissector dis = new Dissector();

@@ -13,7 +13,7 @@ public final class DumpMain {
         long from = args.length > 1 ? Long.parseLong(args[1]) : 1, to = args.length > 2 ? Long.parseLong(args[2]) : Long.MAX_VALUE;
         java.util.List<AnalysisEvent> ev = new java.util.ArrayList<>();
         AnalysisResult r = Analyzer.analyze(f, AnalysisSettings.DEFAULT, true, ev::add);
-        AnalysisFrameFields p = new AnalysisFrameFields(r.engine());
+        AnalysisFrameFields p = Analyzer.frameFields(f, AnalysisSettings.DEFAULT);
         Dissector dis = new Dissector();
         Dissection d = new Dissection();
         try (PacketSource src = CaptureFiles.open(f)) {

@@ -69,8 +69,7 @@ class ExternalCapturesAnalysisTest {
         }
         assertTrue(files.size() >= 10, "too few captures in " + dir);
         for (Path f : files) {
-            AnalysisResult r = Analyzer.analyze(f, AnalysisSettings.DEFAULT, true, null);
-            AnalysisFrameFields provider = new AnalysisFrameFields(r.engine());
+            AnalysisFrameFields provider = Analyzer.frameFields(f, AnalysisSettings.DEFAULT);
             Map<String, Integer> copies = new HashMap<>();
             List<String> retx = new ArrayList<>();
             Dissector dis = new Dissector();

@@ -55,7 +55,7 @@ class IntegrityAndOutputTest {
         assertEquals(1L, ((Map<?, ?>) cap.get("capture_drops")).get("if_dropped"));
         assertEquals(true, cap.get("capture_drops_detected"));
         assertEquals(1, r.events(EventType.ACK_OF_UNSEEN).size());
-        assertEquals("capture", r.events(EventType.ACK_OF_UNSEEN).get(0).details().get("loss"));
+        assertEquals(AnalysisEvent.Loss.CAPTURE, ((AnalysisEvent.AckOfUnseen) r.events(EventType.ACK_OF_UNSEEN).get(0)).loss());
     }
 
     /** Sender tap: a PSN the sender's own capture lacks can only be capture loss (a sender never skips). */
@@ -69,7 +69,7 @@ class IntegrityAndOutputTest {
         assertEquals(1L, r.field(2, "psn_gap"));
         assertEquals(1, r.count(DATA, "capture_gaps"));
         assertEquals(0, r.count(DATA, "network_losses"));
-        assertEquals("capture", r.events(EventType.PSN_GAP).get(0).details().get("loss"));
+        assertEquals(AnalysisEvent.Loss.CAPTURE, ((AnalysisEvent.PsnGap) r.events(EventType.PSN_GAP).get(0)).loss());
         assertFalse(r.flag(3, "ack_of_unseen"), "already counted as capture loss at the gap");
     }
 
@@ -105,7 +105,7 @@ class IntegrityAndOutputTest {
         c.add(US, Pkt.of(WRITE_ONLY).from("10.0.0.3", "10.0.0.4").qp(0x300).psn(5).payload(64));
         Cap.Run r = c.analyze("auto");
         assertEquals("mirror", ((Map<?, ?>) r.result.capture().get("tap")).get("resolved"));
-        assertEquals("mirror", r.result.flow(DATA).get("view"));
+        assertEquals("mirror", r.result.flow(DATA).view().label());
     }
 
     /** The JSON report has the documented shape; text and event stream render. */
@@ -174,7 +174,7 @@ class IntegrityAndOutputTest {
         for (int p = 0; p < 2000; p++) c.add(US, data(p).ack());
         for (int p = 0; p < 2000; p += 8) c.add(US, ack(p + 7));
         Cap.Run r = c.analyze("host:" + A);
-        VerdictStore st = r.result.engine().verdicts();
+        VerdictStore st = r.session.engine().verdicts();
         assertTrue(st.size() <= 260, "only notable frames (here: the ACKs completing messages), got " + st.size());
         assertEquals(250, st.ackRuns());
         assertEquals(2001L, r.field(8, "acked_by_frame"));

@@ -71,7 +71,7 @@ class MetaRoceAnalysisTest {
         assertEquals(1, run.count(DATA, "spurious_retransmissions"));
         assertEquals(6, run.count(DATA, "sacks"));
         @SuppressWarnings("unchecked")
-        Map<String, Map<String, Object>> paths = (Map<String, Map<String, Object>>) run.result.flow(DATA).get("paths");
+        Map<String, Map<String, Object>> paths = (Map<String, Map<String, Object>>) run.result.flow(DATA).toJsonMap().get("paths");
         assertEquals(1L, paths.get("2").get("retransmitted_from"), "the loss was on path 2: " + paths);
         assertEquals(0L, paths.get("0").get("retransmitted_from"), "the spurious resend is no loss of path 0");
         assertEquals(0L, paths.get("1").get("retransmitted_from"));
@@ -79,7 +79,7 @@ class MetaRoceAnalysisTest {
         assertEquals(9L, run.field(1, "acked_by_frame"));
         assertEquals(10L, run.field(frame[3], "acked_by_frame"), "1003 was covered by the SACK bitmap of frame 10");
         assertEquals(14L, run.field(frame[2], "acked_by_frame"));
-        assertEquals("metaroce", run.result.flow(DATA).get("transport"));
+        assertEquals("metaroce", run.result.flow(DATA).transport());
     }
 
     /** Receiver tap: sprayed packets arrive out of order; a NACK for a lost PSN, the rtx=1 copy fills it. */
@@ -137,7 +137,7 @@ class MetaRoceAnalysisTest {
         }
         Cap.Run r = c.analyze("host:" + A);
         @SuppressWarnings("unchecked")
-        Map<String, Map<String, Object>> paths = (Map<String, Map<String, Object>>) r.result.flow(DATA).get("paths");
+        Map<String, Map<String, Object>> paths = (Map<String, Map<String, Object>>) r.result.flow(DATA).toJsonMap().get("paths");
         assertEquals(true, paths.get("3").get("down"), paths.toString());
         assertEquals(false, paths.get("0").get("down"));
         assertEquals(1.0, paths.get("3").get("probe_loss"));
@@ -168,7 +168,7 @@ class MetaRoceAnalysisTest {
         }
         Cap.Run r = c.analyze("host:" + A);
         @SuppressWarnings("unchecked")
-        Map<String, Map<String, Object>> paths = (Map<String, Map<String, Object>>) r.result.flow(DATA).get("paths");
+        Map<String, Map<String, Object>> paths = (Map<String, Map<String, Object>>) r.result.flow(DATA).toJsonMap().get("paths");
         assertTrue((Long) paths.get("3").get("retransmitted_from") > 0, paths.toString());
         assertEquals(true, paths.get("3").get("down"), paths.toString());
         assertEquals("loss_rate", paths.get("3").get("down_reason"));
@@ -215,7 +215,7 @@ class MetaRoceAnalysisTest {
         send(c, US, data(4, c, US));                       // 8 stall of 32 us ends
         Cap.Run r = c.analyze("host:" + A);
         assertEquals(1, r.count(DATA, "credit_stalls"), r.dump());
-        assertEquals(true, r.result.flow(DATA).get("credit_mode"));
+        assertEquals(true, r.result.flow(DATA).counters().creditMode());
         assertEquals(1, r.events(EventType.CREDIT_STALL).size());
     }
 
@@ -228,8 +228,8 @@ class MetaRoceAnalysisTest {
         send(c, US, data(100, c, US));
         send(c, 10 * US, sack(100, 101, 102, 0, 0, 0));
         Cap.Run r = c.analyze("host:" + A);
-        assertEquals(8L, r.result.flow(DATA).get("path_count"));
-        assertEquals("cm", r.result.flow(DATA).get("paired_by"));
-        assertEquals(CTL, r.result.flow(DATA).get("peer"));
+        assertEquals(8L, r.result.flow(DATA).metaRoce().pathCount());
+        assertEquals("cm", r.result.flow(DATA).pairedBy());
+        assertEquals(CTL, r.result.flow(DATA).peer());
     }
 }

@@ -49,8 +49,8 @@ class RealCaptureRulesTest {
             assertEquals(1, r.events(EventType.ACK_BEFORE_REQUEST).size(), tap);
             AnalysisEvent e = r.events(EventType.ACK_BEFORE_REQUEST).get(0);
             assertEquals(4L, e.frame());
-            assertEquals(3L, e.details().get("ack_frame"));
-            assertEquals(3_000L, e.details().get("ack_lead_ns"));
+            assertEquals(3L, ((AnalysisEvent.AckBeforeRequest) e).ackFrame());
+            assertEquals(3_000L, ((AnalysisEvent.AckBeforeRequest) e).ackLeadNs());
         }
     }
 
@@ -92,7 +92,7 @@ class RealCaptureRulesTest {
             assertEquals(1, r.events(EventType.REPEATED_RESPONSE).size(), tap);
             AnalysisEvent e = r.events(EventType.REPEATED_RESPONSE).get(0);
             assertEquals(4L, e.frame());
-            assertEquals(3L, e.details().get("request_frame"));
+            assertEquals(3L, ((AnalysisEvent.RepeatedResponse) e).requestFrame());
         }
     }
 
@@ -105,7 +105,7 @@ class RealCaptureRulesTest {
         Cap.Run r = c.analyze("mirror");
         assertTrue(r.events(EventType.SPURIOUS_RETRANSMISSION).isEmpty(), r.dump());
         assertEquals(7, r.events(EventType.TIMEOUT_RETRANSMISSION).size(), r.dump());
-        for (AnalysisEvent e : r.events(EventType.TIMEOUT_RETRANSMISSION)) assertEquals("unknown", e.details().get("spurious"));
+        for (AnalysisEvent e : r.events(EventType.TIMEOUT_RETRANSMISSION)) assertEquals(FrameVerdict.Spurious.UNDECIDED, ((AnalysisEvent.Retransmission) e).spurious());
         for (int f = 2; f <= 8; f++) {
             assertTrue(r.flag(f, "retransmission"));
             assertNull(r.field(f, "spurious"), "no evidence either way: no verdict\n" + r.dump());
@@ -157,7 +157,7 @@ class RealCaptureRulesTest {
         assertEquals(6, r.count(DATA, "retransmitted_packets"));
         assertEquals(4, r.count(DATA, "inferred_retransmissions"));
         assertEquals(4, r.count(DATA, "network_losses"), "102 and 105..107 were lost before the tap");
-        long inferredEvents = r.events(EventType.RETRANSMISSION).stream().filter(e -> Boolean.TRUE.equals(e.details().get("inferred"))).count();
+        long inferredEvents = r.events(EventType.RETRANSMISSION).stream().filter(e -> ((AnalysisEvent.Retransmission) e).inferred()).count();
         assertEquals(4, inferredEvents);
     }
 

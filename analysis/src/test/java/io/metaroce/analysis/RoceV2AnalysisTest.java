@@ -67,9 +67,9 @@ class RoceV2AnalysisTest {
         assertEquals(5, r.count(DATA, "messages"));
         assertEquals(5, r.count(DATA, "messages_completed"));
         assertEquals(1, r.count(DATA, "network_losses"), "the NAK names the one lost PSN; 103 and 104 were resent, not lost");
-        assertEquals(ACKS, r.result.flow(DATA).get("peer"));
-        assertEquals("psn", r.result.flow(DATA).get("paired_by"));
-        assertEquals("sender", r.result.flow(DATA).get("view"));
+        assertEquals(ACKS, r.result.flow(DATA).peer());
+        assertEquals("psn", r.result.flow(DATA).pairedBy());
+        assertEquals("sender", r.result.flow(DATA).view().label());
         assertEquals(1, r.events(EventType.NAK).size());
         assertEquals(3, r.events(EventType.RETRANSMISSION).size());
         // message completion on the ACK frames: 100 and 101 by frame 6, 102..104 by frame 11
@@ -104,7 +104,7 @@ class RoceV2AnalysisTest {
         assertEquals(3L, r.field(8, "original_frame"));
         assertEquals(1, r.count(DATA, "network_losses"));
         assertEquals(0, r.count(DATA, "capture_gaps"));
-        assertEquals("receiver", r.result.flow(DATA).get("view"));
+        assertEquals("receiver", r.result.flow(DATA).view().label());
     }
 
     /** A tail loss recovered by the timer, and a timer that fired although the ACK was on its way. */
@@ -208,8 +208,8 @@ class RoceV2AnalysisTest {
         c.add(US, Pkt.of(ACK).from(B, A).qp(0x103).psn(900_000).aeth(0, 31, 1));
         c.add(US, Pkt.of(ACK).from(B, A).qp(0x102).psn(100).aeth(0, 31, 1));
         Cap.Run r = c.analyze("host:" + A);
-        assertEquals("10.0.0.2>10.0.0.1/0x000102", r.result.flow(DATA).get("peer"));
-        assertEquals("10.0.0.2>10.0.0.1/0x000103", r.result.flow("10.0.0.1>10.0.0.2/0x000202").get("peer"));
+        assertEquals("10.0.0.2>10.0.0.1/0x000102", r.result.flow(DATA).peer());
+        assertEquals("10.0.0.2>10.0.0.1/0x000103", r.result.flow("10.0.0.1>10.0.0.2/0x000202").peer());
         assertEquals(1, r.count(DATA, "acks"));
         assertEquals(1, r.count("10.0.0.1>10.0.0.2/0x000202", "acks"));
     }
@@ -229,15 +229,15 @@ class RoceV2AnalysisTest {
         c.add(10 * US, ack(0));                                                      // 9
         c.add(US, Pkt.of(ACK).from(A, B).qp(0x201).psn(500).aeth(0, 31, 1));         // 10 A acks B's SEND
         Cap.Run r = c.analyze("host:" + A);
-        assertEquals(ACKS, r.result.flow(DATA).get("peer"), r.dump());
-        assertEquals("cm", r.result.flow(DATA).get("paired_by"));
+        assertEquals(ACKS, r.result.flow(DATA).peer(), r.dump());
+        assertEquals("cm", r.result.flow(DATA).pairedBy());
         for (long f = 3; f <= 10; f++) assertNull(r.field(f, "psn_gap"), "frame " + f + "\n" + r.dump());
         assertEquals(1, r.count(ACKS, "acks"), "A's ACK of B's SEND counts on B's flow");
         assertEquals(1, r.count(DATA, "messages_completed"));
         assertEquals(1L, r.result.capture().get("connections_from_cm"));
         // The CM messages themselves are a UD flow to QP 1.
-        assertEquals("ud", r.result.flow("10.0.0.1>10.0.0.2/0x000001").get("service"));
-        assertEquals(java.util.List.of(1L), r.result.flow("10.0.0.1>10.0.0.2/0x000001").get("src_qps"));
+        assertEquals("ud", r.result.flow("10.0.0.1>10.0.0.2/0x000001").service());
+        assertEquals(java.util.List.of(1), r.result.flow("10.0.0.1>10.0.0.2/0x000001").srcQps());
     }
 
     /** A mirror that saw the same frame twice: a capture duplicate, not a retransmission (§11 f). */
@@ -264,6 +264,6 @@ class RoceV2AnalysisTest {
         c.add(US, Pkt.of(ACK).from("fd00::2", "fd00::1").qp(0x102).psn(7).aeth(0, 31, 1));
         Cap.Run r = c.analyze("auto");
         assertEquals("fd00::1>fd00::2/0x000201", r.field(1, "flow"));
-        assertEquals("fd00::2>fd00::1/0x000102", r.result.flow("fd00::1>fd00::2/0x000201").get("peer"));
+        assertEquals("fd00::2>fd00::1/0x000102", r.result.flow("fd00::1>fd00::2/0x000201").peer());
     }
 }

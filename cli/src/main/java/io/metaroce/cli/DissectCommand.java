@@ -1,9 +1,8 @@
 package io.metaroce.cli;
 
-import io.metaroce.analysis.AnalysisEngine;
 import io.metaroce.analysis.AnalysisFrameFields;
+import io.metaroce.analysis.AnalysisSession;
 import io.metaroce.analysis.AnalysisSettings;
-import io.metaroce.analysis.Analyzer;
 import io.metaroce.capture.CaptureException;
 import io.metaroce.capture.CaptureFiles;
 import io.metaroce.capture.CaptureProblem;
@@ -177,7 +176,7 @@ final class DissectCommand implements Callable<Integer> {
         DissectorConfig config = new DissectorConfig(ports, !noIcrc);
         boolean needAnalysis = analysis || selected.stream().anyMatch(f -> f.name().startsWith("analysis."))
                 || (displayFilter != null && displayFilter.referencedFields().stream().anyMatch(f -> f.name().startsWith("analysis.")));
-        AnalysisEngine engine = null;
+        AnalysisSession verdicts = null;
         if (needAnalysis && live.live()) {
             err.println("metaroce dissect: the analysis.* fields (-A) need a capture file: use analyze -i for live analysis");
             return 2;
@@ -188,7 +187,8 @@ final class DissectCommand implements Callable<Integer> {
                         .withCheckIcrc(!noIcrc);
                 String warning = TapCheck.warning(file, ports, tapChoice);
                 if (warning != null) err.println("metaroce dissect: " + warning);
-                engine = Analyzer.analyze(file, settings, true, null).engine();
+                verdicts = new AnalysisSession(settings, new AnalysisSession.Options(true, false, false));
+                verdicts.run(file);
             } catch (CaptureException e) {
                 err.println("metaroce dissect: " + e.getMessage());
                 return 2;
@@ -211,10 +211,10 @@ final class DissectCommand implements Callable<Integer> {
         }
         try (src) {
             int workers = threads > 0 ? threads : FramePipeline.defaultThreads();
-            if (quiet) quietRun(src, config, displayFilter, count == Long.MAX_VALUE ? workers : 1, engine);
+            if (quiet) quietRun(src, config, displayFilter, count == Long.MAX_VALUE ? workers : 1, verdicts);
             // frame.time_delta_displayed needs the frames in display order: one worker then.
             else if (!outputRun(src, config, displayFilter, selected, fo,
-                    selected.stream().anyMatch(f -> f.name().equals("frame.time_delta_displayed")) ? 1 : workers, engine))
+                    selected.stream().anyMatch(f -> f.name().equals("frame.time_delta_displayed")) ? 1 : workers, verdicts))
                 return 0; // stdout closed
             System.out.flush();
             if (session == null) {
@@ -255,12 +255,12 @@ final class DissectCommand implements Callable<Integer> {
 
     /** -q: every worker keeps its own counts; they are merged at the end. */
     private void quietRun(PacketSource src, DissectorConfig config, DisplayFilter displayFilter, int workers,
-                          AnalysisEngine engine) throws InterruptedException {
+                          AnalysisSession verdicts) throws InterruptedException {
         long[] budget = {count};
         long size = src.mapping().byteSize();
         List<QuietWorker> ws;
         try (ProgressBar bar = ProgressBar.open("dissect", null)) {
-            ws = FramePipeline.run(src, workers, () -> new QuietWorker(config, displayFilter, budget, engine), r -> {
+            ws = FramePipeline.run(src, workers, () -> new QuietWorker(config, displayFilter, budget, verdicts), r -> {
                 if (bar != null) bar.update(src.recordOffset(), size);
                 return true;
             });
@@ -281,12 +281,12 @@ final class DissectCommand implements Callable<Integer> {
         final long[] budget; // shared only when there is a single worker (-c)
         final AnalysisFrameFields analysis;
 
-        QuietWorker(DissectorConfig config, DisplayFilter filter, long[] budget, AnalysisEngine engine) {
+        QuietWorker(DissectorConfig config, DisplayFilter filter, long[] budget, AnalysisSession verdicts) {
             this.dissector = new Dissector(config);
             this.filter = filter;
             this.budget = budget;
             this.summary = new Summary(null);
-            this.analysis = engine == null ? null : new AnalysisFrameFields(engine);
+            this.analysis = verdicts == null ? null : verdicts.frameFields();
         }
 
         @Override
@@ -307,14 +307,14 @@ final class DissectCommand implements Callable<Integer> {
      * Returns false when stdout was closed (a pipe to head): the run stops at the next batch, quietly.
      */
     private boolean outputRun(PacketSource src, DissectorConfig config, DisplayFilter displayFilter, List<FieldDef> selected,
-                           FieldsOptions fo, int workers, AnalysisEngine engine) throws InterruptedException {
+                           FieldsOptions fo, int workers, AnalysisSession verdicts) throws InterruptedException {
         boolean array = format == Format.json;
         ByteOut stdout = new ByteOut(System.out);
         if (array) stdout.ch('[');
         if (format == Format.fields && fo.header()) FieldsText.header(stdout, fields, fo);
         long[] remaining = {count};
         boolean[] first = {true};
-        FramePipeline.run(src, workers, () -> new OutputWorker(config, displayFilter, engine, out -> switch (format) {
+        FramePipeline.run(src, workers, () -> new OutputWorker(config, displayFilter, verdicts, out -> switch (format) {
             case text -> verbose ? new TreeText(out) : new SummaryLines(out);
             case json, jsonl -> new FrameJson(out, array, selected.isEmpty() ? null : selected)::frame;
             case fields -> new FieldsText(out, selected, fields, fo);
@@ -351,12 +351,12 @@ final class DissectCommand implements Callable<Integer> {
         long lastShownNanos = Long.MIN_VALUE;
         int[] ends = new int[FramePipeline.defaultBatch()];
 
-        OutputWorker(DissectorConfig config, DisplayFilter filter, AnalysisEngine engine,
+        OutputWorker(DissectorConfig config, DisplayFilter filter, AnalysisSession verdicts,
                      java.util.function.Function<ByteOut, FrameSink> sinks) {
             this.dissector = new Dissector(config);
             this.filter = filter;
             this.sink = sinks.apply(out);
-            this.analysis = engine == null ? null : new AnalysisFrameFields(engine);
+            this.analysis = verdicts == null ? null : verdicts.frameFields();
         }
 
         @Override

@@ -4,7 +4,7 @@ import io.metaroce.analysis.AnalysisEngine;
 import io.metaroce.analysis.AnalysisEvent;
 import io.metaroce.analysis.AnalysisSettings.Tap;
 import io.metaroce.analysis.Analyzer;
-import io.metaroce.analysis.EventType;
+import io.metaroce.analysis.Cause;
 import io.metaroce.analysis.FrameFacts;
 import io.metaroce.analysis.TapChoice;
 import io.metaroce.analysis.TapPrescan;
@@ -244,36 +244,36 @@ public final class FileValidator {
         @Override
         public void event(AnalysisEvent e) {
             FlowState fl = rules.byId.get(e.flow());
-            EventType type = e.type();
-            Map<String, Object> d = e.details();
-            if ("timeout".equals(d.get("cause")) && fl != null && fl.tver == 0) {
+            if (e instanceof AnalysisEvent.Retransmission r && r.cause() == Cause.TIMEOUT && fl != null && fl.tver == 0) {
                 Long idle = rules.idleBefore.get(e.frame());
-                Object lat = d.get("retransmission_latency_ns");
-                String msg = "retransmission of PSN " + d.get("psn") + " with no NAK or RNR NAK before it (timeout)"
+                Long lat = r.retransmissionLatencyNs();
+                String msg = "retransmission of PSN " + r.psn() + " with no NAK or RNR NAK before it (timeout)"
                         + (idle != null ? String.format("; the QP was idle %.3f us before it", idle / 1000.0) : "")
-                        + (lat instanceof Number l ? String.format(", %.1f us after the first copy", l.longValue() / 1000.0) : "");
+                        + (lat != null ? String.format(", %.1f us after the first copy", lat / 1000.0) : "");
                 Finding x = rules.findings.add("MR-RTX-005", Severity.NOTE, e.flow(), e.frame(), e.timeNs(), msg);
-                if (x != null && d.get("original_frame") instanceof Number o) x.also(o.longValue());
+                if (x != null && r.originalFrame() != null) x.also(r.originalFrame());
             }
-            if (type == EventType.CE_WITHOUT_CNP && fl != null && fl.view == View.RECEIVER) {
+            if (e instanceof AnalysisEvent.CeWithoutCnp c && fl != null && fl.view == View.RECEIVER) {
                 rules.findings.add("MR-CC-002", Severity.NOTE, e.flow(), e.frame(), e.timeNs(), String.format(
                         "CE-marked PSN %s not followed within %.0f us by a CNP, an MR-CNP or a larger ce_count",
-                        d.get("psn"), rules.settings.analysis.ceWindowNs() / 1000.0));
+                        c.psn(), rules.settings.analysis.ceWindowNs() / 1000.0));
             }
             if (!plots || fl == null || fl.plot == null) return;
-            long y = Long.MIN_VALUE;
-            if (d.get("psn") instanceof Number p && fl.started) y = RuleEngine.unwrap(fl.maxU, p.intValue());
-            switch (type) {
-                case RETRANSMISSION, TIMEOUT_RETRANSMISSION, SPURIOUS_RETRANSMISSION -> fl.plot.mark(e.timeNs(), y,
-                        type == EventType.SPURIOUS_RETRANSMISSION ? "spurious" : "retransmission", e.frame(),
-                        "retransmission of PSN " + d.get("psn") + " (" + d.get("cause") + (type == EventType.SPURIOUS_RETRANSMISSION
-                                ? ", spurious" : "") + ")" + (d.get("path") != null ? " on path " + d.get("path") : ""));
-                case NAK, RNR_NAK -> fl.plot.mark(e.timeNs(), y, "nak", e.frame(), ("nack".equals(d.get("kind")) ? "MR-NACK"
-                        : type == EventType.RNR_NAK ? "RNR NAK" : "NAK") + " PSN " + d.get("psn"));
-                case CE_MARK -> fl.plot.mark(e.timeNs(), y, "ce", e.frame(), "CE mark on PSN " + d.get("psn")
-                        + (d.get("path") != null ? " (path " + d.get("path") + ")" : ""));
+            switch (e) {
+                case AnalysisEvent.Retransmission r -> fl.plot.mark(e.timeNs(), y(fl, r.psn()),
+                        r.spurious() == io.metaroce.analysis.FrameVerdict.Spurious.YES ? "spurious" : "retransmission", e.frame(), "retransmission of PSN " + r.psn() + " ("
+                                + r.cause().label() + (r.spurious() == io.metaroce.analysis.FrameVerdict.Spurious.YES ? ", spurious" : "") + ")"
+                                + (r.path() != null ? " on path " + r.path() : ""));
+                case AnalysisEvent.Nak n -> fl.plot.mark(e.timeNs(), y(fl, n.psn()), "nak", e.frame(),
+                        (n.kind() == AnalysisEvent.NakKind.NACK ? "MR-NACK" : n.rnr() ? "RNR NAK" : "NAK") + " PSN " + n.psn());
+                case AnalysisEvent.CeMark c -> fl.plot.mark(e.timeNs(), y(fl, c.psn()), "ce", e.frame(), "CE mark on PSN "
+                        + c.psn() + (c.path() != null ? " (path " + c.path() + ")" : ""));
                 default -> { }
             }
+        }
+
+        private static long y(FlowState fl, int psn) {
+            return fl.started ? io.metaroce.analysis.Psn.unwrap(fl.maxU, psn) : Long.MIN_VALUE;
         }
     }
 }

@@ -333,7 +333,8 @@ public final class HtmlReport {
     private static void paths(StringBuilder h, FileResult r) {
         if (r.analysis == null) return;
         StringBuilder rows = new StringBuilder();
-        for (Map<String, Object> fl : r.analysis.flows()) {
+        for (io.metaroce.analysis.FlowSummary summary : r.analysis.flows()) {
+            Map<String, Object> fl = summary.toJsonMap();
             if (!(fl.get("paths") instanceof Map<?, ?> pm) || pm.isEmpty()) continue;
             Map<String, Object> paths = (Map<String, Object>) pm;
             long maxPk = 1;

@@ -9,7 +9,7 @@ import java.util.Arrays;
  * bounded per live QP whatever the capture length.
  */
 final class PsnRing {
-    static final int MAX = 1 << 16;
+    static final int MAX = io.metaroce.analysis.StreamLimits.MAX_WINDOW;
     static final byte SEEN = 1, RESERVED = 2, RTX0 = 4, UNJUDGED = 8, SKIP = 16, TRUNC = 32, COVERED = 64;
 
     long base;

@@ -5,9 +5,12 @@ import static io.metaroce.protocol.Severity.NOTE;
 import static io.metaroce.protocol.Severity.WARN;
 
 import io.metaroce.analysis.AnalysisSettings.Tap;
+import io.metaroce.analysis.CmPairing;
+import io.metaroce.analysis.FlowKey;
 import io.metaroce.analysis.FrameFacts;
+import io.metaroce.analysis.Psn;
+import io.metaroce.analysis.StreamLimits;
 import io.metaroce.analysis.View;
-import io.metaroce.dissector.Addresses;
 import io.metaroce.dissector.Dissection;
 import io.metaroce.dissector.ExpertItem;
 import io.metaroce.dissector.IcrcStatus;
@@ -44,9 +47,9 @@ import java.util.Map;
  * idle flows are released. Not thread-safe: one instance per capture.
  */
 final class RuleEngine {
-    static final int MASK = 0xFFFFFF;
-    static final long ORIGIN = (1L << 24) * 64;
-    static final long MAX_JUMP = 1 << 20;
+    private static final int MASK = Psn.MASK;
+    private static final long ORIGIN = Psn.ORIGIN;
+    private static final long MAX_JUMP = StreamLimits.NEW_STREAM_JUMP;
     private static final ValueLayout.OfLong BE_LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
     private static final ValueLayout.OfShort BE_SHORT = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
 
@@ -61,7 +64,7 @@ final class RuleEngine {
     final List<FlowState> flowList = new java.util.concurrent.CopyOnWriteArrayList<>();
     final Map<String, FlowState> byId = new java.util.concurrent.ConcurrentHashMap<>();
     private final Map<Key, List<FlowState>> byPair = new java.util.concurrent.ConcurrentHashMap<>();
-    private final Map<Long, long[]> cmRequests = new HashMap<>();
+    private final CmPairing cmPairing = new CmPairing();
 
     long frames, roceFrames, duplicates, truncated, unjudged, firstTruncFrame = -1, firstNs = -1, lastNs;
     private long nextExpiry;
@@ -129,8 +132,7 @@ final class RuleEngine {
         long n = d.number();
         // (f) capture duplicates: the same bytes as the flow's previous frame, sooner than anyone could resend.
         if (f.roce) {
-            long thr = Math.min(settings.analysis.duplicateWindowNs(), Math.max(fl.rtt(settings.analysis.minRttNs()),
-                    settings.analysis.minRttNs()));
+            long thr = StreamLimits.duplicateThreshold(settings.analysis, fl.minRtt == Long.MAX_VALUE ? -1 : fl.minRtt);
             boolean dup = f.fingerprint == fl.lastFp && t - fl.lastFpTime <= thr;
             fl.lastFp = f.fingerprint;
             fl.lastFpTime = t;
@@ -238,7 +240,7 @@ final class RuleEngine {
         Key k = new Key(v6, sHi, sLo, dHi, dLo, qp);
         FlowState fl = flows.get(k);
         if (fl != null) return fl;
-        String id = addr(v6, sHi, sLo) + ">" + addr(v6, dHi, dLo) + "/0x" + String.format("%06x", qp & MASK);
+        String id = FlowKey.id(v6, sHi, sLo, dHi, dLo, qp);
         View view = View.MIRROR;
         if (tap.kind() == Tap.Kind.HOST && v6 == tapV6) {
             if (sHi == tapHi && sLo == tapLo) view = View.SENDER;
@@ -257,16 +259,6 @@ final class RuleEngine {
         byId.put(id, fl);
         byPair.computeIfAbsent(new Key(v6, sHi, sLo, dHi, dLo, -1), x -> new java.util.concurrent.CopyOnWriteArrayList<>()).add(fl);
         return fl;
-    }
-
-    static String addr(boolean v6, long hi, long lo) {
-        if (!v6) return Addresses.ipv4((int) lo);
-        byte[] a = new byte[16];
-        for (int i = 0; i < 8; i++) {
-            a[i] = (byte) (hi >>> (56 - 8 * i));
-            a[8 + i] = (byte) (lo >>> (56 - 8 * i));
-        }
-        return Addresses.ipv6(a);
     }
 
     private static void pair(FlowState a, FlowState b) {
@@ -297,7 +289,7 @@ final class RuleEngine {
                 continue;
             }
             long u = unwrap(c.maxU, refPsn);
-            if (u < c.origin - 1024 || u > c.maxU + 64) continue;
+            if (u < c.origin - StreamLimits.PAIRING_BEHIND || u > c.maxU + StreamLimits.PAIRING_SLACK) continue;
             long dist = Math.abs(c.maxU - u);
             if (dist < bestDist) {
                 best = c;
@@ -314,48 +306,38 @@ final class RuleEngine {
     // ================================================================== connection management (§4.1)
 
     private void cm(FrameFacts f) {
-        if (f.cm == FrameFacts.CM_REQ) {
-            long key = cmKey(f.srcHi ^ f.srcLo, f.dstHi ^ f.dstLo, f.cmLocalCommId);
-            cmRequests.put(key, new long[] {f.cmLocalQpn, f.cmStartPsn, f.cmPathMtu, f.hasMrcm ? 1 : 0,
-                    f.mrcmSpray ? 1 : 0, f.mrcmCredit ? 1 : 0, f.mrcmPathCount, f.mrcmPmtuLog2, f.mrcmBasePort,
-                    f.v6 ? 1 : 0, f.srcHi, f.srcLo, f.dstHi, f.dstLo});
-            if (cmRequests.size() > 65536) cmRequests.clear();
-        } else if (f.cm == FrameFacts.CM_REP) {
-            long[] r = cmRequests.remove(cmKey(f.dstHi ^ f.dstLo, f.srcHi ^ f.srcLo, f.cmRemoteCommId));
-            if (r == null) return;
-            boolean v6 = r[9] == 1;
-            FlowState ab = flow(v6, r[10], r[11], r[12], r[13], f.cmLocalQpn);
-            FlowState ba = flow(v6, r[12], r[13], r[10], r[11], (int) r[0]);
-            pair(ab, ba);
-            if (!ab.started) ab.cmStartPsn = (int) r[1];
-            if (!ba.started) ba.cmStartPsn = f.cmStartPsn;
-            int mtu = r[2] >= 1 && r[2] <= 5 ? 128 << r[2] : 0;
-            for (FlowState x : new FlowState[] {ab, ba}) {
-                if (mtu > 0 && !"user".equals(x.pmtuSource)) {
-                    x.pmtu = mtu;
-                    x.pmtuSource = "cm";
-                }
+        CmPairing.Connection c = cmPairing.accept(f);
+        if (c == null) return;
+        CmPairing.Side a = c.requester(), b = c.responder();
+        FlowState ab = flow(c.v6(), c.aHi(), c.aLo(), c.bHi(), c.bLo(), b.qpn());
+        FlowState ba = flow(c.v6(), c.bHi(), c.bLo(), c.aHi(), c.aLo(), a.qpn());
+        pair(ab, ba);
+        if (!ab.started) ab.cmStartPsn = a.startPsn();
+        if (!ba.started) ba.cmStartPsn = b.startPsn();
+        for (FlowState x : new FlowState[] {ab, ba}) {
+            if (c.pathMtu() > 0 && !"user".equals(x.pmtuSource)) {
+                x.pmtu = c.pathMtu();
+                x.pmtuSource = "cm";
             }
-            if (r[3] == 1) cmParams(ab, r[4] == 1, r[5] == 1, (int) r[6], (int) r[7], (int) r[8]);
-            if (f.hasMrcm) cmParams(ba, f.mrcmSpray, f.mrcmCredit, f.mrcmPathCount, f.mrcmPmtuLog2, f.mrcmBasePort);
         }
+        cmParams(ab, a);
+        cmParams(ba, b);
     }
 
-    private static void cmParams(FlowState x, boolean spray, boolean credit, int pathCount, int pmtuLog2, int basePort) {
-        x.cmSpray = spray ? 1 : 0;
-        x.credit = credit;
-        if (x.pathCount == 0 && pathCount > 0) x.pathCount = pathCount;
-        if (pmtuLog2 >= 8 && pmtuLog2 <= 12 && !"user".equals(x.pmtuSource)) {
-            x.pmtu = 1 << pmtuLog2;
+    private static void cmParams(FlowState x, CmPairing.Side s) {
+        if (!s.mrcm()) return;
+        x.cmSpray = s.spray() ? 1 : 0;
+        x.credit = s.credit();
+        if (x.pathCount == 0 && s.pathCount() > 0) x.pathCount = s.pathCount();
+        if (s.pmtu() > 0 && !"user".equals(x.pmtuSource)) {
+            x.pmtu = s.pmtu();
             x.pmtuSource = "cm";
         }
-        if (basePort > 0) {
-            x.basePort = basePort;
+        if (s.basePort() > 0) {
+            x.basePort = s.basePort();
             x.basePortCm = true;
         }
     }
-
-    private static long cmKey(long a, long b, long comm) { return (a * 0x9E3779B97F4A7C15L) ^ (b * 31) ^ (comm << 1); }
 
     // ================================================================== stateless rules: MR-FRAME, MR-HDR-001..005, CTL-001, UD, PATH-001
 
@@ -695,18 +677,18 @@ final class RuleEngine {
 
     // ================================================================== request streams
 
-    static int diff(int a, int b) { return ((b - a) << 8) >> 8; }
+    private static int diff(int a, int b) { return Psn.diff(a, b); }
 
-    static long unwrap(long ref, int psn) { return ref + diff((int) (ref & MASK), psn & MASK); }
+    static long unwrap(long ref, int psn) { return Psn.unwrap(ref, psn); }
 
-    private static int wrap(long u) { return (int) (u & MASK); }
+    private static int wrap(long u) { return Psn.wrap(u); }
 
     private void start(FlowState fl, int psn) {
         long u = ORIGIN + (psn & MASK);
         long origin = u;
         if (fl.cmStartPsn >= 0) {
             long sp = unwrap(u, fl.cmStartPsn);
-            if (sp <= u && u - sp < 4096) origin = sp;
+            if (sp <= u && u - sp < MAX_JUMP) origin = sp;
         }
         fl.started = true;
         fl.origin = origin;

@@ -1,0 +1,352 @@
+package io.metaroce.analysis;
+
+import io.metaroce.analysis.AnalysisSettings.Tap;
+import io.metaroce.capture.CaptureException;
+import io.metaroce.capture.CaptureFiles;
+import io.metaroce.capture.CaptureStats;
+import io.metaroce.capture.PacketSource;
+import io.metaroce.dissector.Dissector;
+import io.metaroce.dissector.DissectorConfig;
+import java.lang.foreign.MemorySegment;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CancellationException;
+
+/**
+ * One analysis pass over a capture, and what it found: the entry point for every front end (CLI, GUI, flow
+ * index, live view). Build it with {@link Options} saying what to keep beyond the flow results, optionally
+ * attach an event listener ({@link #onEvent}) and a progress callback ({@link #onProgress}), then call
+ * {@link #run(Path)} or {@link #run(PacketSource, String)} once, on any thread. {@link #cancel()} may be called
+ * from another thread; the run then ends with a {@link CancellationException}.
+ *
+ * <p>Threads: the run is single-use. Once {@link #state()} is {@link State#FINISHED} (a volatile write after
+ * every result was built), {@link #result()}, {@link #verdictOf}, {@link #events()} and {@link #framesOf} may
+ * be read from any thread, concurrently (a GUI thread while a background task ran the pass). They throw
+ * {@link IllegalStateException} before that.
+ */
+public final class AnalysisSession {
+    /** Captures from this size on are decoded on one thread and analyzed on a second. */
+    static final long PIPELINE_MIN_BYTES = 32L << 20;
+    private static final int BATCH = 512;
+    /** Frames between two progress reports and cancellation checks. */
+    private static final int REPORT_EVERY = 4096;
+
+    /**
+     * What to keep beyond the flow results.
+     *
+     * @param verdicts per-frame verdicts ({@link #verdictOf}, {@link #frameFields}): a few bytes per notable frame
+     * @param events the events as objects, indexed by frame ({@link #events()})
+     * @param flowFrames each flow's frame numbers and file offsets ({@link #framesOf}): 16 bytes per frame
+     */
+    public record Options(boolean verdicts, boolean events, boolean flowFrames) {
+        /** Flow results only (what {@code metaroce analyze} needs). */
+        public static final Options RESULTS = new Options(false, false, false);
+        /** Everything (an interactive viewer). */
+        public static final Options ALL = new Options(true, true, true);
+    }
+
+    /** Where a run is. */
+    public enum State { NEW, RUNNING, FINISHED, CANCELLED, FAILED }
+
+    /** Progress of a run, reported every few thousand frames from the decoding thread. */
+    @FunctionalInterface
+    public interface Progress {
+        /**
+         * @param position bytes of the source read so far (file offset of the current record)
+         * @param total the source's size in bytes, -1 when unbounded (a live source)
+         * @param frames frames read so far
+         */
+        void update(long position, long total, long frames);
+    }
+
+    private final AnalysisSettings settings;
+    private final Options options;
+    private AnalysisEngine.EventListener listener;
+    private Progress progress;
+    private volatile boolean cancelled;
+    private volatile State state = State.NEW;
+
+    // Published by the volatile write of state = FINISHED.
+    private AnalysisEngine engine;
+    private AnalysisResult result;
+    private EventLog events = EventLog.EMPTY;
+    private Map<String, FrameList> flowFrames = Map.of();
+
+    public AnalysisSession(AnalysisSettings settings, Options options) {
+        this.settings = settings;
+        this.options = options;
+    }
+
+    /** Receives each event as it is decided, in frame order, on the analysis thread (a live view). */
+    public AnalysisSession onEvent(AnalysisEngine.EventListener l) {
+        requireNew();
+        listener = l;
+        return this;
+    }
+
+    public AnalysisSession onProgress(Progress p) {
+        requireNew();
+        progress = p;
+        return this;
+    }
+
+    /** Asks a running pass to stop (from any thread); it ends with a {@link CancellationException}. */
+    public void cancel() { cancelled = true; }
+
+    public State state() { return state; }
+
+    public AnalysisSettings settings() { return settings; }
+
+    /**
+     * Analyzes a capture file: resolves {@code --tap auto} from its first frames, then one pass (decode on one
+     * thread and analysis on another when the file is large enough for that to pay).
+     *
+     * @throws CancellationException when {@link #cancel()} stopped it
+     */
+    public AnalysisResult run(Path file) throws CaptureException {
+        start();
+        try {
+            DissectorConfig dc = new DissectorConfig(settings.rocePorts(), settings.checkIcrc());
+            AnalysisEngine e = newEngine();
+            if (settings.tap().kind() == Tap.Kind.AUTO) {
+                TapChoice t = Analyzer.resolveTap(file, dc);
+                e.setTap(t.tap(), t.how());
+            }
+            AnalysisResult r;
+            try (PacketSource src = CaptureFiles.open(file)) {
+                r = pass(src, dc, e, src.format().toString().toLowerCase(), file.toString(), false);
+            }
+            return done(e, r);
+        } catch (RuntimeException | CaptureException | Error x) {
+            state = x instanceof CancellationException ? State.CANCELLED : State.FAILED;
+            throw x;
+        }
+    }
+
+    /**
+     * Analyzes a source that is not (or not only) a file, e.g. a live capture, until it ends or the run is
+     * cancelled. The caller owns and closes the source. With {@code --tap auto} the tap is resolved from the
+     * first frames, which are held back until it is ({@link TapPrescan}).
+     *
+     * @param name what the report calls the source (file name or interface)
+     */
+    public AnalysisResult run(PacketSource src, String name) {
+        start();
+        try {
+            DissectorConfig dc = new DissectorConfig(settings.rocePorts(), settings.checkIcrc());
+            AnalysisResult r = pass(src, dc, newEngine(), src.format() == null ? null : src.format().toString().toLowerCase(),
+                    name, settings.tap().kind() == Tap.Kind.AUTO);
+            return done(engine, r);
+        } catch (RuntimeException | Error x) {
+            state = x instanceof CancellationException ? State.CANCELLED : State.FAILED;
+            throw x;
+        }
+    }
+
+    private void start() {
+        synchronized (this) {
+            requireNew();
+            state = State.RUNNING;
+        }
+    }
+
+    private void requireNew() {
+        if (state != State.NEW) throw new IllegalStateException("an AnalysisSession runs once (state " + state + ")");
+    }
+
+    private AnalysisEngine newEngine() {
+        List<AnalysisEvent> kept = options.events() ? new ArrayList<>() : null;
+        AnalysisEngine.EventListener live = listener;
+        AnalysisEngine.EventListener l = kept == null ? live : live == null ? kept::add : ev -> {
+            kept.add(ev);
+            live.event(ev);
+        };
+        AnalysisEngine e = new AnalysisEngine(settings, options.verdicts(), l);
+        if (options.flowFrames()) e.recordFlowFrames();
+        engine = e;
+        keptEvents = kept;
+        return e;
+    }
+
+    private List<AnalysisEvent> keptEvents;
+
+    private AnalysisResult pass(PacketSource src, DissectorConfig dc, AnalysisEngine e, String format, String name,
+                                boolean autoTap) {
+        MemorySegment map = src.mapping();
+        long total = map == null ? -1 : map.byteSize();
+        boolean pipeline = total >= PIPELINE_MIN_BYTES && Runtime.getRuntime().availableProcessors() > 1;
+        if (autoTap) {
+            // A source read once cannot be prescanned: its first frames are held until the tap is resolved.
+            TapPrescan pre = TapPrescan.of(src, dc);
+            e.setTap(pre.choice().tap(), pre.choice().how());
+            src = pre.source();
+        }
+        if (pipeline) runPipelined(src, dc, e, total);
+        else runSingle(src, dc, e, total);
+        if (progress != null) progress.update(total >= 0 ? total : src.recordOffset(), total, e.frames);
+        if (cancelled) throw new CancellationException("analysis cancelled after " + e.frames + " frames");
+        CaptureStats stats = src.stats();
+        AnalysisResult r = e.finish(stats.totalIfDropped(), stats.totalOsDropped());
+        List<String> problems = new ArrayList<>();
+        for (var p : src.problems()) problems.add(p.message());
+        r.source(name, format);
+        r.problems(problems);
+        return r;
+    }
+
+    private AnalysisResult done(AnalysisEngine e, AnalysisResult r) {
+        result = r;
+        if (keptEvents != null) events = new EventLog(keptEvents);
+        keptEvents = null;
+        if (options.flowFrames()) flowFrames = e.flowFrames();
+        state = State.FINISHED;
+        return r;
+    }
+
+    private void checkpoint(PacketSource src, long total, long frames) {
+        if (cancelled) throw new CancellationException("analysis cancelled after " + frames + " frames");
+        if (progress != null) progress.update(src.recordOffset(), total, frames);
+    }
+
+    private void runSingle(PacketSource src, DissectorConfig dc, AnalysisEngine engine, long total) {
+        Dissector dis = new Dissector(dc);
+        io.metaroce.dissector.Dissection d = new io.metaroce.dissector.Dissection();
+        FrameFacts f = new FrameFacts();
+        long n = 0;
+        while (src.next()) {
+            dis.dissect(src.data(), src.frameNumber(), src.timestampNanos(), src.originalLength(), src.linkType(),
+                    src.fcsLength(), d);
+            f.from(d);
+            f.fileOffset = src.recordOffset();
+            engine.accept(f);
+            if (++n % REPORT_EVERY == 0) checkpoint(src, total, n);
+        }
+    }
+
+    /** Decode on this thread, analysis on a second one; batches of FrameFacts are recycled between them. */
+    private void runPipelined(PacketSource src, DissectorConfig dc, AnalysisEngine engine, long total) {
+        BlockingQueue<FrameFacts[]> full = new ArrayBlockingQueue<>(8), empty = new ArrayBlockingQueue<>(10);
+        for (int i = 0; i < 10; i++) {
+            FrameFacts[] b = new FrameFacts[BATCH + 1];
+            for (int k = 0; k <= BATCH; k++) b[k] = new FrameFacts();
+            empty.add(b);
+        }
+        Throwable[] failure = new Throwable[1];
+        Thread analysis = Thread.ofPlatform().name("metaroce-analysis").start(() -> {
+            try {
+                while (true) {
+                    FrameFacts[] b = full.take();
+                    int n = (int) b[BATCH].number;
+                    for (int k = 0; k < n; k++) engine.accept(b[k]);
+                    empty.put(b);
+                    if (n < BATCH) return;
+                }
+            } catch (Throwable t) {
+                failure[0] = t;
+                empty.clear();
+                empty.add(new FrameFacts[0]);
+            }
+        });
+        Dissector dis = new Dissector(dc);
+        io.metaroce.dissector.Dissection d = new io.metaroce.dissector.Dissection();
+        long frames = 0;
+        boolean stop = false;
+        try {
+            boolean more = true;
+            while (more) {
+                FrameFacts[] b = empty.take();
+                if (b.length == 0) break;
+                int n = 0;
+                while (n < BATCH && (more = src.next())) {
+                    dis.dissect(src.data(), src.frameNumber(), src.timestampNanos(), src.originalLength(), src.linkType(),
+                            src.fcsLength(), d);
+                    b[n].from(d);
+                    b[n++].fileOffset = src.recordOffset();
+                }
+                frames += n;
+                b[BATCH].number = n;
+                full.put(b);
+                if (n < BATCH) more = false;
+                if (more && cancelled) {
+                    // Ends the analysis thread like a short file would: with an empty batch.
+                    stop = true;
+                    more = false;
+                    FrameFacts[] last = empty.take();
+                    if (last.length > 0) {
+                        last[BATCH].number = 0;
+                        full.put(last);
+                    }
+                }
+                if (progress != null && (frames & (REPORT_EVERY - 1)) < BATCH) progress.update(src.recordOffset(), total, frames);
+            }
+            analysis.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            analysis.interrupt();
+            throw new CancellationException("analysis interrupted");
+        }
+        if (failure[0] instanceof RuntimeException re) throw re;
+        if (failure[0] instanceof Error er) throw er;
+        if (failure[0] != null) throw new IllegalStateException(failure[0]);
+        if (stop) throw new CancellationException("analysis cancelled after " + frames + " frames");
+    }
+
+    // ------------------------------------------------------------------ results (after the run)
+
+    private void requireFinished() {
+        if (state != State.FINISHED) throw new IllegalStateException("the analysis is not finished (state " + state + ")");
+    }
+
+    /** The capture summary and the flow results. */
+    public AnalysisResult result() {
+        requireFinished();
+        return result;
+    }
+
+    /** The flow results, in order of each flow's first packet. */
+    public List<FlowSummary> flows() { return result().flows(); }
+
+    /** The result of one flow, or null. */
+    public FlowSummary flow(String id) { return result().flow(id); }
+
+    /**
+     * What the analysis decided about a frame ({@link Options#verdicts} must be on). Acknowledgement coverage
+     * ({@code analysis.acked_by_frame}) needs the frame's flow and PSN: use {@link #frameFields()}.
+     */
+    public FrameVerdict verdictOf(long frame) {
+        requireFinished();
+        if (engine.verdicts() == null) throw new IllegalStateException("verdicts were not recorded (Options.verdicts)");
+        return engine.verdicts().verdict(frame);
+    }
+
+    /** The events of the pass, indexed by frame (empty unless {@link Options#events} is on). */
+    public EventLog events() {
+        requireFinished();
+        return events;
+    }
+
+    /** The frames of a flow (empty unless {@link Options#flowFrames} is on, or for an unknown flow). */
+    public FrameList framesOf(String flowId) {
+        requireFinished();
+        return flowFrames.getOrDefault(flowId, FrameList.EMPTY);
+    }
+
+    /** The engine after the pass (same-package tests). */
+    AnalysisEngine engine() {
+        requireFinished();
+        return engine;
+    }
+
+    /**
+     * A provider of the {@code analysis.*} fields for frames dissected again ({@link Options#verdicts} must be
+     * on). One per thread: each keeps scratch state.
+     */
+    public AnalysisFrameFields frameFields() {
+        requireFinished();
+        return new AnalysisFrameFields(engine);
+    }
+}
