@@ -20,7 +20,7 @@ final class Summary implements DissectCommand.FrameSink {
     private final Path file;
     private long frames, bytes, first = Long.MAX_VALUE, last = Long.MIN_VALUE, truncated;
     private final long[] protocolCounts = new long[Spec.HEADERS.size()];
-    private final long[] opcodeCounts = new long[768]; // RoCEv2, MetaRoCE, RoCEv1 (EtherType 0x8915)
+    private final long[] opcodeCounts = new long[1024]; // RoCEv2, MetaRoCE, RoCEv1 (EtherType 0x8915), native InfiniBand
     private final long[] icrc = new long[4];
     /** Expert items grouped by severity, group and message with its numbers blanked; the first message is kept as the example. */
     private final Map<String, ExpertGroup> expert = new LinkedHashMap<>();
@@ -75,7 +75,8 @@ final class Summary implements DissectCommand.FrameSink {
         last = Math.max(last, d.timeNanos());
         if (d.truncated()) truncated++;
         for (int i = 0; i < d.layerCount(); i++) protocolCounts[d.layerHeader(i)]++;
-        if (d.isRoce() && d.tver() >= 0 && d.tver() <= 1) opcodeCounts[(d.isRoceV1() ? 512 : d.tver() * 256) + d.opcodeValue()]++;
+        if (d.isRoce() && d.tver() >= 0 && d.tver() <= 1) opcodeCounts[(d.hasLayer(io.metaroce.protocol.Lrh.HEADER) ? 768
+                : d.isRoceV1() ? 512 : d.tver() * 256) + d.opcodeValue()]++;
         icrc[d.icrcStatus().ordinal()]++;
         for (ExpertItem e : d.expert()) {
             expertTotal++;
@@ -113,7 +114,7 @@ final class Summary implements DissectCommand.FrameSink {
         for (int i = 0; i < opcodeCounts.length; i++) {
             if (opcodeCounts[i] == 0) continue;
             OpcodeDef def = (i < 256 || i >= 512 ? Spec.OPCODES_TVER0 : Spec.OPCODES_TVER1).get(i & 0xFF);
-            String name = (i < 256 ? "RoCEv2   " : i < 512 ? "MetaRoCE " : "RoCEv1   ")
+            String name = (i < 256 ? "RoCEv2   " : i < 512 ? "MetaRoCE " : i < 768 ? "RoCEv1   " : "IB       ")
                     + (def == null ? "unknown 0x" + Integer.toHexString(i & 0xFF) : def.label());
             ops.merge(name, opcodeCounts[i], Long::sum);
         }

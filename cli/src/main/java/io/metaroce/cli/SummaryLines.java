@@ -45,6 +45,8 @@ final class SummaryLines implements DissectCommand.FrameSink {
         if (ip6 >= 0) return Addresses.ipv6(Ipv6.src(d.data(), ip6));
         int grh = d.offsetOf(io.metaroce.protocol.Grh.HEADER);
         if (grh >= 0) return "GID: " + Addresses.ipv6(io.metaroce.protocol.Grh.sgid(d.data(), grh)); // RoCEv1, as tshark
+        int lrh = d.offsetOf(io.metaroce.protocol.Lrh.HEADER);
+        if (lrh >= 0) return "LID: " + io.metaroce.protocol.Lrh.slid(d.data(), lrh); // native InfiniBand, as tshark
         return "?";
     }
 
@@ -55,10 +57,13 @@ final class SummaryLines implements DissectCommand.FrameSink {
         if (ip6 >= 0) return Addresses.ipv6(Ipv6.dst(d.data(), ip6));
         int grh = d.offsetOf(io.metaroce.protocol.Grh.HEADER);
         if (grh >= 0) return "GID: " + Addresses.ipv6(io.metaroce.protocol.Grh.dgid(d.data(), grh));
+        int lrh = d.offsetOf(io.metaroce.protocol.Lrh.HEADER);
+        if (lrh >= 0) return "LID: " + io.metaroce.protocol.Lrh.dlid(d.data(), lrh);
         return "?";
     }
 
     static String protocol(Dissection d) {
+        if (d.hasLayer(io.metaroce.protocol.Lrh.HEADER)) return "InfiniBand";
         if (d.isRoce()) return d.isRoceV1() ? "RoCEv1" : d.tver() == 1 ? "MetaRoCE" : "RoCEv2";
         if (d.hasLayer(Udp.HEADER)) return "UDP";
         if (d.hasLayer(Ip.HEADER)) return "IPv4";

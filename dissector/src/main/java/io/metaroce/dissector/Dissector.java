@@ -12,6 +12,7 @@ import io.metaroce.protocol.Grh;
 import io.metaroce.protocol.HeaderDef;
 import io.metaroce.protocol.Ip;
 import io.metaroce.protocol.Ipv6;
+import io.metaroce.protocol.Lrh;
 import io.metaroce.protocol.Rdeth;
 import io.metaroce.protocol.Mad;
 import io.metaroce.protocol.Mrth;
@@ -39,7 +40,11 @@ import java.util.List;
 public final class Dissector {
     /** LINKTYPE_* values (https://www.tcpdump.org/linktypes.html). */
     static final int LINKTYPE_ETHERNET = 1, LINKTYPE_RAW = 101, LINKTYPE_LINUX_SLL = 113, LINKTYPE_IPV4 = 228,
-            LINKTYPE_IPV6 = 229, LINKTYPE_LINUX_SLL2 = 276, DLT_RAW_BSD = 12, DLT_RAW_OPENBSD = 14;
+            LINKTYPE_IPV6 = 229, LINKTYPE_LINUX_SLL2 = 276, DLT_RAW_BSD = 12, DLT_RAW_OPENBSD = 14, LINKTYPE_ERF = 197,
+            LINKTYPE_INFINIBAND = 247;
+    /** ERF record header: 16 bytes; type byte at 8 (bit 7: an extension header follows); ERF type 21 = InfiniBand. */
+    private static final int ERF_HEADER = 16, ERF_TYPE_INFINIBAND = 21, ERF_TYPE_INFINIBAND_LINK = 25, LNH_BTH = 2, LNH_GRH = 3,
+            VCRC = 2;
     private static final int ETHERTYPE_IPV4 = 0x0800, ETHERTYPE_IPV6 = 0x86DD, ETHERTYPE_VLAN = 0x8100,
             ETHERTYPE_QINQ = 0x88A8, ETHERTYPE_QINQ_OLD = 0x9100;
     private static final int IPPROTO_UDP = 17, CM_MGMT_CLASS = 0x07, GSI_QP = 1, FCS_LENGTH = 4, UD_SEND_ONLY = 0x64,
@@ -48,6 +53,7 @@ public final class Dissector {
     private static final int MAX_VLAN_TAGS = 16;
     private static final int MAX_IPV6_EXTENSIONS = 16;
     private static final ValueLayout.OfInt LE_INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private static final ValueLayout.OfShort BE_SHORT = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
 
     private final DissectorConfig config;
     private final Icrc icrc = new Icrc();
@@ -87,6 +93,8 @@ public final class Dissector {
                 case LINKTYPE_LINUX_SLL -> cooked(out, Sll.HEADER, Sll.SIZE, Sll.F_ETYPE, end);
                 case LINKTYPE_LINUX_SLL2 -> cooked(out, Sll2.HEADER, Sll2.SIZE, Sll2.F_ETYPE, end);
                 case LINKTYPE_RAW, DLT_RAW_BSD, DLT_RAW_OPENBSD, LINKTYPE_IPV4, LINKTYPE_IPV6 -> rawIp(out, 0, end);
+                case LINKTYPE_ERF -> erf(out, end);
+                case LINKTYPE_INFINIBAND -> infiniband(out, 0, end, out.originalLength);
                 default -> out.expert(Expert.FRAME_LINK_TYPE_UNSUPPORTED, "link type " + linkType + " is not decoded");
             }
         } catch (IndexOutOfBoundsException e) {
@@ -137,6 +145,62 @@ public final class Dissector {
                 out.fcsLength = FCS_LENGTH;
             }
         }
+    }
+
+    /** An ERF record (Endace Extensible Record Format): 16-byte header, extension headers, then the packet. */
+    private void erf(Dissection out, int end) {
+        if (end < ERF_HEADER) {
+            out.expert(Expert.ERF_RECORD_TOO_SHORT, "ERF record of " + end + " bytes is shorter than its 16-byte header");
+            return;
+        }
+        int typeByte = Byte.toUnsignedInt(out.data.get(ValueLayout.JAVA_BYTE, 8));
+        int off = ERF_HEADER;
+        // Extension headers: 8 bytes each, the top bit of the first byte says another follows.
+        for (boolean more = (typeByte & 0x80) != 0; more; off += 8) {
+            if (off + 8 > end) {
+                out.expert(Expert.ERF_EXTENSION_OVERRUN, "ERF extension header runs past the end of the record");
+                return;
+            }
+            more = (out.data.get(ValueLayout.JAVA_BYTE, off) & 0x80) != 0;
+        }
+        int type = typeByte & 0x7F;
+        if (type != ERF_TYPE_INFINIBAND && type != ERF_TYPE_INFINIBAND_LINK) {
+            out.expert(Expert.ERF_TYPE_UNDECODED, "ERF record type " + type + " is not decoded");
+            return;
+        }
+        int wlen = Short.toUnsignedInt(out.data.get(BE_SHORT, 14));
+        infiniband(out, off, end, off + wlen - (out.capturedLength - end));
+    }
+
+    /**
+     * A native InfiniBand packet at off: LRH, a GRH when lnh is 3, then the transport as RoCE has it. wireLimit:
+     * where the packet ends on the wire (its LRH pkt_len must fit). The ICRC covers the LRH with its VL masked,
+     * which RoCE replaces by ones: not checked here.
+     */
+    private void infiniband(Dissection out, int off, int end, long wireLimit) {
+        if (!need(out, off, Lrh.SIZE, end, Lrh.HEADER)) return;
+        out.addLayer(Lrh.HEADER, off);
+        int lnh = Lrh.lnh(out.data, off);
+        int wireEnd = off + Lrh.pktLen(out.data, off) * 4;
+        if (wireEnd > wireLimit) {
+            out.expert(Expert.LRH_PKT_LEN_EXCEEDS_RECORD, "LRH packet length " + Lrh.pktLen(out.data, off) + " words exceeds the record");
+            wireEnd = (int) Math.max(off, wireLimit - VCRC);
+        }
+        if (wireEnd > end) out.truncated = true;
+        int p = off + Lrh.SIZE;
+        if (lnh == LNH_GRH) {
+            if (!need(out, p, Grh.SIZE, end, Grh.HEADER)) return;
+            out.addLayer(Grh.HEADER, p);
+            if (Grh.nxthdr(out.data, p) != 0x1B) {
+                out.expert(Expert.GRH_NEXT_HEADER_NOT_BTH, "GRH next header 0x" + hex2(Grh.nxthdr(out.data, p)) + " is not the BTH");
+                return;
+            }
+            p += Grh.SIZE;
+        } else if (lnh != LNH_BTH) {
+            out.expert(Expert.LRH_NEXT_HEADER_UNDECODED, "LRH next header " + lnh + " (raw) is not decoded");
+            return;
+        }
+        transport(out, p, wireEnd, Math.min(wireEnd, end), off, -1, false);
     }
 
     private void cooked(Dissection out, int header, int size, int etypeField, int end) {

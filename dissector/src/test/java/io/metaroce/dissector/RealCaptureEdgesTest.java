@@ -154,4 +154,26 @@ class RealCaptureEdgesTest {
         assertEquals(20, bad);
         assertEquals(0, good);
     }
+
+    /** Item 5: native InfiniBand in ERF records decodes like tshark: LRH (and GRH), BTH, CM, SEND, READ, WRITE, ACK. */
+    @Test
+    void erfInfiniBandDecodes() throws Exception {
+        Path f = external("m3_ib2.pcap");
+        Assumptions.assumeTrue(f != null, "external captures not found (../shared/reference/external-pcaps)");
+        java.util.List<DissectedFrame> frames = DissectedFrame.read(f);
+        assertEquals(127, frames.size());
+        java.util.Set<String> stacks = new java.util.TreeSet<>();
+        for (DissectedFrame x : frames) {
+            assertTrue(x.protocols().startsWith("lrh:"), "frame " + x.number() + " " + x.protocols());
+            assertTrue(x.has("bth.opcode"), "frame " + x.number());
+            assertTrue(x.expert().stream().noneMatch(e -> e.severity() == Severity.ERROR), "frame " + x.number() + " " + x.expert());
+            stacks.add(x.protocols());
+        }
+        DissectedFrame req = frames.get(2);
+        assertTrue(req.protocols().startsWith("lrh:bth:deth:mad:cm_req"), req.protocols());
+        assertEquals(18, req.num("lrh.slid"));
+        assertEquals(12, req.num("lrh.dlid"));
+        assertEquals(2, req.num("lrh.lnh"));
+        assertTrue(stacks.containsAll(java.util.List.of("lrh:grh:bth:deth", "lrh:bth:reth", "lrh:bth:aeth")), stacks.toString());
+    }
 }

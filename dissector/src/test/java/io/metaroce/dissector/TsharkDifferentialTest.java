@@ -18,7 +18,8 @@ import org.junit.jupiter.api.TestFactory;
 /**
  * tshark as a second opinion on every RoCEv2 field: runs tshark on the reference vectors and the
  * project's RoCEv2 sample captures and compares, frame by frame, the BTH, RETH, AETH, DETH, ImmDt,
- * IETH, AtomicETH, AtomicAckETH fields and the ICRC value. tshark's known gaps (rocev2-facts.md §8-9:
+ * IETH, AtomicETH, AtomicAckETH and (native InfiniBand) LRH fields and the ICRC value; the external captures
+ * (issue 9) too when the folder is there. tshark's known gaps (rocev2-facts.md §8-9:
  * CNP 0x81 and XRC not decoded, RD decoded as Mellanox DC, AtomicETH VA/R_Key reported as reth.*,
  * ICRC printed byte-swapped, ImmDt/IETH printed twice) are mapped, not ignored.
  * Skipped only where tshark is not installed and not on CI (CI installs it: a missing tshark fails there).
@@ -38,7 +39,12 @@ class TsharkDifferentialTest {
             Map.entry("infiniband.ieth", "ieth.r_key"), Map.entry("infiniband.atomiceth.swapdt", "atomiceth.swap_or_add"),
             Map.entry("infiniband.atomiceth.cmpdt", "atomiceth.compare"),
             Map.entry("infiniband.atomicacketh.origremdt", "atomicacketh.original_remote_data"),
-            Map.entry("infiniband.invariant.crc", "icrc.value"));
+            Map.entry("infiniband.invariant.crc", "icrc.value"),
+            // Native InfiniBand (ERF records): the Local Route Header.
+            Map.entry("infiniband.lrh.vl", "lrh.vl"), Map.entry("infiniband.lrh.lver", "lrh.lver"),
+            Map.entry("infiniband.lrh.sl", "lrh.sl"), Map.entry("infiniband.lrh.lnh", "lrh.lnh"),
+            Map.entry("infiniband.lrh.dlid", "lrh.dlid"), Map.entry("infiniband.lrh.pktlen", "lrh.pkt_len"),
+            Map.entry("infiniband.lrh.slid", "lrh.slid"));
     private static final List<String> ORDER = List.copyOf(new java.util.TreeSet<>(FIELDS.keySet()));
     private static final List<String> NO_ULP = List.of("--disable-protocol", "rpcordma", "--disable-protocol", "smb_direct",
             "--disable-protocol", "nvme-rdma", "--disable-protocol", "iser", "--disable-protocol", "lnet",
@@ -73,13 +79,11 @@ class TsharkDifferentialTest {
                         .sorted().forEach(l::add);
             }
         }
-        // Real captures by others (issue 9), read in place when this checkout has them. m3_ib2.pcap is native
-        // InfiniBand in ERF records (link type 197), which the dissector does not decode yet.
+        // Real captures by others (issue 9), read in place when this checkout has them (RoCEv1, DC, ERF InfiniBand).
         Path external = RealCaptureEdgesTest.externalDir();
         if (external != null) {
             try (Stream<Path> s = Files.list(external)) {
-                s.filter(p -> p.toString().matches(".*\\.pcap(ng)?$") && !p.getFileName().toString().equals("m3_ib2.pcap"))
-                        .sorted().forEach(l::add);
+                s.filter(p -> p.toString().matches(".*\\.pcap(ng)?$")).sorted().forEach(l::add);
             }
         }
         return l;
