@@ -26,7 +26,7 @@ seq:
     doc: Reserved (reserved, must be 0)
   - id: lnh
     type: b2
-    doc: 'Link next header (2 = BTH'
+    doc: 'Link next header (2 = BTH, 3 = GRH)'
   - id: dlid
     type: u2
     doc: Destination local ID
