@@ -69,9 +69,9 @@ class OutputContractsTest {
 
     @Test
     void aTsharkNameWithNoEquivalentSaysWhy() {
-        CliRun r = CliRun.of("dissect", "-r", VLAN, "-Y", "infiniband.lrh.dlid == 1");
+        CliRun r = CliRun.of("dissect", "-r", VLAN, "-Y", "infiniband.rwh.etype == 1");
         assertEquals(2, r.exit());
-        assertTrue(r.err().contains("infiniband.lrh.dlid has no equivalent here: Local Route Header"), r.err());
+        assertTrue(r.err().contains("infiniband.rwh.etype has no equivalent here: Raw packet header"), r.err());
         r = CliRun.of("dissect", "-r", VLAN, "-T", "fields", "-e", "infiniband.variant.crc");
         assertEquals(2, r.exit());
         assertTrue(r.err().contains("no equivalent here: Variant CRC"), r.err());
