@@ -115,6 +115,14 @@ final class LiveSession implements AutoCloseable {
         err.flush();
     }
 
+    /** Prints a line as it happens (a finding) without mixing it into the status line drawn on the terminal. */
+    synchronized void println(PrintStream to, String line) {
+        if (status && !closed) err.print("\r\033[K"); // the next tick draws the status line again
+        err.flush();
+        to.println(line);
+        to.flush();
+    }
+
     static String statusLine(InterfaceCounters t) {
         return String.format(Locale.ROOT, "captured %d, kernel drops %d, interface drops %d, our drops %d",
                 t.delivered(), t.osDropped(), t.ifDropped(), t.ourDropped());

@@ -155,6 +155,7 @@ class LiveCaptureTest {
         ObjectMapper json = new ObjectMapper();
         JsonNode live;
         int liveExit;
+        String liveErr;
         try (LiveProcess val = metaroceInB(true, "validate", "-i", net.ifB, "-c", Integer.toString(n), "-a", "duration:40", "-T", "json");
              LiveProcess cap = metaroceInB(true, "capture", "-i", net.ifB, "-c", Integer.toString(n), "-a", "duration:40",
                      "-w", written.toString())) {
@@ -164,6 +165,7 @@ class LiveCaptureTest {
             liveExit = val.await(45);
             assertEquals(0, cap.await(45), cap.stderr());
             live = json.readTree(val.stdout()).get("files").get(0);
+            liveErr = val.stderr();
         }
         CliRun file = CliRun.of("validate", "-T", "json", written.toString());
         JsonNode ofFile = json.readTree(file.out()).get("files").get(0);
@@ -173,6 +175,48 @@ class LiveCaptureTest {
         assertEquals(ofFile.get("findings"), live.get("findings"));
         assertEquals(ofFile.get("summary"), live.get("summary"));
         assertEquals(n, live.get("frames").asInt());
+        // Streamed as decided (on stderr, the JSON document being stdout): the same findings as the end report.
+        assertEquals(findingLines(ofFile.get("findings")), streamed(liveErr));
+    }
+
+    /** The findings of a JSON report as {@code validate -i} streams them, in the report's (frame) order. */
+    private static List<String> findingLines(JsonNode findings) {
+        List<String> out = new ArrayList<>();
+        for (JsonNode f : findings) {
+            out.add(String.format(java.util.Locale.ROOT, "frame %-7d %-12s %-5s %s%s", f.get("frame").asLong(),
+                    f.get("rule").asText(), f.get("severity").asText(), f.get("flow").isNull() ? "" : f.get("flow").asText() + ": ",
+                    f.get("message").asText()));
+        }
+        return out;
+    }
+
+    /** The finding lines streamed into {@code text}, sorted as the report sorts them (frame, then rule). */
+    private static List<String> streamed(String text) {
+        return text.lines().filter(l -> l.startsWith("frame ")).sorted(java.util.Comparator
+                .comparingLong((String l) -> Long.parseLong(l.substring(6, 14).trim())).thenComparing(l -> l.substring(14, 27)))
+                .toList();
+    }
+
+    @Test
+    void validateLivePrintsEachFindingBeforeTheSummary() throws Exception {
+        Path sent = CAPTURES.resolve("conformance-violations.pcapng");
+        int n = frames(sent).size();
+        try (LiveProcess val = metaroceInB(true, "validate", "-i", net.ifB, "-c", Integer.toString(n), "-a", "duration:40")) {
+            assertTrue(val.awaitCapturing(), val.stderr());
+            send(sent, 1);
+            assertEquals(1, val.await(45), val.stderr());
+            List<String> lines = new String(val.stdout(), java.nio.charset.StandardCharsets.UTF_8).lines().toList();
+            int summary = -1;
+            for (int i = 0; i < lines.size(); i++) if (lines.get(i).contains(": FAIL ")) summary = summary < 0 ? i : summary;
+            assertTrue(summary > 0, String.join("\n", lines));
+            List<String> before = lines.subList(0, summary);
+            assertTrue(before.stream().allMatch(l -> l.startsWith("frame ")), String.join("\n", before));
+            assertTrue(before.stream().anyMatch(l -> l.contains(" error ")), String.join("\n", before));
+            // The report's own detail lines (after the summary) are the same findings, with any frames added later.
+            List<String> details = lines.subList(summary, lines.size()).stream().filter(d -> d.startsWith("  frame ")).toList();
+            assertEquals(before.size(), details.size(), String.join("\n", lines));
+            for (String l : before) assertTrue(details.stream().anyMatch(d -> d.trim().startsWith(l)), l);
+        }
     }
 
     @Test
