@@ -148,6 +148,42 @@ class LiveCaptureTest {
     }
 
     @Test
+    void analyzeLiveOnATerminalRedrawsTheQpTableAndEndsWithTheReport() throws Exception {
+        Path sent = CAPTURES.resolve("metaroce-spray-lossy-path.pcapng");
+        // METAROCE_PROGRESS: stderr counts as a terminal; COLUMNS wide enough that no row is cut. The tap is given:
+        // --tap auto holds the frames of a burst until the next frame comes after a pause, and none comes here.
+        List<String> cmd = new ArrayList<>(NetnsPair.javaIn(net.nsB, "io.metaroce.cli.Main", "analyze", "-i", net.ifB,
+                "-a", "duration:4", "--tap", "host:10.0.0.1"));
+        cmd.addAll(4, List.of("env", "METAROCE_PROGRESS=1", "COLUMNS=200"));
+        String err, out;
+        try (LiveProcess an = LiveProcess.start(cmd, true)) {
+            assertTrue(an.awaitCapturing(), an.stderr());
+            send(sent, 1);
+            assertEquals(0, an.await(45), an.stderr());
+            err = an.stderr();
+            out = new String(an.stdout(), java.nio.charset.StandardCharsets.UTF_8);
+        }
+        // Redrawn in place (cursor up over the last table), then erased before the report.
+        assertTrue(err.contains("\033[7A"), err); // (LiveProcess reads stderr by lines: the \\r is gone)
+        String last = err.substring(err.lastIndexOf("analyzed "));
+        List<String> rows = last.lines().map(l -> l.replace("\033[K", "")).toList();
+        assertTrue(rows.get(0).startsWith("analyzed 365 frames, 4 QP flows"), last);
+        assertTrue(rows.get(1).startsWith("FLOW "), last);
+        JsonNode ofSent = new ObjectMapper().readTree(CliRun.of("analyze", "-r", sent.toString(), "-T", "json").out());
+        for (JsonNode f : ofSent.get("flows")) {
+            String row = rows.stream().filter(l -> l.startsWith(f.get("id").asText() + " ")).findFirst().orElseThrow(() -> new AssertionError(last));
+            String[] c = row.trim().split(" +");
+            List<String> want = new ArrayList<>();
+            for (String k : List.of("packets", "retransmitted_packets", "naks", "cnps", "ce_marks", "network_losses")) want.add(f.get(k).asText());
+            assertEquals(want, List.of(c).subList(1, 7), row);
+        }
+        assertTrue(rows.stream().anyMatch(l -> l.startsWith("10.0.0.1>10.0.0.2/0x000013 ")
+                && l.endsWith("p0 0.0% p1 0.0% p2 10.2% p3 0.0%")), last);
+        assertTrue(out.contains("MetaRoCE paths"), out);
+        assertTrue(out.contains("Capture: " + net.ifB + " "), out);
+    }
+
+    @Test
     void validateLiveJudgesLikeValidateOfTheSameTraffic() throws Exception {
         Path sent = CAPTURES.resolve("conformance-violations.pcapng");
         int n = frames(sent).size();
