@@ -36,8 +36,15 @@ public final class AnalyzeOutput {
     /** As {@link #write(Path, AnalysisSettings, Form, boolean, Appendable)}, over a live source ({@link LiveAnalyzer}). */
     public static AnalysisResult write(io.metaroce.capture.PacketSource src, String name, AnalysisSettings settings, Form form,
                                        boolean pretty, Appendable out) throws IOException {
+        return write(src, name, settings, form, pretty, out, null);
+    }
+
+    /** As {@link #write(io.metaroce.capture.PacketSource, String, AnalysisSettings, Form, boolean, Appendable)}, readable
+     * while it runs through {@code monitor} (or null). */
+    public static AnalysisResult write(io.metaroce.capture.PacketSource src, String name, AnalysisSettings settings, Form form,
+                                       boolean pretty, Appendable out, LiveAnalyzer.Monitor monitor) throws IOException {
         try {
-            return write(listener -> LiveAnalyzer.analyze(src, name, settings, false, listener), form, pretty, out);
+            return write(listener -> LiveAnalyzer.analyze(src, name, settings, false, listener, monitor), form, pretty, out);
         } catch (CaptureException e) {
             throw new IllegalStateException(e); // a live source throws no CaptureException
         }

@@ -1,6 +1,13 @@
 package io.metaroce.analysis;
 
+import io.metaroce.analysis.AnalysisSettings.Tap;
+import io.metaroce.capture.CaptureStats;
 import io.metaroce.capture.PacketSource;
+import io.metaroce.dissector.Dissection;
+import io.metaroce.dissector.Dissector;
+import io.metaroce.dissector.DissectorConfig;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * One pass over a source that cannot be read twice (live capture): a shortcut over
@@ -17,9 +24,102 @@ public final class LiveAnalyzer {
      */
     public static AnalysisResult analyze(PacketSource src, String name, AnalysisSettings settings, boolean recordVerdicts,
                                          AnalysisEngine.EventListener listener) {
-        AnalysisSession s = new AnalysisSession(settings, new AnalysisSession.Options(recordVerdicts, false, false));
-        if (listener != null) s.onEvent(listener);
-        AnalysisResult result = s.run(src, name);
+        return analyze(src, name, settings, recordVerdicts, listener, null);
+    }
+
+    /**
+     * As {@link #analyze(PacketSource, String, AnalysisSettings, boolean, AnalysisEngine.EventListener)}, letting
+     * another thread read the running counters through {@code monitor} (or null).
+     */
+    public static AnalysisResult analyze(PacketSource src, String name, AnalysisSettings settings, boolean recordVerdicts,
+                                         AnalysisEngine.EventListener listener, Monitor monitor) {
+        if (monitor == null) {
+            AnalysisSession s = new AnalysisSession(settings, new AnalysisSession.Options(recordVerdicts, false, false));
+            if (listener != null) s.onEvent(listener);
+            AnalysisResult result = s.run(src, name);
+            return result;
+        }
+        // With a monitor: the same pass written out so the engine can be fed under the monitor's lock.
+        // AnalysisSession could take this as a per-burst hook; until it does, this loop mirrors its live path.
+        DissectorConfig dc = new DissectorConfig(settings.rocePorts(), settings.checkIcrc());
+        AnalysisEngine engine = new AnalysisEngine(settings, recordVerdicts, listener);
+        Dissector dis = new Dissector(dc);
+        Dissection d = new Dissection();
+        FrameFacts f = new FrameFacts();
+        if (settings.tap().kind() == Tap.Kind.AUTO) {
+            TapPrescan pre = TapPrescan.of(src, dc);
+            engine.setTap(pre.choice().tap(), pre.choice().how());
+            src = pre.source();
+        }
+        AnalysisResult result;
+        {
+            monitor.engine = engine;
+            // The engine is touched only under the monitor's lock, taken per burst of frames (never while waiting
+            // for traffic), so a reader sees the counters of the last frame even when the link goes quiet.
+            boolean more = src.next(), ended = false;
+            while (more) {
+                monitor.lock.lock();
+                try {
+                    for (int n = 1; ; n++) {
+                        dis.dissect(src.data(), src.frameNumber(), src.timestampNanos(), src.originalLength(), src.linkType(),
+                                src.fcsLength(), d);
+                        engine.accept(f.from(d));
+                        monitor.frames++;
+                        if (n >= 4096 || src.endOfBurst()) break; // the next frame is waited for outside the lock
+                        if (!src.next()) {
+                            ended = true;
+                            break;
+                        }
+                    }
+                } finally {
+                    monitor.lock.unlock();
+                }
+                more = !ended && src.next();
+            }
+            CaptureStats stats = src.stats();
+            monitor.lock.lock();
+            try {
+                result = engine.finish(stats.totalIfDropped(), stats.totalOsDropped());
+            } finally {
+                monitor.lock.unlock();
+            }
+        }
+        List<String> problems = new ArrayList<>();
+        for (var p : src.problems()) problems.add(p.message());
+        result.source(name, src.format().toString().toLowerCase());
+        result.problems(problems);
         return result;
+    }
+
+    /**
+     * Safe reads of a running live analysis from another thread: {@link #snapshot()} copies the per-QP counters
+     * under the lock the analysis holds while it feeds the engine.
+     */
+    public static final class Monitor {
+        // Fair: the reader, asking once a second, gets its turn between two bursts even under full load.
+        private final java.util.concurrent.locks.ReentrantLock lock = new java.util.concurrent.locks.ReentrantLock(true);
+        private volatile AnalysisEngine engine;
+        private long frames; // guarded by lock
+        private LiveSnapshot last = LiveSnapshot.EMPTY; // guarded by snapshot()'s synchronization
+
+        /**
+         * The counters now; the previous snapshot when the analysis holds the lock for more than 200 ms (an
+         * output blocked on a pipe), so that the caller never hangs.
+         */
+        public synchronized LiveSnapshot snapshot() {
+            AnalysisEngine e = engine;
+            if (e == null) return last;
+            try {
+                if (!lock.tryLock(200, java.util.concurrent.TimeUnit.MILLISECONDS)) return last;
+            } catch (InterruptedException x) {
+                Thread.currentThread().interrupt();
+                return last;
+            }
+            try {
+                return last = LiveSnapshot.of(e, frames);
+            } finally {
+                lock.unlock();
+            }
+        }
     }
 }

@@ -2,6 +2,7 @@ package io.metaroce.cli;
 
 import io.metaroce.analysis.AnalysisSettings;
 import io.metaroce.analysis.AnalyzeOutput;
+import io.metaroce.analysis.LiveAnalyzer;
 import io.metaroce.capture.live.LivePacketSource;
 import java.io.BufferedWriter;
 import java.io.IOException;
@@ -13,7 +14,9 @@ import java.nio.charset.StandardCharsets;
 /**
  * {@code analyze -i}: the analysis of {@code analyze -r} over a live capture (only the frame source differs).
  * Events go out as they are decided with {@code --events jsonl} (one line, flushed, per event); the report
- * comes when the capture ends (Ctrl-C, SIGTERM, -c, -a duration).
+ * comes when the capture ends (Ctrl-C, SIGTERM, -c, -a duration). On a terminal a {@link LiveTable} of the QP
+ * flows is redrawn on stderr every second until then (never with -T json, nor with --events jsonl going to the
+ * same terminal, where the events would tear it).
  */
 final class LiveAnalyze {
     private LiveAnalyze() {}
@@ -37,14 +40,58 @@ final class LiveAnalyze {
         if (session == null) return 2;
         Writer out = new BufferedWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), 1 << 16);
         Writer target = form == AnalyzeOutput.Form.EVENTS_JSONL ? new LineFlushingWriter(out) : out;
+        boolean tabled = session.statusShown() && form != AnalyzeOutput.Form.JSON
+                && !(form == AnalyzeOutput.Form.EVENTS_JSONL && Terminal.stdoutIsTerminal());
+        LiveAnalyzer.Monitor monitor = tabled ? new LiveAnalyzer.Monitor() : null;
+        LiveTable table = null;
+        if (tabled) {
+            session.statusInTable();
+            table = LiveTable.start(err, monitor, () -> LiveSession.statusLine(session.capture().totals()),
+                    Terminal.columns() > 0 ? Terminal.columns() : 80);
+            if (form == AnalyzeOutput.Form.TEXT) target = new TableFirst(target, table);
+        }
         try (LivePacketSource src = new LivePacketSource(session.capture())) {
-            AnalyzeOutput.write(src, String.join(",", live.interfaces), settings, form, pretty, target);
+            AnalyzeOutput.write(src, String.join(",", live.interfaces), settings, form, pretty, target, monitor);
         } finally {
+            if (table != null) table.close();
             session.close();
             out.flush();
             session.summary();
         }
         return session.capture().error() != null ? 2 : 0;
+    }
+
+    /** Erases the table before the first output of the text report, which comes once the capture has ended. */
+    private static final class TableFirst extends Writer {
+        private final Writer out;
+        private final LiveTable table;
+
+        TableFirst(Writer out, LiveTable table) {
+            this.out = out;
+            this.table = table;
+        }
+
+        @Override
+        public void write(char[] cbuf, int off, int len) throws IOException {
+            table.close();
+            out.write(cbuf, off, len);
+        }
+
+        @Override
+        public void write(String s, int off, int len) throws IOException {
+            table.close();
+            out.write(s, off, len);
+        }
+
+        @Override
+        public void flush() throws IOException {
+            out.flush();
+        }
+
+        @Override
+        public void close() throws IOException {
+            out.close();
+        }
     }
 
     /** Flushes at every line end, so that each event reaches a pipe as soon as it is decided. */

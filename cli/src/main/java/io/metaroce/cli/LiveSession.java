@@ -46,6 +46,8 @@ final class LiveSession implements AutoCloseable {
     private final boolean status;
     private final Thread ticker;
     private volatile boolean closed;
+    /** Set when a live table shows the status line itself ({@code analyze -i} on a terminal). */
+    private volatile boolean statusInTable;
     private final long startNanos = System.nanoTime();
 
     private LiveSession(String command, LiveCapture capture, PrintStream err, boolean status, long durationNanos) {
@@ -109,10 +111,28 @@ final class LiveSession implements AutoCloseable {
         }
     }
 
+    /** Whether the status line is drawn on stderr (a terminal, or forced with METAROCE_PROGRESS). */
+    boolean statusShown() {
+        return status;
+    }
+
+    /** Leaves the status line to a table that shows it ({@link LiveTable}); the closing line is still ours. */
+    void statusInTable() {
+        statusInTable = true;
+    }
+
     private synchronized void printStatus() {
-        if (closed) return;
+        if (closed || statusInTable) return;
         err.print("\r" + statusLine(capture.totals()) + "   ");
         err.flush();
+    }
+
+    /** Prints a line as it happens (a finding) without mixing it into the status line drawn on the terminal. */
+    synchronized void println(PrintStream to, String line) {
+        if (status && !closed) err.print("\r\033[K"); // the next tick draws the status line again
+        err.flush();
+        to.println(line);
+        to.flush();
     }
 
     static String statusLine(InterfaceCounters t) {

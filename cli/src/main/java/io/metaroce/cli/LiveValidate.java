@@ -3,15 +3,18 @@ package io.metaroce.cli;
 import io.metaroce.capture.live.LivePacketSource;
 import io.metaroce.validate.FileResult;
 import io.metaroce.validate.FileValidator;
+import io.metaroce.validate.Finding;
 import io.metaroce.validate.Validation;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 
 /**
- * {@code validate -i}: the rules of {@code validate FILE} over a live capture (only the frame source differs);
- * the report and the exit code (0, 1 at or above --fail-on, 2) come when the capture ends (Ctrl-C, SIGTERM,
- * -c, -a duration).
+ * {@code validate -i}: the rules of {@code validate FILE} over a live capture (only the frame source differs).
+ * Each finding is printed on one line as soon as the rules decide it (on stdout for the text report, else on
+ * stderr, so that a JSON, SARIF or JUnit document stays whole); the report and the exit code (0, 1 at or above
+ * --fail-on, 2) come when the capture ends (Ctrl-C, SIGTERM, -c, -a duration).
  */
 final class LiveValidate {
     private LiveValidate() {}
@@ -40,12 +43,19 @@ final class LiveValidate {
         if (session == null) return 2;
         FileResult result;
         try (LivePacketSource src = new LivePacketSource(session.capture())) {
-            result = FileValidator.validate(src, String.join(",", live.interfaces), req.settings, report != null);
+            PrintStream stream = format == Validation.Format.text && output == null ? out : err;
+            result = FileValidator.validate(src, String.join(",", live.interfaces), req.settings, report != null, f -> session.println(stream, line(f)));
         } finally {
             session.close();
             session.summary();
         }
         int code = Validation.report(req, List.of(result), false, out, err);
         return session.capture().error() != null ? 2 : code;
+    }
+
+    /** One finding as it is decided: the report's detail line (frames added later are in the report). */
+    static String line(Finding f) {
+        return String.format(Locale.ROOT, "frame %-7d %-12s %-5s %s%s", f.frame(), f.rule(), f.severity().label(),
+                f.flow() == null ? "" : f.flow() + ": ", f.message());
     }
 }

@@ -148,6 +148,42 @@ class LiveCaptureTest {
     }
 
     @Test
+    void analyzeLiveOnATerminalRedrawsTheQpTableAndEndsWithTheReport() throws Exception {
+        Path sent = CAPTURES.resolve("metaroce-spray-lossy-path.pcapng");
+        // METAROCE_PROGRESS: stderr counts as a terminal; COLUMNS wide enough that no row is cut. The tap is given:
+        // --tap auto holds the frames of a burst until the next frame comes after a pause, and none comes here.
+        List<String> cmd = new ArrayList<>(NetnsPair.javaIn(net.nsB, "io.metaroce.cli.Main", "analyze", "-i", net.ifB,
+                "-a", "duration:4", "--tap", "host:10.0.0.1"));
+        cmd.addAll(4, List.of("env", "METAROCE_PROGRESS=1", "COLUMNS=200"));
+        String err, out;
+        try (LiveProcess an = LiveProcess.start(cmd, true)) {
+            assertTrue(an.awaitCapturing(), an.stderr());
+            send(sent, 1);
+            assertEquals(0, an.await(45), an.stderr());
+            err = an.stderr();
+            out = new String(an.stdout(), java.nio.charset.StandardCharsets.UTF_8);
+        }
+        // Redrawn in place (cursor up over the last table), then erased before the report.
+        assertTrue(err.contains("\033[7A"), err); // (LiveProcess reads stderr by lines: the \\r is gone)
+        String last = err.substring(err.lastIndexOf("analyzed "));
+        List<String> rows = last.lines().map(l -> l.replace("\033[K", "")).toList();
+        assertTrue(rows.get(0).startsWith("analyzed 365 frames, 4 QP flows"), last);
+        assertTrue(rows.get(1).startsWith("FLOW "), last);
+        JsonNode ofSent = new ObjectMapper().readTree(CliRun.of("analyze", "-r", sent.toString(), "-T", "json").out());
+        for (JsonNode f : ofSent.get("flows")) {
+            String row = rows.stream().filter(l -> l.startsWith(f.get("id").asText() + " ")).findFirst().orElseThrow(() -> new AssertionError(last));
+            String[] c = row.trim().split(" +");
+            List<String> want = new ArrayList<>();
+            for (String k : List.of("packets", "retransmitted_packets", "naks", "cnps", "ce_marks", "network_losses")) want.add(f.get(k).asText());
+            assertEquals(want, List.of(c).subList(1, 7), row);
+        }
+        assertTrue(rows.stream().anyMatch(l -> l.startsWith("10.0.0.1>10.0.0.2/0x000013 ")
+                && l.endsWith("p0 0.0% p1 0.0% p2 10.2% p3 0.0%")), last);
+        assertTrue(out.contains("MetaRoCE paths"), out);
+        assertTrue(out.contains("Capture: " + net.ifB + " "), out);
+    }
+
+    @Test
     void validateLiveJudgesLikeValidateOfTheSameTraffic() throws Exception {
         Path sent = CAPTURES.resolve("conformance-violations.pcapng");
         int n = frames(sent).size();
@@ -155,6 +191,7 @@ class LiveCaptureTest {
         ObjectMapper json = new ObjectMapper();
         JsonNode live;
         int liveExit;
+        String liveErr;
         try (LiveProcess val = metaroceInB(true, "validate", "-i", net.ifB, "-c", Integer.toString(n), "-a", "duration:40", "-T", "json");
              LiveProcess cap = metaroceInB(true, "capture", "-i", net.ifB, "-c", Integer.toString(n), "-a", "duration:40",
                      "-w", written.toString())) {
@@ -164,6 +201,7 @@ class LiveCaptureTest {
             liveExit = val.await(45);
             assertEquals(0, cap.await(45), cap.stderr());
             live = json.readTree(val.stdout()).get("files").get(0);
+            liveErr = val.stderr();
         }
         CliRun file = CliRun.of("validate", "-T", "json", written.toString());
         JsonNode ofFile = json.readTree(file.out()).get("files").get(0);
@@ -173,6 +211,48 @@ class LiveCaptureTest {
         assertEquals(ofFile.get("findings"), live.get("findings"));
         assertEquals(ofFile.get("summary"), live.get("summary"));
         assertEquals(n, live.get("frames").asInt());
+        // Streamed as decided (on stderr, the JSON document being stdout): the same findings as the end report.
+        assertEquals(findingLines(ofFile.get("findings")), streamed(liveErr));
+    }
+
+    /** The findings of a JSON report as {@code validate -i} streams them, in the report's (frame) order. */
+    private static List<String> findingLines(JsonNode findings) {
+        List<String> out = new ArrayList<>();
+        for (JsonNode f : findings) {
+            out.add(String.format(java.util.Locale.ROOT, "frame %-7d %-12s %-5s %s%s", f.get("frame").asLong(),
+                    f.get("rule").asText(), f.get("severity").asText(), f.get("flow").isNull() ? "" : f.get("flow").asText() + ": ",
+                    f.get("message").asText()));
+        }
+        return out;
+    }
+
+    /** The finding lines streamed into {@code text}, sorted as the report sorts them (frame, then rule). */
+    private static List<String> streamed(String text) {
+        return text.lines().filter(l -> l.startsWith("frame ")).sorted(java.util.Comparator
+                .comparingLong((String l) -> Long.parseLong(l.substring(6, 14).trim())).thenComparing(l -> l.substring(14, 27)))
+                .toList();
+    }
+
+    @Test
+    void validateLivePrintsEachFindingBeforeTheSummary() throws Exception {
+        Path sent = CAPTURES.resolve("conformance-violations.pcapng");
+        int n = frames(sent).size();
+        try (LiveProcess val = metaroceInB(true, "validate", "-i", net.ifB, "-c", Integer.toString(n), "-a", "duration:40")) {
+            assertTrue(val.awaitCapturing(), val.stderr());
+            send(sent, 1);
+            assertEquals(1, val.await(45), val.stderr());
+            List<String> lines = new String(val.stdout(), java.nio.charset.StandardCharsets.UTF_8).lines().toList();
+            int summary = -1;
+            for (int i = 0; i < lines.size(); i++) if (lines.get(i).contains(": FAIL ")) summary = summary < 0 ? i : summary;
+            assertTrue(summary > 0, String.join("\n", lines));
+            List<String> before = lines.subList(0, summary);
+            assertTrue(before.stream().allMatch(l -> l.startsWith("frame ")), String.join("\n", before));
+            assertTrue(before.stream().anyMatch(l -> l.contains(" error ")), String.join("\n", before));
+            // The report's own detail lines (after the summary) are the same findings, with any frames added later.
+            List<String> details = lines.subList(summary, lines.size()).stream().filter(d -> d.startsWith("  frame ")).toList();
+            assertEquals(before.size(), details.size(), String.join("\n", lines));
+            for (String l : before) assertTrue(details.stream().anyMatch(d -> d.trim().startsWith(l)), l);
+        }
     }
 
     @Test

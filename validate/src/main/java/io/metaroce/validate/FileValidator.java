@@ -53,6 +53,16 @@ public final class FileValidator {
      * {@code --tap auto} holds its first frames to decide ({@link TapPrescan}). Findings come with the result.
      */
     public static FileResult validate(PacketSource source, String name, ValidateSettings settings, boolean plots) {
+        return validate(source, name, settings, plots, null);
+    }
+
+    /**
+     * As {@link #validate(PacketSource, String, ValidateSettings, boolean)}, telling {@code live} each kept finding
+     * when it is decided (on this thread; the rules judged only at the end come at the end). A finding may still
+     * change afterwards (downgraded for capture drops, folded repeats); the result holds its final form.
+     */
+    public static FileResult validate(PacketSource source, String name, ValidateSettings settings, boolean plots,
+                                      java.util.function.Consumer<Finding> live) {
         FileResult res = new FileResult(Path.of(name));
         long t0 = System.nanoTime();
         try {
@@ -66,7 +76,7 @@ public final class FileValidator {
                 how = pre.choice().how();
                 src = pre.source();
             }
-            run(src, dc, tap, how, settings, plots, null, res);
+            run(src, dc, tap, how, settings, plots, null, res, live);
         } catch (RuntimeException e) {
             res.error = name + ": internal error: " + e;
             if (System.getenv("METAROCE_DEBUG") != null) e.printStackTrace();
@@ -86,14 +96,15 @@ public final class FileValidator {
             how = g.how();
         }
         try (PacketSource src = CaptureFiles.open(file)) {
-            run(src, dc, tap, how, settings, plots, progress, res);
+            run(src, dc, tap, how, settings, plots, progress, res, null);
         }
     }
 
     /** The one pass, over any source (the file's mapping, when there is one, only decides the pipelining). */
     private static void run(PacketSource src, DissectorConfig dc, Tap tap, String how, ValidateSettings settings, boolean plots,
-                            LongConsumer progress, FileResult res) {
+                            LongConsumer progress, FileResult res, java.util.function.Consumer<Finding> live) {
         RuleEngine rules = new RuleEngine(settings, tap, plots);
+        if (live != null) rules.findings.listener(live);
         Bridge bridge = new Bridge(rules, plots);
         AnalysisEngine analysis = new AnalysisEngine(settings.analysis.withTap(tap), false, bridge);
         analysis.setTap(tap, how);

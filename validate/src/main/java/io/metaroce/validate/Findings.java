@@ -28,6 +28,8 @@ final class Findings {
     private final Map<String, Integer> ruleIndex = new HashMap<>();
     /** Folded notes: one finding per (rule, flow) for per-frame notes that would repeat on every frame. */
     private final Map<String, Finding> folded = new HashMap<>();
+    /** Told each kept finding as it is decided ({@code validate -i} prints them as they happen), or null. */
+    private java.util.function.Consumer<Finding> listener;
 
     Findings(ValidateSettings settings) {
         this.settings = settings;
@@ -40,6 +42,8 @@ final class Findings {
     }
 
     boolean enabled(String rule) { return settings.enabled(rule); }
+
+    void listener(java.util.function.Consumer<Finding> l) { this.listener = l; }
 
     /**
      * Records a finding. judged: the severity its tap gives it (the catalogue severity where the evidence is
@@ -55,7 +59,10 @@ final class Findings {
         Finding f = new Finding(rule, s, flow, frame, timeNs, message);
         counts.get(rule)[s.ordinal()]++;
         List<Finding> l = byRule.get(rule);
-        if (l.size() < KEEP) l.add(f);
+        if (l.size() < KEEP) {
+            l.add(f);
+            if (listener != null) listener.accept(f); // only kept ones: the stream equals the end-of-run list
+        }
         return f;
     }
 
