@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -76,10 +77,10 @@ class OutputHabitsIT {
         List<String> fromA = new ArrayList<>(all);
         fromA.removeAll(fromB);
         assertEquals(fromA, lines(runs.get(6)), "the bytes 'src .10, dst .20' are in the frames from .10: " + runs.get(6).show());
-        for (int i = 0; i < filters.size(); i++) {
-            List<String> t = tshark("-r", ORACLE, "-T", "fields", "-e", "frame.number", "-Y", filters.get(i));
-            if (t != null) assertEquals(t, lines(runs.get(i)), "as tshark: " + filters.get(i));
-        }
+        List<List<String>> tsharkArgs = new ArrayList<>();
+        for (String f : filters) tsharkArgs.add(List.of("-r", ORACLE, "-T", "fields", "-e", "frame.number", "-Y", f));
+        List<List<String>> t = tshark(tsharkArgs);
+        for (int i = 0; t != null && i < filters.size(); i++) assertEquals(t.get(i), lines(runs.get(i)), "as tshark: " + filters.get(i));
     }
 
     /** -e under tshark's names prints what tshark prints (infiniband.bth.opcode in decimal); our own bth.opcode is hex. */
@@ -101,9 +102,9 @@ class OutputHabitsIT {
         String[] first = ours.get(0).split("\t");
         assertEquals(List.of("192.168.1.10,192.168.1.20", "49458,4791", "02:00:00:00:00:14,02:00:00:00:00:0a"),
                 List.of(first[3], first[4], first[5]), "both ends, in tshark's order");
-        List<String> t = tshark("-r", ORACLE, "-T", "fields", "-e", "frame.number", "-e", "frame.time_relative",
-                "-e", "infiniband.bth.opcode", "-e", "ip.addr", "-e", "udp.port", "-e", "eth.addr");
-        if (t != null) assertEquals(t, withoutOurs, "as tshark prints them");
+        List<List<String>> t = tshark(List.of(List.of("-r", ORACLE, "-T", "fields", "-e", "frame.number", "-e", "frame.time_relative",
+                "-e", "infiniband.bth.opcode", "-e", "ip.addr", "-e", "udp.port", "-e", "eth.addr")));
+        if (t != null) assertEquals(t.get(0), withoutOurs, "as tshark prints them");
     }
 
     /** tshark's protocol and CRC names work in -Y and select what our own names select (and what tshark selects). */
@@ -117,10 +118,12 @@ class OutputHabitsIT {
         assertEquals(lines(runs.get(1)), aeth);
         assertEquals(List.of("4"), lines(runs.get(2)), "roce_edge frame 4 carries the ICRC bytes de ad be ef: " + runs.get(2).show());
         assertEquals(lines(runs.get(3)), lines(runs.get(2)));
-        List<String> t = tshark("-r", ORACLE, "-T", "fields", "-e", "frame.number", "-Y", "infiniband.aeth");
-        if (t != null) assertEquals(t, aeth, "as tshark");
-        t = tshark("-r", EDGE, "-T", "fields", "-e", "frame.number", "-Y", "infiniband.invariant.crc == 0xdeadbeef");
-        if (t != null) assertEquals(t, lines(runs.get(2)), "as tshark");
+        List<List<String>> t = tshark(List.of(List.of("-r", ORACLE, "-T", "fields", "-e", "frame.number", "-Y", "infiniband.aeth"),
+                List.of("-r", EDGE, "-T", "fields", "-e", "frame.number", "-Y", "infiniband.invariant.crc == 0xdeadbeef")));
+        if (t != null) {
+            assertEquals(t.get(0), aeth, "as tshark");
+            assertEquals(t.get(1), lines(runs.get(2)), "as tshark");
+        }
     }
 
     // ------------------------------------------------------------------ 4. output contracts
@@ -198,23 +201,39 @@ class OutputHabitsIT {
 
     // ------------------------------------------------------------------ tshark, when installed
 
-    /** tshark's -T fields lines for these arguments, or null when tshark is not installed (then our own names are the reference). */
-    private static List<String> tshark(String... args) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of("tshark"));
-        // As TsharkNamesTest: keep tshark's RDMA upper-layer heuristics off the payloads.
-        for (String ulp : List.of("rpcordma", "smb_direct", "nvme-rdma", "iser", "lnet", "smc", "infiniband_sdp", "fcoib")) {
-            cmd.addAll(List.of("--disable-protocol", ulp));
-        }
-        cmd.addAll(List.of(args));
-        Process p;
+    /**
+     * tshark's -T fields lines for each argument list (the runs at once: tshark starts slowly), or null when tshark
+     * is not installed: then the comparisons with our own names above are the reference.
+     */
+    private static List<List<String>> tshark(List<List<String>> argLists) throws Exception {
+        List<Process> ps = new ArrayList<>();
+        List<Path> outs = new ArrayList<>();
         try {
-            p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
-        } catch (IOException e) {
-            if ("true".equals(System.getenv("CI"))) throw new AssertionError("tshark must be installed on CI", e);
-            return null;
+            for (List<String> args : argLists) {
+                List<String> cmd = new ArrayList<>(List.of("tshark"));
+                // As TsharkNamesTest: keep tshark's RDMA upper-layer heuristics off the payloads.
+                for (String ulp : List.of("rpcordma", "smb_direct", "nvme-rdma", "iser", "lnet", "smc", "infiniband_sdp", "fcoib")) {
+                    cmd.addAll(List.of("--disable-protocol", ulp));
+                }
+                cmd.addAll(args);
+                Path out = Files.createTempFile(tmp, "tshark", ".out");
+                outs.add(out);
+                try {
+                    ps.add(new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(ProcessBuilder.Redirect.DISCARD).start());
+                } catch (IOException e) {
+                    if ("true".equals(System.getenv("CI"))) throw new AssertionError("tshark must be installed on CI", e);
+                    return null;
+                }
+            }
+            List<List<String>> results = new ArrayList<>();
+            for (int i = 0; i < ps.size(); i++) {
+                assertTrue(ps.get(i).waitFor(120, TimeUnit.SECONDS), "tshark " + argLists.get(i));
+                assertEquals(0, ps.get(i).exitValue(), "tshark " + argLists.get(i));
+                results.add(Files.readString(outs.get(i), StandardCharsets.UTF_8).lines().toList());
+            }
+            return results;
+        } finally {
+            for (Process p : ps) p.destroyForcibly();
         }
-        List<String> out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).lines().toList();
-        assertEquals(0, p.waitFor(), "tshark " + cmd);
-        return out;
     }
 }
