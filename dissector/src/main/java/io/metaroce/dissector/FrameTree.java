@@ -99,7 +99,9 @@ public final class FrameTree {
             if (parent != null) parent.children.add(node);
             else top.add(node);
         }
-        int cap = capturedLength;
+        // Payload, pad and ICRC lie before an FCS: when IP says the datagram runs on past a frame cut without a
+        // record (shortFrame), they must stop at the FCS rather than overlap it.
+        int cap = d.fcsLength() > 0 && d.fcsOffset() >= 0 ? Math.min(capturedLength, d.fcsOffset()) : capturedLength;
         if (d.payloadOffset() >= 0) {
             int start = d.payloadOffset(), len = Math.max(0, d.payloadLength());
             String v = d.payloadLength() + " bytes" + (d.padCount() > 0 ? " + " + d.padCount() + " pad" : "");
