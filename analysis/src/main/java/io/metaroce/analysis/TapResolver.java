@@ -25,9 +25,10 @@ final class TapResolver {
         frames++;
         Addr s = new Addr(f.srcHi, f.srcLo, f.v6), d = new Addr(f.dstHi, f.dstLo, f.v6);
         if (common == null) {
+            // A multicast group never captures: only unicast addresses can be the host the tap sits on.
             common = new HashSet<>();
-            common.add(s);
-            common.add(d);
+            if (!multicast(s)) common.add(s);
+            if (!multicast(d)) common.add(d);
         } else if (!common.isEmpty()) {
             common.removeIf(a -> !a.equals(s) && !a.equals(d));
         }
@@ -57,6 +58,11 @@ final class TapResolver {
                     + "judged as a mirror (give --tap host:IP)");
         }
         return new TapChoice(Tap.MIRROR, "auto: no address is in every RoCE frame: mirror");
+    }
+
+    /** IPv6 ff00::/8 or IPv4 224.0.0.0/4 (IPv4-mapped GIDs are keyed as IPv4). */
+    static boolean multicast(Addr a) {
+        return a.v6 ? (a.hi >>> 56) == 0xFF : ((int) a.lo >>> 28) == 0xE;
     }
 
     private static Tap host(Addr a) { return Tap.host(text(a)); }
