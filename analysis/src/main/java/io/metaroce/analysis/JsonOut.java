@@ -1,5 +1,7 @@
 package io.metaroce.analysis;
 
+import io.metaroce.dissector.ByteOut;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Collection;
@@ -105,13 +107,8 @@ public final class JsonOut {
      */
     public JsonOut value(long v) {
         beforeValue();
-        if (!exactInDouble(v)) return raw('"').raw(Long.toString(v)).raw('"');
+        if (!ByteOut.exactInDouble(v)) return raw('"').raw(Long.toString(v)).raw('"');
         return raw(Long.toString(v));
-    }
-
-    /** The JSON number contract: true when a double (jq, JavaScript) holds v exactly, |v| <= 2^53. */
-    public static boolean exactInDouble(long v) {
-        return v >= -(1L << 53) && v <= (1L << 53);
     }
 
     public JsonOut value(double v) {

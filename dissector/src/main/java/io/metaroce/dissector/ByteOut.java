@@ -63,9 +63,13 @@ public final class ByteOut implements AutoCloseable {
         return this;
     }
 
-    /** Unsigned decimal of a non-negative long (or the full signed value when negative). */
-    /** The largest integer a JSON reader that uses doubles (jq 1.6, JavaScript) reads exactly: 2^53. */
-    private static final long MAX_EXACT = 1L << 53;
+    /**
+     * The JSON number contract of every writer (dissect, analyze, validate): true when a double, as jq 1.6 and
+     * JavaScript read numbers, holds v exactly (|v| <= 2^53); larger integers are written as strings.
+     */
+    public static boolean exactInDouble(long v) {
+        return v >= -(1L << 53) && v <= (1L << 53);
+    }
 
     /**
      * A JSON integer: a number up to 2^53, beyond that (time_ns, GUIDs, 64-bit values read as unsigned) a
@@ -73,10 +77,11 @@ public final class ByteOut implements AutoCloseable {
      */
     public ByteOut jsonNum(long v, boolean unsigned) {
         if (unsigned && v < 0) return ch('"').ascii(Long.toUnsignedString(v)).ch('"');
-        if (v > MAX_EXACT || v < -MAX_EXACT) return ch('"').num(v).ch('"');
+        if (!exactInDouble(v)) return ch('"').num(v).ch('"');
         return num(v);
     }
 
+    /** Unsigned decimal of a non-negative long (or the full signed value when negative). */
     public ByteOut num(long v) {
         if (v < 0) return ascii(Long.toString(v));
         if (n + 20 > buf.length) flushBuffer();

@@ -110,7 +110,7 @@ public final class Reports {
         com.fasterxml.jackson.databind.JsonSerializer<Long> longs = new com.fasterxml.jackson.databind.JsonSerializer<>() {
             @Override
             public void serialize(Long v, JsonGenerator g, com.fasterxml.jackson.databind.SerializerProvider p) throws IOException {
-                if (io.metaroce.analysis.JsonOut.exactInDouble(v)) g.writeNumber(v);
+                if (io.metaroce.dissector.ByteOut.exactInDouble(v)) g.writeNumber(v);
                 else g.writeString(Long.toString(v));
             }
         };
