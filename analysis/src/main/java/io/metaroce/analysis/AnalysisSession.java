@@ -66,6 +66,7 @@ public final class AnalysisSession {
     private final AnalysisSettings settings;
     private final Options options;
     private AnalysisEngine.EventListener listener;
+    private FrameObserver frameObserver;
     private Progress progress;
     private volatile boolean cancelled;
     private volatile State state = State.NEW;
@@ -86,6 +87,28 @@ public final class AnalysisSession {
         requireNew();
         listener = l;
         return this;
+    }
+
+    /**
+     * Sees the facts of every frame right after the engine analyzed it, in frame order, on the analysis thread
+     * (per-QP observers such as the diagnosis). The facts object is reused: copy what you keep.
+     */
+    @FunctionalInterface
+    public interface FrameObserver {
+        void frame(FrameFacts f);
+    }
+
+    /** Attaches a {@link FrameObserver} (one per session). */
+    public AnalysisSession onFrame(FrameObserver o) {
+        requireNew();
+        frameObserver = o;
+        return this;
+    }
+
+    /** The engine, then the frame observer (if any), see one frame. */
+    private void feed(AnalysisEngine engine, FrameFacts f) {
+        engine.accept(f);
+        if (frameObserver != null) frameObserver.frame(f);
     }
 
     public AnalysisSession onProgress(Progress p) {
@@ -222,7 +245,7 @@ public final class AnalysisSession {
                     src.fcsLength(), d);
             f.from(d);
             f.fileOffset = src.recordOffset();
-            engine.accept(f);
+            feed(engine, f);
             if (++n % REPORT_EVERY == 0) checkpoint(src, total, n);
         }
     }
@@ -241,7 +264,7 @@ public final class AnalysisSession {
                 while (true) {
                     FrameFacts[] b = full.take();
                     int n = (int) b[BATCH].number;
-                    for (int k = 0; k < n; k++) engine.accept(b[k]);
+                    for (int k = 0; k < n; k++) feed(engine, b[k]);
                     empty.put(b);
                     if (n < BATCH) return;
                 }

@@ -22,6 +22,7 @@ import io.metaroce.protocol.Reth;
 import io.metaroce.protocol.Sacketh;
 import io.metaroce.protocol.Severity;
 import io.metaroce.protocol.Udp;
+import io.metaroce.protocol.Vlan;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
@@ -51,6 +52,8 @@ public final class FrameFacts {
     public boolean rocev1;
     public long srcHi, srcLo, dstHi, dstLo;
     public int ecn = -1, ttl = -1, ipId = -1, sport = -1;
+    /** IP DSCP (RoCEv1: the GRH traffic class's upper 6 bits), VLAN PCP of the first tag; -1 when absent. */
+    public int dscp = -1, pcp = -1;
 
     // BTH / MRTH.
     public int tver, opcodeValue, psn, destQp, padCnt;
@@ -96,16 +99,17 @@ public final class FrameFacts {
         hasReth = hasAeth = hasDeth = hasSack = hasNack = hasCredit = hasMrCnp = hasProbe = false;
         cm = CM_NONE;
         hasMrcm = false;
-        ecn = ttl = ipId = sport = -1;
+        ecn = ttl = ipId = sport = dscp = pcp = -1;
         if (!roce) return this;
         MemorySegment s = d.data();
         judgeable = d.icrcStatus() != IcrcStatus.BAD && !hasHeaderError(d);
         // One pass over the layers instead of a lookup per header.
         int ip = -1, ip6 = -1, grh = -1, udp = -1, reth = -1, aeth = -1, deth = -1, sack = -1, nack = -1, credit = -1,
-                mrcnp = -1, probeh = -1, mad = -1;
+                mrcnp = -1, probeh = -1, mad = -1, vlan = -1;
         for (int k = 0, n = d.layerCount(); k < n; k++) {
             int h = d.layerHeader(k), off = d.layerOffset(k);
             if (h == Ip.HEADER) { if (ip < 0) ip = off; }
+            else if (h == Vlan.HEADER) { if (vlan < 0) vlan = off; }
             else if (h == Ipv6.HEADER) { if (ip6 < 0) ip6 = off; }
             else if (h == Grh.HEADER) { if (grh < 0) grh = off; }
             else if (h == Udp.HEADER) { if (udp < 0) udp = off; }
@@ -126,11 +130,13 @@ public final class FrameFacts {
             dstLo = Ip.dst(s, ip) & 0xFFFFFFFFL;
             ttl = Ip.ttl(s, ip);
             ipId = Ip.id(s, ip);
+            dscp = Ip.dscp(s, ip);
         } else {
             int addr;
             if (ip6 >= 0) {
                 addr = ip6 + 8;
                 ttl = Ipv6.hlim(s, ip6);
+                dscp = Ipv6.dscp(s, ip6);
             } else {
                 if (grh < 0) {
                     roce = false;
@@ -138,6 +144,7 @@ public final class FrameFacts {
                 }
                 addr = grh + 8;
                 ttl = Grh.hoplmt(s, grh);
+                dscp = Grh.tclass(s, grh) >>> 2;
             }
             v6 = true;
             srcHi = s.get(BE_LONG, addr);
@@ -152,6 +159,7 @@ public final class FrameFacts {
                 dstLo &= 0xFFFFFFFFL;
             }
         }
+        if (vlan >= 0) pcp = Vlan.pcp(s, vlan);
         rocev1 = d.isRoceV1();
         ecn = d.ecn();
         sport = udp >= 0 ? Udp.srcport(s, udp) : -1;
@@ -288,7 +296,7 @@ public final class FrameFacts {
     public void copyFrom(FrameFacts o) {
         number = o.number; fileOffset = o.fileOffset; timeNs = o.timeNs; origLen = o.origLen; capLen = o.capLen; truncated = o.truncated;
         roce = o.roce; judgeable = o.judgeable; v6 = o.v6; rocev1 = o.rocev1; srcHi = o.srcHi; srcLo = o.srcLo; dstHi = o.dstHi;
-        dstLo = o.dstLo; ecn = o.ecn; ttl = o.ttl; ipId = o.ipId; sport = o.sport; tver = o.tver;
+        dstLo = o.dstLo; ecn = o.ecn; dscp = o.dscp; pcp = o.pcp; ttl = o.ttl; ipId = o.ipId; sport = o.sport; tver = o.tver;
         opcodeValue = o.opcodeValue; psn = o.psn; destQp = o.destQp; padCnt = o.padCnt; ackReq = o.ackReq;
         becn = o.becn; opcode = o.opcode; mrth = o.mrth; rtx = o.rtx; spray = o.spray; sackReq = o.sackReq;
         tsValid = o.tsValid; pathId = o.pathId; msgId = o.msgId; msgOffset = o.msgOffset; txTs = o.txTs;

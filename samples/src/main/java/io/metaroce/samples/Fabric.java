@@ -81,6 +81,26 @@ final class Fabric {
         return (int) Math.floorMod(h, (long) paths.length);
     }
 
+    /** The fault parameters: a black-holed QP pair, a host whose link is down. */
+    private java.util.Set<Flow> failFlows = java.util.Set.of();
+    private long failAt = Long.MAX_VALUE, hostDownAt = Long.MAX_VALUE;
+    private int hostDown = -1;
+
+    void failFlows(java.util.Set<Flow> flows, long at) {
+        failFlows = flows;
+        failAt = at;
+    }
+
+    void hostDown(int host, long at) {
+        hostDown = host;
+        hostDownAt = at;
+    }
+
+    private boolean faultDrops(Pkt p) {
+        if (sim.now >= failAt && failFlows.contains(p.flow)) return true;
+        return sim.now >= hostDownAt && (p.src.index == hostDown || p.dst.index == hostDown);
+    }
+
     /** The packet leaves its host's NIC now. */
     void enter(Pkt p) {
         int k = pathOf(p);
@@ -88,7 +108,7 @@ final class Fabric {
         Path path = paths[k];
         path.packets++;
         long t = sim.now + sim.serializationNs(p.wireLength, lineRate) + HOST_TO_LEAF_NS;
-        if (p.forceDrop || t >= path.downAt || (!p.lossless && path.loss > 0 && sim.rng.nextDouble() < path.loss)) {
+        if (p.forceDrop || t >= path.downAt || faultDrops(p) || (!p.lossless && path.loss > 0 && sim.rng.nextDouble() < path.loss)) {
             path.lost++;
             sim.lost(p);
             return;

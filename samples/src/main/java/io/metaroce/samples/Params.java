@@ -68,9 +68,24 @@ public final class Params {
         add(k, "message-size", "fixed:8192", "message size distribution: fixed:N, uniform:MIN:MAX or "
                 + "lognormal:MEDIAN:SIGMA (bytes)");
         add(k, "ud", "false", "add a UD QP pair that sends datagrams alongside the RC traffic");
+        add(k, "ud-count", "6", "ud=true: datagrams the UD QP sends (finite runs)");
+        add(k, "ud-interval-us", "15", "ud=true: time between two datagrams (finite runs)");
         add(k, "rnr-buffers", "-1", "receive buffers a responder starts with for SENDs (-1: unlimited)");
         add(k, "rnr-refill-us", "20", "time for a responder to post one more receive buffer");
         add(k, "rnr-timer", "3", "RNR timer code the responder sends (3 = 0.03 ms)");
+        add(k, "retry-count", "-1", "RoCEv2: timeouts in a row without progress after which a requester QP gives up "
+                + "and goes to the error state (-1: never; real NICs: retry_cnt, 7 by default)");
+        add(k, "fail-qp", "-1", "RC QP pair (in creation order, from 0) whose packets the fabric drops from "
+                + "fail-at-us on, both ways (a black-holed 5-tuple)");
+        add(k, "fail-at-us", "0", "time fail-qp starts being dropped");
+        add(k, "host-down", "-1", "host (index from 0) whose link goes down at host-down-at-us: the fabric drops "
+                + "everything from and to it (a tap on that host still sees what it sends)");
+        add(k, "host-down-at-us", "0", "time host-down's link goes down");
+        add(k, "odd-dscp-qp", "-1", "RC QP pair (in creation order) whose requester marks its packets with odd-dscp "
+                + "instead of the host's DSCP");
+        add(k, "odd-dscp", "0", "the DSCP of odd-dscp-qp's requester");
+        add(k, "single-sport", "false", "RoCEv2: every QP uses the same UDP source port (no ECMP entropy)");
+        add(k, "peer-pmtu", "0", "path MTU of the QPs on hosts other than host 0 (0: pmtu)");
         add(k, "snaplen", "0", "capture snap length in bytes (0: whole frames)");
         add(k, "capture-drop", "0", "probability that the capture misses a packet that crossed the tap");
         add(k, "capture-drop-burst", "1", "capture drops come in bursts of this many packets");

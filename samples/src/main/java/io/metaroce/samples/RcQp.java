@@ -87,6 +87,13 @@ final class RcQp implements Endpoint {
     private final int window, ackEvery, creditWindow, rnrTimerCode;
     private final long rto, reorderTimeout, cnpInterval, probeInterval, rnrRefill;
     private final boolean dcqcn;
+    private final int retryCount;
+    /** Timeouts in a row without progress (RoCEv2), against retryCount. */
+    private int retries;
+    /** The QP gave up (retry count exceeded): it sends nothing more. */
+    boolean failed;
+    /** DSCP of what this QP sends (the host's unless a scenario marks one QP differently). */
+    int dscp;
 
     // ---------------- requester
     final ArrayDeque<Msg> work = new ArrayDeque<>();
@@ -179,6 +186,8 @@ final class RcQp implements Endpoint {
         this.rnrRefill = p.us("rnr-refill-us");
         this.recvBuffers = p.i("rnr-buffers");
         this.dcqcn = p.b("dcqcn");
+        this.retryCount = p.i("retry-count");
+        this.dscp = host.dscp;
         this.rate = this.target = sim.fabric.lineRate;
         this.sndNxt = this.sndUna = this.startPsn;
         this.nextMsgId = sim.rng.nextLong(1L << 32);
@@ -258,6 +267,7 @@ final class RcQp implements Endpoint {
             });
             return;
         }
+        if (failed) return;
         Pkt p = nextPacket();
         if (p == null) return;
         if (meta) p.txTs = host.clock(sim.now);
@@ -418,7 +428,7 @@ final class RcQp implements Endpoint {
         p.dst = peer.host;
         p.destQp = peer.qpn;
         p.tver = tver;
-        p.dscp = host.dscp;
+        p.dscp = dscp;
         p.flow = flow;
         p.sport = basePort;
         return p;
@@ -542,6 +552,12 @@ final class RcQp implements Endpoint {
 
     private void gbnTimeout(long gen) {
         if (gen != timerGen || sndUna == sndNxt || !sim.running()) return;
+        if (retryCount >= 0 && ++retries > retryCount) {
+            // IBV_WC_RETRY_EXC_ERR: the QP goes to the error state and sends nothing more.
+            failed = true;
+            sim.qpFailed(this, retries - 1);
+            return;
+        }
         flow.timeouts++;
         goBack(sndUna, Pkt.CAUSE_TIMEOUT);
         restartTimer();
@@ -716,7 +732,10 @@ final class RcQp implements Endpoint {
             sndUna = psn(rec.psn + rec.span);
             if (rec.last && rec.msg.onComplete != null) rec.msg.onComplete.run();
         }
-        if (sndUna != before && !meta) restartTimer();
+        if (sndUna != before && !meta) {
+            retries = 0;
+            restartTimer();
+        }
     }
 
     private void onReadResponse(Pkt p) {

@@ -113,6 +113,59 @@ public final class Scenarios {
                 Scenarios::generic, "transport=rocev2", "workload=write", "messages=12",
                 "message-size=fixed:8192", "pmtu=1024", "loss=0.01", "snaplen=96", "capture-drop=0.01",
                 "capture-drop-burst=3", "tap=receiver", "duration-us=1500");
+        add("rocev2-retry-exhausted",
+                "Transport retry counter exceeded (IBV_WC_RETRY_EXC_ERR) on one of two QPs: from 60 us the fabric "
+                        + "drops everything of QP pair 1 (a black-holed 5-tuple) while QP pair 0 to the same peer "
+                        + "keeps working until 600 us; QP 1 resends its oldest unacknowledged PSN every 65.536 us (local ACK "
+                        + "timeout exponent 4: 4.096 us x 2^4) three times (retry count 3), then goes silent.",
+                Scenarios::generic, "transport=rocev2", "qps=2", "workload=write", "messages=120",
+                "message-size=fixed:512", "pmtu=512", "message-gap-us=5", "window=16", "fail-qp=1", "fail-at-us=60",
+                "retry-count=3", "rto-us=65.536", "duration-us=700");
+        add("rocev2-peer-dead",
+                "A peer host stops: three hosts write to each other (captured at host 10.0.0.1); at 80 us host "
+                        + "10.0.0.3 stops answering. Its QPs resend every 32.768 us (exponent 3) up to retry count 7 "
+                        + "and give up, while host 10.0.0.2 keeps answering.",
+                Scenarios::generic, "transport=rocev2", "hosts=3", "workload=alltoall", "messages=30",
+                "message-size=fixed:512", "pmtu=512", "message-gap-us=5", "window=16", "host-down=2",
+                "host-down-at-us=80", "retry-count=7", "rto-us=32.768", "cm=false", "ud=true", "ud-count=40",
+                "duration-us=700");
+        add("rocev2-link-down",
+                "The captured host's link goes down at 80 us: three hosts write to each other (captured at host "
+                        + "10.0.0.1); from 80 us nothing reaches 10.0.0.1 from any peer, and every one of its QPs "
+                        + "resends every 32.768 us (exponent 3) up to retry count 7, then gives up.",
+                Scenarios::generic, "transport=rocev2", "hosts=3", "workload=alltoall", "messages=30",
+                "message-size=fixed:512", "pmtu=512", "message-gap-us=5", "window=16", "host-down=0",
+                "host-down-at-us=80", "retry-count=7", "rto-us=32.768", "cm=false", "ud=true", "ud-count=40",
+                "duration-us=700");
+        add("rocev2-hang",
+                "A hang at the end of the capture: QP pair 0 is black-holed from 50 us and resends its oldest PSN "
+                        + "every 32.768 us without a retry limit until the capture ends, with requests outstanding; "
+                        + "QP pair 1 to the same peer works on (the peer is alive) and is idle at the end (nothing outstanding).",
+                Scenarios::generic, "transport=rocev2", "qps=2", "workload=write", "messages=60",
+                "message-size=fixed:512", "pmtu=512", "message-gap-us=5", "window=16", "fail-qp=0",
+                "fail-at-us=50", "rto-us=32.768", "duration-us=400");
+        add("rocev2-dscp0-qp",
+                "One QP of three on the wrong traffic class: QP pair 1's requester marks its packets DSCP 0 while "
+                        + "every other packet (the other QPs, all ACKs) uses DSCP 26 (as when a library's QPs bypass "
+                        + "the traffic-class setting).",
+                Scenarios::generic, "transport=rocev2", "qps=3", "workload=write", "messages=6",
+                "message-size=fixed:1024", "pmtu=512", "odd-dscp-qp=1", "odd-dscp=0", "duration-us=400");
+        add("rocev2-one-source-port",
+                "No ECMP entropy: four QPs between the same two hosts all use UDP source port 0xc0de, so every QP "
+                        + "hashes to the same fabric path.",
+                Scenarios::generic, "transport=rocev2", "qps=4", "workload=write", "messages=6",
+                "message-size=fixed:1024", "pmtu=512", "single-sport=true", "duration-us=400");
+        add("rocev2-sick-source-port",
+                "One sick path among healthy ones: six QPs between two hosts, each on its own UDP source port, over "
+                        + "8 fabric paths; the path their ECMP hash sends one QP to loses 10 % of its packets. The QPs "
+                        + "on it show NAKs and retransmissions, the others none.",
+                Scenarios::generic, "transport=rocev2", "qps=6", "paths=8", "loss=0.1", "lossy-path=0",
+                "workload=write", "messages=8", "message-size=fixed:2048", "pmtu=512", "duration-us=800");
+        add("rocev2-asymmetric-mtu",
+                "Asymmetric path MTU between two hosts: 10.0.0.1's QP sends 4096-byte packets, 10.0.0.2's QP "
+                        + "(the other direction) 1024-byte packets.",
+                Scenarios::generic, "transport=rocev2", "workload=alltoall", "messages=4", "message-size=fixed:8192",
+                "pmtu=4096", "peer-pmtu=1024", "duration-us=400");
         add("conformance-violations",
                 "One planted violation of every rule of spec §11 (33 rules), each in its own short connection "
                         + "between 10.0.0.1 (the tap host) and 10.0.0.2 and labeled in the truth with its rule id "
@@ -147,6 +200,9 @@ public final class Scenarios {
         return h;
     }
 
+    /** The one source port of every QP with single-sport (a library that pins it). */
+    static final int SINGLE_SPORT = 0xC0DE;
+
     /** RoCEv2 source port as Linux derives it from the QP numbers (symmetric for both ends). */
     static int rocev2Sport(int qpnA, int qpnB) {
         long v = (long) qpnA * qpnB;
@@ -161,6 +217,8 @@ public final class Scenarios {
                          long startAt, boolean withCm) {
         Params p = sim.params;
         int pmtu = p.i("pmtu");
+        int pmtuB = b.index != 0 && p.i("peer-pmtu") > 0 ? p.i("peer-pmtu") : pmtu;
+        int pmtuA = a.index != 0 && p.i("peer-pmtu") > 0 ? p.i("peer-pmtu") : pmtu;
         int paths = Math.max(1, Math.min(1024, p.i("paths")));
         int qa = sim.newQpn(), qb = sim.newQpn();
         int psnA = wrap ? 0xFFFFF0 + sim.rng.nextInt(8) : sim.rng.nextInt(1 << 24);
@@ -169,11 +227,13 @@ public final class Scenarios {
         if (meta) {
             portA = 0xC000 + 16 * sim.rng.nextInt(0x300);
             portB = 0xC000 + 16 * sim.rng.nextInt(0x300);
+        } else if (p.b("single-sport")) {
+            portA = portB = SINGLE_SPORT;
         } else {
             portA = portB = rocev2Sport(qa, qb);
         }
-        RcQp x = new RcQp(sim, a, qa, meta, pmtu, spray, paths, portA, credit, psnA);
-        RcQp y = new RcQp(sim, b, qb, meta, pmtu, spray, paths, portB, false, psnB);
+        RcQp x = new RcQp(sim, a, qa, meta, pmtuA, spray, paths, portA, credit, psnA);
+        RcQp y = new RcQp(sim, b, qb, meta, pmtuB, spray, paths, portB, false, psnB);
         RcQp.pair(x, y, meta ? "metaroce" : "rocev2");
         sim.rcQps.add(x);
         sim.rcQps.add(y);
@@ -291,8 +351,8 @@ public final class Scenarios {
         if (p.b("ud")) {
             UdQp a = new UdQp(sim, roles.sender(), sim.newQpn()), b = new UdQp(sim, roles.receiver(), sim.newQpn());
             UdQp.pair(a, b);
-            int count = sim.frameTarget > 0 ? Integer.MAX_VALUE / 4 : 6;
-            long interval = sim.frameTarget > 0 ? 20_000 : 15_000;
+            int count = sim.frameTarget > 0 ? Integer.MAX_VALUE / 4 : p.i("ud-count");
+            long interval = sim.frameTarget > 0 ? 20_000 : p.us("ud-interval-us");
             if (sim.frameTarget > 0) udEndless(sim, a, interval, new int[] {sim.rng.nextInt(1 << 24)});
             else a.stream(5_000, count, interval, Math.min(1024, p.i("pmtu")), new int[] {sim.rng.nextInt(1 << 24)});
         }

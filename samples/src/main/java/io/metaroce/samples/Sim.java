@@ -43,6 +43,76 @@ final class Sim {
     private int nextQpn = 0x11;
     long eventsRun;
 
+    /** What the simulated faults did to a QP (truth file {@code diagnosis}): cause, when, and its figures. */
+    record Failure(Flow flow, String cause, long at, java.util.Map<String, Object> details) {}
+
+    final List<Failure> failures = new ArrayList<>();
+    /** When the configured fault starts (fail-qp or host-down), -1 without one. */
+    long faultAt = -1;
+    private int hostDown = -1;
+
+    /**
+     * Applies the fault parameters once the scenario built its QPs: a black-holed QP pair, a host whose link
+     * goes down, one QP marked with another DSCP.
+     */
+    void applyFaults() {
+        int failQp = params.i("fail-qp");
+        if (failQp >= 0 && failQp < connections.size()) {
+            Connection c = connections.get(failQp);
+            faultAt = params.us("fail-at-us");
+            fabric.failFlows(java.util.Set.of(c.requester().flow, c.responder().flow), faultAt);
+        }
+        hostDown = params.i("host-down");
+        if (hostDown >= 0) {
+            faultAt = params.us("host-down-at-us");
+            fabric.hostDown(hostDown, faultAt);
+        }
+        int odd = params.i("odd-dscp-qp");
+        if (odd >= 0 && odd < connections.size()) {
+            RcQp q = connections.get(odd).requester();
+            q.dscp = params.i("odd-dscp");
+            failures.add(new Failure(q.flow, "qos_minority_dscp", -1,
+                    java.util.Map.of("dscp", q.dscp, "expected_dscp", q.host.dscp)));
+        }
+        if (params.b("single-sport") && !connections.isEmpty()) {
+            RcQp q = connections.get(0).requester();
+            failures.add(new Failure(q.flow, "single_source_port", -1,
+                    java.util.Map.of("sport", q.basePort, "qps", connections.size())));
+        }
+        if (params.i("peer-pmtu") > 0 && !connections.isEmpty()) {
+            RcQp q = connections.get(0).requester();
+            failures.add(new Failure(q.flow, "mtu_asymmetric", -1,
+                    java.util.Map.of("pmtu", q.pmtu, "peer_pmtu", params.i("peer-pmtu"))));
+        }
+    }
+
+    /** A requester gave up after retries timeouts in a row: the truth names the fault that caused it. */
+    void qpFailed(RcQp q, int retries) {
+        String cause = hostDown >= 0 && q.host.index == hostDown ? "link_down"
+                : hostDown >= 0 && q.peer.host.index == hostDown ? "peer_stopped" : "retry_exhausted";
+        java.util.Map<String, Object> d = new java.util.LinkedHashMap<>();
+        d.put("retries", retries);
+        long rto = params.us("rto-us");
+        d.put("timeout_ns", rto);
+        long t = Math.round(Math.log(rto / 4096.0) / Math.log(2));
+        if (Math.abs(4096.0 * Math.pow(2, t) - rto) < 1) d.put("timeout_exp", t);
+        d.put("gave_up_ns", now);
+        failures.add(new Failure(q.flow, cause, faultAt, d));
+    }
+
+    /** After the run: requesters still waiting for acknowledgements when the capture ends (a hang). */
+    void recordHangs() {
+        if (faultAt < 0) return;
+        for (Connection c : connections) {
+            RcQp q = c.requester();
+            if (q.failed || q.sndUna == q.sndNxt) continue;
+            java.util.Map<String, Object> d = new java.util.LinkedHashMap<>();
+            d.put("first_unacked_psn", q.sndUna);
+            d.put("next_psn", q.sndNxt);
+            failures.add(new Failure(q.flow, "hung", faultAt, d));
+        }
+    }
+
     /** An RC QP pair as the truth file lists it. */
     record Connection(RcQp requester, RcQp responder, boolean cm) {}
 

@@ -101,6 +101,7 @@ public final class Simulator {
         sim.truth = new Truth(sim, truth != null);
         Cm cm = new Cm(sim);
         Scenarios.Roles roles = sc.setup().build(sim, cm);
+        sim.applyFaults();
         String tapName = params.str("tap");
         Tap tap;
         switch (tapName) {
@@ -117,6 +118,7 @@ public final class Simulator {
         }
         sim.tap = tap;
         sim.run();
+        sim.recordHangs();
         tap.close();
         if (truth != null) {
             sim.truth.write(truth, scenario, sc.description());

@@ -183,6 +183,21 @@ final class Truth {
             }
             g.writeEndArray();
             nl(g);
+            if (!sim.failures.isEmpty()) {
+                // Only scenarios with a fault have it: what each QP died of (or hangs on), for the diagnosis.
+                g.writeArrayFieldStart("diagnosis");
+                for (Sim.Failure f : sim.failures) {
+                    nl(g);
+                    g.writeStartObject();
+                    g.writeStringField("flow", f.flow().id);
+                    g.writeStringField("cause", f.cause());
+                    if (f.at() >= 0) g.writeNumberField("started_ns", f.at());
+                    for (var e : f.details().entrySet()) g.writeObjectField(e.getKey(), e.getValue());
+                    g.writeEndObject();
+                }
+                g.writeEndArray();
+                nl(g);
+            }
             g.writeArrayFieldStart("capture_drops");
             for (Dropped d : drops) {
                 nl(g);

@@ -1,0 +1,137 @@
+package io.metaroce.analysis.diagnosis;
+
+import io.metaroce.analysis.AnalysisSession;
+import io.metaroce.analysis.FlowKey;
+import io.metaroce.analysis.FrameFacts;
+import io.metaroce.protocol.OpcodeDef;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Watches every frame of an analysis pass ({@link AnalysisSession#onFrame}) and keeps per QP direction what the
+ * diagnosis needs ({@link QpDirection}); {@link #finish()} turns it into a {@link Diagnosis}. With an
+ * {@code at} time the hang snapshot is taken at that capture time instead of the end.
+ */
+public final class Diagnoser implements AnalysisSession.FrameObserver {
+    /** Pairing attempts per unpaired response direction (acknowledgements of requests the capture never showed). */
+    private static final int PAIR_TRIES = 64;
+
+    private final HashMap<Key, QpDirection> byKey = new HashMap<>();
+    final List<QpDirection> directions = new ArrayList<>();
+    private final HashMap<QpDirection, int[]> pairTries = new HashMap<>();
+    private final Key probe = new Key();
+    private final Long atNs;
+    private HangSnapshot snapshot;
+    long firstNs = -1, lastNs;
+
+    /** @param atNs capture time of the hang snapshot (ns since the epoch), null for the end of the capture */
+    public Diagnoser(Long atNs) { this.atNs = atNs; }
+
+    public Diagnoser() { this(null); }
+
+    /** Mutable lookup key: the flow key's numbers (no string per frame). */
+    private static final class Key {
+        long sHi, sLo, dHi, dLo;
+        int qp;
+        boolean v6;
+
+        Key set(FrameFacts f) {
+            v6 = f.v6;
+            sHi = f.srcHi;
+            sLo = f.srcLo;
+            dHi = f.dstHi;
+            dLo = f.dstLo;
+            qp = f.destQp;
+            return this;
+        }
+
+        Key copy() {
+            Key k = new Key();
+            k.v6 = v6;
+            k.sHi = sHi;
+            k.sLo = sLo;
+            k.dHi = dHi;
+            k.dLo = dLo;
+            k.qp = qp;
+            return k;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Key k && k.qp == qp && k.sLo == sLo && k.dLo == dLo && k.sHi == sHi && k.dHi == dHi && k.v6 == v6;
+        }
+
+        @Override
+        public int hashCode() { return Objects.hash(sHi, sLo, dHi, dLo, qp, v6); }
+    }
+
+    @Override
+    public void frame(FrameFacts f) {
+        if (firstNs < 0) firstNs = f.timeNs;
+        lastNs = Math.max(lastNs, f.timeNs);
+        if (atNs != null && snapshot == null && f.timeNs > atNs) snapshot = HangSnapshot.take(directions, atNs);
+        if (!f.roce || f.opcode == null || !f.judgeable || f.destQp == 1) return;
+        QpDirection d = byKey.get(probe.set(f));
+        if (d == null) {
+            d = new QpDirection(FlowKey.id(f.v6, f.srcHi, f.srcLo, f.dstHi, f.dstLo, f.destQp), f);
+            byKey.put(probe.copy(), d);
+            directions.add(d);
+        }
+        d.seen(f);
+        OpcodeDef.Role role = f.opcode.role();
+        if (role == OpcodeDef.Role.REQUEST && !d.ud) {
+            d.request(f);
+        } else if (role == OpcodeDef.Role.ACK || (role == OpcodeDef.Role.RESPONSE && f.hasAeth)) {
+            QpDirection r = requesterOf(d, f);
+            if (r != null) r.answer(f, role == OpcodeDef.Role.ACK);
+        } else if (role == OpcodeDef.Role.RESPONSE) {
+            QpDirection r = requesterOf(d, f);
+            if (r != null) {
+                r.answers++;
+                r.lastAnswerNs = f.timeNs;
+                r.lastAnswerFrame = f.number;
+            }
+        } else if (f.opcodeValue == 0x81 && d.peer != null) {
+            d.peer.cnpsBack++;
+        }
+    }
+
+    /** The requester direction an acknowledgement or response on d answers: d's pair, found by PSN if not yet. */
+    private QpDirection requesterOf(QpDirection d, FrameFacts f) {
+        if (d.peer != null) return d.peer;
+        int[] tries = pairTries.computeIfAbsent(d, k -> new int[1]);
+        if (tries[0]++ >= PAIR_TRIES) return null;
+        QpDirection best = null;
+        int bestDist = Integer.MAX_VALUE;
+        for (QpDirection c : directions) {
+            if (c.peer != null || !c.anyRequest || c == d || c.srcLo != d.dstLo || c.dstLo != d.srcLo
+                    || c.srcHi != d.dstHi || c.dstHi != d.srcHi) continue;
+            int ahead = QpDirection.diff(c.highestPsn, f.psn), behind = QpDirection.diff(f.psn, c.firstPsn);
+            if (ahead < -1 || behind < -1) continue;
+            if (ahead < bestDist) {
+                bestDist = ahead;
+                best = c;
+            }
+        }
+        if (best != null) {
+            best.peer = d;
+            d.peer = best;
+            pairTries.remove(d);
+        }
+        return best;
+    }
+
+    /** The diagnosis of everything seen. */
+    public Diagnosis finish() {
+        HangSnapshot hang = snapshot != null ? snapshot : HangSnapshot.take(directions, atNs != null ? atNs : lastNs);
+        List<Finding> findings = new ArrayList<>();
+        findings.addAll(QpFailures.diagnose(directions, lastNs));
+        findings.addAll(QosAudit.audit(directions));
+        findings.addAll(EntropyAudit.audit(directions));
+        findings.addAll(MtuCheck.check(directions));
+        findings.addAll(AddressCheck.check(directions));
+        return new Diagnosis(findings, hang, TimeSplit.of(directions, lastNs), firstNs);
+    }
+}
