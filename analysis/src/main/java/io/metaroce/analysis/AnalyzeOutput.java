@@ -1,5 +1,8 @@
 package io.metaroce.analysis;
 
+import io.metaroce.analysis.diagnosis.Diagnoser;
+import io.metaroce.analysis.diagnosis.Diagnosis;
+import io.metaroce.analysis.diagnosis.DiagnosisOptions;
 import io.metaroce.capture.CaptureException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -30,7 +33,18 @@ public final class AnalyzeOutput {
     /** As {@link #write(Path, AnalysisSettings, Form, boolean, Appendable)}, reporting progress (or null). */
     public static AnalysisResult write(Path file, AnalysisSettings settings, Form form, boolean pretty, Appendable out,
                                        Analyzer.Progress progress) throws CaptureException, IOException {
-        return write(listener -> session(settings, progress).onEvent(listener).run(file), form, pretty, out);
+        return write(file, settings, form, pretty, out, progress, DiagnosisOptions.DEFAULT);
+    }
+
+    /**
+     * As {@link #write(Path, AnalysisSettings, Form, boolean, Appendable, Analyzer.Progress)}, with the diagnosis
+     * asked as given (JSON {@code diagnosis}, text section "Diagnosis"; not in the event stream).
+     */
+    public static AnalysisResult write(Path file, AnalysisSettings settings, Form form, boolean pretty, Appendable out,
+                                       Analyzer.Progress progress, DiagnosisOptions diagnosis) throws CaptureException, IOException {
+        Diagnoser d = form == Form.EVENTS_JSONL ? null : new Diagnoser(diagnosis.atNs());
+        return write(listener -> session(settings, progress).onEvent(listener).onFrame(d).run(file), form, pretty, out,
+                d == null ? null : () -> diagnosis.apply(d.finish()));
     }
 
     /** As {@link #write(Path, AnalysisSettings, Form, boolean, Appendable)}, over a live source ({@link LiveAnalyzer}). */
@@ -56,6 +70,12 @@ public final class AnalyzeOutput {
     }
 
     private static AnalysisResult write(Run run, Form form, boolean pretty, Appendable out) throws CaptureException, IOException {
+        return write(run, form, pretty, out, null);
+    }
+
+    /** diagnosis: the diagnosis after the run, or null for none. */
+    private static AnalysisResult write(Run run, Form form, boolean pretty, Appendable out,
+                                        java.util.function.Supplier<Diagnosis> diagnosis) throws CaptureException, IOException {
         try {
             if (form == Form.EVENTS_JSONL) {
                 return run.run(e -> {
@@ -70,8 +90,13 @@ public final class AnalyzeOutput {
             // stays bounded by the QPs, not the events.
             try (Reports.EventBuffer events = new Reports.EventBuffer(form == Form.JSON)) {
                 AnalysisResult r = run.run(events);
-                if (form == Form.JSON) Reports.json(r, events, out, pretty);
-                else Reports.text(r, events, out);
+                Diagnosis d = diagnosis == null ? null : diagnosis.get();
+                if (form == Form.JSON) {
+                    Reports.json(r, events, d == null ? java.util.Map.of() : java.util.Map.of("diagnosis", d.toJsonMap()), out, pretty);
+                } else {
+                    Reports.text(r, events, out);
+                    if (d != null) d.appendText(out);
+                }
                 return r;
             }
         } catch (UncheckedIOException e) {

@@ -111,6 +111,12 @@ public final class Reports {
 
     /** {@code {"capture": ..., "flows": [...], "events": [...]}}; events may be null (then an empty array). */
     public static void json(AnalysisResult r, EventBuffer events, Appendable out, boolean pretty) throws IOException {
+        json(r, events, Map.of(), out, pretty);
+    }
+
+    /** As {@link #json(AnalysisResult, EventBuffer, Appendable, boolean)}, with more top-level members after events. */
+    public static void json(AnalysisResult r, EventBuffer events, Map<String, Object> more, Appendable out, boolean pretty)
+            throws IOException {
         out.append('{');
         out.append(pretty ? "\n  \"capture\": " : "\"capture\":");
         JsonOut j = new JsonOut(out, false);
@@ -130,7 +136,14 @@ public final class Reports {
             events.writeArrayBody(out, pretty ? "    " : "");
             if (pretty) out.append("\n  ");
         }
-        out.append(pretty ? "]\n}\n" : "]}\n");
+        out.append(']');
+        for (Map.Entry<String, Object> m : more.entrySet()) {
+            out.append(pretty ? ",\n  " : ",");
+            new JsonOut(out, false).value(m.getKey());
+            out.append(pretty ? ": " : ":");
+            new JsonOut(out, false).value(m.getValue());
+        }
+        out.append(pretty ? "\n}\n" : "}\n");
     }
 
     // ------------------------------------------------------------------ text

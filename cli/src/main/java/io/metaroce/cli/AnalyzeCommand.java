@@ -95,6 +95,17 @@ public final class AnalyzeCommand implements Callable<Integer> {
     @Option(names = "--check-icrc", description = "verify ICRCs and leave frames with a bad one unjudged (off: at a sender tap the ICRC is usually offloaded)")
     boolean checkIcrc;
 
+    @Option(names = "--at", paramLabel = "SECONDS",
+            description = "hang snapshot of the diagnosis at this time after the first frame (default: the end of the capture)")
+    Double at;
+
+    @Option(names = "--qp", paramLabel = "QPN",
+            description = "diagnosis only for this QP number, either direction (as NCCL logs it: 0x1a2 or decimal)")
+    String qp;
+
+    @Option(names = "--peer", paramLabel = "IP", description = "diagnosis only for flows to or from this address (an NCCL warning's peer)")
+    String peer;
+
     @Override
     public Integer call() throws IOException {
         AnalyzeOutput.Form form;
@@ -120,6 +131,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
+        io.metaroce.analysis.diagnosis.DiagnosisOptions diagnosis = diagnosisOptions();
         if (live.live()) return LiveAnalyze.run(live, settings, form, !compact, count, spec.commandLine().getErr());
         if (file == null) throw new ParameterException(spec.commandLine(), "no capture given (-r FILE, or -i IFACE to capture live)");
         java.io.PrintStream err = System.err;
@@ -134,7 +146,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
         // No bar while events stream to the same terminal: the two would interleave.
         boolean streaming = form == AnalyzeOutput.Form.EVENTS_JSONL && Terminal.stdoutIsTerminal();
         try (ProgressBar bar = ProgressBar.open("analyze", streaming && progress == null ? Boolean.FALSE : progress)) {
-            result = AnalyzeOutput.write(file, settings, form, !compact, out, bar == null ? null : bar::update);
+            result = AnalyzeOutput.write(file, settings, form, !compact, out, bar == null ? null : bar::update, diagnosis);
             out.flush();
             if (fit != null) fit.finish();
         } catch (CaptureException e) {
@@ -151,6 +163,41 @@ public final class AnalyzeCommand implements Callable<Integer> {
             return 2;
         }
         return 0;
+    }
+
+    /** --at, --qp and --peer, checked. */
+    private io.metaroce.analysis.diagnosis.DiagnosisOptions diagnosisOptions() {
+        if ((at != null || qp != null || peer != null) && (events != null || live.live())) {
+            throw new ParameterException(spec.commandLine(), "--at, --qp and --peer apply to the diagnosis of -r FILE (-T text or json)");
+        }
+        if (at != null && (at < 0 || at.isNaN() || at.isInfinite())) {
+            throw new ParameterException(spec.commandLine(), "--at must be a time in seconds from the first frame, not " + at);
+        }
+        Integer q = null;
+        if (qp != null) {
+            String v = qp.trim().toLowerCase();
+            try {
+                q = v.startsWith("0x") ? Integer.parseInt(v.substring(2), 16) : Integer.parseInt(v);
+            } catch (NumberFormatException e) {
+                throw new ParameterException(spec.commandLine(), "--qp must be a QP number (0x1a2 or 418), not '" + qp + "'");
+            }
+            if (q < 0 || q > 0xFFFFFF) throw new ParameterException(spec.commandLine(), "--qp must fit in 24 bits, not '" + qp + "'");
+        }
+        String p = peer == null ? null : canonicalAddress(peer.trim());
+        return new io.metaroce.analysis.diagnosis.DiagnosisOptions(at == null ? null : Math.round(at * 1e9), q, p);
+    }
+
+    /** An IP address as flow ids write it (IPv6 in RFC 5952 form), so "fd00:0::1" finds "fd00::1". */
+    private String canonicalAddress(String a) {
+        if (!a.matches("[0-9A-Fa-f:.]+") || (!a.contains(":") && !a.matches("\\d+\\.\\d+\\.\\d+\\.\\d+"))) {
+            throw new ParameterException(spec.commandLine(), "--peer must be an IPv4 or IPv6 address, not '" + a + "'");
+        }
+        try {
+            java.net.InetAddress ia = java.net.InetAddress.ofLiteral(a);
+            return ia instanceof java.net.Inet6Address ? io.metaroce.dissector.Addresses.ipv6(ia.getAddress()) : ia.getHostAddress();
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), "--peer must be an IPv4 or IPv6 address, not '" + a + "'");
+        }
     }
 
     private static void flushQuietly(Writer w) {

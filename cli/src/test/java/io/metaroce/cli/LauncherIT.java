@@ -62,6 +62,7 @@ class LauncherIT {
         for (Path s : Launcher.samples()) dissectCases(s);
         for (Path s : Launcher.samples()) analyzeCases(s);
         validateCases();
+        diagnosisCases();
         simulateCases();
         badInputCases();
         List<Run> runs = Launcher.runAll(CASES.stream().map(Case::call).toList());
@@ -144,6 +145,42 @@ class LauncherIT {
             ok(r);
             for (String l : r.out().lines().toList()) assertTrue(parse(l, r).hasNonNull("type"), l);
         });
+    }
+
+    // ------------------------------------------------------------------ diagnosis (issue 15)
+
+    private static void diagnosisCases() {
+        String retry = Launcher.CAPTURES.resolve("rocev2-retry-exhausted.pcapng").toString();
+        String dead = "10.0.0.1>10.0.0.2/0x000020";
+        add("analyze diagnosis -T json (retry exhausted)", Call.of("analyze", "-r", retry, "-T", "json"), r -> {
+            ok(r);
+            JsonNode f = null;
+            for (JsonNode x : parse(r.out(), r).get("diagnosis").get("findings")) if (x.get("subject").asText().equals(dead)) f = x;
+            assertTrue(f != null, r.show());
+            assertEquals("qp-retry-exhausted", f.get("rule").asText());
+            assertEquals(4, f.get("details").get("local_ack_timeout").asInt());
+            assertEquals(3, f.get("details").get("retries").asInt());
+            assertTrue(f.get("evidence_frames").size() > 0 && f.get("started_ns").isNumber(), r.show());
+        });
+        // NCCL prints the local QPN (here the requester's 0x19) and the peer's address.
+        add("analyze --qp --peer (lookup)", Call.of("analyze", "-r", retry, "--qp", "0x19", "--peer", "10.0.0.2"), r -> {
+            ok(r);
+            assertTrue(r.out().contains("Lookup --qp 0x19 --peer 10.0.0.2: "), r.show());
+            assertTrue(r.out().contains("qp-retry-exhausted") && r.out().contains(dead), r.show());
+            assertTrue(r.out().contains("local_ack_timeout 4"), r.show());
+        });
+        add("analyze --at (hang snapshot)", Call.of("analyze", "-r", Launcher.CAPTURES.resolve("rocev2-hang.pcapng").toString(),
+                "-T", "json", "--at", "0.0002"), r -> {
+            ok(r);
+            JsonNode o = parse(r.out(), r);
+            JsonNode h = o.get("diagnosis").get("hang_snapshot");
+            assertEquals(200_000, h.get("at_ns").asLong() - o.get("capture").get("first_ns").asLong(), r.show());
+            int stuck = 0;
+            for (JsonNode q : h.get("qps")) if (q.get("last_event").asText().equals("retry")) stuck++;
+            assertEquals(1, stuck, "the black-holed QP resends: " + r.show());
+        });
+        add("analyze --qp not a number", Call.of("analyze", "-r", retry, "--qp", "0xzz"), LauncherIT::oneLineExit2);
+        add("analyze --peer not an address", Call.of("analyze", "-r", retry, "--peer", "host.example"), LauncherIT::oneLineExit2);
     }
 
     // ------------------------------------------------------------------ validate

@@ -72,18 +72,26 @@ final class Sim {
             RcQp q = connections.get(odd).requester();
             q.dscp = params.i("odd-dscp");
             failures.add(new Failure(q.flow, "qos_minority_dscp", -1,
-                    java.util.Map.of("dscp", q.dscp, "expected_dscp", q.host.dscp)));
+                    ordered("dscp", q.dscp, "expected_dscp", q.host.dscp)));
         }
         if (params.b("single-sport") && !connections.isEmpty()) {
             RcQp q = connections.get(0).requester();
             failures.add(new Failure(q.flow, "single_source_port", -1,
-                    java.util.Map.of("sport", q.basePort, "qps", connections.size())));
+                    ordered("sport", q.basePort, "qps", connections.size())));
         }
         if (params.i("peer-pmtu") > 0 && !connections.isEmpty()) {
             RcQp q = connections.get(0).requester();
             failures.add(new Failure(q.flow, "mtu_asymmetric", -1,
-                    java.util.Map.of("pmtu", q.pmtu, "peer_pmtu", params.i("peer-pmtu"))));
+                    ordered("pmtu", q.pmtu, "peer_pmtu", params.i("peer-pmtu"))));
         }
+    }
+
+    /** Two details in this order (the truth file must not depend on hash order). */
+    private static java.util.Map<String, Object> ordered(String k1, Object v1, String k2, Object v2) {
+        java.util.Map<String, Object> m = new java.util.LinkedHashMap<>();
+        m.put(k1, v1);
+        m.put(k2, v2);
+        return m;
     }
 
     /** A requester gave up after retries timeouts in a row: the truth names the fault that caused it. */

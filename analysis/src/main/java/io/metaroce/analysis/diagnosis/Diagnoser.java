@@ -22,12 +22,14 @@ public final class Diagnoser implements AnalysisSession.FrameObserver {
     final List<QpDirection> directions = new ArrayList<>();
     private final HashMap<QpDirection, int[]> pairTries = new HashMap<>();
     private final Key probe = new Key();
-    private final Long atNs;
+    /** Snapshot time after the first frame, resolved to {@link #atNs} at the first frame. */
+    private final Long atAfterFirstNs;
+    private Long atNs;
     private HangSnapshot snapshot;
     long firstNs = -1, lastNs;
 
-    /** @param atNs capture time of the hang snapshot (ns since the epoch), null for the end of the capture */
-    public Diagnoser(Long atNs) { this.atNs = atNs; }
+    /** @param atAfterFirstNs hang snapshot time in ns after the first frame, null for the end of the capture */
+    public Diagnoser(Long atAfterFirstNs) { this.atAfterFirstNs = atAfterFirstNs; }
 
     public Diagnoser() { this(null); }
 
@@ -69,7 +71,10 @@ public final class Diagnoser implements AnalysisSession.FrameObserver {
 
     @Override
     public void frame(FrameFacts f) {
-        if (firstNs < 0) firstNs = f.timeNs;
+        if (firstNs < 0) {
+            firstNs = f.timeNs;
+            if (atAfterFirstNs != null) atNs = firstNs + atAfterFirstNs;
+        }
         lastNs = Math.max(lastNs, f.timeNs);
         if (atNs != null && snapshot == null && f.timeNs > atNs) snapshot = HangSnapshot.take(directions, atNs);
         if (!f.roce || f.opcode == null || !f.judgeable || f.destQp == 1) return;
@@ -132,6 +137,8 @@ public final class Diagnoser implements AnalysisSession.FrameObserver {
         findings.addAll(EntropyAudit.audit(directions));
         findings.addAll(MtuCheck.check(directions));
         findings.addAll(AddressCheck.check(directions));
-        return new Diagnosis(findings, hang, TimeSplit.of(directions, lastNs), firstNs);
+        java.util.Map<String, String> ids = new java.util.LinkedHashMap<>();
+        for (QpDirection d : directions) ids.put(d.id, d.peer == null ? null : d.peer.id);
+        return new Diagnosis(findings, hang, TimeSplit.of(directions, lastNs), firstNs, ids, null);
     }
 }

@@ -10,28 +10,63 @@ import java.util.Map;
  * The answers to the operator questions of issue 15 for one capture: findings (each with a rule id, cause,
  * start time and evidence frames), the hang snapshot and the wire / host-idle split per QP. Printed by
  * {@code metaroce analyze} as the "Diagnosis" section (text) and the {@code diagnosis} object (JSON).
+ *
+ * @param flows every QP direction seen and its paired direction (null when unpaired)
+ * @param lookup the lookup keys this diagnosis was narrowed to, null when it is complete
  */
-public record Diagnosis(List<Finding> findings, HangSnapshot hang, List<Map<String, Object>> timeSplit, long firstNs) {
+public record Diagnosis(List<Finding> findings, HangSnapshot hang, List<Map<String, Object>> timeSplit, long firstNs,
+                        Map<String, String> flows, String lookup) {
 
-    /** Only what concerns QP number qp (either direction: NCCL prints the local QPN) and/or the peer address. */
+    /**
+     * Only what concerns QP number qp and/or the peer address: the flows with that QP number in either direction
+     * (NCCL prints the local QPN, the flow id carries the destination QPN) and their paired directions, and the
+     * host-pair findings between their hosts.
+     */
     public Diagnosis lookup(Integer qp, String peer) {
-        List<Finding> f = new ArrayList<>();
-        for (Finding x : findings) if (matches(x.subject(), qp, peer)) f.add(x);
-        List<HangSnapshot.Entry> h = new ArrayList<>();
-        for (HangSnapshot.Entry e : hang.entries()) {
-            if (matches(e.flow(), qp, peer) || (e.peer() != null && matches(e.peer(), qp, peer))) h.add(e);
+        java.util.Set<String> matched = new java.util.LinkedHashSet<>();
+        for (var e : flows.entrySet()) {
+            if (matches(e.getKey(), qp, peer) || (e.getValue() != null && matches(e.getValue(), qp, peer))) {
+                matched.add(e.getKey());
+                if (e.getValue() != null) matched.add(e.getValue());
+            }
         }
+        java.util.Set<String> hostPairs = new java.util.HashSet<>();
+        for (String id : matched) {
+            String[] h = hosts(id);
+            hostPairs.add(h[0] + " " + h[1]);
+            hostPairs.add(h[1] + " " + h[0]);
+        }
+        List<Finding> f = new ArrayList<>();
+        for (Finding x : findings) {
+            String[] h = hosts(x.subject());
+            if (matched.contains(x.subject()) || (x.subject().indexOf("/0x") < 0 && hostPairs.contains(h[0] + " " + h[1]))) f.add(x);
+        }
+        List<HangSnapshot.Entry> h = new ArrayList<>();
+        for (HangSnapshot.Entry e : hang.entries()) if (matched.contains(e.flow())) h.add(e);
         List<Map<String, Object>> t = new ArrayList<>();
-        for (Map<String, Object> m : timeSplit) if (matches((String) m.get("flow"), qp, peer)) t.add(m);
-        return new Diagnosis(f, new HangSnapshot(hang.atNs(), h), t, firstNs);
+        for (Map<String, Object> m : timeSplit) if (matched.contains((String) m.get("flow"))) t.add(m);
+        Map<String, String> fl = new LinkedHashMap<>();
+        for (String id : matched) fl.put(id, flows.get(id));
+        String keys = (qp == null ? "" : String.format("--qp 0x%x", qp)) + (qp != null && peer != null ? " " : "")
+                + (peer == null ? "" : "--peer " + peer);
+        return new Diagnosis(f, new HangSnapshot(hang.atNs(), h), t, firstNs, fl, keys);
     }
 
-    /** A flow id {@code src>dst/0xQPN} or host pair {@code a<>b} against the lookup keys. */
+    /** The two hosts of a flow id, direction or host pair. */
+    static String[] hosts(String subject) {
+        int slash = subject.lastIndexOf("/0x");
+        String[] h = (slash >= 0 ? subject.substring(0, slash) : subject).split("<>|>");
+        return h.length == 2 ? h : new String[] {subject, subject};
+    }
+
+    /**
+     * A flow id {@code src>dst/0xQPN}, a direction {@code src>dst} or a host pair {@code a<>b} against the lookup
+     * keys; a subject without a QP number matches a QP key only through its hosts (null qp).
+     */
     static boolean matches(String subject, Integer qp, String peer) {
         if (peer != null) {
-            String[] hosts = subject.contains("<>") ? subject.split("<>") : subject.substring(0, subject.lastIndexOf('/')).split(">");
             boolean any = false;
-            for (String h : hosts) any |= h.equalsIgnoreCase(peer);
+            for (String h : hosts(subject)) any |= h.equalsIgnoreCase(peer);
             if (!any) return false;
         }
         if (qp != null) {
@@ -43,6 +78,7 @@ public record Diagnosis(List<Finding> findings, HangSnapshot hang, List<Map<Stri
 
     public Map<String, Object> toJsonMap() {
         Map<String, Object> m = new LinkedHashMap<>();
+        if (lookup != null) m.put("lookup", Map.of("keys", lookup, "flows", new ArrayList<>(flows.keySet())));
         List<Object> f = new ArrayList<>();
         for (Finding x : findings) f.add(x.toJsonMap(firstNs));
         m.put("findings", f);
@@ -54,6 +90,10 @@ public record Diagnosis(List<Finding> findings, HangSnapshot hang, List<Map<Stri
     /** The text section of {@code analyze -T text}. */
     public void appendText(Appendable out) throws IOException {
         out.append("\nDiagnosis\n=========\n");
+        if (lookup != null) {
+            out.append("Lookup ").append(lookup).append(": ");
+            out.append(flows.isEmpty() ? "no QP flow matches" : String.join(", ", flows.keySet())).append('\n');
+        }
         if (findings.isEmpty()) out.append("No problem found.\n");
         for (Finding x : findings) {
             out.append(String.format("%-26s %s%n", x.rule(), x.subject()));

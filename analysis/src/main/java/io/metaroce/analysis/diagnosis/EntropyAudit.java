@@ -16,10 +16,15 @@ import java.util.TreeMap;
 final class EntropyAudit {
     private EntropyAudit() {}
 
+    static final int ROCE_PORT = 4791;
+
     static List<Finding> audit(List<QpDirection> all) {
         Map<String, List<QpDirection>> byPair = new TreeMap<>();
         for (QpDirection d : all) {
-            if (!d.requester() || d.tver != 0 || d.rocev1 || d.sports.isEmpty()) continue;
+            // Connected RoCEv2 QPs only; a source port of 4791 is a capture point's rewrite (SOURCES.md of the
+            // external captures), not the sender's choice.
+            if (!d.requester() || d.tver != 0 || d.rocev1 || d.sports.isEmpty() || d.sports.containsKey(ROCE_PORT)
+                    || !("rc".equals(d.service) || "uc".equals(d.service))) continue;
             byPair.computeIfAbsent(d.src + ">" + d.dst, k -> new ArrayList<>()).add(d);
         }
         List<Finding> out = new ArrayList<>();

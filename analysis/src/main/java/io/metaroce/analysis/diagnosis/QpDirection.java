@@ -25,6 +25,8 @@ final class QpDirection {
 
     long packets, firstNs = -1, lastNs, firstFrame, lastFrame;
     boolean rocev1, rocev2, ud;
+    /** The transport service of the first opcode that named one ("rc", "uc", "ud", "dc", ...). */
+    String service;
     int tver = -1;
 
     // Requests sent in this direction.
@@ -88,7 +90,8 @@ final class QpDirection {
         lastNs = f.timeNs;
         lastFrame = f.number;
         if (f.rocev1) rocev1 = true;
-        else rocev2 = true;
+        else if (f.sport >= 0) rocev2 = true; // native InfiniBand (LRH + GRH) is neither
+        if (service == null) service = f.opcode.service();
         if (f.tver > tver) tver = f.tver;
         if ("ud".equals(f.opcode.service())) ud = true;
         int kind = Kinds.of(f);
