@@ -7,7 +7,6 @@ import io.metaroce.protocol.OpcodeDef;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Objects;
 
 /**
  * Watches every frame of an analysis pass ({@link AnalysisSession#onFrame}) and keeps per QP direction what the
@@ -21,6 +20,10 @@ public final class Diagnoser implements AnalysisSession.FrameObserver {
     private final HashMap<Key, QpDirection> byKey = new HashMap<>();
     final List<QpDirection> directions = new ArrayList<>();
     private final HashMap<QpDirection, int[]> pairTries = new HashMap<>();
+    /** Requester directions by (source, destination): the candidates an acknowledgement is paired with. */
+    private final HashMap<HostPair, List<QpDirection>> requesters = new HashMap<>();
+
+    private record HostPair(long sHi, long sLo, long dHi, long dLo) {}
     private final Key probe = new Key();
     /** Snapshot time after the first frame, resolved to {@link #atNs} at the first frame. */
     private final Long atAfterFirstNs;
@@ -66,7 +69,10 @@ public final class Diagnoser implements AnalysisSession.FrameObserver {
         }
 
         @Override
-        public int hashCode() { return Objects.hash(sHi, sLo, dHi, dLo, qp, v6); }
+        public int hashCode() {
+            long h = sLo * 0x9E3779B97F4A7C15L ^ dLo * 0xC2B2AE3D27D4EB4FL ^ sHi * 31 ^ dHi * 17 ^ qp * 0x165667B1L;
+            return (int) (h ^ (h >>> 32)) ^ (v6 ? 1 : 0);
+        }
     }
 
     @Override
@@ -87,6 +93,7 @@ public final class Diagnoser implements AnalysisSession.FrameObserver {
         d.seen(f);
         OpcodeDef.Role role = f.opcode.role();
         if (role == OpcodeDef.Role.REQUEST && !d.ud) {
+            if (!d.anyRequest) requesters.computeIfAbsent(new HostPair(d.srcHi, d.srcLo, d.dstHi, d.dstLo), k -> new ArrayList<>(2)).add(d);
             d.request(f);
         } else if (role == OpcodeDef.Role.ACK || (role == OpcodeDef.Role.RESPONSE && f.hasAeth)) {
             QpDirection r = requesterOf(d, f);
@@ -110,9 +117,8 @@ public final class Diagnoser implements AnalysisSession.FrameObserver {
         if (tries[0]++ >= PAIR_TRIES) return null;
         QpDirection best = null;
         int bestDist = Integer.MAX_VALUE;
-        for (QpDirection c : directions) {
-            if (c.peer != null || !c.anyRequest || c == d || c.srcLo != d.dstLo || c.dstLo != d.srcLo
-                    || c.srcHi != d.dstHi || c.dstHi != d.srcHi) continue;
+        for (QpDirection c : requesters.getOrDefault(new HostPair(d.dstHi, d.dstLo, d.srcHi, d.srcLo), List.of())) {
+            if (c.peer != null || c == d) continue;
             int ahead = QpDirection.diff(c.highestPsn, f.psn), behind = QpDirection.diff(f.psn, c.firstPsn);
             if (ahead < -1 || behind < -1) continue;
             if (ahead < bestDist) {

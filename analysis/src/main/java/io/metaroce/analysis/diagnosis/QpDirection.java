@@ -33,8 +33,9 @@ final class QpDirection {
     long requests, resends, firstRequestNs = -1, firstRequestFrame, lastRequestNs = -1, lastRequestFrame;
     int highestPsn, lastRequestPsn, firstPsn;
     boolean anyRequest;
-    private final int[] sentPsn = new int[RING];
-    private final long[] sentNs = new long[RING], sentFrame = new long[RING];
+    /** First send time and frame of recent PSNs (by PSN modulo RING), allocated with the first request. */
+    private int[] sentPsn;
+    private long[] sentNs, sentFrame;
 
     /** The current run of resends of one PSN (go-back bursts starting at the same PSN). */
     int runPsn = -1, runBursts;
@@ -62,6 +63,11 @@ final class QpDirection {
     /** Packet kind x marking -> {packets, first frame}. */
     final Map<Long, long[]> markings = new HashMap<>(4);
     final Map<Integer, long[]> sports = new HashMap<>(2);
+    /** Counts past the 64 kept markings or ports go nowhere. */
+    private final long[] sink = new long[3];
+    private long lastMarking;
+    private long[] lastMarkingCount, lastSportCount;
+    private int lastSport = -1;
     int maxSegmentPayload = -1;
     long segmentFrame;
     long cmPathMtu = -1;
@@ -96,14 +102,21 @@ final class QpDirection {
         if ("ud".equals(f.opcode.service())) ud = true;
         int kind = Kinds.of(f);
         long mk = ((long) kind << 32) | ((long) (f.dscp & 0xFF) << 16) | ((long) ((f.pcp + 1) & 0xF) << 8) | (f.ecn & 0xF);
-        if (markings.size() < 64 || markings.containsKey(mk)) {
-            long[] c = markings.computeIfAbsent(mk, k -> new long[] {0, f.number});
-            c[0]++;
+        // The same marking and port as the previous packet of the direction (nearly always): no map look-up,
+        // no boxing on the per-frame path.
+        if (mk != lastMarking || lastMarkingCount == null) {
+            lastMarkingCount = markings.size() < 64 || markings.containsKey(mk)
+                    ? markings.computeIfAbsent(mk, k -> new long[] {0, f.number}) : sink;
+            lastMarking = mk;
         }
-        if (f.sport >= 0 && (sports.size() < 64 || sports.containsKey(f.sport))) {
-            long[] c = sports.computeIfAbsent(f.sport, k -> new long[3]);
-            c[0]++;
-            c[1] += f.origLen;
+        lastMarkingCount[0]++;
+        if (f.sport >= 0) {
+            if (f.sport != lastSport || lastSportCount == null) {
+                lastSportCount = sports.size() < 64 || sports.containsKey(f.sport) ? sports.computeIfAbsent(f.sport, k -> new long[3]) : sink;
+                lastSport = f.sport;
+            }
+            lastSportCount[0]++;
+            lastSportCount[1] += f.origLen;
         }
         OpcodeDef op = f.opcode;
         if (op.payload() && op.segment() != null && (op.segment() == OpcodeDef.Segment.FIRST || op.segment() == OpcodeDef.Segment.MIDDLE)
@@ -119,6 +132,10 @@ final class QpDirection {
         int psn = f.psn;
         boolean resend = anyRequest && diff(psn, highestPsn) <= 0 && diff(highestPsn, psn) < (1 << 22);
         if (!anyRequest) {
+            sentPsn = new int[RING];
+            java.util.Arrays.fill(sentPsn, -1);
+            sentNs = new long[RING];
+            sentFrame = new long[RING];
             firstRequestNs = f.timeNs;
             firstRequestFrame = f.number;
             firstPsn = psn;
