@@ -37,7 +37,7 @@ public record HangSnapshot(long atNs, List<Entry> entries) {
     static HangSnapshot take(List<QpDirection> all, long at) {
         List<Entry> e = new ArrayList<>();
         for (QpDirection r : all) {
-            if (!r.requester() || r.outstanding() == 0 || r.firstRequestNs > at) continue;
+            if (!r.acknowledged() || r.outstanding() == 0 || r.firstRequestNs > at) continue;
             boolean answered = r.lastAnswerNs >= 0;
             String quiet = !answered || r.lastAnswerNs < r.lastRequestNs ? "responder" : "requester";
             e.add(new Entry(r.id, r.peer == null ? null : r.peer.id, r.highestPsn, r.anyAck ? r.ackedPsn : null,

@@ -237,6 +237,12 @@ final class QpDirection {
         return Math.max(0, diff(highestPsn, ackedPsn));
     }
 
-    /** Whether this direction carries requests the other side should answer (RC requests). */
+    /** Whether this direction carries requests (connected services). */
     boolean requester() { return anyRequest && !ud; }
+
+    /**
+     * A RoCEv2 requester whose requests are acknowledged (not UC, not UD): what the failure diagnosis, the hang
+     * snapshot and the time split judge. MetaRoCE acknowledges by SACK and has its own path health.
+     */
+    boolean acknowledged() { return requester() && tver == 0 && !"uc".equals(service); }
 }

@@ -29,7 +29,7 @@ final class QpFailures {
         List<Finding> out = new ArrayList<>();
         for (QpDirection r : all) {
             // RoCEv2 go-back-N only: MetaRoCE resends selectively by SACK and has its own path health.
-            if (!r.requester() || r.tver != 0) continue;
+            if (!r.acknowledged()) continue;
             Finding f = death(r, all, endNs);
             if (f != null) {
                 out.add(f);
@@ -123,7 +123,7 @@ final class QpFailures {
         long earliest = Long.MAX_VALUE;
         java.util.Set<String> peers = new java.util.HashSet<>();
         for (QpDirection d : all) {
-            if (d.srcHi != r.srcHi || d.srcLo != r.srcLo || !d.requester()) continue;
+            if (d.srcHi != r.srcHi || d.srcLo != r.srcLo || !d.acknowledged()) continue;
             if (d.runBursts >= 2 && d.lastAnswerNs >= 0 && d.lastAnswerNs < d.runFirstNs && d.outstanding() > 0) {
                 peers.add(d.dst);
                 earliest = Math.min(earliest, d.runFirstNs);

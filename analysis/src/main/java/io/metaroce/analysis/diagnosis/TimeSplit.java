@@ -16,7 +16,7 @@ final class TimeSplit {
     static List<Map<String, Object>> of(List<QpDirection> all, long endNs) {
         List<Map<String, Object>> out = new ArrayList<>();
         for (QpDirection r : all) {
-            if (!r.requester() || r.peer == null) continue;
+            if (!r.acknowledged() || r.peer == null) continue;
             long life = Math.max(r.lastNs, r.lastAnswerNs) - r.firstRequestNs;
             if (life <= 0) continue;
             long wire = r.busyNs + (r.busySince >= 0 ? Math.max(0, Math.max(r.lastNs, r.lastAnswerNs) - r.busySince) : 0);

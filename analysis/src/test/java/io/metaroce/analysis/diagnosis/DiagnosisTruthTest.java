@@ -40,10 +40,12 @@ class DiagnosisTruthTest {
         }
     }
 
-    static Run run(String scenario) throws Exception {
+    static Run run(String scenario) throws Exception { return run(scenario, null); }
+
+    static Run run(String scenario, Long atAfterFirstNs) throws Exception {
         Path cap = CAPTURES.resolve(scenario + ".pcapng");
         JsonNode truth = JSON.readTree(Files.readString(CAPTURES.resolve(scenario + ".truth.json")));
-        Diagnoser d = new Diagnoser();
+        Diagnoser d = new Diagnoser(atAfterFirstNs);
         new AnalysisSession(AnalysisSettings.DEFAULT, AnalysisSession.Options.RESULTS).onFrame(d).run(cap);
         return new Run(d.finish(), truth, truth.get("capture").get("epoch_ns").asLong(),
                 truth.get("capture").path("tap_host").asText(null));
@@ -187,5 +189,26 @@ class DiagnosisTruthTest {
         assertEquals(30_000L, f.get(0).details().get("rnr_timer_ns"));
         // The one lost READ response of rocev2-read-atomic is recovered by the requester's timer.
         assertEquals(1, run("rocev2-read-atomic").rule("qp-tail-loss-timeout").size());
+    }
+
+    @Test
+    void lookupByTheLocalQpnAnNcclWarningPrintsFindsTheDeadQp() throws Exception {
+        Run r = run("rocev2-retry-exhausted");
+        String dead = r.truth.get("diagnosis").get(0).get("flow").asText();
+        int localQpn = -1;
+        for (JsonNode c : r.truth.get("connections")) if (c.get("requester").asText().equals(dead)) localQpn = c.get("requester_qpn").asInt();
+        Diagnosis l = r.diagnosis.lookup(localQpn, "10.0.0.2");
+        assertEquals(List.of(dead), l.findings().stream().map(Finding::subject).toList());
+        assertTrue(l.flows().containsKey(dead), "" + l.flows());
+        assertEquals(2, l.flows().size(), "the QP's two directions: " + l.flows());
+        assertTrue(r.diagnosis.lookup(localQpn, "10.9.9.9").findings().isEmpty());
+    }
+
+    @Test
+    void aSnapshotBeforeTheFaultShowsNoStuckQp() throws Exception {
+        Run before = run("rocev2-hang", 30_000L), after = run("rocev2-hang", 250_000L);
+        assertTrue(before.diagnosis.hang().entries().stream().noneMatch(e -> e.lastEvent().equals("retry")), "" + before.diagnosis.hang());
+        assertEquals(1, after.diagnosis.hang().entries().stream().filter(e -> e.lastEvent().equals("retry")).count(), "" + after.diagnosis.hang());
+        assertEquals(before.diagnosis.firstNs() + 30_000L, before.diagnosis.hang().atNs());
     }
 }
