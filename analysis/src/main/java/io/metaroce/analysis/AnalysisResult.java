@@ -53,8 +53,8 @@ public final class AnalysisResult {
         capture.put("network_losses", networkLosses);
         capture.put("truncated_frames", e.truncatedFrames);
         capture.put("unjudged_frames", e.unjudgedFrames);
-        capture.put("duplicates", e.duplicates);
-        capture.put("cm_frames", e.cmFrames);
+        capture.put("duplicates", e.duplicates());
+        capture.put("cm_frames", e.cmFrames());
         capture.put("flows", (long) flows.size());
         capture.put("connections_from_cm", cmFlows / 2);
         capture.put("sampling", sampling(gapPsns, unique, rtx, networkLosses));

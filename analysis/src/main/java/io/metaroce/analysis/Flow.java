@@ -120,6 +120,46 @@ final class Flow {
 
     long rttEstimate(long fallback) { return minRtt == Long.MAX_VALUE ? fallback : minRtt; }
 
+    /** The largest of the paths' smallest round trips (the slowest path), at least the flow's; else fallback. */
+    long maxPathRtt(long fallback) {
+        long r = minRtt == Long.MAX_VALUE ? fallback : minRtt;
+        if (paths != null) for (PathStats p : paths) if (p != null && p.rtt.count() > 0) r = Math.max(r, p.rtt.min());
+        return r;
+    }
+
+    /** The smallest round trip seen on a path (its own samples), else on the flow, else fallback. */
+    long pathRtt(int path, long fallback) {
+        if (paths != null && path >= 0 && path < paths.length && paths[path] != null && paths[path].rtt.count() > 0)
+            return paths[path].rtt.min();
+        return minRtt == Long.MAX_VALUE ? fallback : minRtt;
+    }
+
+    /** The path of missing PSN u from round-robin spraying: u's nearest captured neighbours a < u < b. */
+    int inferPath(long u, long a) {
+        int n = pathCount > 0 ? pathCount : maxPath + 1;
+        if (n <= 1) return 0;
+        long b = u + 1;
+        while (b <= highestSeenU && b < u + 16 && (w.state[w.idx(b)] & SeqWindow.SEEN) == 0) b++;
+        if (b > highestSeenU || b >= u + 16) return -1;
+        int ia = w.idx(a), ib = w.idx(b);
+        if (w.copies[ia] != 1 || w.copies[ib] != 1) return -1;
+        int pa = w.path[ia], pb = w.path[ib];
+        if (Math.floorMod(pb - pa, n) != Math.floorMod(b - a, n)) return -1;
+        return (int) Math.floorMod(pa + (u - a), (long) n);
+    }
+
+    /**
+     * A mirror sees the whole flow when it is not sprayed (one ECMP path), or when every path of the flow has
+     * shown packets; otherwise PSNs it never showed may have taken a path it does not mirror.
+     */
+    boolean mirrorSeesAllPaths() {
+        if (tver != 1) return true;
+        int n = pathCount > 0 ? pathCount : maxPath + 1;
+        if (paths == null || n > paths.length) return n <= 1;
+        for (int p = 0; p < n; p++) if (paths[p] == null || paths[p].packets == 0) return false;
+        return true;
+    }
+
     String transport() { return tver == 1 ? "metaroce" : rocev1 ? "rocev1" : tver == 0 ? "rocev2" : null; }
 
     /** A go-back-N recovery: from the signalled PSN up to what had been sent when it began. */

@@ -1,0 +1,162 @@
+package io.metaroce.analysis;
+
+import io.metaroce.analysis.AnalysisSettings.Tap;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The QP flows of a capture: lookup and creation by (src IP, dst IP, dest_qp) without allocating on a hit,
+ * the view each flow is judged from (where the tap is, §11), per-flow overrides from the settings, and the
+ * pairing of the two directions of a connection (from CM, or from the PSNs replies refer to). Not thread-safe.
+ */
+final class FlowTable {
+    private final AnalysisSettings settings;
+    private final HashMap<FlowKey, Flow> flows = new HashMap<>();
+    private final ArrayList<Flow> flowList = new ArrayList<>();
+    /** Flows by (src, dst) with qp -1: the candidates for a reply's data flow. */
+    private final HashMap<FlowKey, ArrayList<Flow>> byPair = new HashMap<>();
+    private final FlowKey probe = new FlowKey(), pairProbe = new FlowKey();
+
+    private Tap tap;
+    private boolean tapHostV6;
+    private long tapHi, tapLo;
+
+    FlowTable(AnalysisSettings settings) { this.settings = settings; }
+
+    /** Where the capture was taken; decides the view of flows created from now on. */
+    void setTap(Tap t) {
+        tap = t;
+        if (t.kind() == Tap.Kind.HOST) {
+            tapHi = FlowKey.hi(t.host());
+            tapLo = FlowKey.lo(t.host());
+            tapHostV6 = !(tapHi == 0 && (tapLo >>> 32) == 0xFFFFL);
+            if (!tapHostV6) tapLo &= 0xFFFFFFFFL;
+        }
+    }
+
+    Tap tap() { return tap; }
+
+    /** Every flow in order of creation (a flow's {@link Flow#index} is its position). */
+    List<Flow> all() { return flowList; }
+
+    /** Index of the flow with this key, or -1. */
+    int indexOf(FlowKey k) {
+        Flow f = flows.get(k);
+        return f == null ? -1 : f.index;
+    }
+
+    /** The flow of a frame, created on first sight. */
+    Flow of(FrameFacts f) {
+        probe.set(f.v6, f.srcHi, f.srcLo, f.dstHi, f.dstLo, f.destQp);
+        Flow fl = flows.get(probe);
+        if (fl == null) fl = create(probe.copy(), f.ttl);
+        return fl;
+    }
+
+    /** The flow of a direction (addresses as in {@link FrameFacts}), created on first sight. */
+    Flow of(boolean v6, long sHi, long sLo, long dHi, long dLo, int qp) {
+        probe.set(v6, sHi, sLo, dHi, dLo, qp);
+        Flow fl = flows.get(probe);
+        if (fl == null) fl = create(probe.copy(), -1);
+        return fl;
+    }
+
+    private Flow create(FlowKey key, int ttl) {
+        Flow fl = new Flow(flowList.size(), key);
+        fl.ttl = ttl;
+        fl.view = viewOf(key);
+        flows.put(key, fl);
+        flowList.add(fl);
+        FlowKey pk = new FlowKey(key.v6, key.srcHi, key.srcLo, key.dstHi, key.dstLo, -1);
+        byPair.computeIfAbsent(pk, k -> new ArrayList<>(2)).add(fl);
+        if (!settings.pmtuOverrides().isEmpty() || !settings.pathCountOverrides().isEmpty()) {
+            String idStr = key.id();
+            Integer pm = override(settings.pmtuOverrides(), idStr, key.qp);
+            if (pm != null) fl.pmtu = pm;
+            Integer pc = override(settings.pathCountOverrides(), idStr, key.qp);
+            if (pc != null) fl.pathCount = pc;
+        }
+        return fl;
+    }
+
+    private static Integer override(Map<String, Integer> m, String id, int qp) {
+        if (m.isEmpty()) return null;
+        Integer v = m.get(id);
+        if (v == null) v = m.get(String.format("0x%06x", qp));
+        return v != null ? v : m.get("*");
+    }
+
+    private View viewOf(FlowKey k) {
+        if (tap.kind() != Tap.Kind.HOST) return View.MIRROR;
+        if (k.v6 != tapHostV6) return View.MIRROR;
+        if (k.sameSrc(tapHi, tapLo)) return View.SENDER;
+        if (k.sameDst(tapHi, tapLo)) return View.RECEIVER;
+        return View.MIRROR;
+    }
+
+    /** Flows from dst to src of g (the candidates for g's peer). */
+    List<Flow> reverseFlows(Flow g) {
+        FlowKey k = g.key;
+        pairProbe.set(k.v6, k.dstHi, k.dstLo, k.srcHi, k.srcLo, -1);
+        List<Flow> l = byPair.get(pairProbe);
+        return l == null ? List.of() : l;
+    }
+
+    /** Makes a and b the two directions of one connection (how: "cm" or "psn"), undoing earlier pairings. */
+    void pair(Flow a, Flow b, String how) {
+        if (a.peer == b) return;
+        if (a.peer != null) a.peer.peer = null;
+        if (b.peer != null) b.peer.peer = null;
+        a.peer = b;
+        b.peer = a;
+        a.pairedBy = b.pairedBy = how;
+        // Control traffic counted before the pairing was known moves to the data flow it was about.
+        moveUnattributed(a, b);
+        moveUnattributed(b, a);
+    }
+
+    private static void moveUnattributed(Flow ctl, Flow data) {
+        data.cnps += ctl.pendingCnps;
+        data.mrCnps += ctl.pendingMrCnps;
+        ctl.unattributedControl -= ctl.pendingCnps + ctl.pendingMrCnps;
+        ctl.pendingCnps = ctl.pendingMrCnps = 0;
+    }
+
+    /**
+     * The data flow a response or control frame on g is about: g's peer, or the reverse flow whose PSNs match
+     * refPsn (then the two are paired when pairOnMatch). refPsn < 0: no PSN to match; a unique candidate is used
+     * unpaired.
+     */
+    Flow about(Flow g, int refPsn, boolean pairOnMatch) {
+        if (g.peer != null) return g.peer;
+        List<Flow> cands = reverseFlows(g);
+        if (cands.isEmpty()) return null;
+        if (refPsn < 0) {
+            Flow only = null;
+            int n = 0;
+            for (Flow c : cands) if (c.peer == null && !c.ud && c.started) { only = c; n++; }
+            return n == 1 ? only : null;
+        }
+        Flow best = null;
+        long bestDist = Long.MAX_VALUE;
+        boolean tie = false;
+        for (Flow c : cands) {
+            if (c.peer != null || c.ud || !c.started) continue;
+            long u = Psn.unwrap(c.maxU, refPsn);
+            if (u < c.origin - StreamLimits.PAIRING_BEHIND || u > c.maxU + StreamLimits.PAIRING_SLACK) continue;
+            long dist = c.maxU - u;
+            if (dist < bestDist) {
+                best = c;
+                bestDist = dist;
+                tie = false;
+            } else if (dist == bestDist) {
+                tie = true;
+            }
+        }
+        if (best == null || tie) return null;
+        if (pairOnMatch) pair(g, best, "psn");
+        return best;
+    }
+}
