@@ -1,0 +1,60 @@
+package io.metaroce.index;
+
+import java.io.IOException;
+import java.util.List;
+
+/**
+ * A flow index backend (embedded Lucene, SolrCloud). Semantics every backend keeps, so that the same
+ * captures give the same answers everywhere:
+ * <ul>
+ * <li>{@link #addCapture} is atomic and durable: when it returns, the capture document and all its flow
+ *     documents are committed together (a crash leaves all or none of them); any earlier documents of the
+ *     same path or the same content hash are replaced in the same commit.</li>
+ * <li>{@link #search} and {@link #top} see {@code flow} documents only ({@link FlowIndexQueries#flows}); part
+ *     documents are reached through {@link #parts}.</li>
+ * <li>Sort ties and facet order follow {@link FlowSort} and {@link FacetBucket#ORDER}; facets are exact.</li>
+ * <li>Searching while another process or thread adds captures is allowed and sees whole captures only.</li>
+ * </ul>
+ */
+public interface FlowIndex extends AutoCloseable {
+
+    /** Adds one capture: its capture document ({@link FlowDocuments#capture}) and its flow and part documents. */
+    void addCapture(IndexedCapture capture, List<FlowDocument> documents) throws IOException;
+
+    /** The indexed capture with this content hash, or null. */
+    IndexedCapture capture(String hash) throws IOException;
+
+    /** Whether a capture with this content hash is indexed. */
+    default boolean hasCapture(String hash) throws IOException { return capture(hash) != null; }
+
+    /** Every indexed capture, by path. */
+    List<IndexedCapture> captures() throws IOException;
+
+    /** Removes a capture's documents; whether it was indexed. */
+    boolean deleteCapture(String hash) throws IOException;
+
+    /**
+     * Removes every capture whose last packet is before {@code epochNs} (a capture without packets: indexed
+     * before it), see {@link FlowIndexQueries#expiredBefore}.
+     *
+     * @return the captures removed
+     */
+    List<IndexedCapture> expireBefore(long epochNs) throws IOException;
+
+    /** The flows matching a query, in the given order, at most {@code limit} of them. */
+    SearchResult search(FlowQuery query, FlowSort sort, int limit) throws IOException;
+
+    /** Every document of one flow (the flow document first, then its parts in order). */
+    List<FlowDocument> parts(String rootId) throws IOException;
+
+    /**
+     * The exact top {@code n} values of {@code groupField} over the flows matching {@code filter}, by the sum of
+     * {@code counter}. A multi-valued group field credits each of a flow's values with the flow's counter.
+     *
+     * @throws IllegalArgumentException when the group field cannot group or the counter cannot be summed
+     */
+    List<FacetBucket> top(FieldDef groupField, FieldDef counter, int n, FlowQuery filter) throws IOException;
+
+    @Override
+    void close() throws IOException;
+}

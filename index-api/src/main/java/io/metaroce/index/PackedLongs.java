@@ -1,0 +1,60 @@
+package io.metaroce.index;
+
+import java.io.ByteArrayOutputStream;
+
+/**
+ * Compact storage of a rising list of longs (packet offsets, frame numbers): zig-zag deltas as LEB128
+ * varints, so consecutive records of a flow cost one to three bytes each instead of eight.
+ */
+public final class PackedLongs {
+    private PackedLongs() {}
+
+    public static byte[] encode(long[] values, int from, int to) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream((to - from) * 2 + 4);
+        writeVar(out, to - from);
+        long prev = 0;
+        for (int i = from; i < to; i++) {
+            long d = values[i] - prev;
+            prev = values[i];
+            writeVar(out, (d << 1) ^ (d >> 63));
+        }
+        return out.toByteArray();
+    }
+
+    public static byte[] encode(long[] values) { return encode(values, 0, values.length); }
+
+    /** @throws IllegalArgumentException for bytes that are not an encoding (a damaged or foreign field) */
+    public static long[] decode(byte[] b) {
+        int[] pos = {0};
+        long n = readVar(b, pos);
+        if (n < 0 || n > b.length) throw new IllegalArgumentException("packed list: bad count " + n);
+        long[] out = new long[(int) n];
+        long prev = 0;
+        for (int i = 0; i < n; i++) {
+            long z = readVar(b, pos);
+            prev += (z >>> 1) ^ -(z & 1);
+            out[i] = prev;
+        }
+        if (pos[0] != b.length) throw new IllegalArgumentException("packed list: " + (b.length - pos[0]) + " bytes left over");
+        return out;
+    }
+
+    private static void writeVar(ByteArrayOutputStream out, long v) {
+        while ((v & ~0x7FL) != 0) {
+            out.write((int) ((v & 0x7F) | 0x80));
+            v >>>= 7;
+        }
+        out.write((int) v);
+    }
+
+    private static long readVar(byte[] b, int[] pos) {
+        long v = 0;
+        for (int shift = 0; shift < 64; shift += 7) {
+            if (pos[0] >= b.length) throw new IllegalArgumentException("packed list: cut at byte " + pos[0]);
+            int x = b[pos[0]++] & 0xFF;
+            v |= (long) (x & 0x7F) << shift;
+            if ((x & 0x80) == 0) return v;
+        }
+        throw new IllegalArgumentException("packed list: varint too long at byte " + pos[0]);
+    }
+}
