@@ -10,23 +10,19 @@ import java.util.List;
 import org.apache.solr.client.solrj.SolrQuery;
 import org.apache.solr.client.solrj.request.ConfigSetAdminRequest;
 import org.apache.solr.common.SolrInputDocument;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /** The collection set-up a user gets from --create-collection, on a real 2-node SolrCloud. */
+@ExtendWith(SolrCloudExtension.class)
 class SolrCollectionsTest {
 
   static MiniSolrCloud cloud;
 
   @BeforeAll
-  static void startCluster() throws Exception {
-    cloud = MiniSolrCloud.start(2);
-  }
-
-  @AfterAll
-  static void stopCluster() throws Exception {
-    if (cloud != null) cloud.close();
+  static void cluster(MiniSolrCloud shared) {
+    cloud = shared;
   }
 
   @Test
