@@ -10,6 +10,7 @@ import org.apache.solr.client.solrj.impl.Http2SolrClient;
 import org.apache.solr.client.solrj.request.CollectionAdminRequest;
 import org.apache.solr.client.solrj.request.ConfigSetAdminRequest;
 import org.apache.solr.client.solrj.response.CollectionAdminResponse;
+import io.metaroce.index.IndexFormatException;
 import org.apache.solr.common.SolrException;
 import org.apache.solr.common.util.ContentStreamBase;
 
@@ -46,7 +47,7 @@ public final class SolrCollections {
    * not have it yet. Returns once every replica is active. Returns false, doing nothing, when the collection
    * already exists (many writers of a fleet may all pass --create-collection).
    */
-  public static boolean createIfAbsent(SolrClient client, String collection, int shards, int replicas) throws IOException {
+  public static boolean createIfAbsent(CloudHttp2SolrClient client, String collection, int shards, int replicas) throws IOException {
     if (shards < 1 || replicas < 1) throw new IllegalArgumentException("--shards and --replicas must be at least 1");
     if (list(client).contains(collection)) return false;
     try {
@@ -69,17 +70,41 @@ public final class SolrCollections {
     }
   }
 
-  /** Fails with one clear line when the collection is missing, naming the option that creates it. */
-  public static void require(SolrClient client, SolrTarget target) throws IOException {
+  /**
+   * Fails with one clear line when the collection is missing (naming the option that creates it) or was made
+   * from another configset (another schema version, or not a flow index at all).
+   */
+  public static void require(CloudHttp2SolrClient client, SolrTarget target) throws IOException {
     if (!list(client).contains(target.collection())) {
-      throw new IOException("SolrCloud at " + String.join(",", target.nodeUrls()) + " has no collection '"
+      throw new IndexFormatException("SolrCloud at " + String.join(",", target.nodeUrls()) + " has no collection '"
           + target.collection() + "' (create it with --create-collection --shards N --replicas M)");
     }
+    String config;
+    try {
+      config = client.getClusterStateProvider().getCollection(target.collection()).getConfigName();
+    } catch (SolrException | IOException e) {
+      throw new IndexFormatException("SolrCloud collection '" + target.collection() + "': cannot read its state: " + e.getMessage());
+    }
+    if (!FlowConfigset.NAME.equals(config)) {
+      throw new IndexFormatException("SolrCloud collection '" + target.collection() + "' uses configset '" + config
+          + "', not " + FlowConfigset.NAME + ": it is not a flow index of this schema version");
+    }
+  }
+
+  /** One line naming the cluster and the innermost cause, for a failure to reach or open the collection. */
+  static String oneLine(SolrTarget target, Exception e) {
+    if (e instanceof IndexFormatException) return e.getMessage();
+    Throwable root = e;
+    while (root.getCause() != null && root.getCause() != root) root = root.getCause();
+    String why = root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
+    String head = e.getMessage() == null ? "" : e.getMessage();
+    String msg = head.startsWith("SolrCloud") ? head : "SolrCloud at " + String.join(",", target.nodeUrls()) + ": " + head;
+    return msg.contains(why) ? msg : msg + " (" + why + ")";
   }
 
   static IOException unreachable(SolrServerException e) {
     Throwable root = e;
     while (root.getCause() != null && root.getCause() != root) root = root.getCause();
-    return new IOException("SolrCloud request failed: " + root.getMessage(), e);
+    return new IOException("SolrCloud unreachable or failing: " + root.getMessage(), e);
   }
 }

@@ -6,10 +6,7 @@ import io.metaroce.index.FlowDocument;
 import io.metaroce.index.FlowSchema;
 import io.metaroce.index.IpAddresses;
 import java.nio.ByteBuffer;
-import java.util.ArrayList;
 import java.util.Collection;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import org.apache.solr.common.SolrDocument;
 import org.apache.solr.common.SolrInputDocument;
@@ -42,39 +39,20 @@ final class SolrDocuments {
     return out;
   }
 
-  /** The flow document a stored Solr document holds, its fields in the schema's order, as it was added. */
+  /** The flow document a stored Solr document holds, its fields in stored order (the order they were added). */
   static FlowDocument fromSolr(SolrDocument s) {
-    Map<String, FieldDef> present = new LinkedHashMap<>();
-    for (FieldDef f : FlowSchema.fields()) if (s.containsKey(f.name())) present.put(f.name(), f);
-    List<String> pathFields = new ArrayList<>();
-    for (String name : s.getFieldNames()) {
-      if (present.containsKey(name) || name.startsWith("_") || name.endsWith(IP_TWIN)) continue;
-      FieldDef f = FlowSchema.field(name);
-      if (f != null) pathFields.add(name);
-    }
-    // Per-path fields follow the fixed ones as the document builder wrote them: by path id, then key order.
-    pathFields.sort(SolrDocuments::comparePathFields);
-    for (String name : pathFields) present.put(name, FlowSchema.field(name));
-
     FlowDocument.Builder b = FlowDocument.builder();
-    for (FieldDef f : present.values()) {
-      Object raw = s.getFieldValue(f.name());
+    for (String name : s.getFieldNames()) {
+      FieldDef f = FlowSchema.field(name);
+      if (f == null || !f.name().equals(name)) continue;   // _version_, IP twins: Solr's, not the document's
       if (f.multi()) {
-        Collection<Object> values = s.getFieldValues(f.name());
-        for (Object v : values) b.add(f.name(), value(f, v));
+        for (Object v : s.getFieldValues(name)) b.add(name, value(f, v));
       } else {
-        b.put(f.name(), value(f, raw instanceof Collection<?> c ? c.iterator().next() : raw));
+        Object raw = s.getFieldValue(name);
+        b.put(name, value(f, raw instanceof Collection<?> c ? c.iterator().next() : raw));
       }
     }
     return b.build();
-  }
-
-  private static int comparePathFields(String a, String b) {
-    String[] x = a.split("\\.", 3), y = b.split("\\.", 3);
-    int c = Integer.compare(Integer.parseInt(x[1]), Integer.parseInt(y[1]));
-    if (c != 0) return c;
-    List<String> keys = new ArrayList<>(FlowSchema.pathKeys().keySet());
-    return Integer.compare(keys.indexOf(x[2]), keys.indexOf(y[2]));
   }
 
   private static Object value(FieldDef f, Object v) {

@@ -4,12 +4,12 @@ import io.metaroce.index.FacetBucket;
 import io.metaroce.index.FieldDef;
 import io.metaroce.index.FieldType;
 import io.metaroce.index.FlowDocument;
-import io.metaroce.index.FlowDocuments;
 import io.metaroce.index.FlowIndex;
 import io.metaroce.index.FlowIndexQueries;
 import io.metaroce.index.FlowQuery;
 import io.metaroce.index.FlowSchema;
 import io.metaroce.index.FlowSort;
+import io.metaroce.index.IndexFormatException;
 import io.metaroce.index.IndexedCapture;
 import io.metaroce.index.SearchResult;
 import java.io.IOException;
@@ -61,14 +61,28 @@ public final class SolrFlowIndex implements FlowIndex {
    * @throws IOException one line: unreachable cluster, missing collection, or one of another schema version
    */
   public static SolrFlowIndex open(SolrTarget target, int createShards, int createReplicas) throws IOException {
-    CloudHttp2SolrClient client = SolrCollections.connect(target);
+    CloudHttp2SolrClient client = null;
     try {
+      client = SolrCollections.connect(target);
       if (createShards > 0) SolrCollections.createIfAbsent(client, target.collection(), createShards, createReplicas);
-      else SolrCollections.require(client, target);
+      SolrCollections.require(client, target);
       return new SolrFlowIndex(client, target);
-    } catch (IOException | RuntimeException e) {
-      client.close();
+    } catch (IndexFormatException e) {
+      closeQuietly(client);
       throw e;
+    } catch (IOException | RuntimeException e) {
+      closeQuietly(client);
+      // Opening is where an unreachable cluster shows: one line for the user, as for an unusable index directory.
+      throw new IndexFormatException(SolrCollections.oneLine(target, e));
+    }
+  }
+
+  private static void closeQuietly(CloudHttp2SolrClient client) {
+    if (client == null) return;
+    try {
+      client.close();
+    } catch (IOException | RuntimeException ignored) {
+      // already failing: the first error is the one the user needs
     }
   }
 
@@ -80,19 +94,19 @@ public final class SolrFlowIndex implements FlowIndex {
   public void addCapture(IndexedCapture capture, List<FlowDocument> documents) throws IOException {
     String replaced = SolrQueries.toSolr(new FlowQuery.Or(List.of(FlowIndexQueries.captureHash(capture.hash()),
         FlowIndexQueries.capturePath(capture.path()))));
+    List<SolrInputDocument> flows = new ArrayList<>(documents.size()), captureDocs = new ArrayList<>(1);
+    for (FlowDocument d : documents) {
+      if (!capture.hash().equals(d.getString(FlowSchema.CAPTURE_HASH))) {
+        throw new IllegalArgumentException("document " + d.id() + " is not of capture " + capture.hash());
+      }
+      // The capture document is sent last: a writer that dies midway leaves no capture document, so the
+      // capture counts as not indexed and the next run indexes it again (replacing what was sent).
+      (FlowSchema.KIND_CAPTURE.equals(d.kind()) ? captureDocs : flows).add(SolrDocuments.toSolr(d));
+    }
     run(() -> {
       client.deleteByQuery(replaced);
-      List<SolrInputDocument> batch = new ArrayList<>(BATCH);
-      for (FlowDocument d : documents) {
-        if (FlowSchema.KIND_CAPTURE.equals(d.kind())) continue;   // the capture document goes last, below
-        batch.add(SolrDocuments.toSolr(d));
-        if (batch.size() == BATCH) {
-          client.add(batch);
-          batch = new ArrayList<>(BATCH);
-        }
-      }
-      batch.add(SolrDocuments.toSolr(FlowDocuments.capture(capture)));
-      client.add(batch);
+      for (int i = 0; i < flows.size(); i += BATCH) client.add(flows.subList(i, Math.min(flows.size(), i + BATCH)));
+      if (!captureDocs.isEmpty()) client.add(captureDocs);
       client.commit(true, true);
       return null;
     });

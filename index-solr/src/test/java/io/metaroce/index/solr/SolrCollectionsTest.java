@@ -8,7 +8,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.solr.client.solrj.SolrQuery;
+import io.metaroce.index.IndexFormatException;
+import org.apache.solr.client.solrj.request.CollectionAdminRequest;
 import org.apache.solr.client.solrj.request.ConfigSetAdminRequest;
+import org.apache.solr.common.util.ContentStreamBase;
 import org.apache.solr.common.SolrInputDocument;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -52,5 +55,27 @@ class SolrCollectionsTest {
       cloud.waitActive("setup", 2, 2);
       assertEquals(100, client.query(new SolrQuery("id:doc-7")).getResults().getNumFound() * 100);
     }
+  }
+
+  @Test
+  void openingSaysInOneLineWhatIsWrong() throws Exception {
+    // nothing listens on port 1 of the loopback address
+    var down = assertThrows(IndexFormatException.class, () -> SolrFlowIndex.open(SolrTarget.parse("http://127.0.0.1:1/solr", "flows"), 0, 0));
+    assertTrue(down.getMessage().startsWith("SolrCloud at http://127.0.0.1:1/solr"), down.getMessage());
+    assertFalse(down.getMessage().contains("\n"), down.getMessage());
+
+    var missing = assertThrows(IndexFormatException.class, () -> SolrFlowIndex.open(SolrTarget.parse(cloud.allNodeUrls(), "nosuch"), 0, 0));
+    assertTrue(missing.getMessage().endsWith("has no collection 'nosuch' (create it with --create-collection --shards N --replicas M)"), missing.getMessage());
+
+    // a collection of another configset (here: ours under another name, as an older schema version would be)
+    var target = SolrTarget.parse(cloud.allNodeUrls(), "foreign");
+    try (var client = SolrCollections.connect(target)) {
+      var stream = new ContentStreamBase.ByteArrayStream(FlowConfigset.zip(), "other.zip", "application/zip");
+      new ConfigSetAdminRequest.Upload().setConfigSetName("other").setUploadStream(stream).process(client);
+      CollectionAdminRequest.createCollection("foreign", "other", 1, 1).process(client);
+    }
+    var foreign = assertThrows(IndexFormatException.class, () -> SolrFlowIndex.open(target, 0, 0));
+    assertEquals("SolrCloud collection 'foreign' uses configset 'other', not " + FlowConfigset.NAME
+        + ": it is not a flow index of this schema version", foreign.getMessage());
   }
 }

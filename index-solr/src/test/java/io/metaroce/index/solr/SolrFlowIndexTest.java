@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.metaroce.index.FacetBucket;
 import io.metaroce.index.FlowDocument;
+import io.metaroce.index.FlowDocuments;
 import io.metaroce.index.FlowQuery;
 import io.metaroce.index.FlowQueryParser;
 import io.metaroce.index.FlowSchema;
@@ -46,6 +47,8 @@ class SolrFlowIndexTest {
       IndexedCapture c = i % 2 == 0 ? a : b;
       (c == a ? da : db).addAll(flow(c, i));
     }
+    da.add(FlowDocuments.capture(a));
+    db.add(FlowDocuments.capture(b));
     index.addCapture(a, da);
     index.addCapture(b, db);
   }
@@ -87,6 +90,12 @@ class SolrFlowIndexTest {
           .put(FlowSchema.OFFSETS, PackedLongs.encode(new long[] {77}, 0, 1)).build());
     }
     return docs;
+  }
+
+  static List<FlowDocument> withCapture(IndexedCapture c, List<FlowDocument> flows) {
+    List<FlowDocument> all = new ArrayList<>(flows);
+    all.add(0, FlowDocuments.capture(c));   // first in the list: the backend still commits it last
+    return all;
   }
 
   static FlowDocument.Builder identity(FlowDocument.Builder b, IndexedCapture c, String root, long part) {
@@ -195,9 +204,9 @@ class SolrFlowIndexTest {
 
     // the same path with new content replaces the old capture's documents; re-adding by hash replaces too
     IndexedCapture c = capture("/caps/c.pcapng", 'c', T0 + 5, T0 + 6);
-    index.addCapture(c, flow(c, 100));
+    index.addCapture(c, withCapture(c, flow(c, 100)));
     IndexedCapture c2 = capture("/caps/c.pcapng", 'd', T0 + 5, T0 + 7);
-    index.addCapture(c2, flow(c2, 101));
+    index.addCapture(c2, withCapture(c2, flow(c2, 101)));
     assertNull(index.capture(c.hash()));
     assertEquals(List.of(101), flows("capture_path:\"/caps/c.pcapng\""));
     assertTrue(index.deleteCapture(c2.hash()));
@@ -205,7 +214,7 @@ class SolrFlowIndexTest {
     assertEquals(List.of(), flows("capture_path:\"/caps/c.pcapng\""));
 
     IndexedCapture old = capture("/caps/old.pcapng", 'e', T0 - 100, T0 - 50);
-    index.addCapture(old, flow(old, 102));
+    index.addCapture(old, withCapture(old, flow(old, 102)));
     assertEquals(List.of(old), index.expireBefore(T0));
     assertNull(index.capture(old.hash()));
     assertEquals(List.of(a, b), index.captures());

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import io.metaroce.index.FacetBucket;
 import io.metaroce.index.FieldDef;
 import io.metaroce.index.FlowDocument;
+import io.metaroce.index.FlowDocuments;
 import io.metaroce.index.FlowQuery;
 import io.metaroce.index.FlowQueryParser;
 import io.metaroce.index.FlowSchema;
@@ -46,7 +47,8 @@ class SolrIndexBenchmark {
       for (int c = 0; c * PER_CAPTURE < total; c++) {
         IndexedCapture cap = new IndexedCapture("/bench/c" + c + ".pcapng", 1L << 30, String.format("%064x", c), "pcapng",
             "mirror", T0, T0 + 3_600_000_000_000L, T0);
-        List<FlowDocument> docs = new ArrayList<>(PER_CAPTURE);
+        List<FlowDocument> docs = new ArrayList<>(PER_CAPTURE + 1);
+        docs.add(FlowDocuments.capture(cap));
         for (int i = 0; i < PER_CAPTURE && c * PER_CAPTURE + i < total; i++) docs.add(flow(cap, i, rnd, naksByQp));
         long t = System.nanoTime();
         index.addCapture(cap, docs);
