@@ -1,0 +1,113 @@
+package io.metaroce.index;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+
+/**
+ * Seeded synthetic captures of flow documents for backend tests (shared through this module's test-jar): a
+ * mix of IPv4 and IPv6 hosts, QPs, counters with zeros and nulls, rules, events, MetaRoCE paths, and long
+ * flows split into parts. Every backend indexed with the same seed must answer like {@link FlowQueryMatcher}.
+ */
+public final class SyntheticFlows {
+    public static final long T0 = 1_796_000_000_000_000_000L; // 2026-11-30T..., in nanoseconds
+
+    private SyntheticFlows() {}
+
+    /** A capture and its documents (capture document first). */
+    public record Capture(IndexedCapture capture, List<FlowDocument> documents) {
+        public List<FlowDocument> flows() {
+            return documents.stream().filter(d -> FlowSchema.KIND_FLOW.equals(d.kind())).toList();
+        }
+    }
+
+    public static String hash(int i) { return String.format("%064x", 0xC0FFEEL * 1_000_003L + i); }
+
+    public static Capture capture(int index, int flows, long seed) {
+        Random r = new Random(seed * 31 + index);
+        long first = T0 + index * 60_000_000_000L;
+        IndexedCapture c = new IndexedCapture("/captures/host" + index + ".pcapng", 1_000_000 + index, hash(index), "pcapng",
+                index % 3 == 0 ? "mirror" : "host:10.0.0." + (index % 7 + 1), first, first + 50_000_000_000L, T0 + 7 * 86_400_000_000_000L);
+        List<FlowDocument> docs = new ArrayList<>();
+        docs.add(FlowDocuments.capture(c));
+        for (int f = 0; f < flows; f++) docs.addAll(flow(c, f, r));
+        return new Capture(c, docs);
+    }
+
+    private static List<FlowDocument> flow(IndexedCapture c, int n, Random r) {
+        boolean v6 = r.nextInt(5) == 0;
+        String src = v6 ? "fd00::" + Integer.toHexString(r.nextInt(12) + 1) : "10.0." + r.nextInt(3) + "." + (r.nextInt(12) + 1);
+        String dst = v6 ? "fd00::" + Integer.toHexString(r.nextInt(12) + 0x100) : "10.1.0." + (r.nextInt(12) + 1);
+        int qp = 0x200 + r.nextInt(40);
+        String id = src + ">" + dst + "/0x" + String.format("%06x", qp) + "-" + n;
+        String root = FlowDocuments.rootId(c.hash(), id);
+        int packets = r.nextInt(10) == 0 ? 250 : 1 + r.nextInt(60);
+        long[] offsets = new long[packets], frames = new long[packets];
+        for (int i = 0; i < packets; i++) {
+            frames[i] = n * 1000L + i + 1;
+            offsets[i] = 24 + frames[i] * 96;
+        }
+        int split = 100, parts = (packets + split - 1) / split;
+        boolean metaroce = r.nextBoolean();
+        List<FlowDocument> out = new ArrayList<>();
+        for (int p = 0; p < parts; p++) {
+            FlowDocument.Builder b = FlowDocument.builder().put(FlowSchema.ID, root + "#" + p)
+                    .put(FlowSchema.KIND, p == 0 ? FlowSchema.KIND_FLOW : FlowSchema.KIND_PART).put(FlowSchema.ROOT_ID, root)
+                    .put(FlowSchema.PART, (long) p).put(FlowSchema.PARTS, (long) parts)
+                    .put(FlowSchema.CAPTURE_PATH, c.path()).put(FlowSchema.CAPTURE_SIZE, c.size())
+                    .put(FlowSchema.CAPTURE_HASH, c.hash()).put(FlowSchema.CAPTURE_FORMAT, c.format())
+                    .put(FlowSchema.CAPTURE_FIRST, c.firstNs()).put(FlowSchema.CAPTURE_LAST, c.lastNs())
+                    .put(FlowSchema.INDEXED_AT, c.indexedAtNs()).put(FlowSchema.TAP, c.tap())
+                    .put(FlowSchema.FLOW, id).put(FlowSchema.SRC, src).put(FlowSchema.DST, dst).put(FlowSchema.DEST_QP, (long) qp)
+                    .put("transport", metaroce ? "metaroce" : "rocev2").put("service", r.nextInt(4) == 0 ? "ud" : "rc").put("view", "mirror");
+            if (p == 0) {
+                long first = c.firstNs() + r.nextInt(40_000) * 1_000_000L;
+                b.put("packets", (long) packets).put("bytes", packets * 1100L).put(FlowSchema.FIRST, first)
+                        .put(FlowSchema.LAST, first + r.nextInt(1_000_000_000));
+                b.put("naks", (long) (r.nextInt(3) == 0 ? r.nextInt(20) : 0)).put("cnps", (long) r.nextInt(5))
+                        .put("ce_marks", (long) r.nextInt(9)).put("retransmitted_packets", (long) r.nextInt(30))
+                        .put("retransmissions_by_cause.nak", (long) r.nextInt(4));
+                if (r.nextBoolean()) b.put("ce_without_cnp", (long) r.nextInt(3));
+                if (r.nextInt(4) == 0) b.add(FlowSchema.SRC_QPS, (long) r.nextInt(100)).add(FlowSchema.SRC_QPS, 100L + r.nextInt(100));
+                b.put("credit_mode", Boolean.toString(r.nextBoolean()));
+                if (r.nextInt(3) == 0) b.add(FlowSchema.RULES, "MR-RTX-00" + (1 + r.nextInt(5)));
+                if (r.nextInt(5) == 0) b.add(FlowSchema.RULES, "ROCE-PSN-00" + (1 + r.nextInt(3)));
+                if (r.nextBoolean()) b.add(FlowSchema.EVENTS, "nak");
+                if (r.nextBoolean()) b.add(FlowSchema.EVENTS, "retransmission");
+                if (metaroce) {
+                    for (int path = 0; path < 4; path++) {
+                        b.put(FlowSchema.pathField(path, "packets"), (long) r.nextInt(100));
+                        b.put(FlowSchema.pathField(path, "loss_rate"), r.nextInt(4) == 0 ? r.nextDouble() : 0.0);
+                        b.add(FlowSchema.PATH_IDS, (long) path);
+                    }
+                    if (r.nextBoolean()) b.add(FlowSchema.CE_PATHS, (long) r.nextInt(4));
+                }
+            }
+            int from = p * split, to = Math.min(packets, from + split);
+            b.put(FlowSchema.PART_PACKETS, (long) (to - from)).put(FlowSchema.OFFSETS, PackedLongs.encode(offsets, from, to))
+                    .put(FlowSchema.FRAMES, PackedLongs.encode(frames, from, to));
+            out.add(b.build());
+        }
+        return out;
+    }
+
+    /** The exact facet over flow documents, as {@link FlowIndex#top} must give it. */
+    public static List<FacetBucket> top(List<FlowDocument> flows, FieldDef group, FieldDef counter, int n, FlowQuery filter) {
+        Map<Object, long[]> sums = new HashMap<>();
+        for (FlowDocument d : flows) {
+            if (!FlowQueryMatcher.matches(filter, d)) continue;
+            Long c = d.getLong(counter.name());
+            for (Object g : d.values(group.name())) {
+                long[] t = sums.computeIfAbsent(g, k -> new long[2]);
+                t[0] += c == null ? 0 : c;
+                t[1]++;
+            }
+        }
+        List<FacetBucket> out = new ArrayList<>();
+        sums.forEach((k, v) -> out.add(new FacetBucket(k, v[0], v[1])));
+        out.sort(FacetBucket.ORDER);
+        return out.size() > n ? out.subList(0, n) : out;
+    }
+}

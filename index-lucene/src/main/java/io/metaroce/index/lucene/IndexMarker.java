@@ -1,0 +1,69 @@
+package io.metaroce.index.lucene;
+
+import io.metaroce.index.FlowSchema;
+import io.metaroce.index.IndexFormatException;
+import java.io.IOException;
+import java.io.Reader;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.Properties;
+import java.util.stream.Stream;
+
+/**
+ * The file that says a directory is a flow index and of which schema version: checked before Lucene touches
+ * the directory, so another program's directory is never written into, and an index of another version gets
+ * one line instead of wrong answers.
+ */
+final class IndexMarker {
+    static final String FILE = "metaroce-index.properties";
+
+    private IndexMarker() {}
+
+    /** Checks an existing index directory (any problem is one line naming the directory). */
+    static void check(Path dir) throws IndexFormatException {
+        if (!Files.exists(dir)) throw new IndexFormatException(dir + ": no flow index there (create one with: metaroce index CAPTURES --index " + dir + ")");
+        if (!Files.isDirectory(dir)) throw new IndexFormatException(dir + ": is a file, not a flow index directory");
+        Path marker = dir.resolve(FILE);
+        if (!Files.exists(marker)) throw new IndexFormatException(dir + ": not a metaroce flow index (no " + FILE + ")");
+        Properties p = new Properties();
+        try (Reader r = Files.newBufferedReader(marker, StandardCharsets.UTF_8)) {
+            p.load(r);
+        } catch (IOException | IllegalArgumentException e) {
+            throw new IndexFormatException(dir + ": " + FILE + " is unreadable (" + e.getMessage() + ")");
+        }
+        String v = p.getProperty("schema");
+        if (!Integer.toString(FlowSchema.VERSION).equals(v)) {
+            throw new IndexFormatException(dir + ": flow index of schema version " + v + "; this metaroce reads version "
+                    + FlowSchema.VERSION + " (index the captures again into a new directory)");
+        }
+    }
+
+    /** Makes a new index directory, or checks an existing one; an empty existing directory is adopted. */
+    static void createOrCheck(Path dir) throws IOException {
+        if (Files.isDirectory(dir) && !Files.exists(dir.resolve(FILE))) {
+            try (Stream<Path> s = Files.list(dir)) {
+                if (s.findAny().isPresent()) throw new IndexFormatException(dir + ": not empty and not a metaroce flow index (no " + FILE + "); give a new or empty directory");
+            }
+        } else if (Files.exists(dir)) {
+            check(dir);
+            return;
+        }
+        Files.createDirectories(dir);
+        Path tmp = dir.resolve(FILE + ".tmp");
+        try (Writer w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
+            w.write("# metaroce flow index (embedded Lucene); do not edit\nschema=" + FlowSchema.VERSION + "\n");
+        }
+        try (var ch = java.nio.channels.FileChannel.open(tmp, java.nio.file.StandardOpenOption.WRITE)) {
+            ch.force(true);
+        }
+        try {
+            Files.move(tmp, dir.resolve(FILE), StandardCopyOption.ATOMIC_MOVE);
+        } catch (AtomicMoveNotSupportedException e) {
+            Files.move(tmp, dir.resolve(FILE), StandardCopyOption.REPLACE_EXISTING);
+        }
+    }
+}

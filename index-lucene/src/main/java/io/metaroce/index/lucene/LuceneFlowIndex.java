@@ -1,0 +1,270 @@
+package io.metaroce.index.lucene;
+
+import io.metaroce.index.FacetBucket;
+import io.metaroce.index.FieldDef;
+import io.metaroce.index.FieldType;
+import io.metaroce.index.FlowDocument;
+import io.metaroce.index.FlowIndex;
+import io.metaroce.index.FlowIndexQueries;
+import io.metaroce.index.FlowQuery;
+import io.metaroce.index.FlowSchema;
+import io.metaroce.index.FlowSort;
+import io.metaroce.index.IndexFormatException;
+import io.metaroce.index.IndexedCapture;
+import io.metaroce.index.SearchResult;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.apache.lucene.document.Document;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.IndexNotFoundException;
+import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.Query;
+import org.apache.lucene.search.ReferenceManager;
+import org.apache.lucene.search.ScoreDoc;
+import org.apache.lucene.search.SearcherFactory;
+import org.apache.lucene.search.SearcherManager;
+import org.apache.lucene.search.Sort;
+import org.apache.lucene.search.SortField;
+import org.apache.lucene.search.SortedSetSortField;
+import org.apache.lucene.search.TopDocs;
+import org.apache.lucene.store.Directory;
+import org.apache.lucene.store.FSDirectory;
+import org.apache.lucene.store.LockObtainFailedException;
+
+/**
+ * The flow index in a directory, on embedded Lucene 10. Opened for writing ({@link #openForWriting}: one
+ * process at a time, Lucene's write lock) or for reading ({@link #openForReading}: any number, also while a
+ * writer runs). Each {@link #addCapture} is one Lucene commit, so a crash at any point leaves the index as of
+ * the last capture reported, and readers only ever see whole captures (they open commit points).
+ */
+public final class LuceneFlowIndex implements FlowIndex {
+    /** Lucene's JDK-25 notices (vector module not readable) are not the user's concern: kept off stderr. */
+    private static final Logger LUCENE_LOG = Logger.getLogger("org.apache.lucene");
+    static {
+        LUCENE_LOG.setLevel(Level.SEVERE);
+    }
+
+    private static final String SCHEMA_KEY = "metaroce.schema";
+    private final Path path;
+    private final Directory dir;
+    private final IndexWriter writer;
+    private final ReferenceManager<IndexSearcher> searchers;
+
+    private LuceneFlowIndex(Path path, Directory dir, IndexWriter writer, ReferenceManager<IndexSearcher> searchers) {
+        this.path = path;
+        this.dir = dir;
+        this.writer = writer;
+        this.searchers = searchers;
+    }
+
+    /**
+     * Opens or creates the index in {@code dir} for adding captures.
+     *
+     * @throws IndexFormatException one line: not an index, another schema version, or written by another process
+     */
+    public static LuceneFlowIndex openForWriting(Path dir) throws IOException {
+        IndexMarker.createOrCheck(dir);
+        Directory d = FSDirectory.open(dir);
+        IndexWriter w;
+        try {
+            IndexWriterConfig cfg = new IndexWriterConfig().setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND)
+                    .setRAMBufferSizeMB(64).setCommitOnClose(false);
+            w = new IndexWriter(d, cfg);
+        } catch (LockObtainFailedException e) {
+            d.close();
+            throw new IndexFormatException(dir + ": another metaroce index is writing to this index (its write.lock is held)");
+        } catch (IOException | RuntimeException e) {
+            d.close();
+            throw e;
+        }
+        try {
+            checkCommitData(dir, w.getLiveCommitData());
+            // A first, empty commit, so readers can open the index before the first capture is in.
+            w.setLiveCommitData(Map.of(SCHEMA_KEY, Integer.toString(FlowSchema.VERSION)).entrySet());
+            if (!DirectoryReader.indexExists(d)) w.commit();
+            return new LuceneFlowIndex(dir, d, w, new SearcherManager(w, new SearcherFactory()));
+        } catch (IOException | RuntimeException e) {
+            w.rollback();
+            d.close();
+            throw e;
+        }
+    }
+
+    /** Opens an existing index for searching; sees the captures committed so far (call again to see more). */
+    public static LuceneFlowIndex openForReading(Path dir) throws IOException {
+        IndexMarker.check(dir);
+        Directory d = FSDirectory.open(dir);
+        try {
+            if (!DirectoryReader.indexExists(d)) return new LuceneFlowIndex(dir, d, null, null);
+            DirectoryReader r = DirectoryReader.open(d);
+            checkCommitData(dir, r.getIndexCommit().getUserData().entrySet());
+            return new LuceneFlowIndex(dir, d, null, new SearcherManager(r, new SearcherFactory()));
+        } catch (IndexNotFoundException e) {
+            return new LuceneFlowIndex(dir, d, null, null);
+        } catch (IOException | RuntimeException e) {
+            d.close();
+            throw e;
+        }
+    }
+
+    private static void checkCommitData(Path dir, Iterable<Map.Entry<String, String>> data) throws IndexFormatException {
+        if (data == null) return;
+        for (var e : data) {
+            if (e.getKey().equals(SCHEMA_KEY) && !e.getValue().equals(Integer.toString(FlowSchema.VERSION))) {
+                throw new IndexFormatException(dir + ": flow index of schema version " + e.getValue() + "; this metaroce reads version "
+                        + FlowSchema.VERSION + " (index the captures again into a new directory)");
+            }
+        }
+    }
+
+    public Path path() { return path; }
+
+    private void requireWriter() {
+        if (writer == null) throw new IllegalStateException("index opened for reading only");
+    }
+
+    @Override
+    public synchronized void addCapture(IndexedCapture capture, List<FlowDocument> documents) throws IOException {
+        requireWriter();
+        List<Document> docs = new ArrayList<>(documents.size());
+        for (FlowDocument d : documents) {
+            if (!capture.hash().equals(d.getString(FlowSchema.CAPTURE_HASH)))
+                throw new IllegalArgumentException("document " + d.id() + " is not of capture " + capture.hash());
+            docs.add(LuceneDocuments.toLucene(d));
+        }
+        // Replace, in the same commit, what was indexed from this path or with this content before.
+        writer.deleteDocuments(LuceneQueries.of(new FlowQuery.Or(List.of(
+                FlowIndexQueries.capturePath(capture.path()), FlowIndexQueries.captureHash(capture.hash())))));
+        writer.addDocuments(docs);
+        writer.commit();
+        searchers.maybeRefreshBlocking();
+    }
+
+    @Override
+    public IndexedCapture capture(String hash) throws IOException {
+        List<IndexedCapture> l = captureDocs(new FlowQuery.And(List.of(FlowIndexQueries.captures(), FlowIndexQueries.captureHash(hash))));
+        return l.isEmpty() ? null : l.get(0);
+    }
+
+    @Override
+    public List<IndexedCapture> captures() throws IOException { return captureDocs(FlowIndexQueries.captures()); }
+
+    private List<IndexedCapture> captureDocs(FlowQuery q) throws IOException {
+        List<IndexedCapture> out = new ArrayList<>();
+        for (FlowDocument d : all(q, new Sort(new SortedSetSortField(FlowSchema.CAPTURE_PATH, false)))) {
+            out.add(new IndexedCapture(d.getString(FlowSchema.CAPTURE_PATH), d.getLong(FlowSchema.CAPTURE_SIZE),
+                    d.getString(FlowSchema.CAPTURE_HASH), d.getString(FlowSchema.CAPTURE_FORMAT), d.getString(FlowSchema.TAP),
+                    d.getLong(FlowSchema.CAPTURE_FIRST), d.getLong(FlowSchema.CAPTURE_LAST), d.getLong(FlowSchema.INDEXED_AT)));
+        }
+        return out;
+    }
+
+    @Override
+    public synchronized boolean deleteCapture(String hash) throws IOException {
+        requireWriter();
+        if (capture(hash) == null) return false;
+        writer.deleteDocuments(LuceneQueries.of(FlowIndexQueries.captureHash(hash)));
+        writer.commit();
+        searchers.maybeRefreshBlocking();
+        return true;
+    }
+
+    @Override
+    public synchronized List<IndexedCapture> expireBefore(long epochNs) throws IOException {
+        requireWriter();
+        FlowQuery expired = FlowIndexQueries.expiredBefore(epochNs);
+        List<IndexedCapture> gone = captureDocs(new FlowQuery.And(List.of(FlowIndexQueries.captures(), expired)));
+        writer.deleteDocuments(LuceneQueries.of(expired));
+        writer.commit();
+        searchers.maybeRefreshBlocking();
+        return gone;
+    }
+
+    @Override
+    public SearchResult search(FlowQuery query, FlowSort sort, int limit) throws IOException {
+        if (searchers == null) return new SearchResult(0, List.of());
+        Query q = LuceneQueries.of(FlowIndexQueries.flows(query));
+        IndexSearcher s = acquire();
+        try {
+            int total = s.count(q);
+            if (limit <= 0 || total == 0) return new SearchResult(total, List.of());
+            TopDocs top = s.search(q, Math.min(limit, total), luceneSort(sort));
+            return new SearchResult(total, load(s, top));
+        } finally {
+            searchers.release(s);
+        }
+    }
+
+    @Override
+    public List<FlowDocument> parts(String rootId) throws IOException {
+        return all(FlowIndexQueries.root(rootId), new Sort(new SortField(FlowSchema.PART, SortField.Type.LONG)));
+    }
+
+    @Override
+    public List<FacetBucket> top(FieldDef groupField, FieldDef counter, int n, FlowQuery filter) throws IOException {
+        ExactFacet facet = new ExactFacet(groupField, counter, n);
+        if (searchers == null) return List.of();
+        IndexSearcher s = acquire();
+        try {
+            return s.search(LuceneQueries.of(FlowIndexQueries.flows(filter)), facet);
+        } finally {
+            searchers.release(s);
+        }
+    }
+
+    /** Every document matching a query (capture listings, a flow's parts: small sets). */
+    private List<FlowDocument> all(FlowQuery query, Sort sort) throws IOException {
+        if (searchers == null) return List.of();
+        Query q = LuceneQueries.of(query);
+        IndexSearcher s = acquire();
+        try {
+            int n = s.count(q);
+            return n == 0 ? List.of() : load(s, s.search(q, n, sort));
+        } finally {
+            searchers.release(s);
+        }
+    }
+
+    private IndexSearcher acquire() throws IOException {
+        if (writer == null) searchers.maybeRefresh(); // a reader sees captures committed since it opened
+        return searchers.acquire();
+    }
+
+    private static List<FlowDocument> load(IndexSearcher s, TopDocs top) throws IOException {
+        List<FlowDocument> out = new ArrayList<>(top.scoreDocs.length);
+        var stored = s.storedFields();
+        for (ScoreDoc sd : top.scoreDocs) out.add(LuceneDocuments.fromLucene(stored.document(sd.doc)));
+        return out;
+    }
+
+    /** The sort field, then the id, so ties come out the same everywhere; missing values last either way. */
+    private static Sort luceneSort(FlowSort sort) {
+        FieldDef f = sort.field();
+        SortField primary;
+        if (f.type() == FieldType.DOUBLE) {
+            primary = new SortField(f.name(), SortField.Type.DOUBLE, sort.descending());
+            primary.setMissingValue(sort.descending() ? Double.NEGATIVE_INFINITY : Double.POSITIVE_INFINITY);
+        } else {
+            primary = new SortField(f.name(), SortField.Type.LONG, sort.descending());
+            primary.setMissingValue(sort.descending() ? Long.MIN_VALUE : Long.MAX_VALUE);
+        }
+        return new Sort(primary, new SortedSetSortField(FlowSchema.ID, false));
+    }
+
+    @Override
+    public void close() throws IOException {
+        try {
+            if (searchers != null) searchers.close();
+            if (writer != null) writer.close(); // commitOnClose is off: everything reported was committed already
+        } finally {
+            dir.close();
+        }
+    }
+}
