@@ -1,0 +1,222 @@
+package io.metaroce.index.solr;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.metaroce.index.FacetBucket;
+import io.metaroce.index.FlowDocument;
+import io.metaroce.index.FlowDocuments;
+import io.metaroce.index.FlowQuery;
+import io.metaroce.index.FlowQueryParser;
+import io.metaroce.index.FlowSchema;
+import io.metaroce.index.FlowSort;
+import io.metaroce.index.IndexedCapture;
+import io.metaroce.index.PackedLongs;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The FlowIndex contract on a real 2-shard, 2-replica collection, with small hand-made documents whose answers
+ * are known: queries of every kind of the tree, sort with ties and missing values, exact facets spread over both
+ * shards, offsets byte for byte, replacement, deletion and expiry.
+ */
+@ExtendWith(SolrCloudExtension.class)
+class SolrFlowIndexTest {
+
+  static final long T0 = 1_764_460_800_000_000_000L;   // 2025-11-30T00:00Z
+  static SolrFlowIndex index;
+  static IndexedCapture a, b;
+
+  @BeforeAll
+  static void fill(MiniSolrCloud cloud) throws IOException {
+    index = SolrFlowIndex.open(SolrTarget.parse(cloud.allNodeUrls(), "contract"), 2, 2);
+    a = capture("/caps/a.pcapng", 'a', T0, T0 + 9_000);
+    b = capture("/caps/b.pcapng", 'b', T0 + 1_000_000_000_000L, T0 + 1_000_000_009_000L);
+    // 40 flows over two captures: enough keys that both shards hold part of every facet group.
+    List<FlowDocument> da = new ArrayList<>(), db = new ArrayList<>();
+    for (int i = 0; i < 40; i++) {
+      IndexedCapture c = i % 2 == 0 ? a : b;
+      (c == a ? da : db).addAll(flow(c, i));
+    }
+    da.add(FlowDocuments.capture(a));
+    db.add(FlowDocuments.capture(b));
+    index.addCapture(a, da);
+    index.addCapture(b, db);
+  }
+
+  @AfterAll
+  static void close() throws IOException {
+    if (index != null) index.close();
+  }
+
+  static IndexedCapture capture(String path, char h, long first, long last) {
+    return new IndexedCapture(path, 1234, String.valueOf(h).repeat(64), "pcapng", "mirror", first, last, T0);
+  }
+
+  /** Flow i: QP 0x200 + i % 5, from 10.0.0.(i % 4) (or 2001:db8::i for i >= 36), naks = i % 7, ... */
+  static List<FlowDocument> flow(IndexedCapture c, int i) {
+    String root = c.hash() + "/f" + i;
+    String src = i >= 36 ? "2001:db8::" + i : "10.0.0." + (i % 4);
+    var d = identity(FlowDocument.builder(), c, root, 0).put(FlowSchema.KIND, FlowSchema.KIND_FLOW)
+        .put(FlowSchema.FLOW, "f" + i).put(FlowSchema.SRC, src).put(FlowSchema.DST, "10.0.1.1")
+        .put(FlowSchema.DEST_QP, 0x200L + i % 5).put("transport", i % 3 == 0 ? "RC" : "UC")
+        .put(FlowSchema.FIRST, T0 + i * 1_000_000_000L).put(FlowSchema.LAST, T0 + i * 1_000_000_000L + 500)
+        .put("packets", 100L + i).put("naks", (long) (i % 7)).put("retransmissions_by_cause.nak", (long) (i % 3));
+    if (i % 10 != 9) d.put("ce_marks", (long) (i % 4));   // every tenth flow lacks the value: sorts last
+    d.add(FlowSchema.SRC_QPS, 0x100L + i % 3);
+    if (i % 2 == 1) d.add(FlowSchema.SRC_QPS, 0x1ffL);
+    if (i % 4 == 0) d.add(FlowSchema.RULES, "MR-RTX-0" + (i % 8 == 0 ? 1 : 2));
+    if (i % 5 == 0) d.add(FlowSchema.RULES, "RC-PSN-01");
+    if (i % 6 == 0) {
+      d.put("path_count", 4L).put(FlowSchema.pathField(3, "ce_marks"), (long) i).put(FlowSchema.pathField(3, "loss_rate"), i / 100.0)
+          .put(FlowSchema.pathField(3, "down"), "false").add(FlowSchema.PATH_IDS, 1L).add(FlowSchema.PATH_IDS, 3L);
+    }
+    long[] offsets = {24 + i, 1_000_000_000_000L + i, 5L << 40};
+    d.put(FlowSchema.PART_PACKETS, 3L).put(FlowSchema.OFFSETS, PackedLongs.encode(offsets, 0, 3))
+        .put(FlowSchema.FRAMES, PackedLongs.encode(new long[] {1, 2, 3}, 0, 3));
+    List<FlowDocument> docs = new ArrayList<>(List.of(d.build()));
+    if (i == 4) {   // one long flow with a part document
+      docs.add(identity(FlowDocument.builder(), c, root, 1).put(FlowSchema.KIND, FlowSchema.KIND_PART)
+          .put(FlowSchema.FLOW, "f4").put(FlowSchema.PART_PACKETS, 1L)
+          .put(FlowSchema.OFFSETS, PackedLongs.encode(new long[] {77}, 0, 1)).build());
+    }
+    return docs;
+  }
+
+  static List<FlowDocument> withCapture(IndexedCapture c, List<FlowDocument> flows) {
+    List<FlowDocument> all = new ArrayList<>(flows);
+    all.add(0, FlowDocuments.capture(c));   // first in the list: the backend still commits it last
+    return all;
+  }
+
+  static FlowDocument.Builder identity(FlowDocument.Builder b, IndexedCapture c, String root, long part) {
+    return b.put(FlowSchema.ID, root + "#" + part).put(FlowSchema.ROOT_ID, root).put(FlowSchema.PART, part)
+        .put(FlowSchema.PARTS, 2L).put(FlowSchema.CAPTURE_PATH, c.path()).put(FlowSchema.CAPTURE_HASH, c.hash())
+        .put(FlowSchema.CAPTURE_SIZE, c.size()).put(FlowSchema.CAPTURE_FORMAT, c.format()).put(FlowSchema.TAP, c.tap())
+        .put(FlowSchema.CAPTURE_FIRST, c.firstNs()).put(FlowSchema.CAPTURE_LAST, c.lastNs()).put(FlowSchema.INDEXED_AT, c.indexedAtNs());
+  }
+
+  /** The flow numbers a query matches, in the default order (first packet time = flow number). */
+  static List<Integer> flows(String query) throws IOException {
+    return index.search(FlowQueryParser.parse(query), FlowSort.DEFAULT, 1000).flows().stream()
+        .map(d -> Integer.parseInt(d.getString(FlowSchema.FLOW).substring(1))).toList();
+  }
+
+  static List<Integer> where(java.util.function.IntPredicate p) {
+    return java.util.stream.IntStream.range(0, 40).filter(p).boxed().toList();
+  }
+
+  @Test
+  void queriesOfEveryKindMatchTheFlowsTheyName() throws IOException {
+    assertEquals(where(i -> true), flows("*:*"), "flow documents only: no capture or part document");
+    assertEquals(where(i -> i % 5 == 1), flows("dest_qp:0x000201"));
+    assertEquals(where(i -> i % 7 >= 5), flows("naks:[5 TO *]"));
+    assertEquals(where(i -> i % 7 >= 2 && i % 7 < 5), flows("naks:{1 TO 5}"));
+    assertEquals(where(i -> i < 36 && i % 4 < 2), flows("src:10.0.0.0/31"));
+    assertEquals(where(i -> i >= 36), flows("src:2001:db8::/32"));
+    assertEquals(where(i -> i % 4 == 0), flows("rule:MR-RTX-*"));
+    assertEquals(where(i -> i % 8 == 4), flows("rules:MR-RTX-02"));
+    assertEquals(where(i -> i % 4 == 0 && i % 5 != 0), flows("rule:MR-RTX-* AND NOT rule:RC-PSN-01"));
+    assertEquals(where(i -> i % 3 == 0 || i % 7 == 6), flows("transport:RC OR naks:6"));
+    assertEquals(where(i -> i % 10 == 9), flows("NOT ce_marks:*"));
+    assertEquals(where(i -> i % 2 == 1), flows("src_qp:0x1ff"));
+    assertEquals(where(i -> i % 6 == 0 && i >= 12), flows("paths.3.ce_marks:[12 TO *]"));
+    assertEquals(where(i -> i % 6 == 0 && i >= 12), flows("paths.3.loss_rate:[0.1 TO *]"));
+    assertEquals(where(i -> i % 6 == 0), flows("path_ids:3 AND paths.3.down:false"));
+    assertEquals(where(i -> i % 3 == 2), flows("retransmissions_by_cause.nak:2"));
+    assertEquals(where(i -> i >= 2 && i < 5), flows("first:[2025-11-30T00:00:02 TO 2025-11-30T00:00:04]"));
+    assertEquals(where(i -> i % 2 == 0), flows("capture_path:\"/caps/a.pcapng\""));
+    assertEquals(List.of(7), flows("f7"), "a bare value searches the default fields");
+  }
+
+  @Test
+  void sortsByAnyNumberWithTiesByIdAndMissingValuesLast() throws IOException {
+    for (boolean desc : new boolean[] {true, false}) {
+      var r = index.search(new FlowQuery.MatchAll(), new FlowSort(FlowSchema.field("ce_marks"), desc), 1000);
+      assertEquals(40, r.total());
+      List<String> ids = r.flows().stream().map(FlowDocument::id).toList();
+      List<String> expected = r.flows().stream().sorted((x, y) -> {
+        Long u = x.getLong("ce_marks"), v = y.getLong("ce_marks");
+        if (u == null || v == null) return u == null && v == null ? x.id().compareTo(y.id()) : u == null ? 1 : -1;
+        int c = desc ? Long.compare(v, u) : Long.compare(u, v);
+        return c != 0 ? c : x.id().compareTo(y.id());
+      }).map(FlowDocument::id).toList();
+      assertEquals(expected, ids);
+      assertNull(r.flows().getLast().getLong("ce_marks"));
+    }
+    var top3 = index.search(new FlowQuery.MatchAll(), FlowSort.parse("packets"), 3);
+    assertEquals(40, top3.total());
+    assertEquals(List.of("f39", "f38", "f37"), top3.flows().stream().map(d -> d.getString(FlowSchema.FLOW)).toList());
+  }
+
+  @Test
+  void facetsAreExactAndOrderedLikeEveryBackend() throws IOException {
+    List<FacetBucket> byQp = index.top(FlowSchema.field("dest_qp"), FlowSchema.field("naks"), 10, new FlowQuery.MatchAll());
+    List<FacetBucket> expected = new ArrayList<>();
+    for (long qp = 0; qp < 5; qp++) {
+      long sum = 0, n = 0;
+      for (int i = 0; i < 40; i++) if (i % 5 == qp) { sum += i % 7; n++; }
+      expected.add(new FacetBucket(0x200L + qp, sum, n));
+    }
+    expected.sort(FacetBucket.ORDER);
+    assertEquals(expected, byQp);
+
+    // multi-valued group: each source QP of a flow is credited with the flow's counter
+    List<FacetBucket> bySrcQp = index.top(FlowSchema.field("src_qps"), FlowSchema.field("packets"), 2, FlowQueryParser.parse("naks:[1 TO *]"));
+    long sum1ff = 0, n1ff = 0;
+    for (int i = 1; i < 40; i += 2) if (i % 7 >= 1) { sum1ff += 100 + i; n1ff++; }
+    assertEquals(new FacetBucket(0x1ffL, sum1ff, n1ff), bySrcQp.getFirst());
+    assertEquals(2, bySrcQp.size());
+
+    // IP groups: ties on sum and flows go by address order (not text order: 10.0.0.10 would follow 10.0.0.9)
+    List<FacetBucket> bySrc = index.top(FlowSchema.field("src"), FlowSchema.field("retransmissions_by_cause.nak"), 40, new FlowQuery.MatchAll());
+    assertEquals(List.of(new FacetBucket("10.0.0.0", 9, 9), new FacetBucket("10.0.0.1", 9, 9), new FacetBucket("10.0.0.2", 9, 9),
+        new FacetBucket("10.0.0.3", 9, 9), new FacetBucket("2001:db8::38", 2, 1), new FacetBucket("2001:db8::37", 1, 1),
+        new FacetBucket("2001:db8::36", 0, 1), new FacetBucket("2001:db8::39", 0, 1)), bySrc);
+    assertThrows(IllegalArgumentException.class, () -> index.top(FlowSchema.field("first"), FlowSchema.field("naks"), 3, new FlowQuery.MatchAll()));
+    assertThrows(IllegalArgumentException.class, () -> index.top(FlowSchema.field("src"), FlowSchema.field("rules"), 3, new FlowQuery.MatchAll()));
+  }
+
+  @Test
+  void documentsComeBackAsTheyWentInOffsetsByteForByte() throws IOException {
+    FlowDocument f4 = index.search(FlowQueryParser.parse("flow:f4"), FlowSort.DEFAULT, 10).flows().getFirst();
+    assertEquals(flow(a, 4).getFirst(), f4);
+    assertArrayEquals(new long[] {28, 1_000_000_000_004L, 5L << 40}, f4.offsets());
+    List<FlowDocument> parts = index.parts(f4.getString(FlowSchema.ROOT_ID));
+    assertEquals(flow(a, 4), parts);
+    assertArrayEquals(new long[] {77}, parts.get(1).offsets());
+  }
+
+  @Test
+  void capturesAreKnownByHashReplacedDeletedAndExpired() throws IOException {
+    assertEquals(List.of(a, b), index.captures());
+    assertEquals(b, index.capture(b.hash()));
+    assertNull(index.capture("c".repeat(64)));
+
+    // the same path with new content replaces the old capture's documents; re-adding by hash replaces too
+    IndexedCapture c = capture("/caps/c.pcapng", 'c', T0 + 5, T0 + 6);
+    index.addCapture(c, withCapture(c, flow(c, 100)));
+    IndexedCapture c2 = capture("/caps/c.pcapng", 'd', T0 + 5, T0 + 7);
+    index.addCapture(c2, withCapture(c2, flow(c2, 101)));
+    assertNull(index.capture(c.hash()));
+    assertEquals(List.of(101), flows("capture_path:\"/caps/c.pcapng\""));
+    assertTrue(index.deleteCapture(c2.hash()));
+    assertFalse(index.deleteCapture(c2.hash()));
+    assertEquals(List.of(), flows("capture_path:\"/caps/c.pcapng\""));
+
+    IndexedCapture old = capture("/caps/old.pcapng", 'e', T0 - 100, T0 - 50);
+    index.addCapture(old, withCapture(old, flow(old, 102)));
+    assertEquals(List.of(old), index.expireBefore(T0));
+    assertNull(index.capture(old.hash()));
+    assertEquals(List.of(a, b), index.captures());
+  }
+}
