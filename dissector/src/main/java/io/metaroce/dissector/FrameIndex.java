@@ -166,6 +166,10 @@ public final class FrameIndex {
                 linkType[i], fcsLength[i], out);
         out.interfaceId = interfaceId[i];
         out.comment = comments.get(frame);
+        // frame.time_relative and frame.time_delta as a streaming pass from frame 1 gives them (a GUI filters
+        // and shows frames in any order).
+        out.firstTimeNanos = timeNanos[0];
+        out.previousTimeNanos = timeNanos[i > 0 ? i - 1 : 0];
         return out;
     }
 }

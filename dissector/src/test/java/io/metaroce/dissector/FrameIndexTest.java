@@ -63,6 +63,24 @@ class FrameIndexTest {
     }
 
     @Test
+    void relativeAndDeltaTimesAreThoseOfAStreamingPassInAnyOrder() throws Exception {
+        Path p = FrameTreeTest.sampleCaptures().getFirst();
+        var rel = FieldCatalog.get().field("frame.time_relative");
+        var delta = FieldCatalog.get().field("frame.time_delta");
+        try (PacketSource src = CaptureFiles.open(p)) {
+            FrameIndex ix = FrameIndex.build(src);
+            Dissector dissector = new Dissector();
+            Dissection d = new Dissection();
+            FrameFields ff = new FrameFields();
+            for (int n = ix.size(); n >= 1; n--) {
+                ff.of(ix.dissect(n, dissector, d));
+                assertEquals(ix.timeNanos(n) - ix.timeNanos(1), ff.longValue(rel, 0), "#" + n);
+                assertEquals(n == 1 ? 0 : ix.timeNanos(n) - ix.timeNanos(n - 1), ff.longValue(delta, 0), "#" + n);
+            }
+        }
+    }
+
+    @Test
     void framesAreReadInAnyOrder() throws Exception {
         Path p = FrameTreeTest.sampleCaptures().getFirst();
         try (PacketSource src = CaptureFiles.open(p)) {

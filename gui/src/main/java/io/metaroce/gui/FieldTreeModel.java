@@ -1,0 +1,98 @@
+package io.metaroce.gui;
+
+import io.metaroce.dissector.ByteOut;
+import io.metaroce.dissector.Dissection;
+import io.metaroce.dissector.ExpertItem;
+import io.metaroce.dissector.FieldFormat;
+import io.metaroce.dissector.FieldNode;
+import io.metaroce.dissector.FrameFields;
+import io.metaroce.dissector.FrameTree;
+import io.metaroce.protocol.FieldDef;
+import io.metaroce.protocol.ValueType;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import javafx.scene.control.TreeItem;
+
+/**
+ * Builds the field tree of one frame from the dissector's {@link FrameTree}: a line per layer and field (label,
+ * value with enum name, bytes), the expert items as children of the nodes they are about and again, all of them,
+ * under "Expert Info", and the {@code analysis.*} verdicts under "Analysis". Pure: no window needed (tests build
+ * it directly).
+ */
+final class FieldTreeModel {
+    private FieldTreeModel() { }
+
+    /** The root (not shown) whose children are the frame summary, the layers, payload, ICRC, analysis, expert. */
+    static TreeItem<TreeEntry> build(Dissection d, FrameFields ff) {
+        FrameTree t = FrameTree.of(d, ff);
+        TreeItem<TreeEntry> root = new TreeItem<>(new TreeEntry("Frame " + t.number(), null, null, 0, t.capturedLength(), null, null));
+        root.getChildren().add(new TreeItem<>(new TreeEntry("Frame " + t.number() + ": " + t.originalLength() + " bytes on wire, "
+                + t.capturedLength() + " bytes captured; " + t.protocols(), null, null, 0, t.capturedLength(),
+                t.comment() == null ? null : "Comment: " + t.comment(), "frame.number == " + t.number())));
+        for (FieldNode n : t.roots()) root.getChildren().add(item(n, ff));
+        if (!t.expert().isEmpty()) {
+            TreeItem<TreeEntry> ex = new TreeItem<>(new TreeEntry("Expert Info (" + t.expert().size() + ")", null, null, -1, 0,
+                    "Everything the dissector found wrong or notable in this frame", "expert.id"));
+            for (ExpertItem e : t.expert()) ex.getChildren().add(expert(e));
+            root.getChildren().add(ex);
+        }
+        return root;
+    }
+
+    private static TreeItem<TreeEntry> item(FieldNode n, FrameFields ff) {
+        String text = n.value() == null ? n.label() : n.label() + ": " + n.value();
+        String tip = n.field() != null ? n.field().name() + (n.field().doc() != null ? "\n" + n.field().doc() : "")
+                : n.header() != null && n.kind() == FieldNode.Kind.LAYER ? n.header().id() + (n.header().doc() != null ? "\n" + n.header().doc() : "")
+                : null;
+        String filter = filterOf(n, ff);
+        TreeItem<TreeEntry> it = new TreeItem<>(new TreeEntry(text, n, null, n.offset(), n.length(), tip, filter));
+        for (FieldNode c : n.children()) it.getChildren().add(item(c, ff));
+        for (ExpertItem e : n.expert()) it.getChildren().add(expert(e));
+        if (n.kind() == FieldNode.Kind.ANALYSIS) it.setExpanded(true);
+        return it;
+    }
+
+    private static TreeItem<TreeEntry> expert(ExpertItem e) {
+        String text = "[" + e.severity().label() + "/" + e.group().name().toLowerCase() + "] " + e.message()
+                + (e.rule() != null ? " (" + e.rule() + ")" : "");
+        return new TreeItem<>(new TreeEntry(text, null, e, e.offset(), e.length(), e.id(), "expert.id == \"" + e.id() + "\""));
+    }
+
+    /** A display filter matching this node's value: {@code bth.psn == 123}, a protocol name for a layer. */
+    static String filterOf(FieldNode n, FrameFields ff) {
+        if (n.kind() == FieldNode.Kind.LAYER && n.header() != null) return n.header().id();
+        if (n.kind() == FieldNode.Kind.ICRC) return "icrc.status == \"" + ff.dissection().icrcStatus().label() + "\"";
+        if (n.kind() == FieldNode.Kind.PAYLOAD) return "payload.len == " + ff.dissection().payloadLength();
+        FieldDef f = n.field();
+        if (f == null) return null;
+        int occ = n.occurrence();   // analysis fields: 0, their only occurrence
+        if (occ < 0 || occ >= ff.count(f)) return f.name();
+        if (f.type() == ValueType.BOOL) return ff.longValue(f, occ) != 0 ? f.name() + " == true" : f.name() + " == false";
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (ByteOut out = new ByteOut(bytes)) {
+            FieldFormat.plain(out, ff, f, occ);
+        }
+        String v = bytes.toString(StandardCharsets.UTF_8);
+        return switch (f.type()) {
+            case STRING -> f.name() + " == \"" + v.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
+            case BYTES -> v.isEmpty() ? f.name() : f.name() + " == " + colons(v);
+            default -> f.name() + " == " + v;
+        };
+    }
+
+    private static String colons(String hex) {
+        StringBuilder b = new StringBuilder(hex.length() * 3 / 2);
+        for (int i = 0; i + 1 < hex.length(); i += 2) {
+            if (i > 0) b.append(':');
+            b.append(hex, i, i + 2);
+        }
+        return b.toString();
+    }
+
+    /** Every entry of the tree in depth-first order (tests, search). */
+    static void walk(TreeItem<TreeEntry> item, List<TreeItem<TreeEntry>> out) {
+        out.add(item);
+        for (TreeItem<TreeEntry> c : item.getChildren()) walk(c, out);
+    }
+}

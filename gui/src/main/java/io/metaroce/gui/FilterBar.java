@@ -1,0 +1,200 @@
+package io.metaroce.gui;
+
+import io.metaroce.dissector.FieldCatalog;
+import io.metaroce.filter.FilterException;
+import io.metaroce.protocol.FieldDef;
+import io.metaroce.protocol.HeaderDef;
+import io.metaroce.protocol.Spec;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeSet;
+import javafx.geometry.Insets;
+import javafx.geometry.Pos;
+import javafx.scene.control.Button;
+import javafx.scene.control.ComboBox;
+import javafx.scene.control.ContextMenu;
+import javafx.scene.control.Label;
+import javafx.scene.control.MenuItem;
+import javafx.scene.control.TextField;
+import javafx.scene.input.KeyCode;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.Priority;
+
+/**
+ * The display filter bar: green while the text compiles, red with the error's column when it does not (checked as
+ * you type, with the same compiler as {@code dissect -Y}), Enter or Apply to filter, a history of applied filters
+ * (the drop-down), and completion of field names, Wireshark aliases and protocol names from the catalogue.
+ */
+final class FilterBar extends HBox {
+    static final String VALID = "filter-valid", INVALID = "filter-invalid";
+    private static final int MAX_HISTORY = 30, MAX_COMPLETIONS = 15;
+    /** Every name a filter can use, sorted: completion candidates. */
+    private static final TreeSet<String> NAMES = names();
+
+    private final GuiContext ctx;
+    private final ComboBox<String> box = new ComboBox<>();
+    private final Label error = new Label();
+    private final ContextMenu completions = new ContextMenu();
+    private final List<String> history = new ArrayList<>();
+
+    FilterBar(GuiContext ctx) {
+        this.ctx = ctx;
+        setId("filter-bar");
+        setSpacing(6);
+        setPadding(new Insets(4));
+        setAlignment(Pos.CENTER_LEFT);
+        box.setEditable(true);
+        box.setId("filter-field");
+        box.setPromptText("Apply a display filter ... (e.g. analysis.retransmission or bth.opcode == 0x11)");
+        box.setMaxWidth(Double.MAX_VALUE);
+        HBox.setHgrow(box, Priority.ALWAYS);
+        error.setId("filter-error");
+        error.setStyle("-fx-text-fill: #a40000;");
+        Button apply = new Button("Apply");
+        apply.setId("filter-apply");
+        apply.setOnAction(e -> apply());
+        Button clear = new Button("Clear");
+        clear.setId("filter-clear");
+        clear.setOnAction(e -> {
+            editor().setText("");
+            apply();
+        });
+        getChildren().addAll(new Label("Filter:"), box, apply, clear, error);
+        editor().textProperty().addListener((o, a, text) -> {
+            check(text);
+            complete(text);
+        });
+        editor().setOnKeyPressed(e -> {
+            if (e.getCode() == KeyCode.ENTER) {
+                completions.hide();
+                apply();
+                e.consume();
+            }
+        });
+        box.setOnAction(e -> {
+            // Picking a history entry applies it, as Wireshark does.
+            if (box.getValue() != null && !box.getValue().equals(ctx.appliedFilterProperty().get()) && !box.isShowing()
+                    && history.contains(box.getValue())) apply();
+        });
+        ctx.appliedFilterProperty().addListener((o, a, f) -> {
+            if (!editor().getText().equals(f)) editor().setText(f);
+        });
+        check("");
+    }
+
+    TextField editor() { return box.getEditor(); }
+
+    ContextMenu completions() { return completions; }
+
+    List<String> history() { return history; }
+
+    String errorText() { return error.getText(); }
+
+    /** Puts text in the bar (prepare as filter); apply it with {@link #apply()}. */
+    void prepare(String text) {
+        editor().setText(text);
+        editor().positionCaret(text.length());
+        editor().requestFocus();
+    }
+
+    /** Applies the text in the bar; a filter that does not compile stays red and changes nothing. */
+    void apply() {
+        completions.hide();
+        String text = editor().getText() == null ? "" : editor().getText().strip();
+        FilterException e = ctx.applyFilter(text);
+        if (e != null) {
+            showError(e);
+            return;
+        }
+        if (!text.isEmpty()) {
+            history.remove(text);
+            history.addFirst(text);
+            while (history.size() > MAX_HISTORY) history.removeLast();
+            box.getItems().setAll(history);
+        }
+    }
+
+    private void check(String text) {
+        getStyleClass().removeAll(VALID, INVALID);
+        String style;
+        if (text == null || text.isBlank()) {
+            style = "";
+            error.setText("");
+        } else {
+            try {
+                GuiContext.compile(text);
+                getStyleClass().add(VALID);
+                style = "-fx-control-inner-background: #afffaf;";
+                error.setText("");
+            } catch (FilterException e) {
+                getStyleClass().add(INVALID);
+                style = "-fx-control-inner-background: #ffafaf;";
+                showError(e);
+            }
+        }
+        editor().setStyle(style);
+    }
+
+    private void showError(FilterException e) {
+        error.setText("column " + e.column() + ": " + e.getMessage());
+    }
+
+    /** Offers the names that start with the word being typed. */
+    private void complete(String text) {
+        completions.getItems().clear();
+        if (text == null || !editor().isFocused()) {
+            completions.hide();
+            return;
+        }
+        int end = editor().getCaretPosition() > 0 ? Math.min(text.length(), editor().getCaretPosition()) : text.length();
+        int start = end;
+        while (start > 0 && isNameChar(text.charAt(start - 1))) start--;
+        String word = text.substring(start, end);
+        if (word.length() < 2) {
+            completions.hide();
+            return;
+        }
+        List<String> hits = candidates(word);
+        if (hits.isEmpty() || hits.size() == 1 && hits.getFirst().equals(word)) {
+            completions.hide();
+            return;
+        }
+        int from = start;
+        for (String h : hits) {
+            MenuItem mi = new MenuItem(h);
+            mi.setOnAction(e -> {
+                String t = editor().getText();
+                String next = t.substring(0, from) + h + t.substring(Math.min(t.length(), end));
+                editor().setText(next);
+                editor().positionCaret(from + h.length());
+            });
+            completions.getItems().add(mi);
+        }
+        if (getScene() != null && getScene().getWindow() != null && getScene().getWindow().isShowing())
+            completions.show(editor(), javafx.geometry.Side.BOTTOM, 0, 0);
+    }
+
+    /** Catalogue names and aliases starting with prefix, the first {@value #MAX_COMPLETIONS}. */
+    static List<String> candidates(String prefix) {
+        List<String> out = new ArrayList<>();
+        for (String n : NAMES.tailSet(prefix)) {
+            if (!n.startsWith(prefix) || out.size() == MAX_COMPLETIONS) break;
+            out.add(n);
+        }
+        return out;
+    }
+
+    private static boolean isNameChar(char c) { return Character.isLetterOrDigit(c) || c == '.' || c == '_' || c == '-'; }
+
+    private static TreeSet<String> names() {
+        TreeSet<String> s = new TreeSet<>();
+        for (FieldDef f : FieldCatalog.get().fields()) {
+            s.add(f.name());
+            s.addAll(f.aliases());
+        }
+        for (HeaderDef h : Spec.HEADERS) s.add(h.id());
+        s.addAll(Spec.PROTOCOL_ALIASES.keySet());
+        s.addAll(GuiFields.extraNames());
+        return s;
+    }
+}

@@ -1,0 +1,128 @@
+package io.metaroce.gui;
+
+import io.metaroce.dissector.Dissection;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+import javafx.geometry.Orientation;
+import javafx.scene.control.ContextMenu;
+import javafx.scene.control.MenuItem;
+import javafx.scene.control.SplitPane;
+import javafx.scene.control.Tooltip;
+import javafx.scene.control.TreeCell;
+import javafx.scene.control.TreeItem;
+import javafx.scene.control.TreeView;
+
+/**
+ * The field tree and the bytes of the selected frame, linked both ways: selecting a tree line highlights its
+ * bytes (a bit field: the bytes that hold it), clicking a byte selects the deepest line covering it. Decoding one
+ * frame is microseconds, so it happens on the UI thread when the selection changes.
+ */
+final class FrameDetail extends SplitPane {
+    private final GuiContext ctx;
+    private final TreeView<TreeEntry> tree = new TreeView<>();
+    private final HexPane hex = new HexPane();
+    private Consumer<String> applyFilter = f -> { }, prepareFilter = f -> { };
+    private boolean syncing;
+    private int shown;
+
+    FrameDetail(GuiContext ctx) {
+        this.ctx = ctx;
+        setOrientation(Orientation.VERTICAL);
+        tree.setId("field-tree");
+        tree.setShowRoot(false);
+        tree.setCellFactory(t -> new EntryCell());
+        getItems().addAll(tree, hex);
+        setDividerPositions(0.6);
+        tree.getSelectionModel().selectedItemProperty().addListener((o, a, item) -> {
+            if (syncing) return;
+            if (item == null || !item.getValue().hasBytes()) hex.highlight(-1, 0);
+            else hex.highlight(item.getValue().offset(), item.getValue().length());
+        });
+        hex.setOnByteClicked(this::selectByte);
+        ctx.selectedFrameProperty().addListener((o, a, f) -> show(f.intValue()));
+        ctx.analysisProperty().addListener((o, a, s) -> show(ctx.selectedFrame()));
+        ContextMenu menu = new ContextMenu();
+        MenuItem apply = new MenuItem("Apply as Filter");
+        apply.setId("tree-apply-filter");
+        apply.setOnAction(e -> withFilter(applyFilter));
+        MenuItem prepare = new MenuItem("Prepare as Filter");
+        prepare.setId("tree-prepare-filter");
+        prepare.setOnAction(e -> withFilter(prepareFilter));
+        menu.getItems().addAll(apply, prepare);
+        tree.setContextMenu(menu);
+    }
+
+    TreeView<TreeEntry> tree() { return tree; }
+
+    HexPane hex() { return hex; }
+
+    void onFilter(Consumer<String> apply, Consumer<String> prepare) {
+        applyFilter = apply;
+        prepareFilter = prepare;
+    }
+
+    private void withFilter(Consumer<String> action) {
+        TreeItem<TreeEntry> it = tree.getSelectionModel().getSelectedItem();
+        if (it != null && it.getValue().filter() != null) action.accept(it.getValue().filter());
+    }
+
+    private void show(int frame) {
+        shown = frame;
+        OpenCapture c = ctx.capture();
+        if (frame == 0 || c == null) {
+            tree.setRoot(null);
+            hex.show(null);
+            return;
+        }
+        FrameDecoder dec = new FrameDecoder(c.index(), ctx.analysis());
+        Dissection d = dec.decode(frame);
+        TreeItem<TreeEntry> root = FieldTreeModel.build(d, dec.fields());
+        root.setExpanded(true);
+        tree.setRoot(root);
+        hex.show(c.index().bytes(frame));
+    }
+
+    int shownFrame() { return shown; }
+
+    /** Selects the deepest tree line whose bytes hold byte b (a field before its layer, the layer before data). */
+    void selectByte(int b) {
+        if (tree.getRoot() == null) return;
+        List<TreeItem<TreeEntry>> all = new ArrayList<>();
+        for (TreeItem<TreeEntry> top : tree.getRoot().getChildren()) FieldTreeModel.walk(top, all);
+        TreeItem<TreeEntry> best = null;
+        for (TreeItem<TreeEntry> it : all) {
+            TreeEntry e = it.getValue();
+            if (e.node() == null || !e.hasBytes() || b < e.offset() || b >= e.offset() + e.length()) continue;
+            if (best == null || e.length() <= best.getValue().length()) best = it;
+        }
+        if (best == null) return;
+        for (TreeItem<TreeEntry> p = best.getParent(); p != null; p = p.getParent()) p.setExpanded(true);
+        tree.getSelectionModel().select(best);
+        int row = tree.getRow(best);
+        if (row >= 0) tree.scrollTo(Math.max(0, row - 2));
+    }
+
+    /** A tree line with its doc tooltip; expert lines coloured by severity. */
+    private static final class EntryCell extends TreeCell<TreeEntry> {
+        @Override
+        protected void updateItem(TreeEntry e, boolean empty) {
+            super.updateItem(e, empty);
+            if (empty || e == null) {
+                setText(null);
+                setTooltip(null);
+                setStyle("");
+                return;
+            }
+            setText(e.text());
+            setTooltip(e.tooltip() == null ? null : new Tooltip(e.tooltip()));
+            if (e.expert() != null) {
+                setStyle(switch (e.expert().severity()) {
+                    case ERROR -> "-fx-background-color: #ff5c5c;";
+                    case WARN -> "-fx-background-color: #f7ef8d;";
+                    default -> "-fx-background-color: #a0cbf5;";
+                });
+            } else setStyle("");
+        }
+    }
+}

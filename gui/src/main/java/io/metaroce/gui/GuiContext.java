@@ -1,0 +1,373 @@
+package io.metaroce.gui;
+
+import io.metaroce.analysis.AnalysisSession;
+import io.metaroce.analysis.AnalysisSettings;
+import io.metaroce.capture.CaptureException;
+import io.metaroce.capture.CaptureFiles;
+import io.metaroce.capture.CaptureProblem;
+import io.metaroce.capture.PacketSource;
+import io.metaroce.dissector.FrameIndex;
+import io.metaroce.filter.DisplayFilter;
+import io.metaroce.filter.FilterException;
+import io.metaroce.filter.FilterField;
+import java.nio.file.Path;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
+import javafx.application.Platform;
+import javafx.beans.property.ReadOnlyBooleanProperty;
+import javafx.beans.property.ReadOnlyBooleanWrapper;
+import javafx.beans.property.ReadOnlyDoubleProperty;
+import javafx.beans.property.ReadOnlyDoubleWrapper;
+import javafx.beans.property.ReadOnlyIntegerProperty;
+import javafx.beans.property.ReadOnlyIntegerWrapper;
+import javafx.beans.property.ReadOnlyObjectProperty;
+import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.beans.property.ReadOnlyStringProperty;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.stage.Stage;
+
+/**
+ * The state every view of the GUI shares, and the only way views change it: the opened capture
+ * ({@link #captureProperty()}: the {@link FrameIndex} over the mapped file), the finished analysis
+ * ({@link #analysisProperty()}: the engine's {@link AnalysisSession} with verdicts, events and per-flow frame lists,
+ * computed once and only read by views), the frames the packet list shows ({@link #viewProperty()}), the applied
+ * display filter and the selected frame ({@link #selectedFrameProperty()}, 0 for none). Views stay dumb: they
+ * observe these properties and call {@link #select}, {@link #applyFilter} and {@link #open}; they never decode a
+ * file on the UI thread. Every property is changed on the JavaFX thread only; the file work (index, analysis,
+ * filter) runs on background threads, reports {@link #progressProperty()} and stops on {@link #cancel()}.
+ *
+ * <h2>Attaching a window (statistics, graphs)</h2>
+ * <ol>
+ *   <li>Write a class implementing {@link GuiWindow} (its menu, {@link GuiWindow.Place#STATISTICS} or
+ *       {@link GuiWindow.Place#GRAPHS}, its title, and {@code open(GuiContext)} that builds and shows a
+ *       {@link Stage} owned by {@link #stage()}), and add one instance to {@link GuiWindows#ALL}: the main window
+ *       builds its Statistics and Graphs menus from that list (disabled until a capture is open).</li>
+ *   <li>Read the data from {@link #analysis()} (null until the analysis finished: listen to
+ *       {@link #analysisProperty()} and fill the window when it arrives); {@link AnalysisSession#flows()},
+ *       {@link AnalysisSession#events()}, {@link AnalysisSession#framesOf}, {@link AnalysisSession#verdictOf}, and
+ *       from {@link #capture()} for frame times and bytes ({@link FrameIndex#timeNanos}). Decode frames with a
+ *       {@link FrameDecoder} of your own thread, never on the UI thread for more than a screenful.</li>
+ *   <li>Link back to the packet list: {@link #select(int)} selects (and scrolls to) a frame; {@link #applyFilter}
+ *       shows only the frames matching a display filter (e.g. {@code analysis.flow == "..."}); listen to
+ *       {@link #selectedFrameProperty()} to mark the selected frame in a graph.</li>
+ *   <li>Heavy work (a graph of a million points) runs off the UI thread; publish with {@link Platform#runLater}.</li>
+ * </ol>
+ */
+public final class GuiContext {
+    private final Stage stage;
+    private final ReadOnlyObjectWrapper<OpenCapture> capture = new ReadOnlyObjectWrapper<>(this, "capture");
+    private final ReadOnlyObjectWrapper<AnalysisSession> analysis = new ReadOnlyObjectWrapper<>(this, "analysis");
+    private final ReadOnlyObjectWrapper<FrameView> view = new ReadOnlyObjectWrapper<>(this, "view", FrameView.EMPTY);
+    private final ReadOnlyIntegerWrapper selectedFrame = new ReadOnlyIntegerWrapper(this, "selectedFrame", 0);
+    private final ReadOnlyStringWrapper appliedFilter = new ReadOnlyStringWrapper(this, "appliedFilter", "");
+    private final ReadOnlyDoubleWrapper progress = new ReadOnlyDoubleWrapper(this, "progress", 0);
+    private final ReadOnlyStringWrapper status = new ReadOnlyStringWrapper(this, "status", "Ready");
+    private final ReadOnlyBooleanWrapper busy = new ReadOnlyBooleanWrapper(this, "busy", false);
+    private final ReadOnlyStringWrapper banner = new ReadOnlyStringWrapper(this, "banner", null);
+    private Consumer<String> errorSink = message -> Dialogs.error(null, "MetaRoCE Analyzer", message);
+
+    /** Work running in the background (load, analysis, filter), so that cancel() and a new open() can stop it. */
+    private volatile Work loading, filtering;
+    private CompletableFuture<AnalysisSession> analysisDone = new CompletableFuture<>();
+    /** Counts opens, so that late results of an earlier file are dropped. */
+    private int generation;
+
+    public GuiContext(Stage stage) { this.stage = stage; }
+
+    /** The main window's stage: the owner of every dialog and window. */
+    public Stage stage() { return stage; }
+
+    public ReadOnlyObjectProperty<OpenCapture> captureProperty() { return capture.getReadOnlyProperty(); }
+    public OpenCapture capture() { return capture.get(); }
+    public ReadOnlyObjectProperty<AnalysisSession> analysisProperty() { return analysis.getReadOnlyProperty(); }
+    /** The finished analysis of the open capture, or null while it runs (or when it was cancelled). */
+    public AnalysisSession analysis() { return analysis.get(); }
+    public ReadOnlyObjectProperty<FrameView> viewProperty() { return view.getReadOnlyProperty(); }
+    public FrameView view() { return view.get(); }
+    public ReadOnlyIntegerProperty selectedFrameProperty() { return selectedFrame.getReadOnlyProperty(); }
+    /** The selected frame number, 0 for none. */
+    public int selectedFrame() { return selectedFrame.get(); }
+    public ReadOnlyStringProperty appliedFilterProperty() { return appliedFilter.getReadOnlyProperty(); }
+    public ReadOnlyDoubleProperty progressProperty() { return progress.getReadOnlyProperty(); }
+    public ReadOnlyStringProperty statusProperty() { return status.getReadOnlyProperty(); }
+    public ReadOnlyBooleanProperty busyProperty() { return busy.getReadOnlyProperty(); }
+    /** A problem with the open file the window shows above the packets (a cut capture), or null. */
+    public ReadOnlyStringProperty bannerProperty() { return banner.getReadOnlyProperty(); }
+
+    /** Where messages for the user go (a dialog by default; tests collect them). */
+    public void setErrorSink(Consumer<String> sink) { errorSink = sink; }
+
+    void error(String message) { errorSink.accept(message); }
+
+    /** Shows a message in the status bar. */
+    void status(String message) { status.set(message); }
+
+    // ------------------------------------------------------------------ selection
+
+    /**
+     * Selects a frame (and the packet list scrolls to it). Returns false, selecting nothing, when the frame is
+     * not in the capture or not shown by the current filter.
+     */
+    public boolean select(int frame) {
+        if (frame == 0) {
+            selectedFrame.set(0);
+            return true;
+        }
+        OpenCapture c = capture.get();
+        if (c == null || frame < 1 || frame > c.frames() || view.get().rowOf(frame) < 0) return false;
+        selectedFrame.set(frame);
+        return true;
+    }
+
+    // ------------------------------------------------------------------ opening
+
+    /** Opens a capture in the background: first the frame index (the packet list shows), then the analysis. */
+    public void open(Path file) {
+        closeCapture();
+        int gen = ++generation;
+        CompletableFuture<AnalysisSession> done = new CompletableFuture<>();
+        analysisDone = done;
+        Work w = new Work(this);
+        loading = w;
+        busy.set(true);
+        progress.set(0);
+        status.set("Loading " + file.getFileName() + " ...");
+        Thread.ofPlatform().daemon().name("metaroce-gui-load").start(() -> load(file, gen, w, done));
+    }
+
+    private void load(Path file, int gen, Work w, CompletableFuture<AnalysisSession> done) {
+        PacketSource src;
+        try {
+            src = CaptureFiles.open(file);
+        } catch (CaptureException | RuntimeException e) {
+            done.cancel(false);
+            fx(gen, () -> {
+                finishWork(w, "Not opened: " + file.getFileName());
+                error("Cannot open " + file + ":\n" + e.getMessage());
+            });
+            return;
+        }
+        if (src.mapping() == null) {
+            src.close();
+            done.cancel(false);
+            fx(gen, () -> finishWork(w, "Not opened"));
+            return;
+        }
+        FrameIndex index;
+        try {
+            index = FrameIndex.build(src, (frames, pos, size) -> w.report(0.5 * pos / Math.max(1, size)),
+                    () -> w.cancelled);
+        } catch (RuntimeException e) {
+            src.close();
+            done.cancel(false);
+            fx(gen, () -> {
+                finishWork(w, "Not opened");
+                error("Cannot read " + file + ":\n" + e.getMessage());
+            });
+            return;
+        }
+        OpenCapture oc = new OpenCapture(file, src, index, index.problems(), index.cancelled());
+        Platform.runLater(() -> {
+            if (gen != generation) {
+                oc.close();
+                return;
+            }
+            capture.set(oc);
+            view.set(FrameView.all(oc.frames()));
+            appliedFilter.set("");
+            banner.set(bannerText(oc));
+            status.set(oc.frames() + " frames" + (oc.cancelled() ? " (loading cancelled)" : "") + "; analyzing ...");
+        });
+        if (w.cancelled || index.size() == 0) {
+            done.cancel(false);
+            fx(gen, () -> finishWork(w, index.size() + " frames" + (w.cancelled ? " (cancelled: not analyzed)" : "")));
+            return;
+        }
+        AnalysisSession s = new AnalysisSession(AnalysisSettings.DEFAULT, AnalysisSession.Options.ALL)
+                .onProgress((pos, total, frames) -> w.report(0.5 + 0.5 * pos / Math.max(1, total)));
+        w.session = s;
+        if (w.cancelled) s.cancel();
+        try {
+            s.run(file);
+        } catch (CancellationException e) {
+            done.cancel(false);
+            fx(gen, () -> finishWork(w, index.size() + " frames (analysis cancelled)"));
+            return;
+        } catch (CaptureException | RuntimeException e) {
+            done.cancel(false);
+            fx(gen, () -> {
+                finishWork(w, index.size() + " frames (analysis failed)");
+                error("The analysis of " + file.getFileName() + " failed: " + e.getMessage());
+            });
+            return;
+        }
+        fx(gen, () -> {
+            analysis.set(s);
+            done.complete(s);
+            finishWork(w, index.size() + " frames, " + s.flows().size() + " flows");
+        });
+    }
+
+    private static String bannerText(OpenCapture oc) {
+        if (oc.problems().isEmpty()) return oc.cancelled() ? "Loading was cancelled: only the first " + oc.frames() + " frames are shown" : null;
+        CaptureProblem p = oc.problems().getFirst();
+        return "The capture is damaged at byte offset " + p.offset() + ": " + p.message() + " (the " + oc.frames()
+                + " frames before it are shown)";
+    }
+
+    /** Completes when the analysis of the open capture is finished; cancelled when it will not be. */
+    public CompletableFuture<AnalysisSession> analysisDone() { return analysisDone; }
+
+    // ------------------------------------------------------------------ filtering
+
+    /**
+     * Compiles a display filter against the field catalogue (plus the GUI's {@code event} and {@code expert.*}
+     * names, see {@link GuiFields}); throws with the column of the problem.
+     */
+    public static DisplayFilter compile(String text) throws FilterException {
+        return DisplayFilter.compile(text, GuiFields.INSTANCE);
+    }
+
+    /**
+     * Shows only the frames that match a display filter (empty: all frames). The filter runs on background threads
+     * (a filter naming {@code analysis.*} fields waits for the analysis); the view is swapped when it is done.
+     * Returns the compile error without changing anything when the filter is wrong.
+     *
+     * @return null when the filter was accepted (it may still be running), else the compile error
+     */
+    public FilterException applyFilter(String text) {
+        DisplayFilter filter;
+        try {
+            filter = compile(text == null ? "" : text);
+        } catch (FilterException e) {
+            return e;
+        }
+        OpenCapture c = capture.get();
+        Work old = filtering;
+        if (old != null) old.cancel();
+        if (c == null) {
+            appliedFilter.set(filter.text());
+            return null;
+        }
+        if (filter.matchesAll()) {
+            setView(FrameView.all(c.frames()), "");
+            return null;
+        }
+        boolean needsAnalysis = false;
+        for (FilterField f : filter.referencedFields()) needsAnalysis |= f.name().startsWith("analysis") || f.name().equals("event");
+        int gen = generation;
+        Work w = new Work(this);
+        filtering = w;
+        busy.set(true);
+        progress.set(0);
+        status.set("Filtering: " + filter.text());
+        CompletableFuture<AnalysisSession> ready = needsAnalysis ? analysisDone : CompletableFuture.completedFuture(analysis.get());
+        Thread.ofPlatform().daemon().name("metaroce-gui-filter").start(() -> {
+            AnalysisSession s;
+            try {
+                s = ready.join();
+            } catch (CancellationException | java.util.concurrent.CompletionException e) {
+                fx(gen, () -> finishWork(w, "Filter not applied: the analysis did not finish"));
+                return;
+            }
+            int[] frames = FrameFilter.run(c.index(), s, filter, w::report, () -> w.cancelled);
+            fx(gen, () -> {
+                if (frames == null || w.cancelled) {
+                    finishWork(w, "Filter cancelled");
+                    return;
+                }
+                setView(FrameView.of(frames), filter.text());
+                finishWork(w, frames.length + " of " + c.frames() + " frames displayed");
+            });
+        });
+        return null;
+    }
+
+    private void setView(FrameView v, String filterText) {
+        int sel = selectedFrame.get();
+        view.set(v);
+        appliedFilter.set(filterText);
+        if (sel != 0 && v.rowOf(sel) < 0) selectedFrame.set(0);
+    }
+
+    /** Shows the frames in this order (a sort of the packet list); the selection stays. */
+    public void showSorted(FrameView v) {
+        view.set(v);
+    }
+
+    // ------------------------------------------------------------------ background work
+
+    /** Stops the running load, analysis or filter. What was read so far stays. */
+    public void cancel() {
+        Work w = loading;
+        if (w != null) w.cancel();
+        Work f = filtering;
+        if (f != null) f.cancel();
+    }
+
+    /** Closes the open capture (the window closes or another file opens). */
+    public void close() {
+        cancel();
+        closeCapture();
+    }
+
+    private void closeCapture() {
+        cancel();
+        generation++;
+        OpenCapture c = capture.get();
+        if (c != null) {
+            Platform.runLater(c::close);    // after the views let go of it in this pulse
+        }
+        capture.set(null);
+        analysis.set(null);
+        view.set(FrameView.EMPTY);
+        selectedFrame.set(0);
+        banner.set(null);
+        busy.set(false);
+    }
+
+    private void finishWork(Work w, String message) {
+        if (loading == w) loading = null;
+        if (filtering == w) filtering = null;
+        busy.set(loading != null || filtering != null);
+        progress.set(busy.get() ? progress.get() : 0);
+        status.set(message);
+    }
+
+    private void fx(int gen, Runnable r) {
+        Platform.runLater(() -> {
+            if (gen == generation) r.run();
+        });
+    }
+
+    /** One background job: its cancel flag and its progress, reported to the UI at most once per pulse. */
+    static final class Work {
+        private final GuiContext owner;
+        volatile boolean cancelled;
+        volatile AnalysisSession session;
+        private volatile double fraction;
+        private boolean queued;
+
+        Work(GuiContext owner) { this.owner = owner; }
+
+        void cancel() {
+            cancelled = true;
+            AnalysisSession s = session;
+            if (s != null) s.cancel();
+        }
+
+        /** Called from the worker thread with the fraction done (0..1). */
+        void report(double f) {
+            fraction = f;
+            synchronized (this) {
+                if (queued) return;
+                queued = true;
+            }
+            Platform.runLater(() -> {
+                synchronized (this) { queued = false; }
+                if (owner.loading == this || owner.filtering == this) owner.progress.set(fraction);
+            });
+        }
+    }
+}

@@ -1,0 +1,100 @@
+package io.metaroce.gui;
+
+import io.metaroce.analysis.AnalysisEvent;
+import io.metaroce.analysis.AnalysisSession;
+import io.metaroce.dissector.Dissection;
+import io.metaroce.dissector.ExpertItem;
+import io.metaroce.dissector.FieldCatalog;
+import io.metaroce.dissector.FrameFields;
+import io.metaroce.filter.FieldAccessor;
+import io.metaroce.filter.FieldResolver;
+import io.metaroce.filter.FieldType;
+import io.metaroce.filter.FilterField;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The display-filter names of the GUI: every name of the field catalogue (and its Wireshark aliases), plus three
+ * that coloring rules and the filter bar need and the per-frame fields cannot say:
+ * <ul>
+ *   <li>{@code event}: the analysis events of the frame by type ({@code event == "credit_stall"},
+ *       {@code event == "path_down"}, {@code event == "cnp"}; types as in {@code analyze --events});</li>
+ *   <li>{@code expert.id}, {@code expert.severity} ({@code "error"}, {@code "warn"}, {@code "note"}): the
+ *       frame's expert items;</li>
+ *   <li>{@code expert.rule}: the §11 conformance rule an expert item is evidence for ({@code expert.rule}
+ *       alone: a conformance finding).</li>
+ * </ul>
+ * The same filter language and compiler as {@code dissect -Y}; these names only add to it.
+ */
+final class GuiFields implements FieldResolver {
+    static final GuiFields INSTANCE = new GuiFields();
+    /** Ids far below the catalogue's protocol ids (-1 - header index). */
+    static final int EVENT = -100_001, EXPERT_ID = -100_002, EXPERT_SEVERITY = -100_003, EXPERT_RULE = -100_004;
+    private static final Map<String, FilterField> EXTRA = Map.of(
+            "event", new FilterField("event", FieldType.STRING, EVENT),
+            "expert.id", new FilterField("expert.id", FieldType.STRING, EXPERT_ID),
+            "expert.severity", new FilterField("expert.severity", FieldType.STRING, EXPERT_SEVERITY),
+            "expert.rule", new FilterField("expert.rule", FieldType.STRING, EXPERT_RULE));
+
+    static List<String> extraNames() { return List.of("event", "expert.id", "expert.severity", "expert.rule"); }
+
+    @Override
+    public FilterField resolve(String name) {
+        FilterField f = EXTRA.get(name);
+        return f != null ? f : FieldCatalog.get().resolve(name);
+    }
+
+    /** The values of one decoded frame: the catalogue's fields and the names above. */
+    static final class Accessor implements FieldAccessor {
+        private final AnalysisSession session;
+        private FrameFields fields;
+        private Dissection d;
+        private List<AnalysisEvent> events;
+
+        Accessor(AnalysisSession session) { this.session = session; }
+
+        Accessor of(FrameFields ff) {
+            fields = ff;
+            d = ff.dissection();
+            events = null;
+            return this;
+        }
+
+        private List<AnalysisEvent> events() {
+            if (events == null) events = session == null ? List.of() : session.events().at(d.number());
+            return events;
+        }
+
+        @Override
+        public int count(FilterField f) {
+            int id = f.id();
+            if (id == EVENT) return events().size();
+            if (id == EXPERT_ID || id == EXPERT_SEVERITY) return d.expert().size();
+            if (id == EXPERT_RULE) {
+                int n = 0;
+                for (ExpertItem e : d.expert()) if (e.rule() != null) n++;
+                return n;
+            }
+            return fields.count(f);
+        }
+
+        @Override
+        public long asLong(FilterField f, int i) { return fields.asLong(f, i); }
+
+        @Override
+        public byte[] asBytes(FilterField f, int i) { return fields.asBytes(f, i); }
+
+        @Override
+        public String asString(FilterField f, int i) {
+            int id = f.id();
+            if (id == EVENT) return events().get(i).type().label();
+            if (id == EXPERT_ID) return d.expert().get(i).id();
+            if (id == EXPERT_SEVERITY) return d.expert().get(i).severity().name().toLowerCase();
+            if (id == EXPERT_RULE) {
+                int n = 0;
+                for (ExpertItem e : d.expert()) if (e.rule() != null && n++ == i) return e.rule();
+            }
+            return fields.asString(f, i);
+        }
+    }
+}

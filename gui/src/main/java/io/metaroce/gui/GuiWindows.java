@@ -1,0 +1,10 @@
+package io.metaroce.gui;
+
+import java.util.List;
+
+/** The windows of the Statistics and Graphs menus, in menu order (see {@link GuiContext}: add yours here). */
+public final class GuiWindows {
+    private GuiWindows() { }
+
+    public static final List<GuiWindow> ALL = List.of();
+}

@@ -1,0 +1,243 @@
+package io.metaroce.gui;
+
+import java.io.File;
+import java.nio.file.Path;
+import java.util.List;
+import javafx.geometry.Insets;
+import javafx.geometry.Orientation;
+import javafx.scene.Scene;
+import javafx.scene.control.Button;
+import javafx.scene.control.Label;
+import javafx.scene.control.Menu;
+import javafx.scene.control.MenuBar;
+import javafx.scene.control.MenuItem;
+import javafx.scene.control.ProgressBar;
+import javafx.scene.control.RadioMenuItem;
+import javafx.scene.control.SeparatorMenuItem;
+import javafx.scene.control.SplitPane;
+import javafx.scene.control.TextInputDialog;
+import javafx.scene.control.ToggleGroup;
+import javafx.scene.input.KeyCombination;
+import javafx.scene.input.TransferMode;
+import javafx.scene.layout.BorderPane;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.Region;
+import javafx.scene.layout.VBox;
+import javafx.stage.FileChooser;
+import javafx.stage.Stage;
+
+/**
+ * The main window, laid out like Wireshark's: menus, the display filter bar, a banner for a damaged capture, then
+ * the packet list, the field tree and the bytes one above the other, and a status bar with the load or filter
+ * progress and its Cancel button. Holds no state of its own beyond the widgets: everything is in the
+ * {@link GuiContext}.
+ */
+public final class MainWindow {
+    private final GuiContext ctx;
+    private final Stage stage;
+    private final PacketTable packets;
+    private final FrameDetail detail;
+    private final FilterBar filterBar;
+    private final Label banner = new Label();
+    private final RecentFiles recent;
+    private final Menu recentMenu = new Menu("Open Recent");
+    private final Menu statistics = new Menu("Statistics");
+    private final Menu graphs = new Menu("Graphs");
+    private final Path coloringFile;
+
+    public MainWindow(GuiContext ctx) { this(ctx, ColoringRules.defaultFile(), RecentFiles.defaultStore()); }
+
+    MainWindow(GuiContext ctx, Path coloringFile, Path recentStore) {
+        this.ctx = ctx;
+        this.stage = ctx.stage();
+        this.coloringFile = coloringFile;
+        this.recent = new RecentFiles(recentStore);
+        packets = new PacketTable(ctx, ColoringRules.load(coloringFile));
+        detail = new FrameDetail(ctx);
+        filterBar = new FilterBar(ctx);
+        detail.onFilter(f -> {
+            filterBar.prepare(f);
+            filterBar.apply();
+        }, filterBar::prepare);
+
+        banner.setId("banner");
+        banner.setWrapText(true);
+        banner.setMaxWidth(Double.MAX_VALUE);
+        banner.setPadding(new Insets(4, 8, 4, 8));
+        banner.setStyle("-fx-background-color: #fce94f; -fx-text-fill: #000000;");
+        banner.textProperty().bind(ctx.bannerProperty());
+        banner.visibleProperty().bind(ctx.bannerProperty().isNotNull());
+        banner.managedProperty().bind(banner.visibleProperty());
+
+        SplitPane panes = new SplitPane(packets, detail);
+        panes.setOrientation(Orientation.VERTICAL);
+        panes.setDividerPositions(0.5);
+        VBox top = new VBox(menuBar(), filterBar, banner);
+        BorderPane root = new BorderPane(panes, top, null, statusBar(), null);
+        root.setOnDragOver(e -> {
+            if (e.getDragboard().hasFiles()) e.acceptTransferModes(TransferMode.COPY);
+            e.consume();
+        });
+        root.setOnDragDropped(e -> {
+            List<File> files = e.getDragboard().getFiles();
+            boolean ok = files != null && !files.isEmpty();
+            if (ok) open(files.getFirst().toPath());
+            e.setDropCompleted(ok);
+            e.consume();
+        });
+        Scene scene = new Scene(root, 1400, 900);
+        stage.setScene(scene);
+        stage.setTitle("MetaRoCE Analyzer");
+        ctx.captureProperty().addListener((o, a, c) -> stage.setTitle(c == null ? "MetaRoCE Analyzer"
+                : c.file().getFileName() + " - MetaRoCE Analyzer"));
+    }
+
+    public void show() { stage.show(); }
+
+    PacketTable packets() { return packets; }
+
+    FrameDetail detail() { return detail; }
+
+    FilterBar filterBar() { return filterBar; }
+
+    Menu statisticsMenu() { return statistics; }
+
+    Menu graphsMenu() { return graphs; }
+
+    /** Opens a file and remembers it in the recent files. */
+    void open(Path file) {
+        recent.add(file);
+        refreshRecent();
+        ctx.open(file);
+    }
+
+    // ------------------------------------------------------------------ menus
+
+    private MenuBar menuBar() {
+        MenuItem open = item("Open...", "Shortcut+O", e -> chooseAndOpen());
+        open.setId("menu-open");
+        refreshRecent();
+        MenuItem export = item("Export Specified Packets...", "Shortcut+Shift+E", e -> ExportDialog.show(ctx));
+        export.setId("menu-export");
+        export.disableProperty().bind(ctx.captureProperty().isNull());
+        MenuItem close = item("Close", "Shortcut+W", e -> ctx.close());
+        MenuItem quit = item("Quit", "Shortcut+Q", e -> stage.close());
+        Menu file = new Menu("File", null, open, recentMenu, new SeparatorMenuItem(), export, new SeparatorMenuItem(), close, quit);
+
+        Menu go = new Menu("Go", null,
+                item("Go to Packet...", "Shortcut+G", e -> askGoTo()),
+                item("Next Retransmission", "Shortcut+Period", e -> Navigation.next(ctx, Navigation.Kind.RETRANSMISSION, true)),
+                item("Previous Retransmission", "Shortcut+Comma", e -> Navigation.next(ctx, Navigation.Kind.RETRANSMISSION, false)),
+                item("Next Expert Item", "Shortcut+Shift+Period", e -> Navigation.next(ctx, Navigation.Kind.EXPERT, true)),
+                item("Previous Expert Item", "Shortcut+Shift+Comma", e -> Navigation.next(ctx, Navigation.Kind.EXPERT, false)),
+                item("Find by Filter...", "Shortcut+F", e -> askFind()),
+                new SeparatorMenuItem(),
+                item("First Packet", "Shortcut+Home", e -> ctx.select(ctx.view().size() > 0 ? ctx.view().frameAt(0) : 0)),
+                item("Last Packet", "Shortcut+End", e -> ctx.select(ctx.view().size() > 0 ? ctx.view().frameAt(ctx.view().size() - 1) : 0)));
+        go.setId("menu-go");
+
+        ToggleGroup times = new ToggleGroup();
+        Menu time = new Menu("Time Display Format");
+        for (TimeFormat f : TimeFormat.values()) {
+            RadioMenuItem r = new RadioMenuItem(f.label());
+            r.setId("time-" + f.name().toLowerCase());
+            r.setToggleGroup(times);
+            r.setSelected(f == packets.timeFormatProperty().get());
+            r.setOnAction(e -> packets.timeFormatProperty().set(f));
+            time.getItems().add(r);
+        }
+        MenuItem coloring = new MenuItem("Coloring Rules...");
+        coloring.setId("menu-coloring");
+        coloring.setOnAction(e -> ColoringDialog.show(stage, packets.rules(), coloringFile, packets::setRules));
+        Menu view = new Menu("View", null, time, coloring);
+
+        for (GuiWindow w : GuiWindows.ALL) {
+            MenuItem mi = new MenuItem(w.title());
+            mi.disableProperty().bind(ctx.captureProperty().isNull());
+            mi.setOnAction(e -> w.open(ctx));
+            (w.place() == GuiWindow.Place.STATISTICS ? statistics : graphs).getItems().add(mi);
+        }
+        return new MenuBar(file, new Menu("Edit"), view, go, statistics, graphs);
+    }
+
+    private static MenuItem item(String text, String accelerator, javafx.event.EventHandler<javafx.event.ActionEvent> h) {
+        MenuItem mi = new MenuItem(text);
+        if (accelerator != null) mi.setAccelerator(KeyCombination.keyCombination(accelerator));
+        mi.setOnAction(h);
+        return mi;
+    }
+
+    private void refreshRecent() {
+        recentMenu.getItems().clear();
+        for (Path p : recent.list()) {
+            MenuItem mi = new MenuItem(p.toString());
+            mi.setOnAction(e -> open(p));
+            recentMenu.getItems().add(mi);
+        }
+        recentMenu.setDisable(recentMenu.getItems().isEmpty());
+    }
+
+    private void chooseAndOpen() {
+        FileChooser fc = new FileChooser();
+        fc.setTitle("Open Capture File");
+        fc.getExtensionFilters().addAll(new FileChooser.ExtensionFilter("Captures (pcap, pcapng, erf)", "*.pcap", "*.pcapng", "*.cap", "*.erf"),
+                new FileChooser.ExtensionFilter("All files", "*"));
+        File f = fc.showOpenDialog(stage);
+        if (f != null) open(f.toPath());
+    }
+
+    private void askGoTo() {
+        if (ctx.capture() == null) return;
+        TextInputDialog d = new TextInputDialog();
+        d.initOwner(stage);
+        d.setTitle("Go to Packet");
+        d.setHeaderText(null);
+        d.setContentText("Packet number:");
+        d.getEditor().setId("goto-field");
+        d.showAndWait().ifPresent(s -> {
+            String err = Navigation.goTo(ctx, s);
+            if (err != null) ctx.error(err);
+        });
+    }
+
+    private void askFind() {
+        if (ctx.capture() == null) return;
+        TextInputDialog d = new TextInputDialog();
+        d.initOwner(stage);
+        d.setTitle("Find Packet");
+        d.setHeaderText(null);
+        d.setContentText("Display filter:");
+        d.showAndWait().ifPresent(s -> {
+            String err = Navigation.find(ctx, s);
+            if (err != null) ctx.error(err);
+        });
+    }
+
+    // ------------------------------------------------------------------ status bar
+
+    private HBox statusBar() {
+        Label status = new Label();
+        status.setId("status");
+        status.textProperty().bind(ctx.statusProperty());
+        ProgressBar bar = new ProgressBar();
+        bar.setId("progress");
+        bar.progressProperty().bind(ctx.progressProperty());
+        bar.visibleProperty().bind(ctx.busyProperty());
+        Button cancel = new Button("Cancel");
+        cancel.setId("cancel");
+        cancel.visibleProperty().bind(ctx.busyProperty());
+        cancel.setOnAction(e -> ctx.cancel());
+        Label selected = new Label();
+        selected.setId("selected");
+        selected.textProperty().bind(ctx.selectedFrameProperty().asString().map(s -> s.equals("0") ? "" : "Packet " + s));
+        Label shown = new Label();
+        shown.textProperty().bind(ctx.viewProperty().map(v -> ctx.capture() == null ? ""
+                : "Displayed: " + v.size() + " of " + ctx.capture().frames()));
+        Region grow = new Region();
+        HBox.setHgrow(grow, Priority.ALWAYS);
+        HBox box = new HBox(10, status, bar, cancel, grow, selected, shown);
+        box.setPadding(new Insets(3, 8, 3, 8));
+        return box;
+    }
+}

@@ -1,0 +1,76 @@
+package io.metaroce.gui;
+
+import io.metaroce.analysis.AnalysisSession;
+import io.metaroce.capture.PcapngWriter;
+import io.metaroce.dissector.Dissection;
+import io.metaroce.dissector.FrameIndex;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Export Specified Packets: which frames (all, those displayed, the selected one, the selected packet's flow) and
+ * writing them to a pcapng file with the capture module's writer, bytes, times, lengths and comments as read. One
+ * interface per link type and FCS length met (nanosecond resolution).
+ */
+final class PacketExport {
+    /** Wireshark's "Packet Range" choices. */
+    enum Range { ALL, DISPLAYED, SELECTED, FLOW }
+
+    private PacketExport() { }
+
+    /** The frame numbers of a range, in capture order; empty when the range has none (no selection, no flow). */
+    static int[] frames(GuiContext ctx, Range r) {
+        OpenCapture c = ctx.capture();
+        if (c == null) return new int[0];
+        return switch (r) {
+            case ALL -> FrameView.all(c.frames()).toArray();
+            case DISPLAYED -> {
+                int[] f = ctx.view().toArray();
+                Arrays.sort(f);
+                yield f;
+            }
+            case SELECTED -> ctx.selectedFrame() == 0 ? new int[0] : new int[] {ctx.selectedFrame()};
+            case FLOW -> flowOf(c, ctx.analysis(), ctx.selectedFrame());
+        };
+    }
+
+    /** The frames of the selected frame's QP flow (both directions are separate flows, as in analyze). */
+    static int[] flowOf(OpenCapture c, AnalysisSession s, int frame) {
+        String flow = flowId(c, s, frame);
+        if (flow == null) return new int[0];
+        long[] f = s.framesOf(flow).frames();
+        int[] out = new int[f.length];
+        for (int i = 0; i < f.length; i++) out[i] = (int) f[i];
+        return out;
+    }
+
+    /** The analysis.flow of a frame, or null (no analysis yet, no selection, not a RoCE frame). */
+    static String flowId(OpenCapture c, AnalysisSession s, int frame) {
+        if (s == null || frame == 0) return null;
+        Dissection d = new FrameDecoder(c.index(), s).decode(frame);
+        for (int i = 0; i < d.extra().size(); i++)
+            if (d.extra().field(i).name().equals("analysis.flow")) return d.extra().stringValue(i);
+        return null;
+    }
+
+    /** Writes the frames to a new pcapng file; returns the number written. */
+    static int write(FrameIndex ix, int[] frames, Path out) throws IOException {
+        try (PcapngWriter w = PcapngWriter.create(out)) {
+            Map<Long, Integer> interfaces = new HashMap<>();
+            for (int f : frames) {
+                long key = ((long) ix.linkType(f) << 8) | (ix.fcsLength(f) & 0xFF);
+                Integer id = interfaces.get(key);
+                if (id == null) {
+                    id = w.addInterface(ix.linkType(f), 0, null, ix.fcsLength(f));
+                    interfaces.put(key, id);
+                }
+                var data = ix.data(f);
+                w.write(id, ix.timeNanos(f), data, 0, ix.capturedLength(f), ix.originalLength(f), ix.comment(f));
+            }
+        }
+        return frames.length;
+    }
+}

@@ -1,0 +1,219 @@
+package io.metaroce.gui;
+
+import io.metaroce.dissector.FrameIndex;
+import java.util.function.IntFunction;
+import javafx.beans.property.ObjectProperty;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.beans.property.SimpleObjectProperty;
+import javafx.geometry.Orientation;
+import javafx.scene.control.ScrollBar;
+import javafx.scene.control.SelectionMode;
+import javafx.scene.control.TableColumn;
+import javafx.scene.control.TableRow;
+import javafx.scene.control.TableView;
+import javafx.scene.layout.BorderPane;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.VBox;
+
+/**
+ * The packet list: a {@link TableView} whose items are frame numbers (a {@link RowWindow} over the context's
+ * {@link FrameView}), every cell text decoded on demand for the rows on screen ({@link RowCache}), rows coloured by
+ * the {@link ColoringRules}. A view longer than {@link RowWindow#MAX} rows gets an outer scroll bar that moves
+ * the window; selection and "go to frame" move it too. Sorting a column sorts the frame numbers off the UI thread
+ * ({@link PacketSorter}); the table's own sorting never runs.
+ */
+final class PacketTable extends BorderPane {
+    static final String[] COLUMNS = {"No.", "Time", "Source", "Destination", "Protocol", "QP", "PSN", "Length", "Info"};
+
+    private final GuiContext ctx;
+    private final TableView<Integer> table = new TableView<>();
+    private final ScrollBar outer = new ScrollBar();
+    private final ObjectProperty<TimeFormat> timeFormat = new SimpleObjectProperty<>(TimeFormat.RELATIVE);
+    private ColoringRules rules;
+    private RowCache cache;
+    private RowWindow window = new RowWindow(FrameView.EMPTY, 0);
+    /** True while the table selection is changed from the context (not by the user). */
+    private boolean syncing;
+
+    PacketTable(GuiContext ctx, ColoringRules rules) {
+        this.ctx = ctx;
+        this.rules = rules;
+        table.setId("packet-list");
+        table.setFixedCellSize(22);
+        table.setTableMenuButtonVisible(true);          // Wireshark's column chooser: show or hide any column
+        table.getSelectionModel().setSelectionMode(SelectionMode.SINGLE);
+        table.setPlaceholder(new javafx.scene.control.Label("No capture open: File > Open, or drop a file here"));
+        table.getColumns().add(column("No.", 70, f -> Integer.toString(f)));
+        table.getColumns().add(column("Time", 120, this::time));
+        table.getColumns().add(column("Source", 130, f -> text(f, RowCache.SOURCE)));
+        table.getColumns().add(column("Destination", 130, f -> text(f, RowCache.DESTINATION)));
+        table.getColumns().add(column("Protocol", 80, f -> text(f, RowCache.PROTOCOL)));
+        table.getColumns().add(column("QP", 80, f -> text(f, RowCache.QP)));
+        table.getColumns().add(column("PSN", 80, f -> text(f, RowCache.PSN)));
+        table.getColumns().add(column("Length", 60, f -> Long.toString(ctx.capture().index().originalLength(f))));
+        TableColumn<Integer, String> info = column("Info", 600, f -> text(f, RowCache.INFO));
+        table.getColumns().add(info);
+        table.setRowFactory(t -> new ColoredRow());
+        table.setSortPolicy(t -> {
+            sortRequested();
+            return true;
+        });
+        outer.setOrientation(Orientation.VERTICAL);
+        outer.setVisible(false);
+        outer.setManaged(false);
+        outer.valueProperty().addListener((o, a, b) -> {
+            if (!syncing) moveWindow(b.intValue(), b.intValue());
+        });
+        VBox.setVgrow(table, Priority.ALWAYS);
+        setCenter(table);
+        setRight(outer);
+
+        table.getSelectionModel().selectedItemProperty().addListener((o, a, frame) -> {
+            if (!syncing && frame != null) ctx.select(frame);
+        });
+        ctx.viewProperty().addListener((o, a, v) -> showView(v));
+        ctx.captureProperty().addListener((o, a, c) -> resetCache());
+        ctx.analysisProperty().addListener((o, a, s) -> {
+            resetCache();
+            table.refresh();
+        });
+        ctx.selectedFrameProperty().addListener((o, a, f) -> reveal(f.intValue()));
+        timeFormat.addListener((o, a, b) -> table.refresh());
+    }
+
+    TableView<Integer> table() { return table; }
+
+    ObjectProperty<TimeFormat> timeFormatProperty() { return timeFormat; }
+
+    void setRules(ColoringRules r) {
+        rules = r;
+        resetCache();
+        table.refresh();
+    }
+
+    ColoringRules rules() { return rules; }
+
+    private void resetCache() {
+        OpenCapture c = ctx.capture();
+        cache = c == null ? null : new RowCache(c, ctx.analysis(), rules);
+    }
+
+    private TableColumn<Integer, String> column(String name, double width, IntFunction<String> text) {
+        TableColumn<Integer, String> col = new TableColumn<>(name);
+        col.setId(name);
+        col.setPrefWidth(width);
+        col.setCellValueFactory(cd -> new ReadOnlyStringWrapper(cd.getValue() == null || ctx.capture() == null ? ""
+                : text.apply(cd.getValue())));
+        return col;
+    }
+
+    private String text(int frame, int col) { return cache == null ? "" : cache.row(frame).text()[col]; }
+
+    private String time(int frame) {
+        FrameIndex ix = ctx.capture().index();
+        long t = ix.timeNanos(frame);
+        return timeFormat.get().format(t, ix.timeNanos(1), ix.timeNanos(frame > 1 ? frame - 1 : 1));
+    }
+
+    /** The text a cell of this frame shows (tests and the copy action). */
+    String cellText(int frame, String column) {
+        for (TableColumn<Integer, ?> c : table.getColumns())
+            if (c.getText().equals(column)) return String.valueOf(c.getCellObservableValue(windowRowOf(frame)).getValue());
+        throw new IllegalArgumentException(column);
+    }
+
+    private int windowRowOf(int frame) {
+        int r = window.view().rowOf(frame);
+        if (!window.holds(r)) moveWindow(r, r);
+        return r - window.base();
+    }
+
+    // ------------------------------------------------------------------ window and selection
+
+    private void showView(FrameView v) {
+        int sel = ctx.selectedFrame();
+        int row = sel == 0 ? -1 : v.rowOf(sel);
+        install(row >= 0 ? RowWindow.around(v, row) : new RowWindow(v, 0));
+        if (row >= 0) reveal(sel);
+    }
+
+    private void install(RowWindow w) {
+        syncing = true;
+        try {
+            window = w;
+            table.setItems(w);
+            boolean whole = w.whole();
+            outer.setVisible(!whole);
+            outer.setManaged(!whole);
+            if (!whole) {
+                outer.setMin(0);
+                outer.setMax(Math.max(0, w.view().size() - 1));
+                outer.setVisibleAmount(Math.max(1, w.view().size() / 100.0));
+                outer.setValue(w.base());
+            }
+        } finally {
+            syncing = false;
+        }
+    }
+
+    /** Moves the window so that it holds the view row, and scrolls the table to scrollRow. */
+    private void moveWindow(int viewRow, int scrollRow) {
+        if (!window.holds(viewRow)) install(RowWindow.around(window.view(), viewRow));
+        table.scrollTo(Math.max(0, scrollRow - window.base()));
+    }
+
+    private void reveal(int frame) {
+        syncing = true;
+        try {
+            if (frame == 0) {
+                table.getSelectionModel().clearSelection();
+                return;
+            }
+            int row = window.view().rowOf(frame);
+            if (row < 0) return;
+            if (!window.holds(row)) install(RowWindow.around(window.view(), row));
+            int r = row - window.base();
+            table.getSelectionModel().clearAndSelect(r);
+            if (!visible(r)) table.scrollTo(Math.max(0, r - 3));
+        } finally {
+            syncing = false;
+        }
+    }
+
+    private boolean visible(int r) {
+        var flow = (javafx.scene.control.skin.VirtualFlow<?>) table.lookup(".virtual-flow");
+        if (flow == null || flow.getFirstVisibleCell() == null || flow.getLastVisibleCell() == null) return false;
+        return r > flow.getFirstVisibleCell().getIndex() && r < flow.getLastVisibleCell().getIndex();
+    }
+
+    // ------------------------------------------------------------------ sorting
+
+    private void sortRequested() {
+        if (syncing || ctx.capture() == null) return;
+        if (table.getSortOrder().isEmpty()) {
+            ctx.applyFilter(ctx.appliedFilterProperty().get());    // back to capture order
+            return;
+        }
+        TableColumn<Integer, ?> c = table.getSortOrder().getFirst();
+        boolean descending = c.getSortType() == TableColumn.SortType.DESCENDING;
+        PacketSorter.sort(ctx, c.getText(), descending);
+    }
+
+    /** A row coloured by the first matching coloring rule. */
+    private final class ColoredRow extends TableRow<Integer> {
+        @Override
+        protected void updateItem(Integer frame, boolean empty) {
+            super.updateItem(frame, empty);
+            if (empty || frame == null || cache == null || rules == null) {
+                setStyle("");
+                return;
+            }
+            int rule = cache.row(frame).colorRule();
+            if (rule < 0) setStyle("");
+            else {
+                ColoringRules.Rule r = rules.rules().get(rule);
+                setStyle("-fx-background-color: " + r.background() + "; -fx-text-background-color: " + r.foreground() + ";");
+            }
+        }
+    }
+}

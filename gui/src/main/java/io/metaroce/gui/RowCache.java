@@ -1,0 +1,53 @@
+package io.metaroce.gui;
+
+import io.metaroce.analysis.AnalysisSession;
+import io.metaroce.analysis.FrameVerdict;
+import io.metaroce.dissector.Dissection;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The text of the rows on screen, decoded on demand and kept for the few thousand rows seen last (a table asks
+ * for each cell of a row separately; one decode serves the row). Used on the JavaFX thread only; the capture
+ * bytes are read from the file mapping, so the memory per frame of the capture is zero here.
+ */
+final class RowCache {
+    static final int SOURCE = 0, DESTINATION = 1, PROTOCOL = 2, QP = 3, PSN = 4, INFO = 5;
+    private static final int KEEP = 4096;
+
+    /** One decoded row: its column texts and the coloring rule it matches (-1 none). */
+    record Row(String[] text, int colorRule) { }
+
+    private final OpenCapture capture;
+    private final FrameDecoder decoder;
+    private final AnalysisSession session;
+    private final ColoringRules rules;
+    private final Map<Integer, Row> rows = new LinkedHashMap<>(KEEP * 2, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Integer, Row> e) { return size() > KEEP; }
+    };
+
+    RowCache(OpenCapture capture, AnalysisSession session, ColoringRules rules) {
+        this.capture = capture;
+        this.session = session;
+        this.decoder = new FrameDecoder(capture.index(), session);
+        this.rules = rules;
+    }
+
+    Row row(int frame) {
+        Row r = rows.get(frame);
+        if (r == null) {
+            r = decode(frame);
+            rows.put(frame, r);
+        }
+        return r;
+    }
+
+    private Row decode(int frame) {
+        Dissection d = decoder.decode(frame);
+        FrameVerdict v = session == null ? null : session.verdictOf(frame);
+        String[] t = {PacketSummary.source(d), PacketSummary.destination(d), PacketSummary.protocol(d),
+                PacketSummary.qp(d), PacketSummary.psn(d), PacketSummary.info(d, v)};
+        return new Row(t, rules == null ? -1 : rules.match(decoder.fields(), capture, frame, session));
+    }
+}

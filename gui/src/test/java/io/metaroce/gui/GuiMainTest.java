@@ -1,0 +1,48 @@
+package io.metaroce.gui;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** Without a display, `metaroce gui` says so in exactly one line and exits 2, through the shipped launcher too. */
+class GuiMainTest {
+
+    @Test
+    void noDisplayIsOneLineAndExitCode2() {
+        String before = System.getProperty("glass.platform");
+        System.clearProperty("glass.platform");     // the headless test platform counts as a display
+        try {
+            ByteArrayOutputStream err = new ByteArrayOutputStream();
+            int code = GuiMain.run(new String[] {"x.pcapng"}, Map.of(), new PrintStream(err, true, StandardCharsets.UTF_8));
+            assertEquals(2, code);
+            assertEquals(GuiMain.NO_DISPLAY + System.lineSeparator(), err.toString(StandardCharsets.UTF_8));
+            assertFalse(GuiMain.hasDisplay(Map.of("DISPLAY", " ")));
+            assertTrue(GuiMain.hasDisplay(Map.of("DISPLAY", ":0")));
+            assertTrue(GuiMain.hasDisplay(Map.of("WAYLAND_DISPLAY", "wayland-0")));
+        } finally {
+            if (before != null) System.setProperty("glass.platform", before);
+        }
+    }
+
+    @Test
+    void theLauncherWithoutADisplayPrintsOneLineAndExits2() throws Exception {
+        Path root = Samples.dir().getParent().getParent();
+        ProcessBuilder pb = new ProcessBuilder(root.resolve("metaroce").toString(), "gui", Samples.capture("rocev2-clean").toString());
+        pb.environment().remove("DISPLAY");
+        pb.environment().remove("WAYLAND_DISPLAY");
+        pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(2, p.waitFor());
+        assertEquals("", out);
+        assertEquals("no display: set DISPLAY or use dissect/analyze/validate\n", err);
+    }
+}

@@ -1,0 +1,57 @@
+package io.metaroce.gui;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import javafx.scene.control.Menu;
+import javafx.scene.control.MenuBar;
+import javafx.scene.control.TableView;
+import javafx.stage.Stage;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.testfx.api.FxRobot;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+
+/** The main window opens a bundled sample headless (Monocle) and shows every frame with its analysis. */
+@ExtendWith(ApplicationExtension.class)
+class MainWindowTest {
+    private GuiContext ctx;
+    private MainWindow window;
+    private Stage stage;
+    private final List<String> errors = new ArrayList<>();
+
+    @Start
+    void start(Stage stage) throws Exception {
+        this.stage = stage;
+        Path config = Files.createTempDirectory("gui-config");
+        ctx = new GuiContext(stage);
+        ctx.setErrorSink(errors::add);
+        window = new MainWindow(ctx, config.resolve("colorfilters"), config.resolve("recent"));
+        window.show();
+    }
+
+    @Test
+    void opensASampleAndShowsItsPacketsAndMenus(FxRobot robot) {
+        String name = "rocev2-gbn-loss";
+        Fx.openAndAnalyze(robot, window, ctx, Samples.capture(name));
+        assertTrue(stage.isShowing());
+        assertEquals("rocev2-gbn-loss.pcapng - MetaRoCE Analyzer", stage.getTitle());
+        TableView<?> table = robot.lookup("#packet-list").queryTableView();
+        assertEquals(Samples.frames(name), table.getItems().size());
+        assertEquals(1, table.getItems().getFirst());
+        assertTrue(robot.lookup(".table-row-cell").tryQuery().isPresent(), "rows are rendered");
+        MenuBar bar = robot.lookup(".menu-bar").query();
+        List<String> menus = bar.getMenus().stream().map(Menu::getText).toList();
+        assertEquals(List.of("File", "Edit", "View", "Go", "Statistics", "Graphs"), menus);
+        assertTrue(robot.lookup("#status").queryLabeled().getText().startsWith(Samples.frames(name) + " frames, "),
+                robot.lookup("#status").queryLabeled().getText());
+        assertNull(ctx.bannerProperty().get());
+        assertEquals(List.of(), errors);
+    }
+}
