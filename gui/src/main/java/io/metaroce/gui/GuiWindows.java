@@ -6,5 +6,9 @@ import java.util.List;
 public final class GuiWindows {
     private GuiWindows() { }
 
-    public static final List<GuiWindow> ALL = List.of();
+    public static final List<GuiWindow> ALL = List.of(
+            new io.metaroce.gui.stats.CapturePropertiesWindow(), new io.metaroce.gui.stats.ExpertInfoWindow(),
+            new io.metaroce.gui.stats.ConversationsWindow(),
+            new io.metaroce.gui.graph.PsnGraphWindow(), new io.metaroce.gui.graph.IoGraphWindow(),
+            new io.metaroce.gui.graph.PathHeatmapWindow());
 }

@@ -1,0 +1,98 @@
+package io.metaroce.gui.graph;
+
+import io.metaroce.analysis.FlowSummary;
+import io.metaroce.gui.GuiContext;
+import io.metaroce.gui.GuiWindow;
+import io.metaroce.gui.stats.Windows;
+import javafx.beans.value.ChangeListener;
+import javafx.geometry.Insets;
+import javafx.geometry.Pos;
+import javafx.scene.control.Button;
+import javafx.scene.control.ChoiceBox;
+import javafx.scene.control.ComboBox;
+import javafx.scene.control.Label;
+import javafx.scene.layout.BorderPane;
+import javafx.scene.layout.HBox;
+import javafx.stage.Stage;
+import javafx.util.StringConverter;
+
+/**
+ * Graphs > MetaRoCE Path Heatmap: path_id x time of a MetaRoCE flow, coloured by loss, CE or RTT (switchable).
+ * A click on a cell selects its first data frame; the selected frame's time is marked.
+ */
+public final class PathHeatmapWindow implements GuiWindow {
+    /** Time intervals across the flow: enough to see a burst, few enough for a cell to hold packets. */
+    static final int BINS = 200;
+
+    @Override
+    public Place place() { return Place.GRAPHS; }
+
+    @Override
+    public String title() { return "MetaRoCE Path Heatmap"; }
+
+    @Override
+    public void open(GuiContext ctx) { open(ctx, null); }
+
+    public static PathHeatmapView open(GuiContext ctx, String flowId) {
+        PathHeatmapView view = new PathHeatmapView();
+        view.setId("path-heatmap");
+        Label status = new Label();
+        status.setId("heatmap-status");
+        ComboBox<FlowSummary> flows = new ComboBox<>();
+        flows.setId("heatmap-flow");
+        flows.setConverter(new StringConverter<>() {
+            @Override
+            public String toString(FlowSummary f) {
+                return f == null ? "" : f.id() + "  (" + f.metaRoce().pathCount() + " paths)";
+            }
+
+            @Override
+            public FlowSummary fromString(String s) { return null; }
+        });
+        ChoiceBox<HeatMetric> metric = new ChoiceBox<>();
+        metric.setId("heatmap-metric");
+        metric.getItems().setAll(HeatMetric.values());
+        metric.setValue(HeatMetric.LOSS);
+        metric.setConverter(new StringConverter<>() {
+            @Override
+            public String toString(HeatMetric m) { return m == null ? "" : m.label(); }
+
+            @Override
+            public HeatMetric fromString(String s) { return null; }
+        });
+        metric.valueProperty().addListener((o, a, m) -> view.setMetric(m));
+        Button reset = new Button("Reset zoom");
+        reset.setOnAction(e -> view.resetView());
+        HBox top = new HBox(8, new Label("Flow:"), flows, new Label("Colour by:"), metric, reset, status);
+        top.setAlignment(Pos.CENTER_LEFT);
+        top.setPadding(new Insets(6, 8, 6, 8));
+        BorderPane root = new BorderPane(view);
+        root.setTop(top);
+        Stage st = Windows.show(ctx, "path-heatmap-window", "MetaRoCE Path Heatmap", root, 1100, 520);
+        view.setOnSelect(f -> Windows.select(ctx, f, status));
+        var cap = ctx.capture();
+        ChangeListener<Number> sel = (o, a, b) -> view.setSelectedTime(b.intValue() > 0 && b.intValue() <= cap.frames()
+                ? cap.index().timeNanos(b.intValue()) : -1);
+        ctx.selectedFrameProperty().addListener(sel);
+        st.setOnHidden(e -> ctx.selectedFrameProperty().removeListener(sel));
+        Windows.afterAnalysis(ctx, status, s -> FlowChoice.flows(s, f -> PathHeatmap.applies(f) && f.counters().dataPackets() > 0), l -> {
+            flows.getItems().setAll(l);
+            FlowSummary first = FlowChoice.initial(ctx.analysis(), l, flowId, ctx.selectedFrame());
+            if (first == null) {
+                status.setText("No MetaRoCE flow with paths in this capture");
+                return;
+            }
+            flows.valueProperty().addListener((o, a, f) -> {
+                if (f == null) return;
+                status.setText("Building the heatmap of " + f.id() + " ...");
+                Windows.background(() -> PathHeatmap.build(cap.index(), ctx.analysis(), f.id(), BINS, null), h -> {
+                    view.setHeatmap(h);
+                    if (ctx.selectedFrame() > 0) view.setSelectedTime(cap.index().timeNanos(ctx.selectedFrame()));
+                    status.setText(h.paths() + " paths x " + h.bins() + " intervals of " + h.binNs() + " ns");
+                }, status);
+            });
+            flows.setValue(first);
+        });
+        return view;
+    }
+}

@@ -1,0 +1,175 @@
+package io.metaroce.gui.stats;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.metaroce.analysis.EventType;
+import io.metaroce.gui.GuiContext;
+import io.metaroce.gui.testutil.GuiHarness;
+import io.metaroce.gui.testutil.Sample;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import javafx.scene.Scene;
+import javafx.scene.control.Label;
+import javafx.scene.control.TableRow;
+import javafx.scene.control.TableView;
+import javafx.scene.control.TreeItem;
+import javafx.scene.control.TreeTableRow;
+import javafx.scene.control.TreeTableView;
+import javafx.stage.Stage;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.testfx.api.FxRobot;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+
+/** The statistics windows, headless (Monocle), on bundled samples with known truth. */
+@ExtendWith(ApplicationExtension.class)
+class StatsWindowsTest {
+    private GuiContext ctx;
+
+    @org.junit.jupiter.api.AfterEach
+    void closeWindows(FxRobot robot) {
+        GuiHarness.closeWindows(robot);
+    }
+
+    @Start
+    void start(Stage stage) {
+        ctx = new GuiContext(stage);
+        stage.setScene(new Scene(new Label("main window"), 300, 100));
+        stage.show();
+    }
+
+    /**
+     * Expert Info on the spray sample: the tree's counts are the analysis' (5 retransmissions, 3 spurious, the path
+     * down as the only error) plus validate's; double-clicking the path-down item selects its frame.
+     */
+    @Test
+    void expertInfoCountsAndDoubleClickSelects(FxRobot robot) {
+        GuiHarness.open(robot, ctx, "metaroce-spray-lossy-path");
+        robot.interact(() -> new ExpertInfoWindow().open(ctx));
+        TreeTableView<ExpertInfoWindow.Line> tree = robot.lookup("#expert-tree").queryAs(TreeTableView.class);
+        GuiHarness.until("expert tree", () -> tree.getRoot() != null);
+        var events = ctx.analysis().events();
+        assertEquals(5, count(tree, "retransmission"));
+        assertEquals(3, count(tree, "spurious_retransmission"));
+        assertEquals(events.count(EventType.NAK), count(tree, "nak"));
+        TreeItem<ExpertInfoWindow.Line> errors = tree.getRoot().getChildren().getFirst();
+        assertEquals("Error", errors.getValue().summary());
+        long downFrame = events.of(EventType.PATH_DOWN).getFirst().frame();
+        TreeItem<ExpertInfoWindow.Line> down = find(tree.getRoot(), l -> l.frame() == downFrame && l.count() < 0
+                && l.message() != null && l.message().startsWith("path 2 down"));
+        assertNotNull(down);
+        // Rule nodes start collapsed (Wireshark's habit): open the path-down rule as a user would.
+        robot.interact(() -> down.getParent().setExpanded(true));
+        int row = tree.getRow(down);
+        assertTrue(row > 0);
+        robot.interact(() -> tree.scrollTo(row));
+        TreeTableRow<?> r = robot.from(tree).lookup(".tree-table-row-cell").match((TreeTableRow<?> x) -> x.getIndex() == row).query();
+        robot.doubleClickOn(r);
+        GuiHarness.until("selection", () -> ctx.selectedFrame() == downFrame);
+        assertEquals(downFrame, ctx.selectedFrame());
+    }
+
+    /** Conformance sample: every rule validate broke is in the tree with validate's count, under "conformance". */
+    @Test
+    void expertInfoHasValidateFindings(FxRobot robot) {
+        GuiHarness.open(robot, ctx, "conformance-violations");
+        robot.interact(() -> new ExpertInfoWindow().open(ctx));
+        TreeTableView<ExpertInfoWindow.Line> tree = robot.lookup("#expert-tree").queryAs(TreeTableView.class);
+        GuiHarness.until("expert tree", () -> tree.getRoot() != null);
+        var v = io.metaroce.validate.FileValidator.validate(Sample.path("conformance-violations"),
+                io.metaroce.validate.ValidateSettings.defaults(), false, null);
+        assertFalse(v.rulesBroken().isEmpty());
+        for (var rule : v.rulesBroken()) {
+            long[] c = v.counts(rule.id());
+            assertEquals(c[0] + c[1] + c[2], count(tree, rule.id()), rule.id());
+        }
+    }
+
+    /**
+     * QP Conversations on the spray sample: one row per flow with the truth's counters (228 packets, 8
+     * retransmissions, 3 spurious on the data flow); "Filter on this flow" applies its filter; a double-click
+     * selects the flow's first frame.
+     */
+    @Test
+    void conversationsShowTheFlowsAndLinkBack(FxRobot robot) throws Exception {
+        GuiHarness.open(robot, ctx, "metaroce-spray-lossy-path");
+        robot.interact(() -> new ConversationsWindow().open(ctx));
+        TableView<ConversationRow> table = robot.lookup("#conversations-table").queryAs(TableView.class);
+        GuiHarness.until("conversation rows", () -> !table.getItems().isEmpty());
+        JsonNode truth = new ObjectMapper().readTree(truthOf("metaroce-spray-lossy-path").toFile());
+        assertEquals(truth.get("flows").size(), table.getItems().size());
+        ConversationRow data = table.getItems().stream().filter(r -> r.id().equals("10.0.0.1>10.0.0.2/0x000013")).findFirst().orElseThrow();
+        JsonNode tf = truth.get("flows").get(0).get("counters");
+        assertEquals(tf.get("packets").asLong(), data.packets());
+        assertEquals(tf.get("retransmitted").asLong(), data.retransmissions());
+        assertEquals(tf.get("spurious").asLong(), data.spurious());
+        int idx = table.getItems().indexOf(data);
+        TableRow<?> row = robot.from(table).lookup(".table-row-cell").match((TableRow<?> x) -> x.getIndex() == idx).query();
+        robot.clickOn(row);
+        robot.clickOn("#conv-filter");
+        GuiHarness.until("filter applied", () -> data.filter().equals(ctx.appliedFilterProperty().get()));
+        robot.interact(() -> ctx.applyFilter(""));
+        GuiHarness.until("filter cleared", () -> ctx.appliedFilterProperty().get().isEmpty());
+        robot.doubleClickOn(row);
+        long first = ctx.analysis().framesOf(data.id()).frame(0);
+        GuiHarness.until("selection", () -> ctx.selectedFrame() == first);
+    }
+
+    /** Capture File Properties on the cut, gappy sample: the truth's truncated frames and capture gaps, in red. */
+    @Test
+    void capturePropertiesShowIntegrity(FxRobot robot) throws Exception {
+        GuiHarness.open(robot, ctx, "capture-gaps-truncated");
+        robot.interact(() -> new CapturePropertiesWindow().open(ctx));
+        TableView<CaptureProperties.Row> table = robot.lookup("#properties-table").queryAs(TableView.class);
+        GuiHarness.until("property rows", () -> !table.getItems().isEmpty());
+        JsonNode truth = new ObjectMapper().readTree(truthOf("capture-gaps-truncated").toFile()).get("capture");
+        CaptureProperties.Row trunc = row(table, "Truncated frames (snap length)");
+        assertEquals(String.format("%,d", truth.get("truncated").asLong()), trunc.value());
+        assertTrue(truth.get("truncated").asLong() > 0 && trunc.warn());
+        CaptureProperties.Row gaps = row(table, "Capture gaps (PSNs the capture lost)");
+        assertEquals(String.format("%,d", ((Number) ctx.analysis().result().capture().get("capture_gaps")).longValue()), gaps.value());
+        assertTrue(gaps.warn());
+        assertEquals(String.format("%,d", truth.get("frames").asLong()), row(table, "Frames").value());
+    }
+
+    private static CaptureProperties.Row row(TableView<CaptureProperties.Row> t, String name) {
+        return t.getItems().stream().filter(r -> r.name().equals(name)).findFirst().orElseThrow(() -> new AssertionError("no row " + name));
+    }
+
+    static Path truthOf(String scenario) {
+        Path p = Sample.path(scenario);
+        return p.resolveSibling(scenario + ".truth.json");
+    }
+
+    /** The count of the rule node whose summary starts with "rule: ". */
+    private static long count(TreeTableView<ExpertInfoWindow.Line> tree, String rule) {
+        List<TreeItem<ExpertInfoWindow.Line>> all = new ArrayList<>();
+        collect(tree.getRoot(), all);
+        long n = 0;
+        for (TreeItem<ExpertInfoWindow.Line> i : all)
+            if (i.getValue().summary().startsWith(rule + ": ") && i.getValue().count() >= 0) n += i.getValue().count();
+        return n;
+    }
+
+    private static void collect(TreeItem<ExpertInfoWindow.Line> i, List<TreeItem<ExpertInfoWindow.Line>> out) {
+        out.add(i);
+        for (TreeItem<ExpertInfoWindow.Line> c : i.getChildren()) collect(c, out);
+    }
+
+    private static TreeItem<ExpertInfoWindow.Line> find(TreeItem<ExpertInfoWindow.Line> i,
+                                                        java.util.function.Predicate<ExpertInfoWindow.Line> p) {
+        if (i.getValue() != null && p.test(i.getValue())) return i;
+        for (TreeItem<ExpertInfoWindow.Line> c : i.getChildren()) {
+            TreeItem<ExpertInfoWindow.Line> f = find(c, p);
+            if (f != null) return f;
+        }
+        return null;
+    }
+}
