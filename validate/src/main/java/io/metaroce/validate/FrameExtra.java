@@ -1,16 +1,59 @@
 package io.metaroce.validate;
 
+import io.metaroce.protocol.Severity;
 import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
 
 /**
- * What the second stage of the rules needs of a frame besides its {@link io.metaroce.analysis.FrameFacts}: the
- * flow the first stage found, whether the frame goes on (not a capture duplicate), and where the bytes a
- * retransmission keeps equal lie (a slice of the capture mapping, valid while the capture is open). Reused.
+ * What the rules carry of one frame from the decoding thread to the analysis thread besides its
+ * {@link io.metaroce.analysis.FrameFacts}: the findings of the frame rules, waiting for the engine's verdict on
+ * the frame (a capture duplicate is not reported twice); where the bytes a retransmission keeps equal lie (a
+ * slice of the capture mapping, valid while the capture is open); and the flow the stream stage found. One per
+ * session frame slot, reused.
  */
 final class FrameExtra {
-    FlowState flow;
-    boolean stage2;
+    /** A finding of the frame rules, before the flow is known. fold: one per flow ({@link Findings#fold}). */
+    record Pending(String rule, Severity severity, String message, boolean fold) {}
+
+    private final ValidateSettings settings;
+    /** The frame holds a BTH (a RoCE frame, possibly with an unknown opcode). */
+    boolean roce;
+    /** The frame names its hosts (IP or GRH addresses): it belongs to a QP flow. */
+    boolean addressed;
     boolean truncated;
+    /** Findings of the frame rules, null when none (the common case: no allocation). */
+    ArrayList<Pending> pending;
+    /** The flow id of a frame the engine keeps no flow for (no known opcode), for its findings. */
+    String flowId;
+    /** Payload bytes of a complete UD packet (judged against its QP's PMTU), else -1. */
+    int udPayload;
+    FlowState flow;
     MemorySegment seg;
     int extOff, payOff, endOff, pad;
+
+    FrameExtra(ValidateSettings settings) { this.settings = settings; }
+
+    void reset() {
+        roce = addressed = truncated = false;
+        if (pending != null) pending.clear();
+        flowId = null;
+        udPayload = -1;
+        flow = null;
+        seg = null;
+    }
+
+    /** Records a finding; true when its rule is enabled (a disabled rule neither reports nor makes the frame unjudged). */
+    boolean add(String rule, Severity severity, String message) {
+        if (!settings.enabled(rule)) return false;
+        if (pending == null) pending = new ArrayList<>(2);
+        pending.add(new Pending(rule, severity, message, false));
+        return true;
+    }
+
+    /** A note that would repeat on every frame of a flow (offloaded checksums): folded into one per flow. */
+    void fold(String rule, Severity severity, String message) {
+        if (!settings.enabled(rule)) return;
+        if (pending == null) pending = new ArrayList<>(2);
+        pending.add(new Pending(rule, severity, message, true));
+    }
 }

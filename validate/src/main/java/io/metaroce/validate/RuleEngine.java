@@ -4,6 +4,7 @@ import static io.metaroce.protocol.Severity.ERROR;
 import static io.metaroce.protocol.Severity.NOTE;
 import static io.metaroce.protocol.Severity.WARN;
 
+import io.metaroce.analysis.AnalysisSession;
 import io.metaroce.analysis.AnalysisSettings.Tap;
 import io.metaroce.analysis.CmPairing;
 import io.metaroce.analysis.FlowKey;
@@ -36,17 +37,20 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The rules of spec §11 over one capture, in one pass in capture order. Each rule is implemented once, here,
- * on the dissector's view of a frame ({@link Dissection}, {@link FrameFacts}) and on per-flow state; the
- * analysis engine supplies the verdicts it already makes (timeout retransmissions, CE without CNP: see
- * {@link FileValidator}). Which tap saw a frame decides how much a rule may conclude (principles a-f): at the
+ * The rules of spec §11 over one capture, run as the {@link AnalysisSession.FrameStages} of the analysis pass:
+ * each rule is implemented once, here, on the dissector's view of a frame ({@link Dissection},
+ * {@link FrameFacts}) and on per-flow state, while the analysis engine makes the decisions it owns (capture
+ * duplicates, timeout retransmissions, CE without CNP: see {@link FileValidator}). The header and frame rules
+ * run on the decoding thread, with no flow state; their findings wait in the frame's {@link FrameExtra} until the
+ * engine has judged the frame (a capture duplicate is not judged twice). The stream rules run on the analysis
+ * thread, in capture order, keyed by the engine's flow key ({@link FlowKey}). Which tap saw a frame decides how much a rule may conclude (principles a-f): at the
  * sender's host (S) what the sender did is certain, at the receiver's host (R) and at a mirror (M) packets may
  * be missing or reordered by the network, so those verdicts are notes or wait for the evidence.
  *
  * <p>Memory: per flow its PSN window (bounded by {@link PsnRing#MAX}) and a few small histories; windows of
  * idle flows are released. Not thread-safe: one instance per capture.
  */
-final class RuleEngine {
+final class RuleEngine implements AnalysisSession.FrameStages {
     private static final int MASK = Psn.MASK;
     private static final long ORIGIN = Psn.ORIGIN;
     private static final long MAX_JUMP = StreamLimits.NEW_STREAM_JUMP;
@@ -55,27 +59,37 @@ final class RuleEngine {
 
     final ValidateSettings settings;
     final Findings findings;
-    private final Tap tap;
-    private final boolean tapV6;
-    private final long tapHi, tapLo;
+    // The resolved tap, set by begin() before the first frame.
+    private Tap tap;
+    private String tapHow;
+    private boolean tapV6;
+    private long tapHi, tapLo;
     private final boolean plots;
 
-    final Map<Key, FlowState> flows = new HashMap<>();
-    final List<FlowState> flowList = new java.util.concurrent.CopyOnWriteArrayList<>();
-    final Map<String, FlowState> byId = new java.util.concurrent.ConcurrentHashMap<>();
-    private final Map<Key, List<FlowState>> byPair = new java.util.concurrent.ConcurrentHashMap<>();
+    // Analysis thread only (the stream stage), except byId and flowList, read after the pass.
+    private final Map<FlowKey, FlowState> flows = new HashMap<>();
+    private final FlowKey probe = new FlowKey();
+    final List<FlowState> flowList = new ArrayList<>();
+    final Map<String, FlowState> byId = new HashMap<>();
+    private final Map<FlowKey, List<FlowState>> byPair = new HashMap<>();
     private final CmPairing cmPairing = new CmPairing();
+    /** Per-frame scratch between the two stages, by the session's frame slot. */
+    private final FrameExtra[] extras = new FrameExtra[AnalysisSession.FRAME_SLOTS];
 
     long frames, roceFrames, duplicates, truncated, unjudged, firstTruncFrame = -1, firstNs = -1, lastNs;
     private long nextExpiry;
 
-    record Key(boolean v6, long sHi, long sLo, long dHi, long dLo, int qp) {}
-
-    RuleEngine(ValidateSettings settings, Tap resolvedTap, boolean plots) {
+    RuleEngine(ValidateSettings settings, boolean plots) {
         this.settings = settings;
         this.findings = new Findings(settings);
-        this.tap = resolvedTap;
         this.plots = plots;
+        for (int i = 0; i < extras.length; i++) extras[i] = new FrameExtra(settings);
+    }
+
+    @Override
+    public void begin(Tap resolvedTap, String how) {
+        tap = resolvedTap;
+        tapHow = how;
         if (tap.kind() == Tap.Kind.HOST) {
             byte[] a = tap.host();
             long hi = 0, lo = 0;
@@ -93,77 +107,39 @@ final class RuleEngine {
 
     Tap tap() { return tap; }
 
+    String tapHow() { return tapHow; }
+
     // ================================================================== per frame
 
     /**
-     * Judges one frame. f must hold the facts of d ({@link FrameFacts#from}); its judgeable flag is set here
-     * (principle d) before the analysis engine sees it.
+     * First stage (decoding thread): the frame and header rules, which need no flow state. Their findings wait
+     * in the frame's slot for {@link #analyzed}; f.judgeable is cleared for a frame they find broken (principle
+     * d) before the analysis engine sees it.
      */
-    void accept(Dissection d, FrameFacts f, int fcsLength) {
-        FrameExtra x = scratch;
-        frame(d, f, fcsLength, x);
-        if (x.stage2) stream(f, x);
-    }
-
-    private final FrameExtra scratch = new FrameExtra();
-
-    /**
-     * First stage (per frame, on the decoding thread): flows, capture duplicates, the frame and header rules, CM.
-     * Sets f.judgeable (principle d) and tells in x whether the stream stage must see the frame.
-     */
-    void frame(Dissection d, FrameFacts f, int fcsLength, FrameExtra x) {
-        x.stage2 = false;
-        x.flow = null;
-        x.seg = null;
-        frames++;
-        long t = d.timeNanos();
-        releaseHeldAcks(t);
-        if (firstNs < 0) firstNs = t;
-        lastNs = Math.max(lastNs, t);
-        if (!d.isRoce()) {
-            noTransport(d);
+    @Override
+    public void decoded(Dissection d, FrameFacts f, int fcsLength, int slot) {
+        FrameExtra x = extras[slot];
+        x.reset();
+        x.roce = d.isRoce();
+        if (!x.roce) {
+            noTransport(d, x);
             return;
         }
-        roceFrames++;
-        FlowState fl = flowOf(d);
-        if (fl == null) return;
-        fl.packets++;
-        fl.lastActivity = t;
-        long n = d.number();
-        // (f) capture duplicates: the same bytes as the flow's previous frame, sooner than anyone could resend.
-        if (f.roce) {
-            long thr = StreamLimits.duplicateThreshold(settings.analysis, fl.minRtt == Long.MAX_VALUE ? -1 : fl.minRtt);
-            boolean dup = f.fingerprint == fl.lastFp && t - fl.lastFpTime <= thr;
-            fl.lastFp = f.fingerprint;
-            fl.lastFpTime = t;
-            if (dup) {
-                duplicates++;
-                f.judgeable = false;
-                return;
-            }
-            fl.lastFpFrame = n;
-        }
-        if (d.truncated()) {
-            truncated++;
-            if (firstTruncFrame < 0) firstTruncFrame = n;
-        }
-        boolean frameError = frameRules(d, f, fl, fcsLength);
+        // Native InfiniBand without a GRH names no hosts: no QP flow of §12, nothing the rules can judge.
+        x.addressed = d.offsetOf(Ip.HEADER) >= 0 || d.offsetOf(Ipv6.HEADER) >= 0 || d.offsetOf(Grh.HEADER) >= 0;
+        if (!x.addressed) return;
+        x.truncated = d.truncated();
+        boolean frameError = frameRules(d, f, x, fcsLength);
         boolean malformed = false;
         for (ExpertItem e : d.expert()) {
             if (e.severity() == Severity.ERROR && e.group() != ExpertItem.Group.CHECKSUM) malformed = true;
         }
-        boolean judged = f.roce && !frameError && !malformed;
-        if (f.roce) f.judgeable = judged;
-        if (!f.roce) return;
-        if (!judged) unjudged++;
-        if (f.cm != FrameFacts.CM_NONE && judged) cm(f);
-        if ("ud".equals(f.opcode.service())) {
-            fl.ud = true;
+        // A finding on a frame that has no flow for the engine (no known opcode) names its flow here.
+        if (!f.roce) {
+            if (x.pending != null && !x.pending.isEmpty()) x.flowId = flowIdOf(d);
             return;
         }
-        x.flow = fl;
-        x.stage2 = true;
-        x.truncated = d.truncated();
+        f.judgeable = !frameError && !malformed;
         if (!x.truncated && f.opcode.role() == OpcodeDef.Role.REQUEST) {
             int from = d.mrthOffset() >= 0 ? d.mrthOffset() + Mrth.SIZE : d.bthOffset() + Bth.SIZE;
             x.seg = d.data();
@@ -174,8 +150,76 @@ final class RuleEngine {
         }
     }
 
-    /** Second stage (in capture order, may run on another thread): the stateful rules of the QP streams. */
-    void stream(FrameFacts f, FrameExtra x) {
+    /**
+     * Second stage (analysis thread, capture order, after the engine judged f): the frame's waiting findings
+     * (dropped with the frame when the engine took it for a capture duplicate) and the stream rules.
+     */
+    @Override
+    public void analyzed(FrameFacts f, int slot, boolean duplicate) {
+        judge(f, extras[slot], duplicate);
+        drainEvents();
+    }
+
+    /** Runs after the rules judged each frame (the engine's events of that frame, see {@link FileValidator}). */
+    void afterFrame(Runnable r) { afterFrame = r; }
+
+    private Runnable afterFrame;
+
+    void drainEvents() {
+        if (afterFrame != null) afterFrame.run();
+    }
+
+    private void judge(FrameFacts f, FrameExtra x, boolean duplicate) {
+        frames++;
+        long t = f.timeNs, n = f.number;
+        releaseHeldAcks(t);
+        if (firstNs < 0) firstNs = t;
+        lastNs = Math.max(lastNs, t);
+        if (!x.roce) {
+            report(x, null, n, t);
+            return;
+        }
+        roceFrames++;
+        if (!x.addressed) return;
+        if (!f.roce) {
+            report(x, x.flowId, n, t);
+            return;
+        }
+        FlowState fl = flow(f.v6, f.srcHi, f.srcLo, f.dstHi, f.dstLo, f.destQp);
+        fl.packets++;
+        fl.lastActivity = t;
+        if (duplicate) {
+            duplicates++;
+            return;
+        }
+        if (x.truncated) {
+            truncated++;
+            if (firstTruncFrame < 0) firstTruncFrame = n;
+        }
+        report(x, fl.id, n, t);
+        boolean judged = f.judgeable;
+        if (!judged) unjudged++;
+        if (f.cm != FrameFacts.CM_NONE && judged) cm(f);
+        if ("ud".equals(f.opcode.service())) {
+            fl.ud = true;
+            if (x.udPayload >= 0) udPmtu(f, fl, x.udPayload);
+            return;
+        }
+        x.flow = fl;
+        stream(f, x);
+    }
+
+    /** The findings the first stage left in the frame's slot. */
+    private void report(FrameExtra x, String flow, long n, long t) {
+        if (x.pending == null) return;
+        for (FrameExtra.Pending p : x.pending) {
+            if (p.fold()) findings.fold(p.rule(), p.severity(), flow, n, t, p.message());
+            else findings.add(p.rule(), p.severity(), flow, n, t, p.message());
+        }
+    }
+
+    /** The stateful rules of the QP streams. */
+    private void stream(FrameFacts f, FrameExtra x) {
         FlowState fl = x.flow;
         long t = f.timeNs;
         if (t >= nextExpiry) {
@@ -198,19 +242,42 @@ final class RuleEngine {
     }
 
     /** A UDP datagram to a RoCE port that holds no BTH at all. */
-    private void noTransport(Dissection d) {
+    private void noTransport(Dissection d, FrameExtra x) {
         int udp = d.offsetOf(Udp.HEADER);
         if (udp < 0 || d.truncated()) return;
         int port = Udp.dstport(d.data(), udp);
         if (!settings.analysis.rocePorts().contains(port)) return;
         int len = Udp.length(d.data(), udp);
-        findings.add("MR-HDR-005", ERROR, null, d.number(), d.timeNanos(),
-                "UDP datagram to RoCE port " + port + " of " + len + " bytes cannot hold a BTH and an ICRC");
+        x.add("MR-HDR-005", ERROR, "UDP datagram to RoCE port " + port + " of " + len + " bytes cannot hold a BTH and an ICRC");
     }
 
     // ================================================================== flows
 
-    private FlowState flowOf(Dissection d) {
+    /**
+     * Where the tap sees a frame's direction from, read off its addresses (the first stage has no flow state;
+     * it asks only for the few frames whose verdict depends on it). Matches {@link FlowState#view}.
+     */
+    private View viewOf(Dissection d) {
+        long[] a = addresses(d);
+        return a == null ? View.MIRROR : viewOf(a[0] == 1, a[1], a[2], a[3], a[4]);
+    }
+
+    private View viewOf(boolean v6, long sHi, long sLo, long dHi, long dLo) {
+        if (tap.kind() == Tap.Kind.HOST && v6 == tapV6) {
+            if (sHi == tapHi && sLo == tapLo) return View.SENDER;
+            if (dHi == tapHi && dLo == tapLo) return View.RECEIVER;
+        }
+        return View.MIRROR;
+    }
+
+    /** The flow id of a frame the engine keeps no flow for (no known opcode), or null without addresses. */
+    private static String flowIdOf(Dissection d) {
+        long[] a = addresses(d);
+        return a == null ? null : FlowKey.id(a[0] == 1, a[1], a[2], a[3], a[4], (int) d.destQp());
+    }
+
+    /** {v6 ? 1 : 0, srcHi, srcLo, dstHi, dstLo} of a RoCE frame (IPv4 in the low 32 bits), or null. */
+    private static long[] addresses(Dissection d) {
         MemorySegment s = d.data();
         boolean v6;
         long sHi = 0, sLo, dHi = 0, dLo;
@@ -233,20 +300,21 @@ final class RuleEngine {
             dHi = s.get(BE_LONG, a + 16);
             dLo = s.get(BE_LONG, a + 24);
         }
-        return flow(v6, sHi, sLo, dHi, dLo, (int) d.destQp());
+        return new long[] {v6 ? 1 : 0, sHi, sLo, dHi, dLo};
     }
 
-    FlowState flow(boolean v6, long sHi, long sLo, long dHi, long dLo, int qp) {
-        Key k = new Key(v6, sHi, sLo, dHi, dLo, qp);
-        FlowState fl = flows.get(k);
-        if (fl != null) return fl;
-        String id = FlowKey.id(v6, sHi, sLo, dHi, dLo, qp);
-        View view = View.MIRROR;
-        if (tap.kind() == Tap.Kind.HOST && v6 == tapV6) {
-            if (sHi == tapHi && sLo == tapLo) view = View.SENDER;
-            else if (dHi == tapHi && dLo == tapLo) view = View.RECEIVER;
-        }
-        fl = new FlowState(flowList.size(), v6, sHi, sLo, dHi, dLo, qp, id, view);
+    /**
+     * The rule state of the engine's flow with this key (the engine's {@link FlowKey}, so its id is the one
+     * the analysis reports), created on the flow's first frame as the engine's is.
+     */
+    private FlowState flow(boolean v6, long sHi, long sLo, long dHi, long dLo, int qp) {
+        FlowState fl = flows.get(probe.set(v6, sHi, sLo, dHi, dLo, qp));
+        return fl != null ? fl : create(probe.copy(), v6, sHi, sLo, dHi, dLo, qp);
+    }
+
+    private FlowState create(FlowKey k, boolean v6, long sHi, long sLo, long dHi, long dLo, int qp) {
+        String id = k.id();
+        FlowState fl = new FlowState(flowList.size(), v6, sHi, sLo, dHi, dLo, qp, id, viewOf(v6, sHi, sLo, dHi, dLo));
         if (plots) fl.plot = new Plot();
         int pm = settings.pmtuFor(id, qp);
         if (pm > 0) {
@@ -257,7 +325,7 @@ final class RuleEngine {
         flows.put(k, fl);
         flowList.add(fl);
         byId.put(id, fl);
-        byPair.computeIfAbsent(new Key(v6, sHi, sLo, dHi, dLo, -1), x -> new java.util.concurrent.CopyOnWriteArrayList<>()).add(fl);
+        byPair.computeIfAbsent(new FlowKey().set(v6, sHi, sLo, dHi, dLo, -1), x -> new ArrayList<>(2)).add(fl);
         return fl;
     }
 
@@ -275,7 +343,7 @@ final class RuleEngine {
      */
     FlowState about(FlowState g, int refPsn) {
         if (g.peer != null) return g.peer;
-        List<FlowState> cands = byPair.get(new Key(g.v6, g.dHi, g.dLo, g.sHi, g.sLo, -1));
+        List<FlowState> cands = byPair.get(new FlowKey().set(g.v6, g.dHi, g.dLo, g.sHi, g.sLo, -1));
         if (cands == null) return null;
         FlowState best = null;
         long bestDist = Long.MAX_VALUE;
@@ -342,28 +410,24 @@ final class RuleEngine {
     // ================================================================== stateless rules: MR-FRAME, MR-HDR-001..005, CTL-001, UD, PATH-001
 
     /** Runs the per-frame rules; true when one of them found an MR-FRAME or MR-HDR error (principle d). */
-    private boolean frameRules(Dissection d, FrameFacts f, FlowState fl, int fcsLength) {
-        long n = d.number(), t = d.timeNanos();
-        String flow = fl.id;
+    private boolean frameRules(Dissection d, FrameFacts f, FrameExtra x, int fcsLength) {
         boolean error = false;
         MemorySegment s = d.data();
-        int bth = d.bthOffset();
-        View view = fl.view;
         // MR-FRAME-001: ICRC. A sender-side tap sees frames before the NIC computes the ICRC (offload).
         if (d.icrcStatus() == IcrcStatus.BAD) {
             String msg = String.format("bad ICRC 0x%08x (computed 0x%08x)", d.icrcValue(), d.icrcComputed());
             if (d.icrcMatchingPort() >= 0) msg += String.format("; ICRC matches with UDP source port 0x%04x: the port was "
                     + "rewritten after the sender", d.icrcMatchingPort());
-            if (view == View.SENDER && settings.offloaded) {
-                findings.fold("MR-FRAME-001", NOTE, flow, n, t, msg + " at the sender's tap: the NIC computes the "
+            if (settings.offloaded && viewOf(d) == View.SENDER) {
+                x.fold("MR-FRAME-001", NOTE, msg + " at the sender's tap: the NIC computes the "
                         + "ICRC after the capture point (offload); set offloaded: false to judge it");
-            } else if (findings.add("MR-FRAME-001", ERROR, flow, n, t, msg) != null) error = true;
+            } else if (x.add("MR-FRAME-001", ERROR, msg)) error = true;
         }
-        error |= lengths(d, fl, fcsLength);
-        udpChecksum(d, fl);
+        error |= lengths(d, x, fcsLength);
+        udpChecksum(d, x);
         int tver = d.tver();
         if (tver != 0 && tver != 1) {
-            findings.add("MR-HDR-001", ERROR, flow, n, t, "BTH tver " + tver + " is neither 0 (RoCEv2) nor 1 (MetaRoCE v1)");
+            x.add("MR-HDR-001", ERROR, "BTH tver " + tver + " is neither 0 (RoCEv2) nor 1 (MetaRoCE v1)");
             return true;
         }
         OpcodeDef op = d.opcode();
@@ -379,12 +443,12 @@ final class RuleEngine {
                 }
             }
             if (tver == 1 && opv >= 0xE0 && sev == NOTE) sev = ERROR;
-            findings.add("MR-HDR-002", sev, flow, n, t, why);
+            x.add("MR-HDR-002", sev, why);
             return true;
         }
         int mrth = d.mrthOffset();
         if (mrth >= 0 && Mrth.version(s, mrth) != 1) {
-            findings.add("MR-HDR-004", ERROR, flow, n, t, "MRTH version " + Mrth.version(s, mrth) + ", expected 1");
+            x.add("MR-HDR-004", ERROR, "MRTH version " + Mrth.version(s, mrth) + ", expected 1");
             error = true;
         }
         boolean ud = "ud".equals(op.service());
@@ -395,7 +459,7 @@ final class RuleEngine {
             for (int h : chain) {
                 if (!d.hasLayer(h)) {
                     HeaderDef hd = Spec.HEADERS.get(h);
-                    findings.add("MR-HDR-005", ERROR, flow, n, t, op.label() + " lacks its " + hd.origId() + " ("
+                    x.add("MR-HDR-005", ERROR, op.label() + " lacks its " + hd.origId() + " ("
                             + hd.size() + " bytes)" + (d.mrthOffset() >= 0 && d.spray() && op.sprayChain() != null
                             ? " (sprayed MetaRoCE form)" : ""));
                     error = true;
@@ -403,19 +467,19 @@ final class RuleEngine {
                 }
             }
         }
-        reserved(d, fl);
+        reserved(d, x);
         boolean complete = d.payloadOffset() >= 0;
         // MR-FRAME-004: payload + pad a multiple of 4; pad_cnt 0 on First and Middle.
         if (complete) {
             int bytes = d.payloadLength() + d.padCount();
             int wireBytes = transportEnd(d) - 4 - d.payloadOffset();
             if (wireBytes >= 0 && (wireBytes % 4 != 0 || d.padCount() > wireBytes)) {
-                findings.add("MR-FRAME-004", ERROR, flow, n, t, wireBytes % 4 != 0
+                x.add("MR-FRAME-004", ERROR, wireBytes % 4 != 0
                         ? "payload + pad is " + wireBytes + " bytes, not a multiple of 4 (pad_cnt " + d.padCount() + ")"
                         : "pad_cnt " + d.padCount() + " exceeds the " + wireBytes + " bytes after the headers");
                 error = true;
             } else if (d.padCount() != 0 && (op.segment() == OpcodeDef.Segment.FIRST || op.segment() == OpcodeDef.Segment.MIDDLE)) {
-                findings.add("MR-FRAME-004", ERROR, flow, n, t, op.label() + " with pad_cnt " + d.padCount()
+                x.add("MR-FRAME-004", ERROR, op.label() + " with pad_cnt " + d.padCount()
                         + " (First and Middle packets carry whole PMTUs, no pad)");
                 error = true;
             }
@@ -424,30 +488,35 @@ final class RuleEngine {
         if (ud) {
             // MR-UD-001: DETH and at most PMTU bytes.
             if (!d.hasLayer(io.metaroce.protocol.Deth.HEADER) && !d.truncated()) {
-                findings.add("MR-UD-001", ERROR, flow, n, t, op.label() + " without its DETH");
+                x.add("MR-UD-001", ERROR, op.label() + " without its DETH");
                 error = true;
             } else if (complete) {
-                int pm = fl.pmtu > 0 ? fl.pmtu : ValidateSettings.MAX_PMTU;
-                if (d.payloadLength() > pm) {
-                    findings.add("MR-UD-001", ERROR, flow, n, t, op.label() + " carries " + d.payloadLength()
-                            + " payload bytes, more than the PMTU of " + pm + (fl.pmtu > 0 ? " (" + fl.pmtuSource + ")"
-                            : " (the largest IBTA MTU; give --pmtu for this QP)"));
-                }
+                x.udPayload = d.payloadLength(); // against the QP's PMTU, which the stream stage knows
             }
         }
         // MR-CTL-001: fields §7 fixes on control packets (and the RoCEv2 CNP of §5).
-        if (op.role() == OpcodeDef.Role.CONTROL) controlFields(d, op, fl);
+        if (op.role() == OpcodeDef.Role.CONTROL) controlFields(d, op, x);
         // MR-PATH-001 (per frame): path_id range; a non-spraying request uses path 0.
         if (mrth >= 0) {
             int path = Mrth.pathId(s, mrth);
             if (path > 1023) {
-                findings.add("MR-PATH-001", ERROR, flow, n, t, "path_id " + path + " exceeds 1023");
+                x.add("MR-PATH-001", ERROR, "path_id " + path + " exceeds 1023");
             } else if (op.role() == OpcodeDef.Role.REQUEST && !Mrth.spray(s, mrth) && path != 0) {
-                findings.add("MR-PATH-001", ERROR, flow, n, t, "path_id " + path + " on a request with spray = 0 "
+                x.add("MR-PATH-001", ERROR, "path_id " + path + " on a request with spray = 0 "
                         + "(a QP direction that does not spray uses path 0)");
             }
         }
         return error;
+    }
+
+    /** MR-UD-001: a UD packet carries at most the PMTU. */
+    private void udPmtu(FrameFacts f, FlowState fl, int payload) {
+        int pm = fl.pmtu > 0 ? fl.pmtu : ValidateSettings.MAX_PMTU;
+        if (payload > pm) {
+            findings.add("MR-UD-001", ERROR, fl.id, f.number, f.timeNs, f.opcode.label() + " carries " + payload
+                    + " payload bytes, more than the PMTU of " + pm + (fl.pmtu > 0 ? " (" + fl.pmtuSource + ")"
+                    : " (the largest IBTA MTU; give --pmtu for this QP)"));
+        }
     }
 
     private static int transportEnd(Dissection d) {
@@ -458,7 +527,7 @@ final class RuleEngine {
     }
 
     /** MR-FRAME-002: IP and UDP lengths against the frame's original length. */
-    private boolean lengths(Dissection d, FlowState fl, int fcsLength) {
+    private boolean lengths(Dissection d, FrameExtra x, int fcsLength) {
         MemorySegment s = d.data();
         int udp = d.offsetOf(Udp.HEADER);
         int ip = d.offsetOf(Ip.HEADER), ip6 = d.offsetOf(Ipv6.HEADER);
@@ -488,11 +557,11 @@ final class RuleEngine {
             }
         }
         if (msg == null) return false;
-        return findings.add("MR-FRAME-002", ERROR, fl.id, d.number(), d.timeNanos(), msg) != null;
+        return x.add("MR-FRAME-002", ERROR, msg);
     }
 
     /** MR-FRAME-003: a non-zero UDP checksum must verify. At the sender's tap the NIC may fill it in later. */
-    private void udpChecksum(Dissection d, FlowState fl) {
+    private void udpChecksum(Dissection d, FrameExtra x) {
         int udp = d.offsetOf(Udp.HEADER);
         if (udp < 0 || d.truncated()) return;
         MemorySegment s = d.data();
@@ -515,17 +584,17 @@ final class RuleEngine {
         if (sum == 0xFFFF) return;
         int computed;
         {
-            long x = sum - ck;
-            while (x < 0) x += 0xFFFF;
-            while ((x >>> 16) != 0) x = (x & 0xFFFF) + (x >>> 16);
-            computed = (int) (~x & 0xFFFF);
+            long c = sum - ck;
+            while (c < 0) c += 0xFFFF;
+            while ((c >>> 16) != 0) c = (c & 0xFFFF) + (c >>> 16);
+            computed = (int) (~c & 0xFFFF);
         }
         String msg = String.format("bad UDP checksum 0x%04x (computed 0x%04x)", ck, computed);
-        if (fl.view == View.SENDER && settings.offloaded) {
-            findings.fold("MR-FRAME-003", NOTE, fl.id, d.number(), d.timeNanos(), msg
+        if (settings.offloaded && viewOf(d) == View.SENDER) {
+            x.fold("MR-FRAME-003", NOTE, msg
                     + " at the sender's tap: the NIC may fill it in after the capture point (offload)");
         } else {
-            findings.add("MR-FRAME-003", ERROR, fl.id, d.number(), d.timeNanos(), msg);
+            x.add("MR-FRAME-003", ERROR, msg);
         }
     }
 
@@ -548,7 +617,7 @@ final class RuleEngine {
     }
 
     /** MR-HDR-003: reserved fields (the catalogue's reserved flag) of every header from IP on. */
-    private void reserved(Dissection d, FlowState fl) {
+    private void reserved(Dissection d, FrameExtra x) {
         MemorySegment s = d.data();
         StringBuilder bad = null;
         for (int i = 0; i < d.layerCount(); i++) {
@@ -573,12 +642,12 @@ final class RuleEngine {
                 }
             }
         }
-        if (bad != null) findings.add("MR-HDR-003", WARN, fl.id, d.number(), d.timeNanos(), "reserved field"
+        if (bad != null) x.add("MR-HDR-003", WARN, "reserved field"
                 + (bad.indexOf(",") > 0 ? "s" : "") + " not 0: " + bad);
     }
 
     /** MR-CTL-001: what §7 fixes in MR-SACK .. MR-PROBE-REPLY, and §5 in the RoCEv2 CNP. */
-    private void controlFields(Dissection d, OpcodeDef op, FlowState fl) {
+    private void controlFields(Dissection d, OpcodeDef op, FrameExtra x) {
         MemorySegment s = d.data();
         int bth = d.bthOffset(), m = d.mrthOffset();
         List<String> bad = new ArrayList<>();
@@ -607,7 +676,7 @@ final class RuleEngine {
         }
         if (d.payloadOffset() >= 0 && !d.truncated() && transportEnd(d) - 4 - d.payloadOffset() > 0)
             bad.add((transportEnd(d) - 4 - d.payloadOffset()) + " bytes of payload");
-        if (!bad.isEmpty()) findings.add("MR-CTL-001", ERROR, fl.id, d.number(), d.timeNanos(), op.label() + " with "
+        if (!bad.isEmpty()) x.add("MR-CTL-001", ERROR, op.label() + " with "
                 + String.join(", ", bad));
     }
 
@@ -1575,7 +1644,7 @@ final class RuleEngine {
         List<FlowState> cands = new ArrayList<>();
         if (g.peer != null) cands.add(g.peer);
         else {
-            List<FlowState> l = byPair.get(new Key(g.v6, g.dHi, g.dLo, g.sHi, g.sLo, -1));
+            List<FlowState> l = byPair.get(new FlowKey().set(g.v6, g.dHi, g.dLo, g.sHi, g.sLo, -1));
             if (l != null) cands.addAll(l);
         }
         long[] sameSeq = null;
