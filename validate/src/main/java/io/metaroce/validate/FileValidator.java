@@ -1,5 +1,8 @@
 package io.metaroce.validate;
 
+import static io.metaroce.protocol.RuleIds.MR_CC_002;
+import static io.metaroce.protocol.RuleIds.MR_RTX_005;
+
 import io.metaroce.analysis.AnalysisEvent;
 import io.metaroce.analysis.AnalysisResult;
 import io.metaroce.analysis.AnalysisSession;
@@ -171,11 +174,11 @@ public final class FileValidator {
                 String msg = "retransmission of PSN " + r.psn() + " with no NAK or RNR NAK before it (timeout)"
                         + (idle != null ? String.format("; the QP was idle %.3f us before it", idle / 1000.0) : "")
                         + (lat != null ? String.format(", %.1f us after the first copy", lat / 1000.0) : "");
-                Finding x = rules.findings.add("MR-RTX-005", Severity.NOTE, e.flow(), e.frame(), e.timeNs(), msg);
+                Finding x = rules.findings.add(MR_RTX_005, Severity.NOTE, e.flow(), e.frame(), e.timeNs(), msg);
                 if (x != null && r.originalFrame() != null) x.also(r.originalFrame());
             }
             if (e instanceof AnalysisEvent.CeWithoutCnp c && fl != null && fl.view == View.RECEIVER) {
-                rules.findings.add("MR-CC-002", Severity.NOTE, e.flow(), e.frame(), e.timeNs(), String.format(
+                rules.findings.add(MR_CC_002, Severity.NOTE, e.flow(), e.frame(), e.timeNs(), String.format(
                         "CE-marked PSN %s not followed within %.0f us by a CNP, an MR-CNP or a larger ce_count",
                         c.psn(), rules.settings.analysis.ceWindowNs() / 1000.0));
             }

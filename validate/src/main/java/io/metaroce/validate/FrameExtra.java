@@ -13,7 +13,7 @@ import java.util.ArrayList;
  */
 final class FrameExtra {
     /** A finding of the frame rules, before the flow is known. fold: one per flow ({@link Findings#fold}). */
-    record Pending(String rule, Severity severity, String message, boolean fold) {}
+    record Pending(String rule, Severity severity, String message, boolean fold, Anchor anchor) {}
 
     private final ValidateSettings settings;
     /** The frame holds a BTH (a RoCE frame, possibly with an unknown opcode). */
@@ -27,6 +27,11 @@ final class FrameExtra {
     String flowId;
     /** Payload bytes of a complete UD packet (judged against its QP's PMTU), else -1. */
     int udPayload;
+    /** The frame's layers (header index, offset): where the stream rules' findings on this frame point. */
+    int layerCount;
+    final int[] layerHeader = new int[64], layerOffset = new int[64];
+    /** The payload's bytes in the frame, or -1. */
+    int payloadOffset, payloadLength;
     FlowState flow;
     MemorySegment seg;
     int extOff, payOff, endOff, pad;
@@ -40,20 +45,41 @@ final class FrameExtra {
         udPayload = -1;
         flow = null;
         seg = null;
+        layerCount = 0;
+        payloadOffset = -1;
+        next = null;
+    }
+
+    /** Offset of the first layer of this header in the frame, or -1. */
+    int offsetOf(int header) {
+        for (int i = 0; i < layerCount; i++) if (layerHeader[i] == header) return layerOffset[i];
+        return -1;
     }
 
     /** Records a finding; true when its rule is enabled (a disabled rule neither reports nor makes the frame unjudged). */
+    /** The bytes the next {@link #add} or {@link #fold} concerns. */
+    FrameExtra at(Anchor a) {
+        next = a;
+        return this;
+    }
+
+    private Anchor next;
+
     boolean add(String rule, Severity severity, String message) {
+        Anchor anchor = next;
+        next = null;
         if (!settings.enabled(rule)) return false;
         if (pending == null) pending = new ArrayList<>(2);
-        pending.add(new Pending(rule, severity, message, false));
+        pending.add(new Pending(rule, severity, message, false, anchor));
         return true;
     }
 
     /** A note that would repeat on every frame of a flow (offloaded checksums): folded into one per flow. */
     void fold(String rule, Severity severity, String message) {
+        Anchor anchor = next;
+        next = null;
         if (!settings.enabled(rule)) return;
         if (pending == null) pending = new ArrayList<>(2);
-        pending.add(new Pending(rule, severity, message, true));
+        pending.add(new Pending(rule, severity, message, true, anchor));
     }
 }

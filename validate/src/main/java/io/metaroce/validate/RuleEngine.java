@@ -1,5 +1,6 @@
 package io.metaroce.validate;
 
+import static io.metaroce.protocol.RuleIds.*;
 import static io.metaroce.protocol.Severity.ERROR;
 import static io.metaroce.protocol.Severity.NOTE;
 import static io.metaroce.protocol.Severity.WARN;
@@ -15,6 +16,7 @@ import io.metaroce.analysis.View;
 import io.metaroce.dissector.Dissection;
 import io.metaroce.dissector.ExpertItem;
 import io.metaroce.dissector.IcrcStatus;
+import io.metaroce.protocol.Aeth;
 import io.metaroce.protocol.Bth;
 import io.metaroce.protocol.FieldDef;
 import io.metaroce.protocol.Grh;
@@ -24,7 +26,10 @@ import io.metaroce.protocol.Ipv6;
 import io.metaroce.protocol.Mrth;
 import io.metaroce.protocol.OpcodeDef;
 import io.metaroce.protocol.OpcodeRangeDef;
+import io.metaroce.protocol.Nacketh;
 import io.metaroce.protocol.Probeeth;
+import io.metaroce.protocol.Reth;
+import io.metaroce.protocol.Sacketh;
 import io.metaroce.protocol.Severity;
 import io.metaroce.protocol.Spec;
 import io.metaroce.protocol.Udp;
@@ -129,6 +134,14 @@ final class RuleEngine implements AnalysisSession.FrameStages {
         x.addressed = d.offsetOf(Ip.HEADER) >= 0 || d.offsetOf(Ipv6.HEADER) >= 0 || d.offsetOf(Grh.HEADER) >= 0;
         if (!x.addressed) return;
         x.truncated = d.truncated();
+        int layers = Math.min(d.layerCount(), x.layerHeader.length);
+        for (int i = 0; i < layers; i++) {
+            x.layerHeader[i] = d.layerHeader(i);
+            x.layerOffset[i] = d.layerOffset(i);
+        }
+        x.layerCount = layers;
+        x.payloadOffset = d.payloadOffset();
+        x.payloadLength = d.payloadLength();
         boolean frameError = frameRules(d, f, x, fcsLength);
         boolean malformed = false;
         for (ExpertItem e : d.expert()) {
@@ -156,9 +169,63 @@ final class RuleEngine implements AnalysisSession.FrameStages {
      */
     @Override
     public void analyzed(FrameFacts f, int slot, boolean duplicate) {
-        judge(f, extras[slot], duplicate);
+        FrameExtra x = extras[slot];
+        current = x;
+        List<Finding> fresh = findings.fresh();
+        fresh.clear();
+        judge(f, x, duplicate);
         drainEvents();
+        for (Finding k : fresh) if (k.frame() == f.number && k.anchor() == null) k.at(defaultAnchor(k.rule(), x));
     }
+
+    /**
+     * Where a stream rule's finding on the frame being judged points: the field the rule is about (the first of
+     * its candidates the frame holds), or its payload.
+     */
+    private static Anchor defaultAnchor(String rule, FrameExtra x) {
+        int[] fields = STREAM_FIELDS.get(rule);
+        if (fields == null) return null;
+        for (int fid : fields) {
+            if (fid == PAYLOAD) {
+                if (x.payloadOffset >= 0) return new Anchor("payload", null, x.payloadOffset, x.payloadLength);
+                continue;
+            }
+            int off = x.offsetOf(Spec.FIELDS.get(fid).header());
+            if (off >= 0) return Anchor.field(fid, off);
+        }
+        return null;
+    }
+
+    private static final int PAYLOAD = -1;
+
+    /** The frame being judged (analysis thread): a finding decided later keeps the anchor it would get now. */
+    private FrameExtra current;
+
+    /** The fields each stream rule is about, in order of preference (a frame holds one of them). */
+    private static final Map<String, int[]> STREAM_FIELDS = Map.ofEntries(
+            Map.entry(MR_HDR_006, new int[] {Bth.F_TVER}),
+            Map.entry(MR_SEQ_001, new int[] {Bth.F_PSN}),
+            Map.entry(MR_SEQ_002, new int[] {Bth.F_OPCODE}),
+            Map.entry(MR_SEQ_003, new int[] {PAYLOAD, Bth.F_OPCODE}),
+            Map.entry(MR_SEQ_004, new int[] {Reth.F_DMA_LENGTH, PAYLOAD}),
+            Map.entry(MR_SEQ_005, new int[] {Mrth.F_MSG_ID}),
+            Map.entry(MR_RTX_001, new int[] {Bth.F_PSN}),
+            Map.entry(MR_RTX_002, new int[] {Bth.F_PSN}),
+            Map.entry(MR_RTX_003, new int[] {Mrth.F_RTX}),
+            Map.entry(MR_RTX_004, new int[] {Bth.F_PSN}),
+            Map.entry(MR_RTX_005, new int[] {Bth.F_PSN}),
+            Map.entry(MR_ACK_001, new int[] {Sacketh.F_CUM_PSN, Nacketh.F_FIRST_PSN, Bth.F_PSN}),
+            Map.entry(MR_ACK_002, new int[] {Bth.F_PSN}),
+            Map.entry(MR_ACK_003, new int[] {Aeth.F_MSN}),
+            Map.entry(MR_ACK_004, new int[] {Sacketh.F_BASE_PSN}),
+            Map.entry(MR_PATH_001, new int[] {Mrth.F_PATH_ID}),
+            Map.entry(MR_PATH_002, new int[] {Udp.F_SRCPORT}),
+            Map.entry(MR_CC_001, new int[] {Bth.F_OPCODE}),
+            Map.entry(MR_CC_002, new int[] {Ip.F_ECN, Ipv6.F_ECN}),
+            Map.entry(MR_CC_003, new int[] {Bth.F_PSN}),
+            Map.entry(MR_CTL_002, new int[] {Probeeth.F_ECHO_TIMESTAMP}),
+            Map.entry(MR_CTL_003, new int[] {Nacketh.F_COUNT}),
+            Map.entry(MR_UD_001, new int[] {PAYLOAD}));
 
     /** Runs after the rules judged each frame (the engine's events of that frame, see {@link FileValidator}). */
     void afterFrame(Runnable r) { afterFrame = r; }
@@ -213,8 +280,9 @@ final class RuleEngine implements AnalysisSession.FrameStages {
     private void report(FrameExtra x, String flow, long n, long t) {
         if (x.pending == null) return;
         for (FrameExtra.Pending p : x.pending) {
-            if (p.fold()) findings.fold(p.rule(), p.severity(), flow, n, t, p.message());
-            else findings.add(p.rule(), p.severity(), flow, n, t, p.message());
+            Finding k = p.fold() ? findings.fold(p.rule(), p.severity(), flow, n, t, p.message())
+                    : findings.add(p.rule(), p.severity(), flow, n, t, p.message());
+            if (k != null && p.anchor() != null) k.at(p.anchor());
         }
     }
 
@@ -248,7 +316,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
         int port = Udp.dstport(d.data(), udp);
         if (!settings.analysis.rocePorts().contains(port)) return;
         int len = Udp.length(d.data(), udp);
-        x.add("MR-HDR-005", ERROR, "UDP datagram to RoCE port " + port + " of " + len + " bytes cannot hold a BTH and an ICRC");
+        x.at(field(d, Udp.F_LENGTH)).add(MR_HDR_005, ERROR, "UDP datagram to RoCE port " + port + " of " + len + " bytes cannot hold a BTH and an ICRC");
     }
 
     // ================================================================== flows
@@ -419,15 +487,15 @@ final class RuleEngine implements AnalysisSession.FrameStages {
             if (d.icrcMatchingPort() >= 0) msg += String.format("; ICRC matches with UDP source port 0x%04x: the port was "
                     + "rewritten after the sender", d.icrcMatchingPort());
             if (settings.offloaded && viewOf(d) == View.SENDER) {
-                x.fold("MR-FRAME-001", NOTE, msg + " at the sender's tap: the NIC computes the "
+                x.at(icrc(d)).fold(MR_FRAME_001, NOTE, msg + " at the sender's tap: the NIC computes the "
                         + "ICRC after the capture point (offload); set offloaded: false to judge it");
-            } else if (x.add("MR-FRAME-001", ERROR, msg)) error = true;
+            } else if (x.at(icrc(d)).add(MR_FRAME_001, ERROR, msg)) error = true;
         }
         error |= lengths(d, x, fcsLength);
         udpChecksum(d, x);
         int tver = d.tver();
         if (tver != 0 && tver != 1) {
-            x.add("MR-HDR-001", ERROR, "BTH tver " + tver + " is neither 0 (RoCEv2) nor 1 (MetaRoCE v1)");
+            x.at(field(d, Bth.F_TVER)).add(MR_HDR_001, ERROR, "BTH tver " + tver + " is neither 0 (RoCEv2) nor 1 (MetaRoCE v1)");
             return true;
         }
         OpcodeDef op = d.opcode();
@@ -443,12 +511,12 @@ final class RuleEngine implements AnalysisSession.FrameStages {
                 }
             }
             if (tver == 1 && opv >= 0xE0 && sev == NOTE) sev = ERROR;
-            x.add("MR-HDR-002", sev, why);
+            x.at(field(d, Bth.F_OPCODE)).add(MR_HDR_002, sev, why);
             return true;
         }
         int mrth = d.mrthOffset();
         if (mrth >= 0 && Mrth.version(s, mrth) != 1) {
-            x.add("MR-HDR-004", ERROR, "MRTH version " + Mrth.version(s, mrth) + ", expected 1");
+            x.at(field(d, Mrth.F_VERSION)).add(MR_HDR_004, ERROR, "MRTH version " + Mrth.version(s, mrth) + ", expected 1");
             error = true;
         }
         boolean ud = "ud".equals(op.service());
@@ -459,7 +527,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
             for (int h : chain) {
                 if (!d.hasLayer(h)) {
                     HeaderDef hd = Spec.HEADERS.get(h);
-                    x.add("MR-HDR-005", ERROR, op.label() + " lacks its " + hd.origId() + " ("
+                    x.at(field(d, Bth.F_OPCODE)).add(MR_HDR_005, ERROR, op.label() + " lacks its " + hd.origId() + " ("
                             + hd.size() + " bytes)" + (d.mrthOffset() >= 0 && d.spray() && op.sprayChain() != null
                             ? " (sprayed MetaRoCE form)" : ""));
                     error = true;
@@ -474,12 +542,12 @@ final class RuleEngine implements AnalysisSession.FrameStages {
             int bytes = d.payloadLength() + d.padCount();
             int wireBytes = transportEnd(d) - 4 - d.payloadOffset();
             if (wireBytes >= 0 && (wireBytes % 4 != 0 || d.padCount() > wireBytes)) {
-                x.add("MR-FRAME-004", ERROR, wireBytes % 4 != 0
+                x.at(field(d, Bth.F_PAD_CNT)).add(MR_FRAME_004, ERROR, wireBytes % 4 != 0
                         ? "payload + pad is " + wireBytes + " bytes, not a multiple of 4 (pad_cnt " + d.padCount() + ")"
                         : "pad_cnt " + d.padCount() + " exceeds the " + wireBytes + " bytes after the headers");
                 error = true;
             } else if (d.padCount() != 0 && (op.segment() == OpcodeDef.Segment.FIRST || op.segment() == OpcodeDef.Segment.MIDDLE)) {
-                x.add("MR-FRAME-004", ERROR, op.label() + " with pad_cnt " + d.padCount()
+                x.at(field(d, Bth.F_PAD_CNT)).add(MR_FRAME_004, ERROR, op.label() + " with pad_cnt " + d.padCount()
                         + " (First and Middle packets carry whole PMTUs, no pad)");
                 error = true;
             }
@@ -488,7 +556,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
         if (ud) {
             // MR-UD-001: DETH and at most PMTU bytes.
             if (!d.hasLayer(io.metaroce.protocol.Deth.HEADER) && !d.truncated()) {
-                x.add("MR-UD-001", ERROR, op.label() + " without its DETH");
+                x.at(field(d, Bth.F_OPCODE)).add(MR_UD_001, ERROR, op.label() + " without its DETH");
                 error = true;
             } else if (complete) {
                 x.udPayload = d.payloadLength(); // against the QP's PMTU, which the stream stage knows
@@ -500,9 +568,9 @@ final class RuleEngine implements AnalysisSession.FrameStages {
         if (mrth >= 0) {
             int path = Mrth.pathId(s, mrth);
             if (path > 1023) {
-                x.add("MR-PATH-001", ERROR, "path_id " + path + " exceeds 1023");
+                x.at(field(d, Mrth.F_PATH_ID)).add(MR_PATH_001, ERROR, "path_id " + path + " exceeds 1023");
             } else if (op.role() == OpcodeDef.Role.REQUEST && !Mrth.spray(s, mrth) && path != 0) {
-                x.add("MR-PATH-001", ERROR, "path_id " + path + " on a request with spray = 0 "
+                x.at(field(d, Mrth.F_PATH_ID)).add(MR_PATH_001, ERROR, "path_id " + path + " on a request with spray = 0 "
                         + "(a QP direction that does not spray uses path 0)");
             }
         }
@@ -513,10 +581,21 @@ final class RuleEngine implements AnalysisSession.FrameStages {
     private void udPmtu(FrameFacts f, FlowState fl, int payload) {
         int pm = fl.pmtu > 0 ? fl.pmtu : ValidateSettings.MAX_PMTU;
         if (payload > pm) {
-            findings.add("MR-UD-001", ERROR, fl.id, f.number, f.timeNs, f.opcode.label() + " carries " + payload
+            findings.add(MR_UD_001, ERROR, fl.id, f.number, f.timeNs, f.opcode.label() + " carries " + payload
                     + " payload bytes, more than the PMTU of " + pm + (fl.pmtu > 0 ? " (" + fl.pmtuSource + ")"
                     : " (the largest IBTA MTU; give --pmtu for this QP)"));
         }
+    }
+
+    /** The bytes of a catalogue field in this frame (its header's first occurrence), or null without the header. */
+    private static Anchor field(Dissection d, int fieldId) {
+        int off = d.offsetOf(Spec.FIELDS.get(fieldId).header());
+        return off < 0 ? null : Anchor.field(fieldId, off);
+    }
+
+    /** The ICRC: the 4 bytes before the end of the transport packet. */
+    private static Anchor icrc(Dissection d) {
+        return new Anchor("icrc", "icrc.value", transportEnd(d) - 4, 4);
     }
 
     private static int transportEnd(Dissection d) {
@@ -557,7 +636,8 @@ final class RuleEngine implements AnalysisSession.FrameStages {
             }
         }
         if (msg == null) return false;
-        return x.add("MR-FRAME-002", ERROR, msg);
+        Anchor at = msg.startsWith("UDP") ? field(d, Udp.F_LENGTH) : ip >= 0 ? field(d, Ip.F_LEN) : field(d, Ipv6.F_PLEN);
+        return x.at(at).add(MR_FRAME_002, ERROR, msg);
     }
 
     /** MR-FRAME-003: a non-zero UDP checksum must verify. At the sender's tap the NIC may fill it in later. */
@@ -591,10 +671,10 @@ final class RuleEngine implements AnalysisSession.FrameStages {
         }
         String msg = String.format("bad UDP checksum 0x%04x (computed 0x%04x)", ck, computed);
         if (settings.offloaded && viewOf(d) == View.SENDER) {
-            x.fold("MR-FRAME-003", NOTE, msg
+            x.at(field(d, Udp.F_CHECKSUM)).fold(MR_FRAME_003, NOTE, msg
                     + " at the sender's tap: the NIC may fill it in after the capture point (offload)");
         } else {
-            x.add("MR-FRAME-003", ERROR, msg);
+            x.at(field(d, Udp.F_CHECKSUM)).add(MR_FRAME_003, ERROR, msg);
         }
     }
 
@@ -606,13 +686,17 @@ final class RuleEngine implements AnalysisSession.FrameStages {
         return sum;
     }
 
-    /** Per header: its fields the catalogue marks reserved (must be 0). */
+    /**
+     * Per header: its fields the catalogue marks reserved (must be 0); none for pseudo headers and the link
+     * layers before IP, which MR-HDR-003 does not judge.
+     */
     private static final int[][] RESERVED = new int[Spec.HEADERS.size()][];
 
     static {
         for (HeaderDef h : Spec.HEADERS) {
-            RESERVED[h.index()] = java.util.stream.IntStream.range(h.firstField(), h.firstField() + h.fieldCount())
-                    .filter(k -> Spec.FIELDS.get(k).reserved()).toArray();
+            RESERVED[h.index()] = h.pseudo() || h.index() < Ip.HEADER ? new int[0]
+                    : java.util.stream.IntStream.range(h.firstField(), h.firstField() + h.fieldCount())
+                            .filter(k -> Spec.FIELDS.get(k).reserved()).toArray();
         }
     }
 
@@ -620,11 +704,12 @@ final class RuleEngine implements AnalysisSession.FrameStages {
     private void reserved(Dissection d, FrameExtra x) {
         MemorySegment s = d.data();
         StringBuilder bad = null;
-        for (int i = 0; i < d.layerCount(); i++) {
-            HeaderDef h = d.layer(i);
-            if (h.pseudo() || h.index() < Ip.HEADER) continue;
+        Anchor first = null;
+        for (int i = 0, n = d.layerCount(); i < n; i++) {
+            int[] reserved = RESERVED[d.layerHeader(i)];
+            if (reserved.length == 0) continue;
             int off = d.layerOffset(i);
-            for (int k : RESERVED[h.index()]) {
+            for (int k : reserved) {
                 FieldDef fd = Spec.FIELDS.get(k);
                 if (off + (fd.bitOffset() + fd.bitWidth() + 7) / 8 > d.capturedLength()) continue;
                 long v;
@@ -636,13 +721,16 @@ final class RuleEngine implements AnalysisSession.FrameStages {
                     v = fd.readLong(s, off);
                 }
                 if (v != 0) {
-                    if (bad == null) bad = new StringBuilder();
+                    if (bad == null) {
+                        bad = new StringBuilder();
+                        first = Anchor.field(k, off);
+                    }
                     else bad.append(", ");
                     bad.append(fd.name()).append(" = 0x").append(Long.toHexString(v));
                 }
             }
         }
-        if (bad != null) x.add("MR-HDR-003", WARN, "reserved field"
+        if (bad != null) x.at(first).add(MR_HDR_003, WARN, "reserved field"
                 + (bad.indexOf(",") > 0 ? "s" : "") + " not 0: " + bad);
     }
 
@@ -676,7 +764,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
         }
         if (d.payloadOffset() >= 0 && !d.truncated() && transportEnd(d) - 4 - d.payloadOffset() > 0)
             bad.add((transportEnd(d) - 4 - d.payloadOffset()) + " bytes of payload");
-        if (!bad.isEmpty()) x.add("MR-CTL-001", ERROR, op.label() + " with "
+        if (!bad.isEmpty()) x.at(Anchor.header(m >= 0 ? Mrth.HEADER : Bth.HEADER, m >= 0 ? m : bth)).add(MR_CTL_001, ERROR, op.label() + " with "
                 + String.join(", ", bad));
     }
 
@@ -689,7 +777,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
             fl.tver = f.tver;
             fl.tverFrame = n;
         } else if (fl.tver != f.tver) {
-            Finding x = findings.add("MR-HDR-006", ERROR, fl.id, n, f.timeNs, "tver " + f.tver + " in a QP direction that "
+            Finding x = findings.add(MR_HDR_006, ERROR, fl.id, n, f.timeNs, "tver " + f.tver + " in a QP direction that "
                     + "carried tver " + fl.tver);
             if (x != null) x.also(fl.tverFrame);
         }
@@ -700,7 +788,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
                 fl.spray = sp;
                 fl.sprayFrame = n;
             } else if (expect != sp) {
-                Finding x = findings.add("MR-HDR-006", ERROR, fl.id, n, f.timeNs, "MRTH spray = " + sp + " in a QP direction "
+                Finding x = findings.add(MR_HDR_006, ERROR, fl.id, n, f.timeNs, "MRTH spray = " + sp + " in a QP direction "
                         + (fl.cmSpray >= 0 ? "whose connection set spray = " + expect : "that sends with spray = " + expect));
                 if (x != null && fl.cmSpray < 0) x.also(fl.sprayFrame);
             }
@@ -712,20 +800,20 @@ final class RuleEngine implements AnalysisSession.FrameStages {
         long n = f.number;
         boolean reply = f.opcodeValue == 0xE5;
         if (fl.pathCount > 0 && f.pathId >= fl.pathCount && !reply) {
-            findings.add("MR-PATH-001", ERROR, fl.id, n, f.timeNs, "path_id " + f.pathId + " is not below the path_count "
+            findings.add(MR_PATH_001, ERROR, fl.id, n, f.timeNs, "path_id " + f.pathId + " is not below the path_count "
                     + fl.pathCount + " of this QP direction");
         } else if (!reply && f.pathId != 0 && (fl.cmSpray == 0 || (fl.cmSpray < 0 && fl.spray == 0))
                 && f.opcode.role() != OpcodeDef.Role.REQUEST) {
-            findings.add("MR-PATH-001", ERROR, fl.id, n, f.timeNs, "path_id " + f.pathId + " in a QP direction that does not "
+            findings.add(MR_PATH_001, ERROR, fl.id, n, f.timeNs, "path_id " + f.pathId + " in a QP direction that does not "
                     + "spray (spray = 0 uses path 0)");
         } else if (f.opcode.role() == OpcodeDef.Role.RESPONSE && "read".equals(f.opcode.family()) && f.pathId != 0) {
-            findings.add("MR-PATH-001", ERROR, fl.id, n, f.timeNs, "READ response on path " + f.pathId
+            findings.add(MR_PATH_001, ERROR, fl.id, n, f.timeNs, "READ response on path " + f.pathId
                     + " (READ responses are not sprayed: path 0 of the responder)");
         }
         if (reply || f.sport < 0) return;
         int base = f.sport - f.pathId;
         if (base < 0) {
-            findings.add("MR-PATH-002", ERROR, fl.id, n, f.timeNs, "UDP source port " + f.sport + " is below path_id "
+            findings.add(MR_PATH_002, ERROR, fl.id, n, f.timeNs, "UDP source port " + f.sport + " is below path_id "
                     + f.pathId + ": no base_port fits");
             return;
         }
@@ -733,13 +821,13 @@ final class RuleEngine implements AnalysisSession.FrameStages {
             fl.basePort = base;
             fl.basePortFrame = n;
         } else if (fl.basePort != base) {
-            Finding x = findings.add("MR-PATH-002", ERROR, fl.id, n, f.timeNs, "base_port = sport " + f.sport + " - path_id "
+            Finding x = findings.add(MR_PATH_002, ERROR, fl.id, n, f.timeNs, "base_port = sport " + f.sport + " - path_id "
                     + f.pathId + " = " + base + ", but this QP direction uses base_port " + fl.basePort
                     + (fl.basePortCm ? " (from the connection setup)" : ""));
             if (x != null && !fl.basePortCm) x.also(fl.basePortFrame);
         }
         if (fl.pathCount > 0 && (long) fl.basePort + fl.pathCount - 1 > 65535) {
-            findings.add("MR-PATH-002", ERROR, fl.id, n, f.timeNs, "base_port " + fl.basePort + " + path_count "
+            findings.add(MR_PATH_002, ERROR, fl.id, n, f.timeNs, "base_port " + fl.basePort + " + path_count "
                     + fl.pathCount + " - 1 exceeds 65535");
         }
     }
@@ -827,7 +915,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
             if (fl.credit && settings.creditChecks) credit(fl, f, u);
             // MR-RTX-003: rtx = 1 on a PSN never sent before: certain only at the sender's own tap.
             if (meta && f.rtx && fl.view == View.SENDER) {
-                Finding x = findings.add("MR-RTX-003", ERROR, fl.id, n, t, "rtx = 1 on PSN " + f.psn + ", never sent before");
+                Finding x = findings.add(MR_RTX_003, ERROR, fl.id, n, t, "rtx = 1 on PSN " + f.psn + ", never sent before");
                 if (x != null) x.dropSensitive = true;
             }
             record(d, f, fl, u);
@@ -846,7 +934,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
             } else {
                 // First copy of a PSN the tap had not shown (reordered, or the original was lost before the tap).
                 if (meta && f.rtx && fl.view == View.SENDER && (st & PsnRing.SKIP) == 0) {
-                    Finding x = findings.add("MR-RTX-003", ERROR, fl.id, n, t, "rtx = 1 on PSN " + f.psn + ", never sent before");
+                    Finding x = findings.add(MR_RTX_003, ERROR, fl.id, n, t, "rtx = 1 on PSN " + f.psn + ", never sent before");
                     if (x != null) x.dropSensitive = true;
                 }
                 record(d, f, fl, u);
@@ -954,7 +1042,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
         String psns = count == 1 ? "PSN " + wrap(from) : count + " PSNs " + wrap(from) + ".." + wrap(u - 1);
         if (fl.view == View.SENDER) {
             for (long p = Math.max(from, r.base); p < u; p++) r.st[r.idx(p)] |= PsnRing.SKIP;
-            Finding x = findings.add("MR-SEQ-001", ERROR, fl.id, f.number, f.timeNs, "new PSN " + f.psn + " skips " + psns
+            Finding x = findings.add(MR_SEQ_001, ERROR, fl.id, f.number, f.timeNs, "new PSN " + f.psn + " skips " + psns
                     + " (expected PSN " + wrap(from) + " next)");
             if (x != null) {
                 x.dropSensitive = true;
@@ -963,7 +1051,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
             return;
         }
         if (f.tver == 0) {
-            findings.add("MR-SEQ-001", NOTE, fl.id, f.number, f.timeNs, "missing: network or capture loss (" + psns + ")");
+            findings.add(MR_SEQ_001, NOTE, fl.id, f.number, f.timeNs, "missing: network or capture loss (" + psns + ")");
         } else {
             fl.gaps.add(new long[] {f.number, f.timeNs, from, count});
             if (fl.gaps.size() > 256) gapVerdict(fl, fl.gaps.poll(), true);
@@ -985,7 +1073,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
         }
         if (missing > 0 || force) {
             if (missing == 0) return;
-            findings.add("MR-SEQ-001", NOTE, fl.id, g[0], g[1], "missing: network or capture loss (" + missing + " PSN"
+            findings.add(MR_SEQ_001, NOTE, fl.id, g[0], g[1], "missing: network or capture loss (" + missing + " PSN"
                     + (missing == 1 ? " " : "s from ") + wrap(first) + ")");
         }
     }
@@ -1020,13 +1108,13 @@ final class RuleEngine implements AnalysisSession.FrameStages {
         if (granted == Long.MIN_VALUE) {
             if (fl.creditSeen || !fl.grants.isEmpty() || fl.credit) {
                 if (fl.grants.isEmpty() && !fl.creditSeen && fl.view != View.SENDER) return;
-                findings.add("MR-CC-003", ERROR, fl.id, f.number, f.timeNs, "credit mode: new PSN " + f.psn
+                findings.add(MR_CC_003, ERROR, fl.id, f.number, f.timeNs, "credit mode: new PSN " + f.psn
                         + " before the first MR-CREDIT reached the sender" + where);
             }
             return;
         }
         if (u >= granted) {
-            Finding x = findings.add("MR-CC-003", ERROR, fl.id, f.number, f.timeNs, "credit mode: new PSN " + f.psn
+            Finding x = findings.add(MR_CC_003, ERROR, fl.id, f.number, f.timeNs, "credit mode: new PSN " + f.psn
                     + " at or after granted_psn " + wrap(granted) + where);
             if (x != null) x.also(grantFrame);
         }
@@ -1053,14 +1141,14 @@ final class RuleEngine implements AnalysisSession.FrameStages {
                 if (!same(r.seg[i], r.payOff[i], r.endOff[i], d.seg, d.payOff, d.endOff)) diffs.add("payload bytes");
             }
             if (!diffs.isEmpty()) {
-                Finding x = findings.add("MR-RTX-002", ERROR, fl.id, n, t, "PSN " + f.psn + " sent again with different "
+                Finding x = findings.add(MR_RTX_002, ERROR, fl.id, n, t, "PSN " + f.psn + " sent again with different "
                         + String.join(", ", diffs) + " than its first copy");
                 if (x != null) x.also(orig);
             }
         }
         // MR-RTX-003: two copies with rtx = 0.
         if (meta && !f.rtx && (r.st[i] & PsnRing.RTX0) != 0) {
-            Finding x = findings.add("MR-RTX-003", ERROR, fl.id, n, t, "PSN " + f.psn + " sent again with rtx = 0 "
+            Finding x = findings.add(MR_RTX_003, ERROR, fl.id, n, t, "PSN " + f.psn + " sent again with rtx = 0 "
                     + "(its first copy had rtx = 0 too)");
             if (x != null) x.also(orig);
         }
@@ -1071,7 +1159,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
             if (t > allowed) {
                 // At the receiver's tap the paths' one-way delays are unknown (a slow path makes a legal resend look
                 // late): a note there; a warning at the sender's own tap.
-                Finding x = findings.add("MR-RTX-004", fl.view == View.SENDER ? WARN : NOTE, fl.id, n, t, String.format("PSN %d resent %.1f us after an "
+                Finding x = findings.add(MR_RTX_004, fl.view == View.SENDER ? WARN : NOTE, fl.id, n, t, String.format("PSN %d resent %.1f us after an "
                         + "MR-SACK covering it %s", f.psn, (t - r.coverTime[i]) / 1000.0,
                         fl.view == View.SENDER ? "reached the sender" : "was sent (one minimum RTT allowed)"));
                 if (x != null) x.also(r.coverFrame[i]).also(orig);
@@ -1085,7 +1173,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
             if (u != fl.nakU) {
                 // Away from the requester's tap the resent p may have been lost before the tap: only a note then.
                 Severity sev = fl.view == View.SENDER ? ERROR : u < fl.nakU ? WARN : NOTE;
-                Finding x = findings.add("MR-RTX-001", sev, fl.id, n, t, "after a NAK PSN sequence error for "
+                Finding x = findings.add(MR_RTX_001, sev, fl.id, n, t, "after a NAK PSN sequence error for "
                         + wrap(fl.nakU) + " the first PSN sent again is " + f.psn + (sev == NOTE ? " (PSN " + wrap(fl.nakU)
                         + " may have been resent and lost before this tap)" : ""));
                 if (x != null) x.also(fl.nakFrame);
@@ -1120,7 +1208,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
         long q = u - p;
         long va = r.rethVa[k] + q * fl.pmtu, len = (r.rethLen[k] & 0xFFFFFFFFL) - q * fl.pmtu;
         if (f.opcode.code() != (r.op[k] & 0xFF) || f.rethVa != va || f.rethLen != len) {
-            Finding x = findings.add("MR-RTX-002", ERROR, fl.id, f.number, f.timeNs, String.format("READ Request re-issued "
+            Finding x = findings.add(MR_RTX_002, ERROR, fl.id, f.number, f.timeNs, String.format("READ Request re-issued "
                     + "at PSN %d (%d after the original) with virtual_address 0x%x and dma_length %d; §9.2 gives 0x%x and %d",
                     f.psn, q, f.rethVa, f.rethLen, va, len));
             if (x != null) x.also(r.frame[k]);
@@ -1186,20 +1274,20 @@ final class RuleEngine implements AnalysisSession.FrameStages {
             if (!firstOrOnly) return;
         } else if (fl.mState == FlowState.M_IN) {
             if (firstOrOnly) {
-                Finding x = findings.add("MR-SEQ-002", ERROR, fl.id, frame, time, op.label() + " at PSN " + psn
+                Finding x = findings.add(MR_SEQ_002, ERROR, fl.id, frame, time, op.label() + " at PSN " + psn
                         + " while the " + fl.mFamily.toUpperCase() + " message started at PSN " + wrap(fl.mFirstU)
                         + " has not ended (no Last)");
                 if (x != null) x.also(fl.mFirstFrame);
                 fl.mPrevEndU = Long.MIN_VALUE;
             } else if (!family.equals(fl.mFamily)) {
-                Finding x = findings.add("MR-SEQ-002", ERROR, fl.id, frame, time, op.label() + " at PSN " + psn
+                Finding x = findings.add(MR_SEQ_002, ERROR, fl.id, frame, time, op.label() + " at PSN " + psn
                         + " inside the " + fl.mFamily.toUpperCase() + " message started at PSN " + wrap(fl.mFirstU));
                 if (x != null) x.also(fl.mFirstFrame);
                 fl.mState = FlowState.M_SYNC;
                 return;
             }
         } else if (!firstOrOnly) {
-            findings.add("MR-SEQ-002", ERROR, fl.id, frame, time, op.label() + " at PSN " + psn + " without a First"
+            findings.add(MR_SEQ_002, ERROR, fl.id, frame, time, op.label() + " at PSN " + psn + " without a First"
                     + " (the previous message ended at PSN " + wrap(fl.mPrevEndU) + ")");
             fl.mState = FlowState.M_SYNC;
             return;
@@ -1212,10 +1300,10 @@ final class RuleEngine implements AnalysisSession.FrameStages {
             // MR-SEQ-005: msg_id + 1 between PSN-adjacent messages, msg_offset 0 on the first packet.
             if (tver == 1) {
                 if (fl.mPrevMsgId >= 0 && fl.mPrevEndU == u - 1 && r.msgId[i] != ((fl.mPrevMsgId + 1) & 0xFFFFFFFFL)) {
-                    findings.add("MR-SEQ-005", ERROR, fl.id, frame, time, "msg_id " + r.msgId[i] + " follows msg_id "
+                    findings.add(MR_SEQ_005, ERROR, fl.id, frame, time, "msg_id " + r.msgId[i] + " follows msg_id "
                             + fl.mPrevMsgId + " of the message just before (expected " + ((fl.mPrevMsgId + 1) & 0xFFFFFFFFL) + ")");
                 }
-                if (r.msgOff[i] != 0) findings.add("MR-SEQ-005", ERROR, fl.id, frame, time, op.label() + " with msg_offset "
+                if (r.msgOff[i] != 0) findings.add(MR_SEQ_005, ERROR, fl.id, frame, time, op.label() + " with msg_offset "
                         + r.msgOff[i] + " (the first packet of a message carries 0)");
             }
             fl.mFirstU = u;
@@ -1230,14 +1318,14 @@ final class RuleEngine implements AnalysisSession.FrameStages {
             if (tver == 1) {
                 long expect = fl.pmtu > 0 ? (u - fl.mFirstU) * fl.pmtu : fl.mSum;
                 if (r.msgId[i] != fl.mMsgId) {
-                    findings.add("MR-SEQ-005", ERROR, fl.id, frame, time, op.label() + " at PSN " + psn + " with msg_id "
+                    findings.add(MR_SEQ_005, ERROR, fl.id, frame, time, op.label() + " at PSN " + psn + " with msg_id "
                             + r.msgId[i] + " inside message " + fl.mMsgId);
                 } else if (r.msgOff[i] != expect) {
-                    findings.add("MR-SEQ-005", ERROR, fl.id, frame, time, op.label() + " at PSN " + psn + " with msg_offset "
+                    findings.add(MR_SEQ_005, ERROR, fl.id, frame, time, op.label() + " at PSN " + psn + " with msg_offset "
                             + r.msgOff[i] + "; the message's earlier PSNs carry " + expect + " bytes");
                 }
                 if (r.rethLen[i] >= 0 && fl.mRethLen >= 0 && (r.rethLen[i] != fl.mRethLen || r.rethVa[i] != fl.mRethVa)) {
-                    Finding x = findings.add("MR-SEQ-004", ERROR, fl.id, frame, time, op.label() + " at PSN " + psn
+                    Finding x = findings.add(MR_SEQ_004, ERROR, fl.id, frame, time, op.label() + " at PSN " + psn
                             + " carries a RETH that differs from the message's first RETH (a sprayed WRITE repeats it byte for byte)");
                     if (x != null) x.also(fl.mFirstFrame);
                 }
@@ -1248,7 +1336,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
         if (seg == OpcodeDef.Segment.LAST || seg == OpcodeDef.Segment.ONLY) {
             // MR-SEQ-004: a WRITE's payload adds up to its RETH dma_length.
             if ("write".equals(family) && fl.mRethLen >= 0 && fl.mSum != (fl.mRethLen & 0xFFFFFFFFL)) {
-                Finding x = findings.add("MR-SEQ-004", ERROR, fl.id, frame, time, "WRITE message PSN " + wrap(fl.mFirstU)
+                Finding x = findings.add(MR_SEQ_004, ERROR, fl.id, frame, time, "WRITE message PSN " + wrap(fl.mFirstU)
                         + ".." + psn + " carries " + fl.mSum + " payload bytes, its RETH dma_length says " + fl.mRethLen);
                 if (x != null && fl.mFirstFrame != frame) x.also(fl.mFirstFrame);
             }
@@ -1280,7 +1368,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
                     fl.peer.pmtuFrame = frame;
                 }
             } else {
-                findings.add("MR-SEQ-003", ERROR, fl.id, frame, time, op.label() + " at PSN " + psn + " carries " + payload
+                findings.add(MR_SEQ_003, ERROR, fl.id, frame, time, op.label() + " at PSN " + psn + " carries " + payload
                         + " bytes, which is no PMTU (256, 512, 1024, 2048 or 4096)");
             }
             return;
@@ -1290,11 +1378,11 @@ final class RuleEngine implements AnalysisSession.FrameStages {
         String src = "cm".equals(fl.pmtuSource) ? "from the connection setup" : "user".equals(fl.pmtuSource) ? "as given"
                 : "learned from frame " + fl.pmtuFrame;
         if (full && payload != fl.pmtu) {
-            Finding x = findings.add("MR-SEQ-003", ERROR, fl.id, frame, time, op.label() + " at PSN " + psn + " carries "
+            Finding x = findings.add(MR_SEQ_003, ERROR, fl.id, frame, time, op.label() + " at PSN " + psn + " carries "
                     + payload + " bytes, not the PMTU of " + fl.pmtu + " (" + src + ")");
             if (x != null && "learned".equals(fl.pmtuSource)) x.also(fl.pmtuFrame);
         } else if (!full && payload > fl.pmtu) {
-            findings.add("MR-SEQ-003", ERROR, fl.id, frame, time, op.label() + " at PSN " + psn + " carries " + payload
+            findings.add(MR_SEQ_003, ERROR, fl.id, frame, time, op.label() + " at PSN " + psn + " carries " + payload
                     + " bytes, more than the PMTU of " + fl.pmtu + " (" + src + ")");
         }
     }
@@ -1359,7 +1447,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
     private void msn(FrameFacts f, FlowState g) {
         if (g.view == View.MIRROR) return;
         if (g.lastMsn >= 0 && diff(g.lastMsn, f.aethMsn) < 0) {
-            Finding x = findings.add("MR-ACK-003", WARN, g.id, f.number, f.timeNs, "AETH msn " + f.aethMsn
+            Finding x = findings.add(MR_ACK_003, WARN, g.id, f.number, f.timeNs, "AETH msn " + f.aethMsn
                     + " after msn " + g.lastMsn);
             if (x != null) x.also(g.lastMsnFrame);
             return;
@@ -1377,12 +1465,12 @@ final class RuleEngine implements AnalysisSession.FrameStages {
         Severity sev = fl.view == View.MIRROR ? NOTE : ERROR;
         if (sev == ERROR) {
             // Held: a capture point merging both directions may write the PSNs just after their ACK.
-            heldAcks.add(new HeldAck(fl, g.id, f.number, f.timeNs, lastU, what + " covers PSN " + wrap(lastU)
+            heldAcks.add(new HeldAck(fl, g.id, f.number, f.timeNs, lastU, defaultAnchor(MR_ACK_001, current), what + " covers PSN " + wrap(lastU)
                     + ", but the highest PSN " + (fl.view == View.RECEIVER ? "received" : "sent") + " so far is "
                     + wrap(fl.maxU) + " (data flow " + fl.id + ")", fl.lastReqFrame));
             return true;
         }
-        Finding x = findings.add("MR-ACK-001", sev, g.id, f.number, f.timeNs, what + " covers PSN " + wrap(lastU)
+        Finding x = findings.add(MR_ACK_001, sev, g.id, f.number, f.timeNs, what + " covers PSN " + wrap(lastU)
                 + ", but the highest PSN " + (fl.view == View.RECEIVER ? "received" : "sent") + " so far is " + wrap(fl.maxU)
                 + " (data flow " + fl.id + ")");
         if (x != null) {
@@ -1396,7 +1484,8 @@ final class RuleEngine implements AnalysisSession.FrameStages {
     static final long CAPTURE_REORDER_NS = 50_000;
 
     /** An MR-ACK-001 error waiting for the reordering tolerance: void if the PSNs appear in time. */
-    private record HeldAck(FlowState fl, String flow, long frame, long time, long lastU, String message, long also) {}
+    private record HeldAck(FlowState fl, String flow, long frame, long time, long lastU, Anchor anchor, String message,
+                           long also) {}
 
     private final java.util.ArrayDeque<HeldAck> heldAcks = new java.util.ArrayDeque<>();
 
@@ -1405,8 +1494,9 @@ final class RuleEngine implements AnalysisSession.FrameStages {
         while ((h = heldAcks.peek()) != null && t - h.time() > CAPTURE_REORDER_NS) {
             heldAcks.poll();
             if (h.fl().maxU >= h.lastU()) continue; // the requests were captured just after their ACK
-            Finding x = findings.add("MR-ACK-001", ERROR, h.flow(), h.frame(), h.time(), h.message());
+            Finding x = findings.add(MR_ACK_001, ERROR, h.flow(), h.frame(), h.time(), h.message());
             if (x != null) {
+                x.at(h.anchor());
                 x.dropSensitive = true;
                 x.also(h.also());
             }
@@ -1417,7 +1507,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
     private void nakPsn(FlowState fl, FlowState g, FrameFacts f, long u) {
         if (fl.view == View.RECEIVER) {
             if (u != fl.ePsnU) {
-                Finding x = findings.add("MR-ACK-002", ERROR, g.id, f.number, f.timeNs, "NAK PSN sequence error for PSN "
+                Finding x = findings.add(MR_ACK_002, ERROR, g.id, f.number, f.timeNs, "NAK PSN sequence error for PSN "
                         + f.psn + ", but the first PSN the responder had not received is " + wrap(fl.ePsnU));
                 if (x != null) {
                     x.dropSensitive = true;
@@ -1427,7 +1517,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
             return;
         }
         if (u < fl.cumU) {
-            findings.add("MR-ACK-002", ERROR, g.id, f.number, f.timeNs, "NAK PSN sequence error for PSN " + f.psn
+            findings.add(MR_ACK_002, ERROR, g.id, f.number, f.timeNs, "NAK PSN sequence error for PSN " + f.psn
                     + ", which was already acknowledged (acknowledged up to PSN " + wrap(fl.cumU - 1) + ")");
         }
     }
@@ -1491,7 +1581,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
         }
         long gap = t - last[0];
         if (gap < limit) {
-            Finding x = findings.add("MR-CC-001", sev, g.id, n, t, String.format("%s %.1f us after the previous one for this "
+            Finding x = findings.add(MR_CC_001, sev, g.id, n, t, String.format("%s %.1f us after the previous one for this "
                     + "QP (CNP interval %.1f us%s)", what, gap / 1000.0, interval / 1000.0, atSender ? "" : ", 10 us jitter allowed"));
             if (x != null) x.also(last[1]);
         }
@@ -1510,7 +1600,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
         // MR-ACK-004: base_psn within its range.
         int dist = (f.sackBase - f.sackCum) & MASK;
         if (dist < 1 || dist > (1 << 23) - 64) {
-            findings.add("MR-ACK-004", ERROR, g.id, n, t, "base_psn " + f.sackBase + " is " + diff(f.sackCum, f.sackBase)
+            findings.add(MR_ACK_004, ERROR, g.id, n, t, "base_psn " + f.sackBase + " is " + diff(f.sackCum, f.sackBase)
                     + " from cum_psn " + f.sackCum + " (must be 1 .. 2^23 - 64 after it)");
         }
         FlowState fl = about(g, f.sackCum);
@@ -1548,7 +1638,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
             }
             if (problem != null) {
                 // The finding belongs to the SACK that was sent later (by tx_timestamp), whichever arrived first.
-                Finding x = findings.add("MR-ACK-004", ERROR, g.id, late[4], late[5], problem + " (frame " + early[4]
+                Finding x = findings.add(MR_ACK_004, ERROR, g.id, late[4], late[5], problem + " (frame " + early[4]
                         + " was sent first, by tx_timestamp)");
                 if (x != null) x.also(early[4]);
                 break;
@@ -1594,7 +1684,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
     /** MR-CTL-003 and MR-ACK-001 on an MR-NACK. */
     private void nack(FrameFacts f, FlowState g) {
         long n = f.number, t = f.timeNs;
-        if (f.nackCount == 0) findings.add("MR-CTL-003", ERROR, g.id, n, t, "MR-NACK with count 0 (it names at least one PSN)");
+        if (f.nackCount == 0) findings.add(MR_CTL_003, ERROR, g.id, n, t, "MR-NACK with count 0 (it names at least one PSN)");
         FlowState fl = about(g, f.nackFirst);
         if (fl == null || !fl.started) return;
         long first = unwrap(fl.maxU, f.nackFirst);
@@ -1614,7 +1704,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
             }
         }
         if (covered != Long.MIN_VALUE && first < covered) {
-            Finding x = findings.add("MR-CTL-003", ERROR, g.id, n, t, "MR-NACK for PSN " + f.nackFirst + (count > 1 ? ".."
+            Finding x = findings.add(MR_CTL_003, ERROR, g.id, n, t, "MR-NACK for PSN " + f.nackFirst + (count > 1 ? ".."
                     + wrap(first + count - 1) : "") + ", already covered by cum_psn " + wrap(covered) + " of an earlier MR-SACK");
             if (x != null) x.also(frame);
         }
@@ -1660,7 +1750,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
         List<String> bad = new ArrayList<>();
         if (sameSeq[1] != f.pathId) bad.add("path_id " + f.pathId + " (the probe's is " + sameSeq[1] + ")");
         if (sameSeq[2] != f.probeEcho) bad.add("echo_timestamp " + f.probeEcho + " (the probe's tx_timestamp is " + sameSeq[2] + ")");
-        Finding x = findings.add("MR-CTL-002", ERROR, g.id, f.number, f.timeNs, "MR-PROBE-REPLY to probe_seq " + f.probeSeq
+        Finding x = findings.add(MR_CTL_002, ERROR, g.id, f.number, f.timeNs, "MR-PROBE-REPLY to probe_seq " + f.probeSeq
                 + " with " + String.join(", ", bad));
         if (x != null) x.also(sameSeq[4]);
     }
@@ -1690,7 +1780,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
         releaseHeldAcks(Long.MAX_VALUE);
         for (FlowState fl : flowList) finishGaps(fl, lastNs);
         if (truncated > 0) {
-            findings.add("MR-FRAME-001", NOTE, null, firstTruncFrame, 0, truncated + " frame" + (truncated == 1 ? " was" : "s were")
+            findings.add(MR_FRAME_001, NOTE, null, firstTruncFrame, 0, truncated + " frame" + (truncated == 1 ? " was" : "s were")
                     + " cut by the snap length: their ICRC, UDP checksum and retransmission byte checks were skipped "
                     + "(lengths are judged from the original length)");
         }
