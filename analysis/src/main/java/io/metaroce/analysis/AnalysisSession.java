@@ -5,6 +5,7 @@ import io.metaroce.capture.CaptureException;
 import io.metaroce.capture.CaptureFiles;
 import io.metaroce.capture.CaptureStats;
 import io.metaroce.capture.PacketSource;
+import io.metaroce.dissector.Dissection;
 import io.metaroce.dissector.Dissector;
 import io.metaroce.dissector.DissectorConfig;
 import java.lang.foreign.MemorySegment;
@@ -49,6 +50,37 @@ public final class AnalysisSession {
         public static final Options ALL = new Options(true, true, true);
     }
 
+    /**
+     * A consumer of every frame of the pass beside the analysis (the conformance rules of {@code validate}), in
+     * two stages: one on the decoding thread before the engine sees the frame, one on the analysis thread just
+     * after the engine judged it, in capture order. Between the two the frame is identified by a slot in
+     * [0, {@link #FRAME_SLOTS}): whatever the consumer keeps per frame in slot k stays its own until
+     * {@link #analyzed} of that slot returned (the slots recycle as the decoding thread's batches do).
+     */
+    public interface FrameStages {
+        /** Before the first frame: the tap the pass judges from ({@code --tap auto} resolved) and how it was found. */
+        default void begin(Tap tap, String how) {}
+
+        /**
+         * On the decoding thread: f holds the facts of d; the consumer may clear {@link FrameFacts#judgeable}
+         * (a frame its rules found malformed is not judged by the engine either, §11 d).
+         *
+         * @param fcsLength the FCS bytes at the end of the frame if the capture says so, else -1 ({@link PacketSource#fcsLength})
+         */
+        void decoded(Dissection d, FrameFacts f, int fcsLength, int slot);
+
+        /**
+         * On the analysis thread, in capture order, right after the engine judged f.
+         *
+         * @param duplicate the engine took f for a capture duplicate of its flow's previous frame (§11 f) and
+         *     judged nothing else about it
+         */
+        void analyzed(FrameFacts f, int slot, boolean duplicate);
+    }
+
+    /** Slots a {@link FrameStages} consumer needs: the frames the two threads can hold at once. */
+    public static final int FRAME_SLOTS = 10 * BATCH;
+
     /** Where a run is. */
     public enum State { NEW, RUNNING, FINISHED, CANCELLED, FAILED }
 
@@ -68,6 +100,9 @@ public final class AnalysisSession {
     private AnalysisEngine.EventListener listener;
     private FrameObserver frameObserver;
     private Progress progress;
+    private FrameStages stages;
+    private long pipelineMinBytes = PIPELINE_MIN_BYTES;
+    private String tapHow = "as given";
     private volatile boolean cancelled;
     private volatile State state = State.NEW;
 
@@ -105,10 +140,21 @@ public final class AnalysisSession {
         return this;
     }
 
-    /** The engine, then the frame observer (if any), see one frame. */
-    private void feed(AnalysisEngine engine, FrameFacts f) {
-        engine.accept(f);
-        if (frameObserver != null) frameObserver.frame(f);
+    /** Runs a second consumer over every frame in the same pass ({@link FrameStages}). */
+    public AnalysisSession onFrame(FrameStages s) {
+        requireNew();
+        stages = s;
+        return this;
+    }
+
+    /**
+     * Decodes and analyzes on two threads for sources of at least this many bytes (default 32 MiB; tests lower
+     * it to cover that path on small captures).
+     */
+    public AnalysisSession pipelineFrom(long bytes) {
+        requireNew();
+        pipelineMinBytes = bytes;
+        return this;
     }
 
     public AnalysisSession onProgress(Progress p) {
@@ -138,6 +184,7 @@ public final class AnalysisSession {
             if (settings.tap().kind() == Tap.Kind.AUTO) {
                 TapChoice t = Analyzer.resolveTap(file, dc);
                 e.setTap(t.tap(), t.how());
+                tapHow = t.how();
             }
             AnalysisResult r;
             try (PacketSource src = CaptureFiles.open(file)) {
@@ -201,13 +248,15 @@ public final class AnalysisSession {
                                 boolean autoTap) {
         MemorySegment map = src.mapping();
         long total = map == null ? -1 : map.byteSize();
-        boolean pipeline = total >= PIPELINE_MIN_BYTES && Runtime.getRuntime().availableProcessors() > 1;
+        boolean pipeline = total >= pipelineMinBytes && Runtime.getRuntime().availableProcessors() > 1;
         if (autoTap) {
             // A source read once cannot be prescanned: its first frames are held until the tap is resolved.
             TapPrescan pre = TapPrescan.of(src, dc);
             e.setTap(pre.choice().tap(), pre.choice().how());
+            tapHow = pre.choice().how();
             src = pre.source();
         }
+        if (stages != null) stages.begin(e.tap(), tapHow);
         if (pipeline) runPipelined(src, dc, e, total);
         else runSingle(src, dc, e, total);
         if (progress != null) progress.update(total >= 0 ? total : src.recordOffset(), total, e.frames);
@@ -245,7 +294,8 @@ public final class AnalysisSession {
                     src.fcsLength(), d);
             f.from(d);
             f.fileOffset = src.recordOffset();
-            feed(engine, f);
+            if (stages != null) stages.decoded(d, f, src.fcsLength(), 0);
+            feed(engine, f, 0);
             if (++n % REPORT_EVERY == 0) checkpoint(src, total, n);
         }
     }
@@ -258,13 +308,21 @@ public final class AnalysisSession {
             for (int k = 0; k <= BATCH; k++) b[k] = new FrameFacts();
             empty.add(b);
         }
+        java.util.IdentityHashMap<FrameFacts[], Integer> slotBase = new java.util.IdentityHashMap<>();
+        int next = 0;
+        for (FrameFacts[] b : empty) {
+            slotBase.put(b, next);
+            next += BATCH;
+        }
+        FrameStages st = stages;
         Throwable[] failure = new Throwable[1];
         Thread analysis = Thread.ofPlatform().name("metaroce-analysis").start(() -> {
             try {
                 while (true) {
                     FrameFacts[] b = full.take();
                     int n = (int) b[BATCH].number;
-                    for (int k = 0; k < n; k++) feed(engine, b[k]);
+                    int base = st == null ? 0 : slotBase.get(b);
+                    for (int k = 0; k < n; k++) feed(engine, b[k], base + k);
                     empty.put(b);
                     if (n < BATCH) return;
                 }
@@ -284,11 +342,14 @@ public final class AnalysisSession {
                 FrameFacts[] b = empty.take();
                 if (b.length == 0) break;
                 int n = 0;
+                int base = st == null ? 0 : slotBase.get(b);
                 while (n < BATCH && (more = src.next())) {
                     dis.dissect(src.data(), src.frameNumber(), src.timestampNanos(), src.originalLength(), src.linkType(),
                             src.fcsLength(), d);
                     b[n].from(d);
-                    b[n++].fileOffset = src.recordOffset();
+                    b[n].fileOffset = src.recordOffset();
+                    if (st != null) st.decoded(d, b[n], src.fcsLength(), base + n);
+                    n++;
                 }
                 frames += n;
                 b[BATCH].number = n;
@@ -316,6 +377,22 @@ public final class AnalysisSession {
         if (failure[0] instanceof Error er) throw er;
         if (failure[0] != null) throw new IllegalStateException(failure[0]);
         if (stop) throw new CancellationException("analysis cancelled after " + frames + " frames");
+    }
+
+    /** The engine judges f, then the frame stages see what it decided (on the analysis thread). */
+    /**
+     * One frame through the engine, then the validate stages (if any) and the frame observer (if any), on the
+     * analysis thread in capture order.
+     */
+    private void feed(AnalysisEngine engine, FrameFacts f, int slot) {
+        if (stages == null) {
+            engine.accept(f);
+        } else {
+            long duplicates = engine.duplicates;
+            engine.accept(f);
+            stages.analyzed(f, slot, engine.duplicates != duplicates);
+        }
+        if (frameObserver != null) frameObserver.frame(f);
     }
 
     // ------------------------------------------------------------------ results (after the run)

@@ -5,20 +5,21 @@ import io.metaroce.dissector.Addresses;
 /**
  * Key of a QP flow (§12): source address, destination address, destination QP. Addresses are held as two
  * longs (IPv4 in the low 32 bits with hi = 0 and {@code v6} false) so that lookups allocate nothing: the
- * engine keeps one mutable probe key and only copies it when a new flow is created.
+ * engine keeps one mutable probe key and only copies it when a new flow is created (as does every consumer that
+ * keys its own per-flow state by the engine's flows: {@link #set} a probe, {@link #copy} it to store).
  */
 public final class FlowKey {
     boolean v6;
     long srcHi, srcLo, dstHi, dstLo;
     int qp;
 
-    FlowKey() {}
+    public FlowKey() {}
 
     FlowKey(boolean v6, long srcHi, long srcLo, long dstHi, long dstLo, int qp) {
         set(v6, srcHi, srcLo, dstHi, dstLo, qp);
     }
 
-    FlowKey set(boolean v6, long srcHi, long srcLo, long dstHi, long dstLo, int qp) {
+    public FlowKey set(boolean v6, long srcHi, long srcLo, long dstHi, long dstLo, int qp) {
         this.v6 = v6;
         this.srcHi = srcHi;
         this.srcLo = srcLo;
@@ -28,7 +29,7 @@ public final class FlowKey {
         return this;
     }
 
-    FlowKey copy() { return new FlowKey(v6, srcHi, srcLo, dstHi, dstLo, qp); }
+    public FlowKey copy() { return new FlowKey(v6, srcHi, srcLo, dstHi, dstLo, qp); }
 
     /** The key of the opposite direction towards QP {@code peerQp}. */
     FlowKey reverse(int peerQp) { return new FlowKey(v6, dstHi, dstLo, srcHi, srcLo, peerQp); }

@@ -1,32 +1,28 @@
 package io.metaroce.validate;
 
-import io.metaroce.analysis.AnalysisEngine;
+import static io.metaroce.protocol.RuleIds.MR_CC_002;
+import static io.metaroce.protocol.RuleIds.MR_RTX_005;
+
 import io.metaroce.analysis.AnalysisEvent;
-import io.metaroce.analysis.AnalysisSettings.Tap;
-import io.metaroce.analysis.Analyzer;
+import io.metaroce.analysis.AnalysisResult;
+import io.metaroce.analysis.AnalysisSession;
 import io.metaroce.analysis.Cause;
-import io.metaroce.analysis.FrameFacts;
-import io.metaroce.analysis.TapChoice;
 import io.metaroce.analysis.TapPrescan;
 import io.metaroce.analysis.View;
 import io.metaroce.capture.CaptureException;
-import io.metaroce.capture.CaptureFiles;
-import io.metaroce.capture.CaptureProblem;
-import io.metaroce.capture.CaptureStats;
 import io.metaroce.capture.PacketSource;
-import io.metaroce.dissector.Dissection;
-import io.metaroce.dissector.Dissector;
-import io.metaroce.dissector.DissectorConfig;
 import io.metaroce.protocol.Severity;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.function.LongConsumer;
 
 /**
- * Validates one capture in one streaming pass: each frame is dissected once, judged by the {@link RuleEngine}
- * and handed to the analysis engine (whose verdicts give MR-RTX-005 and MR-CC-002 and the report's
- * retransmission, NAK, CNP and CE marks). Memory is bounded by the QPs, not the frames.
+ * Validates one capture in one streaming pass, the analysis pass of {@link AnalysisSession} (its read loop,
+ * its pipelining, its tap resolution): the {@link RuleEngine} rides on it as its frame stages, and the engine's
+ * events give MR-RTX-005 and MR-CC-002 and the report's retransmission, NAK, CNP and CE marks. Memory is bounded
+ * by the QPs, not the frames.
  */
 public final class FileValidator {
 
@@ -34,10 +30,18 @@ public final class FileValidator {
 
     /** Validates a file; never throws for a bad file (the result carries the error). progress: bytes read so far. */
     public static FileResult validate(Path file, ValidateSettings settings, boolean plots, LongConsumer progress) {
+        return validate(file, settings, plots, progress, AnalysisSession.Options.RESULTS, -1);
+    }
+
+    /** As {@link #validate(Path, ValidateSettings, boolean, LongConsumer)}; pipelineFrom: see {@link AnalysisSession#pipelineFrom}. */
+    static FileResult validate(Path file, ValidateSettings settings, boolean plots, LongConsumer progress,
+                               AnalysisSession.Options options, long pipelineFrom) {
         FileResult res = new FileResult(file);
         long t0 = System.nanoTime();
         try {
-            run(file, settings, plots, progress, res);
+            AnalysisSession session = session(settings, options, progress, pipelineFrom);
+            Pass pass = new Pass(settings, plots, null, session);
+            pass.finish(session.run(file), res);
         } catch (CaptureException e) {
             res.error = e.getMessage();
         } catch (RuntimeException e) {
@@ -58,25 +62,17 @@ public final class FileValidator {
 
     /**
      * As {@link #validate(PacketSource, String, ValidateSettings, boolean)}, telling {@code live} each kept finding
-     * when it is decided (on this thread; the rules judged only at the end come at the end). A finding may still
-     * change afterwards (downgraded for capture drops, folded repeats); the result holds its final form.
+     * when it is decided (on the analysis thread; the rules judged only at the end come at the end). A finding
+     * may still change afterwards (downgraded for capture drops, folded repeats); the result holds its final form.
      */
     public static FileResult validate(PacketSource source, String name, ValidateSettings settings, boolean plots,
-                                      java.util.function.Consumer<Finding> live) {
+                                      Consumer<Finding> live) {
         FileResult res = new FileResult(Path.of(name));
         long t0 = System.nanoTime();
         try {
-            DissectorConfig dc = new DissectorConfig(settings.analysis.rocePorts(), true);
-            PacketSource src = source;
-            Tap tap = settings.tap();
-            String how = "as given";
-            if (tap.kind() == Tap.Kind.AUTO) {
-                TapPrescan pre = TapPrescan.of(source, dc);
-                tap = pre.choice().tap();
-                how = pre.choice().how();
-                src = pre.source();
-            }
-            run(src, dc, tap, how, settings, plots, null, res, live);
+            AnalysisSession session = session(settings, AnalysisSession.Options.RESULTS, null, -1);
+            Pass pass = new Pass(settings, plots, live, session);
+            pass.finish(session.run(source, name), res);
         } catch (RuntimeException e) {
             res.error = name + ": internal error: " + e;
             if (System.getenv("METAROCE_DEBUG") != null) e.printStackTrace();
@@ -85,157 +81,66 @@ public final class FileValidator {
         return res;
     }
 
-    private static void run(Path file, ValidateSettings settings, boolean plots, LongConsumer progress, FileResult res)
-            throws CaptureException {
-        DissectorConfig dc = new DissectorConfig(settings.analysis.rocePorts(), true);
-        Tap tap = settings.tap();
-        String how = "as given";
-        if (tap.kind() == Tap.Kind.AUTO) {
-            TapChoice g = Analyzer.resolveTap(file, dc);
-            tap = g.tap();
-            how = g.how();
-        }
-        try (PacketSource src = CaptureFiles.open(file)) {
-            run(src, dc, tap, how, settings, plots, progress, res, null);
-        }
+    /** The analysis pass the rules ride on: ICRCs checked (MR-FRAME-001), the tap resolved as analyze does. */
+    private static AnalysisSession session(ValidateSettings settings, AnalysisSession.Options options, LongConsumer progress,
+                                           long pipelineFrom) {
+        AnalysisSession s = new AnalysisSession(settings.analysis.withCheckIcrc(true), options);
+        if (progress != null) s.onProgress((position, total, frames) -> progress.accept(position));
+        if (pipelineFrom >= 0) s.pipelineFrom(pipelineFrom);
+        return s;
     }
 
-    /** The one pass, over any source (the file's mapping, when there is one, only decides the pipelining). */
-    private static void run(PacketSource src, DissectorConfig dc, Tap tap, String how, ValidateSettings settings, boolean plots,
-                            LongConsumer progress, FileResult res, java.util.function.Consumer<Finding> live) {
-        RuleEngine rules = new RuleEngine(settings, tap, plots);
-        if (live != null) rules.findings.listener(live);
-        Bridge bridge = new Bridge(rules, plots);
-        AnalysisEngine analysis = new AnalysisEngine(settings.analysis.withTap(tap), false, bridge);
-        analysis.setTap(tap, how);
-        {
-            Dissector dis = new Dissector(dc);
-            Dissection d = new Dissection();
-            FrameFacts f = new FrameFacts();
-            boolean pipeline = src.mapping() != null && src.mapping().byteSize() >= pipelineMinBytes
-                    && Runtime.getRuntime().availableProcessors() > 1;
-            if (pipeline) {
-                pipelined(src, dis, d, rules, analysis, progress);
-            } else {
-                long n = 0;
-                while (src.next()) {
-                    dis.dissect(src.data(), src.frameNumber(), src.timestampNanos(), src.originalLength(), src.linkType(),
-                            src.fcsLength(), d);
-                    f.from(d);
-                    rules.accept(d, f, src.fcsLength());
-                    analysis.accept(f);
-                    if (progress != null && (++n & 4095) == 0) progress.accept(src.recordOffset());
-                }
-            }
-            if (progress != null && src.mapping() != null) progress.accept(src.mapping().byteSize());
-            CaptureStats stats = src.stats();
-            long drops = Math.max(0, stats.totalIfDropped()) + Math.max(0, stats.totalOsDropped());
-            res.captureDrops = stats.totalIfDropped() < 0 && stats.totalOsDropped() < 0 ? -1 : drops;
-            res.analysis = analysis.finish(stats.totalIfDropped(), stats.totalOsDropped());
-            for (CaptureProblem p : src.problems()) res.problems.add(p.message());
+    /** One validation: the rules as the session's frame stages, the engine's events as their verdict source. */
+    private static final class Pass {
+        final RuleEngine rules;
+        final boolean plots;
+
+        Pass(ValidateSettings settings, boolean plots, Consumer<Finding> live, AnalysisSession session) {
+            this.plots = plots;
+            rules = new RuleEngine(settings, plots);
+            if (live != null) rules.findings.listener(live);
+            Bridge bridge = new Bridge(rules, plots);
+            rules.afterFrame(bridge::drain);
+            session.onFrame(rules).onEvent(bridge::event);
+        }
+
+        void finish(AnalysisResult analysis, FileResult res) {
+            rules.drainEvents();
+            Map<String, Object> cap = analysis.capture();
+            long ifDropped = dropped(cap, "if_dropped"), osDropped = dropped(cap, "os_dropped");
+            long drops = Math.max(0, ifDropped) + Math.max(0, osDropped);
+            res.captureDrops = ifDropped < 0 && osDropped < 0 ? -1 : drops;
+            res.analysis = analysis;
+            if (cap.get("capture_problems") instanceof List<?> l) for (Object p : l) res.problems.add(String.valueOf(p));
             rules.finish(drops);
-        }
-        res.frames = rules.frames;
-        res.roceFrames = rules.roceFrames;
-        res.duplicates = rules.duplicates;
-        res.truncated = rules.truncated;
-        res.unjudged = rules.unjudged;
-        res.firstNs = rules.firstNs;
-        res.durationNs = rules.firstNs < 0 ? 0 : rules.lastNs - rules.firstNs;
-        res.tapResolved = tap.toString();
-        res.tapHow = how;
-        res.findings.addAll(rules.findings.list());
-        for (var r : RuleCatalog.all()) res.counts.put(r.id(), rules.findings.counts(r.id()));
-        res.flows = rules.flowList;
-        if (plots) {
-            for (Finding x : res.findings) {
-                FlowState fl = x.flow() == null ? null : rules.byId.get(x.flow());
-                if (fl != null && (fl.plot == null || fl.plot.n == 0) && fl.peer != null) fl = fl.peer;
-                if (fl != null && fl.plot != null) fl.plot.markRelative(x.timeNs(), fl.plot.yOf(x.frame()), x.severity().label(),
-                        x.frame(), x.rule() + ": " + x.message());
-            }
-        }
-        // Only the report pictures need the flows after the pass; their PSN windows never.
-        for (FlowState fl : rules.flowList) fl.ring = null;
-        if (!plots) res.flows = List.of();
-    }
-
-    /** Captures from this size on are validated on two threads (tests lower it to cover that path). */
-    static volatile long pipelineMinBytes = 32L << 20;
-    private static final int BATCH = 512;
-
-    /**
-     * Large captures: decoding and the per-frame rules on this thread; the stream rules and the analysis engine
-     * on a second one, in capture order; batches of frame facts recycled between them (as the analyze command
-     * does), so validating costs little more than analyzing.
-     */
-    private static void pipelined(PacketSource src, Dissector dis, Dissection d, RuleEngine rules, AnalysisEngine analysis,
-                                  LongConsumer progress) {
-        java.util.concurrent.BlockingQueue<FrameFacts[]> full = new java.util.concurrent.ArrayBlockingQueue<>(8),
-                empty = new java.util.concurrent.ArrayBlockingQueue<>(10);
-        Map<FrameFacts[], FrameExtra[]> extras = new java.util.IdentityHashMap<>();
-        for (int i = 0; i < 10; i++) {
-            FrameFacts[] b = new FrameFacts[BATCH + 1];
-            for (int k = 0; k <= BATCH; k++) b[k] = new FrameFacts();
-            empty.add(b);
-            extras.put(b, newExtras());
-        }
-        Throwable[] failure = new Throwable[1];
-        Thread worker = Thread.ofPlatform().name("metaroce-validate-analysis").daemon().start(() -> {
-            try {
-                while (true) {
-                    FrameFacts[] b = full.take();
-                    FrameExtra[] xs = extras.get(b);
-                    int n = (int) b[BATCH].number;
-                    for (int k = 0; k < n; k++) {
-                        if (xs[k].stage2) rules.stream(b[k], xs[k]);
-                        analysis.accept(b[k]);
-                    }
-                    empty.put(b);
-                    if (n < BATCH) return;
+            res.frames = rules.frames;
+            res.roceFrames = rules.roceFrames;
+            res.duplicates = rules.duplicates;
+            res.truncated = rules.truncated;
+            res.unjudged = rules.unjudged;
+            res.firstNs = rules.firstNs;
+            res.durationNs = rules.firstNs < 0 ? 0 : rules.lastNs - rules.firstNs;
+            res.tapResolved = rules.tap().toString();
+            res.tapHow = rules.tapHow();
+            res.findings.addAll(rules.findings.list());
+            for (var r : RuleCatalog.all()) res.counts.put(r.id(), rules.findings.counts(r.id()));
+            res.flows = rules.flowList;
+            if (plots) {
+                for (Finding x : res.findings) {
+                    FlowState fl = x.flow() == null ? null : rules.byId.get(x.flow());
+                    if (fl != null && (fl.plot == null || fl.plot.n == 0) && fl.peer != null) fl = fl.peer;
+                    if (fl != null && fl.plot != null) fl.plot.markRelative(x.timeNs(), fl.plot.yOf(x.frame()), x.severity().label(),
+                            x.frame(), x.rule() + ": " + x.message());
                 }
-            } catch (Throwable t) {
-                failure[0] = t;
-                empty.clear();
-                empty.add(new FrameFacts[0]);
             }
-        });
-        try {
-            boolean more = true;
-            long frames = 0;
-            while (more) {
-                FrameFacts[] b = empty.take();
-                if (b.length == 0) break;
-                FrameExtra[] xs = extras.get(b);
-                int n = 0;
-                while (n < BATCH && (more = src.next())) {
-                    dis.dissect(src.data(), src.frameNumber(), src.timestampNanos(), src.originalLength(), src.linkType(),
-                            src.fcsLength(), d);
-                    FrameFacts f = b[n];
-                    f.from(d);
-                    rules.frame(d, f, src.fcsLength(), xs[n]);
-                    n++;
-                }
-                b[BATCH].number = n;
-                full.put(b);
-                frames += n;
-                if (progress != null && (frames & 4095) < BATCH) progress.accept(src.recordOffset());
-                if (n < BATCH) more = false;
-            }
-            worker.join();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            worker.interrupt();
+            // Only the report pictures need the flows after the pass; their PSN windows never.
+            for (FlowState fl : rules.flowList) fl.ring = null;
+            if (!plots) res.flows = List.of();
         }
-        if (failure[0] instanceof RuntimeException re) throw re;
-        if (failure[0] instanceof Error er) throw er;
-        if (failure[0] != null) throw new IllegalStateException(failure[0]);
-    }
 
-    private static FrameExtra[] newExtras() {
-        FrameExtra[] x = new FrameExtra[BATCH + 1];
-        for (int k = 0; k <= BATCH; k++) x[k] = new FrameExtra();
-        return x;
+        private static long dropped(Map<String, Object> cap, String key) {
+            return cap.get("capture_drops") instanceof Map<?, ?> m && m.get(key) instanceof Number n ? n.longValue() : -1;
+        }
     }
 
     /**
@@ -243,17 +148,25 @@ public final class FileValidator {
      * timeout: no NAK or RNR NAK before it) and MR-CC-002 (a CE mark with no CNP, MR-CNP or larger ce_count
      * within the CE window, judged at the data receiver's tap), and the marks of the report pictures.
      */
-    private static final class Bridge implements AnalysisEngine.EventListener {
+    private static final class Bridge {
         private final RuleEngine rules;
         private final boolean plots;
+        /** Events of the frame being judged: the rules see them after their own stream stage of that frame. */
+        private final java.util.ArrayDeque<AnalysisEvent> held = new java.util.ArrayDeque<>();
 
         Bridge(RuleEngine rules, boolean plots) {
             this.rules = rules;
             this.plots = plots;
         }
 
-        @Override
-        public void event(AnalysisEvent e) {
+        void event(AnalysisEvent e) { held.add(e); }
+
+        void drain() {
+            AnalysisEvent e;
+            while ((e = held.poll()) != null) judge(e);
+        }
+
+        private void judge(AnalysisEvent e) {
             FlowState fl = rules.byId.get(e.flow());
             if (e instanceof AnalysisEvent.Retransmission r && r.cause() == Cause.TIMEOUT && fl != null && fl.tver == 0) {
                 Long idle = rules.idleBefore.get(e.frame());
@@ -261,11 +174,11 @@ public final class FileValidator {
                 String msg = "retransmission of PSN " + r.psn() + " with no NAK or RNR NAK before it (timeout)"
                         + (idle != null ? String.format("; the QP was idle %.3f us before it", idle / 1000.0) : "")
                         + (lat != null ? String.format(", %.1f us after the first copy", lat / 1000.0) : "");
-                Finding x = rules.findings.add("MR-RTX-005", Severity.NOTE, e.flow(), e.frame(), e.timeNs(), msg);
+                Finding x = rules.findings.add(MR_RTX_005, Severity.NOTE, e.flow(), e.frame(), e.timeNs(), msg);
                 if (x != null && r.originalFrame() != null) x.also(r.originalFrame());
             }
             if (e instanceof AnalysisEvent.CeWithoutCnp c && fl != null && fl.view == View.RECEIVER) {
-                rules.findings.add("MR-CC-002", Severity.NOTE, e.flow(), e.frame(), e.timeNs(), String.format(
+                rules.findings.add(MR_CC_002, Severity.NOTE, e.flow(), e.frame(), e.timeNs(), String.format(
                         "CE-marked PSN %s not followed within %.0f us by a CNP, an MR-CNP or a larger ce_count",
                         c.psn(), rules.settings.analysis.ceWindowNs() / 1000.0));
             }

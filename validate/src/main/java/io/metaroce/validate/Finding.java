@@ -23,6 +23,8 @@ public final class Finding implements Comparable<Finding> {
     Severity ifDrops = Severity.NOTE;
     /** Frames folded into this finding beyond those listed. */
     long folded;
+    /** The bytes of {@link #frame()} the rule concerns, or null. */
+    private Anchor anchor;
 
     Finding(String rule, Severity severity, String flow, long frame, long timeNs, String message) {
         this.rule = rule;
@@ -42,6 +44,15 @@ public final class Finding implements Comparable<Finding> {
         frames[frameCount++] = frame;
         return this;
     }
+
+    /** Sets where in its frame the finding points (kept if already set: the rule's own anchor wins). */
+    Finding at(Anchor a) {
+        if (anchor == null) anchor = a;
+        return this;
+    }
+
+    /** Where in {@link #frame()} the violation shows (header, field, bytes), or null when it concerns the frame as a whole. */
+    public Anchor anchor() { return anchor; }
 
     public String rule() { return rule; }
     public Severity severity() { return severity; }

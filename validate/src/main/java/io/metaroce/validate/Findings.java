@@ -30,6 +30,8 @@ final class Findings {
     private final Map<String, Finding> folded = new HashMap<>();
     /** Told each kept finding as it is decided ({@code validate -i} prints them as they happen), or null. */
     private java.util.function.Consumer<Finding> listener;
+    /** Findings kept since {@link #fresh()} was last cleared: the rules anchor those of the frame being judged. */
+    private final List<Finding> fresh = new ArrayList<>();
 
     Findings(ValidateSettings settings) {
         this.settings = settings;
@@ -61,23 +63,28 @@ final class Findings {
         List<Finding> l = byRule.get(rule);
         if (l.size() < KEEP) {
             l.add(f);
+            fresh.add(f);
             if (listener != null) listener.accept(f); // only kept ones: the stream equals the end-of-run list
         }
         return f;
     }
 
-    /** A note repeated frame after frame (offloaded checksums at a sender tap): one finding per rule and flow. */
-    synchronized void fold(String rule, Severity judged, String flow, long frame, long timeNs, String message) {
-        if (!settings.enabled(rule)) return;
+    /**
+     * A note repeated frame after frame (offloaded checksums at a sender tap): one finding per rule and flow.
+     * Returns the finding when this frame made it, null when folded into an earlier one (or disabled).
+     */
+    synchronized Finding fold(String rule, Severity judged, String flow, long frame, long timeNs, String message) {
+        if (!settings.enabled(rule)) return null;
         String k = rule + "|" + flow;
         Finding f = folded.get(k);
         if (f == null) {
             f = add(rule, judged, flow, frame, timeNs, message);
             if (f != null) folded.put(k, f);
-            return;
+            return f;
         }
         f.folded++;
         if (f.frames().length < 16) f.also(frame);
+        return null;
     }
 
     private Severity effective(String rule, Severity judged) {
@@ -87,6 +94,8 @@ final class Findings {
         if (judged == catalogue) return o;
         return judged.compareTo(o) < 0 ? judged : o;
     }
+
+    List<Finding> fresh() { return fresh; }
 
     /** Downgrades drop-sensitive verdicts when the capture says it missed packets (principle a). */
     void captureDrops(long dropped) {

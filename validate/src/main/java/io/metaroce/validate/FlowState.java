@@ -31,7 +31,6 @@ final class FlowState {
     long pmtuFrame;
     int cmStartPsn = -1;
     long packets, lastActivity;
-    long lastFp = Long.MIN_VALUE, lastFpTime, lastFpFrame;
     long minRtt = Long.MAX_VALUE;
 
     // Request stream.

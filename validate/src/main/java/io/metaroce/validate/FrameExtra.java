@@ -1,16 +1,85 @@
 package io.metaroce.validate;
 
+import io.metaroce.protocol.Severity;
 import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
 
 /**
- * What the second stage of the rules needs of a frame besides its {@link io.metaroce.analysis.FrameFacts}: the
- * flow the first stage found, whether the frame goes on (not a capture duplicate), and where the bytes a
- * retransmission keeps equal lie (a slice of the capture mapping, valid while the capture is open). Reused.
+ * What the rules carry of one frame from the decoding thread to the analysis thread besides its
+ * {@link io.metaroce.analysis.FrameFacts}: the findings of the frame rules, waiting for the engine's verdict on
+ * the frame (a capture duplicate is not reported twice); where the bytes a retransmission keeps equal lie (a
+ * slice of the capture mapping, valid while the capture is open); and the flow the stream stage found. One per
+ * session frame slot, reused.
  */
 final class FrameExtra {
-    FlowState flow;
-    boolean stage2;
+    /** A finding of the frame rules, before the flow is known. fold: one per flow ({@link Findings#fold}). */
+    record Pending(String rule, Severity severity, String message, boolean fold, Anchor anchor) {}
+
+    private final ValidateSettings settings;
+    /** The frame holds a BTH (a RoCE frame, possibly with an unknown opcode). */
+    boolean roce;
+    /** The frame names its hosts (IP or GRH addresses): it belongs to a QP flow. */
+    boolean addressed;
     boolean truncated;
+    /** Findings of the frame rules, null when none (the common case: no allocation). */
+    ArrayList<Pending> pending;
+    /** The flow id of a frame the engine keeps no flow for (no known opcode), for its findings. */
+    String flowId;
+    /** Payload bytes of a complete UD packet (judged against its QP's PMTU), else -1. */
+    int udPayload;
+    /** The frame's layers (header index, offset): where the stream rules' findings on this frame point. */
+    int layerCount;
+    final int[] layerHeader = new int[64], layerOffset = new int[64];
+    /** The payload's bytes in the frame, or -1. */
+    int payloadOffset, payloadLength;
+    FlowState flow;
     MemorySegment seg;
     int extOff, payOff, endOff, pad;
+
+    FrameExtra(ValidateSettings settings) { this.settings = settings; }
+
+    void reset() {
+        roce = addressed = truncated = false;
+        if (pending != null) pending.clear();
+        flowId = null;
+        udPayload = -1;
+        flow = null;
+        seg = null;
+        layerCount = 0;
+        payloadOffset = -1;
+        next = null;
+    }
+
+    /** Offset of the first layer of this header in the frame, or -1. */
+    int offsetOf(int header) {
+        for (int i = 0; i < layerCount; i++) if (layerHeader[i] == header) return layerOffset[i];
+        return -1;
+    }
+
+    /** Records a finding; true when its rule is enabled (a disabled rule neither reports nor makes the frame unjudged). */
+    /** The bytes the next {@link #add} or {@link #fold} concerns. */
+    FrameExtra at(Anchor a) {
+        next = a;
+        return this;
+    }
+
+    private Anchor next;
+
+    boolean add(String rule, Severity severity, String message) {
+        Anchor anchor = next;
+        next = null;
+        if (!settings.enabled(rule)) return false;
+        if (pending == null) pending = new ArrayList<>(2);
+        pending.add(new Pending(rule, severity, message, false, anchor));
+        return true;
+    }
+
+    /** A note that would repeat on every frame of a flow (offloaded checksums): folded into one per flow. */
+    void fold(String rule, Severity severity, String message) {
+        Anchor anchor = next;
+        next = null;
+        if (!settings.enabled(rule)) return;
+        if (pending == null) pending = new ArrayList<>(2);
+        pending.add(new Pending(rule, severity, message, true, anchor));
+    }
 }

@@ -116,7 +116,8 @@ public final class HtmlReport {
                 if (n++ >= MAX_FINDINGS) break;
                 RuleDef rd = RuleCatalog.get(f.rule());
                 h.append("<tr class=\"sev-").append(f.severity().label()).append("\"").append(f.severity() == Severity.NOTE ? " hidden" : "")
-                        .append("><td>").append(f.frame()).append("</td><td title=\"").append(esc(rd.text() + " (" + rd.section() + ")"))
+                        .append("><td").append(f.anchor() == null ? "" : " title=\"" + esc(anchorText(f.anchor())) + "\"").append(">")
+                        .append(f.frame()).append("</td><td title=\"").append(esc(rd.text() + " (" + rd.section() + ")"))
                         .append("\">").append(f.rule()).append("</td><td><span class=\"badge ").append(f.severity().label()).append("\">")
                         .append(f.severity().label()).append("</span></td><td>");
                 if (f.flow() != null) h.append("<a href=\"#").append(anchor(fi, chartFlow(r, f.flow()))).append("\">").append(esc(f.flow())).append("</a>");
@@ -145,6 +146,12 @@ public final class HtmlReport {
             return f.id;
         }
         return flow;
+    }
+
+    /** The bytes a finding points at, as a tooltip on its frame number: "bth.opcode, bytes 42-42". */
+    private static String anchorText(Anchor a) {
+        return (a.field() != null ? a.field() : a.header()) + ", byte" + (a.length() == 1 ? " " + a.offset()
+                : "s " + a.offset() + "-" + (a.offset() + a.length() - 1)) + " of the frame";
     }
 
     private static String anchor(int fi, String flow) { return "q" + fi + "-" + Integer.toHexString(flow.hashCode()); }

@@ -155,7 +155,18 @@ public final class Reports {
         e.put("frames", fr);
         e.put("flow", f.flow());
         e.put("message", f.message());
+        if (f.anchor() != null) e.put("anchor", anchor(f.anchor()));
         return e;
+    }
+
+    /** Where in its frame a finding points: header, field (absent for a whole header), offset and length in the frame. */
+    static Map<String, Object> anchor(Anchor a) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("header", a.header());
+        if (a.field() != null) m.put("field", a.field());
+        m.put("offset", a.offset());
+        m.put("length", a.length());
+        return m;
     }
 
     public static void json(List<FileResult> results, ValidateSettings settings, OutputStream out) throws IOException {
@@ -388,12 +399,23 @@ public final class Reports {
                 long[] at = where.get(f.frame());
                 if (at != null) {
                     // The frame's bytes in the capture file; startLine carries the frame number, because GitHub code
-                    // scanning places a result only by line (README: "SARIF").
-                    Map<String, Object> region = new LinkedHashMap<>();
-                    region.put("startLine", f.frame());
-                    region.put("byteOffset", at[0]);
-                    region.put("byteLength", at[1]);
-                    phys.put("region", region);
+                    // scanning places a result only by line (README: "SARIF"). A finding about a header or a field
+                    // points at its bytes, the frame around them being the context.
+                    Map<String, Object> frame = new LinkedHashMap<>();
+                    frame.put("startLine", f.frame());
+                    frame.put("byteOffset", at[0]);
+                    frame.put("byteLength", at[1]);
+                    Anchor a = f.anchor();
+                    if (a != null && a.offset() >= 0 && a.offset() + a.length() <= at[1]) {
+                        Map<String, Object> region = new LinkedHashMap<>();
+                        region.put("startLine", f.frame());
+                        region.put("byteOffset", at[0] + a.offset());
+                        region.put("byteLength", a.length());
+                        phys.put("region", region);
+                        phys.put("contextRegion", frame);
+                    } else {
+                        phys.put("region", frame);
+                    }
                 }
                 Map<String, Object> loc = new LinkedHashMap<>();
                 loc.put("physicalLocation", phys);
@@ -408,6 +430,7 @@ public final class Reports {
                 for (long v : f.frames()) fr.add(v);
                 props.put("frames", fr);
                 if (f.flow() != null) props.put("flow", f.flow());
+                if (f.anchor() != null) props.put("anchor", anchor(f.anchor()));
                 x.put("properties", props);
                 x.put("partialFingerprints", Map.of("metaroceFinding/v1", f.rule() + ":" + (f.flow() == null ? "-" : f.flow())
                         + ":" + f.frame()));

@@ -1,9 +1,11 @@
 package io.metaroce.validate;
 
+import static io.metaroce.protocol.RuleIds.*;
 import static io.metaroce.protocol.Severity.ERROR;
 import static io.metaroce.protocol.Severity.NOTE;
 import static io.metaroce.protocol.Severity.WARN;
 
+import io.metaroce.analysis.AnalysisSession;
 import io.metaroce.analysis.AnalysisSettings.Tap;
 import io.metaroce.analysis.CmPairing;
 import io.metaroce.analysis.FlowKey;
@@ -14,6 +16,7 @@ import io.metaroce.analysis.View;
 import io.metaroce.dissector.Dissection;
 import io.metaroce.dissector.ExpertItem;
 import io.metaroce.dissector.IcrcStatus;
+import io.metaroce.protocol.Aeth;
 import io.metaroce.protocol.Bth;
 import io.metaroce.protocol.FieldDef;
 import io.metaroce.protocol.Grh;
@@ -23,7 +26,10 @@ import io.metaroce.protocol.Ipv6;
 import io.metaroce.protocol.Mrth;
 import io.metaroce.protocol.OpcodeDef;
 import io.metaroce.protocol.OpcodeRangeDef;
+import io.metaroce.protocol.Nacketh;
 import io.metaroce.protocol.Probeeth;
+import io.metaroce.protocol.Reth;
+import io.metaroce.protocol.Sacketh;
 import io.metaroce.protocol.Severity;
 import io.metaroce.protocol.Spec;
 import io.metaroce.protocol.Udp;
@@ -36,17 +42,20 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The rules of spec §11 over one capture, in one pass in capture order. Each rule is implemented once, here,
- * on the dissector's view of a frame ({@link Dissection}, {@link FrameFacts}) and on per-flow state; the
- * analysis engine supplies the verdicts it already makes (timeout retransmissions, CE without CNP: see
- * {@link FileValidator}). Which tap saw a frame decides how much a rule may conclude (principles a-f): at the
+ * The rules of spec §11 over one capture, run as the {@link AnalysisSession.FrameStages} of the analysis pass:
+ * each rule is implemented once, here, on the dissector's view of a frame ({@link Dissection},
+ * {@link FrameFacts}) and on per-flow state, while the analysis engine makes the decisions it owns (capture
+ * duplicates, timeout retransmissions, CE without CNP: see {@link FileValidator}). The header and frame rules
+ * run on the decoding thread, with no flow state; their findings wait in the frame's {@link FrameExtra} until the
+ * engine has judged the frame (a capture duplicate is not judged twice). The stream rules run on the analysis
+ * thread, in capture order, keyed by the engine's flow key ({@link FlowKey}). Which tap saw a frame decides how much a rule may conclude (principles a-f): at the
  * sender's host (S) what the sender did is certain, at the receiver's host (R) and at a mirror (M) packets may
  * be missing or reordered by the network, so those verdicts are notes or wait for the evidence.
  *
  * <p>Memory: per flow its PSN window (bounded by {@link PsnRing#MAX}) and a few small histories; windows of
  * idle flows are released. Not thread-safe: one instance per capture.
  */
-final class RuleEngine {
+final class RuleEngine implements AnalysisSession.FrameStages {
     private static final int MASK = Psn.MASK;
     private static final long ORIGIN = Psn.ORIGIN;
     private static final long MAX_JUMP = StreamLimits.NEW_STREAM_JUMP;
@@ -55,27 +64,37 @@ final class RuleEngine {
 
     final ValidateSettings settings;
     final Findings findings;
-    private final Tap tap;
-    private final boolean tapV6;
-    private final long tapHi, tapLo;
+    // The resolved tap, set by begin() before the first frame.
+    private Tap tap;
+    private String tapHow;
+    private boolean tapV6;
+    private long tapHi, tapLo;
     private final boolean plots;
 
-    final Map<Key, FlowState> flows = new HashMap<>();
-    final List<FlowState> flowList = new java.util.concurrent.CopyOnWriteArrayList<>();
-    final Map<String, FlowState> byId = new java.util.concurrent.ConcurrentHashMap<>();
-    private final Map<Key, List<FlowState>> byPair = new java.util.concurrent.ConcurrentHashMap<>();
+    // Analysis thread only (the stream stage), except byId and flowList, read after the pass.
+    private final Map<FlowKey, FlowState> flows = new HashMap<>();
+    private final FlowKey probe = new FlowKey();
+    final List<FlowState> flowList = new ArrayList<>();
+    final Map<String, FlowState> byId = new HashMap<>();
+    private final Map<FlowKey, List<FlowState>> byPair = new HashMap<>();
     private final CmPairing cmPairing = new CmPairing();
+    /** Per-frame scratch between the two stages, by the session's frame slot. */
+    private final FrameExtra[] extras = new FrameExtra[AnalysisSession.FRAME_SLOTS];
 
     long frames, roceFrames, duplicates, truncated, unjudged, firstTruncFrame = -1, firstNs = -1, lastNs;
     private long nextExpiry;
 
-    record Key(boolean v6, long sHi, long sLo, long dHi, long dLo, int qp) {}
-
-    RuleEngine(ValidateSettings settings, Tap resolvedTap, boolean plots) {
+    RuleEngine(ValidateSettings settings, boolean plots) {
         this.settings = settings;
         this.findings = new Findings(settings);
-        this.tap = resolvedTap;
         this.plots = plots;
+        for (int i = 0; i < extras.length; i++) extras[i] = new FrameExtra(settings);
+    }
+
+    @Override
+    public void begin(Tap resolvedTap, String how) {
+        tap = resolvedTap;
+        tapHow = how;
         if (tap.kind() == Tap.Kind.HOST) {
             byte[] a = tap.host();
             long hi = 0, lo = 0;
@@ -93,77 +112,47 @@ final class RuleEngine {
 
     Tap tap() { return tap; }
 
+    String tapHow() { return tapHow; }
+
     // ================================================================== per frame
 
     /**
-     * Judges one frame. f must hold the facts of d ({@link FrameFacts#from}); its judgeable flag is set here
-     * (principle d) before the analysis engine sees it.
+     * First stage (decoding thread): the frame and header rules, which need no flow state. Their findings wait
+     * in the frame's slot for {@link #analyzed}; f.judgeable is cleared for a frame they find broken (principle
+     * d) before the analysis engine sees it.
      */
-    void accept(Dissection d, FrameFacts f, int fcsLength) {
-        FrameExtra x = scratch;
-        frame(d, f, fcsLength, x);
-        if (x.stage2) stream(f, x);
-    }
-
-    private final FrameExtra scratch = new FrameExtra();
-
-    /**
-     * First stage (per frame, on the decoding thread): flows, capture duplicates, the frame and header rules, CM.
-     * Sets f.judgeable (principle d) and tells in x whether the stream stage must see the frame.
-     */
-    void frame(Dissection d, FrameFacts f, int fcsLength, FrameExtra x) {
-        x.stage2 = false;
-        x.flow = null;
-        x.seg = null;
-        frames++;
-        long t = d.timeNanos();
-        releaseHeldAcks(t);
-        if (firstNs < 0) firstNs = t;
-        lastNs = Math.max(lastNs, t);
-        if (!d.isRoce()) {
-            noTransport(d);
+    @Override
+    public void decoded(Dissection d, FrameFacts f, int fcsLength, int slot) {
+        FrameExtra x = extras[slot];
+        x.reset();
+        x.roce = d.isRoce();
+        if (!x.roce) {
+            noTransport(d, x);
             return;
         }
-        roceFrames++;
-        FlowState fl = flowOf(d);
-        if (fl == null) return;
-        fl.packets++;
-        fl.lastActivity = t;
-        long n = d.number();
-        // (f) capture duplicates: the same bytes as the flow's previous frame, sooner than anyone could resend.
-        if (f.roce) {
-            long thr = StreamLimits.duplicateThreshold(settings.analysis, fl.minRtt == Long.MAX_VALUE ? -1 : fl.minRtt);
-            boolean dup = f.fingerprint == fl.lastFp && t - fl.lastFpTime <= thr;
-            fl.lastFp = f.fingerprint;
-            fl.lastFpTime = t;
-            if (dup) {
-                duplicates++;
-                f.judgeable = false;
-                return;
-            }
-            fl.lastFpFrame = n;
+        // Native InfiniBand without a GRH names no hosts: no QP flow of §12, nothing the rules can judge.
+        x.addressed = d.offsetOf(Ip.HEADER) >= 0 || d.offsetOf(Ipv6.HEADER) >= 0 || d.offsetOf(Grh.HEADER) >= 0;
+        if (!x.addressed) return;
+        x.truncated = d.truncated();
+        int layers = Math.min(d.layerCount(), x.layerHeader.length);
+        for (int i = 0; i < layers; i++) {
+            x.layerHeader[i] = d.layerHeader(i);
+            x.layerOffset[i] = d.layerOffset(i);
         }
-        if (d.truncated()) {
-            truncated++;
-            if (firstTruncFrame < 0) firstTruncFrame = n;
-        }
-        boolean frameError = frameRules(d, f, fl, fcsLength);
+        x.layerCount = layers;
+        x.payloadOffset = d.payloadOffset();
+        x.payloadLength = d.payloadLength();
+        boolean frameError = frameRules(d, f, x, fcsLength);
         boolean malformed = false;
         for (ExpertItem e : d.expert()) {
             if (e.severity() == Severity.ERROR && e.group() != ExpertItem.Group.CHECKSUM) malformed = true;
         }
-        boolean judged = f.roce && !frameError && !malformed;
-        if (f.roce) f.judgeable = judged;
-        if (!f.roce) return;
-        if (!judged) unjudged++;
-        if (f.cm != FrameFacts.CM_NONE && judged) cm(f);
-        if ("ud".equals(f.opcode.service())) {
-            fl.ud = true;
+        // A finding on a frame that has no flow for the engine (no known opcode) names its flow here.
+        if (!f.roce) {
+            if (x.pending != null && !x.pending.isEmpty()) x.flowId = flowIdOf(d);
             return;
         }
-        x.flow = fl;
-        x.stage2 = true;
-        x.truncated = d.truncated();
+        f.judgeable = !frameError && !malformed;
         if (!x.truncated && f.opcode.role() == OpcodeDef.Role.REQUEST) {
             int from = d.mrthOffset() >= 0 ? d.mrthOffset() + Mrth.SIZE : d.bthOffset() + Bth.SIZE;
             x.seg = d.data();
@@ -174,8 +163,131 @@ final class RuleEngine {
         }
     }
 
-    /** Second stage (in capture order, may run on another thread): the stateful rules of the QP streams. */
-    void stream(FrameFacts f, FrameExtra x) {
+    /**
+     * Second stage (analysis thread, capture order, after the engine judged f): the frame's waiting findings
+     * (dropped with the frame when the engine took it for a capture duplicate) and the stream rules.
+     */
+    @Override
+    public void analyzed(FrameFacts f, int slot, boolean duplicate) {
+        FrameExtra x = extras[slot];
+        current = x;
+        List<Finding> fresh = findings.fresh();
+        fresh.clear();
+        judge(f, x, duplicate);
+        drainEvents();
+        for (Finding k : fresh) if (k.frame() == f.number && k.anchor() == null) k.at(defaultAnchor(k.rule(), x));
+    }
+
+    /**
+     * Where a stream rule's finding on the frame being judged points: the field the rule is about (the first of
+     * its candidates the frame holds), or its payload.
+     */
+    private static Anchor defaultAnchor(String rule, FrameExtra x) {
+        int[] fields = STREAM_FIELDS.get(rule);
+        if (fields == null) return null;
+        for (int fid : fields) {
+            if (fid == PAYLOAD) {
+                if (x.payloadOffset >= 0) return new Anchor("payload", null, x.payloadOffset, x.payloadLength);
+                continue;
+            }
+            int off = x.offsetOf(Spec.FIELDS.get(fid).header());
+            if (off >= 0) return Anchor.field(fid, off);
+        }
+        return null;
+    }
+
+    private static final int PAYLOAD = -1;
+
+    /** The frame being judged (analysis thread): a finding decided later keeps the anchor it would get now. */
+    private FrameExtra current;
+
+    /** The fields each stream rule is about, in order of preference (a frame holds one of them). */
+    private static final Map<String, int[]> STREAM_FIELDS = Map.ofEntries(
+            Map.entry(MR_HDR_006, new int[] {Bth.F_TVER}),
+            Map.entry(MR_SEQ_001, new int[] {Bth.F_PSN}),
+            Map.entry(MR_SEQ_002, new int[] {Bth.F_OPCODE}),
+            Map.entry(MR_SEQ_003, new int[] {PAYLOAD, Bth.F_OPCODE}),
+            Map.entry(MR_SEQ_004, new int[] {Reth.F_DMA_LENGTH, PAYLOAD}),
+            Map.entry(MR_SEQ_005, new int[] {Mrth.F_MSG_ID}),
+            Map.entry(MR_RTX_001, new int[] {Bth.F_PSN}),
+            Map.entry(MR_RTX_002, new int[] {Bth.F_PSN}),
+            Map.entry(MR_RTX_003, new int[] {Mrth.F_RTX}),
+            Map.entry(MR_RTX_004, new int[] {Bth.F_PSN}),
+            Map.entry(MR_RTX_005, new int[] {Bth.F_PSN}),
+            Map.entry(MR_ACK_001, new int[] {Sacketh.F_CUM_PSN, Nacketh.F_FIRST_PSN, Bth.F_PSN}),
+            Map.entry(MR_ACK_002, new int[] {Bth.F_PSN}),
+            Map.entry(MR_ACK_003, new int[] {Aeth.F_MSN}),
+            Map.entry(MR_ACK_004, new int[] {Sacketh.F_BASE_PSN}),
+            Map.entry(MR_PATH_001, new int[] {Mrth.F_PATH_ID}),
+            Map.entry(MR_PATH_002, new int[] {Udp.F_SRCPORT}),
+            Map.entry(MR_CC_001, new int[] {Bth.F_OPCODE}),
+            Map.entry(MR_CC_002, new int[] {Ip.F_ECN, Ipv6.F_ECN}),
+            Map.entry(MR_CC_003, new int[] {Bth.F_PSN}),
+            Map.entry(MR_CTL_002, new int[] {Probeeth.F_ECHO_TIMESTAMP}),
+            Map.entry(MR_CTL_003, new int[] {Nacketh.F_COUNT}),
+            Map.entry(MR_UD_001, new int[] {PAYLOAD}));
+
+    /** Runs after the rules judged each frame (the engine's events of that frame, see {@link FileValidator}). */
+    void afterFrame(Runnable r) { afterFrame = r; }
+
+    private Runnable afterFrame;
+
+    void drainEvents() {
+        if (afterFrame != null) afterFrame.run();
+    }
+
+    private void judge(FrameFacts f, FrameExtra x, boolean duplicate) {
+        frames++;
+        long t = f.timeNs, n = f.number;
+        releaseHeldAcks(t);
+        if (firstNs < 0) firstNs = t;
+        lastNs = Math.max(lastNs, t);
+        if (!x.roce) {
+            report(x, null, n, t);
+            return;
+        }
+        roceFrames++;
+        if (!x.addressed) return;
+        if (!f.roce) {
+            report(x, x.flowId, n, t);
+            return;
+        }
+        FlowState fl = flow(f.v6, f.srcHi, f.srcLo, f.dstHi, f.dstLo, f.destQp);
+        fl.packets++;
+        fl.lastActivity = t;
+        if (duplicate) {
+            duplicates++;
+            return;
+        }
+        if (x.truncated) {
+            truncated++;
+            if (firstTruncFrame < 0) firstTruncFrame = n;
+        }
+        report(x, fl.id, n, t);
+        boolean judged = f.judgeable;
+        if (!judged) unjudged++;
+        if (f.cm != FrameFacts.CM_NONE && judged) cm(f);
+        if ("ud".equals(f.opcode.service())) {
+            fl.ud = true;
+            if (x.udPayload >= 0) udPmtu(f, fl, x.udPayload);
+            return;
+        }
+        x.flow = fl;
+        stream(f, x);
+    }
+
+    /** The findings the first stage left in the frame's slot. */
+    private void report(FrameExtra x, String flow, long n, long t) {
+        if (x.pending == null) return;
+        for (FrameExtra.Pending p : x.pending) {
+            Finding k = p.fold() ? findings.fold(p.rule(), p.severity(), flow, n, t, p.message())
+                    : findings.add(p.rule(), p.severity(), flow, n, t, p.message());
+            if (k != null && p.anchor() != null) k.at(p.anchor());
+        }
+    }
+
+    /** The stateful rules of the QP streams. */
+    private void stream(FrameFacts f, FrameExtra x) {
         FlowState fl = x.flow;
         long t = f.timeNs;
         if (t >= nextExpiry) {
@@ -198,19 +310,42 @@ final class RuleEngine {
     }
 
     /** A UDP datagram to a RoCE port that holds no BTH at all. */
-    private void noTransport(Dissection d) {
+    private void noTransport(Dissection d, FrameExtra x) {
         int udp = d.offsetOf(Udp.HEADER);
         if (udp < 0 || d.truncated()) return;
         int port = Udp.dstport(d.data(), udp);
         if (!settings.analysis.rocePorts().contains(port)) return;
         int len = Udp.length(d.data(), udp);
-        findings.add("MR-HDR-005", ERROR, null, d.number(), d.timeNanos(),
-                "UDP datagram to RoCE port " + port + " of " + len + " bytes cannot hold a BTH and an ICRC");
+        x.at(field(d, Udp.F_LENGTH)).add(MR_HDR_005, ERROR, "UDP datagram to RoCE port " + port + " of " + len + " bytes cannot hold a BTH and an ICRC");
     }
 
     // ================================================================== flows
 
-    private FlowState flowOf(Dissection d) {
+    /**
+     * Where the tap sees a frame's direction from, read off its addresses (the first stage has no flow state;
+     * it asks only for the few frames whose verdict depends on it). Matches {@link FlowState#view}.
+     */
+    private View viewOf(Dissection d) {
+        long[] a = addresses(d);
+        return a == null ? View.MIRROR : viewOf(a[0] == 1, a[1], a[2], a[3], a[4]);
+    }
+
+    private View viewOf(boolean v6, long sHi, long sLo, long dHi, long dLo) {
+        if (tap.kind() == Tap.Kind.HOST && v6 == tapV6) {
+            if (sHi == tapHi && sLo == tapLo) return View.SENDER;
+            if (dHi == tapHi && dLo == tapLo) return View.RECEIVER;
+        }
+        return View.MIRROR;
+    }
+
+    /** The flow id of a frame the engine keeps no flow for (no known opcode), or null without addresses. */
+    private static String flowIdOf(Dissection d) {
+        long[] a = addresses(d);
+        return a == null ? null : FlowKey.id(a[0] == 1, a[1], a[2], a[3], a[4], (int) d.destQp());
+    }
+
+    /** {v6 ? 1 : 0, srcHi, srcLo, dstHi, dstLo} of a RoCE frame (IPv4 in the low 32 bits), or null. */
+    private static long[] addresses(Dissection d) {
         MemorySegment s = d.data();
         boolean v6;
         long sHi = 0, sLo, dHi = 0, dLo;
@@ -233,20 +368,21 @@ final class RuleEngine {
             dHi = s.get(BE_LONG, a + 16);
             dLo = s.get(BE_LONG, a + 24);
         }
-        return flow(v6, sHi, sLo, dHi, dLo, (int) d.destQp());
+        return new long[] {v6 ? 1 : 0, sHi, sLo, dHi, dLo};
     }
 
-    FlowState flow(boolean v6, long sHi, long sLo, long dHi, long dLo, int qp) {
-        Key k = new Key(v6, sHi, sLo, dHi, dLo, qp);
-        FlowState fl = flows.get(k);
-        if (fl != null) return fl;
-        String id = FlowKey.id(v6, sHi, sLo, dHi, dLo, qp);
-        View view = View.MIRROR;
-        if (tap.kind() == Tap.Kind.HOST && v6 == tapV6) {
-            if (sHi == tapHi && sLo == tapLo) view = View.SENDER;
-            else if (dHi == tapHi && dLo == tapLo) view = View.RECEIVER;
-        }
-        fl = new FlowState(flowList.size(), v6, sHi, sLo, dHi, dLo, qp, id, view);
+    /**
+     * The rule state of the engine's flow with this key (the engine's {@link FlowKey}, so its id is the one
+     * the analysis reports), created on the flow's first frame as the engine's is.
+     */
+    private FlowState flow(boolean v6, long sHi, long sLo, long dHi, long dLo, int qp) {
+        FlowState fl = flows.get(probe.set(v6, sHi, sLo, dHi, dLo, qp));
+        return fl != null ? fl : create(probe.copy(), v6, sHi, sLo, dHi, dLo, qp);
+    }
+
+    private FlowState create(FlowKey k, boolean v6, long sHi, long sLo, long dHi, long dLo, int qp) {
+        String id = k.id();
+        FlowState fl = new FlowState(flowList.size(), v6, sHi, sLo, dHi, dLo, qp, id, viewOf(v6, sHi, sLo, dHi, dLo));
         if (plots) fl.plot = new Plot();
         int pm = settings.pmtuFor(id, qp);
         if (pm > 0) {
@@ -257,7 +393,7 @@ final class RuleEngine {
         flows.put(k, fl);
         flowList.add(fl);
         byId.put(id, fl);
-        byPair.computeIfAbsent(new Key(v6, sHi, sLo, dHi, dLo, -1), x -> new java.util.concurrent.CopyOnWriteArrayList<>()).add(fl);
+        byPair.computeIfAbsent(new FlowKey().set(v6, sHi, sLo, dHi, dLo, -1), x -> new ArrayList<>(2)).add(fl);
         return fl;
     }
 
@@ -275,7 +411,7 @@ final class RuleEngine {
      */
     FlowState about(FlowState g, int refPsn) {
         if (g.peer != null) return g.peer;
-        List<FlowState> cands = byPair.get(new Key(g.v6, g.dHi, g.dLo, g.sHi, g.sLo, -1));
+        List<FlowState> cands = byPair.get(new FlowKey().set(g.v6, g.dHi, g.dLo, g.sHi, g.sLo, -1));
         if (cands == null) return null;
         FlowState best = null;
         long bestDist = Long.MAX_VALUE;
@@ -342,28 +478,24 @@ final class RuleEngine {
     // ================================================================== stateless rules: MR-FRAME, MR-HDR-001..005, CTL-001, UD, PATH-001
 
     /** Runs the per-frame rules; true when one of them found an MR-FRAME or MR-HDR error (principle d). */
-    private boolean frameRules(Dissection d, FrameFacts f, FlowState fl, int fcsLength) {
-        long n = d.number(), t = d.timeNanos();
-        String flow = fl.id;
+    private boolean frameRules(Dissection d, FrameFacts f, FrameExtra x, int fcsLength) {
         boolean error = false;
         MemorySegment s = d.data();
-        int bth = d.bthOffset();
-        View view = fl.view;
         // MR-FRAME-001: ICRC. A sender-side tap sees frames before the NIC computes the ICRC (offload).
         if (d.icrcStatus() == IcrcStatus.BAD) {
             String msg = String.format("bad ICRC 0x%08x (computed 0x%08x)", d.icrcValue(), d.icrcComputed());
             if (d.icrcMatchingPort() >= 0) msg += String.format("; ICRC matches with UDP source port 0x%04x: the port was "
                     + "rewritten after the sender", d.icrcMatchingPort());
-            if (view == View.SENDER && settings.offloaded) {
-                findings.fold("MR-FRAME-001", NOTE, flow, n, t, msg + " at the sender's tap: the NIC computes the "
+            if (settings.offloaded && viewOf(d) == View.SENDER) {
+                x.at(icrc(d)).fold(MR_FRAME_001, NOTE, msg + " at the sender's tap: the NIC computes the "
                         + "ICRC after the capture point (offload); set offloaded: false to judge it");
-            } else if (findings.add("MR-FRAME-001", ERROR, flow, n, t, msg) != null) error = true;
+            } else if (x.at(icrc(d)).add(MR_FRAME_001, ERROR, msg)) error = true;
         }
-        error |= lengths(d, fl, fcsLength);
-        udpChecksum(d, fl);
+        error |= lengths(d, x, fcsLength);
+        udpChecksum(d, x);
         int tver = d.tver();
         if (tver != 0 && tver != 1) {
-            findings.add("MR-HDR-001", ERROR, flow, n, t, "BTH tver " + tver + " is neither 0 (RoCEv2) nor 1 (MetaRoCE v1)");
+            x.at(field(d, Bth.F_TVER)).add(MR_HDR_001, ERROR, "BTH tver " + tver + " is neither 0 (RoCEv2) nor 1 (MetaRoCE v1)");
             return true;
         }
         OpcodeDef op = d.opcode();
@@ -379,12 +511,12 @@ final class RuleEngine {
                 }
             }
             if (tver == 1 && opv >= 0xE0 && sev == NOTE) sev = ERROR;
-            findings.add("MR-HDR-002", sev, flow, n, t, why);
+            x.at(field(d, Bth.F_OPCODE)).add(MR_HDR_002, sev, why);
             return true;
         }
         int mrth = d.mrthOffset();
         if (mrth >= 0 && Mrth.version(s, mrth) != 1) {
-            findings.add("MR-HDR-004", ERROR, flow, n, t, "MRTH version " + Mrth.version(s, mrth) + ", expected 1");
+            x.at(field(d, Mrth.F_VERSION)).add(MR_HDR_004, ERROR, "MRTH version " + Mrth.version(s, mrth) + ", expected 1");
             error = true;
         }
         boolean ud = "ud".equals(op.service());
@@ -395,7 +527,7 @@ final class RuleEngine {
             for (int h : chain) {
                 if (!d.hasLayer(h)) {
                     HeaderDef hd = Spec.HEADERS.get(h);
-                    findings.add("MR-HDR-005", ERROR, flow, n, t, op.label() + " lacks its " + hd.origId() + " ("
+                    x.at(field(d, Bth.F_OPCODE)).add(MR_HDR_005, ERROR, op.label() + " lacks its " + hd.origId() + " ("
                             + hd.size() + " bytes)" + (d.mrthOffset() >= 0 && d.spray() && op.sprayChain() != null
                             ? " (sprayed MetaRoCE form)" : ""));
                     error = true;
@@ -403,19 +535,19 @@ final class RuleEngine {
                 }
             }
         }
-        reserved(d, fl);
+        reserved(d, x);
         boolean complete = d.payloadOffset() >= 0;
         // MR-FRAME-004: payload + pad a multiple of 4; pad_cnt 0 on First and Middle.
         if (complete) {
             int bytes = d.payloadLength() + d.padCount();
             int wireBytes = transportEnd(d) - 4 - d.payloadOffset();
             if (wireBytes >= 0 && (wireBytes % 4 != 0 || d.padCount() > wireBytes)) {
-                findings.add("MR-FRAME-004", ERROR, flow, n, t, wireBytes % 4 != 0
+                x.at(field(d, Bth.F_PAD_CNT)).add(MR_FRAME_004, ERROR, wireBytes % 4 != 0
                         ? "payload + pad is " + wireBytes + " bytes, not a multiple of 4 (pad_cnt " + d.padCount() + ")"
                         : "pad_cnt " + d.padCount() + " exceeds the " + wireBytes + " bytes after the headers");
                 error = true;
             } else if (d.padCount() != 0 && (op.segment() == OpcodeDef.Segment.FIRST || op.segment() == OpcodeDef.Segment.MIDDLE)) {
-                findings.add("MR-FRAME-004", ERROR, flow, n, t, op.label() + " with pad_cnt " + d.padCount()
+                x.at(field(d, Bth.F_PAD_CNT)).add(MR_FRAME_004, ERROR, op.label() + " with pad_cnt " + d.padCount()
                         + " (First and Middle packets carry whole PMTUs, no pad)");
                 error = true;
             }
@@ -424,30 +556,46 @@ final class RuleEngine {
         if (ud) {
             // MR-UD-001: DETH and at most PMTU bytes.
             if (!d.hasLayer(io.metaroce.protocol.Deth.HEADER) && !d.truncated()) {
-                findings.add("MR-UD-001", ERROR, flow, n, t, op.label() + " without its DETH");
+                x.at(field(d, Bth.F_OPCODE)).add(MR_UD_001, ERROR, op.label() + " without its DETH");
                 error = true;
             } else if (complete) {
-                int pm = fl.pmtu > 0 ? fl.pmtu : ValidateSettings.MAX_PMTU;
-                if (d.payloadLength() > pm) {
-                    findings.add("MR-UD-001", ERROR, flow, n, t, op.label() + " carries " + d.payloadLength()
-                            + " payload bytes, more than the PMTU of " + pm + (fl.pmtu > 0 ? " (" + fl.pmtuSource + ")"
-                            : " (the largest IBTA MTU; give --pmtu for this QP)"));
-                }
+                x.udPayload = d.payloadLength(); // against the QP's PMTU, which the stream stage knows
             }
         }
         // MR-CTL-001: fields §7 fixes on control packets (and the RoCEv2 CNP of §5).
-        if (op.role() == OpcodeDef.Role.CONTROL) controlFields(d, op, fl);
+        if (op.role() == OpcodeDef.Role.CONTROL) controlFields(d, op, x);
         // MR-PATH-001 (per frame): path_id range; a non-spraying request uses path 0.
         if (mrth >= 0) {
             int path = Mrth.pathId(s, mrth);
             if (path > 1023) {
-                findings.add("MR-PATH-001", ERROR, flow, n, t, "path_id " + path + " exceeds 1023");
+                x.at(field(d, Mrth.F_PATH_ID)).add(MR_PATH_001, ERROR, "path_id " + path + " exceeds 1023");
             } else if (op.role() == OpcodeDef.Role.REQUEST && !Mrth.spray(s, mrth) && path != 0) {
-                findings.add("MR-PATH-001", ERROR, flow, n, t, "path_id " + path + " on a request with spray = 0 "
+                x.at(field(d, Mrth.F_PATH_ID)).add(MR_PATH_001, ERROR, "path_id " + path + " on a request with spray = 0 "
                         + "(a QP direction that does not spray uses path 0)");
             }
         }
         return error;
+    }
+
+    /** MR-UD-001: a UD packet carries at most the PMTU. */
+    private void udPmtu(FrameFacts f, FlowState fl, int payload) {
+        int pm = fl.pmtu > 0 ? fl.pmtu : ValidateSettings.MAX_PMTU;
+        if (payload > pm) {
+            findings.add(MR_UD_001, ERROR, fl.id, f.number, f.timeNs, f.opcode.label() + " carries " + payload
+                    + " payload bytes, more than the PMTU of " + pm + (fl.pmtu > 0 ? " (" + fl.pmtuSource + ")"
+                    : " (the largest IBTA MTU; give --pmtu for this QP)"));
+        }
+    }
+
+    /** The bytes of a catalogue field in this frame (its header's first occurrence), or null without the header. */
+    private static Anchor field(Dissection d, int fieldId) {
+        int off = d.offsetOf(Spec.FIELDS.get(fieldId).header());
+        return off < 0 ? null : Anchor.field(fieldId, off);
+    }
+
+    /** The ICRC: the 4 bytes before the end of the transport packet. */
+    private static Anchor icrc(Dissection d) {
+        return new Anchor("icrc", "icrc.value", transportEnd(d) - 4, 4);
     }
 
     private static int transportEnd(Dissection d) {
@@ -458,7 +606,7 @@ final class RuleEngine {
     }
 
     /** MR-FRAME-002: IP and UDP lengths against the frame's original length. */
-    private boolean lengths(Dissection d, FlowState fl, int fcsLength) {
+    private boolean lengths(Dissection d, FrameExtra x, int fcsLength) {
         MemorySegment s = d.data();
         int udp = d.offsetOf(Udp.HEADER);
         int ip = d.offsetOf(Ip.HEADER), ip6 = d.offsetOf(Ipv6.HEADER);
@@ -488,11 +636,12 @@ final class RuleEngine {
             }
         }
         if (msg == null) return false;
-        return findings.add("MR-FRAME-002", ERROR, fl.id, d.number(), d.timeNanos(), msg) != null;
+        Anchor at = msg.startsWith("UDP") ? field(d, Udp.F_LENGTH) : ip >= 0 ? field(d, Ip.F_LEN) : field(d, Ipv6.F_PLEN);
+        return x.at(at).add(MR_FRAME_002, ERROR, msg);
     }
 
     /** MR-FRAME-003: a non-zero UDP checksum must verify. At the sender's tap the NIC may fill it in later. */
-    private void udpChecksum(Dissection d, FlowState fl) {
+    private void udpChecksum(Dissection d, FrameExtra x) {
         int udp = d.offsetOf(Udp.HEADER);
         if (udp < 0 || d.truncated()) return;
         MemorySegment s = d.data();
@@ -515,17 +664,17 @@ final class RuleEngine {
         if (sum == 0xFFFF) return;
         int computed;
         {
-            long x = sum - ck;
-            while (x < 0) x += 0xFFFF;
-            while ((x >>> 16) != 0) x = (x & 0xFFFF) + (x >>> 16);
-            computed = (int) (~x & 0xFFFF);
+            long c = sum - ck;
+            while (c < 0) c += 0xFFFF;
+            while ((c >>> 16) != 0) c = (c & 0xFFFF) + (c >>> 16);
+            computed = (int) (~c & 0xFFFF);
         }
         String msg = String.format("bad UDP checksum 0x%04x (computed 0x%04x)", ck, computed);
-        if (fl.view == View.SENDER && settings.offloaded) {
-            findings.fold("MR-FRAME-003", NOTE, fl.id, d.number(), d.timeNanos(), msg
+        if (settings.offloaded && viewOf(d) == View.SENDER) {
+            x.at(field(d, Udp.F_CHECKSUM)).fold(MR_FRAME_003, NOTE, msg
                     + " at the sender's tap: the NIC may fill it in after the capture point (offload)");
         } else {
-            findings.add("MR-FRAME-003", ERROR, fl.id, d.number(), d.timeNanos(), msg);
+            x.at(field(d, Udp.F_CHECKSUM)).add(MR_FRAME_003, ERROR, msg);
         }
     }
 
@@ -537,25 +686,30 @@ final class RuleEngine {
         return sum;
     }
 
-    /** Per header: its fields the catalogue marks reserved (must be 0). */
+    /**
+     * Per header: its fields the catalogue marks reserved (must be 0); none for pseudo headers and the link
+     * layers before IP, which MR-HDR-003 does not judge.
+     */
     private static final int[][] RESERVED = new int[Spec.HEADERS.size()][];
 
     static {
         for (HeaderDef h : Spec.HEADERS) {
-            RESERVED[h.index()] = java.util.stream.IntStream.range(h.firstField(), h.firstField() + h.fieldCount())
-                    .filter(k -> Spec.FIELDS.get(k).reserved()).toArray();
+            RESERVED[h.index()] = h.pseudo() || h.index() < Ip.HEADER ? new int[0]
+                    : java.util.stream.IntStream.range(h.firstField(), h.firstField() + h.fieldCount())
+                            .filter(k -> Spec.FIELDS.get(k).reserved()).toArray();
         }
     }
 
     /** MR-HDR-003: reserved fields (the catalogue's reserved flag) of every header from IP on. */
-    private void reserved(Dissection d, FlowState fl) {
+    private void reserved(Dissection d, FrameExtra x) {
         MemorySegment s = d.data();
         StringBuilder bad = null;
-        for (int i = 0; i < d.layerCount(); i++) {
-            HeaderDef h = d.layer(i);
-            if (h.pseudo() || h.index() < Ip.HEADER) continue;
+        Anchor first = null;
+        for (int i = 0, n = d.layerCount(); i < n; i++) {
+            int[] reserved = RESERVED[d.layerHeader(i)];
+            if (reserved.length == 0) continue;
             int off = d.layerOffset(i);
-            for (int k : RESERVED[h.index()]) {
+            for (int k : reserved) {
                 FieldDef fd = Spec.FIELDS.get(k);
                 if (off + (fd.bitOffset() + fd.bitWidth() + 7) / 8 > d.capturedLength()) continue;
                 long v;
@@ -567,18 +721,21 @@ final class RuleEngine {
                     v = fd.readLong(s, off);
                 }
                 if (v != 0) {
-                    if (bad == null) bad = new StringBuilder();
+                    if (bad == null) {
+                        bad = new StringBuilder();
+                        first = Anchor.field(k, off);
+                    }
                     else bad.append(", ");
                     bad.append(fd.name()).append(" = 0x").append(Long.toHexString(v));
                 }
             }
         }
-        if (bad != null) findings.add("MR-HDR-003", WARN, fl.id, d.number(), d.timeNanos(), "reserved field"
+        if (bad != null) x.at(first).add(MR_HDR_003, WARN, "reserved field"
                 + (bad.indexOf(",") > 0 ? "s" : "") + " not 0: " + bad);
     }
 
     /** MR-CTL-001: what §7 fixes in MR-SACK .. MR-PROBE-REPLY, and §5 in the RoCEv2 CNP. */
-    private void controlFields(Dissection d, OpcodeDef op, FlowState fl) {
+    private void controlFields(Dissection d, OpcodeDef op, FrameExtra x) {
         MemorySegment s = d.data();
         int bth = d.bthOffset(), m = d.mrthOffset();
         List<String> bad = new ArrayList<>();
@@ -607,7 +764,7 @@ final class RuleEngine {
         }
         if (d.payloadOffset() >= 0 && !d.truncated() && transportEnd(d) - 4 - d.payloadOffset() > 0)
             bad.add((transportEnd(d) - 4 - d.payloadOffset()) + " bytes of payload");
-        if (!bad.isEmpty()) findings.add("MR-CTL-001", ERROR, fl.id, d.number(), d.timeNanos(), op.label() + " with "
+        if (!bad.isEmpty()) x.at(Anchor.header(m >= 0 ? Mrth.HEADER : Bth.HEADER, m >= 0 ? m : bth)).add(MR_CTL_001, ERROR, op.label() + " with "
                 + String.join(", ", bad));
     }
 
@@ -620,7 +777,7 @@ final class RuleEngine {
             fl.tver = f.tver;
             fl.tverFrame = n;
         } else if (fl.tver != f.tver) {
-            Finding x = findings.add("MR-HDR-006", ERROR, fl.id, n, f.timeNs, "tver " + f.tver + " in a QP direction that "
+            Finding x = findings.add(MR_HDR_006, ERROR, fl.id, n, f.timeNs, "tver " + f.tver + " in a QP direction that "
                     + "carried tver " + fl.tver);
             if (x != null) x.also(fl.tverFrame);
         }
@@ -631,7 +788,7 @@ final class RuleEngine {
                 fl.spray = sp;
                 fl.sprayFrame = n;
             } else if (expect != sp) {
-                Finding x = findings.add("MR-HDR-006", ERROR, fl.id, n, f.timeNs, "MRTH spray = " + sp + " in a QP direction "
+                Finding x = findings.add(MR_HDR_006, ERROR, fl.id, n, f.timeNs, "MRTH spray = " + sp + " in a QP direction "
                         + (fl.cmSpray >= 0 ? "whose connection set spray = " + expect : "that sends with spray = " + expect));
                 if (x != null && fl.cmSpray < 0) x.also(fl.sprayFrame);
             }
@@ -643,20 +800,20 @@ final class RuleEngine {
         long n = f.number;
         boolean reply = f.opcodeValue == 0xE5;
         if (fl.pathCount > 0 && f.pathId >= fl.pathCount && !reply) {
-            findings.add("MR-PATH-001", ERROR, fl.id, n, f.timeNs, "path_id " + f.pathId + " is not below the path_count "
+            findings.add(MR_PATH_001, ERROR, fl.id, n, f.timeNs, "path_id " + f.pathId + " is not below the path_count "
                     + fl.pathCount + " of this QP direction");
         } else if (!reply && f.pathId != 0 && (fl.cmSpray == 0 || (fl.cmSpray < 0 && fl.spray == 0))
                 && f.opcode.role() != OpcodeDef.Role.REQUEST) {
-            findings.add("MR-PATH-001", ERROR, fl.id, n, f.timeNs, "path_id " + f.pathId + " in a QP direction that does not "
+            findings.add(MR_PATH_001, ERROR, fl.id, n, f.timeNs, "path_id " + f.pathId + " in a QP direction that does not "
                     + "spray (spray = 0 uses path 0)");
         } else if (f.opcode.role() == OpcodeDef.Role.RESPONSE && "read".equals(f.opcode.family()) && f.pathId != 0) {
-            findings.add("MR-PATH-001", ERROR, fl.id, n, f.timeNs, "READ response on path " + f.pathId
+            findings.add(MR_PATH_001, ERROR, fl.id, n, f.timeNs, "READ response on path " + f.pathId
                     + " (READ responses are not sprayed: path 0 of the responder)");
         }
         if (reply || f.sport < 0) return;
         int base = f.sport - f.pathId;
         if (base < 0) {
-            findings.add("MR-PATH-002", ERROR, fl.id, n, f.timeNs, "UDP source port " + f.sport + " is below path_id "
+            findings.add(MR_PATH_002, ERROR, fl.id, n, f.timeNs, "UDP source port " + f.sport + " is below path_id "
                     + f.pathId + ": no base_port fits");
             return;
         }
@@ -664,13 +821,13 @@ final class RuleEngine {
             fl.basePort = base;
             fl.basePortFrame = n;
         } else if (fl.basePort != base) {
-            Finding x = findings.add("MR-PATH-002", ERROR, fl.id, n, f.timeNs, "base_port = sport " + f.sport + " - path_id "
+            Finding x = findings.add(MR_PATH_002, ERROR, fl.id, n, f.timeNs, "base_port = sport " + f.sport + " - path_id "
                     + f.pathId + " = " + base + ", but this QP direction uses base_port " + fl.basePort
                     + (fl.basePortCm ? " (from the connection setup)" : ""));
             if (x != null && !fl.basePortCm) x.also(fl.basePortFrame);
         }
         if (fl.pathCount > 0 && (long) fl.basePort + fl.pathCount - 1 > 65535) {
-            findings.add("MR-PATH-002", ERROR, fl.id, n, f.timeNs, "base_port " + fl.basePort + " + path_count "
+            findings.add(MR_PATH_002, ERROR, fl.id, n, f.timeNs, "base_port " + fl.basePort + " + path_count "
                     + fl.pathCount + " - 1 exceeds 65535");
         }
     }
@@ -758,7 +915,7 @@ final class RuleEngine {
             if (fl.credit && settings.creditChecks) credit(fl, f, u);
             // MR-RTX-003: rtx = 1 on a PSN never sent before: certain only at the sender's own tap.
             if (meta && f.rtx && fl.view == View.SENDER) {
-                Finding x = findings.add("MR-RTX-003", ERROR, fl.id, n, t, "rtx = 1 on PSN " + f.psn + ", never sent before");
+                Finding x = findings.add(MR_RTX_003, ERROR, fl.id, n, t, "rtx = 1 on PSN " + f.psn + ", never sent before");
                 if (x != null) x.dropSensitive = true;
             }
             record(d, f, fl, u);
@@ -777,7 +934,7 @@ final class RuleEngine {
             } else {
                 // First copy of a PSN the tap had not shown (reordered, or the original was lost before the tap).
                 if (meta && f.rtx && fl.view == View.SENDER && (st & PsnRing.SKIP) == 0) {
-                    Finding x = findings.add("MR-RTX-003", ERROR, fl.id, n, t, "rtx = 1 on PSN " + f.psn + ", never sent before");
+                    Finding x = findings.add(MR_RTX_003, ERROR, fl.id, n, t, "rtx = 1 on PSN " + f.psn + ", never sent before");
                     if (x != null) x.dropSensitive = true;
                 }
                 record(d, f, fl, u);
@@ -885,7 +1042,7 @@ final class RuleEngine {
         String psns = count == 1 ? "PSN " + wrap(from) : count + " PSNs " + wrap(from) + ".." + wrap(u - 1);
         if (fl.view == View.SENDER) {
             for (long p = Math.max(from, r.base); p < u; p++) r.st[r.idx(p)] |= PsnRing.SKIP;
-            Finding x = findings.add("MR-SEQ-001", ERROR, fl.id, f.number, f.timeNs, "new PSN " + f.psn + " skips " + psns
+            Finding x = findings.add(MR_SEQ_001, ERROR, fl.id, f.number, f.timeNs, "new PSN " + f.psn + " skips " + psns
                     + " (expected PSN " + wrap(from) + " next)");
             if (x != null) {
                 x.dropSensitive = true;
@@ -894,7 +1051,7 @@ final class RuleEngine {
             return;
         }
         if (f.tver == 0) {
-            findings.add("MR-SEQ-001", NOTE, fl.id, f.number, f.timeNs, "missing: network or capture loss (" + psns + ")");
+            findings.add(MR_SEQ_001, NOTE, fl.id, f.number, f.timeNs, "missing: network or capture loss (" + psns + ")");
         } else {
             fl.gaps.add(new long[] {f.number, f.timeNs, from, count});
             if (fl.gaps.size() > 256) gapVerdict(fl, fl.gaps.poll(), true);
@@ -916,7 +1073,7 @@ final class RuleEngine {
         }
         if (missing > 0 || force) {
             if (missing == 0) return;
-            findings.add("MR-SEQ-001", NOTE, fl.id, g[0], g[1], "missing: network or capture loss (" + missing + " PSN"
+            findings.add(MR_SEQ_001, NOTE, fl.id, g[0], g[1], "missing: network or capture loss (" + missing + " PSN"
                     + (missing == 1 ? " " : "s from ") + wrap(first) + ")");
         }
     }
@@ -951,13 +1108,13 @@ final class RuleEngine {
         if (granted == Long.MIN_VALUE) {
             if (fl.creditSeen || !fl.grants.isEmpty() || fl.credit) {
                 if (fl.grants.isEmpty() && !fl.creditSeen && fl.view != View.SENDER) return;
-                findings.add("MR-CC-003", ERROR, fl.id, f.number, f.timeNs, "credit mode: new PSN " + f.psn
+                findings.add(MR_CC_003, ERROR, fl.id, f.number, f.timeNs, "credit mode: new PSN " + f.psn
                         + " before the first MR-CREDIT reached the sender" + where);
             }
             return;
         }
         if (u >= granted) {
-            Finding x = findings.add("MR-CC-003", ERROR, fl.id, f.number, f.timeNs, "credit mode: new PSN " + f.psn
+            Finding x = findings.add(MR_CC_003, ERROR, fl.id, f.number, f.timeNs, "credit mode: new PSN " + f.psn
                     + " at or after granted_psn " + wrap(granted) + where);
             if (x != null) x.also(grantFrame);
         }
@@ -984,14 +1141,14 @@ final class RuleEngine {
                 if (!same(r.seg[i], r.payOff[i], r.endOff[i], d.seg, d.payOff, d.endOff)) diffs.add("payload bytes");
             }
             if (!diffs.isEmpty()) {
-                Finding x = findings.add("MR-RTX-002", ERROR, fl.id, n, t, "PSN " + f.psn + " sent again with different "
+                Finding x = findings.add(MR_RTX_002, ERROR, fl.id, n, t, "PSN " + f.psn + " sent again with different "
                         + String.join(", ", diffs) + " than its first copy");
                 if (x != null) x.also(orig);
             }
         }
         // MR-RTX-003: two copies with rtx = 0.
         if (meta && !f.rtx && (r.st[i] & PsnRing.RTX0) != 0) {
-            Finding x = findings.add("MR-RTX-003", ERROR, fl.id, n, t, "PSN " + f.psn + " sent again with rtx = 0 "
+            Finding x = findings.add(MR_RTX_003, ERROR, fl.id, n, t, "PSN " + f.psn + " sent again with rtx = 0 "
                     + "(its first copy had rtx = 0 too)");
             if (x != null) x.also(orig);
         }
@@ -1002,7 +1159,7 @@ final class RuleEngine {
             if (t > allowed) {
                 // At the receiver's tap the paths' one-way delays are unknown (a slow path makes a legal resend look
                 // late): a note there; a warning at the sender's own tap.
-                Finding x = findings.add("MR-RTX-004", fl.view == View.SENDER ? WARN : NOTE, fl.id, n, t, String.format("PSN %d resent %.1f us after an "
+                Finding x = findings.add(MR_RTX_004, fl.view == View.SENDER ? WARN : NOTE, fl.id, n, t, String.format("PSN %d resent %.1f us after an "
                         + "MR-SACK covering it %s", f.psn, (t - r.coverTime[i]) / 1000.0,
                         fl.view == View.SENDER ? "reached the sender" : "was sent (one minimum RTT allowed)"));
                 if (x != null) x.also(r.coverFrame[i]).also(orig);
@@ -1016,7 +1173,7 @@ final class RuleEngine {
             if (u != fl.nakU) {
                 // Away from the requester's tap the resent p may have been lost before the tap: only a note then.
                 Severity sev = fl.view == View.SENDER ? ERROR : u < fl.nakU ? WARN : NOTE;
-                Finding x = findings.add("MR-RTX-001", sev, fl.id, n, t, "after a NAK PSN sequence error for "
+                Finding x = findings.add(MR_RTX_001, sev, fl.id, n, t, "after a NAK PSN sequence error for "
                         + wrap(fl.nakU) + " the first PSN sent again is " + f.psn + (sev == NOTE ? " (PSN " + wrap(fl.nakU)
                         + " may have been resent and lost before this tap)" : ""));
                 if (x != null) x.also(fl.nakFrame);
@@ -1051,7 +1208,7 @@ final class RuleEngine {
         long q = u - p;
         long va = r.rethVa[k] + q * fl.pmtu, len = (r.rethLen[k] & 0xFFFFFFFFL) - q * fl.pmtu;
         if (f.opcode.code() != (r.op[k] & 0xFF) || f.rethVa != va || f.rethLen != len) {
-            Finding x = findings.add("MR-RTX-002", ERROR, fl.id, f.number, f.timeNs, String.format("READ Request re-issued "
+            Finding x = findings.add(MR_RTX_002, ERROR, fl.id, f.number, f.timeNs, String.format("READ Request re-issued "
                     + "at PSN %d (%d after the original) with virtual_address 0x%x and dma_length %d; §9.2 gives 0x%x and %d",
                     f.psn, q, f.rethVa, f.rethLen, va, len));
             if (x != null) x.also(r.frame[k]);
@@ -1117,20 +1274,20 @@ final class RuleEngine {
             if (!firstOrOnly) return;
         } else if (fl.mState == FlowState.M_IN) {
             if (firstOrOnly) {
-                Finding x = findings.add("MR-SEQ-002", ERROR, fl.id, frame, time, op.label() + " at PSN " + psn
+                Finding x = findings.add(MR_SEQ_002, ERROR, fl.id, frame, time, op.label() + " at PSN " + psn
                         + " while the " + fl.mFamily.toUpperCase() + " message started at PSN " + wrap(fl.mFirstU)
                         + " has not ended (no Last)");
                 if (x != null) x.also(fl.mFirstFrame);
                 fl.mPrevEndU = Long.MIN_VALUE;
             } else if (!family.equals(fl.mFamily)) {
-                Finding x = findings.add("MR-SEQ-002", ERROR, fl.id, frame, time, op.label() + " at PSN " + psn
+                Finding x = findings.add(MR_SEQ_002, ERROR, fl.id, frame, time, op.label() + " at PSN " + psn
                         + " inside the " + fl.mFamily.toUpperCase() + " message started at PSN " + wrap(fl.mFirstU));
                 if (x != null) x.also(fl.mFirstFrame);
                 fl.mState = FlowState.M_SYNC;
                 return;
             }
         } else if (!firstOrOnly) {
-            findings.add("MR-SEQ-002", ERROR, fl.id, frame, time, op.label() + " at PSN " + psn + " without a First"
+            findings.add(MR_SEQ_002, ERROR, fl.id, frame, time, op.label() + " at PSN " + psn + " without a First"
                     + " (the previous message ended at PSN " + wrap(fl.mPrevEndU) + ")");
             fl.mState = FlowState.M_SYNC;
             return;
@@ -1143,10 +1300,10 @@ final class RuleEngine {
             // MR-SEQ-005: msg_id + 1 between PSN-adjacent messages, msg_offset 0 on the first packet.
             if (tver == 1) {
                 if (fl.mPrevMsgId >= 0 && fl.mPrevEndU == u - 1 && r.msgId[i] != ((fl.mPrevMsgId + 1) & 0xFFFFFFFFL)) {
-                    findings.add("MR-SEQ-005", ERROR, fl.id, frame, time, "msg_id " + r.msgId[i] + " follows msg_id "
+                    findings.add(MR_SEQ_005, ERROR, fl.id, frame, time, "msg_id " + r.msgId[i] + " follows msg_id "
                             + fl.mPrevMsgId + " of the message just before (expected " + ((fl.mPrevMsgId + 1) & 0xFFFFFFFFL) + ")");
                 }
-                if (r.msgOff[i] != 0) findings.add("MR-SEQ-005", ERROR, fl.id, frame, time, op.label() + " with msg_offset "
+                if (r.msgOff[i] != 0) findings.add(MR_SEQ_005, ERROR, fl.id, frame, time, op.label() + " with msg_offset "
                         + r.msgOff[i] + " (the first packet of a message carries 0)");
             }
             fl.mFirstU = u;
@@ -1161,14 +1318,14 @@ final class RuleEngine {
             if (tver == 1) {
                 long expect = fl.pmtu > 0 ? (u - fl.mFirstU) * fl.pmtu : fl.mSum;
                 if (r.msgId[i] != fl.mMsgId) {
-                    findings.add("MR-SEQ-005", ERROR, fl.id, frame, time, op.label() + " at PSN " + psn + " with msg_id "
+                    findings.add(MR_SEQ_005, ERROR, fl.id, frame, time, op.label() + " at PSN " + psn + " with msg_id "
                             + r.msgId[i] + " inside message " + fl.mMsgId);
                 } else if (r.msgOff[i] != expect) {
-                    findings.add("MR-SEQ-005", ERROR, fl.id, frame, time, op.label() + " at PSN " + psn + " with msg_offset "
+                    findings.add(MR_SEQ_005, ERROR, fl.id, frame, time, op.label() + " at PSN " + psn + " with msg_offset "
                             + r.msgOff[i] + "; the message's earlier PSNs carry " + expect + " bytes");
                 }
                 if (r.rethLen[i] >= 0 && fl.mRethLen >= 0 && (r.rethLen[i] != fl.mRethLen || r.rethVa[i] != fl.mRethVa)) {
-                    Finding x = findings.add("MR-SEQ-004", ERROR, fl.id, frame, time, op.label() + " at PSN " + psn
+                    Finding x = findings.add(MR_SEQ_004, ERROR, fl.id, frame, time, op.label() + " at PSN " + psn
                             + " carries a RETH that differs from the message's first RETH (a sprayed WRITE repeats it byte for byte)");
                     if (x != null) x.also(fl.mFirstFrame);
                 }
@@ -1179,7 +1336,7 @@ final class RuleEngine {
         if (seg == OpcodeDef.Segment.LAST || seg == OpcodeDef.Segment.ONLY) {
             // MR-SEQ-004: a WRITE's payload adds up to its RETH dma_length.
             if ("write".equals(family) && fl.mRethLen >= 0 && fl.mSum != (fl.mRethLen & 0xFFFFFFFFL)) {
-                Finding x = findings.add("MR-SEQ-004", ERROR, fl.id, frame, time, "WRITE message PSN " + wrap(fl.mFirstU)
+                Finding x = findings.add(MR_SEQ_004, ERROR, fl.id, frame, time, "WRITE message PSN " + wrap(fl.mFirstU)
                         + ".." + psn + " carries " + fl.mSum + " payload bytes, its RETH dma_length says " + fl.mRethLen);
                 if (x != null && fl.mFirstFrame != frame) x.also(fl.mFirstFrame);
             }
@@ -1211,7 +1368,7 @@ final class RuleEngine {
                     fl.peer.pmtuFrame = frame;
                 }
             } else {
-                findings.add("MR-SEQ-003", ERROR, fl.id, frame, time, op.label() + " at PSN " + psn + " carries " + payload
+                findings.add(MR_SEQ_003, ERROR, fl.id, frame, time, op.label() + " at PSN " + psn + " carries " + payload
                         + " bytes, which is no PMTU (256, 512, 1024, 2048 or 4096)");
             }
             return;
@@ -1221,11 +1378,11 @@ final class RuleEngine {
         String src = "cm".equals(fl.pmtuSource) ? "from the connection setup" : "user".equals(fl.pmtuSource) ? "as given"
                 : "learned from frame " + fl.pmtuFrame;
         if (full && payload != fl.pmtu) {
-            Finding x = findings.add("MR-SEQ-003", ERROR, fl.id, frame, time, op.label() + " at PSN " + psn + " carries "
+            Finding x = findings.add(MR_SEQ_003, ERROR, fl.id, frame, time, op.label() + " at PSN " + psn + " carries "
                     + payload + " bytes, not the PMTU of " + fl.pmtu + " (" + src + ")");
             if (x != null && "learned".equals(fl.pmtuSource)) x.also(fl.pmtuFrame);
         } else if (!full && payload > fl.pmtu) {
-            findings.add("MR-SEQ-003", ERROR, fl.id, frame, time, op.label() + " at PSN " + psn + " carries " + payload
+            findings.add(MR_SEQ_003, ERROR, fl.id, frame, time, op.label() + " at PSN " + psn + " carries " + payload
                     + " bytes, more than the PMTU of " + fl.pmtu + " (" + src + ")");
         }
     }
@@ -1290,7 +1447,7 @@ final class RuleEngine {
     private void msn(FrameFacts f, FlowState g) {
         if (g.view == View.MIRROR) return;
         if (g.lastMsn >= 0 && diff(g.lastMsn, f.aethMsn) < 0) {
-            Finding x = findings.add("MR-ACK-003", WARN, g.id, f.number, f.timeNs, "AETH msn " + f.aethMsn
+            Finding x = findings.add(MR_ACK_003, WARN, g.id, f.number, f.timeNs, "AETH msn " + f.aethMsn
                     + " after msn " + g.lastMsn);
             if (x != null) x.also(g.lastMsnFrame);
             return;
@@ -1308,12 +1465,12 @@ final class RuleEngine {
         Severity sev = fl.view == View.MIRROR ? NOTE : ERROR;
         if (sev == ERROR) {
             // Held: a capture point merging both directions may write the PSNs just after their ACK.
-            heldAcks.add(new HeldAck(fl, g.id, f.number, f.timeNs, lastU, what + " covers PSN " + wrap(lastU)
+            heldAcks.add(new HeldAck(fl, g.id, f.number, f.timeNs, lastU, defaultAnchor(MR_ACK_001, current), what + " covers PSN " + wrap(lastU)
                     + ", but the highest PSN " + (fl.view == View.RECEIVER ? "received" : "sent") + " so far is "
                     + wrap(fl.maxU) + " (data flow " + fl.id + ")", fl.lastReqFrame));
             return true;
         }
-        Finding x = findings.add("MR-ACK-001", sev, g.id, f.number, f.timeNs, what + " covers PSN " + wrap(lastU)
+        Finding x = findings.add(MR_ACK_001, sev, g.id, f.number, f.timeNs, what + " covers PSN " + wrap(lastU)
                 + ", but the highest PSN " + (fl.view == View.RECEIVER ? "received" : "sent") + " so far is " + wrap(fl.maxU)
                 + " (data flow " + fl.id + ")");
         if (x != null) {
@@ -1327,7 +1484,8 @@ final class RuleEngine {
     static final long CAPTURE_REORDER_NS = 50_000;
 
     /** An MR-ACK-001 error waiting for the reordering tolerance: void if the PSNs appear in time. */
-    private record HeldAck(FlowState fl, String flow, long frame, long time, long lastU, String message, long also) {}
+    private record HeldAck(FlowState fl, String flow, long frame, long time, long lastU, Anchor anchor, String message,
+                           long also) {}
 
     private final java.util.ArrayDeque<HeldAck> heldAcks = new java.util.ArrayDeque<>();
 
@@ -1336,8 +1494,9 @@ final class RuleEngine {
         while ((h = heldAcks.peek()) != null && t - h.time() > CAPTURE_REORDER_NS) {
             heldAcks.poll();
             if (h.fl().maxU >= h.lastU()) continue; // the requests were captured just after their ACK
-            Finding x = findings.add("MR-ACK-001", ERROR, h.flow(), h.frame(), h.time(), h.message());
+            Finding x = findings.add(MR_ACK_001, ERROR, h.flow(), h.frame(), h.time(), h.message());
             if (x != null) {
+                x.at(h.anchor());
                 x.dropSensitive = true;
                 x.also(h.also());
             }
@@ -1348,7 +1507,7 @@ final class RuleEngine {
     private void nakPsn(FlowState fl, FlowState g, FrameFacts f, long u) {
         if (fl.view == View.RECEIVER) {
             if (u != fl.ePsnU) {
-                Finding x = findings.add("MR-ACK-002", ERROR, g.id, f.number, f.timeNs, "NAK PSN sequence error for PSN "
+                Finding x = findings.add(MR_ACK_002, ERROR, g.id, f.number, f.timeNs, "NAK PSN sequence error for PSN "
                         + f.psn + ", but the first PSN the responder had not received is " + wrap(fl.ePsnU));
                 if (x != null) {
                     x.dropSensitive = true;
@@ -1358,7 +1517,7 @@ final class RuleEngine {
             return;
         }
         if (u < fl.cumU) {
-            findings.add("MR-ACK-002", ERROR, g.id, f.number, f.timeNs, "NAK PSN sequence error for PSN " + f.psn
+            findings.add(MR_ACK_002, ERROR, g.id, f.number, f.timeNs, "NAK PSN sequence error for PSN " + f.psn
                     + ", which was already acknowledged (acknowledged up to PSN " + wrap(fl.cumU - 1) + ")");
         }
     }
@@ -1422,7 +1581,7 @@ final class RuleEngine {
         }
         long gap = t - last[0];
         if (gap < limit) {
-            Finding x = findings.add("MR-CC-001", sev, g.id, n, t, String.format("%s %.1f us after the previous one for this "
+            Finding x = findings.add(MR_CC_001, sev, g.id, n, t, String.format("%s %.1f us after the previous one for this "
                     + "QP (CNP interval %.1f us%s)", what, gap / 1000.0, interval / 1000.0, atSender ? "" : ", 10 us jitter allowed"));
             if (x != null) x.also(last[1]);
         }
@@ -1441,7 +1600,7 @@ final class RuleEngine {
         // MR-ACK-004: base_psn within its range.
         int dist = (f.sackBase - f.sackCum) & MASK;
         if (dist < 1 || dist > (1 << 23) - 64) {
-            findings.add("MR-ACK-004", ERROR, g.id, n, t, "base_psn " + f.sackBase + " is " + diff(f.sackCum, f.sackBase)
+            findings.add(MR_ACK_004, ERROR, g.id, n, t, "base_psn " + f.sackBase + " is " + diff(f.sackCum, f.sackBase)
                     + " from cum_psn " + f.sackCum + " (must be 1 .. 2^23 - 64 after it)");
         }
         FlowState fl = about(g, f.sackCum);
@@ -1479,7 +1638,7 @@ final class RuleEngine {
             }
             if (problem != null) {
                 // The finding belongs to the SACK that was sent later (by tx_timestamp), whichever arrived first.
-                Finding x = findings.add("MR-ACK-004", ERROR, g.id, late[4], late[5], problem + " (frame " + early[4]
+                Finding x = findings.add(MR_ACK_004, ERROR, g.id, late[4], late[5], problem + " (frame " + early[4]
                         + " was sent first, by tx_timestamp)");
                 if (x != null) x.also(early[4]);
                 break;
@@ -1525,7 +1684,7 @@ final class RuleEngine {
     /** MR-CTL-003 and MR-ACK-001 on an MR-NACK. */
     private void nack(FrameFacts f, FlowState g) {
         long n = f.number, t = f.timeNs;
-        if (f.nackCount == 0) findings.add("MR-CTL-003", ERROR, g.id, n, t, "MR-NACK with count 0 (it names at least one PSN)");
+        if (f.nackCount == 0) findings.add(MR_CTL_003, ERROR, g.id, n, t, "MR-NACK with count 0 (it names at least one PSN)");
         FlowState fl = about(g, f.nackFirst);
         if (fl == null || !fl.started) return;
         long first = unwrap(fl.maxU, f.nackFirst);
@@ -1545,7 +1704,7 @@ final class RuleEngine {
             }
         }
         if (covered != Long.MIN_VALUE && first < covered) {
-            Finding x = findings.add("MR-CTL-003", ERROR, g.id, n, t, "MR-NACK for PSN " + f.nackFirst + (count > 1 ? ".."
+            Finding x = findings.add(MR_CTL_003, ERROR, g.id, n, t, "MR-NACK for PSN " + f.nackFirst + (count > 1 ? ".."
                     + wrap(first + count - 1) : "") + ", already covered by cum_psn " + wrap(covered) + " of an earlier MR-SACK");
             if (x != null) x.also(frame);
         }
@@ -1575,7 +1734,7 @@ final class RuleEngine {
         List<FlowState> cands = new ArrayList<>();
         if (g.peer != null) cands.add(g.peer);
         else {
-            List<FlowState> l = byPair.get(new Key(g.v6, g.dHi, g.dLo, g.sHi, g.sLo, -1));
+            List<FlowState> l = byPair.get(new FlowKey().set(g.v6, g.dHi, g.dLo, g.sHi, g.sLo, -1));
             if (l != null) cands.addAll(l);
         }
         long[] sameSeq = null;
@@ -1591,7 +1750,7 @@ final class RuleEngine {
         List<String> bad = new ArrayList<>();
         if (sameSeq[1] != f.pathId) bad.add("path_id " + f.pathId + " (the probe's is " + sameSeq[1] + ")");
         if (sameSeq[2] != f.probeEcho) bad.add("echo_timestamp " + f.probeEcho + " (the probe's tx_timestamp is " + sameSeq[2] + ")");
-        Finding x = findings.add("MR-CTL-002", ERROR, g.id, f.number, f.timeNs, "MR-PROBE-REPLY to probe_seq " + f.probeSeq
+        Finding x = findings.add(MR_CTL_002, ERROR, g.id, f.number, f.timeNs, "MR-PROBE-REPLY to probe_seq " + f.probeSeq
                 + " with " + String.join(", ", bad));
         if (x != null) x.also(sameSeq[4]);
     }
@@ -1621,7 +1780,7 @@ final class RuleEngine {
         releaseHeldAcks(Long.MAX_VALUE);
         for (FlowState fl : flowList) finishGaps(fl, lastNs);
         if (truncated > 0) {
-            findings.add("MR-FRAME-001", NOTE, null, firstTruncFrame, 0, truncated + " frame" + (truncated == 1 ? " was" : "s were")
+            findings.add(MR_FRAME_001, NOTE, null, firstTruncFrame, 0, truncated + " frame" + (truncated == 1 ? " was" : "s were")
                     + " cut by the snap length: their ICRC, UDP checksum and retransmission byte checks were skipped "
                     + "(lengths are judged from the original length)");
         }

@@ -10,14 +10,9 @@ import org.junit.jupiter.api.Test;
 class PipelineTest {
 
     private static List<String> findings(Path cap, long pipelineFrom) {
-        long old = FileValidator.pipelineMinBytes;
-        FileValidator.pipelineMinBytes = pipelineFrom;
-        try {
-            FileResult r = FileValidator.validate(cap, ValidateSettings.defaults(), true, null);
-            return r.findings().stream().map(f -> f.rule() + "@" + f.frame() + ":" + f.severity() + ":" + f.message()).toList();
-        } finally {
-            FileValidator.pipelineMinBytes = old;
-        }
+        FileResult r = FileValidator.validate(cap, ValidateSettings.defaults(), true, null,
+                io.metaroce.analysis.AnalysisSession.Options.RESULTS, pipelineFrom);
+        return r.findings().stream().map(f -> f.rule() + "@" + f.frame() + ":" + f.severity() + ":" + f.message()).toList();
     }
 
     @Test

@@ -1,0 +1,84 @@
+package io.metaroce.analysis;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.metaroce.analysis.AnalysisSettings.Tap;
+import io.metaroce.dissector.Dissection;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A second consumer of the analysis pass ({@link AnalysisSession.FrameStages}, what validate runs as): it sees
+ * every frame once on each side, in capture order after the engine, with the slot it was decoded into, on one
+ * thread or two; what it clears of judgeable the engine respects; begin comes first, with the resolved tap.
+ */
+class FrameStagesTest {
+    private static final Path SAMPLES = Path.of("../samples/captures");
+
+    /** Records what a consumer sees; fails on the first frame out of order or seen in the wrong slot. */
+    private static final class Recorder implements AnalysisSession.FrameStages {
+        final long[] slotFrame = new long[AnalysisSession.FRAME_SLOTS];
+        Tap tap;
+        long decoded, analyzed, lastAnalyzed, duplicates, roce;
+        final boolean unjudge;
+
+        Recorder(boolean unjudge) { this.unjudge = unjudge; }
+
+        @Override
+        public void begin(Tap t, String how) {
+            assertEquals(0, decoded, "begin before the first frame");
+            assertNotNull(how);
+            tap = t;
+        }
+
+        @Override
+        public void decoded(Dissection d, FrameFacts f, int fcsLength, int slot) {
+            assertEquals(d.number(), f.number);
+            slotFrame[slot] = f.number;
+            decoded++;
+            if (unjudge && f.roce) f.judgeable = false;
+        }
+
+        @Override
+        public void analyzed(FrameFacts f, int slot, boolean duplicate) {
+            assertEquals(slotFrame[slot], f.number, "the slot still holds the frame decoded into it");
+            assertTrue(f.number > lastAnalyzed, "capture order");
+            lastAnalyzed = f.number;
+            analyzed++;
+            if (duplicate) duplicates++;
+            if (f.roce) roce++;
+        }
+    }
+
+    @Test
+    void everyFrameOnceInOrderOnOneThreadOrTwo() throws Exception {
+        for (String name : List.of("rocev2-gbn-loss", "metaroce-spray-lossy-path", "capture-gaps-truncated")) {
+            Path file = SAMPLES.resolve(name + ".pcapng");
+            for (long pipelineFrom : new long[] {Long.MAX_VALUE, 0}) {
+                Recorder r = new Recorder(false);
+                AnalysisSession s = new AnalysisSession(AnalysisSettings.DEFAULT, AnalysisSession.Options.RESULTS)
+                        .onFrame(r).pipelineFrom(pipelineFrom);
+                AnalysisResult res = s.run(file);
+                long frames = ((Number) res.capture().get("frames")).longValue();
+                assertEquals(frames, r.decoded, name);
+                assertEquals(frames, r.analyzed, name);
+                assertEquals(((Number) res.capture().get("duplicates")).longValue(), r.duplicates, name);
+                assertEquals(((java.util.Map<?, ?>) res.capture().get("tap")).get("resolved"), r.tap.toString(), name);
+            }
+        }
+    }
+
+    @Test
+    void framesTheConsumerFindsBrokenAreNotJudgedByTheEngine() throws Exception {
+        Recorder r = new Recorder(true);
+        AnalysisResult res = new AnalysisSession(AnalysisSettings.DEFAULT, AnalysisSession.Options.RESULTS).onFrame(r)
+                .run(SAMPLES.resolve("rocev2-gbn-loss.pcapng"));
+        long unjudged = ((Number) res.capture().get("unjudged_frames")).longValue();
+        assertTrue(r.roce > 0);
+        assertEquals(r.roce - r.duplicates, unjudged);
+        for (FlowSummary f : res.flows()) assertEquals(0, f.counters().retransmittedPackets(), f.id());
+    }
+}
