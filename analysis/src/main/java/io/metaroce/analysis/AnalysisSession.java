@@ -12,8 +12,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CancellationException;
 
 /**
@@ -30,7 +28,7 @@ import java.util.concurrent.CancellationException;
  */
 public final class AnalysisSession {
     /** Captures from this size on are decoded on one thread and analyzed on a second. */
-    static final long PIPELINE_MIN_BYTES = 32L << 20;
+    static volatile long pipelineMinBytes = 32L << 20;
     private static final int BATCH = 512;
     /** Frames between two progress reports and cancellation checks. */
     private static final int REPORT_EVERY = 4096;
@@ -122,7 +120,7 @@ public final class AnalysisSession {
             }
             return done(e, r);
         } catch (RuntimeException | CaptureException | Error x) {
-            state = x instanceof CancellationException ? State.CANCELLED : State.FAILED;
+            failed(x);
             throw x;
         }
     }
@@ -142,9 +140,16 @@ public final class AnalysisSession {
                     name, settings.tap().kind() == Tap.Kind.AUTO);
             return done(engine, r);
         } catch (RuntimeException | Error x) {
-            state = x instanceof CancellationException ? State.CANCELLED : State.FAILED;
+            failed(x);
             throw x;
         }
+    }
+
+    /** Drops the pass's state, so that after an OutOfMemoryError the caller has room to report it. */
+    private void failed(Throwable x) {
+        state = x instanceof CancellationException ? State.CANCELLED : State.FAILED;
+        engine = null;
+        keptEvents = null;
     }
 
     private void start() {
@@ -178,7 +183,7 @@ public final class AnalysisSession {
                                 boolean autoTap) {
         MemorySegment map = src.mapping();
         long total = map == null ? -1 : map.byteSize();
-        boolean pipeline = total >= PIPELINE_MIN_BYTES && Runtime.getRuntime().availableProcessors() > 1;
+        boolean pipeline = total >= pipelineMinBytes && Runtime.getRuntime().availableProcessors() > 1;
         if (autoTap) {
             // A source read once cannot be prescanned: its first frames are held until the tap is resolved.
             TapPrescan pre = TapPrescan.of(src, dc);
@@ -227,72 +232,41 @@ public final class AnalysisSession {
         }
     }
 
-    /** Decode on this thread, analysis on a second one; batches of FrameFacts are recycled between them. */
+    /**
+     * Decode on this thread, analysis on a second one; batches of FrameFacts are recycled between them. A failure
+     * of either thread ends both at once and is rethrown here ({@link TwoThreadPipeline}).
+     */
     private void runPipelined(PacketSource src, DissectorConfig dc, AnalysisEngine engine, long total) {
-        BlockingQueue<FrameFacts[]> full = new ArrayBlockingQueue<>(8), empty = new ArrayBlockingQueue<>(10);
+        List<FrameFacts[]> pool = new ArrayList<>();
         for (int i = 0; i < 10; i++) {
-            FrameFacts[] b = new FrameFacts[BATCH + 1];
-            for (int k = 0; k <= BATCH; k++) b[k] = new FrameFacts();
-            empty.add(b);
+            FrameFacts[] b = new FrameFacts[BATCH];
+            for (int k = 0; k < BATCH; k++) b[k] = new FrameFacts();
+            pool.add(b);
         }
-        Throwable[] failure = new Throwable[1];
-        Thread analysis = Thread.ofPlatform().name("metaroce-analysis").start(() -> {
-            try {
-                while (true) {
-                    FrameFacts[] b = full.take();
-                    int n = (int) b[BATCH].number;
-                    for (int k = 0; k < n; k++) engine.accept(b[k]);
-                    empty.put(b);
-                    if (n < BATCH) return;
-                }
-            } catch (Throwable t) {
-                failure[0] = t;
-                empty.clear();
-                empty.add(new FrameFacts[0]);
-            }
-        });
         Dissector dis = new Dissector(dc);
         io.metaroce.dissector.Dissection d = new io.metaroce.dissector.Dissection();
-        long frames = 0;
-        boolean stop = false;
-        try {
+        long[] frames = {0};
+        new TwoThreadPipeline<>(pool, "metaroce-analysis").run(slot -> {
+            FrameFacts[] b = slot.items;
+            int n = 0;
             boolean more = true;
-            while (more) {
-                FrameFacts[] b = empty.take();
-                if (b.length == 0) break;
-                int n = 0;
-                while (n < BATCH && (more = src.next())) {
-                    dis.dissect(src.data(), src.frameNumber(), src.timestampNanos(), src.originalLength(), src.linkType(),
-                            src.fcsLength(), d);
-                    b[n].from(d);
-                    b[n++].fileOffset = src.recordOffset();
-                }
-                frames += n;
-                b[BATCH].number = n;
-                full.put(b);
-                if (n < BATCH) more = false;
-                if (more && cancelled) {
-                    // Ends the analysis thread like a short file would: with an empty batch.
-                    stop = true;
-                    more = false;
-                    FrameFacts[] last = empty.take();
-                    if (last.length > 0) {
-                        last[BATCH].number = 0;
-                        full.put(last);
-                    }
-                }
-                if (progress != null && (frames & (REPORT_EVERY - 1)) < BATCH) progress.update(src.recordOffset(), total, frames);
+            while (n < BATCH && (more = src.next())) {
+                dis.dissect(src.data(), src.frameNumber(), src.timestampNanos(), src.originalLength(), src.linkType(),
+                        src.fcsLength(), d);
+                b[n].from(d);
+                b[n++].fileOffset = src.recordOffset();
+                // A live source hands over what it has when no frame is waiting, so events come as they happen.
+                if (src.endOfBurst()) break;
             }
-            analysis.join();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            analysis.interrupt();
-            throw new CancellationException("analysis interrupted");
-        }
-        if (failure[0] instanceof RuntimeException re) throw re;
-        if (failure[0] instanceof Error er) throw er;
-        if (failure[0] != null) throw new IllegalStateException(failure[0]);
-        if (stop) throw new CancellationException("analysis cancelled after " + frames + " frames");
+            slot.size = n;
+            frames[0] += n;
+            if (more && cancelled) throw new CancellationException("analysis cancelled after " + frames[0] + " frames");
+            if (progress != null && (frames[0] & (REPORT_EVERY - 1)) < n) progress.update(src.recordOffset(), total, frames[0]);
+            return more;
+        }, slot -> {
+            FrameFacts[] b = slot.items;
+            for (int k = 0; k < slot.size; k++) engine.accept(b[k]);
+        });
     }
 
     // ------------------------------------------------------------------ results (after the run)

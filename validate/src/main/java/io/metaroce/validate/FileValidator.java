@@ -8,6 +8,7 @@ import io.metaroce.analysis.Cause;
 import io.metaroce.analysis.FrameFacts;
 import io.metaroce.analysis.TapChoice;
 import io.metaroce.analysis.TapPrescan;
+import io.metaroce.analysis.TwoThreadPipeline;
 import io.metaroce.analysis.View;
 import io.metaroce.capture.CaptureException;
 import io.metaroce.capture.CaptureFiles;
@@ -20,7 +21,6 @@ import io.metaroce.dissector.DissectorConfig;
 import io.metaroce.protocol.Severity;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import java.util.function.LongConsumer;
 
 /**
@@ -171,70 +171,43 @@ public final class FileValidator {
      */
     private static void pipelined(PacketSource src, Dissector dis, Dissection d, RuleEngine rules, AnalysisEngine analysis,
                                   LongConsumer progress) {
-        java.util.concurrent.BlockingQueue<FrameFacts[]> full = new java.util.concurrent.ArrayBlockingQueue<>(8),
-                empty = new java.util.concurrent.ArrayBlockingQueue<>(10);
-        Map<FrameFacts[], FrameExtra[]> extras = new java.util.IdentityHashMap<>();
+        record Batch(FrameFacts[] facts, FrameExtra[] extras) {}
+        List<Batch> pool = new java.util.ArrayList<>();
         for (int i = 0; i < 10; i++) {
-            FrameFacts[] b = new FrameFacts[BATCH + 1];
-            for (int k = 0; k <= BATCH; k++) b[k] = new FrameFacts();
-            empty.add(b);
-            extras.put(b, newExtras());
+            FrameFacts[] b = new FrameFacts[BATCH];
+            for (int k = 0; k < BATCH; k++) b[k] = new FrameFacts();
+            pool.add(new Batch(b, newExtras()));
         }
-        Throwable[] failure = new Throwable[1];
-        Thread worker = Thread.ofPlatform().name("metaroce-validate-analysis").daemon().start(() -> {
-            try {
-                while (true) {
-                    FrameFacts[] b = full.take();
-                    FrameExtra[] xs = extras.get(b);
-                    int n = (int) b[BATCH].number;
-                    for (int k = 0; k < n; k++) {
-                        if (xs[k].stage2) rules.stream(b[k], xs[k]);
-                        analysis.accept(b[k]);
-                    }
-                    empty.put(b);
-                    if (n < BATCH) return;
-                }
-            } catch (Throwable t) {
-                failure[0] = t;
-                empty.clear();
-                empty.add(new FrameFacts[0]);
+        long[] frames = {0};
+        // A failure of either thread ends both at once and is rethrown here (TwoThreadPipeline).
+        new TwoThreadPipeline<>(pool, "metaroce-validate-analysis").run(slot -> {
+            Batch b = slot.items;
+            int n = 0;
+            boolean more = true;
+            while (n < BATCH && (more = src.next())) {
+                dis.dissect(src.data(), src.frameNumber(), src.timestampNanos(), src.originalLength(), src.linkType(),
+                        src.fcsLength(), d);
+                FrameFacts f = b.facts()[n];
+                f.from(d);
+                rules.frame(d, f, src.fcsLength(), b.extras()[n]);
+                n++;
+            }
+            slot.size = n;
+            frames[0] += n;
+            if (progress != null && (frames[0] & 4095) < n) progress.accept(src.recordOffset());
+            return more;
+        }, slot -> {
+            Batch b = slot.items;
+            for (int k = 0; k < slot.size; k++) {
+                if (b.extras()[k].stage2) rules.stream(b.facts()[k], b.extras()[k]);
+                analysis.accept(b.facts()[k]);
             }
         });
-        try {
-            boolean more = true;
-            long frames = 0;
-            while (more) {
-                FrameFacts[] b = empty.take();
-                if (b.length == 0) break;
-                FrameExtra[] xs = extras.get(b);
-                int n = 0;
-                while (n < BATCH && (more = src.next())) {
-                    dis.dissect(src.data(), src.frameNumber(), src.timestampNanos(), src.originalLength(), src.linkType(),
-                            src.fcsLength(), d);
-                    FrameFacts f = b[n];
-                    f.from(d);
-                    rules.frame(d, f, src.fcsLength(), xs[n]);
-                    n++;
-                }
-                b[BATCH].number = n;
-                full.put(b);
-                frames += n;
-                if (progress != null && (frames & 4095) < BATCH) progress.accept(src.recordOffset());
-                if (n < BATCH) more = false;
-            }
-            worker.join();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            worker.interrupt();
-        }
-        if (failure[0] instanceof RuntimeException re) throw re;
-        if (failure[0] instanceof Error er) throw er;
-        if (failure[0] != null) throw new IllegalStateException(failure[0]);
     }
 
     private static FrameExtra[] newExtras() {
-        FrameExtra[] x = new FrameExtra[BATCH + 1];
-        for (int k = 0; k <= BATCH; k++) x[k] = new FrameExtra();
+        FrameExtra[] x = new FrameExtra[BATCH];
+        for (int k = 0; k < BATCH; k++) x[k] = new FrameExtra();
         return x;
     }
 
