@@ -13,8 +13,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CancellationException;
 
 /**
@@ -31,7 +29,7 @@ import java.util.concurrent.CancellationException;
  */
 public final class AnalysisSession {
     /** Captures from this size on are decoded on one thread and analyzed on a second. */
-    static final long PIPELINE_MIN_BYTES = 32L << 20;
+    static volatile long pipelineMinBytes = 32L << 20;
     private static final int BATCH = 512;
     /** Frames between two progress reports and cancellation checks. */
     private static final int REPORT_EVERY = 4096;
@@ -192,7 +190,7 @@ public final class AnalysisSession {
             }
             return done(e, r);
         } catch (RuntimeException | CaptureException | Error x) {
-            state = x instanceof CancellationException ? State.CANCELLED : State.FAILED;
+            failed(x);
             throw x;
         }
     }
@@ -212,9 +210,16 @@ public final class AnalysisSession {
                     name, settings.tap().kind() == Tap.Kind.AUTO);
             return done(engine, r);
         } catch (RuntimeException | Error x) {
-            state = x instanceof CancellationException ? State.CANCELLED : State.FAILED;
+            failed(x);
             throw x;
         }
+    }
+
+    /** Drops the pass's state, so that after an OutOfMemoryError the caller has room to report it. */
+    private void failed(Throwable x) {
+        state = x instanceof CancellationException ? State.CANCELLED : State.FAILED;
+        engine = null;
+        keptEvents = null;
     }
 
     private void start() {
@@ -300,86 +305,51 @@ public final class AnalysisSession {
         }
     }
 
-    /** Decode on this thread, analysis on a second one; batches of FrameFacts are recycled between them. */
+    /**
+     * Decode on this thread, analysis on a second one; batches of FrameFacts are recycled between them. A failure
+     * of either thread ends both at once and is rethrown here ({@link TwoThreadPipeline}).
+     */
     private void runPipelined(PacketSource src, DissectorConfig dc, AnalysisEngine engine, long total) {
-        BlockingQueue<FrameFacts[]> full = new ArrayBlockingQueue<>(8), empty = new ArrayBlockingQueue<>(10);
-        for (int i = 0; i < 10; i++) {
-            FrameFacts[] b = new FrameFacts[BATCH + 1];
-            for (int k = 0; k <= BATCH; k++) b[k] = new FrameFacts();
-            empty.add(b);
-        }
+        List<FrameFacts[]> pool = new ArrayList<>();
+        // Frame stages name a frame by its slot: batch i of the pool holds slots [i*BATCH, (i+1)*BATCH).
         java.util.IdentityHashMap<FrameFacts[], Integer> slotBase = new java.util.IdentityHashMap<>();
-        int next = 0;
-        for (FrameFacts[] b : empty) {
-            slotBase.put(b, next);
-            next += BATCH;
+        for (int i = 0; i < FRAME_SLOTS / BATCH; i++) {
+            FrameFacts[] b = new FrameFacts[BATCH];
+            for (int k = 0; k < BATCH; k++) b[k] = new FrameFacts();
+            slotBase.put(b, i * BATCH);
+            pool.add(b);
         }
         FrameStages st = stages;
-        Throwable[] failure = new Throwable[1];
-        Thread analysis = Thread.ofPlatform().name("metaroce-analysis").start(() -> {
-            try {
-                while (true) {
-                    FrameFacts[] b = full.take();
-                    int n = (int) b[BATCH].number;
-                    int base = st == null ? 0 : slotBase.get(b);
-                    for (int k = 0; k < n; k++) feed(engine, b[k], base + k);
-                    empty.put(b);
-                    if (n < BATCH) return;
-                }
-            } catch (Throwable t) {
-                failure[0] = t;
-                empty.clear();
-                empty.add(new FrameFacts[0]);
-            }
-        });
         Dissector dis = new Dissector(dc);
         io.metaroce.dissector.Dissection d = new io.metaroce.dissector.Dissection();
-        long frames = 0;
-        boolean stop = false;
-        try {
+        long[] frames = {0};
+        new TwoThreadPipeline<>(pool, "metaroce-analysis").run(slot -> {
+            FrameFacts[] b = slot.items;
+            int base = slotBase.get(b);
+            int n = 0;
             boolean more = true;
-            while (more) {
-                FrameFacts[] b = empty.take();
-                if (b.length == 0) break;
-                int n = 0;
-                int base = st == null ? 0 : slotBase.get(b);
-                while (n < BATCH && (more = src.next())) {
-                    dis.dissect(src.data(), src.frameNumber(), src.timestampNanos(), src.originalLength(), src.linkType(),
-                            src.fcsLength(), d);
-                    b[n].from(d);
-                    b[n].fileOffset = src.recordOffset();
-                    if (st != null) st.decoded(d, b[n], src.fcsLength(), base + n);
-                    n++;
-                }
-                frames += n;
-                b[BATCH].number = n;
-                full.put(b);
-                if (n < BATCH) more = false;
-                if (more && cancelled) {
-                    // Ends the analysis thread like a short file would: with an empty batch.
-                    stop = true;
-                    more = false;
-                    FrameFacts[] last = empty.take();
-                    if (last.length > 0) {
-                        last[BATCH].number = 0;
-                        full.put(last);
-                    }
-                }
-                if (progress != null && (frames & (REPORT_EVERY - 1)) < BATCH) progress.update(src.recordOffset(), total, frames);
+            while (n < BATCH && (more = src.next())) {
+                dis.dissect(src.data(), src.frameNumber(), src.timestampNanos(), src.originalLength(), src.linkType(),
+                        src.fcsLength(), d);
+                b[n].from(d);
+                b[n].fileOffset = src.recordOffset();
+                if (st != null) st.decoded(d, b[n], src.fcsLength(), base + n);
+                n++;
+                // A live source hands over what it has when no frame is waiting, so events come as they happen.
+                if (src.endOfBurst()) break;
             }
-            analysis.join();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            analysis.interrupt();
-            throw new CancellationException("analysis interrupted");
-        }
-        if (failure[0] instanceof RuntimeException re) throw re;
-        if (failure[0] instanceof Error er) throw er;
-        if (failure[0] != null) throw new IllegalStateException(failure[0]);
-        if (stop) throw new CancellationException("analysis cancelled after " + frames + " frames");
+            slot.size = n;
+            frames[0] += n;
+            if (more && cancelled) throw new CancellationException("analysis cancelled after " + frames[0] + " frames");
+            if (progress != null && (frames[0] & (REPORT_EVERY - 1)) < n) progress.update(src.recordOffset(), total, frames[0]);
+            return more;
+        }, slot -> {
+            FrameFacts[] b = slot.items;
+            int base = slotBase.get(b);
+            for (int k = 0; k < slot.size; k++) feed(engine, b[k], base + k);
+        });
     }
 
-    /** The engine judges f, then the frame stages see what it decided (on the analysis thread). */
     /**
      * One frame through the engine, then the validate stages (if any) and the frame observer (if any), on the
      * analysis thread in capture order.

@@ -32,7 +32,7 @@ public final class Main implements Runnable {
         CommandLine cl = new CommandLine(new Main());
         cl.setExecutionExceptionHandler((e, cmd, parsed) -> {
             // A bug must still end in one readable line, not a stack trace (set METAROCE_DEBUG to see it).
-            cmd.getErr().println("metaroce: internal error: " + e);
+            cmd.getErr().println(FailureLine.of(cmd.getCommandSpec().qualifiedName(), e));
             if (System.getenv("METAROCE_DEBUG") != null) e.printStackTrace(cmd.getErr());
             return 2;
         });
@@ -45,6 +45,23 @@ public final class Main implements Runnable {
             }
             return 2;
         });
-        return cl.execute(args);
+        try {
+            return cl.execute(args);
+        } catch (VirtualMachineError e) {
+            // picocli hands only exceptions to the handler above; an Error (out of memory, stack overflow, in any
+            // thread of a pipeline: it is rethrown on this one) ends here, in one line too.
+            cl.getErr().println(FailureLine.of(commandName(cl, args), e));
+            if (System.getenv("METAROCE_DEBUG") != null) e.printStackTrace(cl.getErr());
+            cl.getErr().flush();
+            return 2;
+        }
+    }
+
+    /** "metaroce CMD" for the first argument that names a subcommand, else "metaroce". */
+    private static String commandName(CommandLine cl, String[] args) {
+        for (String a : args) {
+            if (cl.getSubcommands().containsKey(a)) return "metaroce " + a;
+        }
+        return "metaroce";
     }
 }

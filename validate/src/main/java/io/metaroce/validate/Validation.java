@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -185,28 +186,45 @@ public final class Validation {
                 return t;
             });
             try {
-                List<Future<FileResult>> fs = new ArrayList<>();
+                // Results are taken as files finish, so that a failure of one (out of memory) ends the run at once.
+                java.util.concurrent.CompletionService<FileResult> cs = new java.util.concurrent.ExecutorCompletionService<>(pool);
+                java.util.Map<Future<FileResult>, Integer> index = new java.util.HashMap<>();
                 for (int i = 0; i < files.size(); i++) {
                     int k = i;
                     Path f = files.get(i);
-                    fs.add(pool.submit(() -> {
+                    index.put(cs.submit(() -> {
                         FileResult r = FileValidator.validate(f, req.settings, plots, b -> {
                             done.set(k, b);
                             if (progress != null) progress.run();
                         });
                         finished.incrementAndGet();
                         return r;
-                    }));
+                    }), i);
                 }
-                for (int i = 0; i < fs.size(); i++) {
+                FileResult[] byFile = new FileResult[files.size()];
+                for (int n = 0; n < files.size(); n++) {
+                    Future<FileResult> f;
                     try {
-                        results.add(fs.get(i).get());
-                    } catch (Exception e) {
-                        FileResult r = new FileResult(files.get(i));
-                        r.error = files.get(i) + ": internal error: " + e;
-                        results.add(r);
+                        f = cs.take();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        throw new java.util.concurrent.CancellationException("validation interrupted");
+                    }
+                    int i = index.get(f);
+                    try {
+                        byFile[i] = f.get();
+                    } catch (ExecutionException e) {
+                        // Out of memory or stack in one file ends the whole run (the finally stops the others), as
+                        // on one thread; an exception is that file's error.
+                        if (e.getCause() instanceof Error fatal) throw fatal;
+                        byFile[i] = new FileResult(files.get(i));
+                        byFile[i].error = files.get(i) + ": internal error: " + e.getCause();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        throw new java.util.concurrent.CancellationException("validation interrupted");
                     }
                 }
+                results.addAll(List.of(byFile));
             } finally {
                 pool.shutdownNow();
             }

@@ -1,10 +1,15 @@
 package io.metaroce.validate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /** Large captures run the stream rules and the analysis on a second thread: the findings must not change. */
 class PipelineTest {
@@ -21,6 +26,40 @@ class PipelineTest {
                 {"rocev2-ecn-cnp", null}, {"rocev2-gbn-loss", "mirror"}}) {
             Path cap = Captures.of(s[0], s[1]);
             assertEquals(findings(cap, Long.MAX_VALUE), findings(cap, 0), s[0]);
+        }
+    }
+
+    /**
+     * A failure on the decoding thread (in the progress callback, which runs there) ends the analysis thread too:
+     * an exception becomes the file's error, an Error (out of memory) ends the run. The timeout is a hang guard.
+     */
+    @Test
+    @Timeout(120)
+    void aFailureOfEitherThreadEndsTheRun() {
+        Path cap = Captures.dir().resolve("clean-20k.pcapng");
+        try {
+            io.metaroce.samples.Params p = io.metaroce.samples.Simulator.params("rocev2-clean");
+            p.set("frames", "20000");
+            io.metaroce.samples.Simulator.run("rocev2-clean", p, cap, Captures.dir().resolve("clean-20k.truth.json"));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        long old = FileValidator.pipelineMinBytes;
+        FileValidator.pipelineMinBytes = 0;
+        try {
+            FileResult r = FileValidator.validate(cap, ValidateSettings.defaults(), false, b -> {
+                throw new IllegalStateException("decoder bug");
+            });
+            assertTrue(r.error != null && r.error.contains("internal error") && r.error.contains("decoder bug"), r.error);
+            OutOfMemoryError oom = new OutOfMemoryError("Java heap space");
+            assertSame(oom, assertThrows(OutOfMemoryError.class, () -> FileValidator.validate(cap, ValidateSettings.defaults(),
+                    false, b -> {
+                        throw oom;
+                    })));
+            assertFalse(Thread.getAllStackTraces().keySet().stream()
+                    .anyMatch(t -> t.getName().equals("metaroce-validate-analysis") && t.isAlive()));
+        } finally {
+            FileValidator.pipelineMinBytes = old;
         }
     }
 }

@@ -120,8 +120,10 @@ final class InterfaceCapture implements RawPacketListener {
             drain();
         } catch (PcapNativeException | NotOpenException e) {
             error = "capture on '" + name + "' ended: " + libpcapMessage(e.getMessage());
-        } catch (RuntimeException e) {
-            error = "capture on '" + name + "' failed: " + e;
+        } catch (RuntimeException | Error e) {
+            // An Error too (out of memory copying a frame): it must end the capture with a message, not leave the
+            // consumer to think the interface simply stopped.
+            error = "capture on '" + name + "' failed: " + (e instanceof OutOfMemoryError ? "out of memory" : e);
         } finally {
             synchronized (this) {
                 last = takeCounters();

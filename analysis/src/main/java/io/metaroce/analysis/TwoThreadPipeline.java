@@ -1,0 +1,156 @@
+package io.metaroce.analysis;
+
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * Decoding on the calling thread, analysis on a second one: a fixed pool of batches goes round between a
+ * {@link Producer} (fills a batch) and a {@link Consumer} (takes the batches in order), so nothing is allocated
+ * per frame.
+ *
+ * <p>Why this class exists: a failure of either side (an exception, an {@link OutOfMemoryError} after minutes of
+ * garbage collection, a {@link StackOverflowError}) must end the whole run at once, never leave the other side
+ * waiting for good on a queue. So neither side ever waits untimed on the other: the hand-off queue holds the
+ * whole pool (putting never blocks), every take is a timed poll that looks at the other side's state, and a
+ * failing consumer also interrupts the producer, which wakes a producer blocked in its source (a live capture
+ * waiting for traffic stops on an interrupt). The failure is rethrown on the calling thread as it was thrown
+ * (an {@code Error} stays an {@code Error}), after the second thread has ended.
+ *
+ * @param <B> what one batch holds (for example an array of frame facts)
+ */
+public final class TwoThreadPipeline<B> {
+    /** How long one side waits before it looks at the other side's state again. */
+    private static final long POLL_MILLIS = 20;
+
+    /** One batch of the pool, with the number of frames in it and whether it is the last. */
+    public static final class Slot<B> {
+        public final B items;
+        /** Frames in this batch (set by the producer). */
+        public int size;
+        boolean last;
+
+        Slot(B items) {
+            this.items = items;
+        }
+    }
+
+    /** Fills batches on the calling thread. */
+    @FunctionalInterface
+    public interface Producer<B> {
+        /**
+         * Fills {@code slot} (setting {@link Slot#size}); returns false when this batch is the last one (it may
+         * then hold no frame at all). Throwing ends the run (a {@link CancellationException} cancels it).
+         */
+        boolean fill(Slot<B> slot);
+    }
+
+    /** Takes every filled batch, in order, on the second thread. */
+    @FunctionalInterface
+    public interface Consumer<B> {
+        void accept(Slot<B> slot);
+    }
+
+    private final BlockingQueue<Slot<B>> empty, full;
+    private final String threadName;
+    private final AtomicReference<Throwable> consumerFailure = new AtomicReference<>();
+    private volatile boolean producerDone;
+
+    /**
+     * @param pool the batches to recycle (at least two, so that both sides can work at once)
+     * @param threadName the second thread's name (it shows in a thread dump)
+     */
+    public TwoThreadPipeline(List<B> pool, String threadName) {
+        if (pool.size() < 2) throw new IllegalArgumentException("a pipeline needs at least two batches");
+        this.empty = new ArrayBlockingQueue<>(pool.size());
+        this.full = new ArrayBlockingQueue<>(pool.size());
+        for (B b : pool) empty.add(new Slot<>(b));
+        this.threadName = threadName;
+    }
+
+    /**
+     * Runs the pipeline to its end (the producer's last batch consumed) or to the first failure, which is
+     * rethrown here once the second thread has ended. Single use.
+     *
+     * @throws CancellationException when the calling thread was interrupted (the run is cancelled)
+     */
+    public void run(Producer<B> producer, Consumer<B> consumer) {
+        Thread caller = Thread.currentThread();
+        Thread second = Thread.ofPlatform().name(threadName).daemon().start(() -> consume(consumer, caller));
+        Throwable failure = null;
+        try {
+            produce(producer);
+        } catch (Throwable t) {
+            failure = t;
+        } finally {
+            producerDone = true;
+        }
+        boolean interrupted = joinUninterruptibly(second);
+        // The consumer's interrupt (if it failed) was meant for this run only: clear it, so that it cannot close
+        // an interruptible channel the caller uses afterwards.
+        boolean callerInterrupt = Thread.interrupted() && consumerFailure.get() == null;
+        Throwable consumerFailed = consumerFailure.get();
+        if (consumerFailed != null) rethrow(consumerFailed); // the root cause: the producer only saw its effect
+        if (failure != null) rethrow(failure);
+        if (interrupted || callerInterrupt) Thread.currentThread().interrupt();
+    }
+
+    private void produce(Producer<B> producer) {
+        while (consumerFailure.get() == null) {
+            Slot<B> s;
+            try {
+                s = empty.poll(POLL_MILLIS, TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                if (consumerFailure.get() != null) return;
+                Thread.currentThread().interrupt();
+                throw new CancellationException("analysis interrupted");
+            }
+            if (s == null) continue;
+            boolean more = producer.fill(s);
+            s.last = !more;
+            full.add(s); // never full: it can hold the whole pool
+            if (!more) return;
+        }
+    }
+
+    private void consume(Consumer<B> consumer, Thread producerThread) {
+        try {
+            while (true) {
+                Slot<B> s = full.poll(POLL_MILLIS, TimeUnit.MILLISECONDS);
+                if (s == null) {
+                    // The producer ended without a last batch (it failed or was cancelled).
+                    if (producerDone && full.isEmpty()) return;
+                    continue;
+                }
+                consumer.accept(s);
+                if (s.last) return;
+                empty.add(s);
+            }
+        } catch (Throwable t) {
+            // Nothing here may allocate: after an OutOfMemoryError the heap may have no room left.
+            consumerFailure.compareAndSet(null, t);
+            producerThread.interrupt();
+        }
+    }
+
+    private static boolean joinUninterruptibly(Thread t) {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                t.join();
+                return interrupted;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+    }
+
+    private static void rethrow(Throwable t) {
+        if (t instanceof RuntimeException re) throw re;
+        if (t instanceof Error er) throw er;
+        throw new IllegalStateException(t);
+    }
+}

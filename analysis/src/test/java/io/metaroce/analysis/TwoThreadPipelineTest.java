@@ -1,0 +1,163 @@
+package io.metaroce.analysis;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * A failure of either thread of the decode/analysis pipeline ends the run at once with that failure, whatever
+ * the other thread is doing: filling the last free batch, blocked in its source, or in the middle of a batch.
+ * The {@code @Timeout}s are hang guards only (the bug they guard against is a run that never returns).
+ */
+@Timeout(60)
+class TwoThreadPipelineTest {
+    private static final String THREAD = "pipeline-test-consumer";
+
+    private static List<int[]> pool(int n) {
+        List<int[]> p = new ArrayList<>();
+        for (int i = 0; i < n; i++) p.add(new int[4]);
+        return p;
+    }
+
+    /** Batches of 4 numbers counting up to {@code total}; the last batch is partial. */
+    private static TwoThreadPipeline.Producer<int[]> counting(int total, AtomicInteger next) {
+        return slot -> {
+            int n = 0;
+            while (n < slot.items.length && next.get() < total) slot.items[n++] = next.getAndIncrement();
+            slot.size = n;
+            return next.get() < total;
+        };
+    }
+
+    @Test
+    void everyBatchIsConsumedInOrder() {
+        List<Integer> seen = new ArrayList<>();
+        new TwoThreadPipeline<>(pool(3), THREAD).run(counting(1001, new AtomicInteger()), slot -> {
+            for (int k = 0; k < slot.size; k++) seen.add(slot.items[k]);
+        });
+        assertEquals(1001, seen.size());
+        for (int i = 0; i < seen.size(); i++) assertEquals(i, seen.get(i));
+        assertFalse(consumerAlive());
+    }
+
+    /**
+     * The hang of issue 14: the analysis thread dies while the decoder has filled every batch and waits for a
+     * free one. The consumer waits until the producer has nothing left to fill, then fails.
+     */
+    @Test
+    void consumerFailureWhileEveryBatchIsFullEndsTheRun() throws Exception {
+        for (Throwable failure : List.of(new IllegalStateException("engine bug"), new OutOfMemoryError("Java heap space"))) {
+            AtomicInteger filled = new AtomicInteger();
+            CountDownLatch allFull = new CountDownLatch(1);
+            TwoThreadPipeline.Producer<int[]> producer = counting(Integer.MAX_VALUE, new AtomicInteger());
+            Throwable thrown = assertThrows(Throwable.class, () -> new TwoThreadPipeline<>(pool(4), THREAD).run(slot -> {
+                boolean more = producer.fill(slot);
+                if (filled.incrementAndGet() == 4) allFull.countDown();
+                return more;
+            }, slot -> {
+                try {
+                    allFull.await();
+                    Thread.sleep(100); // the producer is now waiting for a free batch
+                } catch (InterruptedException e) {
+                    throw new AssertionError(e);
+                }
+                sneaky(failure);
+            }));
+            assertSame(failure, thrown, "the consumer's failure itself reaches the caller");
+            assertEquals(4, filled.get(), "the producer filled nothing after the failure");
+            assertFalse(consumerAlive());
+            assertFalse(Thread.currentThread().isInterrupted(), "the consumer's wake-up is not left on the caller");
+        }
+    }
+
+    /** A real stack overflow in the consumer (deep recursion) ends the run with it. */
+    @Test
+    void consumerStackOverflowEndsTheRun() {
+        assertThrows(StackOverflowError.class, () -> new TwoThreadPipeline<>(pool(2), THREAD)
+                .run(counting(100, new AtomicInteger()), slot -> recurse(slot.size)));
+        assertFalse(consumerAlive());
+    }
+
+    /**
+     * A live source waits for traffic inside the producer: a consumer failure must wake it (interrupt), not wait
+     * for the next packet on an idle link.
+     */
+    @Test
+    void consumerFailureWakesAProducerBlockedInItsSource() {
+        CountDownLatch never = new CountDownLatch(1);
+        AtomicReference<Boolean> woken = new AtomicReference<>(false);
+        RuntimeException failure = new IllegalStateException("analysis failed");
+        AtomicInteger calls = new AtomicInteger();
+        Throwable thrown = assertThrows(Throwable.class, () -> new TwoThreadPipeline<>(pool(2), THREAD).run(slot -> {
+            if (calls.incrementAndGet() == 1) {
+                slot.size = 1;
+                return true;
+            }
+            try {
+                never.await(); // an idle link
+            } catch (InterruptedException e) {
+                woken.set(true);
+                Thread.currentThread().interrupt(); // what a live source does: stop, and report no more frames
+            }
+            slot.size = 0;
+            return false;
+        }, slot -> {
+            throw failure;
+        }));
+        assertSame(failure, thrown);
+        assertTrue(woken.get());
+        assertFalse(Thread.currentThread().isInterrupted());
+        assertFalse(consumerAlive());
+    }
+
+    /** A failure while decoding ends the analysis thread too, and reaches the caller. */
+    @Test
+    void producerFailureEndsTheConsumer() {
+        for (Throwable failure : List.of(new IllegalArgumentException("decoder bug"), new OutOfMemoryError("Java heap space"))) {
+            AtomicInteger next = new AtomicInteger();
+            TwoThreadPipeline.Producer<int[]> counting = counting(Integer.MAX_VALUE, next);
+            Throwable thrown = assertThrows(Throwable.class, () -> new TwoThreadPipeline<>(pool(3), THREAD).run(slot -> {
+                if (next.get() >= 400) sneaky(failure);
+                return counting.fill(slot);
+            }, slot -> { }));
+            assertSame(failure, thrown);
+            assertFalse(consumerAlive(), "the analysis thread has ended");
+        }
+    }
+
+    /** Cancelling from the producer (a CancellationException) ends the run as a cancellation. */
+    @Test
+    void cancellationFromTheProducer() {
+        AtomicInteger consumed = new AtomicInteger();
+        assertThrows(CancellationException.class, () -> new TwoThreadPipeline<>(pool(2), THREAD).run(slot -> {
+            if (consumed.get() > 10) throw new CancellationException("cancelled");
+            slot.size = 1;
+            return true;
+        }, slot -> consumed.incrementAndGet()));
+        assertFalse(consumerAlive());
+    }
+
+    private static int recurse(int n) {
+        return recurse(n + 1) + 1;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T extends Throwable> void sneaky(Throwable t) throws T {
+        throw (T) t;
+    }
+
+    private static boolean consumerAlive() {
+        return Thread.getAllStackTraces().keySet().stream().anyMatch(t -> t.getName().equals(THREAD) && t.isAlive());
+    }
+}

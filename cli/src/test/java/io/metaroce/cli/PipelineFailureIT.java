@@ -1,0 +1,63 @@
+package io.metaroce.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.metaroce.capture.CaptureFormat;
+import io.metaroce.capture.PcapWriter;
+import io.metaroce.cli.Launcher.Call;
+import io.metaroce.cli.Launcher.Run;
+import io.metaroce.dissector.FrameBuilder;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Issue 14.3, as a user meets it: a capture of 400,000 single-packet QPs (36 MB, so that analyze and validate
+ * decode on one thread and analyze on another) under a heap far too small for its per-QP state. The analysis
+ * thread runs out of memory; the shipped command must end at once with one line and exit 2, never hang with
+ * the decoder blocked on the hand-off queue, never print a stack trace. {@code @Timeout} is a hang guard.
+ */
+@Timeout(300)
+class PipelineFailureIT {
+    private static final int QPS = 400_000;
+
+    @TempDir
+    static Path tmp;
+    private static Path capture;
+
+    @BeforeAll
+    static void manyQps() throws Exception {
+        capture = tmp.resolve("many-qps.pcap");
+        byte[] f = new FrameBuilder().opcode(0x04, 0).payload(16).set("bth.dest_qp", 0).set("bth.psn", 7).build();
+        int qpOffset = 14 + 20 + 8 + 5; // Ethernet, IPv4, UDP, then BTH bytes 5-7 (the ICRC goes stale: analyze does not check it)
+        try (PcapWriter w = PcapWriter.create(capture, CaptureFormat.PCAP_NS, 1, 65535)) {
+            long t = 1_700_000_000_000_000_000L;
+            for (int i = 0; i < QPS; i++) {
+                int qp = 0x100 + i;
+                f[qpOffset] = (byte) (qp >> 16);
+                f[qpOffset + 1] = (byte) (qp >> 8);
+                f[qpOffset + 2] = (byte) qp;
+                w.write(t += 1000, f);
+            }
+        }
+    }
+
+    @Test
+    void outOfMemoryInTheAnalysisThreadEndsTheRunInOneLine() {
+        for (List<String> args : List.of(List.of("analyze", "-r", capture.toString()), List.of("validate", capture.toString()))) {
+            Run r = Launcher.run(new Call(args, Map.of("METAROCE_JAVA_OPTS", "-Xmx32m"), Launcher.ROOT, Launcher.SCRIPT));
+            assertEquals(2, r.exit(), r.show());
+            List<String> lines = r.errLines();
+            assertEquals(1, lines.size(), r.show());
+            assertTrue(lines.get(0).startsWith("metaroce " + args.get(0) + ": out of memory ("), r.show());
+            assertTrue(lines.get(0).contains("METAROCE_JAVA_OPTS=-Xmx"), r.show());
+            assertFalse(r.err().contains("\tat ") || r.err().contains("Exception in thread"), r.show());
+        }
+    }
+}
