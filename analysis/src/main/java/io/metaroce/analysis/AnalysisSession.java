@@ -28,7 +28,7 @@ import java.util.concurrent.CancellationException;
  * {@link IllegalStateException} before that.
  */
 public final class AnalysisSession {
-    /** Captures from this size on are decoded on one thread and analyzed on a second. */
+    /** Captures from this size on are decoded on one thread and analyzed on a second (default of {@link #pipelineFrom}). */
     static volatile long pipelineMinBytes = 32L << 20;
     private static final int BATCH = 512;
     /** Frames between two progress reports and cancellation checks. */
@@ -99,7 +99,7 @@ public final class AnalysisSession {
     private FrameObserver frameObserver;
     private Progress progress;
     private FrameStages stages;
-    private long pipelineMinBytes = PIPELINE_MIN_BYTES;
+    private long pipelineFromBytes = pipelineMinBytes;
     private String tapHow = "as given";
     private volatile boolean cancelled;
     private volatile State state = State.NEW;
@@ -151,7 +151,7 @@ public final class AnalysisSession {
      */
     public AnalysisSession pipelineFrom(long bytes) {
         requireNew();
-        pipelineMinBytes = bytes;
+        pipelineFromBytes = bytes;
         return this;
     }
 
@@ -253,7 +253,7 @@ public final class AnalysisSession {
                                 boolean autoTap) {
         MemorySegment map = src.mapping();
         long total = map == null ? -1 : map.byteSize();
-        boolean pipeline = total >= pipelineMinBytes && Runtime.getRuntime().availableProcessors() > 1;
+        boolean pipeline = total >= pipelineFromBytes && Runtime.getRuntime().availableProcessors() > 1;
         if (autoTap) {
             // A source read once cannot be prescanned: its first frames are held until the tap is resolved.
             TapPrescan pre = TapPrescan.of(src, dc);
@@ -358,9 +358,9 @@ public final class AnalysisSession {
         if (stages == null) {
             engine.accept(f);
         } else {
-            long duplicates = engine.duplicates;
+            long duplicates = engine.duplicates();
             engine.accept(f);
-            stages.analyzed(f, slot, engine.duplicates != duplicates);
+            stages.analyzed(f, slot, engine.duplicates() != duplicates);
         }
         if (frameObserver != null) frameObserver.frame(f);
     }

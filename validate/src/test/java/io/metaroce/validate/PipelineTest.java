@@ -44,22 +44,18 @@ class PipelineTest {
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
-        long old = FileValidator.pipelineMinBytes;
-        FileValidator.pipelineMinBytes = 0;
-        try {
+        {
             FileResult r = FileValidator.validate(cap, ValidateSettings.defaults(), false, b -> {
                 throw new IllegalStateException("decoder bug");
-            });
+            }, io.metaroce.analysis.AnalysisSession.Options.RESULTS, 0);
             assertTrue(r.error != null && r.error.contains("internal error") && r.error.contains("decoder bug"), r.error);
             OutOfMemoryError oom = new OutOfMemoryError("Java heap space");
             assertSame(oom, assertThrows(OutOfMemoryError.class, () -> FileValidator.validate(cap, ValidateSettings.defaults(),
                     false, b -> {
                         throw oom;
-                    })));
+                    }, io.metaroce.analysis.AnalysisSession.Options.RESULTS, 0)));
             assertFalse(Thread.getAllStackTraces().keySet().stream()
-                    .anyMatch(t -> t.getName().equals("metaroce-validate-analysis") && t.isAlive()));
-        } finally {
-            FileValidator.pipelineMinBytes = old;
+                    .anyMatch(t -> t.getName().equals("metaroce-analysis") && t.isAlive()));
         }
     }
 }
