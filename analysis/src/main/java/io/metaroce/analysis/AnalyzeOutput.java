@@ -57,8 +57,11 @@ public final class AnalyzeOutput {
      * while it runs through {@code monitor} (or null). */
     public static AnalysisResult write(io.metaroce.capture.PacketSource src, String name, AnalysisSettings settings, Form form,
                                        boolean pretty, Appendable out, LiveAnalyzer.Monitor monitor) throws IOException {
+        // The same diagnosis as for a file, so analyze -i and analyze -r of what it captured print the same.
+        Diagnoser d = form == Form.EVENTS_JSONL ? null : new Diagnoser(null);
         try {
-            return write(listener -> LiveAnalyzer.analyze(src, name, settings, false, listener, monitor), form, pretty, out);
+            return write(listener -> LiveAnalyzer.analyze(src, name, settings, false, listener, monitor, d), form, pretty, out,
+                    d == null ? null : d::finish);
         } catch (CaptureException e) {
             throw new IllegalStateException(e); // a live source throws no CaptureException
         }

@@ -33,9 +33,17 @@ public final class LiveAnalyzer {
      */
     public static AnalysisResult analyze(PacketSource src, String name, AnalysisSettings settings, boolean recordVerdicts,
                                          AnalysisEngine.EventListener listener, Monitor monitor) {
+        return analyze(src, name, settings, recordVerdicts, listener, monitor, null);
+    }
+
+    /** As above, with every frame's facts also shown to {@code observer} (or null) after the engine saw them. */
+    public static AnalysisResult analyze(PacketSource src, String name, AnalysisSettings settings, boolean recordVerdicts,
+                                         AnalysisEngine.EventListener listener, Monitor monitor,
+                                         AnalysisSession.FrameObserver observer) {
         if (monitor == null) {
             AnalysisSession s = new AnalysisSession(settings, new AnalysisSession.Options(recordVerdicts, false, false));
             if (listener != null) s.onEvent(listener);
+            s.onFrame(observer);
             AnalysisResult result = s.run(src, name);
             return result;
         }
@@ -64,6 +72,7 @@ public final class LiveAnalyzer {
                         dis.dissect(src.data(), src.frameNumber(), src.timestampNanos(), src.originalLength(), src.linkType(),
                                 src.fcsLength(), d);
                         engine.accept(f.from(d));
+                        if (observer != null) observer.frame(f);
                         monitor.frames++;
                         if (n >= 4096 || src.endOfBurst()) break; // the next frame is waited for outside the lock
                         if (!src.next()) {

@@ -96,7 +96,14 @@ final class Fabric {
         hostDownAt = at;
     }
 
+    /** IP MTU of the links (0: none): a longer IP packet is dropped. */
+    private int linkMtu;
+
+    void linkMtu(int mtu) { linkMtu = mtu; }
+
     private boolean faultDrops(Pkt p) {
+        int vlan = p.src.vlan >= 0 ? 4 : 0;
+        if (linkMtu > 0 && p.wireLength - 14 - vlan > linkMtu) return true;
         if (sim.now >= failAt && failFlows.contains(p.flow)) return true;
         return sim.now >= hostDownAt && (p.src.index == hostDown || p.dst.index == hostDown);
     }

@@ -84,6 +84,10 @@ public final class Params {
         add(k, "odd-dscp-qp", "-1", "RC QP pair (in creation order) whose requester marks its packets with odd-dscp "
                 + "instead of the host's DSCP");
         add(k, "odd-dscp", "0", "the DSCP of odd-dscp-qp's requester");
+        add(k, "link-mtu", "0", "IP MTU of the fabric links: packets with a longer IP packet are dropped (0: none; "
+                + "a path MTU above it black-holes full-size packets)");
+        add(k, "big-message-at", "-1", "message number (from 0, per QP) that is two path MTUs long whatever "
+                + "message-size says (-1: none)");
         add(k, "single-sport", "false", "RoCEv2: every QP uses the same UDP source port (no ECMP entropy)");
         add(k, "peer-pmtu", "0", "path MTU of the QPs on hosts other than host 0 (0: pmtu)");
         add(k, "snaplen", "0", "capture snap length in bytes (0: whole frames)");

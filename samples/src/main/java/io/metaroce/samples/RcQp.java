@@ -70,7 +70,7 @@ final class RcQp implements Endpoint {
         boolean ackReq, last, delivered, done, queued;
         Msg msg;
         int respGot, lastPath, queuedCause, copies;
-        long lastSent, lastSeq;
+        long lastSent, lastSeq, firstSent;
     }
 
     final Sim sim;
@@ -90,6 +90,12 @@ final class RcQp implements Endpoint {
     private final int retryCount;
     /** Timeouts in a row without progress (RoCEv2), against retryCount. */
     private int retries;
+    /** When the oldest unacknowledged PSN was first sent (the truth's start of an MTU black hole). */
+    long oldestUnackedSentAt() {
+        TxRec r = ring[sndUna & MASK];
+        return r == null ? -1 : r.firstSent;
+    }
+
     /** The QP gave up (retry count exceeded): it sends nothing more. */
     boolean failed;
     /** DSCP of what this QP sends (the host's unless a scenario marks one QP differently). */
@@ -413,6 +419,7 @@ final class RcQp implements Endpoint {
             p.pathId = choosePath(rec.copies > 0 ? rec.lastPath : -1);
             p.sport = basePort + p.pathId;
         }
+        if (rec.copies == 0) rec.firstSent = sim.now;
         rec.copies++;
         rec.lastSent = sim.now;
         rec.lastPath = p.pathId;

@@ -144,6 +144,14 @@ public final class Scenarios {
                 Scenarios::generic, "transport=rocev2", "qps=2", "workload=write", "messages=60",
                 "message-size=fixed:512", "pmtu=512", "message-gap-us=5", "window=16", "fail-qp=0",
                 "fail-at-us=50", "rto-us=32.768", "duration-us=400");
+        add("rocev2-mtu-blackhole",
+                "Path MTU above the link MTU: the QPs use a 2048-byte path MTU but the fabric links carry IP packets "
+                        + "of at most 1500 bytes. Single-packet messages up to about 1.4 KB get through and are "
+                        + "acknowledged; the first packet above the link MTU is dropped every time, resent every 32.768 us "
+                        + "up to retry count 7, and the QP gives up.",
+                Scenarios::generic, "transport=rocev2", "workload=write", "messages=40",
+                "message-size=uniform:256:1400", "pmtu=2048", "message-gap-us=5", "link-mtu=1500", "retry-count=7",
+                "rto-us=32.768", "ud=true", "ud-count=40", "big-message-at=12", "duration-us=700");
         add("rocev2-dscp0-qp",
                 "One QP of three on the wrong traffic class: QP pair 1's requester marks its packets DSCP 0 while "
                         + "every other packet (the other QPs, all ACKs) uses DSCP 26 (as when a library's QPs bypass "
@@ -279,7 +287,8 @@ public final class Scenarios {
             default -> k % 3 == 2 ? RcQp.Op.WRITE_IMM : RcQp.Op.WRITE;
         };
         boolean atomic = op == RcQp.Op.CMP_SWAP || op == RcQp.Op.FETCH_ADD;
-        RcQp.Msg m = new RcQp.Msg(op, atomic ? 8 : size(sim, sim.params.str("message-size")));
+        boolean big = k == sim.params.i("big-message-at");
+        RcQp.Msg m = new RcQp.Msg(op, atomic ? 8 : big ? 2 * sim.params.i("pmtu") : size(sim, sim.params.str("message-size")));
         m.va = 0x7F00_0000_0000L + ((long) k << 20);
         m.rkey = 0x1000 + (k & 0xFF);
         m.imm = 0xAB000000L | k;

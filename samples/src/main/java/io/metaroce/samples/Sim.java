@@ -67,6 +67,10 @@ final class Sim {
             faultAt = params.us("host-down-at-us");
             fabric.hostDown(hostDown, faultAt);
         }
+        if (params.i("link-mtu") > 0) {
+            fabric.linkMtu(params.i("link-mtu"));
+            faultAt = 0;
+        }
         int odd = params.i("odd-dscp-qp");
         if (odd >= 0 && odd < connections.size()) {
             RcQp q = connections.get(odd).requester();
@@ -97,7 +101,8 @@ final class Sim {
     /** A requester gave up after retries timeouts in a row: the truth names the fault that caused it. */
     void qpFailed(RcQp q, int retries) {
         String cause = hostDown >= 0 && q.host.index == hostDown ? "link_down"
-                : hostDown >= 0 && q.peer.host.index == hostDown ? "peer_stopped" : "retry_exhausted";
+                : hostDown >= 0 && q.peer.host.index == hostDown ? "peer_stopped"
+                : params.i("link-mtu") > 0 ? "mtu_blackhole" : "retry_exhausted";
         java.util.Map<String, Object> d = new java.util.LinkedHashMap<>();
         d.put("retries", retries);
         long rto = params.us("rto-us");
@@ -105,7 +110,9 @@ final class Sim {
         long t = Math.round(Math.log(rto / 4096.0) / Math.log(2));
         if (Math.abs(4096.0 * Math.pow(2, t) - rto) < 1) d.put("timeout_exp", t);
         d.put("gave_up_ns", now);
-        failures.add(new Failure(q.flow, cause, faultAt, d));
+        if (params.i("link-mtu") > 0) d.put("link_mtu", params.i("link-mtu"));
+        // An MTU black hole starts with the first packet too long for the links, not at a fault time.
+        failures.add(new Failure(q.flow, cause, cause.equals("mtu_blackhole") ? q.oldestUnackedSentAt() : faultAt, d));
     }
 
     /** After the run: requesters still waiting for acknowledgements when the capture ends (a hang). */

@@ -34,11 +34,15 @@ final class QpDirection {
     int highestPsn, lastRequestPsn, firstPsn;
     boolean anyRequest;
     /** First send time and frame of recent PSNs (by PSN modulo RING), allocated with the first request. */
-    private int[] sentPsn;
+    private int[] sentPsn, sentLen;
     private long[] sentNs, sentFrame;
+    /** Largest request frame (original length) an acknowledgement covered; the run PSN's frame length. */
+    long maxAckedLen = -1, runOriginalLen = -1;
 
     /** The current run of resends of one PSN (go-back bursts starting at the same PSN). */
     int runPsn = -1, runBursts;
+    /** Bursts of the run the ACK timer sent (not a NAK or RNR NAK): the retries a NIC counts against retry_cnt. */
+    int runTimeouts;
     long runFirstNs, runLastNs, runOriginalNs = -1, runOriginalFrame, runMinGap = Long.MAX_VALUE, runMaxGap;
     final long[] runEvidence = new long[EVIDENCE];
     int runEvidenceCount;
@@ -136,6 +140,7 @@ final class QpDirection {
             java.util.Arrays.fill(sentPsn, -1);
             sentNs = new long[RING];
             sentFrame = new long[RING];
+            sentLen = new int[RING];
             firstRequestNs = f.timeNs;
             firstRequestFrame = f.number;
             firstPsn = psn;
@@ -155,6 +160,7 @@ final class QpDirection {
                 } else {
                     runPsn = psn;
                     runBursts = 1;
+                    runTimeouts = 0;
                     runFirstNs = f.timeNs;
                     runMinGap = Long.MAX_VALUE;
                     runMaxGap = 0;
@@ -162,6 +168,7 @@ final class QpDirection {
                     int slot = psn & (RING - 1);
                     runOriginalNs = sentPsn[slot] == psn ? sentNs[slot] : -1;
                     runOriginalFrame = sentPsn[slot] == psn ? sentFrame[slot] : -1;
+                    runOriginalLen = sentPsn[slot] == psn ? sentLen[slot] : -1;
                     runAfterNak = lastNakNs >= 0 && lastNakNs > lastRequestNs - 1 && lastEvent.equals("nak");
                     if (runOriginalFrame > 0) addEvidence(runOriginalFrame);
                 }
@@ -169,6 +176,7 @@ final class QpDirection {
                 addEvidence(f.number);
                 if (!lastEvent.equals("nak") && !lastEvent.equals("rnr")) {
                     timeoutBursts++;
+                    runTimeouts++;
                     lastEvent = "retry";
                 }
             }
@@ -178,6 +186,7 @@ final class QpDirection {
             sentPsn[slot] = psn;
             sentNs[slot] = f.timeNs;
             sentFrame[slot] = f.number;
+            sentLen[slot] = (int) Math.min(Integer.MAX_VALUE, f.origLen);
             if (f.opcode.isFirstOrOnly()) messages++;
             lastEvent = "request";
         }
@@ -221,12 +230,22 @@ final class QpDirection {
                 lastEvent = "ack";
             }
             acked &= 0xFFFFFF;
+            if (anyRequest && (!anyAck || diff(acked, ackedPsn) > 0)) coveredLengths(anyAck ? ackedPsn : (firstPsn - 1) & 0xFFFFFF, acked);
             if (!anyAck || diff(acked, ackedPsn) > 0) ackedPsn = acked;
             anyAck = true;
         }
         if (busySince >= 0 && anyRequest && diff(highestPsn, ackedPsn) <= 0) {
             busyNs += f.timeNs - busySince;
             busySince = -1;
+        }
+    }
+
+    /** The largest request frame among the PSNs after from up to to that an acknowledgement now covers. */
+    private void coveredLengths(int from, int to) {
+        int n = Math.min(RING, diff(to, from));
+        for (int i = 1; i <= n; i++) {
+            int p = (from + i) & 0xFFFFFF, slot = p & (RING - 1);
+            if (sentPsn[slot] == p) maxAckedLen = Math.max(maxAckedLen, sentLen[slot]);
         }
     }
 

@@ -54,14 +54,17 @@ final class QpFailures {
     private static Finding death(QpDirection r, List<QpDirection> all, long endNs) {
         if (r.runBursts == 0 || r.outstanding() == 0) return null;
         boolean neverAnswered = r.answers == 0 && r.runPsn == r.firstPsn;
-        boolean silentRetries = r.runBursts >= 2 && r.lastAnswerNs >= 0 && r.lastAnswerNs < r.runFirstNs;
+        // The answer that triggered the first resend (a NAK) may carry the same timestamp as the resend.
+        boolean silentRetries = r.runBursts >= 2 && r.lastAnswerNs >= 0 && r.lastAnswerNs <= r.runFirstNs;
         if (!neverAnswered && !silentRetries) return null;
         long interval = interval(r);
-        boolean gaveUp = interval > 0 && endNs - r.lastRequestNs > 2 * Math.max(interval, r.runMaxGap);
+        // A NIC gives up one timeout after its last retry: silence for two intervals means it did.
+        boolean gaveUp = interval > 0 && endNs - r.lastRequestNs > 2 * interval;
         long started = r.runOriginalNs >= 0 ? r.runOriginalNs : r.runFirstNs;
         Map<String, Object> d = new LinkedHashMap<>();
         d.put("psn", r.runPsn);
-        d.put("retries", r.runBursts);
+        d.put("retries", r.runTimeouts);
+        d.put("resend_bursts", r.runBursts);
         d.put("resend_interval_ns", interval > 0 ? interval : null);
         Integer t = exponent(interval);
         d.put("local_ack_timeout", t);
@@ -91,13 +94,22 @@ final class QpFailures {
             cause = "peer_stopped";
             rule = "qp-peer-stopped";
             why = "the peer " + r.dst + " stopped answering on every QP while requests still went out";
+        } else if (r.maxAckedLen > 0 && r.runOriginalLen > r.maxAckedLen) {
+            // Smaller packets of this QP got through, the first larger one never does: the path MTU the QP uses
+            // is above what a link carries (an MTU black hole), not random loss.
+            cause = "mtu_blackhole";
+            rule = "qp-mtu-blackhole";
+            d.put("lost_frame_bytes", r.runOriginalLen);
+            d.put("largest_acked_frame_bytes", r.maxAckedLen);
+            why = "the lost packet is a " + r.runOriginalLen + "-byte frame while frames up to " + r.maxAckedLen
+                    + " bytes were acknowledged: a link on the path drops frames this long (path MTU above the link MTU)";
         } else {
             cause = gaveUp ? "retry_exhausted" : "retrying";
             rule = gaveUp ? "qp-retry-exhausted" : "qp-retrying";
             why = "the peer " + r.dst + " still answers other QPs: this QP's packets or answers are lost on its path";
         }
         return new Finding(rule, r.id, cause, started,
-                "PSN " + r.runPsn + " resent " + r.runBursts + " times" + timer + end + "; " + why, ev, d);
+                "PSN " + r.runPsn + " resent " + r.runBursts + " times (" + r.runTimeouts + " ACK timeouts)" + timer + end + "; " + why, ev, d);
     }
 
     private static List<Long> evidence(QpDirection r) {
@@ -124,7 +136,7 @@ final class QpFailures {
         java.util.Set<String> peers = new java.util.HashSet<>();
         for (QpDirection d : all) {
             if (d.srcHi != r.srcHi || d.srcLo != r.srcLo || !d.acknowledged()) continue;
-            if (d.runBursts >= 2 && d.lastAnswerNs >= 0 && d.lastAnswerNs < d.runFirstNs && d.outstanding() > 0) {
+            if (d.runBursts >= 2 && d.lastAnswerNs >= 0 && d.lastAnswerNs <= d.runFirstNs && d.outstanding() > 0) {
                 peers.add(d.dst);
                 earliest = Math.min(earliest, d.runFirstNs);
             }

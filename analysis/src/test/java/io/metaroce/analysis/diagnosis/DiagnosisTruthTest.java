@@ -91,6 +91,16 @@ class DiagnosisTruthTest {
     }
 
     @Test
+    void fullSizePacketsDroppedWhileSmallOnesPassIsAnMtuBlackHole() throws Exception {
+        Run r = run("rocev2-mtu-blackhole");
+        assertDeath(r, "mtu_blackhole", "qp-mtu-blackhole", 1);
+        Finding f = r.rule("qp-mtu-blackhole").get(0);
+        int linkMtu = r.truth.get("diagnosis").get(0).get("link_mtu").asInt();
+        assertTrue(((Number) f.details().get("lost_frame_bytes")).intValue() - 14 > linkMtu, "" + f.details());
+        assertTrue(((Number) f.details().get("largest_acked_frame_bytes")).intValue() - 14 <= linkMtu, "" + f.details());
+    }
+
+    @Test
     void aDeadPeerIsToldFromALinkDown() throws Exception {
         Run r = run("rocev2-peer-dead");
         assertDeath(r, "peer_stopped", "qp-peer-stopped", 1);
