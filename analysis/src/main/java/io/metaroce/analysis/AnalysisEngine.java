@@ -176,6 +176,7 @@ public final class AnalysisEngine {
             expireIdle(f.timeNs);
             nextExpiryCheck = f.timeNs + Math.max(1_000_000L, settings.idleExpiryNs() / 8);
         }
+        if (flows.overBound()) evictIdlest();
     }
 
     private static boolean isSequenced(OpcodeDef op) {
@@ -203,6 +204,16 @@ public final class AnalysisEngine {
                 stream.release(fl);
             }
         }
+    }
+
+    /**
+     * More flows than the bound: the least recently active go, after their pending verdicts are decided as for
+     * an idle flow; their totals stay in the capture summary.
+     */
+    private void evictIdlest() {
+        List<Flow> victims = flows.idlest();
+        for (Flow fl : victims) stream.release(fl);
+        flows.remove(victims);
     }
 
     /**
@@ -236,6 +247,9 @@ public final class AnalysisEngine {
     /** CM frames seen. */
     long cmFrames() { return cm.cmFrames; }
 
-    /** Index of the flow with this key, or -1. */
-    int flowIndex(FlowKey k) { return flows.indexOf(k); }
+    /** The flow with this key, or null (never seen, or evicted). */
+    Flow flow(FlowKey k) { return flows.get(k); }
+
+    /** What evicted flows added to the capture's totals. */
+    EvictedFlows evictedFlows() { return flows.evicted(); }
 }

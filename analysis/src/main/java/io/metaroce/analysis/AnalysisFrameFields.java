@@ -44,9 +44,8 @@ public final class AnalysisFrameFields {
         FrameFacts f = facts.from(d);
         if (!f.roce) return;
         probe.set(f.v6, f.srcHi, f.srcLo, f.dstHi, f.dstLo, f.destQp);
-        int fi = engine.flowIndex(probe);
-        if (fi < 0) return;
-        Flow flow = engine.flowList().get(fi);
+        Flow flow = engine.flow(probe);
+        if (flow == null) return;
         var x = d.extra();
         x.put(FLOW, flow.id);
         int i = store.find(d.number());
@@ -85,7 +84,7 @@ public final class AnalysisFrameFields {
             }
         }
         if (f.opcode.role() == OpcodeDef.Role.REQUEST && !flow.ud) {
-            int r = store.ackedBy(fi, f.psn, d.number());
+            int r = store.ackedBy(flow.index, f.psn, d.number());
             if (r >= 0) {
                 x.put(ACKED_BY, store.ackFrameAt(r));
                 if (flow.view != View.RECEIVER) x.put(ACK_RTT, Math.max(0, store.ackTimeAt(r) - d.timeNanos()));

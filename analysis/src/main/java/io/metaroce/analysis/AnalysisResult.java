@@ -31,6 +31,13 @@ public final class AnalysisResult {
             rtx += f.retransmitted;
             if ("cm".equals(f.pairedBy)) cmFlows++;
         }
+        EvictedFlows ev = e.evictedFlows();
+        captureGaps += ev.captureGaps;
+        networkLosses += ev.networkLosses;
+        gapPsns += ev.gapPsns;
+        unique += ev.uniquePackets;
+        rtx += ev.retransmitted;
+        cmFlows += ev.pairedByCm;
         capture.put("file", null);
         capture.put("format", null);
         capture.put("frames", e.frames);
@@ -55,7 +62,9 @@ public final class AnalysisResult {
         capture.put("unjudged_frames", e.unjudgedFrames);
         capture.put("duplicates", e.duplicates());
         capture.put("cm_frames", e.cmFrames());
-        capture.put("flows", (long) flows.size());
+        capture.put("flows", flows.size() + ev.flows);
+        // Only when it happened, so that the summary of an ordinary capture keeps its shape.
+        if (ev.flows > 0) capture.put("evicted_flows", ev.flows);
         capture.put("connections_from_cm", cmFlows / 2);
         capture.put("sampling", sampling(gapPsns, unique, rtx, networkLosses));
         Map<String, Object> st = new LinkedHashMap<>();

@@ -23,14 +23,22 @@ import java.util.Set;
  *                        half of the decode time
  * @param idleExpiryNs    per-flow sequence state is released after this much capture time without traffic
  * @param duplicateWindowNs exact copies closer than this are capture duplicates (§11 f, 1 ms)
+ * @param maxFlows        QP flows kept at most; beyond, the least recently active are evicted: their totals stay
+ *                        in the capture summary (and its flow count), their rows and state go (a capture of
+ *                        millions of QPs, e.g. a scan or a flood, must not exhaust memory)
  */
 public record AnalysisSettings(Set<Integer> rocePorts, Tap tap, long cnpIntervalNs, long ceWindowNs, long slackNs,
                                long minRttNs, CnpPacing cnpPacing, Map<String, Integer> pmtuOverrides,
                                Map<String, Integer> pathCountOverrides, boolean checkIcrc, long idleExpiryNs,
-                               long duplicateWindowNs) {
+                               long duplicateWindowNs, int maxFlows) {
+    /**
+     * Flows kept by default: 2^16 with their full state is about 500 MB in the worst case (each with a fresh
+     * 64-PSN window), so a capture of a million distinct QPs still runs in a 1 GB heap.
+     */
+    public static final int DEFAULT_MAX_FLOWS = 1 << 16;
 
     public static final AnalysisSettings DEFAULT = new AnalysisSettings(Set.of(Spec.ROCE_UDP_PORT), Tap.AUTO, 50_000,
-            100_000, 5_000, 2_000, CnpPacing.QP, Map.of(), Map.of(), false, 10_000_000_000L, 1_000_000);
+            100_000, 5_000, 2_000, CnpPacing.QP, Map.of(), Map.of(), false, 10_000_000_000L, 1_000_000, DEFAULT_MAX_FLOWS);
 
     public AnalysisSettings {
         rocePorts = Set.copyOf(rocePorts);
@@ -38,41 +46,56 @@ public record AnalysisSettings(Set<Integer> rocePorts, Tap tap, long cnpInterval
         pathCountOverrides = Map.copyOf(pathCountOverrides);
         if (tap == null) tap = Tap.AUTO;
         if (cnpPacing == null) cnpPacing = CnpPacing.QP;
+        if (maxFlows < 2) throw new IllegalArgumentException("max flows must be >= 2, not " + maxFlows);
+    }
+
+    /** Settings with the default flow bound ({@link #DEFAULT_MAX_FLOWS}). */
+    public AnalysisSettings(Set<Integer> rocePorts, Tap tap, long cnpIntervalNs, long ceWindowNs, long slackNs,
+                            long minRttNs, CnpPacing cnpPacing, Map<String, Integer> pmtuOverrides,
+                            Map<String, Integer> pathCountOverrides, boolean checkIcrc, long idleExpiryNs,
+                            long duplicateWindowNs) {
+        this(rocePorts, tap, cnpIntervalNs, ceWindowNs, slackNs, minRttNs, cnpPacing, pmtuOverrides, pathCountOverrides,
+                checkIcrc, idleExpiryNs, duplicateWindowNs, DEFAULT_MAX_FLOWS);
     }
 
     public AnalysisSettings withTap(Tap t) {
         return new AnalysisSettings(rocePorts, t, cnpIntervalNs, ceWindowNs, slackNs, minRttNs, cnpPacing, pmtuOverrides,
-                pathCountOverrides, checkIcrc, idleExpiryNs, duplicateWindowNs);
+                pathCountOverrides, checkIcrc, idleExpiryNs, duplicateWindowNs, maxFlows);
     }
 
     public AnalysisSettings withPorts(Set<Integer> ports) {
         return new AnalysisSettings(ports, tap, cnpIntervalNs, ceWindowNs, slackNs, minRttNs, cnpPacing, pmtuOverrides,
-                pathCountOverrides, checkIcrc, idleExpiryNs, duplicateWindowNs);
+                pathCountOverrides, checkIcrc, idleExpiryNs, duplicateWindowNs, maxFlows);
     }
 
     public AnalysisSettings withCnp(long intervalNs, CnpPacing pacing) {
         return new AnalysisSettings(rocePorts, tap, intervalNs, ceWindowNs, slackNs, minRttNs, pacing, pmtuOverrides,
-                pathCountOverrides, checkIcrc, idleExpiryNs, duplicateWindowNs);
+                pathCountOverrides, checkIcrc, idleExpiryNs, duplicateWindowNs, maxFlows);
     }
 
     public AnalysisSettings withTimes(long ceWindow, long slack, long minRtt) {
         return new AnalysisSettings(rocePorts, tap, cnpIntervalNs, ceWindow, slack, minRtt, cnpPacing, pmtuOverrides,
-                pathCountOverrides, checkIcrc, idleExpiryNs, duplicateWindowNs);
+                pathCountOverrides, checkIcrc, idleExpiryNs, duplicateWindowNs, maxFlows);
     }
 
     public AnalysisSettings withOverrides(Map<String, Integer> pmtu, Map<String, Integer> pathCount) {
         return new AnalysisSettings(rocePorts, tap, cnpIntervalNs, ceWindowNs, slackNs, minRttNs, cnpPacing, pmtu,
-                pathCount, checkIcrc, idleExpiryNs, duplicateWindowNs);
+                pathCount, checkIcrc, idleExpiryNs, duplicateWindowNs, maxFlows);
     }
 
     public AnalysisSettings withCheckIcrc(boolean check) {
         return new AnalysisSettings(rocePorts, tap, cnpIntervalNs, ceWindowNs, slackNs, minRttNs, cnpPacing, pmtuOverrides,
-                pathCountOverrides, check, idleExpiryNs, duplicateWindowNs);
+                pathCountOverrides, check, idleExpiryNs, duplicateWindowNs, maxFlows);
     }
 
     public AnalysisSettings withIdleExpiry(long ns) {
         return new AnalysisSettings(rocePorts, tap, cnpIntervalNs, ceWindowNs, slackNs, minRttNs, cnpPacing, pmtuOverrides,
-                pathCountOverrides, checkIcrc, ns, duplicateWindowNs);
+                pathCountOverrides, checkIcrc, ns, duplicateWindowNs, maxFlows);
+    }
+
+    public AnalysisSettings withMaxFlows(int n) {
+        return new AnalysisSettings(rocePorts, tap, cnpIntervalNs, ceWindowNs, slackNs, minRttNs, cnpPacing, pmtuOverrides,
+                pathCountOverrides, checkIcrc, idleExpiryNs, duplicateWindowNs, n);
     }
 
     /**

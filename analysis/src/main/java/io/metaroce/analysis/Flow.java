@@ -19,6 +19,8 @@ final class Flow {
     boolean rocev1;
     String service;
     boolean ud;
+    /** Dropped from the flow table (too many flows): its totals went to {@link EvictedFlows}. */
+    boolean evicted;
 
     // Counters.
     long packets, bytes, dataPackets, payloadBytes, uniquePayloadBytes, firstNs = -1, lastNs, messages,
@@ -208,10 +210,10 @@ final class Flow {
     static final class Messages {
         int head, size;
         long headOrd;
-        long[] msgId = new long[16], firstU = new long[16], lastU = new long[16], firstTime = new long[16],
-                firstFrame = new long[16];
-        int[] covered = new int[16];
-        boolean[] read = new boolean[16], done = new boolean[16];
+        // Allocated with the first message (a flow that only acknowledges never opens one).
+        long[] msgId = NO_LONGS, firstU = NO_LONGS, lastU = NO_LONGS, firstTime = NO_LONGS, firstFrame = NO_LONGS;
+        int[] covered = NO_INTS;
+        boolean[] read = NO_BOOLEANS, done = NO_BOOLEANS;
         long seq; // message numbers for RoCEv2 streams (no msg_id on the wire)
 
         private int slot(int k) { return (head + k) & (msgId.length - 1); }
@@ -275,8 +277,12 @@ final class Flow {
             size = 0;
         }
 
+        private static final long[] NO_LONGS = {};
+        private static final int[] NO_INTS = {};
+        private static final boolean[] NO_BOOLEANS = {};
+
         private void grow() {
-            int n = msgId.length * 2;
+            int n = Math.max(2, msgId.length * 2);
             long[] a = new long[n], b = new long[n], c = new long[n], d = new long[n], e = new long[n];
             int[] f = new int[n];
             boolean[] g = new boolean[n], h = new boolean[n];

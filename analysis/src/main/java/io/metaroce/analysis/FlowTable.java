@@ -2,14 +2,18 @@ package io.metaroce.analysis;
 
 import io.metaroce.analysis.AnalysisSettings.Tap;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
  * The QP flows of a capture: lookup and creation by (src IP, dst IP, dest_qp) without allocating on a hit,
  * the view each flow is judged from (where the tap is, §11), per-flow overrides from the settings, and the
- * pairing of the two directions of a connection (from CM, or from the PSNs replies refer to). Not thread-safe.
+ * pairing of the two directions of a connection (from CM, or from the PSNs replies refer to). Holds at most
+ * {@link AnalysisSettings#maxFlows} flows: beyond, the least recently active are evicted ({@link #idlest},
+ * {@link #remove}) and only their totals stay ({@link EvictedFlows}). Not thread-safe.
  */
 final class FlowTable {
     private final AnalysisSettings settings;
@@ -18,6 +22,10 @@ final class FlowTable {
     /** Flows by (src, dst) with qp -1: the candidates for a reply's data flow. */
     private final HashMap<FlowKey, ArrayList<Flow>> byPair = new HashMap<>();
     private final FlowKey probe = new FlowKey(), pairProbe = new FlowKey();
+    /** What the evicted flows added to the capture's totals. */
+    private final EvictedFlows evicted = new EvictedFlows();
+    /** Index of the next flow created: unique over the pass, also once flows were evicted. */
+    private int nextIndex;
 
     private Tap tap;
     private boolean tapHostV6;
@@ -38,14 +46,13 @@ final class FlowTable {
 
     Tap tap() { return tap; }
 
-    /** Every flow in order of creation (a flow's {@link Flow#index} is its position). */
+    /** Every flow held, in order of creation. */
     List<Flow> all() { return flowList; }
 
-    /** Index of the flow with this key, or -1. */
-    int indexOf(FlowKey k) {
-        Flow f = flows.get(k);
-        return f == null ? -1 : f.index;
-    }
+    /** The flow with this key, or null (never seen, or evicted). */
+    Flow get(FlowKey k) { return flows.get(k); }
+
+    EvictedFlows evicted() { return evicted; }
 
     /** The flow of a frame, created on first sight. */
     Flow of(FrameFacts f) {
@@ -64,7 +71,7 @@ final class FlowTable {
     }
 
     private Flow create(FlowKey key, int ttl) {
-        Flow fl = new Flow(flowList.size(), key);
+        Flow fl = new Flow(nextIndex++, key);
         fl.ttl = ttl;
         fl.view = viewOf(key);
         flows.put(key, fl);
@@ -79,6 +86,50 @@ final class FlowTable {
             if (pc != null) fl.pathCount = pc;
         }
         return fl;
+    }
+
+    /** Whether the table holds more flows than the settings allow. */
+    boolean overBound() { return flowList.size() > settings.maxFlows(); }
+
+    /**
+     * The least recently active flows, to evict down to three quarters of the bound (so that evicting is rare:
+     * amortised, a sort per quarter of the bound of new flows). The two directions of a connection share the
+     * later of their activity times, so they go together.
+     */
+    List<Flow> idlest() {
+        int n = flowList.size(), keep = settings.maxFlows() - settings.maxFlows() / 4;
+        if (n <= keep) return List.of();
+        long[] t = new long[n];
+        for (int i = 0; i < n; i++) t[i] = activity(flowList.get(i));
+        long[] sorted = t.clone();
+        Arrays.sort(sorted);
+        long cutoff = sorted[n - keep - 1];
+        List<Flow> out = new ArrayList<>(n - keep);
+        for (int i = 0; i < n; i++) if (t[i] <= cutoff) out.add(flowList.get(i));
+        return out;
+    }
+
+    private static long activity(Flow f) {
+        return f.peer == null ? f.lastActivity : Math.max(f.lastActivity, f.peer.lastActivity);
+    }
+
+    /** Drops these flows (their state already released), keeping their totals. */
+    void remove(List<Flow> victims) {
+        if (victims.isEmpty()) return;
+        IdentityHashMap<List<Flow>, Boolean> lists = new IdentityHashMap<>();
+        for (Flow fl : victims) {
+            fl.evicted = true;
+            evicted.add(fl);
+            flows.remove(fl.key);
+            FlowKey k = fl.key;
+            pairProbe.set(k.v6, k.srcHi, k.srcLo, k.dstHi, k.dstLo, -1);
+            ArrayList<Flow> l = byPair.get(pairProbe);
+            if (l != null) lists.put(l, Boolean.TRUE);
+        }
+        for (Flow fl : victims) if (fl.peer != null && !fl.peer.evicted) fl.peer.peer = null;
+        for (List<Flow> l : lists.keySet()) l.removeIf(f -> f.evicted);
+        byPair.values().removeIf(List::isEmpty);
+        flowList.removeIf(f -> f.evicted);
     }
 
     private static Integer override(Map<String, Integer> m, String id, int qp) {

@@ -9,7 +9,8 @@ import java.util.Arrays;
 public final class Latency {
     static final int EXACT = 4096;
     private static final int SUB = 64;
-    private long[] samples = new long[16];
+    /** Exact samples while few; allocated with the first (most flows never measure most latencies). */
+    private long[] samples;
     private int[] buckets;
     private long count, min = Long.MAX_VALUE, max = Long.MIN_VALUE, sum;
 
@@ -21,6 +22,7 @@ public final class Latency {
         if (v > max) max = v;
         if (buckets == null) {
             if (count <= EXACT) {
+                if (samples == null) samples = new long[16];
                 if (count > samples.length) samples = Arrays.copyOf(samples, Math.min(EXACT, samples.length * 2));
                 samples[(int) count - 1] = v;
                 return;

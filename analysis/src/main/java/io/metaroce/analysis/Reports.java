@@ -157,6 +157,11 @@ public final class Reports {
         out.append("Capture: ").append(str(cap.get("file"))).append("   tap: ").append(str(tap.get("resolved")));
         if (tap.get("how") != null) out.append(" (").append(str(tap.get("how"))).append(')');
         out.append("\nView: S = at the flow's sender, R = at its receiver, M = mid-path (mirror)\n");
+        if (cap.get("evicted_flows") != null) {
+            out.append("Note: ").append(str(cap.get("evicted_flows"))).append(" of ").append(str(cap.get("flows")))
+                    .append(" flows were evicted (more QPs than the flow bound): they count in the capture totals,")
+                    .append(" not in these tables\n");
+        }
         table(out, new String[] {"Flow", "Peer", "Transport", "Svc", "V", "Frames", "Bytes", "Data", "Msgs", "Done",
                 "Duration(s)", "Goodput"}, r.flows(), f -> new Object[] {f.id(), f.peer() == null ? "-" : f.peer(),
                 f.transport(), f.service(), f.view().letter(), f.counters().packets(), f.counters().bytes(),

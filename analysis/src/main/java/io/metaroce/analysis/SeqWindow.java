@@ -12,7 +12,14 @@ import java.util.Arrays;
 final class SeqWindow {
     static final int SEEN = 1, RESERVED = 2, COVERED = 4, RECEIVED = 8, RESP_SEEN = 16, GAP = 32, ORIGINAL = 64,
             UNSEEN_ACKED = (byte) 128;
+    /**
+     * The window behaves as one of at least this many PSNs: it never slides before holding that many, and
+     * judges by this capacity. It starts physically at {@link #FIRST} slots (the 16 PSNs kept below the origin
+     * and a few more) and grows to this size on demand, so that the many flows that send a packet or two (a
+     * scan, a flood of QPs) cost half as much.
+     */
     static final int INITIAL = 64;
+    private static final int FIRST = 32;
     /** A PSN completes with its acknowledgement (normal) or only with its response (READ, atomic). */
     static final byte KIND_ACKED = 0, KIND_RESPONDED = 1;
     final int maxCapacity;
@@ -40,7 +47,7 @@ final class SeqWindow {
 
     SeqWindow(int maxCapacity) {
         this.maxCapacity = Integer.highestOneBit(Math.max(INITIAL, maxCapacity));
-        alloc(INITIAL);
+        alloc(FIRST);
     }
 
     private void alloc(int c) {
@@ -70,10 +77,11 @@ final class SeqWindow {
 
     boolean started() { return base != Long.MIN_VALUE; }
 
-    int capacity() { return cap; }
+    /** The capacity the window judges by (at least {@link #INITIAL}, also while physically smaller). */
+    int capacity() { return Math.max(cap, INITIAL); }
 
     void start(long u) {
-        base = u - Math.min(16, cap / 4);
+        base = u - Math.min(16, capacity() / 4);
         top = base - 1;
         for (long p = base; p < u; p++) clear(idx(p));
     }
@@ -86,6 +94,8 @@ final class SeqWindow {
     boolean ensure(long u, long keepFrom) {
         if (u < base) return false;
         if (u <= top) return true;
+        // Physically smaller than INITIAL: grow where a window of INITIAL slots would still have room.
+        while (u - base >= cap && cap < INITIAL) grow();
         if (u - base >= cap) {
             // Grow while the live part [keepFrom, u] does not fit.
             while (u - Math.max(base, keepFrom) >= cap && cap < maxCapacity) grow();
