@@ -68,6 +68,14 @@ public final class AnalysisSession {
         void decoded(Dissection d, FrameFacts f, int fcsLength, int slot);
 
         /**
+         * On the analysis thread, in capture order, just before the engine sees f: work that needs no
+         * {@link Dissection} moves here off the decoding thread (which is the busier one); the consumer may still
+         * clear {@link FrameFacts#judgeable}. The frame's bytes are still valid: a source is pipelined only when it
+         * is a file mapping, and read on one thread the frame is the current one.
+         */
+        default void handedOver(FrameFacts f, int slot) {}
+
+        /**
          * On the analysis thread, in capture order, right after the engine judged f.
          *
          * @param duplicate the engine took f for a capture duplicate of its flow's previous frame (§11 f) and
@@ -358,6 +366,7 @@ public final class AnalysisSession {
         if (stages == null) {
             engine.accept(f);
         } else {
+            stages.handedOver(f, slot);
             long duplicates = engine.duplicates();
             engine.accept(f);
             stages.analyzed(f, slot, engine.duplicates() != duplicates);

@@ -32,6 +32,16 @@ final class FrameExtra {
     final int[] layerHeader = new int[64], layerOffset = new int[64];
     /** The payload's bytes in the frame, or -1. */
     int payloadOffset, payloadLength;
+    /**
+     * The ICRC to verify on the analysis thread (MR-FRAME-001): the frame's bytes, where the IP (or GRH) header
+     * starts and how long it is (-2: a GRH), the BTH and the ICRC; icrcOffset -1 when there is none to check.
+     */
+    MemorySegment frame;
+    int ipOffset, ipHeaderLength, bthOffset, icrcOffset;
+    boolean ipv6;
+    long icrcValue;
+    /** The tap's view of a frame the engine keeps no flow for (no known opcode), for its ICRC verdict. */
+    io.metaroce.analysis.View view;
     FlowState flow;
     MemorySegment seg;
     int extOff, payOff, endOff, pad;
@@ -47,6 +57,9 @@ final class FrameExtra {
         seg = null;
         layerCount = 0;
         payloadOffset = -1;
+        icrcOffset = -1;
+        frame = null;
+        view = null;
         next = null;
     }
 

@@ -481,16 +481,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
     private boolean frameRules(Dissection d, FrameFacts f, FrameExtra x, int fcsLength) {
         boolean error = false;
         MemorySegment s = d.data();
-        // MR-FRAME-001: ICRC. A sender-side tap sees frames before the NIC computes the ICRC (offload).
-        if (d.icrcStatus() == IcrcStatus.BAD) {
-            String msg = String.format("bad ICRC 0x%08x (computed 0x%08x)", d.icrcValue(), d.icrcComputed());
-            if (d.icrcMatchingPort() >= 0) msg += String.format("; ICRC matches with UDP source port 0x%04x: the port was "
-                    + "rewritten after the sender", d.icrcMatchingPort());
-            if (settings.offloaded && viewOf(d) == View.SENDER) {
-                x.at(icrc(d)).fold(MR_FRAME_001, NOTE, msg + " at the sender's tap: the NIC computes the "
-                        + "ICRC after the capture point (offload); set offloaded: false to judge it");
-            } else if (x.at(icrc(d)).add(MR_FRAME_001, ERROR, msg)) error = true;
-        }
+        icrcInputs(d, f, x);
         error |= lengths(d, x, fcsLength);
         udpChecksum(d, x);
         int tver = d.tver();
@@ -587,15 +578,83 @@ final class RuleEngine implements AnalysisSession.FrameStages {
         }
     }
 
+    /**
+     * Where the ICRC of the frame lies and what it covers (MR-FRAME-001, verified on the analysis thread by
+     * {@link #handedOver}: the decoding thread is the busier one). The same inputs as the dissector's own check:
+     * the IP header before the UDP header (IPv6 without extension headers; with them the masking is undefined and
+     * the ICRC unchecked), or the GRH of RoCEv1; an ICRC cut by the snap length is not checked.
+     */
+    private void icrcInputs(Dissection d, FrameFacts f, FrameExtra x) {
+        int icrcOff = d.icrcOffset();
+        if (icrcOff < 0 || d.icrcValue() < 0) return;
+        int udp = -1, ip = -1, hl = -1;
+        boolean v6 = false;
+        for (int i = 0, n = d.layerCount(); i < n; i++) {
+            int h = d.layerHeader(i);
+            if (h == Udp.HEADER) {
+                udp = d.layerOffset(i);
+                break;
+            }
+            if (h == Ip.HEADER) {
+                ip = d.layerOffset(i);
+                v6 = false;
+            } else if (h == Ipv6.HEADER) {
+                ip = d.layerOffset(i);
+                v6 = true;
+            } else if (h == Grh.HEADER) {
+                ip = d.layerOffset(i);
+                hl = -2;
+            }
+        }
+        if (udp >= 0 && ip >= 0) {
+            hl = v6 ? (udp == ip + Ipv6.SIZE ? Ipv6.SIZE : -1) : Ip.hdrLen(d.data(), ip) * 4;
+        } else if (hl != -2) {
+            return; // native InfiniBand (no IP, no GRH): the LRH's variant fields are not in the capture
+        }
+        if (hl == -1) return;
+        x.frame = d.data();
+        x.ipOffset = ip;
+        x.ipHeaderLength = hl;
+        x.ipv6 = v6;
+        x.bthOffset = d.bthOffset();
+        x.icrcOffset = icrcOff;
+        x.icrcValue = d.icrcValue();
+        if (!f.roce) x.view = viewOf(d);
+    }
+
+    private final io.metaroce.dissector.Icrc icrc = new io.metaroce.dissector.Icrc();
+
+    /**
+     * MR-FRAME-001 (analysis thread, before the engine): the ICRC. A sender-side tap sees frames before the NIC
+     * computes the ICRC (offload): a note there. A bad ICRC leaves the frame unjudged (principle d).
+     */
+    @Override
+    public void handedOver(FrameFacts f, int slot) {
+        FrameExtra x = extras[slot];
+        if (x.icrcOffset < 0) return;
+        MemorySegment s = x.frame;
+        long computed = x.ipHeaderLength == -2 ? icrc.overGrh(s, x.ipOffset, x.bthOffset, x.icrcOffset)
+                : icrc.overIp(s, x.ipOffset, x.ipHeaderLength, x.ipv6, x.bthOffset, x.icrcOffset);
+        if (computed == x.icrcValue) return;
+        String msg = String.format("bad ICRC 0x%08x (computed 0x%08x)", x.icrcValue, computed);
+        int port = x.ipHeaderLength >= 0
+                ? icrc.matchingSourcePort(s, x.ipOffset, x.ipHeaderLength, x.ipv6, x.bthOffset, x.icrcOffset, x.icrcValue) : -1;
+        if (port >= 0) msg += String.format("; ICRC matches with UDP source port 0x%04x: the port was "
+                + "rewritten after the sender", port);
+        View view = x.view != null ? x.view : viewOf(f.v6, f.srcHi, f.srcLo, f.dstHi, f.dstLo);
+        Anchor at = new Anchor("icrc", "icrc.value", x.icrcOffset, 4);
+        if (settings.offloaded && view == View.SENDER) {
+            x.at(at).fold(MR_FRAME_001, NOTE, msg + " at the sender's tap: the NIC computes the "
+                    + "ICRC after the capture point (offload); set offloaded: false to judge it");
+        } else if (x.at(at).add(MR_FRAME_001, ERROR, msg) && f.roce) {
+            f.judgeable = false;
+        }
+    }
+
     /** The bytes of a catalogue field in this frame (its header's first occurrence), or null without the header. */
     private static Anchor field(Dissection d, int fieldId) {
         int off = d.offsetOf(Spec.FIELDS.get(fieldId).header());
         return off < 0 ? null : Anchor.field(fieldId, off);
-    }
-
-    /** The ICRC: the 4 bytes before the end of the transport packet. */
-    private static Anchor icrc(Dissection d) {
-        return new Anchor("icrc", "icrc.value", transportEnd(d) - 4, 4);
     }
 
     private static int transportEnd(Dissection d) {
