@@ -183,7 +183,8 @@ public final class AnalysisSession {
                                 boolean autoTap) {
         MemorySegment map = src.mapping();
         long total = map == null ? -1 : map.byteSize();
-        boolean pipeline = total >= pipelineMinBytes && Runtime.getRuntime().availableProcessors() > 1;
+        // A source that is not a file (live capture) is always pipelined: the network sets its rate, not us.
+        boolean pipeline = (map == null || total >= pipelineMinBytes) && Runtime.getRuntime().availableProcessors() > 1;
         if (autoTap) {
             // A source read once cannot be prescanned: its first frames are held until the tap is resolved.
             TapPrescan pre = TapPrescan.of(src, dc);
