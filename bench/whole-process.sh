@@ -10,7 +10,7 @@ dir="${BENCH_DIR:-/tmp/metaroce-bench}"
 mkdir -p "$dir"
 cap="$dir/roce-$frames.pcap"
 "$here/metaroce" --version >/dev/null
-[ -f "$here/bench/target/benchmarks.jar" ] || (cd "$here" && ./mvnw -B -q -o -pl bench -am install -DskipTests)
+[ -f "$here/bench/target/benchmarks.jar" ] || (cd "$here" && ./mvnw -B -q -o -pl bench -am package -DskipTests)
 [ -f "$cap" ] || "$JAVA" -cp "$here/bench/target/benchmarks.jar" io.metaroce.bench.BenchCapture "$cap" "$frames" 8
 echo "capture: $cap ($(stat -c %s "$cap") bytes, $frames frames); $(nproc) cores; load: $(cut -d' ' -f1-3 /proc/loadavg)"
 measure() {  # name, command...: median wall time and max RSS of $runs runs

@@ -261,7 +261,11 @@ public final class AnalysisSession {
                                 boolean autoTap) {
         MemorySegment map = src.mapping();
         long total = map == null ? -1 : map.byteSize();
-        boolean pipeline = total >= pipelineFromBytes && Runtime.getRuntime().availableProcessors() > 1;
+        // A source that is not a file (live capture) is pipelined too: the network sets its rate, not us. Not
+        // under frame stages (validate), whose handedOver reads the frame's bytes on the analysis thread: only a
+        // file mapping keeps them valid after the decoder moved on.
+        boolean pipeline = (map == null ? stages == null : total >= pipelineFromBytes)
+                && Runtime.getRuntime().availableProcessors() > 1;
         if (autoTap) {
             // A source read once cannot be prescanned: its first frames are held until the tap is resolved.
             TapPrescan pre = TapPrescan.of(src, dc);

@@ -15,6 +15,8 @@ import java.util.List;
  * they are decided) and resolves {@code --tap auto} from the first frames ({@link TapPrescan}).
  */
 public final class LiveAnalyzer {
+    private static final int BATCH = 512;
+
     private LiveAnalyzer() {}
 
     /**
@@ -48,50 +50,59 @@ public final class LiveAnalyzer {
             return result;
         }
         // With a monitor: the same pass written out so the engine can be fed under the monitor's lock.
-        // AnalysisSession could take this as a per-burst hook; until it does, this loop mirrors its live path.
+        // AnalysisSession could take this as a per-burst hook; until it does, this mirrors its pipelined path:
+        // decoding on this thread, analysis on a second one (one consumer thread could not keep up with high rates).
         DissectorConfig dc = new DissectorConfig(settings.rocePorts(), settings.checkIcrc());
         AnalysisEngine engine = new AnalysisEngine(settings, recordVerdicts, listener);
         Dissector dis = new Dissector(dc);
         Dissection d = new Dissection();
-        FrameFacts f = new FrameFacts();
         if (settings.tap().kind() == Tap.Kind.AUTO) {
             TapPrescan pre = TapPrescan.of(src, dc);
             engine.setTap(pre.choice().tap(), pre.choice().how());
             src = pre.source();
         }
-        AnalysisResult result;
-        {
-            monitor.engine = engine;
-            // The engine is touched only under the monitor's lock, taken per burst of frames (never while waiting
-            // for traffic), so a reader sees the counters of the last frame even when the link goes quiet.
-            boolean more = src.next(), ended = false;
-            while (more) {
-                monitor.lock.lock();
-                try {
-                    for (int n = 1; ; n++) {
-                        dis.dissect(src.data(), src.frameNumber(), src.timestampNanos(), src.originalLength(), src.linkType(),
-                                src.fcsLength(), d);
-                        engine.accept(f.from(d));
-                        if (observer != null) observer.frame(f);
-                        monitor.frames++;
-                        if (n >= 4096 || src.endOfBurst()) break; // the next frame is waited for outside the lock
-                        if (!src.next()) {
-                            ended = true;
-                            break;
-                        }
-                    }
-                } finally {
-                    monitor.lock.unlock();
-                }
-                more = !ended && src.next();
+        PacketSource in = src;
+        monitor.engine = engine;
+        List<FrameFacts[]> pool = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            FrameFacts[] b = new FrameFacts[BATCH];
+            for (int k = 0; k < BATCH; k++) b[k] = new FrameFacts();
+            pool.add(b);
+        }
+        new TwoThreadPipeline<>(pool, "metaroce-live-analysis").run(slot -> {
+            FrameFacts[] b = slot.items;
+            int n = 0;
+            boolean more = true;
+            // Each batch ends at the end of a burst: the next frame is waited for after handing this one over,
+            // so events come out as they happen and the table shows the last frame even on a quiet link.
+            while (n < BATCH && (more = in.next())) {
+                dis.dissect(in.data(), in.frameNumber(), in.timestampNanos(), in.originalLength(), in.linkType(),
+                        in.fcsLength(), d);
+                b[n++].from(d);
+                if (in.endOfBurst()) break;
             }
-            CaptureStats stats = src.stats();
+            slot.size = n;
+            return more;
+        }, slot -> {
+            // The engine is touched only under the monitor's lock, taken per batch (never while waiting for traffic).
             monitor.lock.lock();
             try {
-                result = engine.finish(stats.totalIfDropped(), stats.totalOsDropped());
+                for (int k = 0; k < slot.size; k++) {
+                    engine.accept(slot.items[k]);
+                    if (observer != null) observer.frame(slot.items[k]);
+                }
+                monitor.frames += slot.size;
             } finally {
                 monitor.lock.unlock();
             }
+        });
+        AnalysisResult result;
+        CaptureStats stats = src.stats();
+        monitor.lock.lock();
+        try {
+            result = engine.finish(stats.totalIfDropped(), stats.totalOsDropped());
+        } finally {
+            monitor.lock.unlock();
         }
         List<String> problems = new ArrayList<>();
         for (var p : src.problems()) problems.add(p.message());

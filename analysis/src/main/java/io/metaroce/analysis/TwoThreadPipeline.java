@@ -58,6 +58,8 @@ public final class TwoThreadPipeline<B> {
     private final String threadName;
     private final AtomicReference<Throwable> consumerFailure = new AtomicReference<>();
     private volatile boolean producerDone;
+    /** Set before the consumer is woken, so that what the wake-up makes it throw is not taken for the cause. */
+    private volatile Throwable producerFailure;
 
     /**
      * @param pool the batches to recycle (at least two, so that both sides can work at once)
@@ -85,15 +87,18 @@ public final class TwoThreadPipeline<B> {
             produce(producer);
         } catch (Throwable t) {
             failure = t;
+            producerFailure = t;
         } finally {
             producerDone = true;
         }
+        // A consumer waiting in an interruptible call (a listener's queue) must not keep a failed run alive.
+        if (failure != null) second.interrupt();
         boolean interrupted = joinUninterruptibly(second);
         // The consumer's interrupt (if it failed) was meant for this run only: clear it, so that it cannot close
         // an interruptible channel the caller uses afterwards.
         boolean callerInterrupt = Thread.interrupted() && consumerFailure.get() == null;
         Throwable consumerFailed = consumerFailure.get();
-        if (consumerFailed != null) rethrow(consumerFailed); // the root cause: the producer only saw its effect
+        if (consumerFailed != null) rethrow(consumerFailed); // it came first: the producer only saw its effect
         if (failure != null) rethrow(failure);
         if (interrupted || callerInterrupt) Thread.currentThread().interrupt();
     }
@@ -131,6 +136,7 @@ public final class TwoThreadPipeline<B> {
             }
         } catch (Throwable t) {
             // Nothing here may allocate: after an OutOfMemoryError the heap may have no room left.
+            if (producerFailure != null) return; // woken because the producer failed: its failure is the cause
             consumerFailure.compareAndSet(null, t);
             producerThread.interrupt();
         }

@@ -136,6 +136,36 @@ class TwoThreadPipelineTest {
         }
     }
 
+    /** A decoder failure while the analysis waits in an interruptible call (a listener's queue) still ends the run. */
+    @Test
+    void producerFailureWakesAConsumerBlockedInAWait() {
+        CountDownLatch never = new CountDownLatch(1);
+        CountDownLatch consuming = new CountDownLatch(1);
+        RuntimeException failure = new IllegalStateException("decoder bug");
+        AtomicInteger calls = new AtomicInteger();
+        Throwable thrown = assertThrows(Throwable.class, () -> new TwoThreadPipeline<>(pool(2), THREAD).run(slot -> {
+            if (calls.incrementAndGet() > 1) {
+                try {
+                    consuming.await();
+                } catch (InterruptedException e) {
+                    throw new AssertionError(e);
+                }
+                throw failure;
+            }
+            slot.size = 1;
+            return true;
+        }, slot -> {
+            consuming.countDown();
+            try {
+                never.await();
+            } catch (InterruptedException e) {
+                throw new IllegalStateException("woken", e);
+            }
+        }));
+        assertSame(failure, thrown, "the producer's failure, not the consumer's wake-up");
+        assertFalse(consumerAlive());
+    }
+
     /** Cancelling from the producer (a CancellationException) ends the run as a cancellation. */
     @Test
     void cancellationFromTheProducer() {

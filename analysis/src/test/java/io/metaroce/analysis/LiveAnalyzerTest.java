@@ -1,0 +1,128 @@
+package io.metaroce.analysis;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.metaroce.capture.CaptureFiles;
+import io.metaroce.capture.CaptureFormat;
+import io.metaroce.capture.CaptureProblem;
+import io.metaroce.capture.CaptureStats;
+import io.metaroce.capture.PacketSource;
+import java.lang.foreign.MemorySegment;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * {@code analyze -i}'s pass ({@link LiveAnalyzer} with a {@link LiveAnalyzer.Monitor}): decoding and analysis on
+ * two threads, batches ending with each burst of traffic. Same flows as the file; a failure of the analysis
+ * while the source waits for traffic on an idle link ends the run. {@code @Timeout} is a hang guard.
+ */
+@Timeout(120)
+class LiveAnalyzerTest {
+    private static final Path SAMPLES = Path.of("../samples/captures");
+
+    @Test
+    void sameFlowsAsTheFileWithBurstsOfEveryLength() throws Exception {
+        for (String name : List.of("rocev2-gbn-loss.pcapng", "metaroce-spray-lossy-path.pcapng", "rocev2-ecn-cnp.pcapng")) {
+            Path file = SAMPLES.resolve(name);
+            AnalysisResult fromFile = new AnalysisSession(AnalysisSettings.DEFAULT, AnalysisSession.Options.RESULTS).run(file);
+            LiveAnalyzer.Monitor monitor = new LiveAnalyzer.Monitor();
+            AnalysisResult live;
+            try (Live src = new Live(CaptureFiles.open(file), null, 0)) {
+                live = LiveAnalyzer.analyze(src, "live", AnalysisSettings.DEFAULT, false, null, monitor);
+            }
+            assertEquals(fromFile.flows(), live.flows(), name);
+            assertEquals(fromFile.capture().get("frames"), live.capture().get("frames"), name);
+            assertEquals(((Number) fromFile.capture().get("frames")).longValue(), monitor.snapshot().frames(), name);
+        }
+    }
+
+    @Test
+    void analysisFailureWhileTheLinkIsIdleEndsTheRun() throws Exception {
+        CountDownLatch idle = new CountDownLatch(1);
+        IllegalStateException failure = new IllegalStateException("engine bug");
+        Path file = SAMPLES.resolve("rocev2-gbn-loss.pcapng");
+        try (Live src = new Live(CaptureFiles.open(file), idle, frames(file))) {
+            Throwable thrown = assertThrows(Throwable.class, () -> LiveAnalyzer.analyze(src, "live",
+                    AnalysisSettings.DEFAULT.withTap(AnalysisSettings.Tap.parse("mirror")), false, e -> {
+                        try {
+                            idle.await(); // fail only once the source waits for traffic that never comes
+                        } catch (InterruptedException x) {
+                            Thread.currentThread().interrupt();
+                        }
+                        throw failure;
+                    }, new LiveAnalyzer.Monitor()));
+            assertSame(failure, thrown);
+            assertTrue(src.woken, "the source waiting for traffic was woken");
+        }
+    }
+
+    private static long frames(Path file) throws Exception {
+        long n = 0;
+        try (PacketSource s = CaptureFiles.open(file)) {
+            while (s.next()) n++;
+        }
+        return n;
+    }
+
+    /**
+     * A file read as a live source: no mapping, a burst ends after every 1, 2, 3... frames; with {@code idle} set,
+     * the whole file is one burst, after which it waits for traffic until interrupted (as {@code LiveCapture.take}
+     * does).
+     */
+    private static final class Live implements PacketSource {
+        private final PacketSource s;
+        private final CountDownLatch idle;
+        private final long total;
+        private int burst = 1, inBurst;
+        volatile boolean woken;
+
+        Live(PacketSource s, CountDownLatch idle, long total) {
+            this.s = s;
+            this.idle = idle;
+            this.total = total;
+        }
+
+        public boolean next() {
+            if (s.next()) {
+                if (++inBurst > burst) {
+                    inBurst = 1;
+                    burst = burst % 7 + 1;
+                }
+                return true;
+            }
+            if (idle == null) return false;
+            idle.countDown();
+            try {
+                new CountDownLatch(1).await();
+            } catch (InterruptedException e) {
+                woken = true;
+            }
+            return false;
+        }
+
+        public boolean endOfBurst() { return idle != null ? s.frameNumber() == total : inBurst == burst; }
+        public long frameNumber() { return s.frameNumber(); }
+        public long timestampNanos() { return s.timestampNanos(); }
+        public int capturedLength() { return s.capturedLength(); }
+        public long originalLength() { return s.originalLength(); }
+        public int linkType() { return s.linkType(); }
+        public int fcsLength() { return s.fcsLength(); }
+        public int interfaceId() { return s.interfaceId(); }
+        public int sectionIndex() { return s.sectionIndex(); }
+        public MemorySegment data() { return s.data(); }
+        public MemorySegment mapping() { return null; }
+        public long dataOffset() { return -1; }
+        public long recordOffset() { return -1; }
+        public String comment() { return s.comment(); }
+        public CaptureFormat format() { return s.format(); }
+        public List<CaptureProblem> problems() { return s.problems(); }
+        public CaptureStats stats() { return s.stats(); }
+        public void close() { s.close(); }
+    }
+}

@@ -1,0 +1,42 @@
+package io.metaroce.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code metaroce --version} is answered before picocli loads (issue 14.1: start-up), and says exactly what
+ * picocli says for {@code --version} on the top command and on every subcommand.
+ */
+class FrontDoorTest {
+    @Test
+    void versionWithoutPicocliSaysWhatPicocliSays() throws Exception {
+        for (String flag : List.of("--version", "-V")) {
+            String log = java(flag);
+            List<String> out = log.lines().filter(l -> !l.startsWith("[")).toList();
+            assertEquals(List.of(CliRun.of("--version").out().strip()), out, flag);
+            assertTrue(log.contains("io.metaroce.cli.FrontDoor"), "the class loading is logged");
+            assertFalse(log.contains("picocli."), "no picocli class loaded for " + flag);
+        }
+        assertEquals(CliRun.of("--version").out(), CliRun.of("analyze", "--version").out());
+    }
+
+    /** Runs FrontDoor in a fresh JVM on the compiled classes only, logging every class it loads. */
+    private static String java(String... args) throws IOException, InterruptedException {
+        List<String> cmd = new java.util.ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xlog:class+load=info", "-cp", Path.of("target/classes").toAbsolutePath().toString(), "io.metaroce.cli.FrontDoor"));
+        cmd.addAll(List.of(args));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        byte[] out = p.getInputStream().readAllBytes();
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+        assertEquals(0, p.exitValue());
+        return new String(out, StandardCharsets.UTF_8);
+    }
+}
