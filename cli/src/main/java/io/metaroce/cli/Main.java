@@ -11,6 +11,7 @@ import picocli.CommandLine.Command;
 @Command(name = "metaroce", mixinStandardHelpOptions = true, versionProvider = StandardOptions.Version.class,
         description = "Protocol analyzer for RoCEv2 and MetaRoCE v1 captures.",
         subcommands = {DissectCommand.class, AnalyzeCommand.class, ValidateCommand.class, SimulateCommand.class, CaptureCommand.class,
+                IndexCommand.class, SearchCommand.class, ExtractCommand.class,
                 CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
     @CommandLine.Spec

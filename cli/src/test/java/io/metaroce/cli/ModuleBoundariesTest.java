@@ -30,7 +30,8 @@ import org.junit.jupiter.api.Test;
 class ModuleBoundariesTest {
     private static final String[] CAPTURE = {"io.metaroce.capture.."}, FILTER = {"io.metaroce.filter.."},
             DISSECTOR = {"io.metaroce.dissector..", "io.metaroce.protocol.."}, SAMPLES = {"io.metaroce.samples.."},
-            ANALYSIS = {"io.metaroce.analysis.."}, VALIDATE = {"io.metaroce.validate.."}, CLI = {"io.metaroce.cli.."};
+            ANALYSIS = {"io.metaroce.analysis.."}, VALIDATE = {"io.metaroce.validate.."}, CLI = {"io.metaroce.cli.."},
+            INDEX = {"io.metaroce.index.."};
 
     static final ArchRule ONE_WAY = layeredArchitecture().consideringOnlyDependenciesInLayers()
             .layer("capture").definedBy(CAPTURE)
@@ -40,9 +41,11 @@ class ModuleBoundariesTest {
             .layer("analysis").definedBy(ANALYSIS)
             .layer("validate").definedBy(VALIDATE)
             .layer("cli").definedBy(CLI)
+            .layer("index").definedBy(INDEX)
+            .whereLayer("index").mayOnlyBeAccessedByLayers("cli")
             .whereLayer("cli").mayNotBeAccessedByAnyLayer()
             .whereLayer("validate").mayOnlyBeAccessedByLayers("cli")
-            .whereLayer("analysis").mayOnlyBeAccessedByLayers("validate", "cli")
+            .whereLayer("analysis").mayOnlyBeAccessedByLayers("validate", "index", "cli")
             .whereLayer("samples").mayOnlyBeAccessedByLayers("cli")
             .whereLayer("dissector").mayOnlyBeAccessedByLayers("samples", "analysis", "validate", "cli")
             .whereLayer("capture").mayOnlyBeAccessedByLayers("dissector", "samples", "analysis", "validate", "cli")
@@ -74,7 +77,7 @@ class ModuleBoundariesTest {
     void modulesDependOneWayWithoutCycles() {
         JavaClasses classes = mainClasses();
         // Every module's main classes were found, so the rules are not vacuous.
-        for (String[] module : new String[][] {CAPTURE, FILTER, DISSECTOR, SAMPLES, ANALYSIS, VALIDATE, CLI}) {
+        for (String[] module : new String[][] {CAPTURE, FILTER, DISSECTOR, SAMPLES, ANALYSIS, VALIDATE, CLI, INDEX}) {
             String pkg = module[0].replace("..", "");
             assertTrue(classes.stream().anyMatch(c -> c.getPackageName().startsWith(pkg)), "classes of " + pkg + " imported");
         }

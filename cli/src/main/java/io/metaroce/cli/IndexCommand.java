@@ -1,0 +1,286 @@
+package io.metaroce.cli;
+
+import io.metaroce.analysis.AnalysisEvent;
+import io.metaroce.analysis.AnalysisResult;
+import io.metaroce.analysis.AnalysisSession;
+import io.metaroce.analysis.AnalysisSettings;
+import io.metaroce.analysis.FlowSummary;
+import io.metaroce.capture.CaptureException;
+import io.metaroce.index.FlowDocument;
+import io.metaroce.index.FlowDocuments;
+import io.metaroce.index.FlowIndex;
+import io.metaroce.index.IndexFormatException;
+import io.metaroce.index.IndexedCapture;
+import io.metaroce.index.QueryTimes;
+import io.metaroce.validate.FileResult;
+import io.metaroce.validate.FileValidator;
+import io.metaroce.validate.Finding;
+import io.metaroce.validate.ValidateSettings;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.stream.Stream;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code metaroce index PATH... --index DIR}: analyzes each capture (files and directories, walked) with the
+ * engine and adds one document per QP flow to the flow index, one commit per capture. Captures run in
+ * parallel, one per core; a capture whose content is indexed already is skipped, a changed file replaces its
+ * documents. Each committed capture is reported on stdout as it lands, so what was reported survives a crash.
+ */
+@Command(name = "index", sortOptions = false, versionProvider = StandardOptions.Version.class,
+        description = "Index captures for postmortems: one document per QP flow per capture (counters, latencies, "
+                + "paths, events, packet offsets), searchable with 'metaroce search' and extractable with 'metaroce extract'.",
+        footer = {"", "Examples:", "  metaroce index samples/captures --index flows.idx",
+                "  metaroce index /data/job42/*.pcapng --index flows.idx --rules",
+                "  metaroce index --index flows.idx --expire-before 2026-11-01"})
+public final class IndexCommand implements Callable<Integer> {
+    @Spec(Spec.Target.SELF)
+    CommandSpec spec;
+
+    @Mixin
+    StandardOptions standard;
+
+    @Mixin
+    StandardOptions.NoVerbose noVerbose;
+
+    @Mixin
+    IndexBackend backend;
+
+    @Parameters(paramLabel = "PATH", arity = "0..*", description = "capture files and directories (walked; files that are not pcap or pcapng are skipped)")
+    List<Path> paths = new ArrayList<>();
+
+    @Option(names = "--expire-before", paramLabel = "DATE", description = "first remove the captures whose last packet is before DATE (2026-11-01, 2026-11-30T02:00, UTC)")
+    String expireBefore;
+
+    @Option(names = "--rules", description = "also validate each capture, so that flows carry the conformance rules they broke (rule:...; a second pass per capture)")
+    boolean rules;
+
+    @Option(names = "--threads", paramLabel = "N", description = "captures indexed at once (default: one per core)")
+    int threads;
+
+    @Option(names = "--split", paramLabel = "N", defaultValue = "" + FlowDocuments.DEFAULT_SPLIT,
+            description = "packets per document; longer flows continue in part documents (default ${DEFAULT-VALUE})")
+    int split;
+
+    @Option(names = "--tap", paramLabel = "auto|host:IP|mirror", defaultValue = "auto", description = "where the captures were taken (default auto, per capture)")
+    String tap;
+
+    @Option(names = {"-d", "--decode-as"}, paramLabel = DecodeAs.LABEL, description = DecodeAs.HELP)
+    List<String> ports;
+
+    @Option(names = "--progress", negatable = true, description = "progress bar on stderr (default: only when stderr is a terminal)")
+    Boolean progress;
+
+    private PrintStream out, err;
+    private ProgressBar bar;
+
+    @Override
+    public Integer call() throws IOException {
+        out = System.out;
+        err = System.err;
+        if (paths.isEmpty() && expireBefore == null) throw new ParameterException(spec.commandLine(), "no captures given (PATH...), and no --expire-before");
+        if (split < 1) throw new ParameterException(spec.commandLine(), "--split must be at least 1");
+        long expireNs = 0;
+        if (expireBefore != null) {
+            try {
+                expireNs = QueryTimes.span(expireBefore)[0];
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(), "--expire-before: " + e.getMessage());
+            }
+        }
+        AnalysisSettings settings;
+        try {
+            settings = AnalysisSettings.DEFAULT.withPorts(DecodeAs.ports(ports)).withTap(TapCheck.parse(tap));
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
+        int status = 0;
+        List<Path> files = new ArrayList<>();
+        for (Path p : paths) status |= expand(p, files);
+        try (FlowIndex index = backend.open(true)) {
+            if (expireBefore != null) {
+                List<IndexedCapture> gone = index.expireBefore(expireNs);
+                for (IndexedCapture c : gone) out.println("expired " + c.path());
+                out.println("expired " + gone.size() + " capture" + (gone.size() == 1 ? "" : "s") + " before " + expireBefore);
+            }
+            status |= indexAll(index, files, settings);
+        } catch (IndexFormatException e) {
+            err.println("metaroce index: " + e.getMessage());
+            return 2;
+        }
+        return status;
+    }
+
+    /** Adds the capture files under a path (sorted); a missing path is an error, other files one line each. */
+    private int expand(Path p, List<Path> files) throws IOException {
+        if (!Files.exists(p)) {
+            err.println("metaroce index: " + p + ": no such file or directory");
+            return 2;
+        }
+        List<Path> found;
+        if (Files.isDirectory(p)) {
+            try (Stream<Path> s = Files.walk(p)) {
+                found = s.filter(Files::isRegularFile).sorted().toList();
+            }
+        } else {
+            found = List.of(p);
+        }
+        for (Path f : found) {
+            if (CaptureIdentity.looksLikeCapture(f)) files.add(f);
+            else err.println("metaroce index: skipped " + f + ": not a pcap or pcapng capture");
+        }
+        return 0;
+    }
+
+    private int indexAll(FlowIndex index, List<Path> files, AnalysisSettings settings) {
+        if (files.isEmpty()) return 0;
+        long[] sizes = new long[files.size()];
+        long total = 0;
+        for (int i = 0; i < sizes.length; i++) {
+            try {
+                sizes[i] = Files.size(files.get(i));
+            } catch (IOException e) {
+                sizes[i] = 0;
+            }
+            total += sizes[i];
+        }
+        AtomicLongArray done = new AtomicLongArray(files.size());
+        AtomicInteger finished = new AtomicInteger();
+        int n = threads > 0 ? threads : Runtime.getRuntime().availableProcessors();
+        bar = ProgressBar.open("index", progress);
+        long all = total;
+        Runnable redraw = () -> {
+            ProgressBar b = bar;
+            if (b == null) return;
+            long sum = 0;
+            for (int i = 0; i < done.length(); i++) sum += done.get(i);
+            b.update(Math.min(sum, all - 1), all, finished.get(), files.size());
+        };
+        int status = 0;
+        ExecutorService pool = Executors.newFixedThreadPool(Math.min(n, files.size()), r -> Thread.ofPlatform().daemon().name("metaroce-index").unstarted(r));
+        try {
+            List<Future<Integer>> results = new ArrayList<>();
+            for (int i = 0; i < files.size(); i++) {
+                int k = i;
+                results.add(pool.submit(() -> {
+                    try {
+                        return indexOne(index, files.get(k), settings, pos -> {
+                            done.set(k, pos);
+                            redraw.run();
+                        });
+                    } finally {
+                        done.set(k, sizes[k]);
+                        finished.incrementAndGet();
+                        redraw.run();
+                    }
+                }));
+            }
+            for (Future<Integer> f : results) {
+                try {
+                    status |= f.get();
+                } catch (java.util.concurrent.ExecutionException e) {
+                    Throwable c = e.getCause();
+                    report(err, "metaroce index: internal error: " + c);
+                    if (System.getenv("METAROCE_DEBUG") != null) c.printStackTrace();
+                    status |= 2;
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return 2;
+                }
+            }
+        } finally {
+            pool.shutdownNow();
+            if (bar != null) bar.close();
+        }
+        return status;
+    }
+
+    /** Analyzes one capture and commits its documents; 0, or 2 when it could not be read (or is damaged). */
+    private int indexOne(FlowIndex index, Path file, AnalysisSettings settings, java.util.function.LongConsumer progressAt) throws IOException {
+        Path abs = file.toAbsolutePath().normalize();
+        String hash = CaptureIdentity.sha256(abs);
+        long size = CaptureIdentity.size(abs);
+        IndexedCapture known = index.capture(hash);
+        if (known != null) {
+            report(out, known.path().equals(abs.toString()) ? "unchanged " + abs + " (indexed already)"
+                    : "skipped " + abs + ": same content as the indexed " + known.path());
+            return 0;
+        }
+        Map<String, Set<String>> events = new HashMap<>();
+        AnalysisSession session = new AnalysisSession(settings, new AnalysisSession.Options(false, false, true))
+                .onEvent((AnalysisEvent e) -> {
+                    if (e.flow() != null) events.computeIfAbsent(e.flow(), x -> new TreeSet<>()).add(e.type().label());
+                })
+                .onProgress((pos, total, frames) -> progressAt.accept(rules ? pos / 2 : pos));
+        AnalysisResult result;
+        try {
+            result = session.run(abs);
+        } catch (CaptureException e) {
+            report(err, "metaroce index: " + e.getMessage());
+            return 2;
+        } catch (CancellationException e) {
+            return 2;
+        }
+        Map<String, Set<String>> broken = new HashMap<>();
+        if (rules) {
+            ValidateSettings vs = new ValidateSettings.Builder().tap(settings.tap()).ports(settings.rocePorts()).build();
+            FileResult fr = FileValidator.validate(abs, vs, false, pos -> progressAt.accept(size / 2 + pos / 2));
+            if (fr.error() != null) report(err, "metaroce index: " + fr.error() + " (indexed without rules)");
+            else for (Finding f : fr.findings()) if (f.flow() != null) broken.computeIfAbsent(f.flow(), x -> new TreeSet<>()).add(f.rule());
+        }
+        Map<String, Object> c = result.capture();
+        @SuppressWarnings("unchecked")
+        Map<String, Object> tapInfo = (Map<String, Object>) c.get("tap");
+        IndexedCapture cap = new IndexedCapture(abs.toString(), size, hash, String.valueOf(c.get("format")),
+                tapInfo == null ? null : String.valueOf(tapInfo.get("resolved")), (Long) c.get("first_ns"), (Long) c.get("last_ns"),
+                nowNs());
+        List<FlowDocument> docs = new ArrayList<>();
+        docs.add(FlowDocuments.capture(cap));
+        for (FlowSummary f : result.flows())
+            docs.addAll(FlowDocuments.of(cap, f, session.framesOf(f.id()), events.getOrDefault(f.id(), Set.of()),
+                    broken.getOrDefault(f.id(), Set.of()), split));
+        index.addCapture(cap, docs);
+        report(out, "indexed " + abs + ": " + result.flows().size() + " flows, " + docs.size() + " documents");
+        int status = 0;
+        if (c.get("capture_problems") instanceof List<?> l && !l.isEmpty()) {
+            for (Object p : l) report(err, "metaroce index: " + abs + ": " + p + " (indexed what was readable)");
+            status = 2;
+        }
+        return status;
+    }
+
+    private static long nowNs() {
+        java.time.Instant t = java.time.Instant.now();
+        return t.getEpochSecond() * 1_000_000_000L + t.getNano();
+    }
+
+    /** One line, printed whole and at once even with the bar drawn and two captures finishing together. */
+    private synchronized void report(PrintStream to, String line) {
+        ProgressBar b = bar;
+        if (b != null) b.close();
+        to.println(line);
+        to.flush();
+        if (b != null) bar = ProgressBar.open("index", progress);
+    }
+}

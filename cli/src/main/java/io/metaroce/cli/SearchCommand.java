@@ -1,0 +1,233 @@
+package io.metaroce.cli;
+
+import io.metaroce.analysis.JsonOut;
+import io.metaroce.index.FacetBucket;
+import io.metaroce.index.FieldDef;
+import io.metaroce.index.FlowDocument;
+import io.metaroce.index.FlowIndex;
+import io.metaroce.index.FlowQuery;
+import io.metaroce.index.FlowQueryParser;
+import io.metaroce.index.FlowSchema;
+import io.metaroce.index.FlowSort;
+import io.metaroce.index.IndexFormatException;
+import io.metaroce.index.QuerySyntaxException;
+import io.metaroce.index.SearchResult;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.OutputStreamWriter;
+import java.io.PrintStream;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code metaroce search --index DIR 'QUERY'}: the flows matching a query (text table, JSON, JSON lines),
+ * sorted by any numeric field, or with {@code --top FIELD --by COUNTER} the exact top groups of a facet.
+ */
+@Command(name = "search", sortOptions = false, versionProvider = StandardOptions.Version.class,
+        description = "Search the flow index: Lucene query syntax over every counter of the analyze JSON, with numeric "
+                + "ranges (naks:[5 TO *], naks:>=5), hex QPs (dest_qp:0x000201), IPs and CIDR (src:10.0.0.0/24), "
+                + "human times (first:[2026-11-30T02:00 TO 2026-11-30T02:10], UTC), wildcards (rule:MR-RTX-*), "
+                + "AND/OR/NOT and parentheses; a bare value searches flow, src, dst, rules and events.",
+        footer = {"", "Examples:", "  metaroce search --index flows.idx 'retransmitted_packets:[1 TO *]' --sort retransmitted_packets",
+                "  metaroce search --index flows.idx 'src:10.0.0.0/24 AND naks:>0' -T jsonl",
+                "  metaroce search --index flows.idx '*:*' --top dest_qp --by naks"})
+public final class SearchCommand implements Callable<Integer> {
+    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSS'Z'", Locale.ROOT).withZone(ZoneOffset.UTC);
+    /** The columns of the text table beside the flow id, capture and first time. */
+    private static final List<String> COLUMNS = List.of("packets", "retransmitted_packets", "naks", "cnps", "ce_marks");
+
+    @Spec(Spec.Target.SELF)
+    CommandSpec spec;
+
+    @Mixin
+    StandardOptions standard;
+
+    @Mixin
+    StandardOptions.NoVerbose noVerbose;
+
+    @Mixin
+    IndexBackend backend;
+
+    @Parameters(paramLabel = "QUERY", index = "0", description = "the query ('*:*' for every flow)")
+    String query;
+
+    @Option(names = {"-T", "--format"}, paramLabel = "text|json|jsonl", defaultValue = "text", description = "output format (default text)")
+    String format;
+
+    @Option(names = "--sort", paramLabel = "FIELD[:asc|desc]", description = "order by a numeric or time field (a counter: most first; a time: earliest first)")
+    String sort;
+
+    @Option(names = "--top", paramLabel = "FIELD", description = "the top values of FIELD (dest_qp, src, dst, rules, capture_path, lossy_paths, ...) by --by")
+    String top;
+
+    @Option(names = "--by", paramLabel = "COUNTER", description = "with --top: the counter summed per value (exact)")
+    String by;
+
+    @Option(names = {"-n", "--limit"}, paramLabel = "N", description = "flows (default 100) or facet values (default 10) shown")
+    Integer limit;
+
+    @Override
+    public Integer call() throws IOException {
+        PrintStream err = System.err;
+        String form = format.toLowerCase(Locale.ROOT);
+        if (!List.of("text", "json", "jsonl").contains(form)) throw new ParameterException(spec.commandLine(), "-T must be text, json or jsonl, not '" + format + "'");
+        if ((top == null) != (by == null)) throw new ParameterException(spec.commandLine(), "--top and --by go together (--top dest_qp --by naks)");
+        FlowQuery q;
+        try {
+            q = FlowQueryParser.parse(query);
+        } catch (QuerySyntaxException e) {
+            err.println("metaroce search: query: " + e.getMessage());
+            if (Terminal.stderrIsTerminal()) {
+                err.println("  " + query);
+                err.println("  " + " ".repeat(e.column() - 1) + "^");
+            }
+            return 2;
+        }
+        FlowSort order = FlowSort.DEFAULT;
+        FieldDef group = null, counter = null;
+        try {
+            if (sort != null) order = FlowSort.parse(sort);
+            if (top != null) {
+                group = field(top, "--top");
+                counter = field(by, "--by");
+                if (!group.groupable()) throw new IllegalArgumentException("--top " + top + ": group by a keyword, integer or IP field");
+                if (!counter.summable()) throw new IllegalArgumentException("--by " + by + ": sum a counter (an integer field)");
+            }
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
+        int n = limit != null ? limit : top != null ? 10 : 100;
+        if (n < 0) throw new ParameterException(spec.commandLine(), "--limit must not be negative");
+        Writer out = new BufferedWriter(new OutputStreamWriter(new ClosedStdout.Guard(System.out), StandardCharsets.UTF_8), 1 << 16);
+        try (FlowIndex index = backend.open(false)) {
+            if (group != null) facet(out, form, group, counter, index.top(group, counter, n, q));
+            else flows(out, form, q, index.search(q, order, n));
+            out.flush();
+        } catch (IndexFormatException e) {
+            err.println("metaroce search: " + e.getMessage());
+            return 2;
+        } catch (ClosedStdout e) {
+            return 0;
+        }
+        return 0;
+    }
+
+    private static FieldDef field(String name, String option) {
+        FieldDef f = FlowSchema.field(name);
+        if (f == null) throw new IllegalArgumentException(option + ": unknown field '" + name + "'");
+        return f;
+    }
+
+    private static void flows(Writer out, String form, FlowQuery q, SearchResult r) throws IOException {
+        switch (form) {
+            case "json" -> {
+                JsonOut j = new JsonOut(out, true).beginObject().name("query").value(q.toString()).name("total").value(r.total()).name("flows").beginArray();
+                for (FlowDocument d : r.flows()) j.value(json(d));
+                j.endArray().endObject();
+                out.write('\n');
+            }
+            case "jsonl" -> {
+                for (FlowDocument d : r.flows()) {
+                    new JsonOut(out, false).value(json(d));
+                    out.write('\n');
+                }
+            }
+            default -> {
+                List<String[]> rows = new ArrayList<>();
+                List<String> head = new ArrayList<>(List.of("flow", "capture", "first"));
+                head.addAll(COLUMNS);
+                rows.add(head.toArray(String[]::new));
+                for (FlowDocument d : r.flows()) {
+                    List<String> row = new ArrayList<>();
+                    row.add(d.getString(FlowSchema.FLOW));
+                    row.add(Path.of(d.getString(FlowSchema.CAPTURE_PATH)).getFileName().toString());
+                    Long first = d.getLong(FlowSchema.FIRST);
+                    row.add(first == null ? "-" : time(first));
+                    for (String c : COLUMNS) row.add(String.valueOf(d.get(c) == null ? "-" : d.get(c)));
+                    rows.add(row.toArray(String[]::new));
+                }
+                table(out, rows, 3);
+                out.write(r.total() + " flow" + (r.total() == 1 ? "" : "s") + " match" + (r.total() == 1 ? "es" : "")
+                        + (r.total() > r.flows().size() ? " (" + r.flows().size() + " shown; --limit N for more)" : "") + "\n");
+            }
+        }
+    }
+
+    /** A flow as the JSON object search prints: its fields under their schema names, without the packet offsets. */
+    static Map<String, Object> json(FlowDocument d) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        d.fields().forEach((k, v) -> {
+            if (!k.equals(FlowSchema.OFFSETS) && !k.equals(FlowSchema.FRAMES)) m.put(k, v);
+        });
+        return m;
+    }
+
+    private static void facet(Writer out, String form, FieldDef group, FieldDef counter, List<FacetBucket> buckets) throws IOException {
+        switch (form) {
+            case "json", "jsonl" -> {
+                boolean lines = form.equals("jsonl");
+                JsonOut j = lines ? null : new JsonOut(out, true).beginObject().name("top").value(group.name()).name("by").value(counter.name()).name("values").beginArray();
+                for (FacetBucket b : buckets) {
+                    Map<String, Object> m = new LinkedHashMap<>();
+                    m.put(group.name(), b.key());
+                    m.put(counter.name(), b.sum());
+                    m.put("flows", b.flows());
+                    if (lines) {
+                        new JsonOut(out, false).value(m);
+                        out.write('\n');
+                    } else {
+                        j.value(m);
+                    }
+                }
+                if (!lines) {
+                    j.endArray().endObject();
+                    out.write('\n');
+                }
+            }
+            default -> {
+                List<String[]> rows = new ArrayList<>();
+                rows.add(new String[] {group.name(), "sum(" + counter.name() + ")", "flows"});
+                for (FacetBucket b : buckets) {
+                    String key = b.key() instanceof Long l && (group.name().equals(FlowSchema.DEST_QP) || group.name().equals(FlowSchema.SRC_QPS))
+                            ? String.format("0x%06x", l) : String.valueOf(b.key());
+                    rows.add(new String[] {key, Long.toString(b.sum()), Long.toString(b.flows())});
+                }
+                table(out, rows, 1);
+            }
+        }
+    }
+
+    static String time(long ns) { return TIME.format(Instant.ofEpochSecond(Math.floorDiv(ns, 1_000_000_000L), Math.floorMod(ns, 1_000_000_000L))); }
+
+    /** Columns padded to their widest cell; the first {@code leftAligned} columns to the left, numbers to the right. */
+    private static void table(Writer out, List<String[]> rows, int leftAligned) throws IOException {
+        int[] w = new int[rows.get(0).length];
+        for (String[] r : rows) for (int i = 0; i < r.length; i++) w[i] = Math.max(w[i], r[i].length());
+        for (String[] r : rows) {
+            StringBuilder b = new StringBuilder();
+            for (int i = 0; i < r.length; i++) {
+                if (i > 0) b.append("  ");
+                String pad = " ".repeat(w[i] - r[i].length());
+                b.append(i < leftAligned ? r[i] + (i == r.length - 1 ? "" : pad) : pad + r[i]);
+            }
+            out.write(b.toString().stripTrailing() + "\n");
+        }
+    }
+}

@@ -1,0 +1,282 @@
+package io.metaroce.cli;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.metaroce.analysis.AnalysisSession;
+import io.metaroce.analysis.AnalysisSettings;
+import io.metaroce.analysis.FlowSummary;
+import io.metaroce.analysis.FrameList;
+import io.metaroce.capture.CaptureFiles;
+import io.metaroce.capture.PacketSource;
+import io.metaroce.capture.PcapngWriter;
+import io.metaroce.cli.Launcher.Call;
+import io.metaroce.cli.Launcher.Run;
+import io.metaroce.index.FlowSort;
+import io.metaroce.index.FlowQueryParser;
+import io.metaroce.index.IndexedCapture;
+import io.metaroce.index.lucene.LuceneFlowIndex;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code index}, {@code search} and {@code extract} through the shipped launcher, on real indexes on disk: the
+ * indexed counters are the analyze JSON's, field for field, for every bundled sample; extract gives back each
+ * flow's packets byte for byte; a {@code kill -9} mid-index leaves every reported capture whole.
+ */
+class FlowIndexIT {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    @TempDir
+    static Path tmp;
+    static Path index;
+    static Run indexed;
+
+    @BeforeAll
+    static void indexTheSamples() {
+        index = tmp.resolve("flows.idx");
+        indexed = Launcher.run("index", Launcher.CAPTURES.toString(), "--index", index.toString());
+    }
+
+    @Test
+    void indexesEveryCaptureAndSkipsOtherFilesWithOneLineEach() {
+        assertEquals(0, indexed.exit(), indexed.show());
+        List<Path> samples = Launcher.samples();
+        assertEquals(samples.size(), indexed.out().lines().filter(l -> l.startsWith("indexed ")).count(), indexed.show());
+        assertTrue(indexed.errLines().stream().allMatch(l -> l.startsWith("metaroce index: skipped ") && l.endsWith(": not a pcap or pcapng capture")), indexed.show());
+        assertFalse(indexed.errLines().isEmpty(), "the truth JSON files are named as skipped");
+        Run again = Launcher.run("index", Launcher.CAPTURES.toString(), "--index", index.toString());
+        assertEquals(samples.size(), again.out().lines().filter(l -> l.startsWith("unchanged ")).count(), again.show());
+    }
+
+    @Test
+    void indexedCountersEqualTheAnalyzeJsonFieldForField() throws Exception {
+        List<Call> calls = new ArrayList<>();
+        for (Path s : Launcher.samples()) {
+            calls.add(Call.of("analyze", "-r", s.toString(), "-T", "json"));
+            calls.add(Call.of("search", "--index", index.toString(), "capture:\"" + s.toAbsolutePath().normalize() + "\"", "-T", "jsonl", "-n", "100000"));
+        }
+        List<Run> runs = Launcher.runAll(calls);
+        int compared = 0;
+        for (int i = 0; i < runs.size(); i += 2) {
+            Run analyze = runs.get(i), search = runs.get(i + 1);
+            assertEquals(0, analyze.exit(), analyze.show());
+            assertEquals(0, search.exit(), search.show());
+            Map<String, JsonNode> docs = new HashMap<>();
+            for (String line : search.out().lines().toList()) {
+                JsonNode d = JSON.readTree(line);
+                docs.put(d.get("flow").asText(), d);
+            }
+            JsonNode flows = JSON.readTree(analyze.out()).get("flows");
+            assertEquals(flows.size(), docs.size(), search.show());
+            for (JsonNode f : flows) {
+                JsonNode d = docs.get(f.get("id").asText());
+                assertNotNull(d, f.get("id").asText());
+                Map<String, JsonNode> flat = new LinkedHashMap<>();
+                flatten("", f, flat);
+                flat.remove("id");
+                for (var e : flat.entrySet()) {
+                    String where = analyze.command().get(2) + " " + f.get("id").asText() + " " + e.getKey();
+                    if (e.getValue().isNull()) assertFalse(d.has(e.getKey()), where + " is null in analyze, absent in the index");
+                    else if (e.getValue().isArray()) assertEquals(e.getValue(), d.get(e.getKey()), where);
+                    else assertEquals(e.getValue().asText(), d.path(e.getKey()).asText(null), where);
+                    compared++;
+                }
+            }
+        }
+        assertTrue(compared > 5000, "compared " + compared + " values");
+    }
+
+    /** Nested objects of the analyze JSON as the index names them: keys joined by dots. */
+    private static void flatten(String prefix, JsonNode n, Map<String, JsonNode> out) {
+        if (n.isObject()) {
+            for (Iterator<Map.Entry<String, JsonNode>> it = n.fields(); it.hasNext(); ) {
+                var e = it.next();
+                flatten(prefix.isEmpty() ? e.getKey() : prefix + "." + e.getKey(), e.getValue(), out);
+            }
+        } else {
+            out.put(prefix, n);
+        }
+    }
+
+    @Test
+    void extractGivesBackEachFlowsPacketsByteForByte() throws Exception {
+        Path sample = Launcher.CAPTURES.resolve("metaroce-spray-lossy-path.pcapng").toAbsolutePath().normalize();
+        AnalysisSession s = new AnalysisSession(AnalysisSettings.DEFAULT, new AnalysisSession.Options(false, false, true));
+        s.run(sample);
+        for (FlowSummary f : s.flows()) {
+            Path out = tmp.resolve("x-" + f.destQp() + "-" + f.src().replace(':', '_') + ".pcapng");
+            Run r = Launcher.run("extract", "--index", index.toString(), "flow:\"" + f.id() + "\" AND capture:\"" + sample + "\"", "-w", out.toString());
+            assertEquals(0, r.exit(), r.show());
+            FrameList frames = s.framesOf(f.id());
+            List<byte[]> want = new ArrayList<>();
+            List<Long> wantTimes = new ArrayList<>();
+            try (PacketSource src = CaptureFiles.open(sample)) {
+                Set<Long> numbers = new TreeSet<>();
+                for (long n : frames.frames()) numbers.add(n);
+                while (src.next()) {
+                    if (!numbers.contains(src.frameNumber())) continue;
+                    want.add(src.data().toArray(ValueLayout.JAVA_BYTE));
+                    wantTimes.add(src.timestampNanos());
+                }
+            }
+            int k = 0;
+            try (PacketSource got = CaptureFiles.open(out)) {
+                while (got.next()) {
+                    assertArrayEquals(want.get(k), got.data().toArray(ValueLayout.JAVA_BYTE), f.id() + " packet " + k);
+                    assertEquals(wantTimes.get(k), got.timestampNanos());
+                    assertTrue(got.comment().startsWith("flow " + f.id() + ", frame " + frames.frame(k) + " of "), got.comment());
+                    k++;
+                }
+            }
+            assertEquals(frames.size(), k, f.id());
+        }
+        // The extracted capture reads like any capture.
+        Path all = tmp.resolve("all-naks.pcapng");
+        Run r = Launcher.run("extract", "--index", index.toString(), "naks:>0", "-w", all.toString());
+        assertEquals(0, r.exit(), r.show());
+        Run a = Launcher.run("analyze", "-r", all.toString(), "-T", "json");
+        assertEquals(0, a.exit(), a.show());
+        assertTrue(JSON.readTree(a.out()).get("flows").size() > 0);
+    }
+
+    @Test
+    void aMovedOrChangedCaptureIsReportedNotMisread() throws Exception {
+        Path dir = Files.createDirectories(tmp.resolve("moving"));
+        Path copy = Files.copy(Launcher.CAPTURES.resolve("rocev2-gbn-loss.pcapng"), dir.resolve("gbn.pcapng"));
+        Path idx = tmp.resolve("moving.idx");
+        assertEquals(0, Launcher.run("index", copy.toString(), "--index", idx.toString()).exit());
+        // Same content elsewhere: skipped as the capture already indexed.
+        Run dup = Launcher.run("index", Launcher.CAPTURES.resolve("rocev2-gbn-loss.pcapng").toString(), "--index", idx.toString());
+        assertTrue(dup.out().contains("same content as the indexed " + copy.toAbsolutePath().normalize()), dup.show());
+        try (FileChannel ch = FileChannel.open(copy, StandardOpenOption.WRITE)) {
+            ch.write(java.nio.ByteBuffer.wrap(new byte[] {0x5A}), Files.size(copy) - 40); // one byte of the last packet
+        }
+        Run changed = Launcher.run("extract", "--index", idx.toString(), "*:*", "-w", tmp.resolve("c.pcapng").toString());
+        assertEquals(2, changed.exit(), changed.show());
+        assertTrue(changed.err().contains("changed since it was indexed (its content hash differs)"), changed.show());
+        Files.delete(copy);
+        Run moved = Launcher.run("extract", "--index", idx.toString(), "*:*", "-w", tmp.resolve("m.pcapng").toString());
+        assertEquals(2, moved.exit(), moved.show());
+        assertTrue(moved.err().contains(copy.toAbsolutePath().normalize() + ": moved or deleted since it was indexed"), moved.show());
+    }
+
+    @Test
+    void queriesOfEachKindAndASyntaxErrorColumn() throws Exception {
+        Map<String, Integer> queries = new TreeMap<>(Map.of("naks:[1 TO *]", 0, "dest_qp:0x000013", 0, "src:10.0.0.0/24", 0,
+                "src:fd00::/16", 0, "first:[2026-01-01T00:00 TO 2026-01-01T00:01]", 0, "events:retrans*", 0,
+                "transport:metaroce AND NOT service:ud", 0, "(naks:>0 OR cnps:>0) AND -capture:\"x\"", 0));
+        List<String> keys = new ArrayList<>(queries.keySet());
+        List<Run> runs = Launcher.runAll(keys.stream().map(q -> Call.of("search", "--index", index.toString(), q, "-T", "json")).toList());
+        try (LuceneFlowIndex idx = LuceneFlowIndex.openForReading(index)) {
+            for (int i = 0; i < keys.size(); i++) {
+                Run r = runs.get(i);
+                assertEquals(0, r.exit(), r.show());
+                long total = JSON.readTree(r.out()).get("total").asLong();
+                assertEquals(idx.search(FlowQueryParser.parse(keys.get(i)), FlowSort.DEFAULT, 0).total(), total, keys.get(i));
+                assertTrue(total > 0, keys.get(i) + " finds flows in the samples");
+            }
+        }
+        Run bad = Launcher.run("search", "--index", index.toString(), "naks:[5 TO");
+        assertEquals(2, bad.exit());
+        assertEquals(List.of("metaroce search: query: column 11: a range bound was expected"), bad.errLines());
+        Run top = Launcher.run("search", "--index", index.toString(), "*:*", "--top", "dest_qp", "--by", "retransmitted_packets", "-T", "json");
+        assertEquals(0, top.exit(), top.show());
+        JsonNode first = JSON.readTree(top.out()).get("values").get(0);
+        assertTrue(first.get("retransmitted_packets").asLong() > 0, top.show());
+        Run notIndex = Launcher.run("search", "--index", Launcher.CAPTURES.toString(), "*:*");
+        assertEquals(2, notIndex.exit());
+        assertEquals(1, notIndex.errLines().size(), notIndex.show());
+        assertTrue(notIndex.err().contains("not a metaroce flow index"));
+    }
+
+    /**
+     * A real {@code kill -9} of the launcher's JVM while it indexes many captures, right after it reported its
+     * first commit: the index opens, holds every capture reported, and each capture it holds is whole.
+     */
+    @Test
+    void killDashNineLeavesOnlyWholeReportedCaptures() throws Exception {
+        Path dir = Files.createDirectories(tmp.resolve("many"));
+        Path sample = Launcher.CAPTURES.resolve("rocev2-ecn-cnp.pcapng");
+        int copies = 60;
+        for (int i = 0; i < copies; i++) rewrite(sample, dir.resolve(String.format("copy%03d.pcapng", i)), "copy " + i);
+        int flowsPerCapture;
+        AnalysisSession s = new AnalysisSession(AnalysisSettings.DEFAULT, AnalysisSession.Options.RESULTS);
+        s.run(sample);
+        flowsPerCapture = s.flows().size();
+        Path idx = tmp.resolve("killed.idx");
+        ProcessBuilder pb = new ProcessBuilder(Launcher.SCRIPT.toString(), "index", dir.toString(), "--index", idx.toString())
+                .redirectError(ProcessBuilder.Redirect.DISCARD);
+        pb.environment().put("METAROCE_NO_BUILD", "1");
+        Process p = pb.start();
+        List<String> reported = new ArrayList<>();
+        try (BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = out.readLine()) != null) {
+                if (line.startsWith("indexed ")) {
+                    reported.add(line.substring("indexed ".length(), line.indexOf(": ")));
+                    p.destroyForcibly(); // SIGKILL: the launcher exec'd the JVM, so this is the indexing process
+                    break;
+                }
+            }
+        }
+        p.waitFor();
+        assertEquals(137, p.exitValue(), "killed by SIGKILL");
+        assertFalse(reported.isEmpty());
+        try (LuceneFlowIndex after = LuceneFlowIndex.openForReading(idx)) {
+            List<IndexedCapture> held = after.captures();
+            assertTrue(held.size() < copies, "the kill came before the end (" + held.size() + " captures)");
+            Set<String> paths = new TreeSet<>();
+            for (IndexedCapture c : held) {
+                paths.add(c.path());
+                long flows = after.search(FlowQueryParser.parse("hash:" + c.hash()), FlowSort.DEFAULT, 0).total();
+                assertEquals(flowsPerCapture, flows, c.path() + " is whole");
+            }
+            assertTrue(paths.containsAll(reported), "held " + paths + ", reported " + reported);
+            assertEquals(held.size() * (long) flowsPerCapture, after.search(FlowQueryParser.parse("*:*"), FlowSort.DEFAULT, 0).total(), "no flow of a half capture");
+        }
+        // The index is writable again (the dead process's lock went with it) and the rest gets indexed.
+        Run resumed = Launcher.run("index", dir.toString(), "--index", idx.toString());
+        assertEquals(0, resumed.exit(), resumed.show());
+        try (LuceneFlowIndex done = LuceneFlowIndex.openForReading(idx)) {
+            assertEquals(copies, done.captures().size());
+        }
+    }
+
+    /** The same packets with another section comment: a capture of other content (another hash). */
+    private static void rewrite(Path from, Path to, String comment) throws Exception {
+        try (PacketSource src = CaptureFiles.open(from);
+             PcapngWriter w = new PcapngWriter(FileChannel.open(to, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                     StandardOpenOption.TRUNCATE_EXISTING), ByteOrder.LITTLE_ENDIAN, "test", comment)) {
+            Map<Integer, Integer> ifs = new HashMap<>();
+            while (src.next()) {
+                Integer id = ifs.get(src.linkType());
+                if (id == null) ifs.put(src.linkType(), id = w.addInterface(src.linkType(), 0, null, src.fcsLength()));
+                w.write(id, src.timestampNanos(), src.data(), 0, src.capturedLength(), src.originalLength(), null);
+            }
+        }
+    }
+}
