@@ -1,0 +1,130 @@
+package io.metaroce.index.solr;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The SolrCloud backend end to end, as a user runs it: the shipped launcher indexes the bundled sample captures
+ * into a 2-shard, 2-replica collection of a real 2-node SolrCloud (created by --create-collection, which uploads
+ * the configset) and into an embedded Lucene index; every search of a fixed list, every facet and the extracted
+ * packets must be the same from both. Then one Solr node stops: the answers stay the same; it restarts and
+ * recovers.
+ */
+@ExtendWith(SolrCloudExtension.class)
+class SolrCloudCliTest {
+  static final Path SAMPLES = ShippedLauncher.ROOT.resolve("samples/captures");
+  static final ObjectMapper JSON = new ObjectMapper();
+
+  /** Searches as an operator types them, over the kinds of traffic the samples hold. */
+  static final List<List<String>> SEARCHES = List.of(
+      List.of("*:*"),
+      List.of("retransmitted_packets:[1 TO *]"),
+      List.of("naks:>0 OR rnr_naks:>0"),
+      List.of("transport:metaroce AND NOT lossy_paths:*"),
+      List.of("ce_marks:[1 TO *] AND cnps:*"),
+      List.of("capture_gaps:>0 OR network_losses:>0"),
+      List.of("capture:*rnr* OR capture:*gbn*"),
+      List.of("events:retransmission AND first:>2000-01-01"),
+      List.of("NOT service:rc"),
+      List.of("*:*", "--sort", "packets", "-n", "7"),
+      List.of("*:*", "--sort", "latency.ack_rtt_ns.p99:asc", "-n", "9"),
+      List.of("*:*", "--top", "dest_qp", "--by", "retransmitted_packets"),
+      List.of("*:*", "--top", "src", "--by", "packets", "-n", "50"),
+      List.of("naks:>0", "--top", "capture_path", "--by", "naks"),
+      List.of("transport:metaroce", "--top", "path_ids", "--by", "retransmitted_packets"),
+      List.of("*:*", "--top", "events", "--by", "ce_marks"));
+
+  @Test
+  void solrCloudAnswersAsTheEmbeddedIndexEvenWithANodeDown(MiniSolrCloud cloud, @TempDir Path tmp) throws Exception {
+    ShippedLauncher.requireJar();
+    String lucene = tmp.resolve("flows.idx").toString();
+    List<String> solr = List.of("--solr", cloud.allNodeUrls(), "--collection", "flows");
+
+    // index the samples into both, through the CLI
+    List<String> toSolr = new ArrayList<>(List.of("index", SAMPLES.toString()));
+    toSolr.addAll(solr);
+    toSolr.addAll(List.of("--create-collection", "--shards", "2", "--replicas", "2"));
+    var indexed = ShippedLauncher.runAll(List.of(List.of("index", SAMPLES.toString(), "--index", lucene), toSolr));
+    for (var r : indexed) assertEquals(0, r.exit(), r.show());
+    assertEquals(lines(indexed.get(0).out()), lines(indexed.get(1).out()), "both report the same captures");
+    cloud.waitActive("flows", 2, 2);
+
+    // a second run finds every capture's hash in the collection and skips it
+    List<String> again = new ArrayList<>(List.of("index", SAMPLES.toString()));
+    again.addAll(solr);
+    var second = ShippedLauncher.run(again);
+    assertEquals(0, second.exit(), second.show());
+    assertEquals(indexed.get(1).out().lines().count(), second.out().lines().count(), second.show());
+    assertTrue(second.out().lines().allMatch(l -> l.startsWith("unchanged ") && l.endsWith(" (indexed already)")), second.show());
+
+    List<JsonNode> embedded = search(List.of("--index", lucene));
+    int nonEmpty = 0;
+    for (JsonNode j : embedded) nonEmpty += (j.has("total") ? j.get("total").asLong() : j.get("values").size()) > 0 ? 1 : 0;
+    assertTrue(nonEmpty >= SEARCHES.size() - 2, "the fixed searches exercise the samples: " + embedded);
+    assertArrayEquals(extract(List.of("--index", lucene), tmp.resolve("lucene.pcapng")), extract(solr, tmp.resolve("solr.pcapng")),
+        "extract writes the same packets from either index");
+    assertEquals(embedded, search(solr), "SolrCloud and the embedded index answer alike");
+
+    var stopped = cloud.stop(1);
+    try {
+      // a subset (each search is a JVM start): flows, a sort and two facets
+      List<Integer> some = List.of(1, 3, 9, 11, 13);
+      assertEquals(some.stream().map(embedded::get).toList(), search(solr, some), "the same answers with one of two nodes down");
+    } finally {
+      cloud.restart(stopped);
+    }
+    cloud.waitActive("flows", 2, 2);
+    assertEquals(List.of(embedded.getFirst()), search(solr, List.of(0)), "after the node rejoined");
+  }
+
+  /** Every search of the list, as parsed JSON without the indexing time (which differs between two runs). */
+  static List<JsonNode> search(List<String> backend) throws Exception {
+    return search(backend, java.util.stream.IntStream.range(0, SEARCHES.size()).boxed().toList());
+  }
+
+  static List<JsonNode> search(List<String> backend, List<Integer> which) throws Exception {
+    List<List<String>> calls = new ArrayList<>();
+    for (int i : which) {
+      List<String> s = SEARCHES.get(i);
+      List<String> c = new ArrayList<>(List.of("search"));
+      c.addAll(backend);
+      c.addAll(s);
+      c.addAll(List.of("-T", "json"));
+      calls.add(c);
+    }
+    List<JsonNode> out = new ArrayList<>();
+    for (var r : ShippedLauncher.runAll(calls)) {
+      assertEquals(0, r.exit(), r.show());
+      JsonNode j = JSON.readTree(r.out());
+      if (j.has("flows")) for (JsonNode f : j.get("flows")) ((ObjectNode) f).remove("indexed_at_ns");
+      out.add(j);
+    }
+    return out;
+  }
+
+  /** The packets extract writes for the flows with retransmissions. */
+  static byte[] extract(List<String> backend, Path to) throws Exception {
+    List<String> c = new ArrayList<>(List.of("extract"));
+    c.addAll(backend);
+    c.addAll(List.of("retransmitted_packets:>0", "-w", to.toString()));
+    var r = ShippedLauncher.run(c);
+    assertEquals(0, r.exit(), r.show());
+    return Files.readAllBytes(to);
+  }
+
+  static List<String> lines(String out) {
+    return out.lines().sorted().toList();
+  }
+}
