@@ -50,7 +50,7 @@ public final class ColoringRules {
                 new Rule("Credit stall", "event == \"credit_stall\"", "#000000", "#fcaf3e", true),
                 new Rule("Conformance finding", "expert.rule", "#000000", "#ad7fa8", true),
                 new Rule("Path down", "event == \"path_down\"", "#ffffff", "#204a87", true),
-                new Rule("MetaRoCE control", "mrth && (sacketh || probeeth || crediteth)", "#000000", "#c5e0f7", true),
+                new Rule("MetaRoCE control", "mrth && (sacketh || probeeth || crediteth)", "#000000", "#e7f0fa", true),
                 new Rule("CM", "cm_req || cm_rep || cm_rtu || cm_dreq || cm_drep || cm_rej", "#000000", "#d7f5c8", true)));
     }
 

@@ -24,14 +24,16 @@ final class ExportDialog {
         ToggleGroup g = new ToggleGroup();
         VBox box = new VBox(6);
         box.setPadding(new Insets(10));
+        String flow = PacketExport.flowId(ctx.capture(), ctx.analysis(), ctx.selectedFrame());
         for (PacketExport.Range r : PacketExport.Range.values()) {
-            int n = PacketExport.frames(ctx, r).length;
+            // A flow's frames take a pass over the capture: counted when written, not here.
+            int n = r == PacketExport.Range.FLOW ? (flow == null ? 0 : -1) : PacketExport.frames(ctx, r).length;
             RadioButton b = new RadioButton(switch (r) {
                 case ALL -> "All packets";
                 case DISPLAYED -> "Displayed packets";
                 case SELECTED -> "Selected packet only";
-                case FLOW -> "The selected packet's QP flow";
-            } + " (" + n + ")");
+                case FLOW -> "The selected packet's QP flow" + (flow == null ? "" : " " + flow);
+            } + (n >= 0 ? " (" + n + ")" : ""));
             b.setId("export-" + r.name().toLowerCase());
             b.setUserData(r);
             b.setToggleGroup(g);
@@ -54,10 +56,13 @@ final class ExportDialog {
 
     /** Writes the range to out in the background and reports the result in the status bar (or a dialog). */
     static void export(GuiContext ctx, PacketExport.Range range, Path out) {
-        int[] frames = PacketExport.frames(ctx, range);
         OpenCapture c = ctx.capture();
+        FrameView view = ctx.view();
+        int selected = ctx.selectedFrame();
+        var session = ctx.analysis();
         Thread.ofPlatform().daemon().name("metaroce-gui-export").start(() -> {
             try {
+                int[] frames = PacketExport.frames(c, view, selected, session, range);
                 int n = PacketExport.write(c.index(), frames, out);
                 Platform.runLater(() -> ctx.status("Exported " + n + " packets to " + out));
             } catch (IOException | RuntimeException e) {

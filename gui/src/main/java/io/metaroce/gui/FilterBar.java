@@ -36,6 +36,8 @@ final class FilterBar extends HBox {
     private final Label error = new Label();
     private final ContextMenu completions = new ContextMenu();
     private final List<String> history = new ArrayList<>();
+    /** Set while a filter is applied: updating the history must not apply it again through the box's action. */
+    private boolean applying;
 
     FilterBar(GuiContext ctx) {
         this.ctx = ctx;
@@ -62,19 +64,25 @@ final class FilterBar extends HBox {
         getChildren().addAll(new Label("Filter:"), box, apply, clear, error);
         editor().textProperty().addListener((o, a, text) -> {
             check(text);
-            complete(text);
+            // After this change the caret moves: offer completions for the word it ends up after.
+            javafx.application.Platform.runLater(() -> complete(editor().getText()));
         });
-        editor().setOnKeyPressed(e -> {
+        // While completions show, the popup sees the keys first (typed characters still reach the bar): Enter applies
+        // the filter as typed (a completion is taken with the mouse, or the arrow keys and Space), Escape closes it.
+        completions.addEventFilter(javafx.scene.input.KeyEvent.KEY_PRESSED, e -> {
             if (e.getCode() == KeyCode.ENTER) {
-                completions.hide();
-                apply();
                 e.consume();
+                apply();
+            } else if (e.getCode() == KeyCode.ESCAPE) {
+                e.consume();
+                completions.hide();
             }
         });
+        // Enter reaches the bar as the combo box's action (its skin takes the key); picking a history entry too.
         box.setOnAction(e -> {
-            // Picking a history entry applies it, as Wireshark does.
-            if (box.getValue() != null && !box.getValue().equals(ctx.appliedFilterProperty().get()) && !box.isShowing()
-                    && history.contains(box.getValue())) apply();
+            if (applying) return;
+            if (box.getValue() != null && !box.getValue().equals(editor().getText())) editor().setText(box.getValue());
+            apply();
         });
         ctx.appliedFilterProperty().addListener((o, a, f) -> {
             if (!editor().getText().equals(f)) editor().setText(f);
@@ -99,6 +107,16 @@ final class FilterBar extends HBox {
 
     /** Applies the text in the bar; a filter that does not compile stays red and changes nothing. */
     void apply() {
+        if (applying) return;
+        applying = true;
+        try {
+            applyText();
+        } finally {
+            applying = false;
+        }
+    }
+
+    private void applyText() {
         completions.hide();
         String text = editor().getText() == null ? "" : editor().getText().strip();
         FilterException e = ctx.applyFilter(text);

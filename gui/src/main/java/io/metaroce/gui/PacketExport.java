@@ -4,6 +4,8 @@ import io.metaroce.analysis.AnalysisSession;
 import io.metaroce.capture.PcapngWriter;
 import io.metaroce.dissector.Dissection;
 import io.metaroce.dissector.FrameIndex;
+import io.metaroce.filter.DisplayFilter;
+import io.metaroce.filter.FilterException;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -25,15 +27,20 @@ final class PacketExport {
     static int[] frames(GuiContext ctx, Range r) {
         OpenCapture c = ctx.capture();
         if (c == null) return new int[0];
+        return frames(c, ctx.view(), ctx.selectedFrame(), ctx.analysis(), r);
+    }
+
+    /** As above from values read on the UI thread, so that it can run elsewhere (a flow is a filter pass). */
+    static int[] frames(OpenCapture c, FrameView view, int selected, AnalysisSession s, Range r) {
         return switch (r) {
             case ALL -> FrameView.all(c.frames()).toArray();
             case DISPLAYED -> {
-                int[] f = ctx.view().toArray();
+                int[] f = view.toArray();
                 Arrays.sort(f);
                 yield f;
             }
-            case SELECTED -> ctx.selectedFrame() == 0 ? new int[0] : new int[] {ctx.selectedFrame()};
-            case FLOW -> flowOf(c, ctx.analysis(), ctx.selectedFrame());
+            case SELECTED -> selected == 0 ? new int[0] : new int[] {selected};
+            case FLOW -> flowOf(c, s, selected);
         };
     }
 
@@ -41,10 +48,13 @@ final class PacketExport {
     static int[] flowOf(OpenCapture c, AnalysisSession s, int frame) {
         String flow = flowId(c, s, frame);
         if (flow == null) return new int[0];
-        long[] f = s.framesOf(flow).frames();
-        int[] out = new int[f.length];
-        for (int i = 0; i < f.length; i++) out[i] = (int) f[i];
-        return out;
+        try {
+            DisplayFilter f = GuiContext.compile("analysis.flow == \"" + flow + "\"");
+            int[] r = FrameFilter.run(c.index(), s, f, x -> { }, () -> false);
+            return r == null ? new int[0] : r;
+        } catch (FilterException e) {
+            throw new IllegalStateException("flow filter for " + flow, e);
+        }
     }
 
     /** The analysis.flow of a frame, or null (no analysis yet, no selection, not a RoCE frame). */

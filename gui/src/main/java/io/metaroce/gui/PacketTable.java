@@ -199,12 +199,23 @@ final class PacketTable extends BorderPane {
         PacketSorter.sort(ctx, c.getText(), descending);
     }
 
-    /** A row coloured by the first matching coloring rule. */
+    /** A row coloured by the first matching coloring rule; the selected row shows the selection colour instead. */
     private final class ColoredRow extends TableRow<Integer> {
         @Override
         protected void updateItem(Integer frame, boolean empty) {
             super.updateItem(frame, empty);
-            if (empty || frame == null || cache == null || rules == null) {
+            paint();
+        }
+
+        @Override
+        public void updateSelected(boolean selected) {
+            super.updateSelected(selected);
+            paint();
+        }
+
+        private void paint() {
+            Integer frame = getItem();
+            if (isEmpty() || frame == null || cache == null || rules == null || isSelected()) {
                 setStyle("");
                 return;
             }

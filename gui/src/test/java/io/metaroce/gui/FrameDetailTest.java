@@ -1,0 +1,137 @@
+package io.metaroce.gui;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import javafx.geometry.Point2D;
+import javafx.scene.control.TreeItem;
+import javafx.scene.control.TreeView;
+import javafx.stage.Stage;
+import org.junit.jupiter.api.Test;
+import org.testfx.api.FxRobot;
+import org.testfx.framework.junit5.Start;
+
+/** The field tree and the bytes of the selected frame, linked both ways, on frames whose content is known. */
+class FrameDetailTest extends GuiTestBase {
+    /** conformance-violations frame 171: Eth/IPv4/UDP/BTH/AETH, 62 bytes, bad ICRC 0x726ffc58. */
+    private static final int BAD_ICRC = 171, BTH = 14 + 20 + 8;
+
+    @Start
+    void start(Stage s) throws Exception { setUp(s); }
+
+    private TreeItem<TreeEntry> find(TreeView<TreeEntry> tree, java.util.function.Predicate<TreeEntry> p) {
+        List<TreeItem<TreeEntry>> all = new ArrayList<>();
+        FieldTreeModel.walk(tree.getRoot(), all);
+        return all.stream().filter(i -> p.test(i.getValue())).findFirst().orElse(null);
+    }
+
+    private TreeItem<TreeEntry> field(TreeView<TreeEntry> tree, String name) {
+        return find(tree, e -> e.node() != null && e.node().field() != null && e.node().field().name().equals(name));
+    }
+
+    @Test
+    void theTreeShowsEveryLayerFieldAndTheExpertItemWithDocTooltips(FxRobot robot) {
+        open(robot, "conformance-violations");
+        robot.interact(() -> ctx.select(BAD_ICRC));
+        TreeView<TreeEntry> tree = window.detail().tree();
+        List<String> top = tree.getRoot().getChildren().stream().map(i -> i.getValue().text()).toList();
+        assertTrue(top.getFirst().startsWith("Frame 171: 62 bytes on wire, 62 bytes captured; eth:ip:udp:bth:aeth"), top.toString());
+        assertTrue(top.contains("Base Transport Header (BTH)"), top.toString());
+        assertTrue(top.stream().anyMatch(t -> t.startsWith("Invariant CRC: 0x726ffc58 [bad, computed 0x79c2f7f5]")), top.toString());
+        assertEquals("Expert Info (1)", top.getLast());
+        TreeItem<TreeEntry> icrc = find(tree, e -> e.text().startsWith("Invariant CRC"));
+        assertTrue(icrc.getChildren().getFirst().getValue().text().startsWith("[error/checksum] bad ICRC 0x726ffc58"));
+        TreeItem<TreeEntry> psn = field(tree, "bth.psn");
+        assertEquals("Packet sequence number: 4031588", psn.getValue().text());
+        assertTrue(psn.getValue().tooltip().startsWith("bth.psn"), psn.getValue().tooltip());
+        TreeItem<TreeEntry> kind = field(tree, "aeth.syndrome.kind");
+        assertEquals("Kind: ACK (0)", kind.getValue().text());
+        assertEquals("aeth.syndrome", kind.getParent().getValue().node().field().name(), "subfields under their field");
+        assertNotNull(find(tree, e -> e.text().equals("Opcode: RC Acknowledge (0x11)")));
+    }
+
+    @Test
+    void selectingAFieldHighlightsItsBytesAndClickingAByteSelectsItsField(FxRobot robot) {
+        open(robot, "conformance-violations");
+        robot.interact(() -> ctx.select(BAD_ICRC));
+        TreeView<TreeEntry> tree = window.detail().tree();
+        HexPane hex = window.detail().hex();
+        robot.interact(() -> tree.getSelectionModel().select(field(tree, "bth.psn")));
+        assertEquals(BTH + 9, hex.highlightFrom());
+        assertEquals(3, hex.highlightLength());
+        // A one-bit field: the byte that holds it.
+        robot.interact(() -> tree.getSelectionModel().select(field(tree, "bth.se")));
+        assertEquals(BTH + 1, hex.highlightFrom());
+        assertEquals(1, hex.highlightLength());
+        // The ICRC, the last four bytes.
+        robot.interact(() -> tree.getSelectionModel().select(find(tree, e -> e.text().startsWith("Invariant CRC"))));
+        assertEquals(58, hex.highlightFrom());
+        assertEquals(4, hex.highlightLength());
+
+        // Click on the hex digits of the PSN's second byte: the PSN line is selected.
+        clickByte(robot, hex, BTH + 10, false);
+        Fx.until("PSN selected", () -> tree.getSelectionModel().getSelectedItem() != null
+                && tree.getSelectionModel().getSelectedItem().getValue().text().startsWith("Packet sequence number"));
+        assertEquals(BTH + 9, hex.highlightFrom());
+        // Click on the ASCII column of an ICRC byte.
+        clickByte(robot, hex, 60, true);
+        Fx.until("ICRC selected", () -> tree.getSelectionModel().getSelectedItem().getValue().text().startsWith("Invariant CRC"));
+        // A byte of the AETH syndrome: the deepest line holding it is a subfield.
+        clickByte(robot, hex, BTH + 12, false);
+        Fx.until("syndrome", () -> tree.getSelectionModel().getSelectedItem().getValue().text().startsWith("Kind")
+                || tree.getSelectionModel().getSelectedItem().getValue().text().startsWith("Credit count"));
+    }
+
+    /** The tree's context menu item (its popup does not open under the headless Monocle robot: fire the item). */
+    private static void contextItem(FxRobot robot, TreeView<TreeEntry> tree, String id) {
+        var item = tree.getContextMenu().getItems().stream().filter(i -> id.equals(i.getId())).findFirst().orElseThrow();
+        robot.interact(item::fire);
+    }
+
+    private static void clickByte(FxRobot robot, HexPane hex, int b, boolean ascii) {
+        robot.interact(() -> hex.setVvalue(0));
+        Point2D p = hex.canvas().localToScreen(ascii ? hex.asciiX(b) : hex.hexX(b), hex.lineY(b));
+        assertEquals(b, hex.byteAt(ascii ? hex.asciiX(b) : hex.hexX(b), hex.lineY(b)));
+        robot.clickOn(p);
+    }
+
+    @Test
+    void analysisVerdictsAreTheirOwnSubtree(FxRobot robot) {
+        open(robot, "rocev2-gbn-loss");
+        int frame = Samples.labelled("rocev2-gbn-loss", "retransmission").getFirst();
+        robot.interact(() -> ctx.select(frame));
+        TreeView<TreeEntry> tree = window.detail().tree();
+        TreeItem<TreeEntry> analysis = find(tree, e -> e.text().equals("Analysis"));
+        assertNotNull(analysis);
+        assertTrue(analysis.isExpanded());
+        List<String> names = analysis.getChildren().stream().map(i -> i.getValue().node().field().name()).toList();
+        assertTrue(names.containsAll(List.of("analysis.flow", "analysis.retransmission", "analysis.retransmission_cause")), names.toString());
+        TreeItem<TreeEntry> cause = field(tree, "analysis.retransmission_cause");
+        assertTrue(cause.getValue().text().endsWith(": nak"), cause.getValue().text());
+        assertEquals("analysis.retransmission_cause == \"nak\"", cause.getValue().filter());
+    }
+
+    @Test
+    void applyAsFilterFromATreeFieldFiltersThePacketList(FxRobot robot) {
+        open(robot, "conformance-violations");
+        robot.interact(() -> ctx.select(BAD_ICRC));
+        TreeView<TreeEntry> tree = window.detail().tree();
+        TreeItem<TreeEntry> dst = field(tree, "ip.dst");
+        robot.interact(() -> tree.getSelectionModel().select(dst));
+        contextItem(robot, tree, "tree-apply-filter");
+        Fx.until("filtered", () -> ctx.appliedFilterProperty().get().equals("ip.dst == 10.0.0.1") && !ctx.busyProperty().get());
+        assertEquals("ip.dst == 10.0.0.1", window.filterBar().editor().getText());
+        assertTrue(ctx.view().rowOf(BAD_ICRC) >= 0);
+        assertTrue(ctx.view().size() < ctx.capture().frames());
+        for (int r = 0; r < ctx.view().size(); r++) assertEquals("10.0.0.1", cell(robot, ctx.view().frameAt(r), "Destination"));
+        assertEquals(BAD_ICRC, ctx.selectedFrame(), "the selected frame is still shown and selected");
+        // Prepare only fills the bar.
+        robot.interact(() -> tree.getSelectionModel().select(field(tree, "bth.psn")));
+        contextItem(robot, tree, "tree-prepare-filter");
+        assertEquals("bth.psn == 4031588", window.filterBar().editor().getText());
+        assertEquals("ip.dst == 10.0.0.1", ctx.appliedFilterProperty().get());
+    }
+}

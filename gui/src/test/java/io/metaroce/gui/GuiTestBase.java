@@ -1,0 +1,69 @@
+package io.metaroce.gui;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import javafx.scene.control.TableRow;
+import javafx.scene.control.TableView;
+import javafx.stage.Stage;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.testfx.api.FxRobot;
+import org.testfx.framework.junit5.ApplicationExtension;
+
+/**
+ * A main window on a fresh stage per test (headless Monocle), with its own config directory and collected errors.
+ */
+@ExtendWith(ApplicationExtension.class)
+public abstract class GuiTestBase {
+    GuiContext ctx;
+    MainWindow window;
+    Stage stage;
+    Path config;
+    final List<String> errors = new ArrayList<>();
+
+    /** Called from each test class's {@code @Start} (TestFX looks for it on the test class itself). */
+    void setUp(Stage stage) throws Exception {
+        this.stage = stage;
+        config = Files.createTempDirectory("gui-config");
+        ctx = new GuiContext(stage);
+        ctx.setErrorSink(errors::add);
+        window = new MainWindow(ctx, config.resolve("colorfilters"), config.resolve("recent"));
+        window.show();
+    }
+
+    void open(FxRobot robot, String sample) { Fx.openAndAnalyze(robot, window, ctx, Samples.capture(sample)); }
+
+    @SuppressWarnings("unchecked")
+    TableView<Integer> table(FxRobot robot) { return (TableView<Integer>) robot.lookup("#packet-list").queryAs(TableView.class); }
+
+    /** The rendered row showing frame (scrolled into view first). */
+    TableRow<?> row(FxRobot robot, int frame) {
+        TableView<Integer> t = table(robot);
+        int r = t.getItems().indexOf(frame);
+        robot.interact(() -> t.scrollTo(Math.max(0, r - 2)));
+        return robot.lookup(".table-row-cell").match((TableRow<?> x) -> x.getItem() != null && x.getItem().equals(frame)).query();
+    }
+
+    /** Fires the menu item with this id (menus are popups: their items are not in the scene graph). */
+    void menuItem(FxRobot robot, String id) {
+        javafx.scene.control.MenuBar bar = robot.lookup(".menu-bar").query();
+        javafx.scene.control.MenuItem[] found = new javafx.scene.control.MenuItem[1];
+        for (javafx.scene.control.Menu m : bar.getMenus()) find(m, id, found);
+        if (found[0] == null) throw new AssertionError("no menu item " + id);
+        robot.interact(found[0]::fire);
+    }
+
+    private static void find(javafx.scene.control.Menu m, String id, javafx.scene.control.MenuItem[] found) {
+        for (javafx.scene.control.MenuItem i : m.getItems()) {
+            if (id.equals(i.getId())) found[0] = i;
+            if (i instanceof javafx.scene.control.Menu sub) find(sub, id, found);
+        }
+    }
+
+    String cell(FxRobot robot, int frame, String column) {
+        String[] out = new String[1];
+        robot.interact(() -> out[0] = window.packets().cellText(frame, column));
+        return out[0];
+    }
+}
