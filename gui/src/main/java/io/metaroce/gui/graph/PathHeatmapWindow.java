@@ -86,7 +86,7 @@ public final class PathHeatmapWindow implements GuiWindow {
         st.setOnHidden(e -> ctx.selectedFrameProperty().removeListener(sel));
         Windows.afterAnalysis(ctx, status, s -> FlowChoice.flows(s, f -> PathHeatmap.applies(f) && f.counters().dataPackets() > 0), l -> {
             flows.getItems().setAll(l);
-            FlowSummary first = FlowChoice.initial(ctx.analysis(), l, flowId, ctx.selectedFrame());
+            FlowSummary first = FlowChoice.initial(cap.index(), ctx.analysis(), l, flowId, ctx.selectedFrame());
             if (first == null) {
                 status.setText("No MetaRoCE flow with paths in this capture");
                 return;
@@ -94,7 +94,7 @@ public final class PathHeatmapWindow implements GuiWindow {
             flows.valueProperty().addListener((o, a, f) -> {
                 if (f == null) return;
                 status.setText("Building the heatmap of " + f.id() + " ...");
-                Windows.background(() -> PathHeatmap.build(cap.index(), ctx.analysis(), f.id(), bins(f), null), h -> {
+                Windows.background(() -> PathHeatmap.build(cap.index(), ctx.analysis(), f.id(), FlowChoice.frames(ctx, f)[0], bins(f), null), h -> {
                     view.setHeatmap(h);
                     if (ctx.selectedFrame() > 0) view.setSelectedTime(cap.index().timeNanos(ctx.selectedFrame()));
                     status.setText(h.paths() + " paths x " + h.bins() + " intervals of " + h.binNs() + " ns");
