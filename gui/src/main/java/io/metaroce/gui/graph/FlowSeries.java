@@ -2,8 +2,6 @@ package io.metaroce.gui.graph;
 
 import io.metaroce.analysis.AnalysisEvent;
 import io.metaroce.analysis.AnalysisSession;
-import io.metaroce.analysis.FlowSummary;
-import io.metaroce.analysis.FrameList;
 import io.metaroce.dissector.Dissection;
 import io.metaroce.dissector.Dissector;
 import io.metaroce.dissector.DissectorConfig;
@@ -56,23 +54,25 @@ public final class FlowSeries {
     public PointSet markers(MarkerKind k) { return markers.get(k); }
 
     /**
-     * Builds the series of a flow from a finished session (recorded with flow frames and events) and the index of
-     * the same capture. Stops early (returning what it has) when cancel answers true.
+     * Builds the series of a flow from a finished session (recorded with events) and the index of the same
+     * capture, given the frame numbers of the flow and of its peer (ascending; the GUI gets them from an
+     * {@code analysis.flow} filter pass, a session with flow frames from {@link AnalysisSession#framesOf}). Stops
+     * early (returning what it has) when cancel answers true.
      */
-    public static FlowSeries build(FrameIndex index, AnalysisSession session, String flowId, BooleanSupplier cancel) {
+    public static FlowSeries build(FrameIndex index, AnalysisSession session, String flowId, int[] frames, int[] peerFrames,
+                                   BooleanSupplier cancel) {
         DissectorConfig dc = new DissectorConfig(session.settings().rocePorts(), false);
         Dissector dissector = new Dissector(dc);
         Dissection d = new Dissection();
         long origin = index.size() == 0 ? 0 : index.timeNanos(1);
-        FrameList frames = session.framesOf(flowId);
-        PointSet data = new PointSet(frames.size());
+        PointSet data = new PointSet(frames.length);
         Map<MarkerKind, PointSet> m = new EnumMap<>(MarkerKind.class);
         for (MarkerKind k : MarkerKind.values()) m.put(k, new PointSet(16));
         long prev = 0;
         int first = -1;
-        for (int i = 0; i < frames.size(); i++) {
+        for (int i = 0; i < frames.length; i++) {
             if ((i & 0xFFFF) == 0 && cancel != null && cancel.getAsBoolean()) break;
-            int f = (int) frames.frame(i);
+            int f = frames[i];
             if (f < 1 || f > index.size()) continue;
             index.dissect(f, dissector, d);
             OpcodeDef op = d.opcode();
@@ -90,9 +90,7 @@ public final class FlowSeries {
             data.add(d.timeNanos() - origin, y, f);
         }
         int base = Math.max(first, 0);
-        FlowSummary summary = session.flow(flowId);
-        String peer = summary == null ? null : summary.peer();
-        if (peer != null) peerMarkers(index, session.framesOf(peer), dissector, d, origin, data, base, m, cancel);
+        if (peerFrames != null) peerMarkers(index, peerFrames, dissector, d, origin, data, base, m, cancel);
         for (AnalysisEvent e : session.events().all()) {
             if (!flowId.equals(e.flow())) continue;
             long t = e.timeNs() - origin;
@@ -113,11 +111,11 @@ public final class FlowSeries {
     }
 
     /** The peer's SACKs (at their trigger PSN) and positive ACKs (at the PSN they acknowledge). */
-    private static void peerMarkers(FrameIndex index, FrameList frames, Dissector dissector, Dissection d, long origin,
+    private static void peerMarkers(FrameIndex index, int[] frames, Dissector dissector, Dissection d, long origin,
                                     PointSet data, int base, Map<MarkerKind, PointSet> m, BooleanSupplier cancel) {
-        for (int i = 0; i < frames.size(); i++) {
+        for (int i = 0; i < frames.length; i++) {
             if ((i & 0xFFFF) == 0 && cancel != null && cancel.getAsBoolean()) return;
-            int f = (int) frames.frame(i);
+            int f = frames[i];
             if (f < 1 || f > index.size()) continue;
             index.dissect(f, dissector, d);
             OpcodeDef op = d.opcode();
@@ -155,6 +153,11 @@ public final class FlowSeries {
     /** A raw PSN of an event as a plot value, unwrapped near the data point at its time. */
     private static long near(PointSet data, long t, int base, int psn) {
         return unwrapNear(yAt(data, t), base, psn);
+    }
+
+    /** The display filter selecting a flow's frames (the GUI's way to a flow's frame numbers). */
+    public static String flowFilter(String flowId) {
+        return "analysis.flow == \"" + flowId + "\"";
     }
 
     /** The data value at time t: that of the last data point at or before t (the first one before any). */

@@ -4,7 +4,6 @@ import io.metaroce.analysis.AnalysisEvent;
 import io.metaroce.analysis.AnalysisFrameFields;
 import io.metaroce.analysis.AnalysisSession;
 import io.metaroce.analysis.FlowSummary;
-import io.metaroce.analysis.FrameList;
 import io.metaroce.analysis.FrameVerdict;
 import io.metaroce.dissector.Dissection;
 import io.metaroce.dissector.Dissector;
@@ -109,11 +108,12 @@ public final class PathHeatmap {
     }
 
     /**
-     * Builds the heatmap of a flow over the flow's own time span cut into (at most) the given number of intervals.
+     * Builds the heatmap of a flow over the flow's own time span cut into (at most) the given number of intervals,
+     * from the flow's frame numbers (ascending).
      *
      * @throws IllegalArgumentException when the flow is not a MetaRoCE flow with paths
      */
-    public static PathHeatmap build(FrameIndex index, AnalysisSession session, String flowId, int maxBins,
+    public static PathHeatmap build(FrameIndex index, AnalysisSession session, String flowId, int[] frames, int maxBins,
                                     BooleanSupplier cancel) {
         FlowSummary s = session.flow(flowId);
         if (!applies(s)) throw new IllegalArgumentException("flow " + flowId + " has no MetaRoCE paths");
@@ -127,10 +127,9 @@ public final class PathHeatmap {
         Dissector dissector = new Dissector(new DissectorConfig(session.settings().rocePorts(), false));
         Dissection d = new Dissection();
         AnalysisFrameFields attach = session.frameFields();
-        FrameList frames = session.framesOf(flowId);
-        for (int i = 0; i < frames.size(); i++) {
+        for (int i = 0; i < frames.length; i++) {
             if ((i & 0xFFFF) == 0 && cancel != null && cancel.getAsBoolean()) break;
-            int f = (int) frames.frame(i);
+            int f = frames[i];
             if (f < 1 || f > index.size()) continue;
             index.dissect(f, dissector, d);
             OpcodeDef op = d.opcode();

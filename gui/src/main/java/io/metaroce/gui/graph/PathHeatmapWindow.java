@@ -21,8 +21,17 @@ import javafx.util.StringConverter;
  * A click on a cell selects its first data frame; the selected frame's time is marked.
  */
 public final class PathHeatmapWindow implements GuiWindow {
-    /** Time intervals across the flow: enough to see a burst, few enough for a cell to hold packets. */
-    static final int BINS = 200;
+    /** Most time intervals across the flow: enough to see a burst at any capture length. */
+    static final int MAX_BINS = 400;
+
+    /**
+     * Intervals for a flow: about four data packets per path and interval, so that a cell's loss rate is a rate and
+     * not a coin toss (a 200-packet flow over 4 paths gets 12 intervals, a million-packet one the maximum).
+     */
+    static int bins(FlowSummary f) {
+        long paths = Math.max(1, f.metaRoce().paths().size());
+        return (int) Math.max(1, Math.min(MAX_BINS, f.counters().dataPackets() / (paths * 4)));
+    }
 
     @Override
     public Place place() { return Place.GRAPHS; }
@@ -77,7 +86,7 @@ public final class PathHeatmapWindow implements GuiWindow {
         st.setOnHidden(e -> ctx.selectedFrameProperty().removeListener(sel));
         Windows.afterAnalysis(ctx, status, s -> FlowChoice.flows(s, f -> PathHeatmap.applies(f) && f.counters().dataPackets() > 0), l -> {
             flows.getItems().setAll(l);
-            FlowSummary first = FlowChoice.initial(ctx.analysis(), l, flowId, ctx.selectedFrame());
+            FlowSummary first = FlowChoice.initial(cap.index(), ctx.analysis(), l, flowId, ctx.selectedFrame());
             if (first == null) {
                 status.setText("No MetaRoCE flow with paths in this capture");
                 return;
@@ -85,7 +94,7 @@ public final class PathHeatmapWindow implements GuiWindow {
             flows.valueProperty().addListener((o, a, f) -> {
                 if (f == null) return;
                 status.setText("Building the heatmap of " + f.id() + " ...");
-                Windows.background(() -> PathHeatmap.build(cap.index(), ctx.analysis(), f.id(), BINS, null), h -> {
+                Windows.background(() -> PathHeatmap.build(cap.index(), ctx.analysis(), f.id(), FlowChoice.frames(ctx, f)[0], bins(f), null), h -> {
                     view.setHeatmap(h);
                     if (ctx.selectedFrame() > 0) view.setSelectedTime(cap.index().timeNanos(ctx.selectedFrame()));
                     status.setText(h.paths() + " paths x " + h.bins() + " intervals of " + h.binNs() + " ns");

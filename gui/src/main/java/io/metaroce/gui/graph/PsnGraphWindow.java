@@ -78,7 +78,7 @@ public final class PsnGraphWindow implements GuiWindow {
         Windows.afterAnalysis(ctx, status, s -> FlowChoice.flows(s, f -> f.counters().dataPackets() > 0), list -> {
             List<FlowSummary> l = list;
             flows.getItems().setAll(l);
-            FlowSummary first = FlowChoice.initial(ctx.analysis(), l, flowId, ctx.selectedFrame());
+            FlowSummary first = FlowChoice.initial(cap.index(), ctx.analysis(), l, flowId, ctx.selectedFrame());
             if (first == null) {
                 status.setText("No flow with data packets");
                 return;
@@ -86,7 +86,10 @@ public final class PsnGraphWindow implements GuiWindow {
             flows.valueProperty().addListener((o, a, f) -> {
                 if (f == null) return;
                 status.setText("Building the graph of " + f.id() + " ...");
-                Windows.background(() -> FlowSeries.build(cap.index(), ctx.analysis(), f.id(), null), series -> {
+                Windows.background(() -> {
+                    int[][] fr = FlowChoice.frames(ctx, f);
+                    return FlowSeries.build(cap.index(), ctx.analysis(), f.id(), fr[0], fr[1], null);
+                }, series -> {
                     graph.setSeries(series);
                     status.setText(series.data().size() + " data packets");
                 }, status);

@@ -1,6 +1,5 @@
 package io.metaroce.gui.stats;
 
-import io.metaroce.analysis.FrameList;
 import io.metaroce.gui.GuiContext;
 import io.metaroce.gui.GuiWindow;
 import io.metaroce.gui.graph.PathHeatmap;
@@ -75,8 +74,17 @@ public final class ConversationsWindow implements GuiWindow {
             TableRow<ConversationRow> row = new TableRow<>();
             row.addEventFilter(javafx.scene.input.MouseEvent.MOUSE_CLICKED, e -> {
                 if (e.getClickCount() == 2 && row.getItem() != null && ctx.analysis() != null) {
-                    FrameList fl = ctx.analysis().framesOf(row.getItem().id());
-                    if (fl.size() > 0) Windows.select(ctx, fl.frame(0), status);
+                    ConversationRow r = row.getItem();
+                    // The GUI's analysis keeps no per-flow frame lists: the flow's first frame is a filter pass away.
+                    Windows.background(() -> {
+                        try {
+                            return ctx.framesMatching(io.metaroce.gui.graph.FlowSeries.flowFilter(r.id()));
+                        } catch (io.metaroce.filter.FilterException x) {
+                            throw new IllegalStateException(x.getMessage(), x);
+                        }
+                    }, frames -> {
+                        if (frames.length > 0) Windows.select(ctx, frames[0], status);
+                    }, status);
                 }
             });
             return row;

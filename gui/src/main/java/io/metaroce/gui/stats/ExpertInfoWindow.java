@@ -38,8 +38,8 @@ public final class ExpertInfoWindow implements GuiWindow {
         TreeTableView<Line> tree = new TreeTableView<>();
         tree.setId("expert-tree");
         tree.setShowRoot(false);
-        tree.getColumns().add(column("Summary", Line::summary, 380));
-        tree.getColumns().add(column("Group", Line::group, 130));
+        tree.getColumns().add(column("Summary", Line::summary, 400));
+        tree.getColumns().add(column("Group", Line::group, 110));
         tree.getColumns().add(column("Count", l -> l.count() < 0 ? null : l.count(), 70));
         tree.getColumns().add(column("Frame", l -> l.frame() <= 0 ? null : l.frame(), 70));
         tree.getColumns().add(column("Flow", Line::flow, 220));
@@ -56,7 +56,7 @@ public final class ExpertInfoWindow implements GuiWindow {
         });
         BorderPane root = new BorderPane(tree);
         root.setBottom(status);
-        Windows.show(ctx, "expert-info", "Expert Info", root, 1100, 560);
+        Windows.show(ctx, "expert-info", "Expert Info", root, 1300, 560);
         var file = ctx.capture().file();
         Windows.afterAnalysis(ctx, status, s -> {
             FileResult v = FileValidator.validate(file, ValidateSettings.defaults(), false, null);

@@ -18,7 +18,7 @@ class FlowSeriesTest {
     void sprayFlowUnwrapsPsnsAndMarksTheEvents() throws Exception {
         try (Sample s = Sample.open("metaroce-spray-lossy-path")) {
             String id = "10.0.0.1>10.0.0.2/0x000013";
-            FlowSeries fs = FlowSeries.build(s.index, s.session, id, null);
+            FlowSeries fs = FlowSeries.build(s.index, s.session, id, s.frames(id), s.peerFrames(id), null);
             FlowSummary f = s.session.flow(id);
             assertEquals(16777207, fs.firstPsn());
             assertEquals(f.counters().dataPackets(), fs.data().size());
@@ -49,7 +49,7 @@ class FlowSeriesTest {
         try (Sample s = Sample.open("rocev2-gbn-loss")) {
             FlowSummary data = s.session.flows().stream().filter(x -> x.counters().dataPackets() > 0 && x.counters().naks() > 0)
                     .findFirst().orElseThrow();
-            FlowSeries fs = FlowSeries.build(s.index, s.session, data.id(), null);
+            FlowSeries fs = FlowSeries.build(s.index, s.session, data.id(), s.frames(data.id()), s.peerFrames(data.id()), null);
             long naks = s.session.events().all().stream().filter(e -> e.flow().equals(data.id()) && e.type() == EventType.NAK).count();
             assertTrue(naks > 0);
             assertEquals(naks, fs.markers(MarkerKind.NAK).size());

@@ -18,7 +18,7 @@ class PathHeatmapTest {
         try (Sample s = Sample.open("metaroce-spray-lossy-path")) {
             String id = "10.0.0.1>10.0.0.2/0x000013";
             FlowSummary f = s.session.flow(id);
-            PathHeatmap h = PathHeatmap.build(s.index, s.session, id, 40, null);
+            PathHeatmap h = PathHeatmap.build(s.index, s.session, id, s.frames(id), 40, null);
             assertEquals(4, h.paths());
             assertEquals(40, h.bins());
             for (var p : f.metaRoce().paths().values()) {

@@ -42,6 +42,17 @@ public final class Sample implements AutoCloseable {
         throw new IllegalStateException("no sample " + scenario + " under samples/captures");
     }
 
+    /** The frame numbers of a flow, from the session's flow frame lists. */
+    public int[] frames(String flowId) {
+        if (flowId == null) return new int[0];
+        return java.util.Arrays.stream(session.framesOf(flowId).frames()).mapToInt(x -> (int) x).toArray();
+    }
+
+    /** The frame numbers of a flow's peer (empty when unpaired). */
+    public int[] peerFrames(String flowId) {
+        return frames(session.flow(flowId).peer());
+    }
+
     public FileResult validate() {
         return FileValidator.validate(path, ValidateSettings.defaults(), false, null);
     }

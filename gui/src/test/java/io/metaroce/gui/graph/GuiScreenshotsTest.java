@@ -1,0 +1,130 @@
+package io.metaroce.gui.graph;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.metaroce.gui.GuiContext;
+import io.metaroce.gui.GuiWindow;
+import io.metaroce.gui.stats.CapturePropertiesWindow;
+import io.metaroce.gui.stats.ConversationsWindow;
+import io.metaroce.gui.stats.ExpertInfoWindow;
+import io.metaroce.gui.testutil.GuiHarness;
+import io.metaroce.gui.testutil.Png;
+import java.nio.file.Path;
+import java.util.List;
+import javafx.scene.Node;
+import javafx.scene.Scene;
+import javafx.scene.control.Label;
+import javafx.scene.control.TableView;
+import javafx.scene.control.TreeTableView;
+import javafx.scene.image.Image;
+import javafx.stage.Stage;
+import javafx.stage.Window;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.testfx.api.FxRobot;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+
+/**
+ * Pictures of every statistics window and graph for two samples (the spray sample and RoCEv2 go-back-N; the
+ * heatmap also for the path-down sample), written as PNGs to target/screenshots, or to the folder named by
+ * -Dscreenshots.dir (docs/images for the README). Runs headless (Monocle) in every build; under Xvfb with GTK
+ * for the committed pictures. Each picture is checked to show its content, not an empty window.
+ */
+@ExtendWith(ApplicationExtension.class)
+class GuiScreenshotsTest {
+    private static final Path DIR = Path.of(System.getProperty("screenshots.dir", "target/screenshots"));
+    private GuiContext ctx;
+
+    @Start
+    void start(Stage stage) {
+        ctx = new GuiContext(stage);
+        stage.setScene(new Scene(new Label("main window"), 300, 100));
+        stage.show();
+    }
+
+    @AfterEach
+    void closeWindows(FxRobot robot) {
+        GuiHarness.closeWindows(robot);
+    }
+
+    @Test
+    void sprayedMetaRoce(FxRobot robot) throws Exception {
+        shoot(robot, "metaroce-spray-lossy-path", "spray");
+    }
+
+    @Test
+    void rocev2GoBackN(FxRobot robot) throws Exception {
+        shoot(robot, "rocev2-gbn-loss", "gbn");
+    }
+
+    @Test
+    void pathDownHeatmap(FxRobot robot) throws Exception {
+        GuiHarness.open(robot, ctx, "metaroce-path-down");
+        PathHeatmapView[] v = new PathHeatmapView[1];
+        robot.interact(() -> v[0] = PathHeatmapWindow.open(ctx, null));
+        GuiHarness.until("heatmap", () -> v[0].heatmap() != null);
+        Image img = snap(robot, v[0]);
+        Png.write(img, DIR.resolve("gui-heatmap-path-down.png"));
+        assertTrue(Png.fraction(img, ColorScale.of(HeatMetric.LOSS).at(0)) > 0.05, "green cells of the healthy paths");
+    }
+
+    private void shoot(FxRobot robot, String scenario, String tag) throws Exception {
+        GuiHarness.open(robot, ctx, scenario);
+        // A frame selected in the packet list, so the graphs show their selection mark.
+        int sel = (int) ctx.analysis().events().all().stream().filter(e -> e.type().label().contains("retransmission"))
+                .findFirst().orElseThrow().frame();
+        robot.interact(() -> ctx.select(sel));
+        for (GuiWindow w : List.of(new CapturePropertiesWindow(), new ExpertInfoWindow(), new ConversationsWindow())) {
+            robot.interact(() -> w.open(ctx));
+            GuiHarness.until(w.title(), () -> filled(robot));
+            Image img = snap(robot, lastWindowRoot());
+            Png.write(img, DIR.resolve("gui-" + slug(w.title()) + "-" + tag + ".png"));
+            assertTrue(1 - Png.fraction(img, 0xFFFFFF) > 0.02, w.title() + " shows something");
+            GuiHarness.closeWindows(robot);
+        }
+        PsnGraph[] g = new PsnGraph[1];
+        robot.interact(() -> g[0] = PsnGraphWindow.open(ctx, null));
+        GuiHarness.until("psn graph", () -> g[0].series() != null);
+        Image psn = snap(robot, lastWindowRoot());
+        Png.write(psn, DIR.resolve("gui-psn-graph-" + tag + ".png"));
+        assertTrue(Png.fraction(psn, MarkerKind.RETRANSMISSION.argb()) > 0.0005, "retransmission markers drawn");
+        GuiHarness.closeWindows(robot);
+        IoGraph[] io = new IoGraph[1];
+        robot.interact(() -> io[0] = IoGraphWindow.open(ctx, null));
+        GuiHarness.until("io graph", () -> io[0].data() != null);
+        Image iog = snap(robot, lastWindowRoot());
+        Png.write(iog, DIR.resolve("gui-io-graph-" + tag + ".png"));
+        assertTrue(Png.fraction(iog, 0x1F77B4) > 0.001, "the all-packets line drawn");
+        GuiHarness.closeWindows(robot);
+        PathHeatmapView[] h = new PathHeatmapView[1];
+        robot.interact(() -> h[0] = PathHeatmapWindow.open(ctx, null));
+        GuiHarness.until("heatmap", () -> h[0].heatmap() != null
+                || robot.lookup("#heatmap-status").queryLabeled().getText().startsWith("No MetaRoCE"));
+        Png.write(snap(robot, lastWindowRoot()), DIR.resolve("gui-heatmap-" + tag + ".png"));
+    }
+
+    /** The newest window has its data: a table with rows or a tree with a root. */
+    private static boolean filled(FxRobot robot) {
+        Node root = lastWindowRoot();
+        for (Node n : robot.from(root).lookup(".table-view").queryAll())
+            if (n instanceof TableView<?> t && !t.getItems().isEmpty()) return true;
+        for (Node n : robot.from(root).lookup(".tree-table-view").queryAll())
+            if (n instanceof TreeTableView<?> t && t.getRoot() != null) return true;
+        return false;
+    }
+
+    private static Node lastWindowRoot() {
+        List<Window> ws = Window.getWindows().stream().filter(w -> w instanceof Stage s && s.getOwner() != null).toList();
+        return ws.getLast().getScene().getRoot();
+    }
+
+    private static Image snap(FxRobot robot, Node n) {
+        Image[] img = new Image[1];
+        robot.interact(() -> img[0] = n.getScene() != null && n == n.getScene().getRoot() ? n.getScene().snapshot(null) : n.snapshot(null, null));
+        return img[0];
+    }
+
+    private static String slug(String title) { return title.toLowerCase().replaceAll("[^a-z0-9]+", "-"); }
+}
