@@ -172,7 +172,8 @@ class OutputHabitsIT {
         for (JsonNode res : results) {
             JsonNode loc = res.get("locations").get(0).get("physicalLocation");
             assertTrue(loc.get("artifactLocation").get("uri").asText().endsWith("conformance-violations.pcapng"), res.toString());
-            JsonNode region = loc.get("region");
+            // A finding about a field points at its bytes (region) inside its frame (contextRegion).
+            JsonNode region = loc.has("contextRegion") ? loc.get("contextRegion") : loc.get("region");
             assertTrue(region != null && region.has("byteOffset") && region.has("byteLength"), res.toString());
             int off = region.get("byteOffset").asInt(), len = region.get("byteLength").asInt();
             assertTrue(off > 0 && len >= 54 && off + len <= file.length, "inside the capture: " + region);
