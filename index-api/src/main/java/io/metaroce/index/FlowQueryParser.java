@@ -192,7 +192,7 @@ public final class FlowQueryParser {
             }
             default -> {
                 long[] span = span(f, quoted ? raw : unescape(raw), at);
-                return new FlowQuery.LongRange(f, span[0], span[1] - 1);
+                return new FlowQuery.LongRange(f, span[0], span[1]);
             }
         }
     }
@@ -247,15 +247,19 @@ public final class FlowQueryParser {
             default -> {
                 // A bound names a span (one unit, or a minute of a time): [ starts at its start, ] ends at its end.
                 long l = Long.MIN_VALUE, h = Long.MAX_VALUE;
+                boolean empty = false;
                 if (!lo.equals("*")) {
                     long[] sp = span(f, lo, loAt);
-                    l = loIncl ? sp[0] : sp[1];
+                    if (!loIncl && sp[1] == Long.MAX_VALUE) empty = true;
+                    else l = loIncl ? sp[0] : sp[1] + 1;
                 }
                 if (!hi.equals("*")) {
                     long[] sp = span(f, hi, hiAt);
-                    h = hiIncl ? sp[1] - 1 : sp[0] - 1;
+                    if (!hiIncl && sp[0] == Long.MIN_VALUE) empty = true;
+                    else h = hiIncl ? sp[1] : sp[0] - 1;
                 }
-                return new FlowQuery.LongRange(f, l, h);
+                // Nothing is above the largest or below the smallest value: the empty range, in one form.
+                return empty ? new FlowQuery.LongRange(f, Long.MAX_VALUE, Long.MIN_VALUE) : new FlowQuery.LongRange(f, l, h);
             }
         }
     }
@@ -284,10 +288,12 @@ public final class FlowQueryParser {
 
     // ------------------------------------------------------------------ values
 
+    /** The first and last value (inclusive) a bound or value names: one integer, or a time's whole span. */
     private long[] span(FieldDef f, String v, int at) {
-        if (f.type() == FieldType.TIME) {
+        if (f.type() == FieldType.TIME && !v.matches("-?\\d{1,19}")) {
             try {
-                return QueryTimes.span(v);
+                long[] sp = QueryTimes.span(v);
+                return new long[] {sp[0], sp[1] - 1};
             } catch (IllegalArgumentException e) {
                 throw error(f.name() + ": " + e.getMessage(), at);
             }
@@ -295,7 +301,7 @@ public final class FlowQueryParser {
         try {
             long x = v.startsWith("0x") || v.startsWith("0X") ? Long.parseUnsignedLong(v.substring(2), 16) : Long.parseLong(v);
             if (x < 0 && (v.startsWith("0x") || v.startsWith("0X"))) throw new NumberFormatException();
-            return new long[] {x, x == Long.MAX_VALUE ? x : x + 1};
+            return new long[] {x, x};
         } catch (NumberFormatException e) {
             throw error("'" + v + "' is not an integer for '" + f.name() + "' (decimal, or hex as 0x000201)", at);
         }
@@ -304,7 +310,7 @@ public final class FlowQueryParser {
     private double dbl(FieldDef f, String v, int at) {
         try {
             double d = Double.parseDouble(v);
-            if (Double.isNaN(d) || !v.matches("[-+0-9.eE]+")) throw new NumberFormatException();
+            if (Double.isNaN(d) || !v.matches("[-+0-9.eE]+|[-+]?Infinity")) throw new NumberFormatException();
             return d;
         } catch (NumberFormatException e) {
             throw error("'" + v + "' is not a number for '" + f.name() + "'", at);
