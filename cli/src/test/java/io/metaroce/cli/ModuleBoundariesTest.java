@@ -1,5 +1,6 @@
 package io.metaroce.cli;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -91,5 +92,19 @@ class ModuleBoundariesTest {
         EvaluationResult result = ONE_WAY.evaluate(classes);
         assertTrue(result.hasViolation());
         assertTrue(result.getFailureReport().toString().contains("BackEdge"), result.getFailureReport().toString());
+    }
+
+    /**
+     * The two index backends never see each other: Solr 9 embeds Lucene 9 and the embedded index is Lucene 10, so
+     * index-solr must hold no Lucene class at all, and neither backend may call the other (each sees index-api only).
+     */
+    @Test
+    void theIndexBackendsStayApart() {
+        JavaClasses classes = mainClasses();
+        assertTrue(classes.stream().anyMatch(c -> c.getPackageName().equals("io.metaroce.index.solr")), "index-solr imported");
+        noClasses().that().resideInAPackage("io.metaroce.index.solr..").should().dependOnClassesThat()
+                .resideInAnyPackage("io.metaroce.index.lucene..", "org.apache.lucene..").check(classes);
+        noClasses().that().resideInAPackage("io.metaroce.index.lucene..").should().dependOnClassesThat()
+                .resideInAnyPackage("io.metaroce.index.solr..", "org.apache.solr..").check(classes);
     }
 }
