@@ -10,7 +10,7 @@ final class Fx {
 
     static void until(String what, BooleanSupplier condition) {
         try {
-            WaitForAsyncUtils.waitFor(60, TimeUnit.SECONDS, () -> {
+            WaitForAsyncUtils.waitFor(180, TimeUnit.SECONDS, () -> {
                 WaitForAsyncUtils.waitForFxEvents();
                 return condition.getAsBoolean();
             });
