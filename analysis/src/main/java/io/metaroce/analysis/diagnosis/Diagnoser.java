@@ -32,9 +32,26 @@ public final class Diagnoser implements AnalysisSession.FrameObserver {
     long firstNs = -1, lastNs;
 
     /** @param atAfterFirstNs hang snapshot time in ns after the first frame, null for the end of the capture */
-    public Diagnoser(Long atAfterFirstNs) { this.atAfterFirstNs = atAfterFirstNs; }
+    public Diagnoser(Long atAfterFirstNs) { this(atAfterFirstNs, DEFAULT_MAX_DIRECTIONS); }
+
+    /**
+     * @param maxDirections QP directions diagnosed at most: state is a few KB per direction (the PSN ring), so a
+     *     capture of a million QPs would not fit a 1 GB heap; frames of directions beyond it are counted instead
+     */
+    public Diagnoser(Long atAfterFirstNs, int maxDirections) {
+        this.atAfterFirstNs = atAfterFirstNs;
+        this.maxDirections = maxDirections;
+    }
 
     public Diagnoser() { this(null); }
+
+    /**
+     * 16,384 QP directions (about 100 MB of diagnosis state at most): far more than one host's QPs, and what a
+     * 1 GB heap affords beside the engine's bounded flow table.
+     */
+    public static final int DEFAULT_MAX_DIRECTIONS = 1 << 14;
+    private final int maxDirections;
+    private long framesNotDiagnosed;
 
     /** Mutable lookup key: the flow key's numbers (no string per frame). */
     private static final class Key {
@@ -86,6 +103,10 @@ public final class Diagnoser implements AnalysisSession.FrameObserver {
         if (!f.roce || f.opcode == null || !f.judgeable || f.destQp == 1) return;
         QpDirection d = byKey.get(probe.set(f));
         if (d == null) {
+            if (directions.size() >= maxDirections) {
+                framesNotDiagnosed++;
+                return;
+            }
             d = new QpDirection(FlowKey.id(f.v6, f.srcHi, f.srcLo, f.dstHi, f.dstLo, f.destQp), f);
             byKey.put(probe.copy(), d);
             directions.add(d);
@@ -145,6 +166,6 @@ public final class Diagnoser implements AnalysisSession.FrameObserver {
         findings.addAll(AddressCheck.check(directions));
         java.util.Map<String, String> ids = new java.util.LinkedHashMap<>();
         for (QpDirection d : directions) ids.put(d.id, d.peer == null ? null : d.peer.id);
-        return new Diagnosis(findings, hang, TimeSplit.of(directions, lastNs), firstNs, ids, null);
+        return new Diagnosis(findings, hang, TimeSplit.of(directions, lastNs), firstNs, ids, null, framesNotDiagnosed);
     }
 }

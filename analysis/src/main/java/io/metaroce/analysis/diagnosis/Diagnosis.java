@@ -15,7 +15,7 @@ import java.util.Map;
  * @param lookup the lookup keys this diagnosis was narrowed to, null when it is complete
  */
 public record Diagnosis(List<Finding> findings, HangSnapshot hang, List<Map<String, Object>> timeSplit, long firstNs,
-                        Map<String, String> flows, String lookup) {
+                        Map<String, String> flows, String lookup, long framesNotDiagnosed) {
 
     /**
      * Only what concerns QP number qp and/or the peer address: the flows with that QP number in either direction
@@ -49,7 +49,7 @@ public record Diagnosis(List<Finding> findings, HangSnapshot hang, List<Map<Stri
         for (String id : matched) fl.put(id, flows.get(id));
         String keys = (qp == null ? "" : String.format("--qp 0x%x", qp)) + (qp != null && peer != null ? " " : "")
                 + (peer == null ? "" : "--peer " + peer);
-        return new Diagnosis(f, new HangSnapshot(hang.atNs(), h), t, firstNs, fl, keys);
+        return new Diagnosis(f, new HangSnapshot(hang.atNs(), h), t, firstNs, fl, keys, framesNotDiagnosed);
     }
 
     /** The two hosts of a flow id, direction or host pair. */
@@ -84,12 +84,17 @@ public record Diagnosis(List<Finding> findings, HangSnapshot hang, List<Map<Stri
         m.put("findings", f);
         m.put("hang_snapshot", hang.toJsonMap());
         m.put("time_split", timeSplit);
+        if (framesNotDiagnosed > 0) m.put("frames_not_diagnosed", framesNotDiagnosed);
         return m;
     }
 
     /** The text section of {@code analyze -T text}. */
     public void appendText(Appendable out) throws IOException {
         out.append("\nDiagnosis\n=========\n");
+        if (framesNotDiagnosed > 0) {
+            out.append("Note: ").append(Long.toString(framesNotDiagnosed)).append(" frames of QPs beyond the first ")
+                    .append("diagnosed ones were not diagnosed (bounded per-QP state)\n");
+        }
         if (lookup != null) {
             out.append("Lookup ").append(lookup).append(": ");
             out.append(flows.isEmpty() ? "no QP flow matches" : String.join(", ", flows.keySet())).append('\n');
