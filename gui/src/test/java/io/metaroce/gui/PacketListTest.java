@@ -103,7 +103,10 @@ class PacketListTest extends GuiTestBase {
         assertTrue(t.isTableMenuButtonVisible());
         assertEquals(List.of(PacketTable.COLUMNS), t.getColumns().stream().map(TableColumn::getText).toList());
         robot.clickOn(robot.lookup(".show-hide-columns-button").queryAs(javafx.scene.Node.class));
-        robot.clickOn("QP");
+        // The item of the chooser's popup, not the column header that has the same text.
+        javafx.scene.Node item = robot.lookup(".context-menu .label")
+                .match(org.testfx.matcher.control.LabeledMatchers.hasText("QP")).query();
+        robot.clickOn(item);
         Fx.until("QP hidden", () -> !t.getColumns().get(5).isVisible());
     }
 }
