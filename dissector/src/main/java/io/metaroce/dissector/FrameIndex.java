@@ -13,7 +13,7 @@ import java.util.function.BooleanSupplier;
 /**
  * Random access to the frames of a capture file: frame N's time, lengths, link type and bytes without reading
  * the frames before it. Built once in one streaming pass over a {@link PacketSource}, as primitive columns
- * (about 50 bytes per frame, no object per frame), like the columns of a {@link FrameBatch}.
+ * (about 14 bytes per frame, see {@link #memoryBytes()}; no object per frame), like the columns of a {@link FrameBatch}.
  *
  * <p>Frames are numbered from 1 as in {@code frame.number}. The index reads the bytes through the source's file
  * mapping, so the source must be file-backed ({@link PacketSource#mapping()} not null) and stay open while the
@@ -40,14 +40,25 @@ public final class FrameIndex {
 
     private final MemorySegment mapping;
     private int size;
-    private long[] timeNanos = new long[1024];
-    private long[] originalLength = new long[1024];
-    private long[] dataOffset = new long[1024];
-    private long[] recordOffset = new long[1024];
-    private int[] capturedLength = new int[1024];
-    private int[] interfaceId = new int[1024];
-    private int[] linkType = new int[1024];
-    private byte[] fcsLength = new byte[1024];
+    // Narrow columns (about 14 bytes per frame; the spike's target for the whole GUI model is 64): every value is
+    // exact, the rare one that does not fit its column is kept beside it in a LongEscapes table.
+    private final BlockDeltaColumn timeNanos = new BlockDeltaColumn();
+    private final BlockDeltaColumn dataOffset = new BlockDeltaColumn();
+    /** dataOffset - recordOffset (the record or block header: 16 for pcap, 28 for a pcapng EPB), unsigned. */
+    private byte[] headerLength = new byte[1024];
+    private char[] capturedLength = new char[1024];
+    private char[] originalLength = new char[1024];
+    /** Index into {@link #interfaces}: the (interface, link type, FCS length) of the frame, unsigned. */
+    private byte[] interfaceRef = new byte[1024];
+    private final LongEscapes headerEscapes = new LongEscapes(), capturedEscapes = new LongEscapes(),
+            originalEscapes = new LongEscapes(), interfaceEscapes = new LongEscapes();
+    /** The distinct (interface id, link type, FCS length) of the capture: one or a few. */
+    private Interface[] interfaces = new Interface[0];
+    private int lastInterface = -1;
+    private static final int BYTE_ESCAPE = 0xFF, CHAR_ESCAPE = 0xFFFF;
+
+    private record Interface(int id, int linkType, int fcsLength) { }
+
     /** Only the frames that have a comment (rare): frame number to comment. */
     private final Map<Integer, String> comments = new HashMap<>();
     private boolean cancelled;
@@ -91,33 +102,80 @@ public final class FrameIndex {
     }
 
     private void add(PacketSource src) {
-        if (size == timeNanos.length) grow(size * 2);
+        if (size == capturedLength.length) grow(size * 2);
         int i = size++;
-        timeNanos[i] = src.timestampNanos();
-        originalLength[i] = src.originalLength();
-        dataOffset[i] = src.dataOffset();
-        recordOffset[i] = src.recordOffset();
-        capturedLength[i] = src.capturedLength();
-        interfaceId[i] = src.interfaceId();
-        linkType[i] = src.linkType();
-        fcsLength[i] = (byte) src.fcsLength();
+        timeNanos.add(src.timestampNanos());
+        long data = src.dataOffset();
+        dataOffset.add(data);
+        long header = data - src.recordOffset();
+        if (header >= 0 && header < BYTE_ESCAPE) headerLength[i] = (byte) header;
+        else {
+            headerLength[i] = (byte) BYTE_ESCAPE;
+            headerEscapes.add(i, src.recordOffset());
+        }
+        capturedLength[i] = narrow(src.capturedLength(), i, capturedEscapes);
+        originalLength[i] = narrow(src.originalLength(), i, originalEscapes);
+        int ref = interfaceOf(src.interfaceId(), src.linkType(), src.fcsLength());
+        if (ref < BYTE_ESCAPE) interfaceRef[i] = (byte) ref;
+        else {
+            interfaceRef[i] = (byte) BYTE_ESCAPE;
+            interfaceEscapes.add(i, ref);
+        }
         String c = src.comment();
         if (c != null) comments.put(size, c);
     }
 
-    private long lastEnd() { return size == 0 ? 0 : dataOffset[size - 1] + capturedLength[size - 1]; }
+    private static char narrow(long v, int row, LongEscapes escapes) {
+        if (v >= 0 && v < CHAR_ESCAPE) return (char) v;
+        escapes.add(row, v);
+        return (char) CHAR_ESCAPE;
+    }
 
-    private void trim() { if (size < timeNanos.length) grow(Math.max(size, 1)); }
+    private static long wide(char v, int row, LongEscapes escapes) { return v == CHAR_ESCAPE ? escapes.get(row) : v; }
+
+    /** The index of the frame's interface triple in {@link #interfaces}, added when new (nearly always the last one). */
+    private int interfaceOf(int id, int linkType, int fcsLength) {
+        if (lastInterface >= 0) {
+            Interface l = interfaces[lastInterface];
+            if (l.id == id && l.linkType == linkType && l.fcsLength == fcsLength) return lastInterface;
+        }
+        Interface want = new Interface(id, linkType, fcsLength);
+        for (int k = 0; k < interfaces.length; k++) if (interfaces[k].equals(want)) return lastInterface = k;
+        interfaces = Arrays.copyOf(interfaces, interfaces.length + 1);
+        interfaces[interfaces.length - 1] = want;
+        return lastInterface = interfaces.length - 1;
+    }
+
+    private Interface iface(int i) {
+        int ref = interfaceRef[i] & 0xFF;
+        return interfaces[ref == BYTE_ESCAPE ? (int) interfaceEscapes.get(i) : ref];
+    }
+
+    private long lastEnd() { return size == 0 ? 0 : dataOffset.get(size - 1) + capturedLength(size); }
+
+    private void trim() {
+        grow(size);
+        timeNanos.trim();
+        dataOffset.trim();
+        for (LongEscapes e : List.of(headerEscapes, capturedEscapes, originalEscapes, interfaceEscapes)) e.trim();
+    }
 
     private void grow(int n) {
-        timeNanos = Arrays.copyOf(timeNanos, n);
-        originalLength = Arrays.copyOf(originalLength, n);
-        dataOffset = Arrays.copyOf(dataOffset, n);
-        recordOffset = Arrays.copyOf(recordOffset, n);
+        headerLength = Arrays.copyOf(headerLength, n);
         capturedLength = Arrays.copyOf(capturedLength, n);
-        interfaceId = Arrays.copyOf(interfaceId, n);
-        linkType = Arrays.copyOf(linkType, n);
-        fcsLength = Arrays.copyOf(fcsLength, n);
+        originalLength = Arrays.copyOf(originalLength, n);
+        interfaceRef = Arrays.copyOf(interfaceRef, n);
+    }
+
+    /**
+     * The bytes the index's columns hold (the length of every array times its element size; the interface table
+     * and comments not counted, being a few objects per capture), for the GUI's memory budget per frame.
+     */
+    public long memoryBytes() {
+        long b = timeNanos.memoryBytes() + dataOffset.memoryBytes() + headerLength.length + capturedLength.length * 2L
+                + originalLength.length * 2L + interfaceRef.length;
+        for (LongEscapes e : List.of(headerEscapes, capturedEscapes, originalEscapes, interfaceEscapes)) b += e.memoryBytes();
+        return b;
     }
 
     // ------------------------------------------------------------------ read access (frame numbers from 1)
@@ -136,25 +194,32 @@ public final class FrameIndex {
         return frame - 1;
     }
 
-    public long timeNanos(int frame) { return timeNanos[row(frame)]; }
-    public long originalLength(int frame) { return originalLength[row(frame)]; }
-    public int capturedLength(int frame) { return capturedLength[row(frame)]; }
-    public int linkType(int frame) { return linkType[row(frame)]; }
+    public long timeNanos(int frame) { return timeNanos.get(row(frame)); }
+    public long originalLength(int frame) {
+        int i = row(frame);
+        return wide(originalLength[i], i, originalEscapes);
+    }
+    public int capturedLength(int frame) {
+        int i = row(frame);
+        return (int) wide(capturedLength[i], i, capturedEscapes);
+    }
+    public int linkType(int frame) { return iface(row(frame)).linkType; }
     /** FCS bytes the file announces for the frame, -1 when unknown. */
-    public int fcsLength(int frame) { return fcsLength[row(frame)]; }
-    public int interfaceId(int frame) { return interfaceId[row(frame)]; }
+    public int fcsLength(int frame) { return iface(row(frame)).fcsLength; }
+    public int interfaceId(int frame) { return iface(row(frame)).id; }
     /** Offset of the frame's record (pcap) or block (pcapng) in the file: what a flow index stores. */
-    public long recordOffset(int frame) { return recordOffset[row(frame)]; }
+    public long recordOffset(int frame) {
+        int i = row(frame);
+        int h = headerLength[i] & 0xFF;
+        return h == BYTE_ESCAPE ? headerEscapes.get(i) : dataOffset.get(i) - h;
+    }
     /** Offset of the frame's captured bytes in the file. */
-    public long dataOffset(int frame) { return dataOffset[row(frame)]; }
+    public long dataOffset(int frame) { return dataOffset.get(row(frame)); }
     /** The packet comment, or null. */
     public String comment(int frame) { return comments.get(row(frame) + 1); }
 
     /** The captured bytes of the frame: a slice of the file mapping, valid while the source is open. */
-    public MemorySegment data(int frame) {
-        int i = row(frame);
-        return mapping.asSlice(dataOffset[i], capturedLength[i]);
-    }
+    public MemorySegment data(int frame) { return mapping.asSlice(dataOffset(frame), capturedLength(frame)); }
 
     /** A copy of the captured bytes of the frame. */
     public byte[] bytes(int frame) { return data(frame).toArray(ValueLayout.JAVA_BYTE); }
@@ -162,14 +227,15 @@ public final class FrameIndex {
     /** Dissects the frame into out, as a streaming pass would have. */
     public Dissection dissect(int frame, Dissector dissector, Dissection out) {
         int i = row(frame);
-        dissector.dissect(mapping.asSlice(dataOffset[i], capturedLength[i]), frame, timeNanos[i], originalLength[i],
-                linkType[i], fcsLength[i], out);
-        out.interfaceId = interfaceId[i];
+        Interface f = iface(i);
+        long time = timeNanos.get(i);
+        dissector.dissect(data(frame), frame, time, originalLength(frame), f.linkType, f.fcsLength, out);
+        out.interfaceId = f.id;
         out.comment = comments.get(frame);
         // frame.time_relative and frame.time_delta as a streaming pass from frame 1 gives them (a GUI filters
         // and shows frames in any order).
-        out.firstTimeNanos = timeNanos[0];
-        out.previousTimeNanos = timeNanos[i > 0 ? i - 1 : 0];
+        out.firstTimeNanos = timeNanos.get(0);
+        out.previousTimeNanos = i > 0 ? timeNanos.get(i - 1) : time;
         return out;
     }
 }
