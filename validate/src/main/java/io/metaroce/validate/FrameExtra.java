@@ -27,11 +27,6 @@ final class FrameExtra {
     String flowId;
     /** Payload bytes of a complete UD packet (judged against its QP's PMTU), else -1. */
     int udPayload;
-    /** The frame's layers (header index, offset): where the stream rules' findings on this frame point. */
-    int layerCount;
-    final int[] layerHeader = new int[64], layerOffset = new int[64];
-    /** The payload's bytes in the frame, or -1. */
-    int payloadOffset, payloadLength;
     /**
      * The ICRC to verify on the analysis thread (MR-FRAME-001): the frame's bytes, where the IP (or GRH) header
      * starts and how long it is (-2: a GRH), the BTH and the ICRC; icrcOffset -1 when there is none to check.
@@ -55,18 +50,10 @@ final class FrameExtra {
         udPayload = -1;
         flow = null;
         seg = null;
-        layerCount = 0;
-        payloadOffset = -1;
         icrcOffset = -1;
         frame = null;
         view = null;
         next = null;
-    }
-
-    /** Offset of the first layer of this header in the frame, or -1. */
-    int offsetOf(int header) {
-        for (int i = 0; i < layerCount; i++) if (layerHeader[i] == header) return layerOffset[i];
-        return -1;
     }
 
     /** Records a finding; true when its rule is enabled (a disabled rule neither reports nor makes the frame unjudged). */

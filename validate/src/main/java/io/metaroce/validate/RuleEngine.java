@@ -134,14 +134,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
         x.addressed = d.offsetOf(Ip.HEADER) >= 0 || d.offsetOf(Ipv6.HEADER) >= 0 || d.offsetOf(Grh.HEADER) >= 0;
         if (!x.addressed) return;
         x.truncated = d.truncated();
-        int layers = Math.min(d.layerCount(), x.layerHeader.length);
-        for (int i = 0; i < layers; i++) {
-            x.layerHeader[i] = d.layerHeader(i);
-            x.layerOffset[i] = d.layerOffset(i);
-        }
-        x.layerCount = layers;
-        x.payloadOffset = d.payloadOffset();
-        x.payloadLength = d.payloadLength();
+        anchors.record(d);
         boolean frameError = frameRules(d, f, x, fcsLength);
         boolean malformed = false;
         for (ExpertItem e : d.expert()) {
@@ -170,36 +163,23 @@ final class RuleEngine implements AnalysisSession.FrameStages {
     @Override
     public void analyzed(FrameFacts f, int slot, boolean duplicate) {
         FrameExtra x = extras[slot];
-        current = x;
-        List<Finding> fresh = findings.fresh();
-        fresh.clear();
         judge(f, x, duplicate);
         drainEvents();
-        for (Finding k : fresh) if (k.frame() == f.number && k.anchor() == null) k.at(defaultAnchor(k.rule(), x));
+        anchorFresh();
     }
 
     /**
-     * Where a stream rule's finding on the frame being judged points: the field the rule is about (the first of
-     * its candidates the frame holds), or its payload.
+     * Points the findings decided since the last call at the bytes their rule is about, in their own frame
+     * (the frame being judged, or an earlier one the rule judged late): the first of the rule's fields the frame
+     * holds ({@link #STREAM_FIELDS}), or its payload. A finding that already has an anchor keeps it.
      */
-    private static Anchor defaultAnchor(String rule, FrameExtra x) {
-        int[] fields = STREAM_FIELDS.get(rule);
-        if (fields == null) return null;
-        for (int fid : fields) {
-            if (fid == PAYLOAD) {
-                if (x.payloadOffset >= 0) return new Anchor("payload", null, x.payloadOffset, x.payloadLength);
-                continue;
-            }
-            int off = x.offsetOf(Spec.FIELDS.get(fid).header());
-            if (off >= 0) return Anchor.field(fid, off);
-        }
-        return null;
+    private void anchorFresh() {
+        List<Finding> fresh = findings.fresh();
+        for (Finding k : fresh) if (k.anchor() == null) k.at(anchors.of(k.frame(), k.rule()));
+        fresh.clear();
     }
 
-    private static final int PAYLOAD = -1;
-
-    /** The frame being judged (analysis thread): a finding decided later keeps the anchor it would get now. */
-    private FrameExtra current;
+    private static final int PAYLOAD = FrameAnchors.PAYLOAD;
 
     /** The fields each stream rule is about, in order of preference (a frame holds one of them). */
     private static final Map<String, int[]> STREAM_FIELDS = Map.ofEntries(
@@ -226,6 +206,9 @@ final class RuleEngine implements AnalysisSession.FrameStages {
             Map.entry(MR_CTL_002, new int[] {Probeeth.F_ECHO_TIMESTAMP}),
             Map.entry(MR_CTL_003, new int[] {Nacketh.F_COUNT}),
             Map.entry(MR_UD_001, new int[] {PAYLOAD}));
+
+    /** Where the stream rules' fields lie in the recent frames (written by the first stage, read by the second). */
+    private final FrameAnchors anchors = new FrameAnchors(STREAM_FIELDS);
 
     /** Runs after the rules judged each frame (the engine's events of that frame, see {@link FileValidator}). */
     void afterFrame(Runnable r) { afterFrame = r; }
@@ -1524,7 +1507,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
         Severity sev = fl.view == View.MIRROR ? NOTE : ERROR;
         if (sev == ERROR) {
             // Held: a capture point merging both directions may write the PSNs just after their ACK.
-            heldAcks.add(new HeldAck(fl, g.id, f.number, f.timeNs, lastU, defaultAnchor(MR_ACK_001, current), what + " covers PSN " + wrap(lastU)
+            heldAcks.add(new HeldAck(fl, g.id, f.number, f.timeNs, lastU, anchors.of(f.number, MR_ACK_001), what + " covers PSN " + wrap(lastU)
                     + ", but the highest PSN " + (fl.view == View.RECEIVER ? "received" : "sent") + " so far is "
                     + wrap(fl.maxU) + " (data flow " + fl.id + ")", fl.lastReqFrame));
             return true;
@@ -1843,6 +1826,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
                     + " cut by the snap length: their ICRC, UDP checksum and retransmission byte checks were skipped "
                     + "(lengths are judged from the original length)");
         }
+        anchorFresh();
         findings.captureDrops(captureDrops);
         findings.finishFolded();
     }
