@@ -40,7 +40,7 @@ public final class FileValidator {
         long t0 = System.nanoTime();
         try {
             AnalysisSession session = session(settings, options, progress, pipelineFrom);
-            Pass pass = new Pass(settings, plots, null, session);
+            Pass pass = new Pass(settings, plots, null, session, file);
             pass.finish(session.run(file), res);
         } catch (CaptureException e) {
             res.error = e.getMessage();
@@ -71,7 +71,7 @@ public final class FileValidator {
         long t0 = System.nanoTime();
         try {
             AnalysisSession session = session(settings, AnalysisSession.Options.RESULTS, null, -1);
-            Pass pass = new Pass(settings, plots, live, session);
+            Pass pass = new Pass(settings, plots, live, session, null);
             pass.finish(session.run(source, name), res);
         } catch (RuntimeException e) {
             res.error = name + ": internal error: " + e;
@@ -97,9 +97,16 @@ public final class FileValidator {
     private static final class Pass {
         final RuleEngine rules;
         final boolean plots;
+        /** The MR-DIAG rules (analyze's diagnosis), null when none is enabled; the file they re-read for anchors. */
+        final DiagnosisRules diagnosis;
+        final Path file;
+        final ValidateSettings settings;
 
-        Pass(ValidateSettings settings, boolean plots, Consumer<Finding> live, AnalysisSession session) {
+        Pass(ValidateSettings settings, boolean plots, Consumer<Finding> live, AnalysisSession session, Path file) {
             this.plots = plots;
+            this.file = file;
+            this.settings = settings;
+            diagnosis = DiagnosisRules.attach(session, settings);
             rules = new RuleEngine(settings, plots);
             if (live != null) rules.findings.listener(live);
             Bridge bridge = new Bridge(rules, plots);
@@ -115,6 +122,7 @@ public final class FileValidator {
             res.captureDrops = ifDropped < 0 && osDropped < 0 ? -1 : drops;
             res.analysis = analysis;
             if (cap.get("capture_problems") instanceof List<?> l) for (Object p : l) res.problems.add(String.valueOf(p));
+            if (diagnosis != null) diagnosis.report(rules.findings, file, settings);
             rules.finish(drops);
             res.frames = rules.frames;
             res.roceFrames = rules.roceFrames;

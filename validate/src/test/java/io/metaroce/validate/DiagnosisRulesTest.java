@@ -1,0 +1,185 @@
+package io.metaroce.validate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.metaroce.analysis.AnalysisSession;
+import io.metaroce.analysis.AnalysisSettings;
+import io.metaroce.analysis.diagnosis.Diagnoser;
+import io.metaroce.protocol.RuleDef;
+import io.metaroce.protocol.Severity;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The diagnoses as validate rules (MR-DIAG-*): every diagnosis has its rule, each fault sample reports its rule
+ * on the truth's QP at the frame where the fault shows (with a byte anchor, as a warning unless configured
+ * otherwise), and nothing fires on the clean samples or on the real captures of others.
+ */
+class DiagnosisRulesTest {
+    static final Path SAMPLES = Path.of("../samples/captures");
+    static final ObjectMapper JSON = new ObjectMapper();
+    /** The lost request leaves within this of the fault (the simulated senders post a message every 5 us). */
+    static final long START_TOLERANCE_NS = 10_000;
+
+    /** Truth cause -> the diagnosis that names it. */
+    static final Map<String, String> DIAGNOSIS_OF_CAUSE = Map.of(
+            "retry_exhausted", "qp-retry-exhausted", "mtu_blackhole", "qp-mtu-blackhole", "peer_stopped", "qp-peer-stopped",
+            "link_down", "qp-link-down", "hung", "qp-retrying", "qos_minority_dscp", "qos-minority-marking",
+            "single_source_port", "entropy-single-source-port", "mtu_asymmetric", "mtu-asymmetric");
+
+    @Test
+    void everyDiagnosisTheAnalysisMakesHasItsRuleAndEveryRuleItsDiagnosis() throws Exception {
+        Set<String> made = new TreeSet<>();
+        Pattern p = Pattern.compile("new Finding\\(\"([a-z0-9-]+)\"|rule = \"([a-z0-9-]+)\"|\\? \"(qp-[a-z-]+)\" : \"(qp-[a-z-]+)\"");
+        try (Stream<Path> s = Files.list(Path.of("../analysis/src/main/java/io/metaroce/analysis/diagnosis"))) {
+            for (Path f : s.toList()) {
+                Matcher m = p.matcher(Files.readString(f));
+                while (m.find()) for (int g = 1; g <= m.groupCount(); g++) if (m.group(g) != null) made.add(m.group(g));
+            }
+        }
+        assertTrue(made.size() >= 15, "diagnosis ids found in the sources: " + made);
+        assertEquals(made, new TreeSet<>(DiagnosisRules.RULE_OF.keySet()), "MR-DIAG rules (spec YAML) against the diagnoses");
+        for (String rule : DiagnosisRules.RULE_OF.values()) {
+            RuleDef r = RuleCatalog.get(rule);
+            assertEquals(Severity.WARN, r.severity(), rule + ": diagnoses warn by default");
+        }
+    }
+
+    record Run(FileResult result, JsonNode truth, Map<Long, Long> frameTimes, List<io.metaroce.analysis.diagnosis.Finding> diagnosis) {
+        List<Finding> rule(String diagnosis) {
+            String id = DiagnosisRules.RULE_OF.get(diagnosis);
+            return result.findings().stream().filter(f -> f.rule().equals(id)).toList();
+        }
+    }
+
+    static Run run(String scenario, ValidateSettings settings) throws Exception {
+        Path cap = SAMPLES.resolve(scenario + ".pcapng");
+        JsonNode truth = JSON.readTree(Files.readString(SAMPLES.resolve(scenario + ".truth.json")));
+        Map<Long, Long> times = new HashMap<>();
+        for (JsonNode f : truth.get("frames")) times.put(f.get("n").asLong(), f.get("t").asLong());
+        Diagnoser d = new Diagnoser();
+        new AnalysisSession(AnalysisSettings.DEFAULT, AnalysisSession.Options.RESULTS).onFrame(d).run(cap);
+        FileResult r = FileValidator.validate(cap, settings, false, null);
+        assertNull(r.error(), r.error());
+        return new Run(r, truth, times, d.finish().findings());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"rocev2-retry-exhausted", "rocev2-mtu-blackhole", "rocev2-peer-dead", "rocev2-link-down",
+            "rocev2-hang", "rocev2-dscp0-qp", "rocev2-one-source-port", "rocev2-asymmetric-mtu"})
+    void eachFaultSampleReportsItsRuleOnTheTruthsQpWhereTheFaultShows(String scenario) throws Exception {
+        Run r = run(scenario, ValidateSettings.defaults());
+        String tapHost = r.truth.get("capture").get("tap_host").asText();
+        long epoch = r.truth.get("capture").get("epoch_ns").asLong();
+        int checked = 0;
+        for (JsonNode t : r.truth.get("diagnosis")) {
+            String flow = t.get("flow").asText(), diagnosis = DIAGNOSIS_OF_CAUSE.get(t.get("cause").asText());
+            assertNotNull(diagnosis, "cause " + t.get("cause"));
+            // A host capture diagnoses the QPs of its own host (the requester side of a fault).
+            if (!flow.startsWith(tapHost + ">") && !diagnosis.startsWith("mtu") && !diagnosis.startsWith("entropy")) continue;
+            List<Finding> found = r.rule(diagnosis);
+            assertFalse(found.isEmpty(), scenario + ": no " + DiagnosisRules.RULE_OF.get(diagnosis) + " in " + r.result.findings());
+            String direction = flow.substring(0, flow.lastIndexOf('/'));
+            Finding f = found.stream().filter(x -> flow.equals(x.flow()) || (x.flow() == null
+                    && (x.message().startsWith(diagnosis + " " + hostPairOf(flow) + ":") || x.message().startsWith(diagnosis + " " + direction + ":"))))
+                    .findFirst().orElse(null);
+            assertNotNull(f, scenario + ": " + diagnosis + " not about " + flow + ": " + found);
+            assertEquals(Severity.WARN, f.severity(), f.toString());
+            assertTrue(f.message().startsWith(diagnosis), f.message());
+            assertNotNull(f.anchor(), "byte anchor of " + f);
+            // The frame is the analysis's evidence frame, and for a QP that died the fault's start.
+            io.metaroce.analysis.diagnosis.Finding a = r.diagnosis.stream().filter(x -> x.rule().equals(diagnosis)
+                    && (x.subject().equals(flow) || x.subject().equals(hostPairOf(flow)) || x.subject().equals(direction))).findFirst().orElseThrow();
+            assertEquals(DiagnosisRules.primary(a), f.frame(), f.toString());
+            assertEquals(r.frameTimes.get(f.frame()) + epoch, f.timeNs(), "the finding's time is its frame's");
+            if (t.has("started_ns") && t.get("started_ns").asLong() >= 0 && diagnosis.startsWith("qp-") && !diagnosis.equals("qp-retrying")) {
+                long at = r.frameTimes.get(f.frame());
+                assertTrue(Math.abs(at - t.get("started_ns").asLong()) <= START_TOLERANCE_NS,
+                        f + " at " + at + " ns, truth started " + t.get("started_ns"));
+            }
+            checked++;
+        }
+        assertTrue(checked > 0, scenario + ": nothing checked");
+    }
+
+    /** The host pair a{@code <>}b of a flow id, lower address first as the diagnosis names it. */
+    static String hostPairOf(String flow) {
+        String[] h = flow.substring(0, flow.lastIndexOf('/')).split(">");
+        return h[0].compareTo(h[1]) <= 0 ? h[0] + "<>" + h[1] : h[1] + "<>" + h[0];
+    }
+
+    @Test
+    void theAnchorPointsAtTheResentPsnAndTheOddDscp() throws Exception {
+        Finding dead = run("rocev2-retry-exhausted", ValidateSettings.defaults()).rule("qp-retry-exhausted").get(0);
+        assertEquals("bth.psn", dead.anchor().field());
+        Finding dscp = run("rocev2-dscp0-qp", ValidateSettings.defaults()).rule("qos-minority-marking").get(0);
+        assertEquals("ip.dscp", dscp.anchor().field());
+        Finding port = run("rocev2-one-source-port", ValidateSettings.defaults()).rule("entropy-single-source-port").get(0);
+        assertEquals("udp.srcport", port.anchor().field());
+    }
+
+    @Test
+    void severityIsOverriddenAndRulesSwitchedOffLikeAnyOther() throws Exception {
+        String id = DiagnosisRules.RULE_OF.get("qp-retry-exhausted");
+        Run err = run("rocev2-retry-exhausted", new ValidateSettings.Builder().severity(id, "error").build());
+        assertEquals(Severity.ERROR, err.rule("qp-retry-exhausted").get(0).severity());
+        assertTrue(err.result.fails(Severity.ERROR), "an error fails validate (exit 1 at --fail-on error)");
+        Run def = run("rocev2-retry-exhausted", ValidateSettings.defaults());
+        assertFalse(def.result.fails(Severity.ERROR), "warnings only by default: " + def.result.findings());
+        Run off = run("rocev2-retry-exhausted", new ValidateSettings.Builder().skipRules(List.of("MR-DIAG-*")).build());
+        assertTrue(off.result.findings().stream().noneMatch(f -> f.rule().startsWith("MR-DIAG-")), "" + off.result.findings());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"rocev2-clean", "rocev2-ecn-cnp", "metaroce-incast-credit", "metaroce-spray-lossy-path", "metaroce-path-down"})
+    void noDiagnosisRuleFiresOnCleanSamples(String scenario) throws Exception {
+        FileResult r = FileValidator.validate(SAMPLES.resolve(scenario + ".pcapng"), ValidateSettings.defaults(), false, null);
+        assertEquals(List.of(), r.findings().stream().filter(f -> f.rule().startsWith("MR-DIAG-")).map(Finding::toString).toList());
+    }
+
+    @Test
+    void noDiagnosisRuleFiresOnRealCapturesButWhatTheyCarry() throws Exception {
+        Path dir = null;
+        for (String c : new String[] {"../../shared/reference/external-pcaps", "../shared/reference/external-pcaps",
+                "/work/shared/reference/external-pcaps"}) {
+            if (Files.isRegularFile(Path.of(c, "SOURCES.md"))) dir = Path.of(c);
+        }
+        Assumptions.assumeTrue(dir != null, "external captures not found (../shared/reference/external-pcaps)");
+        List<Path> files;
+        try (Stream<Path> s = Files.list(dir)) {
+            files = s.filter(p -> p.toString().endsWith(".pcap") || p.toString().endsWith(".pcapng")).sorted().toList();
+        }
+        List<String> wrong = new ArrayList<>();
+        int mixes = 0;
+        for (Path f : files) {
+            FileResult r = FileValidator.validate(f, ValidateSettings.defaults(), false, null);
+            for (Finding x : r.findings()) {
+                if (!x.rule().startsWith("MR-DIAG-")) continue;
+                // SOURCES.md: m3_rocev1_test has RoCEv1 requests answered in RoCEv2 between the same two hosts.
+                if (f.getFileName().toString().equals("m3_rocev1_test.pcap") && x.rule().equals(DiagnosisRules.RULE_OF.get("roce-version-mix"))) mixes++;
+                else wrong.add(f.getFileName() + ": " + x);
+            }
+        }
+        assertEquals(List.of(), wrong);
+        assertEquals(1, mixes);
+    }
+}
