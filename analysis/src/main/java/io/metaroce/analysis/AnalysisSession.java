@@ -406,6 +406,15 @@ public final class AnalysisSession {
         return engine.verdicts().verdict(frame);
     }
 
+    /**
+     * Bytes the per-frame verdicts hold in memory (the verdict store's arrays; 0 without {@link Options#verdicts}):
+     * for a front end that keeps a session open and budgets its memory per frame.
+     */
+    public long verdictBytes() {
+        requireFinished();
+        return engine.verdicts() == null ? 0 : engine.verdicts().memoryBytes();
+    }
+
     /** The events of the pass, indexed by frame (empty unless {@link Options#events} is on). */
     public EventLog events() {
         requireFinished();

@@ -129,9 +129,11 @@ final class VerdictStore {
 
     public int ackRuns() { return ackSize; }
 
-    /** Bytes held, roughly. */
+    /** Bytes the arrays hold (their capacity), including the per-flow order of the acknowledgement runs once built. */
     public long memoryBytes() {
-        return (long) frames.length * (8 + 4 + 4 + 2) + pool.length * 8L + (long) ackFrame.length * (8 + 8 + 4 + 4 + 4);
+        int[] order = byFlow, starts = flowStart;
+        return (long) frames.length * (8 + 4 + 4 + 2) + pool.length * 8L + (long) ackFrame.length * (8 + 8 + 4 + 4 + 4)
+                + (order == null || starts == null ? 0 : order.length * 4L + starts.length * 4L);
     }
 
     /** Entry index of a frame, or -1. */

@@ -65,6 +65,12 @@ public final class FrameView {
         return frame >= 0 && frame < inv.length ? inv[frame] : -1;
     }
 
+    /** Bytes the view holds: its frame numbers and, once built, the row of each frame of a sorted view. */
+    public long memoryBytes() {
+        int[] inv = inverse;
+        return (frames == null ? 0 : frames.length * 4L) + (inv == null ? 0 : inv.length * 4L);
+    }
+
     /** The frame numbers in display order (a copy). */
     public int[] toArray() {
         if (frames != null) return frames.clone();

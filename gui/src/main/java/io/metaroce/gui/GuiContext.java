@@ -75,6 +75,13 @@ public final class GuiContext {
     /** Counts opens, so that late results of an earlier file are dropped. */
     private int generation;
 
+    /**
+     * What the GUI's analysis keeps: verdicts and events, not the per-flow frame lists; those cost 50 B per frame
+     * (measured at 1 M frames), most of the model's budget; a flow's frames are a filter away
+     * ({@code analysis.flow == "..."}).
+     */
+    public static final AnalysisSession.Options ANALYSIS_OPTIONS = new AnalysisSession.Options(true, true, false);
+
     public GuiContext(Stage stage) { this.stage = stage; }
 
     /** The main window's stage: the owner of every dialog and window. */
@@ -104,6 +111,12 @@ public final class GuiContext {
 
     /** Shows a message in the status bar. */
     void status(String message) { status.set(message); }
+
+    /** What the model of the open capture holds in memory (null when nothing is open). */
+    public ModelMemory modelMemory() {
+        OpenCapture c = capture.get();
+        return c == null ? null : ModelMemory.of(c.index(), analysis.get(), view.get());
+    }
 
     // ------------------------------------------------------------------ selection
 
@@ -186,9 +199,7 @@ public final class GuiContext {
             fx(gen, () -> finishWork(w, index.size() + " frames" + (w.cancelled ? " (cancelled: not analyzed)" : "")));
             return;
         }
-        // Verdicts and events, not the per-flow frame lists: those cost 50 B per frame (measured at 1 M frames),
-        // more than the whole frame index; a flow's frames are a filter away (analysis.flow == "...").
-        AnalysisSession s = new AnalysisSession(AnalysisSettings.DEFAULT, new AnalysisSession.Options(true, true, false))
+        AnalysisSession s = new AnalysisSession(AnalysisSettings.DEFAULT, ANALYSIS_OPTIONS)
                 .onProgress((pos, total, frames) -> w.report(0.5 + 0.5 * pos / Math.max(1, total)));
         w.session = s;
         if (w.cancelled) s.cancel();
