@@ -84,6 +84,23 @@ public final class AnalysisSession {
         void analyzed(FrameFacts f, int slot, boolean duplicate);
     }
 
+    /**
+     * Brackets each batch of frames the analysis thread feeds the engine (a live view that reads the running
+     * counters from another thread, {@link LiveAnalyzer.Monitor}, locks here), and the final tally after the
+     * last batch. Never called while the source waits for traffic.
+     */
+    public interface BatchHook {
+        /** On the analysis thread, before the engine sees the batch. */
+        void before();
+
+        /**
+         * On the analysis thread, after the engine saw the batch (also after a batch that failed).
+         *
+         * @param frames the batch's frames (0 for the final tally)
+         */
+        void after(int frames);
+    }
+
     /** Slots a {@link FrameStages} consumer needs: the frames the two threads can hold at once. */
     public static final int FRAME_SLOTS = 10 * BATCH;
 
@@ -107,6 +124,7 @@ public final class AnalysisSession {
     private FrameObserver frameObserver;
     private Progress progress;
     private FrameStages stages;
+    private BatchHook batchHook;
     private long pipelineFromBytes = pipelineMinBytes;
     private String tapHow = "as given";
     private volatile boolean cancelled;
@@ -151,6 +169,18 @@ public final class AnalysisSession {
         requireNew();
         stages = s;
         return this;
+    }
+
+    /** Attaches a {@link BatchHook} (one per session). */
+    public AnalysisSession onBatch(BatchHook h) {
+        requireNew();
+        batchHook = h;
+        return this;
+    }
+
+    /** The engine of a running pass, for a {@link BatchHook} that reads it between its own brackets; else null. */
+    AnalysisEngine runningEngine() {
+        return engine;
     }
 
     /**
@@ -279,7 +309,13 @@ public final class AnalysisSession {
         if (progress != null) progress.update(total >= 0 ? total : src.recordOffset(), total, e.frames);
         if (cancelled) throw new CancellationException("analysis cancelled after " + e.frames + " frames");
         CaptureStats stats = src.stats();
-        AnalysisResult r = e.finish(stats.totalIfDropped(), stats.totalOsDropped());
+        AnalysisResult r;
+        if (batchHook != null) batchHook.before();
+        try {
+            r = e.finish(stats.totalIfDropped(), stats.totalOsDropped());
+        } finally {
+            if (batchHook != null) batchHook.after(0);
+        }
         List<String> problems = new ArrayList<>();
         for (var p : src.problems()) problems.add(p.message());
         r.source(name, format);
@@ -312,7 +348,16 @@ public final class AnalysisSession {
             f.from(d);
             f.fileOffset = src.recordOffset();
             if (stages != null) stages.decoded(d, f, src.fcsLength(), 0);
-            feed(engine, f, 0);
+            if (batchHook == null) {
+                feed(engine, f, 0);
+            } else {
+                batchHook.before();
+                try {
+                    feed(engine, f, 0);
+                } finally {
+                    batchHook.after(1);
+                }
+            }
             if (++n % REPORT_EVERY == 0) checkpoint(src, total, n);
         }
     }
@@ -358,7 +403,17 @@ public final class AnalysisSession {
         }, slot -> {
             FrameFacts[] b = slot.items;
             int base = slotBase.get(b);
-            for (int k = 0; k < slot.size; k++) feed(engine, b[k], base + k);
+            BatchHook hook = batchHook;
+            if (hook == null) {
+                for (int k = 0; k < slot.size; k++) feed(engine, b[k], base + k);
+                return;
+            }
+            hook.before();
+            try {
+                for (int k = 0; k < slot.size; k++) feed(engine, b[k], base + k);
+            } finally {
+                hook.after(slot.size);
+            }
         });
     }
 

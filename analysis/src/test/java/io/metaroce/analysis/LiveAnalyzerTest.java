@@ -43,6 +43,34 @@ class LiveAnalyzerTest {
     }
 
     @Test
+    void batchHookBracketsEveryFrameOnceOnOneThreadAndOnTwo() throws Exception {
+        Path file = SAMPLES.resolve("rocev2-gbn-loss.pcapng");
+        for (long pipelineFrom : new long[] {0, Long.MAX_VALUE}) {
+            long[] framesInBatches = {0}, brackets = {0};
+            int[] depth = {0};
+            AnalysisSession s = new AnalysisSession(AnalysisSettings.DEFAULT, AnalysisSession.Options.RESULTS)
+                    .pipelineFrom(pipelineFrom);
+            s.onBatch(new AnalysisSession.BatchHook() {
+                public void before() {
+                    assertEquals(0, depth[0]++, "brackets do not nest");
+                    assertTrue(s.runningEngine() != null, "the engine exists inside the bracket");
+                }
+
+                public void after(int frames) {
+                    depth[0]--;
+                    framesInBatches[0] += frames;
+                    brackets[0]++;
+                }
+            });
+            AnalysisResult r = s.run(file);
+            assertEquals(frames(file), framesInBatches[0], "pipelineFrom " + pipelineFrom);
+            assertEquals(0, depth[0]);
+            assertTrue(brackets[0] > 1, "one bracket per batch and one for the final tally");
+            assertEquals(frames(file), ((Number) r.capture().get("frames")).longValue());
+        }
+    }
+
+    @Test
     void analysisFailureWhileTheLinkIsIdleEndsTheRun() throws Exception {
         CountDownLatch idle = new CountDownLatch(1);
         IllegalStateException failure = new IllegalStateException("engine bug");
