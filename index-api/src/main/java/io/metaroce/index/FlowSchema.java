@@ -47,6 +47,7 @@ public final class FlowSchema {
     private static final Map<String, FieldType> PATH_KEYS = new LinkedHashMap<>();
     private static final Map<String, String> ALIASES = Map.of("first", FIRST, "last", LAST, "rule", RULES,
             "event", EVENTS, "qp", DEST_QP, "src_qp", SRC_QPS, "hash", CAPTURE_HASH, "capture", CAPTURE_PATH);
+    private static final java.util.concurrent.ConcurrentHashMap<String, FieldDef> PATH_FIELDS = new java.util.concurrent.ConcurrentHashMap<>();
     private static final Pattern PATH_FIELD = Pattern.compile("paths\\.(\\d{1,9})\\.([a-z_]+(?:\\.[a-z0-9_]+)?)");
 
     static {
@@ -104,11 +105,18 @@ public final class FlowSchema {
      */
     public static FieldDef field(String name) {
         FieldDef f = FIELDS.get(ALIASES.getOrDefault(name, name));
+        if (f != null || !name.startsWith("paths.")) return f;
+        f = PATH_FIELDS.get(name);
         if (f != null) return f;
         Matcher m = PATH_FIELD.matcher(name);
         if (m.matches()) {
             FieldType t = PATH_KEYS.get(m.group(2));
-            if (t != null) return new FieldDef(name, t, false);
+            if (t != null) {
+                f = new FieldDef(name, t, false);
+                // Path ids are few per capture, so this stays small; it saves a regex per value indexed.
+                if (PATH_FIELDS.size() < 100_000) PATH_FIELDS.put(name, f);
+                return f;
+            }
         }
         return null;
     }

@@ -46,7 +46,7 @@ final class ExactFacet implements CollectorManager<ExactFacet.Sums, List<FacetBu
     @Override
     public List<FacetBucket> reduce(Collection<Sums> all) {
         Map<Object, long[]> merged = new HashMap<>();
-        for (Sums s : all) s.totals.forEach((k, v) -> {
+        for (Sums s : all) s.totals().forEach((k, v) -> {
             long[] t = merged.computeIfAbsent(k, x -> new long[2]);
             t[0] += v[0];
             t[1] += v[1];
@@ -60,6 +60,8 @@ final class ExactFacet implements CollectorManager<ExactFacet.Sums, List<FacetBu
     /** Sums of one slice of the index: group value to {sum, flows}. */
     final class Sums implements Collector {
         final Map<Object, long[]> totals = new HashMap<>();
+        /** Integer groups of every leaf of this slice, in a primitive table (no boxing per document). */
+        private final LongSums byValue = new LongSums();
 
         @Override
         public ScoreMode scoreMode() { return ScoreMode.COMPLETE_NO_SCORES; }
@@ -69,49 +71,127 @@ final class ExactFacet implements CollectorManager<ExactFacet.Sums, List<FacetBu
             NumericDocValues count = DocValues.getNumeric(ctx.reader(), counter.name());
             if (group.type() == FieldType.LONG) {
                 SortedNumericDocValues g = DocValues.getSortedNumeric(ctx.reader(), group.name());
+                NumericDocValues single = DocValues.unwrapSingleton(g);
+                if (single != null) {
+                    return new Leaf() {
+                        @Override
+                        public void collect(int doc) throws IOException {
+                            if (single.advanceExact(doc)) byValue.add(single.longValue(), count.advanceExact(doc) ? count.longValue() : 0);
+                        }
+                    };
+                }
                 return new Leaf() {
                     @Override
                     public void collect(int doc) throws IOException {
                         if (!g.advanceExact(doc)) return;
                         long c = count.advanceExact(doc) ? count.longValue() : 0;
-                        for (int i = 0, k = g.docValueCount(); i < k; i++) credit(g.nextValue(), c);
+                        for (int i = 0, k = g.docValueCount(); i < k; i++) byValue.add(g.nextValue(), c);
                     }
                 };
             }
-            // Keywords and IPs: sum per ordinal within the segment, resolve the ordinals to values at its end.
+            // Keywords and IPs: sum per ordinal of the segment in two arrays, resolve the ordinals at its end.
             SortedSetDocValues g = DocValues.getSortedSet(ctx.reader(), group.name());
-            Map<Long, long[]> byOrd = new HashMap<>();
+            int ords = (int) Math.min(Integer.MAX_VALUE - 8, g.getValueCount());
+            long[] sums = new long[ords], flows = new long[ords];
             return new Leaf() {
                 @Override
                 public void collect(int doc) throws IOException {
                     if (!g.advanceExact(doc)) return;
                     long c = count.advanceExact(doc) ? count.longValue() : 0;
                     for (int i = 0, k = g.docValueCount(); i < k; i++) {
-                        long[] t = byOrd.computeIfAbsent(g.nextOrd(), x -> new long[2]);
-                        t[0] += c;
-                        t[1]++;
+                        int o = (int) g.nextOrd();
+                        sums[o] += c;
+                        flows[o]++;
                     }
                 }
 
                 @Override
                 public void finish() throws IOException {
-                    for (var e : byOrd.entrySet()) {
-                        BytesRef b = g.lookupOrd(e.getKey());
+                    for (int o = 0; o < ords; o++) {
+                        if (flows[o] == 0) continue;
+                        BytesRef b = g.lookupOrd(o);
                         Object key = group.type() == FieldType.IP
                                 ? IpAddresses.text(InetAddress.getByAddress(unmap(BytesRef.deepCopyOf(b).bytes)))
                                 : b.utf8ToString();
                         long[] t = totals.computeIfAbsent(key, x -> new long[2]);
-                        t[0] += e.getValue()[0];
-                        t[1] += e.getValue()[1];
+                        t[0] += sums[o];
+                        t[1] += flows[o];
                     }
                 }
             };
         }
 
-        private void credit(Object key, long c) {
-            long[] t = totals.computeIfAbsent(key, x -> new long[2]);
-            t[0] += c;
-            t[1]++;
+        /** Every group of the slice, the integer ones boxed once each here rather than once per document. */
+        Map<Object, long[]> totals() {
+            byValue.forEach((k, sum, n) -> {
+                long[] t = totals.computeIfAbsent(k, x -> new long[2]);
+                t[0] += sum;
+                t[1] += n;
+            });
+            byValue.clear();
+            return totals;
+        }
+    }
+
+    /** An open-addressing table from a long to a sum and a count (the integer facet groups: QPs, path ids). */
+    static final class LongSums {
+        private long[] keys = new long[1024], sums = new long[1024], counts = new long[1024];
+        private boolean[] used = new boolean[1024];
+        private int size;
+
+        void add(long key, long c) {
+            int mask = keys.length - 1, i = (int) mix(key) & mask;
+            while (used[i] && keys[i] != key) i = (i + 1) & mask;
+            if (!used[i]) {
+                used[i] = true;
+                keys[i] = key;
+                if (++size * 2 > keys.length) {
+                    grow(); // rehashes the new key too; the add below finds it there
+                    add(key, c);
+                    return;
+                }
+            }
+            sums[i] += c;
+            counts[i]++;
+        }
+
+        private static long mix(long k) {
+            k *= 0x9E3779B97F4A7C15L;
+            return k ^ (k >>> 32);
+        }
+
+        private void grow() {
+            long[] k = keys, s = sums, c = counts;
+            boolean[] u = used;
+            keys = new long[k.length * 2];
+            sums = new long[k.length * 2];
+            counts = new long[k.length * 2];
+            used = new boolean[k.length * 2];
+            size = 0;
+            int mask = keys.length - 1;
+            for (int j = 0; j < k.length; j++) {
+                if (!u[j]) continue;
+                int i = (int) mix(k[j]) & mask;
+                while (used[i]) i = (i + 1) & mask;
+                used[i] = true;
+                keys[i] = k[j];
+                sums[i] = s[j];
+                counts[i] = c[j];
+                size++;
+            }
+        }
+
+        interface Entry {
+            void accept(long key, long sum, long count);
+        }
+
+        void forEach(Entry e) {
+            for (int i = 0; i < keys.length; i++) if (used[i]) e.accept(keys[i], sums[i], counts[i]);
+        }
+
+        void clear() {
+            java.util.Arrays.fill(used, false);
+            size = 0;
         }
     }
 

@@ -20,6 +20,11 @@ import java.util.stream.Stream;
  */
 final class IndexMarker {
     static final String FILE = "metaroce-index.properties";
+    /**
+     * How this backend lays the schema out in Lucene (2: the whole document stored as one value, counters as doc
+     * values); an index without it was written by an earlier metaroce and is refused like another schema.
+     */
+    static final String LAYOUT = "2";
 
     private IndexMarker() {}
 
@@ -36,6 +41,10 @@ final class IndexMarker {
             throw new IndexFormatException(dir + ": " + FILE + " is unreadable (" + e.getMessage() + ")");
         }
         String v = p.getProperty("schema");
+        if (Integer.toString(FlowSchema.VERSION).equals(v) && !LAYOUT.equals(p.getProperty("layout"))) {
+            throw new IndexFormatException(dir + ": flow index written by an earlier metaroce (Lucene layout "
+                    + p.getProperty("layout", "1") + ", this one writes " + LAYOUT + "); index the captures again into a new directory");
+        }
         if (!Integer.toString(FlowSchema.VERSION).equals(v)) {
             throw new IndexFormatException(dir + ": flow index of schema version " + v + "; this metaroce reads version "
                     + FlowSchema.VERSION + " (index the captures again into a new directory)");
@@ -55,7 +64,7 @@ final class IndexMarker {
         Files.createDirectories(dir);
         Path tmp = dir.resolve(FILE + ".tmp");
         try (Writer w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
-            w.write("# metaroce flow index (embedded Lucene); do not edit\nschema=" + FlowSchema.VERSION + "\n");
+            w.write("# metaroce flow index (embedded Lucene); do not edit\nschema=" + FlowSchema.VERSION + "\nlayout=" + LAYOUT + "\n");
         }
         try (var ch = java.nio.channels.FileChannel.open(tmp, java.nio.file.StandardOpenOption.WRITE)) {
             ch.force(true);

@@ -7,87 +7,83 @@ import io.metaroce.index.FlowSchema;
 import io.metaroce.index.IpAddresses;
 import java.net.InetAddress;
 import java.util.List;
+import java.util.Set;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.DoubleDocValuesField;
 import org.apache.lucene.document.DoublePoint;
 import org.apache.lucene.document.Field;
 import org.apache.lucene.document.InetAddressPoint;
+import org.apache.lucene.document.KeywordField;
 import org.apache.lucene.document.LongPoint;
 import org.apache.lucene.document.NumericDocValuesField;
 import org.apache.lucene.document.SortedNumericDocValuesField;
 import org.apache.lucene.document.SortedSetDocValuesField;
 import org.apache.lucene.document.StoredField;
-import org.apache.lucene.document.StringField;
-import org.apache.lucene.index.IndexableField;
 import org.apache.lucene.util.BytesRef;
 
 /**
- * The Lucene form of a {@link FlowDocument}, one mapping per {@link FieldType}: every value is stored (so the
- * document comes back whole) and indexed as the type needs: KEYWORD as a term plus sorted-set doc values (facet
- * groups), LONG and TIME as a point plus numeric doc values (ranges, sort, sums; sorted-numeric when
- * multi-valued), DOUBLE as a point plus double doc values, IP as an InetAddressPoint plus its 16 bytes in
- * sorted-set doc values (CIDR ranges, facet groups). STORED is stored only.
+ * The Lucene form of a {@link FlowDocument}. The whole document is stored once, as one value
+ * ({@link StoredFlows}); each field is indexed as its type needs: KEYWORD as a term plus sorted-set doc values
+ * (facet groups, sort by id); IP as an InetAddressPoint plus its 16 bytes in sorted-set doc values (CIDR ranges,
+ * facet groups); DOUBLE as a point plus doc values. Numbers: the fields a query leads with ({@link #pointed}:
+ * times, the QP, the multi-valued lists) get a point (BKD tree) plus doc values; every other counter gets doc
+ * values with a skip index only, and a range on it runs over the doc values ({@link LuceneQueries}). A counter
+ * query is either a filter beside a selective clause (the doc values check the few candidates) or a scan of one
+ * column; a point per counter cost more at indexing (sixty BKD trees per segment) than it ever saved there.
  */
 final class LuceneDocuments {
+    /** The single-valued LONG fields that are points as well as doc values. */
+    private static final Set<String> POINTED = Set.of(FlowSchema.DEST_QP, FlowSchema.PART, FlowSchema.PARTS);
+
     private LuceneDocuments() {}
+
+    /** Whether a numeric field has a point (else a range on it runs on its doc values). */
+    static boolean pointed(FieldDef f) {
+        return f.type() != FieldType.LONG || f.multi() || POINTED.contains(f.name());
+    }
 
     static Document toLucene(FlowDocument d) {
         Document doc = new Document();
         for (var e : d.fields().entrySet()) {
             FieldDef f = FlowSchema.field(e.getKey());
-            List<?> values = e.getValue() instanceof List<?> l ? l : List.of(e.getValue());
-            for (Object v : values) add(doc, f, v);
+            if (e.getValue() instanceof List<?> l) for (Object v : l) add(doc, f, v);
+            else add(doc, f, e.getValue());
         }
+        doc.add(new StoredField(StoredFlows.FIELD, StoredFlows.encode(d)));
         return doc;
     }
 
     private static void add(Document doc, FieldDef f, Object v) {
         String n = f.name();
         switch (f.type()) {
-            case KEYWORD -> {
-                doc.add(new StringField(n, (String) v, Field.Store.YES));
-                doc.add(new SortedSetDocValuesField(n, new BytesRef((String) v)));
-            }
+            case KEYWORD -> doc.add(new KeywordField(n, (String) v, Field.Store.NO));
             case LONG, TIME -> {
                 long x = (Long) v;
+                if (!pointed(f)) {
+                    doc.add(NumericDocValuesField.indexedField(n, x));
+                    return;
+                }
                 doc.add(new LongPoint(n, x));
                 doc.add(f.multi() ? new SortedNumericDocValuesField(n, x) : new NumericDocValuesField(n, x));
-                doc.add(new StoredField(n, x));
             }
             case DOUBLE -> {
                 double x = (Double) v;
                 doc.add(new DoublePoint(n, x));
                 doc.add(new DoubleDocValuesField(n, x));
-                doc.add(new StoredField(n, x));
             }
             case IP -> {
                 InetAddress a = IpAddresses.parse((String) v);
                 doc.add(new InetAddressPoint(n, a));
                 doc.add(new SortedSetDocValuesField(n, new BytesRef(IpAddresses.to16(a))));
-                doc.add(new StoredField(n, (String) v));
             }
-            case STORED -> doc.add(new StoredField(n, (byte[]) v));
+            case STORED -> { /* in the stored document only */ }
         }
     }
 
-    /** The flow document of stored fields read back (fields in stored order, multi values as lists). */
+    /** The flow document read back from its stored value. */
     static FlowDocument fromLucene(Document doc) {
-        FlowDocument.Builder b = FlowDocument.builder();
-        for (IndexableField x : doc.getFields()) {
-            FieldDef f = FlowSchema.field(x.name());
-            if (f == null) continue; // a field of a later schema would have been refused at open; skip defensively
-            Object v = switch (f.type()) {
-                case LONG, TIME -> x.numericValue().longValue();
-                case DOUBLE -> x.numericValue().doubleValue();
-                case KEYWORD, IP -> x.stringValue();
-                case STORED -> {
-                    BytesRef r = x.binaryValue();
-                    yield java.util.Arrays.copyOfRange(r.bytes, r.offset, r.offset + r.length);
-                }
-            };
-            if (f.multi()) b.add(f.name(), v);
-            else b.put(f.name(), v);
-        }
-        return b.build();
+        BytesRef r = doc.getBinaryValue(StoredFlows.FIELD);
+        if (r == null) throw new IllegalStateException("a document without its stored flow (written by an older metaroce?)");
+        return StoredFlows.decode(r.bytes, r.offset, r.length);
     }
 }

@@ -34,6 +34,8 @@ import org.apache.lucene.search.Sort;
 import org.apache.lucene.search.SortField;
 import org.apache.lucene.search.SortedSetSortField;
 import org.apache.lucene.search.TopDocs;
+import org.apache.lucene.search.TopFieldCollectorManager;
+import org.apache.lucene.search.TopFieldDocs;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
 import org.apache.lucene.store.LockObtainFailedException;
@@ -52,6 +54,11 @@ public final class LuceneFlowIndex implements FlowIndex {
     }
 
     private static final String SCHEMA_KEY = "metaroce.schema";
+    /**
+     * The indexing buffer: a capture's documents are flushed in a few large segments instead of many small ones
+     * (fewer merges later). Commits flush it anyway, once per capture.
+     */
+    static final int RAM_BUFFER_MB = 128;
     private final Path path;
     private final Directory dir;
     private final IndexWriter writer;
@@ -75,7 +82,7 @@ public final class LuceneFlowIndex implements FlowIndex {
         IndexWriter w;
         try {
             IndexWriterConfig cfg = new IndexWriterConfig().setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND)
-                    .setRAMBufferSizeMB(64).setCommitOnClose(false);
+                    .setRAMBufferSizeMB(RAM_BUFFER_MB).setCommitOnClose(false);
             w = new IndexWriter(d, cfg);
         } catch (LockObtainFailedException e) {
             d.close();
@@ -130,8 +137,14 @@ public final class LuceneFlowIndex implements FlowIndex {
         if (writer == null) throw new IllegalStateException("index opened for reading only");
     }
 
+    /**
+     * Not synchronized: two captures are converted and indexed on two threads at once. Each capture is one
+     * {@code updateDocuments} call (Lucene adds such a block all or nothing, in one segment, and deletes the
+     * capture's earlier documents with it), so a commit made by another thread meanwhile holds all of this
+     * capture or none of it; this thread's own commit then makes it durable before the caller reports it.
+     */
     @Override
-    public synchronized void addCapture(IndexedCapture capture, List<FlowDocument> documents) throws IOException {
+    public void addCapture(IndexedCapture capture, List<FlowDocument> documents) throws IOException {
         requireWriter();
         List<Document> docs = new ArrayList<>(documents.size());
         for (FlowDocument d : documents) {
@@ -139,10 +152,9 @@ public final class LuceneFlowIndex implements FlowIndex {
                 throw new IllegalArgumentException("document " + d.id() + " is not of capture " + capture.hash());
             docs.add(LuceneDocuments.toLucene(d));
         }
-        // Replace, in the same commit, what was indexed from this path or with this content before.
-        writer.deleteDocuments(LuceneQueries.of(new FlowQuery.Or(List.of(
-                FlowIndexQueries.capturePath(capture.path()), FlowIndexQueries.captureHash(capture.hash())))));
-        writer.addDocuments(docs);
+        // Replace what was indexed from this path or with this content before, in the same block.
+        writer.updateDocuments(LuceneQueries.of(new FlowQuery.Or(List.of(
+                FlowIndexQueries.capturePath(capture.path()), FlowIndexQueries.captureHash(capture.hash())))), docs);
         writer.commit();
         searchers.maybeRefreshBlocking();
     }
@@ -193,10 +205,11 @@ public final class LuceneFlowIndex implements FlowIndex {
         Query q = LuceneQueries.of(FlowIndexQueries.flows(query));
         IndexSearcher s = acquire();
         try {
-            int total = s.count(q);
-            if (limit <= 0 || total == 0) return new SearchResult(total, List.of());
-            TopDocs top = s.search(q, Math.min(limit, total), luceneSort(sort));
-            return new SearchResult(total, load(s, top));
+            if (limit <= 0) return new SearchResult(s.count(q), List.of());
+            // One pass: the top documents and the exact total together (no hit-count threshold).
+            int n = Math.max(1, Math.min(limit, s.getIndexReader().maxDoc()));
+            TopFieldDocs top = s.search(q, new TopFieldCollectorManager(luceneSort(sort), n, null, Integer.MAX_VALUE));
+            return new SearchResult(top.totalHits.value(), load(s, top));
         } finally {
             searchers.release(s);
         }

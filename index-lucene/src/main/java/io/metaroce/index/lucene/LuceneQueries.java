@@ -4,6 +4,7 @@ import io.metaroce.index.FlowQuery;
 import org.apache.lucene.document.DoublePoint;
 import org.apache.lucene.document.InetAddressPoint;
 import org.apache.lucene.document.LongPoint;
+import org.apache.lucene.document.NumericDocValuesField;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.search.BooleanClause.Occur;
 import org.apache.lucene.search.BooleanQuery;
@@ -16,7 +17,8 @@ import org.apache.lucene.search.WildcardQuery;
 
 /**
  * Translates a parsed {@link FlowQuery} into a Lucene query over the fields {@link LuceneDocuments} writes:
- * points for numbers, times and IPs, terms for keywords, doc values for existence. Scores are never used
+ * points for times, QPs and IPs, doc values for the other counters ({@link LuceneDocuments#pointed}), terms for
+ * keywords, doc values for existence. Scores are never used
  * (results are sorted by a field), so everything runs as a constant-score filter.
  */
 final class LuceneQueries {
@@ -50,7 +52,8 @@ final class LuceneQueries {
             case FlowQuery.Exists e -> new FieldExistsQuery(e.field().name());
             case FlowQuery.Term t -> new TermQuery(new Term(t.field().name(), t.value()));
             case FlowQuery.Wildcard w -> new WildcardQuery(new Term(w.field().name(), w.pattern()));
-            case FlowQuery.LongRange r -> LongPoint.newRangeQuery(r.field().name(), r.lo(), r.hi());
+            case FlowQuery.LongRange r -> LuceneDocuments.pointed(r.field()) ? LongPoint.newRangeQuery(r.field().name(), r.lo(), r.hi())
+                    : NumericDocValuesField.newSlowRangeQuery(r.field().name(), r.lo(), r.hi());
             case FlowQuery.DoubleRange r -> DoublePoint.newRangeQuery(r.field().name(), r.lo(), r.hi());
             case FlowQuery.IpRange r -> InetAddressPoint.newRangeQuery(r.field().name(), r.lo(), r.hi());
         };

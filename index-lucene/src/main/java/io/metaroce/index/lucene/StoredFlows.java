@@ -1,0 +1,159 @@
+package io.metaroce.index.lucene;
+
+import io.metaroce.index.FieldDef;
+import io.metaroce.index.FlowDocument;
+import io.metaroce.index.FlowSchema;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * A whole {@link FlowDocument} as one stored value: field name, then its value(s) typed by the schema (longs as
+ * zig-zag varints, doubles as 8 bytes, strings and byte arrays with a varint length). One stored field per
+ * document instead of one per value, because Lucene's per-field stored-field cost (field infos, per-value
+ * headers, compression of ~100 small values) was the largest single part of indexing and of loading hits.
+ */
+final class StoredFlows {
+    /** The Lucene field that holds the encoding (not a schema name: those never start with '_'). */
+    static final String FIELD = "_flow";
+    private static final ConcurrentHashMap<String, byte[]> NAMES = new ConcurrentHashMap<>();
+
+    private StoredFlows() {}
+
+    static byte[] encode(FlowDocument d) {
+        Out out = new Out();
+        for (var e : d.fields().entrySet()) {
+            byte[] name = NAMES.computeIfAbsent(e.getKey(), k -> k.getBytes(StandardCharsets.UTF_8));
+            out.var(name.length);
+            out.bytes(name, name.length);
+            FieldDef f = FlowSchema.field(e.getKey());
+            if (f.multi()) {
+                List<?> l = (List<?>) e.getValue();
+                out.var(l.size());
+                for (Object v : l) value(out, f, v);
+            } else {
+                value(out, f, e.getValue());
+            }
+        }
+        return out.toArray();
+    }
+
+    private static void value(Out out, FieldDef f, Object v) {
+        switch (f.type()) {
+            case LONG, TIME -> {
+                long x = (Long) v;
+                out.var((x << 1) ^ (x >> 63));
+            }
+            case DOUBLE -> out.fixed(Double.doubleToRawLongBits((Double) v));
+            case KEYWORD, IP -> {
+                byte[] b = ((String) v).getBytes(StandardCharsets.UTF_8);
+                out.var(b.length);
+                out.bytes(b, b.length);
+            }
+            case STORED -> {
+                byte[] b = (byte[]) v;
+                out.var(b.length);
+                out.bytes(b, b.length);
+            }
+        }
+    }
+
+    /** @throws IllegalArgumentException for bytes that are not an encoding of this schema (a damaged index) */
+    static FlowDocument decode(byte[] b, int offset, int length) {
+        In in = new In(b, offset, offset + length);
+        FlowDocument.Builder out = FlowDocument.builder();
+        while (in.pos < in.end) {
+            String name = in.string();
+            FieldDef f = FlowSchema.field(name);
+            if (f == null) throw new IllegalArgumentException("stored flow: unknown field " + name);
+            if (f.multi()) {
+                for (long i = 0, n = in.var(); i < n; i++) out.add(name, in.value(f));
+            } else {
+                out.put(name, in.value(f));
+            }
+        }
+        return out.build();
+    }
+
+    private static final class Out {
+        byte[] buf = new byte[1024];
+        int n;
+
+        void ensure(int more) {
+            if (n + more > buf.length) buf = Arrays.copyOf(buf, Math.max(buf.length * 2, n + more));
+        }
+
+        void var(long v) {
+            ensure(10);
+            while ((v & ~0x7FL) != 0) {
+                buf[n++] = (byte) ((v & 0x7F) | 0x80);
+                v >>>= 7;
+            }
+            buf[n++] = (byte) v;
+        }
+
+        void fixed(long v) {
+            ensure(8);
+            for (int i = 0; i < 8; i++) buf[n++] = (byte) (v >>> (56 - 8 * i));
+        }
+
+        void bytes(byte[] b, int len) {
+            ensure(len);
+            System.arraycopy(b, 0, buf, n, len);
+            n += len;
+        }
+
+        byte[] toArray() { return Arrays.copyOf(buf, n); }
+    }
+
+    private static final class In {
+        final byte[] b;
+        final int end;
+        int pos;
+
+        In(byte[] b, int pos, int end) {
+            this.b = b;
+            this.pos = pos;
+            this.end = end;
+        }
+
+        long var() {
+            long v = 0;
+            for (int shift = 0; shift < 64; shift += 7) {
+                if (pos >= end) throw new IllegalArgumentException("stored flow: cut at byte " + pos);
+                int x = b[pos++] & 0xFF;
+                v |= (long) (x & 0x7F) << shift;
+                if ((x & 0x80) == 0) return v;
+            }
+            throw new IllegalArgumentException("stored flow: varint too long");
+        }
+
+        byte[] raw() {
+            long len = var();
+            if (len < 0 || len > end - pos) throw new IllegalArgumentException("stored flow: bad length " + len);
+            byte[] r = Arrays.copyOfRange(b, pos, pos + (int) len);
+            pos += (int) len;
+            return r;
+        }
+
+        String string() { return new String(raw(), StandardCharsets.UTF_8); }
+
+        Object value(FieldDef f) {
+            return switch (f.type()) {
+                case LONG, TIME -> {
+                    long z = var();
+                    yield (z >>> 1) ^ -(z & 1);
+                }
+                case DOUBLE -> {
+                    if (end - pos < 8) throw new IllegalArgumentException("stored flow: cut double");
+                    long v = 0;
+                    for (int i = 0; i < 8; i++) v = (v << 8) | (b[pos++] & 0xFF);
+                    yield Double.longBitsToDouble(v);
+                }
+                case KEYWORD, IP -> string();
+                case STORED -> raw();
+            };
+        }
+    }
+}
