@@ -68,25 +68,39 @@ public final class FieldFormat {
     /** -V tree text: "Label: value", enums as "name (0x..)". */
     public static String display(FrameFields ff, FieldDef f, int i) {
         return switch (f.type()) {
+            case UINT, BOOL, TIME -> display(f, ff.longValue(f, i));
+            case BYTES -> display(ff.segment(f, i));
+            default -> String.valueOf(ff.value(f, i));
+        };
+    }
+
+    /**
+     * -V tree text of a numeric field's value, however it was read (flyweight or Kaitai): enums as "name (0x..)",
+     * booleans as True/False, addresses as addresses.
+     */
+    public static String display(FieldDef f, long v) {
+        return switch (f.type()) {
             case UINT -> {
-                long v = ff.longValue(f, i);
                 String num = f.display() == io.metaroce.protocol.Display.HEX
                         ? "0x" + pad(Long.toHexString(v), hexWidth(f)) : Long.toUnsignedString(v);
                 EnumValueDef e = f.enumDef() == null ? null : f.enumDef().of(v);
                 yield e == null ? num : e.label() + " (" + num + ")";
             }
-            case BOOL -> ff.longValue(f, i) != 0 ? "True" : "False";
-            case TIME -> seconds(ff.longValue(f, i)) + " seconds";
-            case BYTES -> {
-                MemorySegment s = ff.segment(f, i);
-                StringBuilder b = new StringBuilder();
-                int n = (int) Math.min(s.byteSize(), 32);
-                for (int k = 0; k < n; k++) b.append(String.format("%02x", s.get(ValueLayout.JAVA_BYTE, k) & 0xFF));
-                if (s.byteSize() > n) b.append("... (").append(s.byteSize()).append(" bytes)");
-                yield b.toString();
-            }
-            default -> String.valueOf(ff.value(f, i));
+            case BOOL -> v != 0 ? "True" : "False";
+            case TIME -> seconds(v) + " seconds";
+            case IPV4 -> Addresses.ipv4((int) v);
+            case ETHER -> Addresses.mac(v);
+            default -> Long.toString(v);
         };
+    }
+
+    /** -V tree text of a bytes field: hex, the first 32 bytes and the length beyond that. */
+    public static String display(MemorySegment s) {
+        StringBuilder b = new StringBuilder();
+        int n = (int) Math.min(s.byteSize(), 32);
+        for (int k = 0; k < n; k++) b.append(String.format("%02x", s.get(ValueLayout.JAVA_BYTE, k) & 0xFF));
+        if (s.byteSize() > n) b.append("... (").append(s.byteSize()).append(" bytes)");
+        return b.toString();
     }
 
     public static int hexWidth(FieldDef f) {

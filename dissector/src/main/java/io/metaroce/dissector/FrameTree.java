@@ -33,14 +33,21 @@ public final class FrameTree {
     private final List<ExpertItem> frameExpert = new ArrayList<>(0);
     private FieldNode payload, icrc, fcs, analysis;
 
-    private FrameTree(Dissection d) {
+    private FrameTree(Dissection d, List<ExpertItem> more) {
         number = d.number();
         timeNanos = d.timeNanos();
         originalLength = d.originalLength();
         capturedLength = d.capturedLength();
         protocols = d.protocols();
         comment = d.comment();
-        expert = List.copyOf(d.expert());
+        List<ExpertItem> all = new ArrayList<>(d.expert());
+        all.addAll(more);
+        expert = List.copyOf(all);
+    }
+
+    /** Builds the node of one layer (its fields as children); returns null for "as the flyweights read it". */
+    interface LayerNodes {
+        FieldNode layer(Dissection d, FrameFields ff, int i, HeaderDef h, int occurrence);
     }
 
     /** The tree of the frame d holds. */
@@ -48,8 +55,13 @@ public final class FrameTree {
 
     /** The tree of the frame d holds; ff reads its fields ({@code ff.of(d)} done). */
     public static FrameTree of(Dissection d, FrameFields ff) {
-        FrameTree t = new FrameTree(d);
-        t.build(d, ff);
+        return of(d, ff, (dd, f, i, h, occurrence) -> null, List.of());
+    }
+
+    /** The tree with the layer nodes another decoder built ({@link KaitaiFrameTree}) and its expert items added. */
+    static FrameTree of(Dissection d, FrameFields ff, LayerNodes nodes, List<ExpertItem> more) {
+        FrameTree t = new FrameTree(d, more);
+        t.build(d, ff, nodes);
         return t;
     }
 
@@ -88,12 +100,14 @@ public final class FrameTree {
 
     // ------------------------------------------------------------------ building
 
-    private void build(Dissection d, FrameFields ff) {
+    private void build(Dissection d, FrameFields ff, LayerNodes nodes) {
         int[] seen = new int[Spec.HEADERS.size()];
         List<FieldNode> top = new ArrayList<>();
         for (int i = 0; i < d.layerCount(); i++) {
             HeaderDef h = d.layer(i);
-            FieldNode node = layer(d, ff, i, h, seen[h.index()]++);
+            int occurrence = seen[h.index()]++;
+            FieldNode node = nodes.layer(d, ff, i, h, occurrence);
+            if (node == null) node = layer(d, ff, i, h, occurrence);
             layers.add(node);
             FieldNode parent = container(d, i);
             if (parent != null) parent.children.add(node);
@@ -183,21 +197,29 @@ public final class FrameTree {
         return null;
     }
 
+    /** A layer's line: the header's title, with its name in the standard when the title does not say it. */
+    static String layerLabel(HeaderDef h) {
+        return h.origId() != null && !h.title().contains(h.origId()) ? h.title() + " (" + h.origId() + ")" : h.title();
+    }
+
+    /** Bits of a field within its containing bytes (see {@link FieldNode#bitMask()}), 0 when it fills them. */
+    static long bitMask(FieldDef f) {
+        int lead = f.bitOffset() % 8;
+        int span = (lead + f.bitWidth() + 7) / 8 * 8;
+        if (f.isSubfield()) return f.mask() << (span - lead - f.bitWidth());
+        return lead == 0 && f.bitWidth() % 8 == 0 ? 0 : ((1L << f.bitWidth()) - 1) << (span - lead - f.bitWidth());
+    }
+
     private static FieldNode layer(Dissection d, FrameFields ff, int i, HeaderDef h, int occurrence) {
-        String label = h.origId() != null && !h.title().contains(h.origId()) ? h.title() + " (" + h.origId() + ")" : h.title();
+        String label = layerLabel(h);
         int off = d.layerOffset(i);
         FieldNode node = new FieldNode(Kind.LAYER, label, null, null, h, i, occurrence, off, d.layerLength(i), 0);
         FieldNode parent = null;
         for (int k = h.firstField(); k < h.firstField() + h.fieldCount(); k++) {
             FieldDef f = Spec.FIELDS.get(k);
-            int lead = f.bitOffset() % 8;
-            int bytes = (lead + f.bitWidth() + 7) / 8;
-            int span = bytes * 8;
-            long mask;
-            if (f.isSubfield()) mask = f.mask() << (span - lead - f.bitWidth());
-            else mask = lead == 0 && f.bitWidth() % 8 == 0 ? 0 : ((1L << f.bitWidth()) - 1) << (span - lead - f.bitWidth());
+            int bytes = (f.bitOffset() % 8 + f.bitWidth() + 7) / 8;
             FieldNode n = new FieldNode(Kind.FIELD, f.label(), FieldFormat.display(ff, f, occurrence), f, h, i, occurrence,
-                    off + f.bitOffset() / 8, bytes, mask);
+                    off + f.bitOffset() / 8, bytes, bitMask(f));
             if (f.isSubfield() && parent != null) parent.children.add(n);
             else {
                 node.children.add(n);

@@ -58,7 +58,7 @@ class FrameTreeTest {
         assertTrue(fields > 20 * frames, "fields: " + fields);
     }
 
-    private static long check(FrameTree t, Dissection d, String ctx) {
+    static long check(FrameTree t, Dissection d, String ctx) {
         int at = 0;
         for (FieldNode r : t.roots()) {
             if (!r.hasBytes()) continue;
