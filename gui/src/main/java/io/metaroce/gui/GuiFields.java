@@ -24,10 +24,12 @@ import java.util.Map;
  *   <li>{@code expert.rule}: the §11 conformance rule an expert item is evidence for ({@code expert.rule}
  *       alone: a conformance finding).</li>
  * </ul>
- * The same filter language and compiler as {@code dissect -Y}; these names only add to it.
+ * The same filter language and compiler as {@code dissect -Y}; these names only add to it. Public so that every
+ * window's filters (the IO graph's series, the packet list's) accept the same names: compile with {@link #INSTANCE}
+ * and match through an {@link Accessor}.
  */
-final class GuiFields implements FieldResolver {
-    static final GuiFields INSTANCE = new GuiFields();
+public final class GuiFields implements FieldResolver {
+    public static final GuiFields INSTANCE = new GuiFields();
     /** Ids far below the catalogue's protocol ids (-1 - header index). */
     static final int EVENT = -100_001, EXPERT_ID = -100_002, EXPERT_SEVERITY = -100_003, EXPERT_RULE = -100_004;
     private static final Map<String, FilterField> EXTRA = Map.of(
@@ -36,7 +38,7 @@ final class GuiFields implements FieldResolver {
             "expert.severity", new FilterField("expert.severity", FieldType.STRING, EXPERT_SEVERITY),
             "expert.rule", new FilterField("expert.rule", FieldType.STRING, EXPERT_RULE));
 
-    static List<String> extraNames() { return List.of("event", "expert.id", "expert.severity", "expert.rule"); }
+    public static List<String> extraNames() { return List.of("event", "expert.id", "expert.severity", "expert.rule"); }
 
     @Override
     public FilterField resolve(String name) {
@@ -45,15 +47,17 @@ final class GuiFields implements FieldResolver {
     }
 
     /** The values of one decoded frame: the catalogue's fields and the names above. */
-    static final class Accessor implements FieldAccessor {
+    public static final class Accessor implements FieldAccessor {
         private final AnalysisSession session;
         private FrameFields fields;
         private Dissection d;
         private List<AnalysisEvent> events;
 
-        Accessor(AnalysisSession session) { this.session = session; }
+        /** @param session the finished analysis (for {@code event}), or null */
+        public Accessor(AnalysisSession session) { this.session = session; }
 
-        Accessor of(FrameFields ff) {
+        /** Points the accessor at a decoded frame's fields; returns itself. */
+        public Accessor of(FrameFields ff) {
             fields = ff;
             d = ff.dissection();
             events = null;

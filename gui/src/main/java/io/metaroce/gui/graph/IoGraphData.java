@@ -6,12 +6,12 @@ import io.metaroce.analysis.FrameVerdict;
 import io.metaroce.dissector.Dissection;
 import io.metaroce.dissector.Dissector;
 import io.metaroce.dissector.DissectorConfig;
-import io.metaroce.dissector.FieldCatalog;
 import io.metaroce.dissector.FrameFields;
 import io.metaroce.dissector.FrameIndex;
 import io.metaroce.filter.DisplayFilter;
 import io.metaroce.filter.FilterException;
 import io.metaroce.filter.FilterField;
+import io.metaroce.gui.GuiFields;
 import io.metaroce.protocol.OpcodeDef;
 import java.util.ArrayList;
 import java.util.List;
@@ -69,7 +69,7 @@ public final class IoGraphData {
      */
     public static List<DisplayFilter> compile(List<IoSeries> series) throws FilterException {
         List<DisplayFilter> l = new ArrayList<>();
-        for (IoSeries s : series) l.add(DisplayFilter.compile(s.filter(), FieldCatalog.get()));
+        for (IoSeries s : series) l.add(DisplayFilter.compile(s.filter(), GuiFields.INSTANCE));
         return l;
     }
 
@@ -88,24 +88,26 @@ public final class IoGraphData {
         IoGraphData g = new IoGraphData(series, intervalNs, bins);
         boolean analysisFields = false, goodput = false;
         for (DisplayFilter f : filters)
-            for (FilterField ff : f.referencedFields()) analysisFields |= ff.name().startsWith("analysis.");
+            for (FilterField ff : f.referencedFields()) analysisFields |= ff.name().startsWith("analysis.") || ff.name().equals("event");
         for (IoSeries s : series) goodput |= s.metric() == IoSeries.Metric.GOODPUT;
         boolean icrc = session == null || session.settings().checkIcrc();
         Dissector dissector = new Dissector(new DissectorConfig(session == null ? DissectorConfig.DEFAULT.roceUdpPorts()
                 : session.settings().rocePorts(), icrc));
         Dissection d = new Dissection();
         FrameFields fields = new FrameFields().of(d);
+        GuiFields.Accessor names = new GuiFields.Accessor(session).of(fields);   // the GUI's extra names too (event, expert.*)
         AnalysisFrameFields attach = analysisFields && session != null ? session.frameFields() : null;
         double perSecond = 8e9 / intervalNs;
         for (int f = 1; f <= n; f++) {
             if ((f & 0xFFF) == 0 && cancel != null && cancel.getAsBoolean()) break;
             index.dissect(f, dissector, d);
             if (attach != null) attach.attach(d);
+            names.of(fields);
             int b = (int) Math.min(bins - 1, Math.max(0, (index.timeNanos(f) - t0) / intervalNs));
             long unique = -1;
             for (int s = 0; s < filters.size(); s++) {
                 DisplayFilter flt = filters.get(s);
-                if (!flt.matchesAll() && !flt.matches(fields)) continue;
+                if (!flt.matchesAll() && !flt.matches(names)) continue;
                 g.matched[s]++;
                 if (g.firstFrame[s][b] == 0) g.firstFrame[s][b] = f;
                 switch (series.get(s).metric()) {

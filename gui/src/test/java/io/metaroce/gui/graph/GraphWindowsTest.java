@@ -7,38 +7,23 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.metaroce.dissector.Dissection;
 import io.metaroce.dissector.Dissector;
 import io.metaroce.dissector.FieldCatalog;
-import io.metaroce.gui.GuiContext;
 import io.metaroce.gui.testutil.GuiHarness;
+import io.metaroce.gui.testutil.WindowTestBase;
 import java.util.List;
 import javafx.geometry.Point2D;
-import javafx.scene.Scene;
 import javafx.scene.control.ChoiceBox;
-import javafx.scene.control.Label;
 import javafx.scene.input.MouseButton;
 import javafx.stage.Stage;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.testfx.api.FxRobot;
-import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 
 /** The graph windows, headless (Monocle), on bundled samples: what they draw from and what a click selects. */
-@ExtendWith(ApplicationExtension.class)
-class GraphWindowsTest {
+class GraphWindowsTest extends WindowTestBase {
     private static final String DATA_FLOW = "10.0.0.1>10.0.0.2/0x000013";
-    private GuiContext ctx;
-
-    @org.junit.jupiter.api.AfterEach
-    void closeWindows(FxRobot robot) {
-        GuiHarness.closeWindows(robot);
-    }
 
     @Start
-    void start(Stage stage) {
-        ctx = new GuiContext(stage);
-        stage.setScene(new Scene(new Label("main window"), 300, 100));
-        stage.show();
-    }
+    void start(Stage stage) { setUp(stage); }
 
     /**
      * PSN graph of the spray sample's data flow: clicking the retransmission marker of frame 45 selects frame 45 in

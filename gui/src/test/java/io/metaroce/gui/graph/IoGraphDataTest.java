@@ -3,6 +3,7 @@ package io.metaroce.gui.graph;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.metaroce.analysis.AnalysisEvent;
 import io.metaroce.analysis.FlowSummary;
 import io.metaroce.filter.FilterException;
 import io.metaroce.gui.stats.ConversationRow;
@@ -39,6 +40,22 @@ class IoGraphDataTest {
                     assertEquals(true, s.session.verdictOf(g.firstFrame(3, b)).retransmission());
                     break;
                 }
+        }
+    }
+
+    /** A series filter may use the GUI's own names (event, expert.*) like the display filter bar. */
+    @Test
+    void seriesFiltersAcceptTheGuiNames() throws Exception {
+        try (Sample s = Sample.open("rocev2-gbn-loss")) {
+            AnalysisEvent first = s.session.events().all().stream().filter(e -> e.frame() > 0).findFirst().orElseThrow();
+            String type = first.type().label();
+            long framesWithIt = s.session.events().all().stream().filter(e -> e.frame() > 0 && e.type() == first.type())
+                    .mapToLong(AnalysisEvent::frame).distinct().count();
+            List<IoSeries> series = List.of(new IoSeries("event", "event == \"" + type + "\"", IoSeries.Metric.PACKETS, 0),
+                    new IoSeries("expert", "expert.severity == \"warn\" || expert.rule", IoSeries.Metric.PACKETS, 0));
+            IoGraphData g = IoGraphData.compute(s.index, s.session, series, 10_000, null);
+            assertEquals(framesWithIt, sum(g, 0), type);
+            assertEquals(framesWithIt, g.matched(0));
         }
     }
 

@@ -8,14 +8,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.metaroce.analysis.EventType;
-import io.metaroce.gui.GuiContext;
 import io.metaroce.gui.testutil.GuiHarness;
+import io.metaroce.gui.testutil.WindowTestBase;
 import io.metaroce.gui.testutil.Sample;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import javafx.scene.Scene;
-import javafx.scene.control.Label;
 import javafx.scene.control.TableRow;
 import javafx.scene.control.TableView;
 import javafx.scene.control.TreeItem;
@@ -23,27 +21,14 @@ import javafx.scene.control.TreeTableRow;
 import javafx.scene.control.TreeTableView;
 import javafx.stage.Stage;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.testfx.api.FxRobot;
-import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 
 /** The statistics windows, headless (Monocle), on bundled samples with known truth. */
-@ExtendWith(ApplicationExtension.class)
-class StatsWindowsTest {
-    private GuiContext ctx;
-
-    @org.junit.jupiter.api.AfterEach
-    void closeWindows(FxRobot robot) {
-        GuiHarness.closeWindows(robot);
-    }
+class StatsWindowsTest extends WindowTestBase {
 
     @Start
-    void start(Stage stage) {
-        ctx = new GuiContext(stage);
-        stage.setScene(new Scene(new Label("main window"), 300, 100));
-        stage.show();
-    }
+    void start(Stage stage) { setUp(stage); }
 
     /**
      * Expert Info on the spray sample: the tree's counts are the analysis' (5 retransmissions, 3 spurious, the path
