@@ -124,9 +124,15 @@ public final class AnalysisEngine {
     /** Analyzes one dissected frame (frames must come in capture order). */
     public void accept(Dissection d) { accept(scratch.from(d)); }
 
+    private final FrameOutcome outcome = new FrameOutcome();
+
+    /** What the engine decided about the frame it accepted last (overwritten by the next one). */
+    public FrameOutcome outcome() { return outcome; }
+
     /** Analyzes the facts of one frame (frames must come in capture order). */
     public void accept(FrameFacts f) {
         if (finished) throw new IllegalStateException("finish() was called");
+        outcome.reset();
         frames++;
         bytes += f.origLen;
         if (firstNs < 0) firstNs = f.timeNs;
@@ -141,6 +147,8 @@ public final class AnalysisEngine {
         }
         roceFrames++;
         Flow flow = flows.of(f);
+        outcome.flow = flow;
+        flows.lastAbout = null;
         if (flowFrames != null) flowFrames.add(flow.index, f.number, f.fileOffset);
         flow.packets++;
         flow.bytes += f.origLen;
@@ -155,6 +163,7 @@ public final class AnalysisEngine {
         if (flow.service == null && f.tver == 1) flow.service = "rc";
         sink.beginFrame(f.number);
         if (stream.isDuplicate(flow, f)) {
+            outcome.duplicate = true;
             sink.duplicate(flow, f, flow.lastFpFrame);
         } else if (!f.judgeable) {
             flow.unjudged++;
@@ -170,6 +179,7 @@ public final class AnalysisEngine {
                 case CONTROL -> control(flow, f);
             }
         }
+        outcome.about = flows.lastAbout;
         sink.endFrame();
         sink.flush(false, now);
         if (f.timeNs >= nextExpiryCheck) {

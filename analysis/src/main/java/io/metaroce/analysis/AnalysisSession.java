@@ -78,10 +78,11 @@ public final class AnalysisSession {
         /**
          * On the analysis thread, in capture order, right after the engine judged f.
          *
-         * @param duplicate the engine took f for a capture duplicate of its flow's previous frame (§11 f) and
-         *     judged nothing else about it
+         * @param outcome what the engine decided about f: its flow, the data flow it is about, and whether it
+         *     was a capture duplicate of its flow's previous frame (§11 f), of which the engine judged nothing
+         *     else. Overwritten by the next frame.
          */
-        void analyzed(FrameFacts f, int slot, boolean duplicate);
+        void analyzed(FrameFacts f, int slot, FrameOutcome outcome);
     }
 
     /**
@@ -426,9 +427,8 @@ public final class AnalysisSession {
             engine.accept(f);
         } else {
             stages.handedOver(f, slot);
-            long duplicates = engine.duplicates();
             engine.accept(f);
-            stages.analyzed(f, slot, engine.duplicates() != duplicates);
+            stages.analyzed(f, slot, engine.outcome());
         }
         if (frameObserver != null) frameObserver.frame(f);
     }

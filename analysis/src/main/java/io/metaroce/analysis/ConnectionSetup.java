@@ -28,6 +28,9 @@ final class ConnectionSetup {
         flows.pair(ab, ba, "cm");
         if (!ab.started) ab.startPsn = a.startPsn();
         if (!ba.started) ba.startPsn = b.startPsn();
+        ab.announced = a;
+        ba.announced = b;
+        ab.cmPathMtu = ba.cmPathMtu = c.pathMtu();
         if (c.pathMtu() > 0) {
             if (ab.pmtu == 0) ab.pmtu = c.pathMtu();
             if (ba.pmtu == 0) ba.pmtu = c.pathMtu();

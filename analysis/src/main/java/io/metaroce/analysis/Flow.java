@@ -8,7 +8,7 @@ import java.util.HashMap;
  * (the PSNs it sends) with its window, and the counters of what happened to it, including the control
  * traffic its peer sent about it (ACKs, NAKs, SACKs, NACKs, CNPs).
  */
-final class Flow {
+final class Flow implements QpFlow {
     final int index;
     final FlowKey key;
     final String id;
@@ -81,11 +81,29 @@ final class Flow {
     long stallSince = -1;
     int pendingGrant = -1;
 
+    /** What the flow's sender announced in CM (null without a CM exchange) and the connection's path MTU. */
+    CmPairing.Side announced;
+    int cmPathMtu;
+
     Flow(int index, FlowKey key) {
         this.index = index;
         this.key = key;
         this.id = key.id();
     }
+
+    @Override public int index() { return index; }
+
+    @Override public String id() { return id; }
+
+    @Override public FlowKey key() { return key; }
+
+    @Override public View view() { return view; }
+
+    @Override public QpFlow peer() { return peer; }
+
+    @Override public CmPairing.Side announced() { return announced; }
+
+    @Override public int cmPathMtu() { return cmPathMtu; }
 
     SeqWindow window(int maxCapacity) {
         if (w == null) w = new SeqWindow(maxCapacity);

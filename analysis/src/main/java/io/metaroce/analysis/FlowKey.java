@@ -31,6 +31,12 @@ public final class FlowKey {
 
     public FlowKey copy() { return new FlowKey(v6, srcHi, srcLo, dstHi, dstLo, qp); }
 
+    /** The two hosts of this flow, any QP (qp -1): the key under which host-pair state is kept. */
+    public FlowKey hosts() { return new FlowKey(v6, srcHi, srcLo, dstHi, dstLo, -1); }
+
+    /** The two hosts of the opposite direction, any QP (qp -1). */
+    public FlowKey reverseHosts() { return reverse(-1); }
+
     /** The key of the opposite direction towards QP {@code peerQp}. */
     FlowKey reverse(int peerQp) { return new FlowKey(v6, dstHi, dstLo, srcHi, srcLo, peerQp); }
 

@@ -181,6 +181,15 @@ final class FlowTable {
      * unpaired.
      */
     Flow about(Flow g, int refPsn, boolean pairOnMatch) {
+        Flow fl = findAbout(g, refPsn, pairOnMatch);
+        if (fl != null) lastAbout = fl;
+        return fl;
+    }
+
+    /** The data flow the current frame was attributed to by {@link #about} (its last match), or null. */
+    Flow lastAbout;
+
+    private Flow findAbout(Flow g, int refPsn, boolean pairOnMatch) {
         if (g.peer != null) return g.peer;
         List<Flow> cands = reverseFlows(g);
         if (cands.isEmpty()) return null;

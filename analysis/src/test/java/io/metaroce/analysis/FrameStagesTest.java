@@ -43,7 +43,9 @@ class FrameStagesTest {
         }
 
         @Override
-        public void analyzed(FrameFacts f, int slot, boolean duplicate) {
+        public void analyzed(FrameFacts f, int slot, FrameOutcome outcome) {
+            boolean duplicate = outcome.duplicate();
+            assertEquals(f.roce, outcome.flow() != null, "a RoCE frame has its flow");
             assertEquals(slotFrame[slot], f.number, "the slot still holds the frame decoded into it");
             assertTrue(f.number > lastAnalyzed, "capture order");
             lastAnalyzed = f.number;

@@ -1,18 +1,21 @@
 package io.metaroce.validate;
 
+import io.metaroce.analysis.CmPairing;
+import io.metaroce.analysis.QpFlow;
 import io.metaroce.analysis.View;
 import java.util.ArrayDeque;
 import java.util.HashMap;
 
 /** What the validator keeps per QP flow (one direction to one destination QP, spec §12). */
 final class FlowState {
-    final boolean v6;
-    final long sHi, sLo, dHi, dLo;
-    final int qp;
+    /** The analysis engine's flow this rule state belongs to (one flow table, one pairing: the engine's). */
+    final QpFlow flow;
     final String id;
     final View view;
-    final int index;
+    /** The engine's pairing, as of the last time the rules looked this flow up. */
     FlowState peer;
+    /** The CM announcement whose parameters the rules applied (the engine's {@link QpFlow#announced()}). */
+    CmPairing.Side announced;
     boolean ud;
 
     // Transport constants of the direction (MR-HDR-006, MR-PATH-*).
@@ -62,32 +65,19 @@ final class FlowState {
     int sackCount;
     long lastCnpTime = Long.MIN_VALUE / 4, lastCnpFrame;
     HashMap<Integer, long[]> mrCnp;
-    final long[][] probes = new long[32][];
-    int probeCount;
 
     // Report data (null unless an HTML report is wanted).
     Plot plot;
 
-    FlowState(int index, boolean v6, long sHi, long sLo, long dHi, long dLo, int qp, String id, View view) {
-        this.index = index;
-        this.v6 = v6;
-        this.sHi = sHi;
-        this.sLo = sLo;
-        this.dHi = dHi;
-        this.dLo = dLo;
-        this.qp = qp;
-        this.id = id;
-        this.view = view;
+    FlowState(QpFlow flow) {
+        this.flow = flow;
+        this.id = flow.id();
+        this.view = flow.view();
     }
 
     void addSack(long[] s) {
         sackHist[sackCount % sackHist.length] = s;
         sackCount++;
-    }
-
-    void addProbe(long[] p) {
-        probes[probeCount % probes.length] = p;
-        probeCount++;
     }
 
     long rtt(long configured) { return minRtt == Long.MAX_VALUE ? configured : Math.min(configured, minRtt); }

@@ -10,6 +10,8 @@ import io.metaroce.analysis.AnalysisSettings.Tap;
 import io.metaroce.analysis.CmPairing;
 import io.metaroce.analysis.FlowKey;
 import io.metaroce.analysis.FrameFacts;
+import io.metaroce.analysis.FrameOutcome;
+import io.metaroce.analysis.QpFlow;
 import io.metaroce.analysis.Psn;
 import io.metaroce.analysis.StreamLimits;
 import io.metaroce.analysis.View;
@@ -72,12 +74,14 @@ final class RuleEngine implements AnalysisSession.FrameStages {
     private final boolean plots;
 
     // Analysis thread only (the stream stage), except byId and flowList, read after the pass.
-    private final Map<FlowKey, FlowState> flows = new HashMap<>();
-    private final FlowKey probe = new FlowKey();
+    /** The rule state of each engine flow, by {@link QpFlow#index()}. */
+    private FlowState[] states = new FlowState[64];
     final List<FlowState> flowList = new ArrayList<>();
     final Map<String, FlowState> byId = new HashMap<>();
-    private final Map<FlowKey, List<FlowState>> byPair = new HashMap<>();
-    private final CmPairing cmPairing = new CmPairing();
+    /** MR-PROBEs seen, by the hosts they went between (any QP): [probe_seq, path, tx_ts, time, frame, flow index]. */
+    private final Map<FlowKey, java.util.ArrayDeque<long[]>> probesByHosts = new HashMap<>();
+    /** The data flow the engine attributed the frame being judged to ({@link FrameOutcome#about()}). */
+    private QpFlow about;
     /** Per-frame scratch between the two stages, by the session's frame slot. */
     private final FrameExtra[] extras = new FrameExtra[AnalysisSession.FRAME_SLOTS];
 
@@ -161,9 +165,10 @@ final class RuleEngine implements AnalysisSession.FrameStages {
      * (dropped with the frame when the engine took it for a capture duplicate) and the stream rules.
      */
     @Override
-    public void analyzed(FrameFacts f, int slot, boolean duplicate) {
+    public void analyzed(FrameFacts f, int slot, FrameOutcome outcome) {
         FrameExtra x = extras[slot];
-        judge(f, x, duplicate);
+        about = outcome.about();
+        judge(f, x, outcome.flow(), outcome.duplicate());
         drainEvents();
         anchorFresh();
     }
@@ -219,7 +224,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
         if (afterFrame != null) afterFrame.run();
     }
 
-    private void judge(FrameFacts f, FrameExtra x, boolean duplicate) {
+    private void judge(FrameFacts f, FrameExtra x, QpFlow flow, boolean duplicate) {
         frames++;
         long t = f.timeNs, n = f.number;
         releaseHeldAcks(t);
@@ -235,7 +240,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
             report(x, x.flowId, n, t);
             return;
         }
-        FlowState fl = flow(f.v6, f.srcHi, f.srcLo, f.dstHi, f.dstLo, f.destQp);
+        FlowState fl = stateOf(flow);
         fl.packets++;
         fl.lastActivity = t;
         if (duplicate) {
@@ -249,7 +254,6 @@ final class RuleEngine implements AnalysisSession.FrameStages {
         report(x, fl.id, n, t);
         boolean judged = f.judgeable;
         if (!judged) unjudged++;
-        if (f.cm != FrameFacts.CM_NONE && judged) cm(f);
         if ("ud".equals(f.opcode.service())) {
             fl.ud = true;
             if (x.udPayload >= 0) udPmtu(f, fl, x.udPayload);
@@ -355,92 +359,56 @@ final class RuleEngine implements AnalysisSession.FrameStages {
     }
 
     /**
-     * The rule state of the engine's flow with this key (the engine's {@link FlowKey}, so its id is the one
-     * the analysis reports), created on the flow's first frame as the engine's is.
+     * The rule state of an engine flow, created on its first frame; its pairing and its connection parameters
+     * follow the engine's (the engine has already judged the frame: a CM exchange or a reply that paired the
+     * flow shows here).
      */
-    private FlowState flow(boolean v6, long sHi, long sLo, long dHi, long dLo, int qp) {
-        FlowState fl = flows.get(probe.set(v6, sHi, sLo, dHi, dLo, qp));
-        return fl != null ? fl : create(probe.copy(), v6, sHi, sLo, dHi, dLo, qp);
+    private FlowState stateOf(QpFlow q) {
+        if (q == null) return null;
+        FlowState fl = existing(q);
+        QpFlow p = q.peer();
+        fl.peer = p == null ? null : existing(p);
+        if (q.announced() != fl.announced) connection(fl, q);
+        return fl;
     }
 
-    private FlowState create(FlowKey k, boolean v6, long sHi, long sLo, long dHi, long dLo, int qp) {
-        String id = k.id();
-        FlowState fl = new FlowState(flowList.size(), v6, sHi, sLo, dHi, dLo, qp, id, viewOf(v6, sHi, sLo, dHi, dLo));
+    private FlowState existing(QpFlow q) {
+        int i = q.index();
+        if (i >= states.length) states = java.util.Arrays.copyOf(states, Math.max(i + 1, states.length * 2));
+        FlowState fl = states[i];
+        return fl != null ? fl : (states[i] = create(q));
+    }
+
+    private FlowState create(QpFlow q) {
+        FlowState fl = new FlowState(q);
         if (plots) fl.plot = new Plot();
-        int pm = settings.pmtuFor(id, qp);
+        int pm = settings.pmtuFor(fl.id, q.key().destQp());
         if (pm > 0) {
             fl.pmtu = pm;
             fl.pmtuSource = "user";
         }
-        fl.pathCount = settings.pathCountFor(id, qp);
-        flows.put(k, fl);
+        fl.pathCount = settings.pathCountFor(fl.id, q.key().destQp());
         flowList.add(fl);
-        byId.put(id, fl);
-        byPair.computeIfAbsent(new FlowKey().set(v6, sHi, sLo, dHi, dLo, -1), x -> new ArrayList<>(2)).add(fl);
+        byId.put(fl.id, fl);
         return fl;
     }
 
-    private static void pair(FlowState a, FlowState b) {
-        if (a.peer == b) return;
-        if (a.peer != null) a.peer.peer = null;
-        if (b.peer != null) b.peer.peer = null;
-        a.peer = b;
-        b.peer = a;
-    }
-
-    /**
-     * The request flow an acknowledgement or response on g is about: g's peer, else the reverse flow whose
-     * request PSNs match refPsn (then paired). refPsn < 0: the only candidate, unpaired.
-     */
-    FlowState about(FlowState g, int refPsn) {
-        if (g.peer != null) return g.peer;
-        List<FlowState> cands = byPair.get(new FlowKey().set(g.v6, g.dHi, g.dLo, g.sHi, g.sLo, -1));
-        if (cands == null) return null;
-        FlowState best = null;
-        long bestDist = Long.MAX_VALUE;
-        boolean tie = false;
-        int n = 0;
-        for (FlowState c : cands) {
-            if (c.peer != null || c.ud || !c.started) continue;
-            n++;
-            if (refPsn < 0) {
-                best = c;
-                continue;
-            }
-            long u = unwrap(c.maxU, refPsn);
-            if (u < c.origin - StreamLimits.PAIRING_BEHIND || u > c.maxU + StreamLimits.PAIRING_SLACK) continue;
-            long dist = Math.abs(c.maxU - u);
-            if (dist < bestDist) {
-                best = c;
-                bestDist = dist;
-                tie = false;
-            } else if (dist == bestDist) tie = true;
-        }
-        if (refPsn < 0) return n == 1 ? best : null;
-        if (best == null || tie) return null;
-        pair(g, best);
-        return best;
-    }
+    /** The data flow the engine attributed the frame being judged to (an acknowledgement's, a response's), or null. */
+    private FlowState about() { return stateOf(about); }
 
     // ================================================================== connection management (§4.1)
 
-    private void cm(FrameFacts f) {
-        CmPairing.Connection c = cmPairing.accept(f);
-        if (c == null) return;
-        CmPairing.Side a = c.requester(), b = c.responder();
-        FlowState ab = flow(c.v6(), c.aHi(), c.aLo(), c.bHi(), c.bLo(), b.qpn());
-        FlowState ba = flow(c.v6(), c.bHi(), c.bLo(), c.aHi(), c.aLo(), a.qpn());
-        pair(ab, ba);
-        if (!ab.started) ab.cmStartPsn = a.startPsn();
-        if (!ba.started) ba.cmStartPsn = b.startPsn();
-        for (FlowState x : new FlowState[] {ab, ba}) {
-            if (c.pathMtu() > 0 && !"user".equals(x.pmtuSource)) {
-                x.pmtu = c.pathMtu();
-                x.pmtuSource = "cm";
-            }
+    /** What the CM exchange that set up x's connection announced (the engine paired the REQ and REP). */
+    private static void connection(FlowState x, QpFlow q) {
+        CmPairing.Side s = q.announced();
+        x.announced = s;
+        if (s == null) return;
+        if (!x.started) x.cmStartPsn = s.startPsn();
+        if (q.cmPathMtu() > 0 && !"user".equals(x.pmtuSource)) {
+            x.pmtu = q.cmPathMtu();
+            x.pmtuSource = "cm";
         }
-        cmParams(ab, a);
-        cmParams(ba, b);
+        cmParams(x, s);
     }
 
     private static void cmParams(FlowState x, CmPairing.Side s) {
@@ -733,12 +701,15 @@ final class RuleEngine implements AnalysisSession.FrameStages {
      * layers before IP, which MR-HDR-003 does not judge.
      */
     private static final int[][] RESERVED = new int[Spec.HEADERS.size()][];
+    /** The same fields' definitions, so that the per-frame loop does no catalogue lookup. */
+    private static final FieldDef[][] RESERVED_DEFS = new FieldDef[Spec.HEADERS.size()][];
 
     static {
         for (HeaderDef h : Spec.HEADERS) {
             RESERVED[h.index()] = h.pseudo() || h.index() < Ip.HEADER ? new int[0]
                     : java.util.stream.IntStream.range(h.firstField(), h.firstField() + h.fieldCount())
                             .filter(k -> Spec.FIELDS.get(k).reserved()).toArray();
+            RESERVED_DEFS[h.index()] = java.util.Arrays.stream(RESERVED[h.index()]).mapToObj(Spec.FIELDS::get).toArray(FieldDef[]::new);
         }
     }
 
@@ -750,9 +721,11 @@ final class RuleEngine implements AnalysisSession.FrameStages {
         for (int i = 0, n = d.layerCount(); i < n; i++) {
             int[] reserved = RESERVED[d.layerHeader(i)];
             if (reserved.length == 0) continue;
+            FieldDef[] defs = RESERVED_DEFS[d.layerHeader(i)];
             int off = d.layerOffset(i);
-            for (int k : reserved) {
-                FieldDef fd = Spec.FIELDS.get(k);
+            for (int j = 0; j < reserved.length; j++) {
+                int k = reserved[j];
+                FieldDef fd = defs[j];
                 if (off + (fd.bitOffset() + fd.bitWidth() + 7) / 8 > d.capturedLength()) continue;
                 long v;
                 if (fd.bitWidth() > 64 || fd.type() == io.metaroce.protocol.ValueType.BYTES) {
@@ -1441,7 +1414,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
     private void response(FrameFacts f, FlowState g) {
         OpcodeDef op = f.opcode;
         boolean read = "read".equals(op.family());
-        FlowState fl = about(g, f.psn);
+        FlowState fl = about();
         if (read && op.payload()) {
             // MR-SEQ-003 on READ responses (the responder's PMTU is the connection's).
             FlowState pm = g.pmtu > 0 ? g : fl != null && fl.pmtu > 0 ? fl : g;
@@ -1454,7 +1427,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
 
     private void ack(FrameFacts f, FlowState g) {
         if (!f.hasAeth) return;
-        FlowState fl = about(g, f.psn);
+        FlowState fl = about();
         msn(f, g);
         if (fl == null || !fl.started) return;
         long u = unwrap(fl.maxU, f.psn);
@@ -1462,15 +1435,15 @@ final class RuleEngine implements AnalysisSession.FrameStages {
         boolean acked1 = false;
         switch (f.aethKind) {
             case 0 -> {
-                acked1 = ackBeyond(fl, g, f, u, "ACK of PSN " + f.psn);
+                acked1 = ackBeyond(fl, g, f, u, () -> "ACK of PSN " + f.psn);
                 cover(fl, f, u + 1, g);
             }
             case 1 -> {
-                acked1 = ackBeyond(fl, g, f, u - 1, "RNR NAK for PSN " + f.psn);
+                acked1 = ackBeyond(fl, g, f, u - 1, () -> "RNR NAK for PSN " + f.psn);
                 cover(fl, f, u, g);
             }
             case 3 -> {
-                acked1 = ackBeyond(fl, g, f, u - 1, "NAK for PSN " + f.psn);
+                acked1 = ackBeyond(fl, g, f, u - 1, () -> "NAK for PSN " + f.psn);
                 if (f.aethCode == 0) {
                     if (!acked1) nakPsn(fl, g, f, u);
                     fl.nakU = u;
@@ -1502,8 +1475,9 @@ final class RuleEngine implements AnalysisSession.FrameStages {
      * MR-ACK-001: an acknowledgement covers only PSNs already sent (READ-reserved PSNs count). Judged at the
      * hosts of either end; at a mirror a note. lastU: the highest PSN it claims. Returns true if it fired.
      */
-    private boolean ackBeyond(FlowState fl, FlowState g, FrameFacts f, long lastU, String what) {
+    private boolean ackBeyond(FlowState fl, FlowState g, FrameFacts f, long lastU, java.util.function.Supplier<String> describe) {
         if (lastU <= fl.maxU) return false;
+        String what = describe.get(); // built only when the acknowledgement does cover too much: ACKs are half the frames
         Severity sev = fl.view == View.MIRROR ? NOTE : ERROR;
         if (sev == ERROR) {
             // Held: a capture point merging both directions may write the PSNs just after their ACK.
@@ -1609,7 +1583,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
         boolean atSender = g.view == View.SENDER;
         long limit = atSender ? interval : interval - 10_000;
         Severity sev = atSender ? WARN : NOTE;
-        FlowState data = about(g, -1);
+        FlowState data = about();
         if (data != null && data.plot != null) data.plot.mark(t, Long.MIN_VALUE, "cnp", n, f.hasMrCnp ? "MR-CNP path " + f.cnpPath : "CNP");
         long[] last;
         String what;
@@ -1645,8 +1619,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
             findings.add(MR_ACK_004, ERROR, g.id, n, t, "base_psn " + f.sackBase + " is " + diff(f.sackCum, f.sackBase)
                     + " from cum_psn " + f.sackCum + " (must be 1 .. 2^23 - 64 after it)");
         }
-        FlowState fl = about(g, f.sackCum);
-        if (fl == null) fl = about(g, f.psn);
+        FlowState fl = about();
         long txTs = f.tsValid ? f.txTs : -1;
         if (fl == null || !fl.started) {
             return;
@@ -1661,7 +1634,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
                 break;
             }
         }
-        boolean beyond = ackBeyond(fl, g, f, highest, "MR-SACK (cum_psn " + f.sackCum + ")");
+        boolean beyond = ackBeyond(fl, g, f, highest, () -> "MR-SACK (cum_psn " + f.sackCum + ")");
         // MR-ACK-004: in send order (tx_timestamp) cum_psn never goes back, a received bit is never cleared.
         long[] mine = {txTs, cum, base, f.sackBitmap, n, t};
         for (int k = 0; k < Math.min(g.sackCount, g.sackHist.length); k++) {
@@ -1727,12 +1700,12 @@ final class RuleEngine implements AnalysisSession.FrameStages {
     private void nack(FrameFacts f, FlowState g) {
         long n = f.number, t = f.timeNs;
         if (f.nackCount == 0) findings.add(MR_CTL_003, ERROR, g.id, n, t, "MR-NACK with count 0 (it names at least one PSN)");
-        FlowState fl = about(g, f.nackFirst);
+        FlowState fl = about();
         if (fl == null || !fl.started) return;
         long first = unwrap(fl.maxU, f.nackFirst);
         long count = Math.max(1, f.nackCount);
         if (fl.plot != null) fl.plot.mark(t, first, "nak", n, "MR-NACK " + f.nackFirst + " x" + f.nackCount);
-        if (fl.view == View.SENDER && ackBeyond(fl, g, f, first + count - 1, "MR-NACK of PSNs " + f.nackFirst + ".." + wrap(first + count - 1))) return;
+        if (fl.view == View.SENDER && ackBeyond(fl, g, f, first + count - 1, () -> "MR-NACK of PSNs " + f.nackFirst + ".." + wrap(first + count - 1))) return;
         // Not yet covered by the cum_psn of the SACKs its sender sent before it (send order: tx_timestamp).
         long txTs = f.tsValid ? f.txTs : -1;
         long covered = Long.MIN_VALUE, frame = 0;
@@ -1753,7 +1726,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
     }
 
     private void creditGrant(FrameFacts f, FlowState g) {
-        FlowState fl = about(g, -1);
+        FlowState fl = about();
         if (fl == null) return;
         fl.creditSeen = true;
         fl.credit = true;
@@ -1769,24 +1742,20 @@ final class RuleEngine implements AnalysisSession.FrameStages {
     /** MR-CTL-002: an MR-PROBE-REPLY answers a probe the tap saw. */
     private void probe(FrameFacts f, FlowState g) {
         if (f.opcodeValue == 0xE4) {
-            g.addProbe(new long[] {f.probeSeq, f.pathId, f.txTs, f.timeNs, f.number});
+            java.util.ArrayDeque<long[]> h = probesByHosts.computeIfAbsent(g.flow.key().hosts(), k -> new java.util.ArrayDeque<>());
+            h.add(new long[] {f.probeSeq, f.pathId, f.txTs, f.timeNs, f.number, g.flow.index()});
+            if (h.size() > 32) h.poll();
             return;
         }
-        // The probe went the other way: from this reply's destination to its source.
-        List<FlowState> cands = new ArrayList<>();
-        if (g.peer != null) cands.add(g.peer);
-        else {
-            List<FlowState> l = byPair.get(new FlowKey().set(g.v6, g.dHi, g.dLo, g.sHi, g.sLo, -1));
-            if (l != null) cands.addAll(l);
-        }
+        // The probe went the other way: from this reply's destination to its source (its peer's, once paired).
+        java.util.ArrayDeque<long[]> h = probesByHosts.get(g.flow.key().reverseHosts());
+        if (h == null) return;
         long[] sameSeq = null;
-        for (FlowState c : cands) {
-            for (int k = 0; k < Math.min(c.probeCount, c.probes.length); k++) {
-                long[] p = c.probes[k];
-                if (p == null || p[0] != f.probeSeq || p[3] > f.timeNs) continue;
-                if (p[1] == f.pathId && p[2] == f.probeEcho) return;
-                if (sameSeq == null || p[1] == f.pathId) sameSeq = p;
-            }
+        for (long[] p : h) {
+            if (g.peer != null && p[5] != g.peer.flow.index()) continue;
+            if (p[0] != f.probeSeq || p[3] > f.timeNs) continue;
+            if (p[1] == f.pathId && p[2] == f.probeEcho) return;
+            if (sameSeq == null || p[1] == f.pathId) sameSeq = p;
         }
         if (sameSeq == null) return; // the tap did not see the probe
         List<String> bad = new ArrayList<>();
@@ -1819,6 +1788,12 @@ final class RuleEngine implements AnalysisSession.FrameStages {
     }
 
     void finish(long captureDrops) {
+        // The report pictures show each flow with its peer: the engine's final pairing.
+        for (int i = 0, n = flowList.size(); i < n; i++) {
+            FlowState fl = flowList.get(i);
+            QpFlow p = fl.flow.peer();
+            fl.peer = p == null ? null : existing(p);
+        }
         releaseHeldAcks(Long.MAX_VALUE);
         for (FlowState fl : flowList) finishGaps(fl, lastNs);
         if (truncated > 0) {
