@@ -125,7 +125,7 @@ final class Cm {
         CmReq.localCmResponseTimeout(s, c, 20);
         CmReq.retryCount(s, c, 7);
         CmReq.partitionKey(s, c, 0xFFFF);
-        CmReq.pathMtu(s, c, mtuCode(a.pmtu));
+        CmReq.pathMtu(s, c, mtuCode(a.cmPathMtu > 0 ? a.cmPathMtu : a.pmtu));
         CmReq.rnrRetryCount(s, c, 7);
         CmReq.maxCmRetries(s, c, 15);
         CmReq.primaryLocalLid(s, c, 0xFFFF);

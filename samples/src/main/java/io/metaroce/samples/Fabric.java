@@ -104,6 +104,8 @@ final class Fabric {
     private boolean faultDrops(Pkt p) {
         int vlan = p.src.vlan >= 0 ? 4 : 0;
         if (linkMtu > 0 && p.wireLength - 14 - vlan > linkMtu) return true;
+        // Addressed to what the destination host no longer has (it was readdressed): no one takes it.
+        if (p.flow != null && !p.dst.ipv6 && p.flow.dstIpv4 != p.dst.ipv4) return true;
         if (sim.now >= failAt && failFlows.contains(p.flow)) return true;
         return sim.now >= hostDownAt && (p.src.index == hostDown || p.dst.index == hostDown);
     }

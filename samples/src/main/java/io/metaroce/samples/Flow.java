@@ -9,6 +9,8 @@ final class Flow {
     final String id;
     final Host src, dst;
     final int destQp;
+    /** The IPv4 addresses the flow was set up with (a host may be readdressed later, {@link Host#readdress}). */
+    final int srcIpv4, dstIpv4;
     /** "rocev2" or "metaroce". */
     final String transport;
     /** "rc", "ud", "cm" (QP 1 MADs) or "raw" (a planted stand-alone frame). */
@@ -34,6 +36,8 @@ final class Flow {
         this.transport = transport;
         this.service = service;
         this.id = id(src.ip, dst.ip, destQp);
+        this.srcIpv4 = src.ipv4;
+        this.dstIpv4 = dst.ipv4;
     }
 
     static String id(String src, String dst, int destQp) {

@@ -147,8 +147,9 @@ final class FrameBuilder {
             Ip.flagsDf(seg, off, true);
             Ip.ttl(seg, off, ttl);
             Ip.proto(seg, off, 17);
-            Ip.src(seg, off, h.ipv4);
-            Ip.dst(seg, off, p.dst.ipv4);
+            // The flow's addresses: a readdressed host's old QPs still send to and from what they were set up with.
+            Ip.src(seg, off, p.flow != null ? p.flow.srcIpv4 : h.ipv4);
+            Ip.dst(seg, off, p.flow != null ? p.flow.dstIpv4 : p.dst.ipv4);
             off += Ip.SIZE;
         }
         l.udpOffset = off;

@@ -11,7 +11,7 @@ final class Host {
     final boolean ipv6;
     int ipv4;
     final byte[] ip6;
-    final String ip;
+    String ip;
     final int vlan;
     final int dscp;
     /** Host clock offset for MRTH tx_timestamp (ns, mod 2^32 on the wire). */
@@ -41,6 +41,16 @@ final class Host {
             ipv4 = (10 << 24) | (index + 1);
             ip = Addresses.ipv4(ipv4);
         }
+    }
+
+    /**
+     * The host gets another IPv4 address (its port came back with a new one): flows created from now on carry
+     * it, flows created before keep the address they were set up with (as a QP's address vector does).
+     */
+    void readdress(int newIpv4) {
+        if (ipv6) throw new IllegalStateException("readdress: IPv4 hosts only");
+        ipv4 = newIpv4;
+        ip = Addresses.ipv4(newIpv4);
     }
 
     /** The address as 16 bytes (IPv4 as ::ffff:a.b.c.d), as CM GIDs and the IP CM header carry it. */

@@ -98,6 +98,8 @@ final class RcQp implements Endpoint {
 
     /** The QP gave up (retry count exceeded): it sends nothing more. */
     boolean failed;
+    /** The path MTU this requester's CM REQ carries when not its own PMTU (0: its PMTU). */
+    int cmPathMtu;
     /** DSCP of what this QP sends (the host's unless a scenario marks one QP differently). */
     int dscp;
 

@@ -1,5 +1,6 @@
 package io.metaroce.samples;
 
+import io.metaroce.dissector.Addresses;
 import io.metaroce.protocol.Bth;
 import io.metaroce.protocol.Mrth;
 import io.metaroce.protocol.Udp;
@@ -174,6 +175,25 @@ public final class Scenarios {
                         + "(the other direction) 1024-byte packets.",
                 Scenarios::generic, "transport=rocev2", "workload=alltoall", "messages=4", "message-size=fixed:8192",
                 "pmtu=4096", "peer-pmtu=1024", "duration-us=400");
+        add("rocev2-off-rail-peer",
+                "A peer outside its rail: 10.0.0.1 writes to four peers; 10.0.0.2-4 share its /24 subnet (its rail), "
+                        + "10.0.1.5 has an address of another subnet (a NIC configured with another rail's address or "
+                        + "GID index). Its traffic still flows, through the spine instead of the rail switch.",
+                Scenarios::offRailPeer, "transport=rocev2", "messages=4", "message-size=fixed:1024", "pmtu=1024",
+                "cm=false", "duration-us=300");
+        add("rocev2-source-address-change",
+                "A source address that changes after a port gap: QP pair 10.0.0.1 -> 10.0.0.2 writes, falls silent, and at "
+                        + "150 us 10.0.0.1 is back as 10.0.0.101. A QP pair set up afterwards works; the old QP sends "
+                        + "its next message from 10.0.0.101 (same QP, same UDP ports) while 10.0.0.2 answers the old "
+                        + "address, which no host has any more: it resends its first new PSN every 32.768 us, three "
+                        + "times, and gives up.",
+                Scenarios::sourceAddressChange, "transport=rocev2", "messages=6", "message-size=fixed:1024", "pmtu=1024",
+                "message-gap-us=5", "retry-count=3", "rto-us=32.768", "cm=false", "duration-us=400");
+        add("rocev2-cm-mtu-mismatch",
+                "The QP ignores the path MTU its connection negotiated: the CM REQ carries path MTU 1024, the QP "
+                        + "sends 4096-byte First and Middle packets (an application override of the path MTU).",
+                Scenarios::cmMtuMismatch, "transport=rocev2", "messages=4", "message-size=fixed:16384", "pmtu=4096",
+                "cm=true", "duration-us=300");
         add("conformance-violations",
                 "One planted violation of every rule of spec §11 (33 rules), each in its own short connection "
                         + "between 10.0.0.1 (the tap host) and 10.0.0.2 and labeled in the truth with its rule id "
@@ -412,6 +432,73 @@ public final class Scenarios {
             if (it < iterations && sim.running()) ringStep(sim, to, next, it, s, steps, iterations, chunk);
         };
         to[host].post(m);
+    }
+
+    /**
+     * rocev2-off-rail-peer: host 10.0.0.1 writes to four peers; three share its /24 rail subnet, the fourth was
+     * given an address of another subnet (10.0.1.5): its traffic still flows, through the spine.
+     */
+    static Roles offRailPeer(Sim sim, Cm cm) {
+        Params p = sim.params;
+        Host[] h = hosts(sim, 5);
+        h[4].readdress((10 << 24) | (1 << 8) | 5);
+        for (int j = 1; j < h.length; j++) {
+            RcQp[] pair = rcPair(sim, cm, h[0], h[j], false, false, false, j == 1, 1_000 + 500L * j, false);
+            pair[0].source = source(sim, "write", p.i("messages"));
+            if (j == 4) {
+                sim.failures.add(new Sim.Failure(pair[0].flow, "off_rail_peer", -1,
+                        Sim.ordered("rail", "10.0.0.0/24", "peer", h[4].ip)));
+            }
+        }
+        return new Roles(h[0], h[1]);
+    }
+
+    /**
+     * rocev2-cm-mtu-mismatch: the connection's CM REQ carries path MTU 1024 (what the path allows) but the QP was
+     * set to 4096 (an application override): the requester's First/Middle packets carry 4096 bytes.
+     */
+    static Roles cmMtuMismatch(Sim sim, Cm cm) {
+        Params p = sim.params;
+        Host[] h = hosts(sim, 2);
+        RcQp[] pair = rcPair(sim, cm, h[0], h[1], false, false, false, true, 1_000, true);
+        pair[0].source = source(sim, "write", p.i("messages"));
+        pair[0].cmPathMtu = 1024;
+        sim.failures.add(new Sim.Failure(pair[0].flow, "mtu_cm_mismatch", -1,
+                Sim.ordered("cm_path_mtu", 1024, "pmtu", pair[0].pmtu)));
+        return new Roles(h[0], h[1]);
+    }
+
+    /** When rocev2-source-address-change's host comes back with its new address. */
+    static final long READDRESS_AT_NS = 150_000;
+
+    /**
+     * rocev2-source-address-change: a QP pair 10.0.0.1 -> 10.0.0.2 writes a first batch and falls silent; at
+     * 150 us 10.0.0.1's port is back with the address 10.0.0.101. A QP pair set up after that works; the old QP
+     * sends its next message from the new address (same QP, same UDP ports) while its peer still answers the
+     * old one, which no host has any more: it resends its first new PSN and gives up.
+     */
+    static Roles sourceAddressChange(Sim sim, Cm cm) {
+        Params p = sim.params;
+        Host[] h = hosts(sim, 2);
+        RcQp[] old = rcPair(sim, cm, h[0], h[1], false, false, false, true, 1_000, false);
+        old[0].source = source(sim, "write", p.i("messages"));
+        sim.at(READDRESS_AT_NS, () -> {
+            Flow before = old[0].flow;
+            h[0].readdress((10 << 24) | 101);
+            Flow moved = sim.flow(h[0], h[1], old[1].qpn, "rocev2", "rc");
+            moved.srcQp = old[0].qpn;
+            moved.peer = before.peer;
+            old[0].flow = moved;
+            sim.readdressed.add(moved);
+            java.util.Map<String, Object> d = Sim.ordered("old_src", Addresses.ipv4(before.srcIpv4), "new_src", h[0].ip);
+            sim.failures.add(new Sim.Failure(moved, "source_address_changed", sim.now, d));
+            old[0].source = source(sim, "write", p.i("messages"));
+            old[0].pump();
+            RcQp[] fresh = rcPair(sim, cm, h[0], h[1], false, false, false, false, sim.now + 2_000, false);
+            // Long enough to outlast the old QP's retries: the capture shows it gave up.
+            fresh[0].source = source(sim, "write", 8 * p.i("messages"));
+        });
+        return new Roles(h[0], h[1]);
     }
 
     /** rocev2-read-atomic: the generic set-up plus one lost READ response (the second of a multi-packet READ). */

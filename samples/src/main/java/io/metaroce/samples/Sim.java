@@ -47,6 +47,8 @@ final class Sim {
     record Failure(Flow flow, String cause, long at, java.util.Map<String, Object> details) {}
 
     final List<Failure> failures = new ArrayList<>();
+    /** Flows of QPs whose host was readdressed under them: their answers go to the old address. */
+    final java.util.Set<Flow> readdressed = new java.util.HashSet<>();
     /** When the configured fault starts (fail-qp or host-down), -1 without one. */
     long faultAt = -1;
     private int hostDown = -1;
@@ -91,7 +93,7 @@ final class Sim {
     }
 
     /** Two details in this order (the truth file must not depend on hash order). */
-    private static java.util.Map<String, Object> ordered(String k1, Object v1, String k2, Object v2) {
+    static java.util.Map<String, Object> ordered(String k1, Object v1, String k2, Object v2) {
         java.util.Map<String, Object> m = new java.util.LinkedHashMap<>();
         m.put(k1, v1);
         m.put(k2, v2);
@@ -100,7 +102,8 @@ final class Sim {
 
     /** A requester gave up after retries timeouts in a row: the truth names the fault that caused it. */
     void qpFailed(RcQp q, int retries) {
-        String cause = hostDown >= 0 && q.host.index == hostDown ? "link_down"
+        String cause = readdressed.contains(q.flow) ? "answers_to_old_address"
+                : hostDown >= 0 && q.host.index == hostDown ? "link_down"
                 : hostDown >= 0 && q.peer.host.index == hostDown ? "peer_stopped"
                 : params.i("link-mtu") > 0 ? "mtu_blackhole" : "retry_exhausted";
         java.util.Map<String, Object> d = new java.util.LinkedHashMap<>();
@@ -111,8 +114,10 @@ final class Sim {
         if (Math.abs(4096.0 * Math.pow(2, t) - rto) < 1) d.put("timeout_exp", t);
         d.put("gave_up_ns", now);
         if (params.i("link-mtu") > 0) d.put("link_mtu", params.i("link-mtu"));
-        // An MTU black hole starts with the first packet too long for the links, not at a fault time.
-        failures.add(new Failure(q.flow, cause, cause.equals("mtu_blackhole") ? q.oldestUnackedSentAt() : faultAt, d));
+        // An MTU black hole starts with the first packet too long for the links, answers to an old address with
+        // the first packet sent from the new one, not at a fault time.
+        boolean fromPacket = cause.equals("mtu_blackhole") || cause.equals("answers_to_old_address");
+        failures.add(new Failure(q.flow, cause, fromPacket ? q.oldestUnackedSentAt() : faultAt, d));
     }
 
     /** After the run: requesters still waiting for acknowledgements when the capture ends (a hang). */

@@ -41,10 +41,13 @@ class DiagnosisRulesTest {
     static final long START_TOLERANCE_NS = 10_000;
 
     /** Truth cause -> the diagnosis that names it. */
-    static final Map<String, String> DIAGNOSIS_OF_CAUSE = Map.of(
-            "retry_exhausted", "qp-retry-exhausted", "mtu_blackhole", "qp-mtu-blackhole", "peer_stopped", "qp-peer-stopped",
-            "link_down", "qp-link-down", "hung", "qp-retrying", "qos_minority_dscp", "qos-minority-marking",
-            "single_source_port", "entropy-single-source-port", "mtu_asymmetric", "mtu-asymmetric");
+    static final Map<String, String> DIAGNOSIS_OF_CAUSE = Map.ofEntries(
+            Map.entry("retry_exhausted", "qp-retry-exhausted"), Map.entry("mtu_blackhole", "qp-mtu-blackhole"),
+            Map.entry("peer_stopped", "qp-peer-stopped"), Map.entry("link_down", "qp-link-down"), Map.entry("hung", "qp-retrying"),
+            Map.entry("qos_minority_dscp", "qos-minority-marking"), Map.entry("single_source_port", "entropy-single-source-port"),
+            Map.entry("mtu_asymmetric", "mtu-asymmetric"), Map.entry("off_rail_peer", "address-off-rail"),
+            Map.entry("source_address_changed", "address-source-changed"), Map.entry("answers_to_old_address", "qp-never-answered"),
+            Map.entry("mtu_cm_mismatch", "mtu-cm-mismatch"));
 
     @Test
     void everyDiagnosisTheAnalysisMakesHasItsRuleAndEveryRuleItsDiagnosis() throws Exception {
@@ -85,7 +88,8 @@ class DiagnosisRulesTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"rocev2-retry-exhausted", "rocev2-mtu-blackhole", "rocev2-peer-dead", "rocev2-link-down",
-            "rocev2-hang", "rocev2-dscp0-qp", "rocev2-one-source-port", "rocev2-asymmetric-mtu"})
+            "rocev2-hang", "rocev2-dscp0-qp", "rocev2-one-source-port", "rocev2-asymmetric-mtu", "rocev2-off-rail-peer",
+            "rocev2-source-address-change", "rocev2-cm-mtu-mismatch"})
     void eachFaultSampleReportsItsRuleOnTheTruthsQpWhereTheFaultShows(String scenario) throws Exception {
         Run r = run(scenario, ValidateSettings.defaults());
         String tapHost = r.truth.get("capture").get("tap_host").asText();
@@ -95,7 +99,7 @@ class DiagnosisRulesTest {
             String flow = t.get("flow").asText(), diagnosis = DIAGNOSIS_OF_CAUSE.get(t.get("cause").asText());
             assertNotNull(diagnosis, "cause " + t.get("cause"));
             // A host capture diagnoses the QPs of its own host (the requester side of a fault).
-            if (!flow.startsWith(tapHost + ">") && !diagnosis.startsWith("mtu") && !diagnosis.startsWith("entropy")) continue;
+            if (!flow.startsWith(tapHost + ">") && diagnosis.startsWith("qp-")) continue;
             List<Finding> found = r.rule(diagnosis);
             assertFalse(found.isEmpty(), scenario + ": no " + DiagnosisRules.RULE_OF.get(diagnosis) + " in " + r.result.findings());
             String direction = flow.substring(0, flow.lastIndexOf('/'));
@@ -111,7 +115,7 @@ class DiagnosisRulesTest {
                     && (x.subject().equals(flow) || x.subject().equals(hostPairOf(flow)) || x.subject().equals(direction))).findFirst().orElseThrow();
             assertEquals(DiagnosisRules.primary(a), f.frame(), f.toString());
             assertEquals(r.frameTimes.get(f.frame()) + epoch, f.timeNs(), "the finding's time is its frame's");
-            if (t.has("started_ns") && t.get("started_ns").asLong() >= 0 && diagnosis.startsWith("qp-") && !diagnosis.equals("qp-retrying")) {
+            if (t.has("started_ns") && t.get("started_ns").asLong() >= 0 && !diagnosis.equals("qp-retrying")) {
                 long at = r.frameTimes.get(f.frame());
                 assertTrue(Math.abs(at - t.get("started_ns").asLong()) <= START_TOLERANCE_NS,
                         f + " at " + at + " ns, truth started " + t.get("started_ns"));
@@ -135,6 +139,20 @@ class DiagnosisRulesTest {
         assertEquals("ip.dscp", dscp.anchor().field());
         Finding port = run("rocev2-one-source-port", ValidateSettings.defaults()).rule("entropy-single-source-port").get(0);
         assertEquals("udp.srcport", port.anchor().field());
+        Finding cm = run("rocev2-cm-mtu-mismatch", ValidateSettings.defaults()).rule("mtu-cm-mismatch").get(0);
+        assertEquals("cm_req.path_mtu", cm.anchor().field());
+        Finding moved = run("rocev2-source-address-change", ValidateSettings.defaults()).rule("address-source-changed").get(0);
+        assertEquals("ip.src", moved.anchor().field());
+        Finding rail = run("rocev2-off-rail-peer", ValidateSettings.defaults()).rule("address-off-rail").get(0);
+        assertEquals("ip.dst", rail.anchor().field());
+    }
+
+    @Test
+    void theQpAboveItsNegotiatedPmtuAlsoBreaksMrSeq003() throws Exception {
+        Run r = run("rocev2-cm-mtu-mismatch", ValidateSettings.defaults());
+        String flow = r.truth.get("diagnosis").get(0).get("flow").asText();
+        assertTrue(r.result.findings().stream().anyMatch(f -> f.rule().equals("MR-SEQ-003") && flow.equals(f.flow())
+                && f.severity() == Severity.ERROR), "" + r.result.findings());
     }
 
     @Test

@@ -25,6 +25,8 @@ public final class Diagnoser implements AnalysisSession.FrameObserver {
 
     private record HostPair(long sHi, long sLo, long dHi, long dLo) {}
     private final Key probe = new Key();
+    /** The path MTU each CM REQ negotiated, against what the QPs use. */
+    private final CmMtuCheck cmMtu = new CmMtuCheck();
     /** Snapshot time after the first frame, resolved to {@link #atNs} at the first frame. */
     private final Long atAfterFirstNs;
     private Long atNs;
@@ -100,6 +102,7 @@ public final class Diagnoser implements AnalysisSession.FrameObserver {
         }
         lastNs = Math.max(lastNs, f.timeNs);
         if (atNs != null && snapshot == null && f.timeNs > atNs) snapshot = HangSnapshot.take(directions, atNs);
+        if (f.cm != FrameFacts.CM_NONE) cmMtu.cm(f);
         if (!f.roce || f.opcode == null || !f.judgeable || f.destQp == 1) return;
         QpDirection d = byKey.get(probe.set(f));
         if (d == null) {
@@ -164,6 +167,9 @@ public final class Diagnoser implements AnalysisSession.FrameObserver {
         findings.addAll(EntropyAudit.audit(directions));
         findings.addAll(MtuCheck.check(directions));
         findings.addAll(AddressCheck.check(directions));
+        findings.addAll(cmMtu.check(directions));
+        findings.addAll(RailCheck.check(directions));
+        findings.addAll(SourceChange.check(directions));
         java.util.Map<String, String> ids = new java.util.LinkedHashMap<>();
         for (QpDirection d : directions) ids.put(d.id, d.peer == null ? null : d.peer.id);
         return new Diagnosis(findings, hang, TimeSplit.of(directions, lastNs), firstNs, ids, null, framesNotDiagnosed);
