@@ -7,6 +7,7 @@ import io.metaroce.dissector.FieldFormat;
 import io.metaroce.dissector.FieldNode;
 import io.metaroce.dissector.FrameFields;
 import io.metaroce.dissector.FrameTree;
+import io.metaroce.dissector.KaitaiFrameTree;
 import io.metaroce.protocol.FieldDef;
 import io.metaroce.protocol.ValueType;
 import java.io.ByteArrayOutputStream;
@@ -15,7 +16,8 @@ import java.util.List;
 import javafx.scene.control.TreeItem;
 
 /**
- * Builds the field tree of one frame from the dissector's {@link FrameTree}: a line per layer and field (label,
+ * Builds the field tree of one frame from the dissector's {@link KaitaiFrameTree} (the Kaitai parsers' values and
+ * byte ranges, the packet list's flyweights only for the frame's verdicts): a line per layer and field (label,
  * value with enum name, bytes), the expert items as children of the nodes they are about and again, all of them,
  * under "Expert Info", and the {@code analysis.*} verdicts under "Analysis". Pure: no window needed (tests build
  * it directly).
@@ -25,7 +27,7 @@ final class FieldTreeModel {
 
     /** The root (not shown) whose children are the frame summary, the layers, payload, ICRC, analysis, expert. */
     static TreeItem<TreeEntry> build(Dissection d, FrameFields ff) {
-        FrameTree t = FrameTree.of(d, ff);
+        FrameTree t = KaitaiFrameTree.of(d, ff);
         TreeItem<TreeEntry> root = new TreeItem<>(new TreeEntry("Frame " + t.number(), null, null, 0, t.capturedLength(), null, null));
         root.getChildren().add(new TreeItem<>(new TreeEntry("Frame " + t.number() + ": " + t.originalLength() + " bytes on wire, "
                 + t.capturedLength() + " bytes captured; " + t.protocols(), null, null, 0, t.capturedLength(),

@@ -16,7 +16,8 @@ import javafx.scene.control.TreeView;
 /**
  * The field tree and the bytes of the selected frame, linked both ways: selecting a tree line highlights its
  * bytes (a bit field: the bytes that hold it), clicking a byte selects the deepest line covering it. Decoding one
- * frame is microseconds, so it happens on the UI thread when the selection changes.
+ * frame (flyweights, then the Kaitai parse of that one frame for the tree) takes about a millisecond, so it happens
+ * on the UI thread when the selection changes.
  */
 final class FrameDetail extends SplitPane {
     private final GuiContext ctx;
