@@ -8,6 +8,7 @@
 #   - metaroce --version, 10 runs (goal: <= 0.15 s)
 #   - analyze on 10 M frames with METAROCE_JAVA_OPTS=-Xmx1g (goal: <= 2.5 s); TEN_M=0 skips it (generating that
 #     7.3 GB capture takes about 40 s on a quiet machine, niced)
+# EK_RUNS=N runs tshark -T ek N times instead (about 20 s each on a quiet machine, minutes under load).
 # Captures are `metaroce simulate --scenario rocev2-clean` in $BENCH_DIR (default /tmp/metaroce-bench), reused when
 # present, deleted at the end unless KEEP=1. A table in the form of docs/benchmarks.md closes the output.
 set -euo pipefail
@@ -69,7 +70,7 @@ an="$(measure "metaroce analyze" "${mr[@]}" analyze -r "$c1m")"
 aj="$(measure "metaroce analyze -T json" "${mr[@]}" analyze -r "$c1m" -T json)"
 va="$(measure "metaroce validate" "${mr[@]}" validate "$c1m")"
 c100k="$(cap 100000)"
-ek="$(measure "tshark -T ek, 100 k" tshark -r "$c100k" -T ek)"
+ek="$(runs="${EK_RUNS:-$runs}" measure "tshark -T ek, 100 k" tshark -r "$c100k" -T ek)"
 jl="$(measure "metaroce dissect -T jsonl, 100 k" "${mr[@]}" dissect -r "$c100k" -T jsonl)"
 v="$(runs=10 measure "metaroce --version (best of 10)" "${mr[@]}" --version)"
 if [ "${TEN_M:-1}" = 1 ]; then

@@ -219,9 +219,15 @@ public final class AnalysisSession {
             DissectorConfig dc = new DissectorConfig(settings.rocePorts(), settings.checkIcrc());
             AnalysisEngine e = newEngine();
             if (settings.tap().kind() == Tap.Kind.AUTO) {
-                TapChoice t = Analyzer.resolveTap(file, dc);
-                e.setTap(t.tap(), t.how());
-                tapHow = t.how();
+                // Frame stages (validate) keep per-slot state between decoding and analysis: their frames cannot
+                // be held back, so the tap is resolved by a read of the first frames before the pass.
+                if (stages == null) {
+                    tapHold = new TapHold(file, dc);
+                } else {
+                    TapChoice t = Analyzer.resolveTap(file, dc);
+                    e.setTap(t.tap(), t.how());
+                    tapHow = t.how();
+                }
             }
             AnalysisResult r;
             try (PacketSource src = CaptureFiles.open(file)) {
@@ -287,6 +293,12 @@ public final class AnalysisSession {
     }
 
     private List<AnalysisEvent> keptEvents;
+    /**
+     * {@code --tap auto} on a file without frame stages: the first frames wait here until they resolve the tap.
+     * Set before the pass, then read and cleared only by the analysis thread (the pipeline's hand-off and the join
+     * at its end order the accesses).
+     */
+    private TapHold tapHold;
 
     private AnalysisResult pass(PacketSource src, DissectorConfig dc, AnalysisEngine e, String format, String name,
                                 boolean autoTap) {
@@ -307,6 +319,10 @@ public final class AnalysisSession {
         if (stages != null) stages.begin(e.tap(), tapHow);
         if (pipeline) runPipelined(src, dc, e, total);
         else runSingle(src, dc, e, total);
+        if (tapHold != null) {
+            tapHold.end();
+            releaseHeld(e);
+        }
         if (progress != null) progress.update(total >= 0 ? total : src.recordOffset(), total, e.frames);
         if (cancelled) throw new CancellationException("analysis cancelled after " + e.frames + " frames");
         CaptureStats stats = src.stats();
@@ -418,11 +434,25 @@ public final class AnalysisSession {
         });
     }
 
+    /** --tap auto on a file: sets the tap resolved from the held first frames, then feeds them (analysis thread). */
+    private void releaseHeld(AnalysisEngine engine) {
+        TapHold h = tapHold;
+        tapHold = null;
+        engine.setTap(h.choice().tap(), h.choice().how());
+        tapHow = h.choice().how();
+        for (FrameFacts f : h.drain()) feed(engine, f, -1);
+    }
+
     /**
      * One frame through the engine, then the validate stages (if any) and the frame observer (if any), on the
      * analysis thread in capture order.
      */
     private void feed(AnalysisEngine engine, FrameFacts f, int slot) {
+        if (tapHold != null) {
+            tapHold.add(f);
+            if (tapHold.resolved()) releaseHeld(engine);
+            return;
+        }
         if (stages == null) {
             engine.accept(f);
         } else {

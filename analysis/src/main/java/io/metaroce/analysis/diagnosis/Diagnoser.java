@@ -27,6 +27,9 @@ public final class Diagnoser implements AnalysisSession.FrameObserver {
     private final Key probe = new Key();
     /** The path MTU each CM REQ negotiated, against what the QPs use. */
     private final CmMtuCheck cmMtu = new CmMtuCheck();
+    private static final int RECENT = 64;
+    /** Directions seen lately, by a hash of their key (never removed from byKey, so never stale). */
+    private final QpDirection[] recent = new QpDirection[RECENT];
     /** Snapshot time after the first frame, resolved to {@link #atNs} at the first frame. */
     private final Long atAfterFirstNs;
     private Long atNs;
@@ -104,7 +107,12 @@ public final class Diagnoser implements AnalysisSession.FrameObserver {
         if (atNs != null && snapshot == null && f.timeNs > atNs) snapshot = HangSnapshot.take(directions, atNs);
         if (f.cm != FrameFacts.CM_NONE) cmMtu.cm(f);
         if (!f.roce || f.opcode == null || !f.judgeable || f.destQp == 1) return;
-        QpDirection d = byKey.get(probe.set(f));
+        // Consecutive frames come from a handful of directions: a small direct-mapped cache of them spares most
+        // frames the map look-up (hash, key compare) on the per-frame path.
+        int slot = (f.destQp ^ (int) f.srcLo ^ (int) (f.dstLo >>> 3)) & (RECENT - 1);
+        QpDirection d = recent[slot];
+        if (d == null || !d.is(f)) d = byKey.get(probe.set(f));
+        if (d != null) recent[slot] = d;
         if (d == null) {
             if (directions.size() >= maxDirections) {
                 framesNotDiagnosed++;
@@ -113,6 +121,7 @@ public final class Diagnoser implements AnalysisSession.FrameObserver {
             d = new QpDirection(FlowKey.id(f.v6, f.srcHi, f.srcLo, f.dstHi, f.dstLo, f.destQp), f);
             byKey.put(probe.copy(), d);
             directions.add(d);
+            recent[slot] = d;
         }
         d.seen(f);
         OpcodeDef.Role role = f.opcode.role();

@@ -89,6 +89,11 @@ final class QpDirection {
         this.dst = id.substring(s + 1, sl);
     }
 
+    /** Whether f belongs to this direction (its source, destination and destination QP). */
+    boolean is(FrameFacts f) {
+        return f.destQp == destQp && f.srcLo == srcLo && f.dstLo == dstLo && f.srcHi == srcHi && f.dstHi == dstHi && f.v6 == v6;
+    }
+
     static int diff(int a, int b) { return ((a - b) << 8) >> 8; }
 
     void seen(FrameFacts f) {
