@@ -2,6 +2,7 @@ package io.metaroce.analysis;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.metaroce.analysis.AnalysisSettings.Tap;
@@ -22,7 +23,7 @@ class FrameStagesTest {
     private static final class Recorder implements AnalysisSession.FrameStages {
         final long[] slotFrame = new long[AnalysisSession.FRAME_SLOTS];
         Tap tap;
-        long decoded, analyzed, lastAnalyzed, duplicates, roce;
+        long decoded, analyzed, lastAnalyzed, duplicates, roce, attributed;
         final boolean unjudge;
 
         Recorder(boolean unjudge) { this.unjudge = unjudge; }
@@ -50,6 +51,13 @@ class FrameStagesTest {
             assertTrue(f.number > lastAnalyzed, "capture order");
             lastAnalyzed = f.number;
             analyzed++;
+            QpFlow about = outcome.about();
+            if (about != null) {
+                // A reply the engine attributed: to the other direction of its own flow, which the engine paired.
+                assertSame(outcome.flow(), about.peer(), "frame " + f.number);
+                assertTrue(f.opcode.role() != io.metaroce.protocol.OpcodeDef.Role.REQUEST, "frame " + f.number);
+                attributed++;
+            }
             if (duplicate) duplicates++;
             if (f.roce) roce++;
         }
@@ -67,6 +75,7 @@ class FrameStagesTest {
                 long frames = ((Number) res.capture().get("frames")).longValue();
                 assertEquals(frames, r.decoded, name);
                 assertEquals(frames, r.analyzed, name);
+                assertTrue(r.attributed > 0, name + ": acknowledgements attributed to their data flow");
                 assertEquals(((Number) res.capture().get("duplicates")).longValue(), r.duplicates, name);
                 assertEquals(((java.util.Map<?, ?>) res.capture().get("tap")).get("resolved"), r.tap.toString(), name);
             }
