@@ -67,7 +67,7 @@ public final class ExpertModel {
         if (validation != null) {
             for (Finding f : validation.findings()) {
                 RuleDef r = RuleCatalog.get(f.rule());
-                entries.add(new ExpertEntry(f.severity(), "conformance " + RuleCatalog.group(f.rule()), f.rule(),
+                entries.add(new ExpertEntry(f.severity(), group(f.rule()), f.rule(),
                         r == null ? f.rule() : r.text(), f.frame(), f.flow(), f.message(), ExpertEntry.Source.VALIDATE));
             }
             // validate counts every finding but keeps at most 1000 per rule: the counts come from its totals.
@@ -77,6 +77,15 @@ public final class ExpertModel {
             }
         }
         return group(entries, counts);
+    }
+
+    /**
+     * A finding's group: "diagnosis" for the MR-DIAG rules (analyze's answers to operator questions: a QP that died,
+     * a minority marking, one source port), "conformance GROUP" for the spec's rules.
+     */
+    static String group(String rule) {
+        String g = RuleCatalog.group(rule);
+        return g.equals("DIAG") ? "diagnosis" : "conformance " + g;
     }
 
     private static String key(Severity s, String rule) { return s.name() + "|" + rule; }

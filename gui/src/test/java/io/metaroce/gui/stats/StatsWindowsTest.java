@@ -78,6 +78,38 @@ class StatsWindowsTest extends WindowTestBase {
     }
 
     /**
+     * Expert Info on the retry-exhaustion sample: the diagnosis (MR-DIAG-002, qp-retry-exhausted) under the group
+     * "diagnosis", on the dead QP, at the frame validate reports (the first send of the PSN it resent); a
+     * double-click selects that frame.
+     */
+    @Test
+    void expertInfoShowsTheDiagnosisAndSelectsItsEvidenceFrame(FxRobot robot) throws Exception {
+        GuiHarness.open(robot, ctx, "rocev2-retry-exhausted");
+        robot.interact(() -> new ExpertInfoWindow().open(ctx));
+        TreeTableView<ExpertInfoWindow.Line> tree = robot.lookup("#expert-tree").queryAs(TreeTableView.class);
+        GuiHarness.until("expert tree", () -> tree.getRoot() != null);
+        JsonNode truth = new ObjectMapper().readTree(truthOf("rocev2-retry-exhausted").toFile());
+        String dead = truth.get("diagnosis").get(0).get("flow").asText();
+        var v = io.metaroce.validate.FileValidator.validate(Sample.path("rocev2-retry-exhausted"),
+                io.metaroce.validate.ValidateSettings.defaults(), false, null);
+        var finding = v.findings().stream().filter(f -> f.rule().equals("MR-DIAG-002")).findFirst().orElseThrow();
+        assertEquals(dead, finding.flow());
+        TreeItem<ExpertInfoWindow.Line> item = find(tree.getRoot(), l -> l.count() < 0 && l.frame() == finding.frame()
+                && dead.equals(l.flow()) && l.message() != null && l.message().startsWith("qp-retry-exhausted"));
+        assertNotNull(item, "no qp-retry-exhausted item at frame " + finding.frame());
+        assertEquals("diagnosis", item.getParent().getParent().getValue().group());
+        assertTrue(item.getParent().getValue().summary().startsWith("MR-DIAG-002: qp-retry-exhausted"), item.getParent().getValue().summary());
+        robot.interact(() -> item.getParent().setExpanded(true));
+        int row = tree.getRow(item);
+        assertTrue(row > 0);
+        robot.interact(() -> tree.scrollTo(row));
+        TreeTableRow<?> r = robot.from(tree).lookup(".tree-table-row-cell").match((TreeTableRow<?> x) -> x.getIndex() == row).query();
+        robot.doubleClickOn(r);
+        GuiHarness.until("selection", () -> ctx.selectedFrame() == finding.frame());
+        assertEquals(finding.frame(), ctx.selectedFrame());
+    }
+
+    /**
      * QP Conversations on the spray sample: one row per flow with the truth's counters (228 packets, 8
      * retransmissions, 3 spurious on the data flow); "Filter on this flow" applies its filter; a double-click
      * selects the flow's first frame.
