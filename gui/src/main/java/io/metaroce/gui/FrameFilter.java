@@ -3,6 +3,7 @@ package io.metaroce.gui;
 import io.metaroce.analysis.AnalysisSession;
 import io.metaroce.dissector.FrameIndex;
 import io.metaroce.filter.DisplayFilter;
+import io.metaroce.filter.FilterField;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
@@ -31,9 +32,13 @@ final class FrameFilter {
         int chunks = (n + CHUNK - 1) / CHUNK;
         int[][] parts = new int[chunks][];
         AtomicLong done = new AtomicLong();
+        // The analysis fields cost a lookup per frame: attach them only when the filter reads them.
+        boolean analysisFields = false;
+        for (FilterField f : filter.referencedFields()) analysisFields |= f.name().startsWith("analysis");
+        AnalysisSession attach = analysisFields ? session : null;
         IntStream.range(0, chunks).parallel().forEach(c -> {
             if (cancel.getAsBoolean()) return;
-            FrameDecoder dec = new FrameDecoder(index, session);
+            FrameDecoder dec = new FrameDecoder(index, attach);
             GuiFields.Accessor acc = new GuiFields.Accessor(session);
             int from = c * CHUNK + 1, to = Math.min(n, from + CHUNK - 1);
             int[] hits = new int[to - from + 1];

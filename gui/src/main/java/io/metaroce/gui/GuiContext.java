@@ -11,6 +11,7 @@ import io.metaroce.filter.DisplayFilter;
 import io.metaroce.filter.FilterException;
 import io.metaroce.filter.FilterField;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
@@ -72,6 +73,13 @@ public final class GuiContext {
     /** Work running in the background (load, analysis, filter), so that cancel() and a new open() can stop it. */
     private volatile Work loading, filtering;
     private CompletableFuture<AnalysisSession> analysisDone = new CompletableFuture<>();
+    /**
+     * The first frames of the open capture shown while its whole index was built, or null: closed with the
+     * capture, not before (a filter started on it may still be reading it when the whole index arrives).
+     */
+    private OpenCapture firstFrames;
+    /** The display filter last accepted by {@link #applyFilter} (perhaps still running), "" for none. */
+    private String requestedFilter = "";
     /** Counts opens, so that late results of an earlier file are dropped. */
     private int generation;
 
@@ -80,6 +88,11 @@ public final class GuiContext {
      * (measured at 1 M frames), most of the model's budget; a flow's frames are a filter away
      * ({@code analysis.flow == "..."}).
      */
+    /** Captures from this size on show their first frames before the whole index is built. */
+    static final long FIRST_SCREEN_BYTES = 64L << 20;
+    /** Frames shown first: more than a packet list's row window, a few milliseconds to index. */
+    static final int FIRST_SCREEN_FRAMES = 64 * 1024;
+
     public static final AnalysisSession.Options ANALYSIS_OPTIONS = new AnalysisSession.Options(true, true, false);
 
     public GuiContext(Stage stage) { this.stage = stage; }
@@ -169,6 +182,7 @@ public final class GuiContext {
             fx(gen, () -> finishWork(w, "Not opened"));
             return;
         }
+        if (src.mapping().byteSize() >= FIRST_SCREEN_BYTES) showFirstFrames(file, gen, w);
         FrameIndex index;
         try {
             index = FrameIndex.build(src, (frames, pos, size) -> w.report(0.5 * pos / Math.max(1, size)),
@@ -177,6 +191,8 @@ public final class GuiContext {
             src.close();
             done.cancel(false);
             fx(gen, () -> {
+                OpenCapture first = capture.get();
+                if (first != null) closeCapture();      // the first frames were shown: the rest failed
                 finishWork(w, "Not opened");
                 error("Cannot read " + file + ":\n" + e.getMessage());
             });
@@ -188,9 +204,12 @@ public final class GuiContext {
                 oc.close();
                 return;
             }
+            OpenCapture first = capture.get();     // the first frames shown while the index was built, or null
+            String filter = requestedFilter;     // applied, or still running over the first frames
             capture.set(oc);
             view.set(FrameView.all(oc.frames()));
             appliedFilter.set("");
+            if (first != null && !filter.isEmpty()) applyFilter(filter);    // now over every frame
             banner.set(bannerText(oc));
             status.set(oc.frames() + " frames" + (oc.cancelled() ? " (loading cancelled)" : "") + "; analyzing ...");
         });
@@ -221,6 +240,47 @@ public final class GuiContext {
             analysis.set(s);
             done.complete(s);
             finishWork(w, index.size() + " frames, " + s.flows().size() + " flows");
+        });
+    }
+
+    /**
+     * Shows the first {@value #FIRST_SCREEN_FRAMES} frames of a big capture while its whole index is built (about
+     * 0.3 s per million frames plus reading the file), so the first screen does not wait for it: a frame index of
+     * those frames over a second mapping of the file, replaced by the whole index when that is done (the frame
+     * numbers, the selection and the filter stay). Nothing is shown when the first frames cannot be read: the
+     * whole build reports why.
+     */
+    private void showFirstFrames(Path file, int gen, Work w) {
+        PacketSource s;
+        try {
+            s = CaptureFiles.open(file);
+        } catch (CaptureException | RuntimeException e) {
+            return;
+        }
+        int[] read = {0};
+        FrameIndex first;
+        try {
+            first = FrameIndex.build(s, (frames, pos, size) -> read[0] = frames,
+                    () -> read[0] >= FIRST_SCREEN_FRAMES || w.cancelled);
+        } catch (RuntimeException e) {
+            s.close();
+            return;
+        }
+        if (first.size() == 0 || !first.cancelled()) {     // not cancelled: the file is not bigger than that after all
+            s.close();
+            return;
+        }
+        OpenCapture oc = new OpenCapture(file, s, first, List.of(), false);
+        Platform.runLater(() -> {
+            if (gen != generation || capture.get() != null) {
+                oc.close();
+                return;
+            }
+            firstFrames = oc;
+            capture.set(oc);
+            view.set(FrameView.all(oc.frames()));
+            appliedFilter.set("");
+            status.set("Loading " + file.getFileName() + ": the first " + oc.frames() + " frames are shown ...");
         });
     }
 
@@ -258,6 +318,7 @@ public final class GuiContext {
         } catch (FilterException e) {
             return e;
         }
+        requestedFilter = filter.text();
         OpenCapture c = capture.get();
         Work old = filtering;
         if (old != null) old.cancel();
@@ -353,6 +414,10 @@ public final class GuiContext {
         if (c != null) {
             Platform.runLater(c::close);    // after the views let go of it in this pulse
         }
+        OpenCapture first = firstFrames;
+        firstFrames = null;
+        requestedFilter = "";
+        if (first != null && first != c) Platform.runLater(first::close);
         capture.set(null);
         analysis.set(null);
         view.set(FrameView.EMPTY);

@@ -1,6 +1,7 @@
 package io.metaroce.gui;
 
 import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.SplittableRandom;
@@ -12,24 +13,31 @@ import javafx.scene.control.TableRow;
 import javafx.stage.Stage;
 
 /**
- * Whole-process GUI timings on a big capture (not a test: the figures go to docs/benchmarks.md). Run under a
- * display (Xvfb) with software rendering:
+ * Whole-process GUI timings on a big capture (not a test: the figures go to docs/benchmarks.md; bench/gui-bench.sh
+ * runs it). Run under a display (Xvfb) with software rendering:
  * <pre>
  *   metaroce simulate --scenario rocev2-clean --frames 1000000 --out /tmp/1m.pcap
- *   java -Dprism.order=sw -cp (gui test and main class path) io.metaroce.gui.GuiBenchmark /tmp/1m.pcap
+ *   java -Dprism.order=sw -Djavafx.animation.fullspeed=true -cp (gui test and main class path) \
+ *       io.metaroce.gui.GuiBenchmark /tmp/1m.pcap [first-screen]
  * </pre>
- * Measures: open to the first painted packet list, to the finished analysis, heap per frame with the capture open,
- * jump to a random frame + select + tree + bytes painted (first and median of 20), and display filters over every
- * frame to the painted result.
+ * Measures: open to the first painted packet list, to the finished analysis (the Statistics and Graphs windows have
+ * their data), the model's bytes per frame (counted exactly, {@link ModelMemory}, and the heap after GC for
+ * comparison), jump to a random frame + select + tree + bytes painted (first and median of 20), and display filters
+ * over every frame to the painted result. With {@code first-screen} only the first measure (for 10 M frames).
+ * Beside each wall time the CPU it took: the FX thread, the render thread (software rasterisation) and the
+ * whole process, from ThreadMXBean, which a loaded machine distorts far less than wall time.
  */
 public final class GuiBenchmark {
+    private static final ThreadMXBean CPU = ManagementFactory.getThreadMXBean();
     private static GuiContext ctx;
     private static MainWindow window;
+    private static long fxThread;
 
     private GuiBenchmark() { }
 
     public static void main(String[] args) throws Exception {
         Path file = Path.of(args[0]);
+        boolean firstScreenOnly = args.length > 1 && args[1].equals("first-screen");
         CountDownLatch up = new CountDownLatch(1);
         Platform.startup(() -> {
             Stage s = new Stage();
@@ -39,11 +47,13 @@ public final class GuiBenchmark {
             s.setWidth(1600);
             s.setHeight(1000);
             window.show();
+            fxThread = Thread.currentThread().threadId();
             up.countDown();
         });
         up.await();
         waitPulses(5);
         long heap0 = heap();
+        Cpu c0 = Cpu.now();
         long t0 = System.nanoTime();
         fx(() -> window.open(file));
         // First paint: the table shows rows, and two more frames were rendered after that.
@@ -56,37 +66,59 @@ public final class GuiBenchmark {
         }
         waitPulses(2);
         long firstPaint = System.nanoTime() - t0;
+        Cpu c1 = Cpu.now();
+        int[] shownFrames = {0};
+        fx(() -> shownFrames[0] = ctx.capture().frames());
+        System.out.printf("RESULT open -> first painted packet list: %d ms wall; CPU %s (%d frames indexed)%n",
+                firstPaint / 1_000_000, c1.minus(c0), shownFrames[0]);
+        if (firstScreenOnly) {
+            ModelMemory[] m = {null};
+            fx(() -> m[0] = ctx.modelMemory());
+            System.out.printf("RESULT model at first screen: %s%n", m[0]);
+            exit();
+        }
         while (true) {
             boolean[] done = {false};
             fx(() -> done[0] = ctx.analysis() != null);
             if (done[0]) break;
             Thread.sleep(10);
         }
+        waitPulses(2);
         long analyzed = System.nanoTime() - t0;
+        Cpu c2 = Cpu.now();
         int frames = ctx.capture().frames();
+        System.out.printf("RESULT open -> fully analyzed (graphs and statistics available), painted: %d ms wall; CPU %s%n",
+                analyzed / 1_000_000, c2.minus(c0));
         long heap1 = heap();
-        System.out.printf("frames %d%nopen -> first painted packet list: %d ms%nopen -> analysis done: %d ms%n", frames,
-                firstPaint / 1_000_000, analyzed / 1_000_000);
-        System.out.printf("heap with the capture open and analyzed: %.1f B/frame (%d MB)%n", (heap1 - heap0) / (double) frames,
-                (heap1 - heap0) >> 20);
+        ModelMemory[] mm = {null};
+        fx(() -> mm[0] = ctx.modelMemory());
+        System.out.printf("RESULT model heap (counted exactly): %s%n", mm[0]);
+        System.out.printf("RESULT heap growth with the capture open and analyzed (after GC, includes G1 region slack): %.1f B/frame (%d MB)%n",
+                (heap1 - heap0) / (double) frames, (heap1 - heap0) >> 20);
 
         SplittableRandom rnd = new SplittableRandom(1);
-        long[] jumps = new long[21];
-        for (int i = 0; i < jumps.length; i++) {
+        int n = 21;
+        long[] jumps = new long[n], fxCpu = new long[n], renderCpu = new long[n];
+        for (int i = 0; i < n; i++) {
             int f = 1 + rnd.nextInt(frames);
-            long a = System.nanoTime();
+            Cpu a = Cpu.now();
+            long w = System.nanoTime();
             fx(() -> ctx.select(f));
             waitPulses(2);
-            jumps[i] = System.nanoTime() - a;
+            jumps[i] = System.nanoTime() - w;
+            Cpu b = Cpu.now().minus(a);
+            fxCpu[i] = b.fx;
+            renderCpu[i] = b.render;
             if (window.detail().shownFrame() != f) throw new IllegalStateException("frame " + f + " not shown");
         }
-        Arrays.sort(jumps, 1, jumps.length);
-        System.out.printf("jump + select + tree + bytes, painted: first %d ms, median of 20 %d ms, max %d ms%n",
-                jumps[0] / 1_000_000, jumps[11] / 1_000_000, jumps[20] / 1_000_000);
+        System.out.printf("RESULT jump to a random frame + select + tree + hex, painted: first %d ms wall; median of 20 %d ms wall"
+                + " (FX %d ms, render %d ms CPU); max %d ms%n", jumps[0] / 1_000_000, median(jumps) / 1_000_000,
+                median(fxCpu) / 1_000_000, median(renderCpu) / 1_000_000, Arrays.stream(jumps, 1, n).max().getAsLong() / 1_000_000);
 
         for (String filter : new String[] {"bth.psn < 1000", "analysis.retransmission", "ip.src == 10.0.0.1 && bth.opcode == rc_rdma_write_middle"}) {
             for (int round = 0; round < 2; round++) {
-                long a = System.nanoTime();
+                Cpu a = Cpu.now();
+                long w = System.nanoTime();
                 fx(() -> ctx.applyFilter(filter));
                 while (true) {
                     boolean[] busy = {true};
@@ -95,17 +127,49 @@ public final class GuiBenchmark {
                     Thread.sleep(2);
                 }
                 waitPulses(2);
-                long ms = (System.nanoTime() - a) / 1_000_000;
-                int[] n = {0};
-                fx(() -> n[0] = ctx.view().size());
-                System.out.printf("filter '%s' on %d frames -> %d shown, painted: %d ms%n", filter, frames, n[0], ms);
+                long ms = (System.nanoTime() - w) / 1_000_000;
+                Cpu used = Cpu.now().minus(a);
+                int[] shown = {0};
+                fx(() -> shown[0] = ctx.view().size());
+                System.out.printf("RESULT filter '%s' on %d frames (%s) -> %d shown, painted: %d ms wall; CPU %s%n", filter,
+                        frames, round == 0 ? "cold" : "warm", shown[0], ms, used);
                 fx(() -> ctx.applyFilter(""));
                 waitPulses(2);
             }
         }
-        System.out.printf("load average %.2f%n", ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+        exit();
+    }
+
+    private static void exit() {
+        System.out.printf("load average at the end %.2f%n", ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
         Platform.exit();
         System.exit(0);
+    }
+
+    private static long median(long[] a) {
+        long[] s = Arrays.copyOfRange(a, 1, a.length);     // the first (cold) one is reported on its own
+        Arrays.sort(s);
+        return s[s.length / 2];
+    }
+
+    /** CPU nanoseconds so far: the FX thread, the render thread, the whole process. */
+    private record Cpu(long fx, long render, long process) {
+        static Cpu now() {
+            long r = 0;
+            for (long id : CPU.getAllThreadIds()) {
+                var info = CPU.getThreadInfo(id);
+                if (info != null && info.getThreadName().startsWith("QuantumRenderer")) r += CPU.getThreadCpuTime(id);
+            }
+            var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+            return new Cpu(CPU.getThreadCpuTime(fxThread), r, os.getProcessCpuTime());
+        }
+
+        Cpu minus(Cpu o) { return new Cpu(fx - o.fx, render - o.render, process - o.process); }
+
+        @Override
+        public String toString() {
+            return String.format("FX %d ms, render %d ms, process %d ms", fx / 1_000_000, render / 1_000_000, process / 1_000_000);
+        }
     }
 
     private static long heap() throws InterruptedException {
