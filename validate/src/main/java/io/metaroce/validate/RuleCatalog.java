@@ -62,7 +62,7 @@ public final class RuleCatalog {
                 if (t.isEmpty()) continue;
                 Pattern p = glob(t);
                 if (Spec.RULES.stream().noneMatch(r -> p.matcher(r.id()).matches())) {
-                    throw new IllegalArgumentException("'" + t + "' matches no rule (rules: MR-FRAME-001 .. MR-UD-001; "
+                    throw new IllegalArgumentException("'" + t + "' matches no rule (rules: MR-FRAME-001 .. MR-UD-001, diagnoses MR-DIAG-*; "
                             + "wildcards: MR-CC-*)");
                 }
                 ps.add(p);
