@@ -56,10 +56,12 @@ public final class MainWindow {
         packets = new PacketTable(ctx, ColoringRules.load(coloringFile));
         detail = new FrameDetail(ctx);
         filterBar = new FilterBar(ctx);
-        detail.onFilter(f -> {
+        java.util.function.Consumer<String> applyFilter = f -> {
             filterBar.prepare(f);
             filterBar.apply();
-        }, filterBar::prepare);
+        };
+        detail.onFilter(applyFilter, filterBar::prepare);
+        PacketListMenu.install(packets.table(), ctx, applyFilter, filterBar::prepare);
 
         banner.setId("banner");
         banner.setWrapText(true);
