@@ -36,6 +36,7 @@ else
   cc -O2 -o "$work/rawsend" "$here/bench/live/rawsend.c" || { echo "needs a C compiler (apt-get install gcc), or SENDER=tcpreplay" >&2; exit 2; }
 fi
 hz=$(getconf CLK_TCK)
+cp "$jar" "$work/metaroce.jar"; jar="$work/metaroce.jar"   # a build during the benchmark must not swap the jar under it
 
 # 1 KiB frames: the data packets of a clean RoCEv2 simulation (ACKs filtered out).
 "$JAVA" -jar "$jar" simulate --scenario rocev2-clean --frames 120000 --out "$work/all.pcap" >/dev/null
@@ -55,6 +56,8 @@ busy_ticks() { awk '/^cpu / {print $2 + $3 + $4}' /proc/stat; }
 proc_ticks() { awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null || echo 0; }
 # The kernel threads that run softirq work when it is deferred: the veth receive path of our own traffic.
 ksoftirq_ticks() { local s=0 p; for p in $(pgrep '^ksoftirqd/'); do s=$(( s + $(proc_ticks "$p") )); done; echo "$s"; }
+# CPU ticks of each thread of a process, by thread name ("name ticks" lines, threads of one name summed).
+thread_ticks() { for t in /proc/$1/task/*; do printf '%s %s\n' "$(tr ' ' _ <"$t/comm")" "$(awk '{print $14 + $15}' "$t/stat")"; done 2>/dev/null | awk '{s[$1] += $2} END {for (n in s) print n, s[n]}' | sort; }
 secs_of() { awk -v t="$1" -v hz="$hz" 'BEGIN {printf "%.2f", t / hz}'; }
 
 # nice alone does nothing against other sessions when the kernel groups tasks per session (autogroup, on here):
@@ -63,7 +66,7 @@ secs_of() { awk -v t="$1" -v hz="$hz" 'BEGIN {printf "%.2f", t / hz}'; }
 nice_level="${NICE:--10}"
 prio=(setsid -w sh -c 'echo "$0" >/proc/self/autogroup 2>/dev/null; exec nice -n "$0" "$@"' "$nice_level")
 
-jopts=(-XX:+UseSerialGC --enable-native-access=ALL-UNNAMED -Xlog:disable -Xlog:all=off)
+jopts=(-XX:+UseSerialGC --enable-native-access=ALL-UNNAMED -Xlog:disable -Xlog:all=off ${BENCH_JAVA_OPTS:-})
 trial() {
   rm -f "$work"/live*.pcapng "$work/out" "$work/err" "$work/send"
   case "$mode" in
@@ -81,6 +84,7 @@ trial() {
   if [ "$pps" -gt 0 ]; then speed=(--pps="$pps" --pps-multi=32); else speed=(--topspeed); fi
   local load0 b0 c0 k0 b1 c1 k1
   load0=$(cut -d' ' -f1 /proc/loadavg); b0=$(busy_ticks); c0=$(proc_ticks "$jpid"); k0=$(ksoftirq_ticks)
+  thread_ticks "$jpid" >"$work/threads0"
   if [ "$sender" = tcpreplay ]; then
     send=(tcpreplay -K -q -i "$ifA" "${speed[@]}" --loop="$loops" "$work/frames.pcap")
   else
@@ -88,6 +92,7 @@ trial() {
   fi
   ip netns exec "$nsA" "${prio[@]}" /usr/bin/time -f 'sender %U %S' "${send[@]}" >"$work/send" 2>&1 || true
   b1=$(busy_ticks); c1=$(proc_ticks "$jpid"); k1=$(ksoftirq_ticks)
+  thread_ticks "$jpid" >"$work/threads1"
   sleep 1
   kill -TERM "${jpid:-$timer}" 2>/dev/null || true
   wait "$timer" || true
@@ -109,6 +114,9 @@ trial() {
     last=$(ls -t "$work"/live*.pcapng | head -1)
     echo "ISB of the last file (metaroce analyze -r): $("$JAVA" -jar "$jar" analyze -r "$last" -T json --compact | grep -o '"capture_drops":{[^}]*}' | head -1)"
   fi
+  # Where the capturer's CPU went while traffic flowed: per thread (capture, decode = main, analysis, GC...).
+  echo "capturer threads, CPU s while sending: $(join -a2 -e0 -o 0,1.2,2.2 "$work/threads0" "$work/threads1" \
+      | awk -v hz="$hz" '$3 - $2 > 0 {printf "%s %.2f, ", $1, ($3 - $2) / hz}' | sed 's/, $//')"
   local exact=no; [ -n "$received" ] && (( captured + kdrop + idrop == received )) && exact=yes
   local cpp; cpp=$(awk -v t="$cap_t" -v hz="$hz" -v n="${received:-0}" 'BEGIN {printf "%.2f", (n > 0) ? t / hz / n * 1e6 : 0}')
   local fcores; fcores=$(awk -v t="$foreign_t" -v hz="$hz" -v e="${elapsed:-1}" 'BEGIN {printf "%.2f", t / hz / e}')

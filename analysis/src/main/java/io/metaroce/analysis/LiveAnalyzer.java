@@ -50,6 +50,7 @@ public final class LiveAnalyzer {
         private boolean watching;
         private AnalysisEngine engine; // guarded by lock: taken from the session on the analysis thread
         private long frames; // guarded by lock
+        private volatile long analyzed; // frames, readable without the lock
         private LiveSnapshot last = LiveSnapshot.EMPTY; // guarded by snapshot()'s synchronization
 
         /**
@@ -69,9 +70,15 @@ public final class LiveAnalyzer {
                 @Override
                 public void after(int batch) {
                     frames += batch;
+                    analyzed = frames;
                     lock.unlock();
                 }
             };
+        }
+
+        /** Frames analyzed so far, without waiting for the analysis (a status bar's refresh). */
+        public long frames() {
+            return analyzed;
         }
 
         /**

@@ -40,8 +40,15 @@ public final class AnalyzeCommand implements Callable<Integer> {
     @picocli.CommandLine.Mixin
     StandardOptions.NoVerbose noVerbose;
 
-    @Option(names = {"-r", "--read"}, paramLabel = "FILE", description = "capture to read (pcap or pcapng)")
-    Path file;
+    @Option(names = {"-r", "--read"}, paramLabel = "FILE", description = "capture to read (pcap or pcapng); repeatable, or a directory")
+    List<Path> reads = new java.util.ArrayList<>();
+
+    @picocli.CommandLine.Parameters(paramLabel = "FILE|DIR", arity = "0..*",
+            description = "more captures or directories of them: analyzed in parallel, reports in the order given (a directory's sorted)")
+    List<Path> inputs = new java.util.ArrayList<>();
+
+    @Option(names = "--threads", paramLabel = "N", description = "captures analyzed at once (default: one per core)")
+    int threads;
 
     /** Live capture instead of -r (-i IFACE, -f, -s, -B, -p, --immediate, --queue, -a duration:S); see LiveAnalyze. */
     @picocli.CommandLine.Mixin
@@ -133,8 +140,12 @@ public final class AnalyzeCommand implements Callable<Integer> {
         }
         io.metaroce.analysis.diagnosis.DiagnosisOptions diagnosis = diagnosisOptions();
         if (live.live()) return LiveAnalyze.run(live, settings, form, !compact, count, spec.commandLine().getErr());
-        if (file == null) throw new ParameterException(spec.commandLine(), "no capture given (-r FILE, or -i IFACE to capture live)");
+        List<Path> given = new java.util.ArrayList<>(reads);
+        given.addAll(inputs);
+        if (given.isEmpty()) throw new ParameterException(spec.commandLine(), "no capture given (-r FILE, or -i IFACE to capture live)");
         java.io.PrintStream err = System.err;
+        if (given.size() > 1 || java.nio.file.Files.isDirectory(given.get(0))) return analyzeMany(given, settings, form, diagnosis);
+        Path file = given.get(0);
         String warning = TapCheck.warning(file, settings.rocePorts(), settings.tap());
         if (warning != null) err.println("metaroce analyze: " + warning);
         // Tables are fitted to the terminal; JSON is for machines and is never cut.
@@ -163,6 +174,35 @@ public final class AnalyzeCommand implements Callable<Integer> {
             return 2;
         }
         return 0;
+    }
+
+    /** Several captures, or a directory: {@link AnalyzeMany}. */
+    private int analyzeMany(List<Path> given, AnalysisSettings settings, AnalyzeOutput.Form form,
+                            io.metaroce.analysis.diagnosis.DiagnosisOptions diagnosis) throws IOException {
+        List<String> problems = new java.util.ArrayList<>();
+        List<Path> files = io.metaroce.validate.Validation.expand(given, problems);
+        for (String p : problems) System.err.println("metaroce analyze: " + p);
+        if (files.isEmpty()) {
+            System.err.println("metaroce analyze: no capture to analyze");
+            return 2;
+        }
+        int width = form == AnalyzeOutput.Form.TEXT ? Terminal.columns() : 0;
+        java.io.OutputStream stdout = new ClosedStdout.Guard(System.out);
+        FitWidth fit = width > 0 ? new FitWidth(stdout, width) : null;
+        boolean streaming = form == AnalyzeOutput.Form.EVENTS_JSONL && Terminal.stdoutIsTerminal();
+        int code;
+        try (ProgressBar bar = ProgressBar.open("analyze", streaming && progress == null ? Boolean.FALSE : progress)) {
+            code = AnalyzeMany.run(files, settings, form, !compact, diagnosis, fit != null ? fit : stdout, System.err, bar,
+                    threads > 0 ? threads : Runtime.getRuntime().availableProcessors());
+        }
+        if (fit != null) {
+            try {
+                fit.finish();
+            } catch (IOException e) {
+                return 0; // stdout went away
+            }
+        }
+        return problems.isEmpty() ? code : Math.max(code, 2);
     }
 
     /** --at, --qp and --peer, checked. */

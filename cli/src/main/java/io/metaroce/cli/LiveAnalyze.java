@@ -36,6 +36,7 @@ final class LiveAnalyze {
             return 2;
         }
         errWriter.flush();
+        LiveWarmup.run(settings, form); // before the capture opens: frames would wait in the kernel ring meanwhile
         LiveSession session = LiveSession.start("analyze", live, settings.rocePorts(), count, stop.durationNanos(), err);
         if (session == null) return 2;
         Writer out = new BufferedWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), 1 << 16);

@@ -61,6 +61,14 @@ final class ProgressBar implements AutoCloseable {
         err.flush();
     }
 
+    /** Erases the bar for output that goes to the same terminal; the next update draws it again below that output. */
+    synchronized void erase() {
+        if (drawn == 0) return;
+        err.print("\r" + " ".repeat(drawn) + "\r");
+        err.flush();
+        drawn = 0;
+    }
+
     /** Erases the bar, so what follows on the terminal starts on a clean line. */
     @Override
     public synchronized void close() {

@@ -45,6 +45,7 @@ public final class MainWindow {
     private final Menu statistics = new Menu("Statistics");
     private final Menu graphs = new Menu("Graphs");
     private final Path coloringFile;
+    private final CaptureToolbar captureBar;
 
     public MainWindow(GuiContext ctx) { this(ctx, ColoringRules.defaultFile(), RecentFiles.defaultStore()); }
 
@@ -56,6 +57,7 @@ public final class MainWindow {
         packets = new PacketTable(ctx, ColoringRules.load(coloringFile));
         detail = new FrameDetail(ctx);
         filterBar = new FilterBar(ctx);
+        captureBar = new CaptureToolbar(ctx);
         java.util.function.Consumer<String> applyFilter = f -> {
             filterBar.prepare(f);
             filterBar.apply();
@@ -75,7 +77,7 @@ public final class MainWindow {
         SplitPane panes = new SplitPane(packets, detail);
         panes.setOrientation(Orientation.VERTICAL);
         panes.setDividerPositions(0.5);
-        VBox top = new VBox(menuBar(), filterBar, banner);
+        VBox top = new VBox(menuBar(), captureBar, filterBar, banner);
         BorderPane root = new BorderPane(panes, top, null, statusBar(), null);
         root.setOnDragOver(e -> {
             if (e.getDragboard().hasFiles()) e.acceptTransferModes(TransferMode.COPY);
@@ -102,6 +104,8 @@ public final class MainWindow {
     FrameDetail detail() { return detail; }
 
     FilterBar filterBar() { return filterBar; }
+
+    CaptureToolbar captureBar() { return captureBar; }
 
     Menu statisticsMenu() { return statistics; }
 
@@ -238,7 +242,7 @@ public final class MainWindow {
                 : "Displayed: " + v.size() + " of " + ctx.capture().frames()));
         Region grow = new Region();
         HBox.setHgrow(grow, Priority.ALWAYS);
-        HBox box = new HBox(10, status, bar, cancel, grow, selected, shown);
+        HBox box = new HBox(10, status, bar, cancel, captureBar.counters(), grow, selected, shown);
         box.setPadding(new Insets(3, 8, 3, 8));
         return box;
     }

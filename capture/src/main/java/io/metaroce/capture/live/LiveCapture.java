@@ -31,6 +31,11 @@ public final class LiveCapture implements AutoCloseable {
     private volatile int running;
     private boolean started;
     private final Object lock = new Object();
+    /** Frames moved out of the queue at once by {@link #take()}. */
+    static final int TAKE_BATCH = 256;
+    // The consumer's frames taken from the queue and not yet handed out (consumer thread only).
+    private final ArrayList<LivePacket> taken = new ArrayList<>(TAKE_BATCH);
+    private int takenPos;
 
     private LiveCapture(LiveSettings settings) {
         this.settings = settings;
@@ -70,11 +75,14 @@ public final class LiveCapture implements AutoCloseable {
 
     /**
      * The next frame, waiting for one; null once the capture has stopped and every frame taken (or when
-     * interrupted).
+     * interrupted). Consumer thread only: frames are taken from the shared queue up to {@link #TAKE_BATCH} at a
+     * time, one lock for all of them, so that the consumer does not contend with the capture threads per frame.
      */
     public LivePacket take() {
+        if (takenPos < taken.size()) return nextTaken();
         try {
             while (true) {
+                if (queue.drainTo(taken, TAKE_BATCH) > 0) return nextTaken();
                 LivePacket p = queue.poll(100, TimeUnit.MILLISECONDS);
                 if (p != null) return p;
                 if (running == 0 && queue.isEmpty()) return null;
@@ -86,19 +94,28 @@ public final class LiveCapture implements AutoCloseable {
         }
     }
 
-    /** The next frame if one is ready now, else null. */
+    private LivePacket nextTaken() {
+        LivePacket p = taken.get(takenPos++);
+        if (takenPos == taken.size()) {
+            taken.clear(); // the frames are the consumer's now; the list keeps no reference to them
+            takenPos = 0;
+        }
+        return p;
+    }
+
+    /** The next frame if one is ready now, else null (consumer thread only). */
     public LivePacket poll() {
-        return queue.poll();
+        return takenPos < taken.size() ? nextTaken() : queue.poll();
     }
 
-    /** True when no frame is waiting in the queue. */
+    /** True when no frame is waiting (consumer thread only). */
     public boolean queueEmpty() {
-        return queue.isEmpty();
+        return takenPos >= taken.size() && queue.isEmpty();
     }
 
-    /** Frames waiting in the queue now. */
+    /** Frames waiting now (consumer thread only). */
     public int queued() {
-        return queue.size();
+        return taken.size() - takenPos + queue.size();
     }
 
     /** Ends the capture (idempotent; the first reason is kept). Frames already queued can still be taken. */

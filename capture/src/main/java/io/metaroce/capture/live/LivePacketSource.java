@@ -43,6 +43,11 @@ public final class LivePacketSource implements PacketSource {
         return true;
     }
 
+    /** The current frame as the capture handed it over (to write it to a file as well, as the GUI does). */
+    public LivePacket packet() {
+        return current;
+    }
+
     /** True when no further frame is waiting right now: a batching reader should hand over what it has. */
     @Override
     public boolean endOfBurst() {

@@ -1,0 +1,145 @@
+package io.metaroce.gui;
+
+import io.metaroce.analysis.AnalysisResult;
+import io.metaroce.analysis.AnalysisSettings;
+import io.metaroce.analysis.LiveAnalyzer;
+import io.metaroce.capture.CaptureFormat;
+import io.metaroce.capture.CaptureProblem;
+import io.metaroce.capture.CaptureStats;
+import io.metaroce.capture.PacketSource;
+import io.metaroce.capture.live.InterfaceCounters;
+import io.metaroce.capture.live.LiveCapture;
+import io.metaroce.capture.live.LiveCaptureException;
+import io.metaroce.capture.live.LiveFileWriter;
+import io.metaroce.capture.live.LivePacketSource;
+import io.metaroce.capture.live.LiveSettings;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.foreign.MemorySegment;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Consumer;
+
+/**
+ * One live capture of the GUI, on the path of {@code analyze -i}: an {@code AnalysisSession} over the live source
+ * ({@link LiveAnalyzer} with a {@link LiveAnalyzer.Monitor} for the running counters), each frame also written to
+ * a temporary pcapng (with its statistics blocks) that the window opens when the capture ends. The capture runs on
+ * its own thread; {@link #stop()} may be called from any thread.
+ */
+final class LiveRun {
+    private final LiveCapture capture;
+    private final Path file;
+    private final LiveAnalyzer.Monitor monitor = new LiveAnalyzer.Monitor();
+    private final String name;
+
+    private LiveRun(LiveCapture capture, Path file, String name) {
+        this.capture = capture;
+        this.file = file;
+        this.name = name;
+    }
+
+    /**
+     * Opens the interface (every start-up failure is one message: no such interface, bad filter, no permission)
+     * and starts capturing and analyzing; {@code ended} gets the written file, or an error message, on the
+     * capture's thread once the capture stopped and the analysis finished.
+     */
+    static LiveRun start(String iface, String filter, Consumer<Path> ended, Consumer<String> failed) throws LiveCaptureException, IOException {
+        LiveSettings s = LiveSettings.defaults(List.of(iface));
+        if (filter != null && !filter.isBlank()) s = s.withFilter(filter.strip());
+        LiveCapture c = LiveCapture.open(s);
+        Path file = Files.createTempFile("metaroce-live-", ".pcapng");
+        file.toFile().deleteOnExit();
+        LiveRun run = new LiveRun(c, file, iface);
+        LiveFileWriter writer;
+        try {
+            writer = new LiveFileWriter(c, file, null, LiveFileWriter.Ring.NONE, "MetaRoCE Analyzer (GUI)");
+        } catch (IOException e) {
+            c.close();
+            throw e;
+        }
+        c.start();
+        Thread.ofPlatform().daemon().name("metaroce-gui-live").start(() -> run.analyze(writer, ended, failed));
+        return run;
+    }
+
+    private void analyze(LiveFileWriter writer, Consumer<Path> ended, Consumer<String> failed) {
+        String error = null;
+        try (LivePacketSource live = new LivePacketSource(capture)) {
+            AnalysisResult r = LiveAnalyzer.analyze(new Written(live, writer), name, AnalysisSettings.DEFAULT, false, null, monitor);
+            if (r == null) error = "the analysis ended without a result";
+        } catch (UncheckedIOException e) {
+            error = "Cannot write the capture to " + file + ": " + e.getCause().getMessage();
+        } catch (RuntimeException e) {
+            error = "The live analysis failed: " + e;
+        } finally {
+            try {
+                writer.close();
+            } catch (IOException e) {
+                if (error == null) error = "Cannot write the capture to " + file + ": " + e.getMessage();
+            }
+        }
+        if (capture.error() != null) error = capture.error();
+        if (error != null) failed.accept(error);
+        else ended.accept(file);
+    }
+
+    /** Ends the capture (the frames still in the kernel ring are read first, so the counters add up). */
+    void stop() {
+        capture.stop("stopped");
+    }
+
+    String interfaceName() {
+        return name;
+    }
+
+    /** The status-bar line: the CLI's status line (captured, and each kind of drop, exact) and what was analyzed. */
+    String counters() {
+        InterfaceCounters t = capture.totals();
+        return String.format(Locale.ROOT, "%s: captured %d, kernel drops %d, interface drops %d, our drops %d; analyzed %d",
+                name, t.delivered(), Math.max(0, t.osDropped()), Math.max(0, t.ifDropped()), t.ourDropped(), monitor.frames());
+    }
+
+    /** The live source, each frame also written to the capture file before the analysis sees it. */
+    private static final class Written implements PacketSource {
+        private final LivePacketSource s;
+        private final LiveFileWriter writer;
+
+        Written(LivePacketSource s, LiveFileWriter writer) {
+            this.s = s;
+            this.writer = writer;
+        }
+
+        @Override
+        public boolean next() {
+            if (!s.next()) return false;
+            try {
+                writer.write(s.packet());
+            } catch (IOException e) {
+                s.capture().stop("error");
+                throw new UncheckedIOException(e);
+            }
+            return true;
+        }
+
+        @Override public boolean endOfBurst() { return s.endOfBurst(); }
+        @Override public long frameNumber() { return s.frameNumber(); }
+        @Override public long timestampNanos() { return s.timestampNanos(); }
+        @Override public int capturedLength() { return s.capturedLength(); }
+        @Override public long originalLength() { return s.originalLength(); }
+        @Override public int linkType() { return s.linkType(); }
+        @Override public int fcsLength() { return s.fcsLength(); }
+        @Override public int interfaceId() { return s.interfaceId(); }
+        @Override public int sectionIndex() { return s.sectionIndex(); }
+        @Override public MemorySegment data() { return s.data(); }
+        @Override public MemorySegment mapping() { return null; }
+        @Override public long dataOffset() { return s.dataOffset(); }
+        @Override public long recordOffset() { return s.recordOffset(); }
+        @Override public String comment() { return null; }
+        @Override public CaptureFormat format() { return s.format(); }
+        @Override public List<CaptureProblem> problems() { return s.problems(); }
+        @Override public CaptureStats stats() { return s.stats(); }
+        @Override public void close() { s.close(); }
+    }
+}
