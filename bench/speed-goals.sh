@@ -28,7 +28,7 @@ load() { cut -d' ' -f1-3 /proc/loadavg; }
 cap() {  # frames -> path (generated once, niced: it is not what is measured)
   local f="$dir/speed-$1.pcap"
   if [ ! -f "$f" ]; then
-    nice -n 10 "${mr[@]}" simulate --scenario rocev2-clean --frames "$1" --out "$f.part" --no-progress >/dev/null
+    nice -n 10 "${mr[@]}" simulate --scenario rocev2-clean --frames "$1" --format pcap --out "$f.part" --no-progress >/dev/null
     mv "$f.part" "$f"
   fi
   echo "$f"
