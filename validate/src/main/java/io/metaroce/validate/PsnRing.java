@@ -22,7 +22,6 @@ final class PsnRing {
     java.lang.foreign.MemorySegment[] seg;
     int[] extOff, payOff, endOff;
     byte[] pad;
-    short[] path;
 
     PsnRing(long base) {
         this.base = base;
@@ -48,7 +47,6 @@ final class PsnRing {
         time = new long[cap];
         coverTime = new long[cap];
         coverFrame = new long[cap];
-        path = new short[cap];
     }
 
     int capacity() { return mask + 1; }
@@ -101,7 +99,6 @@ final class PsnRing {
         java.lang.foreign.MemorySegment[] sg0 = seg;
         int[] eo0 = extOff, po0 = payOff, en0 = endOff;
         byte[] pd0 = pad;
-        short[] pa0 = path;
         int oldMask = oldCap - 1;
         alloc(cap);
         for (long u = base; u < base + oldCap; u++) {
@@ -123,11 +120,10 @@ final class PsnRing {
             time[n] = tm0[o];
             coverTime[n] = ct0[o];
             coverFrame[n] = cf0[o];
-            path[n] = pa0[o];
         }
     }
 
-    long memoryBytes() { return (long) capacity() * (1 + 1 + 4 * 6 + 8 * 9 + 2 + 1); }
+    long memoryBytes() { return (long) capacity() * (1 + 1 + 4 * 6 + 8 * 9 + 1); }
 
     @Override
     public String toString() { return "PsnRing[" + base + "+" + capacity() + "]" + Arrays.toString(new int[0]); }

@@ -50,7 +50,9 @@ import java.util.Map;
  * duplicates, timeout retransmissions, CE without CNP: see {@link FileValidator}). The header and frame rules
  * run on the decoding thread, with no flow state; their findings wait in the frame's {@link FrameExtra} until the
  * engine has judged the frame (a capture duplicate is not judged twice). The stream rules run on the analysis
- * thread, in capture order, keyed by the engine's flow key ({@link FlowKey}). Which tap saw a frame decides how much a rule may conclude (principles a-f): at the
+ * thread, in capture order, on the engine's flows ({@link QpFlow}: one flow table, one pairing, one flow id,
+ * the connection parameters the engine took from CM), with what the engine decided about each frame
+ * ({@link FrameOutcome}: capture duplicate, the data flow a reply is about). Which tap saw a frame decides how much a rule may conclude (principles a-f): at the
  * sender's host (S) what the sender did is certain, at the receiver's host (R) and at a mirror (M) packets may
  * be missing or reordered by the network, so those verdicts are notes or wait for the evidence.
  *
@@ -986,7 +988,6 @@ final class RuleEngine implements AnalysisSession.FrameStages {
         r.rethLen[i] = f.hasReth ? (int) f.rethLen : -1;
         r.frame[i] = f.number;
         r.time[i] = f.timeNs;
-        r.path[i] = (short) f.pathId;
         if (!wasReserved) r.readBack[i] = 0;
         if (!d.truncated && d.seg != null) bytesOf(d, r, i);
         else r.seg[i] = null;
