@@ -35,7 +35,7 @@ run() {  # main class, args...: one JVM under Xvfb; prints its figures and its C
   echo "-- $(date -u +%H:%M:%S) load $(load): ${1##*.} ${*:2}"
   ( cd "$dir" && xvfb-run -a -s "-screen 0 1600x1000x24" /usr/bin/time -f 'JVM: %e s wall, %U s user, %S s sys, %M KB max RSS' \
       "$java" --enable-native-access=ALL-UNNAMED -Dprism.order=sw -Djavafx.animation.fullspeed=true \
-      -Djavafx.cachedir="$dir/fxcache" -cp "$cp" "$@" 2>&1 ) | grep -v -e WARNING -e '^INFO' -e 'PlatformImpl\|VirtualFlow addTrailing' || true
+      -Djavafx.cachedir="$dir/fxcache" -cp "$cp" "$@" 2>&1 ) | grep --line-buffered -v -e WARNING -e '^INFO' -e 'PlatformImpl\|VirtualFlow addTrailing' || true
 }
 
 echo "machine: $(nproc) cores, $(awk '/MemTotal/ {print int($2/1024/1024)}' /proc/meminfo) GiB; $(uptime)"

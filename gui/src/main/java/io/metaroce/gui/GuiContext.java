@@ -83,16 +83,16 @@ public final class GuiContext {
     /** Counts opens, so that late results of an earlier file are dropped. */
     private int generation;
 
-    /**
-     * What the GUI's analysis keeps: verdicts and events, not the per-flow frame lists; those cost 50 B per frame
-     * (measured at 1 M frames), most of the model's budget; a flow's frames are a filter away
-     * ({@code analysis.flow == "..."}).
-     */
     /** Captures from this size on show their first frames before the whole index is built. */
     static final long FIRST_SCREEN_BYTES = 64L << 20;
     /** Frames shown first: more than a packet list's row window, a few milliseconds to index. */
     static final int FIRST_SCREEN_FRAMES = 64 * 1024;
 
+    /**
+     * What the GUI's analysis keeps: verdicts and events, not the per-flow frame lists; those cost 50 B per frame
+     * (measured at 1 M frames), most of the model's budget; a flow's frames are a filter away
+     * ({@code analysis.flow == "..."}).
+     */
     public static final AnalysisSession.Options ANALYSIS_OPTIONS = new AnalysisSession.Options(true, true, false);
 
     public GuiContext(Stage stage) { this.stage = stage; }
