@@ -9,11 +9,15 @@
 #   4. with SOLR=1: the SolrCloud figures beside them (in-JVM 2-node cluster, 2 shards x 2 replicas; SOLR_DOCS, default 100000)
 # Each timing prints wall, user and sys CPU, and the load average before it: wall figures from a loaded machine
 # are not the machine's speed. Usage: bench/index-bench.sh [runs] (default 3; medians). Files go to $BENCH_DIR
-# (default /tmp/metaroce-index-bench), deleted at the end unless KEEP=1.
+# (default /tmp/metaroce-index-bench), deleted at the end unless KEEP=1. FRAMES, CAPTURES and SYNTHETIC scale the
+# parts down for a quick check of the script (defaults: the issue's sizes).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 . "$here/tools/find-java.sh"
 runs="${1:-3}"
+frames="${FRAMES:-1000000}"        # the capture of part 1
+caps="${CAPTURES:-16}"             # part 2a: captures of 31,250 QPs (2 flows each)
+synthetic="${SYNTHETIC:-1000000}"  # parts 2b and 3: synthetic flow documents
 dir="${BENCH_DIR:-/tmp/metaroce-index-bench}"
 mkdir -p "$dir"
 [ "${KEEP:-0}" = 1 ] || trap 'rm -rf "$dir"' EXIT
@@ -37,9 +41,9 @@ ratio() { python3 -c "import sys; print(f'{float(sys.argv[1])/float(sys.argv[2])
 show() { read -r w u s <<<"$2"; printf '%-58s %7.2f s wall  %7.2f s user  %6.2f s sys\n' "$1" "$w" "$u" "$s"; }
 
 echo "machine: $(nproc) cores, $(awk '/MemTotal/ {print int($2/1024/1024)}' /proc/meminfo) GiB; $runs runs each, medians"
-echo "== 1. index against analyze, 1 M frames (rocev2-clean) =="
+echo "== 1. index against analyze, $frames frames (rocev2-clean) =="
 cap="$dir/clean-1m.pcap"
-"${mr[@]}" simulate --scenario rocev2-clean --frames 1000000 --out "$cap" --no-progress >/dev/null
+"${mr[@]}" simulate --scenario rocev2-clean --frames "$frames" --out "$cap" --no-progress >/dev/null
 echo "capture: $(stat -c %s "$cap") bytes; $(load)"
 an="$(median "${mr[@]}" analyze -r "$cap")";                                  show "analyze -r CAP" "$an"
 aj="$(median "${mr[@]}" analyze -r "$cap" -T json)";                          show "analyze -r CAP -T json" "$aj"
@@ -49,8 +53,8 @@ sha="$(median sha256sum "$cap")";                                             sh
 echo "index / analyze: wall $(ratio "${ix%% *}" "${an%% *}")x (goal <= 1.3), user CPU $(ratio "$(cut -d' ' -f2 <<<"$ix")" "$(cut -d' ' -f2 <<<"$an")")x; $(load)"
 rm -f "$cap"; rm -rf "$dir/one.idx"
 
-echo "== 2a. metaroce index at 1 M flows (16 captures x 31,250 QPs x 2 flows) =="
-flows="$("$JAVA" -cp bench/target/benchmarks.jar io.metaroce.bench.ManyQpCaptures "$dir/many" 16 31250)"
+echo "== 2a. metaroce index, $caps captures x 31,250 QPs x 2 flows =="
+flows="$("$JAVA" -cp bench/target/benchmarks.jar io.metaroce.bench.ManyQpCaptures "$dir/many" "$caps" 31250)"
 echo "$flows flows in $(du -sh "$dir/many" | cut -f1); $(load)"
 mx="$(pre="rm -rf $dir/many.idx" median "${mr[@]}" index "$dir/many" --index "$dir/many.idx" --no-progress)"
 show "index 16 captures --index NEW" "$mx"
@@ -61,7 +65,7 @@ rm -rf "$dir/many" "$dir/many.idx"
 
 echo "== 2b + 3. the embedded index alone, 1 M synthetic flow documents, queries in one process (FlowIndexBench); $(load) =="
 /usr/bin/time -f "FlowIndexBench process: %e s wall %U s user %S s sys, peak RSS %M KB" \
-  "$JAVA" --enable-native-access=ALL-UNNAMED -cp "$cp_lucene" io.metaroce.index.lucene.FlowIndexBench 1000000 "$dir/synthetic.idx" 2>&1 | grep -v '^WARNING'
+  "$JAVA" --enable-native-access=ALL-UNNAMED -cp "$cp_lucene" io.metaroce.index.lucene.FlowIndexBench "$synthetic" "$dir/synthetic.idx" 2>&1 | grep -v '^WARNING'
 echo "== 3b. whole metaroce search runs on that index (JVM start included); $(load) =="
 t0=1796000000000000000
 sel="dest_qp:0x000205 AND naks:[5 TO *] AND first:[$((t0 + 42 * 60000000000)) TO $((t0 + 42 * 60000000000 + 20000000000))]"
