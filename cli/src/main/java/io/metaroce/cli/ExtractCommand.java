@@ -130,15 +130,67 @@ public final class ExtractCommand implements Callable<Integer> {
     }
 
     /**
-     * Copies the records at the wanted offsets, in capture order. The source is read front to back up to the
-     * last wanted offset (the reader resolves each record's interface, link type and time resolution); a record
-     * found at a wanted offset must be the indexed frame, else the capture is reported. Returns the packets
-     * written, or -1 after reporting.
+     * Copies the records at the wanted offsets, in capture order, with positional reads ({@link RecordsAt}); a
+     * capture whose layout needs it is read front to back instead ({@link #copyReadingThrough}). Returns the
+     * packets written, or -1 after reporting.
      */
     private static long copy(IndexedCapture cap, TreeMap<Long, Wanted> wanted, PcapngWriter w, PrintStream err) throws IOException {
         if (wanted.isEmpty()) return 0;
-        Map<Long, Integer> interfaces = new HashMap<>(); // (link type << 8 | fcs + 1) -> interface id
-        String name = Path.of(cap.path()).getFileName().toString();
+        long[] offsets = new long[wanted.size()];
+        Wanted[] what = new Wanted[wanted.size()];
+        int k = 0;
+        for (var e : wanted.entrySet()) {
+            offsets[k] = e.getKey();
+            what[k++] = e.getValue();
+        }
+        Interfaces interfaces = new Interfaces(w, cap);
+        try (RecordsAt records = RecordsAt.open(Path.of(cap.path()))) {
+            if (records != null) {
+                String problem = records.read(offsets, CHUNK_BYTES, (i, src) -> interfaces.write(src, what[i]));
+                if (problem == null) return offsets.length;
+                if (!problem.equals(RecordsAt.NEEDS_FULL_READ)) {
+                    err.println("metaroce extract: " + cap.path() + ": " + problem + "; the capture is not as indexed");
+                    return -1;
+                }
+            }
+        }
+        return copyReadingThrough(cap, wanted, interfaces, err);
+    }
+
+    /** Records are gathered this many bytes at a time: a flow of any length is extracted in bounded memory. */
+    private static final int CHUNK_BYTES = 8 << 20;
+
+    /** The output's interfaces, one per source capture and link type (and FCS length). */
+    private static final class Interfaces {
+        final Map<Long, Integer> ids = new HashMap<>(); // (link type << 8 | fcs + 1) -> interface id
+        final PcapngWriter w;
+        final IndexedCapture cap;
+        final String name;
+
+        Interfaces(PcapngWriter w, IndexedCapture cap) {
+            this.w = w;
+            this.cap = cap;
+            this.name = Path.of(cap.path()).getFileName().toString();
+        }
+
+        void write(PacketSource src, Wanted x) throws IOException {
+            long key = ((long) src.linkType() << 8) | (src.fcsLength() + 1);
+            Integer id = ids.get(key);
+            if (id == null) {
+                id = w.addInterface(src.linkType(), 0, name, cap.path(), null, src.fcsLength() >= 0 ? src.fcsLength() : -1);
+                ids.put(key, id);
+            }
+            w.write(id, src.timestampNanos(), src.data(), 0, src.capturedLength(), src.originalLength(),
+                    "flow " + x.flow() + ", frame " + x.frame() + " of " + name);
+        }
+    }
+
+    /**
+     * Copies the records at the wanted offsets reading the source front to back up to the last one (the reader
+     * resolves each record's interface, link type and time resolution); a record found at a wanted offset must
+     * be the indexed frame, else the capture is reported.
+     */
+    private static long copyReadingThrough(IndexedCapture cap, TreeMap<Long, Wanted> wanted, Interfaces out, PrintStream err) throws IOException {
         long last = wanted.lastKey(), written = 0;
         try (PacketSource src = CaptureFiles.open(Path.of(cap.path()))) {
             while (src.next()) {
@@ -151,14 +203,7 @@ public final class ExtractCommand implements Callable<Integer> {
                             + ", indexed as frame " + x.frame() + "; the capture is not as indexed");
                     return -1;
                 }
-                long key = ((long) src.linkType() << 8) | (src.fcsLength() + 1);
-                Integer id = interfaces.get(key);
-                if (id == null) {
-                    id = w.addInterface(src.linkType(), 0, name, cap.path(), null, src.fcsLength() >= 0 ? src.fcsLength() : -1);
-                    interfaces.put(key, id);
-                }
-                w.write(id, src.timestampNanos(), src.data(), 0, src.capturedLength(), src.originalLength(),
-                        "flow " + x.flow() + ", frame " + x.frame() + " of " + name);
+                out.write(src, x);
                 written++;
             }
         } catch (CaptureException e) {

@@ -26,7 +26,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.io.UncheckedIOException;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -91,6 +94,9 @@ public final class IndexCommand implements Callable<Integer> {
 
     @Option(names = "--progress", negatable = true, description = "progress bar on stderr (default: only when stderr is a terminal)")
     Boolean progress;
+
+    /** Hashes the captures beside their analysis; daemon threads, so an interrupted run does not wait for them. */
+    private static final ExecutorService HASHING = Executors.newCachedThreadPool(r -> Thread.ofPlatform().daemon().name("metaroce-hash").unstarted(r));
 
     private PrintStream out, err;
     private ProgressBar bar;
@@ -219,29 +225,50 @@ public final class IndexCommand implements Callable<Integer> {
     /** Analyzes one capture and commits its documents; 0, or 2 when it could not be read (or is damaged). */
     private int indexOne(FlowIndex index, Path file, AnalysisSettings settings, java.util.function.LongConsumer progressAt) throws IOException {
         Path abs = file.toAbsolutePath().normalize();
-        String hash = CaptureIdentity.sha256(abs);
         long size = CaptureIdentity.size(abs);
-        IndexedCapture known = index.capture(hash);
-        if (known != null) {
-            report(out, known.path().equals(abs.toString()) ? "unchanged " + abs + " (indexed already)"
-                    : "skipped " + abs + ": same content as the indexed " + known.path());
-            return 0;
-        }
         Map<String, Set<String>> events = new HashMap<>();
         AnalysisSession session = new AnalysisSession(settings, new AnalysisSession.Options(false, false, true))
                 .onEvent((AnalysisEvent e) -> {
                     if (e.flow() != null) events.computeIfAbsent(e.flow(), x -> new TreeSet<>()).add(e.type().label());
                 })
                 .onProgress((pos, total, frames) -> progressAt.accept(rules ? pos / 2 : pos));
-        AnalysisResult result;
+        // The content hash runs beside the analysis (the other core), not before it: it read the whole file once
+        // more ahead of the pass. A capture it finds indexed already stops the pass early.
+        CompletableFuture<String> hashing = CompletableFuture.supplyAsync(() -> {
+            try {
+                String h = CaptureIdentity.sha256(abs);
+                if (index.capture(h) != null) session.cancel();
+                return h;
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }, HASHING);
+        AnalysisResult result = null;
+        CaptureException failed = null;
         try {
             result = session.run(abs);
         } catch (CaptureException e) {
-            report(err, "metaroce index: " + e.getMessage());
-            return 2;
+            failed = e;
         } catch (CancellationException e) {
+            // the capture is indexed already (or the whole run is stopping): the hash says which below
+        }
+        String hash;
+        try {
+            hash = hashing.join();
+        } catch (CompletionException e) {
+            throw e.getCause() instanceof UncheckedIOException u ? u.getCause() : new IOException(e.getCause());
+        }
+        IndexedCapture known = index.capture(hash);
+        if (known != null) {
+            report(out, known.path().equals(abs.toString()) ? "unchanged " + abs + " (indexed already)"
+                    : "skipped " + abs + ": same content as the indexed " + known.path());
+            return 0;
+        }
+        if (failed != null) {
+            report(err, "metaroce index: " + failed.getMessage());
             return 2;
         }
+        if (result == null) return 2;
         Map<String, Set<String>> broken = new HashMap<>();
         if (rules) {
             ValidateSettings vs = new ValidateSettings.Builder().tap(settings.tap()).ports(settings.rocePorts()).build();

@@ -44,12 +44,14 @@ final class LuceneDocuments {
 
     static Document toLucene(FlowDocument d) {
         Document doc = new Document();
+        StoredFlows.Encoder stored = new StoredFlows.Encoder();
         for (var e : d.fields().entrySet()) {
             FieldDef f = FlowSchema.field(e.getKey());
             if (e.getValue() instanceof List<?> l) for (Object v : l) add(doc, f, v);
             else add(doc, f, e.getValue());
+            stored.field(f, e.getValue());
         }
-        doc.add(new StoredField(StoredFlows.FIELD, StoredFlows.encode(d)));
+        doc.add(new StoredField(StoredFlows.FIELD, stored.toArray()));
         return doc;
     }
 

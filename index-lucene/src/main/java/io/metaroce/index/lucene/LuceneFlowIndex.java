@@ -56,9 +56,14 @@ public final class LuceneFlowIndex implements FlowIndex {
     private static final String SCHEMA_KEY = "metaroce.schema";
     /**
      * The indexing buffer: a capture's documents are flushed in a few large segments instead of many small ones
-     * (fewer merges later). Commits flush it anyway, once per capture.
+     * (fewer merges later). Commits flush it anyway, once per capture. Not final: FlowIndexBench compares settings.
      */
-    static final int RAM_BUFFER_MB = 128;
+    static volatile double ramBufferMb = 128;
+    /**
+     * Flushed segments stay as separate files instead of being copied into one compound file: every capture's
+     * commit flushes a segment, and the copy was pure overhead for a bulk load (merges still decide by size).
+     */
+    static volatile boolean compoundFiles = false;
     private final Path path;
     private final Directory dir;
     private final IndexWriter writer;
@@ -82,7 +87,7 @@ public final class LuceneFlowIndex implements FlowIndex {
         IndexWriter w;
         try {
             IndexWriterConfig cfg = new IndexWriterConfig().setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND)
-                    .setRAMBufferSizeMB(RAM_BUFFER_MB).setCommitOnClose(false);
+                    .setRAMBufferSizeMB(ramBufferMb).setUseCompoundFile(compoundFiles).setCommitOnClose(false);
             w = new IndexWriter(d, cfg);
         } catch (LockObtainFailedException e) {
             d.close();

@@ -22,21 +22,29 @@ final class StoredFlows {
     private StoredFlows() {}
 
     static byte[] encode(FlowDocument d) {
-        Out out = new Out();
-        for (var e : d.fields().entrySet()) {
-            byte[] name = NAMES.computeIfAbsent(e.getKey(), k -> k.getBytes(StandardCharsets.UTF_8));
+        Encoder out = new Encoder();
+        for (var e : d.fields().entrySet()) out.field(FlowSchema.field(e.getKey()), e.getValue());
+        return out.toArray();
+    }
+
+    /** Writes one document's fields as they come (the caller looked each field up once for indexing too). */
+    static final class Encoder {
+        private final Out out = new Out();
+
+        void field(FieldDef f, Object value) {
+            byte[] name = NAMES.computeIfAbsent(f.name(), k -> k.getBytes(StandardCharsets.UTF_8));
             out.var(name.length);
             out.bytes(name, name.length);
-            FieldDef f = FlowSchema.field(e.getKey());
             if (f.multi()) {
-                List<?> l = (List<?>) e.getValue();
+                List<?> l = (List<?>) value;
                 out.var(l.size());
                 for (Object v : l) value(out, f, v);
             } else {
-                value(out, f, e.getValue());
+                value(out, f, value);
             }
         }
-        return out.toArray();
+
+        byte[] toArray() { return out.toArray(); }
     }
 
     private static void value(Out out, FieldDef f, Object v) {

@@ -33,6 +33,10 @@ public final class FlowIndexBench {
         boolean keep = args.length > 1;
         Path dir = keep ? Path.of(args[1]) : Files.createTempDirectory("idx-bench").resolve("i");
         int captures = Math.max(1, flows / PER_CAPTURE);
+        // Writer settings to compare (-Dbench.ram=MB, -Dbench.cfs=true); the defaults are what metaroce uses.
+        LuceneFlowIndex.ramBufferMb = Double.parseDouble(System.getProperty("bench.ram", Double.toString(LuceneFlowIndex.ramBufferMb)));
+        LuceneFlowIndex.compoundFiles = Boolean.parseBoolean(System.getProperty("bench.cfs", Boolean.toString(LuceneFlowIndex.compoundFiles)));
+        System.out.printf(Locale.ROOT, "writer: RAM buffer %.0f MB, compound files %s%n", LuceneFlowIndex.ramBufferMb, LuceneFlowIndex.compoundFiles);
         long docs = 0, genNs = 0, addNs = 0, addCpu = 0;
         try (LuceneFlowIndex idx = LuceneFlowIndex.openForWriting(dir)) {
             for (int c = 0; c < captures; c++) {

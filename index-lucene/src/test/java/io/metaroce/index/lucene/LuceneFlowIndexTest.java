@@ -7,7 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.metaroce.index.FacetBucket;
+import io.metaroce.index.FlowIndex;
+import io.metaroce.index.FlowIndexContract;
+import java.io.IOException;
 import io.metaroce.index.FieldDef;
 import io.metaroce.index.FlowDocument;
 import io.metaroce.index.FlowQuery;
@@ -28,86 +30,22 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The embedded index on disk against the in-memory meaning of each query ({@link FlowQueryMatcher}). */
-class LuceneFlowIndexTest {
-    static final List<String> QUERIES = List.of("naks:[5 TO *]", "dest_qp:0x000201", "src:10.0.0.0/24", "src:10.0.1.0/24 OR dst:fd00::/112",
-            "first:[2026-11-30T00:55 TO 2026-11-30T00:57]", "last:<2026-11-30T00:55:30", "rule:MR-RTX-*", "rule:MR-RTX-00? AND NOT events:nak",
-            "ce_without_cnp:*", "NOT ce_without_cnp:*", "transport:metaroce AND paths.2.loss_rate:>0", "ce_paths:1",
-            "src_qps:[100 TO 150]", "10.1.0.3", "(naks:>3 || cnps:4) && -service:ud", "credit_mode:true cnps:{1 TO 4}",
-            "*:*", "retransmissions_by_cause.nak:3", "dst:[10.1.0.2 TO 10.1.0.5]", "flow:*-1?", "capture:\"/captures/host3.pcapng\"");
+/**
+ * The embedded index on disk: the backend contract ({@link FlowIndexContract}: every query kind against its
+ * meaning, sorts, exact facets, documents whole), queried through an index reopened for reading as
+ * {@code metaroce search} opens it; then what only the directory backend has (capture identity, concurrent
+ * reader and writer, directories that are not an index).
+ */
+class LuceneFlowIndexTest extends FlowIndexContract {
     @TempDir static Path tmp;
-    static Path dir;
-    static List<FlowDocument> flows = new ArrayList<>();
 
-    @BeforeAll
-    static void build() throws Exception {
-        dir = tmp.resolve("flows.idx");
-        try (LuceneFlowIndex idx = LuceneFlowIndex.openForWriting(dir)) {
-            for (int c = 0; c < 6; c++) {
-                SyntheticFlows.Capture cap = SyntheticFlows.capture(c, 400, 42);
-                idx.addCapture(cap.capture(), cap.documents());
-                flows.addAll(cap.flows());
-            }
-        }
-    }
+    @Override
+    protected FlowIndex newIndex() throws IOException { return LuceneFlowIndex.openForWriting(tmp.resolve("flows.idx")); }
 
-    @Test
-    void everyQueryKindMatchesExactlyItsMeaning() throws Exception {
-        try (LuceneFlowIndex idx = LuceneFlowIndex.openForReading(dir)) {
-            for (String text : QUERIES) {
-                FlowQuery q = FlowQueryParser.parse(text);
-                List<String> want = flows.stream().filter(d -> FlowQueryMatcher.matches(q, d)).map(FlowDocument::id).sorted().toList();
-                SearchResult r = idx.search(q, FlowSort.DEFAULT, 100_000);
-                assertEquals(want.size(), r.total(), text);
-                assertEquals(want, r.flows().stream().map(FlowDocument::id).sorted().toList(), text);
-                assertFalse(want.isEmpty() && !text.startsWith("NOT"), "the fixture exercises " + text);
-            }
-        }
-    }
-
-    @Test
-    void documentsComeBackWholeAndPartsInOrder() throws Exception {
-        try (LuceneFlowIndex idx = LuceneFlowIndex.openForReading(dir)) {
-            FlowDocument longest = flows.stream().max(Comparator.comparingLong(d -> d.getLong("packets"))).orElseThrow();
-            FlowDocument back = idx.search(new FlowQuery.Term(FlowSchema.field(FlowSchema.ID), longest.id()), FlowSort.DEFAULT, 1).flows().get(0);
-            assertEquals(longest, back);
-            List<FlowDocument> parts = idx.parts(longest.getString(FlowSchema.ROOT_ID));
-            assertEquals(longest.getLong(FlowSchema.PARTS).intValue(), parts.size());
-            assertTrue(parts.size() > 1);
-            long[] offsets = parts.stream().flatMapToLong(p -> java.util.Arrays.stream(p.offsets())).toArray();
-            assertEquals(longest.getLong("packets"), offsets.length);
-            assertArrayEquals(longest.offsets(), java.util.Arrays.copyOf(offsets, longest.offsets().length));
-        }
-    }
-
-    @Test
-    void sortsByAnyNumericFieldWithTiesById() throws Exception {
-        try (LuceneFlowIndex idx = LuceneFlowIndex.openForReading(dir)) {
-            for (String spec : List.of("naks", "ce_without_cnp:desc", "first:asc", "dest_qp:asc")) {
-                FlowSort s = FlowSort.parse(spec);
-                Comparator<FlowDocument> byField = Comparator.comparing((FlowDocument d) -> d.getLong(s.field().name()),
-                        s.descending() ? Comparator.nullsLast(Comparator.<Long>reverseOrder()) : Comparator.nullsLast(Comparator.<Long>naturalOrder()));
-                List<String> want = flows.stream().sorted(byField.thenComparing(FlowDocument::id)).limit(50).map(FlowDocument::id).toList();
-                assertEquals(want, idx.search(new FlowQuery.MatchAll(), s, 50).flows().stream().map(FlowDocument::id).toList(), spec);
-            }
-        }
-    }
-
-    @Test
-    void topFacetsAreExact() throws Exception {
-        try (LuceneFlowIndex idx = LuceneFlowIndex.openForReading(dir)) {
-            String[][] cases = {{"dest_qp", "naks", "*:*"}, {"src", "ce_marks", "*:*"}, {"dst", "retransmitted_packets", "transport:rocev2"},
-                    {"rules", "naks", "*:*"}, {"ce_paths", "ce_marks", "*:*"}, {"capture_path", "cnps", "naks:>0"}, {"src_qps", "packets", "*:*"}};
-            for (String[] c : cases) {
-                FieldDef g = FlowSchema.field(c[0]), by = FlowSchema.field(c[1]);
-                FlowQuery f = FlowQueryParser.parse(c[2]);
-                List<FacetBucket> want = SyntheticFlows.top(flows, g, by, 10, f);
-                assertEquals(want, idx.top(g, by, 10, f), String.join(" ", c));
-                assertFalse(want.isEmpty());
-            }
-            assertThrows(IllegalArgumentException.class, () -> idx.top(FlowSchema.field("first_ns"), FlowSchema.field("naks"), 10, new FlowQuery.MatchAll()));
-            assertThrows(IllegalArgumentException.class, () -> idx.top(FlowSchema.field("dest_qp"), FlowSchema.field("credit_mode"), 10, new FlowQuery.MatchAll()));
-        }
+    @Override
+    protected FlowIndex forQueries(FlowIndex filled) throws IOException {
+        filled.close();
+        return LuceneFlowIndex.openForReading(tmp.resolve("flows.idx"));
     }
 
     @Test

@@ -1,0 +1,118 @@
+package io.metaroce.index;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * What every {@link FlowIndex} backend must answer, checked on the same seeded synthetic captures
+ * ({@link SyntheticFlows}) against the in-memory meaning of each query ({@link FlowQueryMatcher}): every kind
+ * of the query language, sort order and ties, exact facets, documents and parts back whole. Each backend's test
+ * extends this class (shared through this module's test-jar) and only says how to make an empty index; what
+ * holds for one backend then holds for all.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+public abstract class FlowIndexContract {
+    /** Every kind of the language: ranges, hex QPs, CIDR, times, wildcards, negation, bare values, paths. */
+    public static final List<String> QUERIES = List.of("naks:[5 TO *]", "dest_qp:0x000201", "src:10.0.0.0/24", "src:10.0.1.0/24 OR dst:fd00::/112",
+            "first:[2026-11-30T00:55 TO 2026-11-30T00:57]", "last:<2026-11-30T00:55:30", "rule:MR-RTX-*", "rule:MR-RTX-00? AND NOT events:nak",
+            "ce_without_cnp:*", "NOT ce_without_cnp:*", "transport:metaroce AND paths.2.loss_rate:>0", "ce_paths:1",
+            "src_qps:[100 TO 150]", "10.1.0.3", "(naks:>3 || cnps:4) && -service:ud", "credit_mode:true cnps:{1 TO 4}",
+            "*:*", "retransmissions_by_cause.nak:3", "dst:[10.1.0.2 TO 10.1.0.5]", "flow:*-1?", "capture:\"/captures/host3.pcapng\"");
+
+    /** The flow documents indexed, as generated. */
+    protected final List<FlowDocument> flows = new ArrayList<>();
+    private FlowIndex index;
+
+    /** A new, empty index of the backend under test (called once, before the checks). */
+    protected abstract FlowIndex newIndex() throws IOException;
+
+    /** The index the checks query, once filled (a backend may reopen it for reading); by default the same one. */
+    protected FlowIndex forQueries(FlowIndex filled) throws IOException { return filled; }
+
+    @BeforeAll
+    final void fill() throws IOException {
+        FlowIndex w = newIndex();
+        for (int c = 0; c < 6; c++) {
+            SyntheticFlows.Capture cap = SyntheticFlows.capture(c, 400, 42);
+            w.addCapture(cap.capture(), cap.documents());
+            flows.addAll(cap.flows());
+        }
+        index = forQueries(w);
+    }
+
+    @AfterAll
+    final void closeIndex() throws IOException {
+        if (index != null) index.close();
+    }
+
+    @Test
+    void everyQueryKindMatchesExactlyItsMeaning() throws IOException {
+        for (String text : QUERIES) {
+            FlowQuery q = FlowQueryParser.parse(text);
+            List<String> want = flows.stream().filter(d -> FlowQueryMatcher.matches(q, d)).map(FlowDocument::id).sorted().toList();
+            SearchResult r = index.search(q, FlowSort.DEFAULT, 100_000);
+            assertEquals(want.size(), r.total(), text);
+            assertEquals(want, r.flows().stream().map(FlowDocument::id).sorted().toList(), text);
+            assertEquals(want.size(), index.search(q, FlowSort.DEFAULT, 0).total(), "count only: " + text);
+            assertFalse(want.isEmpty() && !text.startsWith("NOT"), "the fixture exercises " + text);
+        }
+    }
+
+    @Test
+    void sortsByAnyNumericFieldWithTiesById() throws IOException {
+        for (String spec : List.of("naks", "ce_without_cnp:desc", "ce_without_cnp:asc", "first:asc", "dest_qp:asc")) {
+            FlowSort s = FlowSort.parse(spec);
+            Comparator<FlowDocument> byField = Comparator.comparing((FlowDocument d) -> d.getLong(s.field().name()),
+                    s.descending() ? Comparator.nullsLast(Comparator.<Long>reverseOrder()) : Comparator.nullsLast(Comparator.<Long>naturalOrder()));
+            List<String> want = flows.stream().sorted(byField.thenComparing(FlowDocument::id)).limit(1500).map(FlowDocument::id).toList();
+            // 1500 > one page of a paging backend: the pages join without a gap or a repeat
+            assertEquals(want, index.search(new FlowQuery.MatchAll(), s, 1500).flows().stream().map(FlowDocument::id).toList(), spec);
+        }
+    }
+
+    @Test
+    void topFacetsAreExact() throws IOException {
+        String[][] cases = {{"dest_qp", "naks", "*:*"}, {"src", "ce_marks", "*:*"}, {"dst", "retransmitted_packets", "transport:rocev2"},
+                {"rules", "naks", "*:*"}, {"ce_paths", "ce_marks", "*:*"}, {"capture_path", "cnps", "naks:>0"}, {"src_qps", "packets", "*:*"}};
+        for (String[] c : cases) {
+            FieldDef g = FlowSchema.field(c[0]), by = FlowSchema.field(c[1]);
+            FlowQuery f = FlowQueryParser.parse(c[2]);
+            List<FacetBucket> want = SyntheticFlows.top(flows, g, by, 10, f);
+            assertEquals(want, index.top(g, by, 10, f), String.join(" ", c));
+            assertFalse(want.isEmpty());
+        }
+        assertThrows(IllegalArgumentException.class, () -> index.top(FlowSchema.field("first_ns"), FlowSchema.field("naks"), 10, new FlowQuery.MatchAll()));
+        assertThrows(IllegalArgumentException.class, () -> index.top(FlowSchema.field("dest_qp"), FlowSchema.field("credit_mode"), 10, new FlowQuery.MatchAll()));
+    }
+
+    @Test
+    void documentsComeBackWholeAndPartsInOrder() throws IOException {
+        for (FlowDocument d : flows.subList(0, 50)) {
+            var back = index.search(new FlowQuery.Term(FlowSchema.field(FlowSchema.ID), d.id()), FlowSort.DEFAULT, 1).flows();
+            assertEquals(List.of(d), back);
+            assertEquals(List.copyOf(d.fields().keySet()), List.copyOf(back.getFirst().fields().keySet()), "stored field order");
+        }
+        FlowDocument longest = flows.stream().max(Comparator.comparingLong(d -> d.getLong("packets"))).orElseThrow();
+        List<FlowDocument> parts = index.parts(longest.getString(FlowSchema.ROOT_ID));
+        assertEquals(longest.getLong(FlowSchema.PARTS).intValue(), parts.size());
+        assertTrue(parts.size() > 1);
+        assertEquals(longest, parts.getFirst());
+        long[] offsets = parts.stream().flatMapToLong(p -> Arrays.stream(p.offsets())).toArray();
+        assertEquals(longest.getLong("packets"), offsets.length);
+        assertArrayEquals(longest.offsets(), Arrays.copyOf(offsets, longest.offsets().length));
+        for (int i = 1; i < offsets.length; i++) assertTrue(offsets[i - 1] < offsets[i], "offsets in capture order");
+    }
+}
