@@ -58,6 +58,8 @@ final class KaitaiLayers {
     private final List<Placed> placed = new ArrayList<>();
     private final Map<Integer, List<Placed>> byHeader = new HashMap<>();
     private final List<String> failures = new ArrayList<>(0);
+    /** Absolute start of the RoCE transport's payload, pad and ICRC as Kaitai read them, -1 when not read. */
+    private int payloadStart = -1, padStart = -1, icrcStart = -1;
 
     KaitaiLayers(int capturedLength) { limit = capturedLength; }
 
@@ -71,6 +73,12 @@ final class KaitaiLayers {
 
     /** Every header met, in walk order. */
     List<Placed> all() { return placed; }
+
+    int payloadStart() { return payloadStart; }
+
+    int padStart() { return padStart; }
+
+    int icrcStart() { return icrcStart; }
 
     /** Why a parse stopped early ("frame: ..."), empty when every parse read to its end. */
     List<String> failures() { return failures; }
@@ -96,6 +104,11 @@ final class KaitaiLayers {
                 byHeader.computeIfAbsent(h.index(), k -> new ArrayList<>(1)).add(p);
             }
         }
+        if (s instanceof io.metaroce.protocol.kaitai.pos.RoceTransport) {
+            payloadStart = readAt(s, m, base, "payload");
+            padStart = readAt(s, m, base, "pad");
+            icrcStart = readAt(s, m, base, "icrc");
+        }
         for (String name : m.seq) {
             Method g = m.getters.get(name);
             if (g != null && m.structLike.contains(name)) child(s, m, base, path, name, invoke(g, s));
@@ -109,6 +122,12 @@ final class KaitaiLayers {
             }
             child(s, m, base, path, name, v);
         }
+    }
+
+    /** Where attribute name was read from (absolute), or -1 when it was not read or lies past the captured bytes. */
+    private int readAt(KaitaiStruct s, Meta m, int base, String name) {
+        Integer a = m.pos(s, true, name), b = m.pos(s, false, name);
+        return a == null || b == null || base + b > limit ? -1 : base + a;
     }
 
     private void child(KaitaiStruct parent, Meta m, int base, String path, String name, Object v) {

@@ -35,7 +35,7 @@ class KaitaiFrameTreeTest {
         Dissector dissector = new Dissector();
         Dissection d = new Dissection();
         FrameFields ff = new FrameFields();
-        long frames = 0, fields = 0, bitFields = 0;
+        long frames = 0, fields = 0, bitFields = 0, trailers = 0;
         List<String> problems = new ArrayList<>();
         for (Path p : FrameTreeTest.sampleCaptures()) {
             try (PacketSource src = CaptureFiles.open(p)) {
@@ -50,6 +50,7 @@ class KaitaiFrameTreeTest {
                     long[] n = compare(flyweight, kaitai, k, d, ctx, problems);
                     fields += n[0];
                     bitFields += n[1];
+                    trailers += n[2];
                     frames++;
                     if (problems.size() > 20) fail(String.join("\n", problems));
                 }
@@ -59,13 +60,14 @@ class KaitaiFrameTreeTest {
         assertTrue(frames > 1000, "frames: " + frames);
         assertTrue(fields > 20 * frames, "fields compared: " + fields);
         assertTrue(bitFields > 5 * frames, "bit fields compared: " + bitFields);
+        assertTrue(trailers > frames / 2, "frames whose ICRC position was compared: " + trailers);
         System.out.println("KaitaiFrameTreeTest: " + frames + " sample frames, " + fields + " fields (" + bitFields
                 + " bit fields) agree with the flyweights");
     }
 
-    /** Compares the two trees; returns {fields, bit fields} compared. */
+    /** Compares the two trees; returns {fields, bit fields, 1 if the ICRC position was} compared. */
     private static long[] compare(FrameTree fw, FrameTree kt, KaitaiLayers k, Dissection d, String ctx, List<String> problems) {
-        long fields = 0, bits = 0;
+        long fields = 0, bits = 0, trailer = 0;
         if (!fw.expert().equals(kt.expert())) problems.add(ctx + "expert items: flyweight " + fw.expert() + ", Kaitai " + kt.expert());
         assertEquals(fw.layers().size(), kt.layers().size(), ctx);
         int[] seen = new int[io.metaroce.protocol.Spec.HEADERS.size()];
@@ -105,7 +107,17 @@ class KaitaiFrameTreeTest {
                 }
             }
         }
-        return new long[] {fields, bits};
+        // Payload, pad and ICRC (the tree's ranges come from the dissection): where Kaitai read them.
+        if (d.isRoce() && k.icrcStart() >= 0 && kt.icrc() != null && kt.icrc().hasBytes()) {
+            if (k.icrcStart() != kt.icrc().offset()) problems.add(ctx + "ICRC at " + kt.icrc().offset() + ", Kaitai " + k.icrcStart());
+            if (k.padStart() >= 0 && d.payloadLength() >= 0 && k.padStart() != d.payloadOffset() + d.payloadLength())
+                problems.add(ctx + "pad at " + (d.payloadOffset() + d.payloadLength()) + ", Kaitai " + k.padStart());
+            // (An opcode the dissector does not know leaves its bytes undecoded, where Kaitai reads them as payload.)
+            if (k.payloadStart() >= 0 && d.payloadOffset() >= 0 && k.payloadStart() != d.payloadOffset())
+                problems.add(ctx + "payload at " + d.payloadOffset() + ", Kaitai " + k.payloadStart());
+            trailer = 1;
+        }
+        return new long[] {fields, bits, trailer};
     }
 
     /** A layer's FIELD and OPTIONS nodes, subfields included, depth first (carried headers excluded). */
