@@ -30,7 +30,7 @@ echo "building the bench harnesses..." >&2
 cp_lucene="index-lucene/target/classes:index-lucene/target/test-classes:$(cat "$dir/cp.txt")"
 load() { echo "load $(cut -d' ' -f1-3 /proc/loadavg)"; }
 # one run: wall user sys (seconds), output discarded
-once() { { /usr/bin/time -f "%e %U %S" "$@" >/dev/null 2>/dev/null; } 2>&1 | tail -1; }
+once() { /usr/bin/time -o "$dir/time.txt" -f "%e %U %S" "$@" >/dev/null 2>&1 || true; tail -1 "$dir/time.txt"; }
 # median by wall of $runs runs of a command; $pre runs before each (e.g. removing the index)
 median() {
   local r=() i
