@@ -174,6 +174,8 @@ public final class FlowQueryParser {
     private FlowQuery single(FieldDef f, String raw, boolean quoted, int at) {
         switch (f.type()) {
             case KEYWORD -> {
+                // A lone * is "any value", the same query as field:*, so both have one canonical form
+                if (!quoted && raw.equals("*")) return new FlowQuery.Exists(f);
                 if (!quoted && hasWildcard(raw)) return new FlowQuery.Wildcard(f, raw);
                 return new FlowQuery.Term(f, quoted ? raw : unescape(raw));
             }
