@@ -96,6 +96,9 @@ class TwoThreadPipelineTest {
     @Test
     void consumerFailureWakesAProducerBlockedInItsSource() {
         CountDownLatch never = new CountDownLatch(1);
+        // The consumer fails only once the producer waits in its source: failing earlier may (rightly) let the
+        // producer see the failure before it calls the source again, and then there is nothing to wake.
+        CountDownLatch inSource = new CountDownLatch(1);
         AtomicReference<Boolean> woken = new AtomicReference<>(false);
         RuntimeException failure = new IllegalStateException("analysis failed");
         AtomicInteger calls = new AtomicInteger();
@@ -105,6 +108,7 @@ class TwoThreadPipelineTest {
                 return true;
             }
             try {
+                inSource.countDown();
                 never.await(); // an idle link
             } catch (InterruptedException e) {
                 woken.set(true);
@@ -113,6 +117,11 @@ class TwoThreadPipelineTest {
             slot.size = 0;
             return false;
         }, slot -> {
+            try {
+                if (!inSource.await(10, java.util.concurrent.TimeUnit.SECONDS)) throw new AssertionError("the producer never waited in its source");
+            } catch (InterruptedException e) {
+                throw new AssertionError(e);
+            }
             throw failure;
         }));
         assertSame(failure, thrown);
