@@ -48,7 +48,9 @@ class AnchorsTest {
             assertNotNull(f.anchor(), "anchor of " + f);
             anchored++;
         }
-        assertEquals(Spec.RULES.size(), anchored, "every rule is planted once and anchored");
+        // The MR-DIAG rules are the analyzer's diagnoses, shown by the fault scenarios (DiagnosisRulesTest), not planted here.
+        long planted = Spec.RULES.stream().filter(x -> !x.id().startsWith("MR-DIAG-")).count();
+        assertEquals(planted, anchored, "every rule is planted once and anchored");
         for (Finding f : r.findings()) if (f.anchor() != null) check(f, frames.get(f.frame()));
     }
 
