@@ -53,6 +53,16 @@ final class Host {
         ip = Addresses.ipv4(newIpv4);
     }
 
+    /**
+     * The IPv6 host sends from another address (a GID of another kind picked by the QP's GID index): set before its
+     * flows are created, which copy the address they are set up with.
+     */
+    void readdress6(byte[] address) {
+        if (!ipv6) throw new IllegalStateException("readdress6: IPv6 hosts only");
+        System.arraycopy(address, 0, ip6, 0, 16);
+        ip = Addresses.ipv6(ip6);
+    }
+
     /** The address as 16 bytes (IPv4 as ::ffff:a.b.c.d), as CM GIDs and the IP CM header carry it. */
     byte[] gid() {
         if (ipv6) return ip6.clone();

@@ -194,6 +194,13 @@ public final class Scenarios {
                         + "sends 4096-byte First and Middle packets (an application override of the path MTU).",
                 Scenarios::cmMtuMismatch, "transport=rocev2", "messages=4", "message-size=fixed:16384", "pmtu=4096",
                 "cm=true", "duration-us=300");
+        add("rocev2-gid-misconfig",
+                "GIDs of the wrong kind, on IPv6: two peers write to fd00::1 from QPs given the wrong GID index. "
+                        + "::ffff:10.0.0.2 is the IPv4-mapped GID of an IPv4 address sent in an IPv6 packet (RoCEv2 "
+                        + "for an IPv4 GID travels in IPv4 packets), fe80::3 a link-local GID (not routed beyond the "
+                        + "subnet). Captured at fd00::1; the traffic itself flows.",
+                Scenarios::gidMisconfig, "transport=rocev2", "ipv6=true", "messages=8", "message-size=fixed:1024",
+                "pmtu=1024", "cm=false", "duration-us=300");
         add("conformance-violations",
                 "One planted violation of every rule of spec §11 (33 rules), each in its own short connection "
                         + "between 10.0.0.1 (the tap host) and 10.0.0.2 and labeled in the truth with its rule id "
@@ -465,6 +472,33 @@ public final class Scenarios {
         pair[0].cmPathMtu = 1024;
         sim.failures.add(new Sim.Failure(pair[0].flow, "mtu_cm_mismatch", -1,
                 Sim.ordered("cm_path_mtu", 1024, "pmtu", pair[0].pmtu)));
+        return new Roles(h[0], h[1]);
+    }
+
+    /**
+     * rocev2-gid-misconfig: fd00::1 (the tap host) is written to by ::ffff:10.0.0.2 (an IPv4-mapped GID used as an
+     * IPv6 address) and by fe80::3 (a link-local GID); each sender's QP is the fault.
+     */
+    static Roles gidMisconfig(Sim sim, Cm cm) {
+        Params p = sim.params;
+        Host[] h = hosts(sim, 3);
+        byte[] mapped = new byte[16];
+        mapped[10] = (byte) 0xFF;
+        mapped[11] = (byte) 0xFF;
+        mapped[12] = 10;
+        mapped[15] = 2;
+        h[1].readdress6(mapped);
+        byte[] linkLocal = new byte[16];
+        linkLocal[0] = (byte) 0xFE;
+        linkLocal[1] = (byte) 0x80;
+        linkLocal[15] = 3;
+        h[2].readdress6(linkLocal);
+        String[] causes = {null, "gid_ipv4_mapped", "gid_link_local"};
+        for (int j = 1; j < h.length; j++) {
+            RcQp[] pair = rcPair(sim, cm, h[j], h[0], false, false, false, false, 1_000 + 500L * j, false);
+            pair[0].source = source(sim, "write", p.i("messages"));
+            sim.failures.add(new Sim.Failure(pair[0].flow, causes[j], -1, Sim.ordered("src", h[j].ip, "dst", h[0].ip)));
+        }
         return new Roles(h[0], h[1]);
     }
 

@@ -71,6 +71,7 @@ final class DiagnosisRules {
             Map.entry("mtu-cm-mismatch", new int[] {CmReq.F_PATH_MTU, Bth.F_OPCODE}),
             Map.entry("roce-version-mix", new int[] {Grh.F_SGID, Udp.F_DSTPORT}),
             Map.entry("gid-link-local", new int[] {Ipv6.F_SRC}),
+            Map.entry("gid-ipv4-mapped", new int[] {Ipv6.F_SRC}),
             Map.entry("address-off-rail", new int[] {Ip.F_DST, Ipv6.F_DST}),
             Map.entry("address-source-changed", new int[] {Ip.F_SRC, Ipv6.F_SRC}));
 

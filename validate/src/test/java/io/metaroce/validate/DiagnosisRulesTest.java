@@ -47,7 +47,8 @@ class DiagnosisRulesTest {
             Map.entry("qos_minority_dscp", "qos-minority-marking"), Map.entry("single_source_port", "entropy-single-source-port"),
             Map.entry("mtu_asymmetric", "mtu-asymmetric"), Map.entry("off_rail_peer", "address-off-rail"),
             Map.entry("source_address_changed", "address-source-changed"), Map.entry("answers_to_old_address", "qp-never-answered"),
-            Map.entry("mtu_cm_mismatch", "mtu-cm-mismatch"));
+            Map.entry("mtu_cm_mismatch", "mtu-cm-mismatch"), Map.entry("gid_ipv4_mapped", "gid-ipv4-mapped"),
+            Map.entry("gid_link_local", "gid-link-local"));
 
     @Test
     void everyDiagnosisTheAnalysisMakesHasItsRuleAndEveryRuleItsDiagnosis() throws Exception {
@@ -89,7 +90,7 @@ class DiagnosisRulesTest {
     @ParameterizedTest
     @ValueSource(strings = {"rocev2-retry-exhausted", "rocev2-mtu-blackhole", "rocev2-peer-dead", "rocev2-link-down",
             "rocev2-hang", "rocev2-dscp0-qp", "rocev2-one-source-port", "rocev2-asymmetric-mtu", "rocev2-off-rail-peer",
-            "rocev2-source-address-change", "rocev2-cm-mtu-mismatch"})
+            "rocev2-source-address-change", "rocev2-cm-mtu-mismatch", "rocev2-gid-misconfig"})
     void eachFaultSampleReportsItsRuleOnTheTruthsQpWhereTheFaultShows(String scenario) throws Exception {
         Run r = run(scenario, ValidateSettings.defaults());
         String tapHost = r.truth.get("capture").get("tap_host").asText();

@@ -8,7 +8,10 @@ import java.util.TreeMap;
 
 /**
  * "Can these two NICs talk RoCEv2 at all?" (issue 15, item 2): RoCEv1 (EtherType 0x8915) and RoCEv2 (UDP 4791)
- * between the same two hosts, and RoCEv2 from a link-local (fe80::/10) address, which is not routed.
+ * between the same two hosts, RoCEv2 from a link-local (fe80::/10) address, which is not routed, and RoCEv2 in an
+ * IPv6 packet from an IPv4-mapped address (::ffff:a.b.c.d): the QP was given the GID of an IPv4 address, whose
+ * RoCEv2 packets are IPv4 ones, but the NIC sent an IPv6 header (a GID index of the wrong type), which the peer's
+ * IPv4 QP and the fabric's IPv4 routes never match.
  */
 final class AddressCheck {
     private AddressCheck() {}
@@ -28,6 +31,14 @@ final class AddressCheck {
                 det.put("src", d.src);
                 out.add(new Finding("gid-link-local", d.id, "link_local_gid", null,
                         "RoCEv2 from the link-local address " + d.src + " (GID index of a link-local GID): not routed beyond the subnet",
+                        List.of(d.firstFrame), det));
+            }
+            if (d.v6 && d.rocev2 && d.srcHi == 0 && (d.srcLo >>> 32) == 0xFFFFL) {
+                Map<String, Object> det = new LinkedHashMap<>();
+                det.put("src", d.src);
+                out.add(new Finding("gid-ipv4-mapped", d.id, "ipv4_mapped_gid", null,
+                        "RoCEv2 in IPv6 packets from the IPv4-mapped address " + d.src + " (the GID of an IPv4 address used "
+                                + "as an IPv6 one: a GID index of the wrong type); an IPv4 peer and IPv4 routes never match it",
                         List.of(d.firstFrame), det));
             }
         }

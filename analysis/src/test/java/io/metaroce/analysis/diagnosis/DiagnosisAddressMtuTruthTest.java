@@ -71,6 +71,21 @@ class DiagnosisAddressMtuTruthTest {
         assertEquals(x.details().get("cm_req_frame"), x.evidence().get(0), "the CM REQ is the first evidence");
     }
 
+    /** Item 2's GIDs of the wrong kind: an IPv4-mapped and a link-local source address, each on its sender's QP. */
+    @Test
+    void gidsOfTheWrongKindAreFlaggedOnTheirSendersQp() throws Exception {
+        DiagnosisTruthTest.Run r = DiagnosisTruthTest.run("rocev2-gid-misconfig");
+        for (String[] c : new String[][] {{"gid_ipv4_mapped", "gid-ipv4-mapped"}, {"gid_link_local", "gid-link-local"}}) {
+            JsonNode t = truth(r, c[0]);
+            List<Finding> f = r.rule(c[1]);
+            assertEquals(1, f.size(), c[1] + " in " + r.diagnosis().findings());
+            assertEquals(t.get("flow").asText(), f.get(0).subject());
+            assertEquals(t.get("src").asText(), f.get(0).details().get("src"));
+        }
+        assertEquals(List.of("gid-ipv4-mapped", "gid-link-local"),
+                r.diagnosis().findings().stream().map(Finding::rule).sorted().toList(), "nothing else");
+    }
+
     @Test
     void theAddressAndCmMtuDiagnosesFireNowhereElse() throws Exception {
         for (String s : List.of("rocev2-clean", "rocev2-gbn-loss", "rocev2-ecn-cnp", "rocev2-rnr", "rocev2-read-atomic",
@@ -79,7 +94,8 @@ class DiagnosisAddressMtuTruthTest {
                 "rocev2-dscp0-qp", "rocev2-one-source-port", "rocev2-sick-source-port", "rocev2-asymmetric-mtu",
                 "conformance-violations")) {
             DiagnosisTruthTest.Run r = DiagnosisTruthTest.run(s);
-            for (String rule : List.of("address-off-rail", "address-source-changed", "mtu-cm-mismatch")) {
+            for (String rule : List.of("address-off-rail", "address-source-changed", "mtu-cm-mismatch", "gid-ipv4-mapped",
+                    "gid-link-local")) {
                 assertEquals(List.of(), r.rule(rule), s + ": " + rule);
             }
         }
