@@ -180,16 +180,26 @@ public final class SolrFlowIndex implements FlowIndex {
     var request = new JsonQueryRequest().setQuery("*:*").withFilter(SolrQueries.toSolr(FlowIndexQueries.flows(filter)))
         .setLimit(0).withFacet("g", terms);
     QueryResponse response = run(() -> request.process(client));
-    List<FacetBucket> buckets = new ArrayList<>();
+    // Keyed by value; IP text merged by address: ::ffff:10.0.0.2 (an IPv6 header carrying an IPv4-mapped address) is
+    // the address 10.0.0.2, as the embedded index's InetAddressPoint groups it, so both backends give one bucket.
+    java.util.Map<Object, long[]> byKey = new java.util.LinkedHashMap<>();
     BucketBasedJsonFacet g = response.getJsonFacetingResponse().getBucketBasedFacets("g");
     if (g != null) {
       for (BucketJsonFacet b : g.getBuckets()) {
         Object s = b.getStatValue("s");
         long sum = s == null ? 0 : Math.round(((Number) s).doubleValue());
         Object key = groupField.type() == FieldType.LONG ? (Object) ((Number) b.getVal()).longValue() : b.getVal().toString();
-        buckets.add(new FacetBucket(key, sum, b.getCount()));
+        if (groupField.type() == FieldType.IP) {
+          var address = io.metaroce.index.IpAddresses.parse((String) key);
+          if (address != null) key = io.metaroce.index.IpAddresses.text(address);
+        }
+        long[] acc = byKey.computeIfAbsent(key, k -> new long[2]);
+        acc[0] += sum;
+        acc[1] += b.getCount();
       }
     }
+    List<FacetBucket> buckets = new ArrayList<>();
+    byKey.forEach((key, acc) -> buckets.add(new FacetBucket(key, acc[0], acc[1])));
     buckets.sort(FacetBucket.ORDER);
     return List.copyOf(buckets.subList(0, Math.min(n, buckets.size())));
   }
