@@ -16,8 +16,10 @@ import java.util.zip.CRC32;
  * The RoCE invariant CRC (§8): CRC-32 (zlib) over 8 bytes of 0xFF, the IP header (or the RoCEv1 GRH),
  * the UDP header and the BTH with their variant fields set to ones, and every byte after the BTH up to
  * the ICRC. Which fields are variant comes from the spec (fields marked {@code icrc: variant}).
- * The masked headers are copied into a small scratch array; the bulk after the BTH is fed straight from
- * the capture mapping so the JDK's CRC32 intrinsic runs over it without a copy. One instance per thread.
+ * The masked headers and the bytes after the BTH are copied into one reused scratch array (in chunks for
+ * packets longer than it) and fed to the JDK's CRC32 intrinsic from there: no object per frame. (Wrapping the
+ * mapping with {@code asSlice(..).asByteBuffer()} instead made two objects and a mapped buffer per frame, and a
+ * copy of a packet that is in the cache anyway costs less than that.) One instance per thread.
  */
 public final class Icrc {
     // Per header, the bytes to OR into a copy so that its variant fields become all ones.
@@ -28,13 +30,13 @@ public final class Icrc {
     private static final byte[] GRH_VARIANT = variantMask(Grh.HEADER);
     private static final int LRH_STANDIN = 8;
     private static final int MAX_IP_HEADER = 60;
-    /** Packets whose rest after the BTH is this short are copied whole: cheaper than wrapping the mapping. */
-    private static final int INLINE_REST = 512;
+    /** Bytes after the BTH copied per chunk: a jumbo packet (9,000 bytes) in one. */
+    private static final int CHUNK = 9216;
 
     private final CRC32 crc = new CRC32();
     /** The UDP source port {@link #matchingSourcePort} found last, or -1. */
     private int lastPort = -1;
-    private final byte[] scratch = new byte[LRH_STANDIN + MAX_IP_HEADER + Udp.SIZE + Bth.SIZE + INLINE_REST];
+    private final byte[] scratch = new byte[LRH_STANDIN + MAX_IP_HEADER + Udp.SIZE + Bth.SIZE + CHUNK];
 
     /** A byte mask of the header's ICRC-variant fields (spec fields marked {@code icrc: variant}). */
     private static byte[] variantMask(int header) {
@@ -156,23 +158,36 @@ public final class Icrc {
         return LRH_STANDIN;
     }
 
+    /** CRC-32 of scratch[0, n) followed by the bytes [from, end) of s. */
     private long finish(MemorySegment s, int n, long from, long end) {
         crc.reset();
         long rest = end - from;
-        if (rest > 0 && rest <= INLINE_REST) {
-            MemorySegment.copy(s, ValueLayout.JAVA_BYTE, from, scratch, n, (int) rest);
-            crc.update(scratch, 0, n + (int) rest);
-        } else {
+        if (rest <= 0) {
             crc.update(scratch, 0, n);
-            if (rest > 0) crc.update(s.asSlice(from, rest).asByteBuffer());
+            return crc.getValue();
         }
+        // The first chunk shares the scratch with the headers (one CRC call for a packet of up to CHUNK bytes).
+        int first = (int) Math.min(rest, CHUNK);
+        MemorySegment.copy(s, ValueLayout.JAVA_BYTE, from, scratch, n, first);
+        crc.update(scratch, 0, n + first);
+        updateFrom(s, from + first, end);
         return crc.getValue();
+    }
+
+    /** Feeds the bytes [from, end) of s to the CRC through the scratch array, CHUNK bytes at a time. */
+    private void updateFrom(MemorySegment s, long from, long end) {
+        for (long at = from; at < end; ) {
+            int len = (int) Math.min(end - at, scratch.length);
+            MemorySegment.copy(s, ValueLayout.JAVA_BYTE, at, scratch, 0, len);
+            crc.update(scratch, 0, len);
+            at += len;
+        }
     }
 
     /** CRC-32 over [0, end): the Ethernet FCS when it is the 4 bytes at end (least significant first). */
     public long crc32(MemorySegment s, long end) {
         crc.reset();
-        crc.update(s.asSlice(0, end).asByteBuffer());
+        updateFrom(s, 0, end);
         return crc.getValue();
     }
 }
