@@ -276,7 +276,7 @@ public final class JavaEmitter {
         List<String> rules = new ArrayList<>();
         for (Rule r : spec.rules()) {
             rules.add("            new RuleDef(\"" + r.id() + "\", Severity." + constant(r.severity()) + ", " + str(r.section()) + ", "
-                    + str(r.taps()) + ", " + str(r.text()) + ")");
+                    + str(r.taps()) + ", " + str(r.text()) + ", RuleDef.Kind." + constant(r.kind()) + ")");
         }
         b.append(String.join(",\n", rules)).append(");\n");
         b.append("}\n");

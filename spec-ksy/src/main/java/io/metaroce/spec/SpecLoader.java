@@ -61,7 +61,7 @@ public final class SpecLoader {
     private static final Set<String> TVER_KEYS = Set.of("id", "label", "mrth", "allowed");
     /** A Wireshark name with no equivalent here, and why. */
     private static final Set<String> WS_UNMAPPED_KEYS = Set.of("name", "reason");
-    private static final Set<String> RULE_KEYS = Set.of("id", "severity", "section", "taps", "text");
+    private static final Set<String> RULE_KEYS = Set.of("id", "severity", "section", "taps", "text", "kind");
 
     private SpecLoader() {}
 
@@ -131,7 +131,9 @@ public final class SpecLoader {
         for (Object o : list(root, "rules")) {
             Map<String, Object> r = asMap(o, "rule");
             closed(r, "rules[" + rules.size() + "]", RULE_KEYS);
-            rules.add(new Rule(str(r, "id"), str(r, "severity"), str(r, "section"), str(r, "taps"), str(r, "text")));
+            // kind: conformance (the default: a rule of the protocol) or diagnosis (an operator finding, MR-DIAG).
+            rules.add(new Rule(str(r, "id"), str(r, "severity"), str(r, "section"), str(r, "taps"), str(r, "text"),
+                    r.containsKey("kind") ? str(r, "kind") : "conformance"));
         }
         List<SpecModel.Expert> expert = new ArrayList<>();
         for (Object o : list(root, "expert")) {
@@ -243,6 +245,8 @@ public final class SpecLoader {
             if (!r.id().matches("[A-Z][A-Z0-9]*(-[A-Z0-9]+)+")) throw new SpecException("rule " + r.id() + ": ids look like MR-FRAME-001");
             if (!Set.of("error", "warn", "note").contains(r.severity()))
                 throw new SpecException(r.id() + ": severity must be error, warn or note");
+            if (!Set.of("conformance", "diagnosis").contains(r.kind()))
+                throw new SpecException(r.id() + ": kind must be conformance or diagnosis");
         }
         Map<String, SpecModel.Expert> experts = new HashMap<>();
         Set<String> expertConstants = new HashSet<>();

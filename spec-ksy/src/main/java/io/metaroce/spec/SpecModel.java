@@ -76,7 +76,8 @@ public final class SpecModel {
     public record OpcodeRange(int from, int to, String id, String label, String severity, String message,
                               List<Integer> tver, String expert) {}
 
-    public record Rule(String id, String severity, String section, String taps, String text) {}
+    /** kind: "conformance" (a rule of the protocol) or "diagnosis" (an operator finding about a host or QP). */
+    public record Rule(String id, String severity, String section, String taps, String text, String kind) {}
 
     /**
      * An expert item kind (Wireshark's ei[] entry): stable id such as {@code icrc.bad}, group, severity, a

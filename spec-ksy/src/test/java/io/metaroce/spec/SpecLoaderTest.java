@@ -62,4 +62,13 @@ class SpecLoaderTest {
         assertEquals("Message completion time, on the frame that completes it (ns)",
                 field(spec, "analysis", "message_completion_ns").label());
     }
+
+    @Test
+    void aRuleIsAConformanceRuleUnlessItsKindSaysDiagnosis() throws Exception {
+        Spec spec = load(yaml());
+        for (var r : spec.rules()) assertEquals(r.id().startsWith("MR-DIAG-") ? "diagnosis" : "conformance", r.kind(), r.id());
+        String bad = yaml().replace("{id: MR-DIAG-001, severity: warn, kind: diagnosis,", "{id: MR-DIAG-001, severity: warn, kind: diagnostic,");
+        SpecException e = assertThrows(SpecException.class, () -> load(bad));
+        assertTrue(e.getMessage().contains("MR-DIAG-001: kind must be conformance or diagnosis"), e.getMessage());
+    }
 }

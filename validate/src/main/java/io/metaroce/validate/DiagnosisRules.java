@@ -46,7 +46,7 @@ final class DiagnosisRules {
         Map<String, String> m = new LinkedHashMap<>();
         for (RuleDef r : Spec.RULES) {
             int colon = r.text().indexOf(':');
-            if (RuleCatalog.group(r.id()).equals("DIAG") && colon > 0) m.put(r.text().substring(0, colon), r.id());
+            if (r.diagnosis() && colon > 0) m.put(r.text().substring(0, colon), r.id());
         }
         RULE_OF = Collections.unmodifiableMap(m);
     }

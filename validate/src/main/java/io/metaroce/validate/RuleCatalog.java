@@ -30,6 +30,12 @@ public final class RuleCatalog {
     /** The rule with this id (case-insensitive), or null. */
     public static RuleDef get(String id) { return id == null ? null : BY_ID.get(id.trim().toUpperCase(Locale.ROOT)); }
 
+    /** True when the id names a diagnosis rule (MR-DIAG: {@link RuleDef#diagnosis()}, from the spec file's kind). */
+    public static boolean isDiagnosis(String id) {
+        RuleDef r = get(id);
+        return r != null && r.diagnosis();
+    }
+
     /** The rule group of an id: FRAME, HDR, SEQ, ACK, RTX, CC, PATH, CTL, UD. */
     public static String group(String id) {
         int a = id.indexOf('-'), b = id.lastIndexOf('-');
