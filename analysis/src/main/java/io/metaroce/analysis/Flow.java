@@ -105,6 +105,8 @@ final class Flow implements QpFlow {
 
     @Override public int cmPathMtu() { return cmPathMtu; }
 
+    @Override public RequestWindow requests() { return w; }
+
     SeqWindow window(int maxCapacity) {
         if (w == null) w = new SeqWindow(maxCapacity);
         return w;

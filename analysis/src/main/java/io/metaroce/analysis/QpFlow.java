@@ -32,4 +32,10 @@ public interface QpFlow {
 
     /** The IBTA path MTU of the connection's CM REQ in bytes, 0 when unknown or not set up by CM. */
     int cmPathMtu();
+
+    /**
+     * The engine's PSN window of this flow's request stream, or null when it keeps none (no request yet, UD,
+     * released after idling or evicted). A new window, or a new {@link RequestWindow#generation()}, is a new stream.
+     */
+    RequestWindow requests();
 }

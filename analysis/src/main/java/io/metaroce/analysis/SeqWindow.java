@@ -9,7 +9,7 @@ import java.util.Arrays;
  * grown by doubling up to a cap; the oldest slots are dropped when the window must slide (§11 e: memory
  * proportional to the reorder window, not to the capture).
  */
-final class SeqWindow {
+final class SeqWindow implements RequestWindow {
     static final int SEEN = 1, RESERVED = 2, COVERED = 4, RECEIVED = 8, RESP_SEEN = 16, GAP = 32, ORIGINAL = 64,
             UNSEEN_ACKED = (byte) 128;
     /**
@@ -44,6 +44,10 @@ final class SeqWindow {
     long[] signalTime;   // time of the pending cause signal, or of the arrival that showed this PSN missing
     long[] fingerprint;
     long[] respFrame;    // first captured response with this PSN
+    /** A consumer's columns riding on this window (the validator's first-copy facts), or null. */
+    private PsnColumns cols;
+    private long origin;
+    private int generation;
 
     SeqWindow(int maxCapacity) {
         this.maxCapacity = Integer.highestOneBit(Math.max(INITIAL, maxCapacity));
@@ -81,6 +85,8 @@ final class SeqWindow {
     int capacity() { return Math.max(cap, INITIAL); }
 
     void start(long u) {
+        origin = u;
+        generation++;
         base = u - Math.min(16, capacity() / 4);
         top = base - 1;
         for (long p = base; p < u; p++) clear(idx(p));
@@ -88,7 +94,8 @@ final class SeqWindow {
 
     int idx(long u) { return (int) (u & mask); }
 
-    boolean contains(long u) { return u >= base && u <= top; }
+    @Override
+    public boolean contains(long u) { return u >= base && u <= top; }
 
     /** Makes room for PSN u (>= base), sliding or growing; returns false if u is below the window. */
     boolean ensure(long u, long keepFrom) {
@@ -130,6 +137,7 @@ final class SeqWindow {
             episode[n] = ep[o]; lossPath[n] = lp[o]; firstFrame[n] = ff[o]; firstTime[n] = ft[o]; lastFrame[n] = lf[o]; lastTime[n] = lt[o];
             signalTime[n] = sg[o]; fingerprint[n] = fp[o]; respFrame[n] = rf[o];
         }
+        if (cols != null) cols.grow(oldCap, cap, base, top);
     }
 
     private void clear(int i) {
@@ -146,6 +154,25 @@ final class SeqWindow {
         lastFrame[i] = 0;
         signalTime[i] = 0;
         respFrame[i] = 0;
+        if (cols != null) cols.clear(i);
+    }
+
+    @Override public long origin() { return origin; }
+
+    @Override public int generation() { return generation; }
+
+    @Override public long base() { return base; }
+
+    @Override public long top() { return top; }
+
+    @Override public int slot(long u) { return idx(u); }
+
+    @Override public PsnColumns columns() { return cols; }
+
+    @Override
+    public void attach(PsnColumns c) {
+        c.allocate(cap);
+        cols = c;
     }
 
     long respFrame(int i) { return respFrame[i]; }

@@ -36,8 +36,9 @@ final class FlowState {
     long packets, lastActivity;
     long minRtt = Long.MAX_VALUE;
 
-    // Request stream.
-    PsnRing ring;
+    // Request stream: the rules' columns on the engine's window, and the engine's stream they belong to.
+    FirstCopies ring;
+    int generation;
     boolean started;
     long origin, maxU, softEndU = Long.MIN_VALUE, softMinU = Long.MIN_VALUE, softReadU, softReadLen, cumU;
     long lastReqTime, lastReqFrame;

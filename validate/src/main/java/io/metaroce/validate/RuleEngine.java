@@ -12,6 +12,7 @@ import io.metaroce.analysis.FlowKey;
 import io.metaroce.analysis.FrameFacts;
 import io.metaroce.analysis.FrameOutcome;
 import io.metaroce.analysis.QpFlow;
+import io.metaroce.analysis.RequestWindow;
 import io.metaroce.analysis.Psn;
 import io.metaroce.analysis.StreamLimits;
 import io.metaroce.analysis.View;
@@ -56,8 +57,8 @@ import java.util.Map;
  * sender's host (S) what the sender did is certain, at the receiver's host (R) and at a mirror (M) packets may
  * be missing or reordered by the network, so those verdicts are notes or wait for the evidence.
  *
- * <p>Memory: per flow its PSN window (bounded by {@link PsnRing#MAX}) and a few small histories; windows of
- * idle flows are released. Not thread-safe: one instance per capture.
+ * <p>Memory: per flow its columns on the engine's PSN window ({@link FirstCopies}: one window per stream, sized,
+ * slid and released by the engine, bounded by {@link StreamLimits#MAX_WINDOW}) and a few small histories. Not thread-safe: one instance per capture.
  */
 final class RuleEngine implements AnalysisSession.FrameStages {
     private static final int MASK = Psn.MASK;
@@ -857,14 +858,23 @@ final class RuleEngine implements AnalysisSession.FrameStages {
 
     private static int wrap(long u) { return Psn.wrap(u); }
 
-    private void start(FlowState fl, int psn) {
-        long u = ORIGIN + (psn & MASK);
-        long origin = u;
-        if (fl.cmStartPsn >= 0) {
-            long sp = unwrap(u, fl.cmStartPsn);
-            if (sp <= u && u - sp < MAX_JUMP) origin = sp;
-        }
+    /**
+     * The engine's request window of fl's flow for the frame being judged, starting the rules' stream state over
+     * when the engine started a new stream (first request, a new window after idling, QPN reuse: its thresholds,
+     * {@link StreamLimits}); null when the engine keeps no window for the flow.
+     */
+    private static FirstCopies window(FlowState fl) {
+        RequestWindow w = fl.flow.requests();
+        if (w == null) return null;
+        if (!fl.started || fl.ring == null || fl.ring.w != w || fl.generation != w.generation()) start(fl, w);
+        return fl.ring;
+    }
+
+    /** The rules' state of a new stream, at the origin the engine chose (its first PSN, or the CM start PSN). */
+    private static void start(FlowState fl, RequestWindow w) {
+        long origin = w.origin();
         fl.started = true;
+        fl.generation = w.generation();
         fl.origin = origin;
         fl.maxU = origin - 1;
         fl.cumU = origin;
@@ -876,23 +886,23 @@ final class RuleEngine implements AnalysisSession.FrameStages {
         fl.mPrevEndU = Long.MIN_VALUE;
         fl.softEndU = fl.softMinU = Long.MIN_VALUE;
         fl.nakU = Long.MIN_VALUE;
-        fl.ring = new PsnRing(origin);
+        fl.ring = FirstCopies.of(w);
         fl.gaps.clear();
     }
 
     /** A frame the rules do not judge still advances its stream (principle d). */
     private void advanceOnly(FlowState fl, FrameFacts f) {
         if ("ud".equals(f.opcode.service())) return;
-        if (!fl.started) start(fl, f.psn);
+        if (window(fl) == null) return;
         long u = unwrap(fl.maxU, f.psn);
-        if (u > fl.maxU && u - fl.maxU < MAX_JUMP && fl.ring.ensure(u)) {
-            for (long p = Math.max(fl.maxU + 1, fl.ring.base); p < u; p++) fl.ring.st[fl.ring.idx(p)] |= PsnRing.SKIP;
+        if (u > fl.maxU && u - fl.maxU < MAX_JUMP && fl.ring.contains(u)) {
+            for (long p = Math.max(fl.maxU + 1, fl.ring.base()); p < u; p++) fl.ring.st[fl.ring.idx(p)] |= FirstCopies.SKIP;
             fl.maxU = u;
         }
         if (fl.ring.contains(u)) {
             int i = fl.ring.idx(u);
-            if ((fl.ring.st[i] & PsnRing.SEEN) == 0) {
-                fl.ring.st[i] |= PsnRing.SEEN | PsnRing.UNJUDGED;
+            if ((fl.ring.st[i] & FirstCopies.SEEN) == 0) {
+                fl.ring.st[i] |= FirstCopies.SEEN | FirstCopies.UNJUDGED;
                 fl.ring.frame[i] = f.number;
                 fl.ring.time[i] = f.timeNs;
                 fl.ring.op[i] = (byte) f.opcodeValue;
@@ -905,13 +915,9 @@ final class RuleEngine implements AnalysisSession.FrameStages {
         OpcodeDef op = f.opcode;
         long n = f.number, t = f.timeNs;
         boolean meta = f.tver == 1;
-        if (!fl.started) start(fl, f.psn);
+        FirstCopies r = window(fl);
+        if (r == null) return;
         long u = unwrap(fl.maxU, f.psn);
-        if (u > fl.maxU + MAX_JUMP || u < fl.origin - MAX_JUMP) {
-            start(fl, f.psn);
-            u = unwrap(fl.maxU, f.psn);
-        }
-        PsnRing r = fl.ring;
         if (fl.plot != null) fl.plot.point(t, u, n);
         boolean isRead = "read".equals(op.family());
         long idle = fl.lastReqTime > 0 ? t - fl.lastReqTime : -1;
@@ -922,11 +928,11 @@ final class RuleEngine implements AnalysisSession.FrameStages {
             // A READ of unknown PMTU reserved between softMin and softEnd PSNs: the next request says how many.
             if (fl.softEndU != Long.MIN_VALUE && u >= fl.softMinU && u <= fl.softEndU + 1) {
                 learnReadPmtu(fl, u - fl.softReadU);
-                if (r.ensure(u)) for (long p = Math.max(from, r.base); p < u; p++) reserve(r, p, fl.softReadU);
+                for (long p = Math.max(from, r.base()); p < u; p++) if (r.contains(p)) reserve(r, p, fl.softReadU);
                 from = u;
             }
             fl.softEndU = fl.softMinU = Long.MIN_VALUE;
-            if (!r.ensure(u)) return;
+            if (!r.contains(u)) return; // the engine keeps no room for it (a new stream it did not start)
             if (u > from) gap(fl, f, from, u);
             // MR-CC-003: credit (new packets only; retransmissions need none).
             if (fl.credit && settings.creditChecks) credit(fl, f, u);
@@ -942,15 +948,15 @@ final class RuleEngine implements AnalysisSession.FrameStages {
         } else if (r.contains(u)) {
             int i = r.idx(u);
             int st = r.st[i];
-            if ((st & PsnRing.SEEN) != 0) {
+            if ((st & FirstCopies.SEEN) != 0) {
                 repeat(d, f, fl, u, i, idle);
-            } else if ((st & PsnRing.RESERVED) != 0) {
+            } else if ((st & FirstCopies.RESERVED) != 0) {
                 // A READ Request re-issued inside the range its original reserved (§9.2).
                 readRetry(f, fl, u, i);
                 record(d, f, fl, u);
             } else {
                 // First copy of a PSN the tap had not shown (reordered, or the original was lost before the tap).
-                if (meta && f.rtx && fl.view == View.SENDER && (st & PsnRing.SKIP) == 0) {
+                if (meta && f.rtx && fl.view == View.SENDER && (st & FirstCopies.SKIP) == 0) {
                     Finding x = findings.add(MR_RTX_003, ERROR, fl.id, n, t, "rtx = 1 on PSN " + f.psn + ", never sent before");
                     if (x != null) x.dropSensitive = true;
                 }
@@ -962,24 +968,23 @@ final class RuleEngine implements AnalysisSession.FrameStages {
             return; // older than the window
         }
         if (f.timeNs > 0 && fl.ring == r) cursor(fl, t);
-        if (fl.ring == r) release(fl);
     }
 
     /** Go-back-N responder at the receiver's tap: the expected PSN moves on when it arrives (§9.2). */
     private static void arrived(FlowState fl, long u) {
         if (fl.view != View.RECEIVER || fl.tver == 1 || u != fl.ePsnU) return;
-        PsnRing r = fl.ring;
+        FirstCopies r = fl.ring;
         fl.ePsnU++;
-        while (fl.ePsnU <= fl.maxU && r.contains(fl.ePsnU) && (r.st[r.idx(fl.ePsnU)] & PsnRing.RESERVED) != 0
-                && (r.st[r.idx(fl.ePsnU)] & PsnRing.SEEN) == 0) fl.ePsnU++;
+        while (fl.ePsnU <= fl.maxU && r.contains(fl.ePsnU) && (r.st[r.idx(fl.ePsnU)] & FirstCopies.RESERVED) != 0
+                && (r.st[r.idx(fl.ePsnU)] & FirstCopies.SEEN) == 0) fl.ePsnU++;
     }
 
     private void record(FrameExtra d, FrameFacts f, FlowState fl, long u) {
-        PsnRing r = fl.ring;
+        FirstCopies r = fl.ring;
         int i = r.idx(u);
-        boolean wasReserved = (r.st[i] & PsnRing.RESERVED) != 0;
-        r.st[i] = (byte) ((r.st[i] & (PsnRing.COVERED | PsnRing.RESERVED)) | PsnRing.SEEN | (f.rtx ? 0 : PsnRing.RTX0)
-                | (d.truncated ? PsnRing.TRUNC : 0));
+        boolean wasReserved = (r.st[i] & FirstCopies.RESERVED) != 0;
+        r.st[i] = (byte) ((r.st[i] & (FirstCopies.COVERED | FirstCopies.RESERVED)) | FirstCopies.SEEN | (f.rtx ? 0 : FirstCopies.RTX0)
+                | (d.truncated ? FirstCopies.TRUNC : 0));
         r.op[i] = (byte) f.opcodeValue;
         r.payload[i] = f.payloadLength;
         r.msgId[i] = f.msgId;
@@ -994,7 +999,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
     }
 
     /** Where the bytes a retransmission keeps equal (§9.3) lie: extension headers, payload and pad (compared later). */
-    private static void bytesOf(FrameExtra d, PsnRing r, int i) {
+    private static void bytesOf(FrameExtra d, FirstCopies r, int i) {
         r.seg[i] = d.seg;
         r.extOff[i] = d.extOff;
         r.payOff[i] = d.payOff;
@@ -1008,28 +1013,29 @@ final class RuleEngine implements AnalysisSession.FrameStages {
         return MemorySegment.mismatch(a, a0, a1, b, b0, b1) < 0;
     }
 
-    private static void reserve(PsnRing r, long p, long readU) {
+    private static void reserve(FirstCopies r, long p, long readU) {
         int k = r.idx(p);
-        if ((r.st[k] & PsnRing.SEEN) != 0) return;
-        r.st[k] |= PsnRing.RESERVED;
+        if ((r.st[k] & FirstCopies.SEEN) != 0) return;
+        r.st[k] |= FirstCopies.RESERVED;
         r.readBack[k] = (int) (p - readU);
     }
 
     /** PSNs a READ Request reserves for its responses (§9.2): known when the PMTU is, else a soft range. */
     private void reserveRead(FlowState fl, FrameFacts f, long u) {
         long len = f.hasReth ? f.rethLen : 0;
-        PsnRing r = fl.ring;
+        FirstCopies r = fl.ring;
+        // The reserved PSNs count as sent (MR-ACK-001); their marks go where the engine's window holds them.
         if (fl.pmtu > 0) {
             long nRes = Math.max(1, (len + fl.pmtu - 1) / fl.pmtu);
             long end = u + nRes - 1;
-            if (end - u < PsnRing.MAX / 2 && r.ensure(end)) {
-                for (long p = u + 1; p <= end; p++) reserve(r, p, u);
+            if (end - u < StreamLimits.MAX_WINDOW / 2) {
+                for (long p = u + 1; p <= end && r.contains(p); p++) reserve(r, p, u);
                 if (end > fl.maxU) fl.maxU = end;
             }
         } else {
             long nMin = Math.max(1, (len + 4095) / 4096), nMax = Math.max(1, (len + 255) / 256);
-            if (nMin > 1 && r.ensure(u + nMin - 1)) {
-                for (long p = u + 1; p <= u + nMin - 1; p++) reserve(r, p, u);
+            if (nMin > 1) {
+                for (long p = u + 1; p <= u + nMin - 1 && r.contains(p); p++) reserve(r, p, u);
                 fl.maxU = u + nMin - 1;
             }
             if (nMax > nMin) {
@@ -1053,11 +1059,11 @@ final class RuleEngine implements AnalysisSession.FrameStages {
 
     /** MR-SEQ-001: a new PSN past the next expected one. */
     private void gap(FlowState fl, FrameFacts f, long from, long u) {
-        PsnRing r = fl.ring;
+        FirstCopies r = fl.ring;
         long count = u - from;
         String psns = count == 1 ? "PSN " + wrap(from) : count + " PSNs " + wrap(from) + ".." + wrap(u - 1);
         if (fl.view == View.SENDER) {
-            for (long p = Math.max(from, r.base); p < u; p++) r.st[r.idx(p)] |= PsnRing.SKIP;
+            for (long p = Math.max(from, r.base()); p < u; p++) r.st[r.idx(p)] |= FirstCopies.SKIP;
             Finding x = findings.add(MR_SEQ_001, ERROR, fl.id, f.number, f.timeNs, "new PSN " + f.psn + " skips " + psns
                     + " (expected PSN " + wrap(from) + " next)");
             if (x != null) {
@@ -1076,12 +1082,12 @@ final class RuleEngine implements AnalysisSession.FrameStages {
 
     /** MetaRoCE at R/M: a gap is loss once its PSNs stay missing past the reorder window, or come back as rtx. */
     private void gapVerdict(FlowState fl, long[] g, boolean force) {
-        PsnRing r = fl.ring;
+        FirstCopies r = fl.ring;
         long missing = 0, first = -1;
         for (long p = g[2]; p < g[2] + g[3]; p++) {
             if (r == null || !r.contains(p)) continue;
             int i = r.idx(p);
-            boolean arrivedOriginal = (r.st[i] & PsnRing.RTX0) != 0;
+            boolean arrivedOriginal = (r.st[i] & FirstCopies.RTX0) != 0;
             if (!arrivedOriginal) {
                 missing++;
                 if (first < 0) first = p;
@@ -1138,11 +1144,11 @@ final class RuleEngine implements AnalysisSession.FrameStages {
 
     /** A PSN sent again: MR-RTX-001, 002, 003, 004. */
     private void repeat(FrameExtra d, FrameFacts f, FlowState fl, long u, int i, long idle) {
-        PsnRing r = fl.ring;
+        FirstCopies r = fl.ring;
         long n = f.number, t = f.timeNs;
         boolean meta = f.tver == 1;
         long orig = r.frame[i];
-        boolean origJudged = (r.st[i] & PsnRing.UNJUDGED) == 0;
+        boolean origJudged = (r.st[i] & FirstCopies.UNJUDGED) == 0;
         // MR-RTX-002: the fields §9.3 keeps equal.
         if (origJudged) {
             List<String> diffs = new ArrayList<>();
@@ -1150,7 +1156,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
             if (meta && r.msgId[i] != f.msgId) diffs.add("msg_id " + r.msgId[i] + " -> " + f.msgId);
             if (meta && r.msgOff[i] != f.msgOffset) diffs.add("msg_offset " + r.msgOff[i] + " -> " + f.msgOffset);
             if (r.payload[i] != f.payloadLength) diffs.add("payload length " + r.payload[i] + " -> " + f.payloadLength);
-            boolean bytes = (r.st[i] & PsnRing.TRUNC) == 0 && !d.truncated;
+            boolean bytes = (r.st[i] & FirstCopies.TRUNC) == 0 && !d.truncated;
             if (bytes && diffs.isEmpty() && r.seg[i] != null && d.seg != null) {
                 if (r.pad[i] != d.pad) diffs.add("pad_cnt " + r.pad[i] + " -> " + d.pad);
                 if (!same(r.seg[i], r.extOff[i], r.payOff[i], d.seg, d.extOff, d.payOff)) diffs.add("extension headers (RETH, ImmDt, IETH, ...)");
@@ -1163,7 +1169,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
             }
         }
         // MR-RTX-003: two copies with rtx = 0.
-        if (meta && !f.rtx && (r.st[i] & PsnRing.RTX0) != 0) {
+        if (meta && !f.rtx && (r.st[i] & FirstCopies.RTX0) != 0) {
             Finding x = findings.add(MR_RTX_003, ERROR, fl.id, n, t, "PSN " + f.psn + " sent again with rtx = 0 "
                     + "(its first copy had rtx = 0 too)");
             if (x != null) x.also(orig);
@@ -1196,13 +1202,13 @@ final class RuleEngine implements AnalysisSession.FrameStages {
             }
             fl.nakU = Long.MIN_VALUE;
         }
-        if ((r.st[i] & PsnRing.UNJUDGED) != 0) {
+        if ((r.st[i] & FirstCopies.UNJUDGED) != 0) {
             // The first copy was not judged: this copy stands for it.
-            int keep = r.st[i] & (PsnRing.COVERED | PsnRing.RESERVED);
+            int keep = r.st[i] & (FirstCopies.COVERED | FirstCopies.RESERVED);
             record(d, f, fl, u);
             r.st[i] = (byte) (r.st[i] | keep);
         } else if (!f.rtx) {
-            r.st[i] |= PsnRing.RTX0;
+            r.st[i] |= FirstCopies.RTX0;
         }
         if (idle >= 0 && !meta) idleBefore.put(n, idle);
         arrived(fl, u);
@@ -1216,11 +1222,11 @@ final class RuleEngine implements AnalysisSession.FrameStages {
 
     /** MR-RTX-002 for a READ Request re-issued at a reserved PSN q: RETH moved on by (q - p) * PMTU (§9.2). */
     private void readRetry(FrameFacts f, FlowState fl, long u, int i) {
-        PsnRing r = fl.ring;
+        FirstCopies r = fl.ring;
         long p = u - r.readBack[i];
         if (!r.contains(p) || fl.pmtu <= 0 || !f.hasReth) return;
         int k = r.idx(p);
-        if ((r.st[k] & PsnRing.SEEN) == 0 || (r.st[k] & PsnRing.UNJUDGED) != 0) return;
+        if ((r.st[k] & FirstCopies.SEEN) == 0 || (r.st[k] & FirstCopies.UNJUDGED) != 0) return;
         long q = u - p;
         long va = r.rethVa[k] + q * fl.pmtu, len = (r.rethLen[k] & 0xFFFFFFFFL) - q * fl.pmtu;
         if (f.opcode.code() != (r.op[k] & 0xFF) || f.rethVa != va || f.rethLen != len) {
@@ -1234,20 +1240,20 @@ final class RuleEngine implements AnalysisSession.FrameStages {
     // ------------------------------------------------------------------ ordered message checks (SEQ-002..005)
 
     private void cursor(FlowState fl, long now) {
-        PsnRing r = fl.ring;
-        if (fl.cursorU < r.base) {
-            fl.cursorU = r.base;
+        FirstCopies r = fl.ring;
+        if (fl.cursorU < r.base()) {
+            fl.cursorU = r.base();
             fl.mState = FlowState.M_SYNC;
         }
         while (fl.cursorU <= fl.maxU && r.contains(fl.cursorU)) {
             int i = r.idx(fl.cursorU);
             int st = r.st[i];
-            if ((st & PsnRing.SEEN) == 0) {
-                if ((st & PsnRing.RESERVED) != 0) {
+            if ((st & FirstCopies.SEEN) == 0) {
+                if ((st & FirstCopies.RESERVED) != 0) {
                     fl.cursorU++;
                     continue;
                 }
-                if ((st & PsnRing.SKIP) != 0 || fl.maxU - fl.cursorU > PsnRing.MAX / 2) {
+                if ((st & FirstCopies.SKIP) != 0 || fl.maxU - fl.cursorU > StreamLimits.MAX_WINDOW / 2) {
                     syncAfterGap(fl);
                     continue;
                 }
@@ -1273,10 +1279,10 @@ final class RuleEngine implements AnalysisSession.FrameStages {
     }
 
     private void ordered(FlowState fl, long u, int i) {
-        PsnRing r = fl.ring;
+        FirstCopies r = fl.ring;
         int tver = fl.tver < 0 ? 0 : fl.tver;
         OpcodeDef op = io.metaroce.dissector.Dissector.opcodeDef(r.op[i] & 0xFF, tver);
-        if (op == null || (r.st[i] & PsnRing.UNJUDGED) != 0) {
+        if (op == null || (r.st[i] & FirstCopies.UNJUDGED) != 0) {
             fl.mState = FlowState.M_SYNC;
             fl.mPrevEndU = Long.MIN_VALUE;
             return;
@@ -1359,14 +1365,14 @@ final class RuleEngine implements AnalysisSession.FrameStages {
             fl.mState = FlowState.M_IDLE;
             fl.mPrevMsgId = r.msgId[i];
             long end = u;
-            while (r.contains(end + 1) && (r.st[r.idx(end + 1)] & PsnRing.RESERVED) != 0
-                    && (r.st[r.idx(end + 1)] & PsnRing.SEEN) == 0 && r.readBack[r.idx(end + 1)] == end + 1 - u) end++;
+            while (r.contains(end + 1) && (r.st[r.idx(end + 1)] & FirstCopies.RESERVED) != 0
+                    && (r.st[r.idx(end + 1)] & FirstCopies.SEEN) == 0 && r.readBack[r.idx(end + 1)] == end + 1 - u) end++;
             fl.mPrevEndU = "read".equals(family) ? readEnd(fl, u, i) : end;
         }
     }
 
     private long readEnd(FlowState fl, long u, int i) {
-        PsnRing r = fl.ring;
+        FirstCopies r = fl.ring;
         if (fl.pmtu > 0) return u + Math.max(1, ((r.rethLen[i] & 0xFFFFFFFFL) + fl.pmtu - 1) / fl.pmtu) - 1;
         return Long.MIN_VALUE;
     }
@@ -1401,13 +1407,6 @@ final class RuleEngine implements AnalysisSession.FrameStages {
             findings.add(MR_SEQ_003, ERROR, fl.id, frame, time, op.label() + " at PSN " + psn + " carries " + payload
                     + " bytes, more than the PMTU of " + fl.pmtu + " (" + src + ")");
         }
-    }
-
-    /** Releases acknowledged, judged PSNs from the window. */
-    private void release(FlowState fl) {
-        PsnRing r = fl.ring;
-        long keep = Math.min(fl.cumU, fl.cursorU) - 1024;
-        if (keep > r.base && r.capacity() >= 4096 && fl.maxU - r.base > r.capacity() / 2) r.release(keep);
     }
 
     // ================================================================== responses and acknowledgements
@@ -1541,21 +1540,21 @@ final class RuleEngine implements AnalysisSession.FrameStages {
 
     /** Everything before toU is acknowledged by this frame (cumulative). */
     private void cover(FlowState fl, FrameFacts f, long toU, FlowState g) {
-        PsnRing r = fl.ring;
+        FirstCopies r = fl.ring;
         if (toU > fl.maxU + 1) toU = fl.maxU + 1;
         if (toU <= fl.cumU) return;
-        for (long p = Math.max(fl.cumU, r.base); p < toU && r.contains(p); p++) coverOne(fl, r, p, f);
+        for (long p = Math.max(fl.cumU, r.base()); p < toU && r.contains(p); p++) coverOne(fl, r, p, f);
         fl.cumU = toU;
         if (fl.view == View.RECEIVER && f.tver == 0 && toU > fl.ePsnU) fl.ePsnU = toU;
     }
 
-    private void coverOne(FlowState fl, PsnRing r, long p, FrameFacts f) {
+    private void coverOne(FlowState fl, FirstCopies r, long p, FrameFacts f) {
         int i = r.idx(p);
-        if ((r.st[i] & PsnRing.COVERED) != 0) return;
-        r.st[i] |= PsnRing.COVERED;
+        if ((r.st[i] & FirstCopies.COVERED) != 0) return;
+        r.st[i] |= FirstCopies.COVERED;
         r.coverTime[i] = f.timeNs;
         r.coverFrame[i] = f.number;
-        if ((r.st[i] & PsnRing.SEEN) != 0 && fl.view == View.SENDER && r.time[i] > 0) {
+        if ((r.st[i] & FirstCopies.SEEN) != 0 && fl.view == View.SENDER && r.time[i] > 0) {
             long rtt = f.timeNs - r.time[i];
             if (rtt > 0 && rtt < fl.minRtt) {
                 fl.minRtt = rtt;
@@ -1664,7 +1663,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
         if (beyond) return;
         // Coverage for MR-RTX-004 (cum and bitmap) and the sender's view of acknowledged PSNs.
         cover(fl, f, cum, g);
-        PsnRing r = fl.ring;
+        FirstCopies r = fl.ring;
         for (int b = 0; b < 64; b++) {
             if ((f.sackBitmap >>> b & 1) == 0) continue;
             long p = base + b;
@@ -1773,6 +1772,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
         long idle = settings.analysis.idleExpiryNs();
         for (FlowState fl : flowList) {
             if (fl.ring != null && t - fl.lastActivity > idle && (fl.peer == null || t - fl.peer.lastActivity > idle)) {
+                // The engine releases its window of an idle flow too; a new request starts a new one.
                 finishGaps(fl, t);
                 fl.ring = null;
                 fl.started = false;
