@@ -24,7 +24,7 @@ import picocli.CommandLine.Option;
  * ISB per interface with libpcap's counters at every file close), optionally as a ring of files, until -c,
  * -a, Ctrl-C or SIGTERM. The capture threads only queue frames; this thread writes them.
  */
-@Command(name = "capture", sortOptions = false,
+@Command(name = "capture", sortOptions = false, versionProvider = StandardOptions.Version.class,
         description = {"Capture live RoCEv2/MetaRoCE traffic into pcapng, with dumpcap's options. Needs root or "
                 + "CAP_NET_RAW; -D does not.", "Default filter: udp port 4791 (plus every -d port)."},
         footer = {"", "Examples:", "  metaroce capture -D", "  sudo metaroce capture -i eth1 -w roce.pcapng",

@@ -30,7 +30,41 @@ public final class Main implements Runnable {
 
     /** Runs a command line and returns the exit code (tests call this instead of main). */
     public static int run(String... args) {
-        CommandLine cl = new CommandLine(new Main());
+        return run(commandLine(args), args);
+    }
+
+    /**
+     * The command tree for these arguments. picocli builds a command's model by reflection over its class, its
+     * options and mixins; the whole tree costs about a quarter of a second of CPU at every start. When the first
+     * argument names a subcommand, only that one is built, under a bare "metaroce" parent (so that its qualified
+     * name, usage and messages are those of the whole tree). Anything else (no argument, an option, {@code help},
+     * a typo) gets the whole tree: its usage, the list of commands and picocli's suggestions need it.
+     */
+    static CommandLine commandLine(String[] args) {
+        Object only = args.length > 0 ? subcommand(args[0]) : null;
+        if (only == null) return new CommandLine(new Main());
+        CommandLine top = new CommandLine(CommandLine.Model.CommandSpec.create().name("metaroce"));
+        top.addSubcommand(args[0], new CommandLine(only));
+        return top;
+    }
+
+    /** A new instance of the subcommand of that name (as the annotation above lists them), or null. */
+    private static Object subcommand(String name) {
+        return switch (name) {
+            case "dissect" -> new DissectCommand();
+            case "analyze" -> new AnalyzeCommand();
+            case "validate" -> new ValidateCommand();
+            case "simulate" -> new SimulateCommand();
+            case "capture" -> new CaptureCommand();
+            case "index" -> new IndexCommand();
+            case "search" -> new SearchCommand();
+            case "extract" -> new ExtractCommand();
+            default -> null;
+        };
+    }
+
+    /** Runs the given tree (the whole one, or the one subcommand of {@link #commandLine}). */
+    static int run(CommandLine cl, String... args) {
         cl.setExecutionExceptionHandler((e, cmd, parsed) -> {
             // A bug must still end in one readable line, not a stack trace (set METAROCE_DEBUG to see it).
             cmd.getErr().println(FailureLine.of(cmd.getCommandSpec().qualifiedName(), e));
