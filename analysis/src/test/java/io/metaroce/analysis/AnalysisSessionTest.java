@@ -6,15 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.metaroce.capture.CaptureFiles;
-import io.metaroce.capture.CaptureFormat;
-import io.metaroce.capture.CaptureProblem;
-import io.metaroce.capture.CaptureStats;
+import io.metaroce.capture.ForwardingPacketSource;
 import io.metaroce.capture.PacketSource;
 import io.metaroce.dissector.Dissection;
 import io.metaroce.dissector.Dissector;
 import io.metaroce.protocol.FieldDef;
 import io.metaroce.dissector.FieldCatalog;
-import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -169,34 +166,12 @@ class AnalysisSessionTest {
         for (Path file : List.of(GBN, SPRAY)) {
             AnalysisResult fromFile = new AnalysisSession(AnalysisSettings.DEFAULT, AnalysisSession.Options.RESULTS).run(file);
             AnalysisResult live;
-            try (PacketSource src = new Unmapped(CaptureFiles.open(file))) {
+            try (PacketSource src = ForwardingPacketSource.withoutMapping(CaptureFiles.open(file))) {
                 live = new AnalysisSession(AnalysisSettings.DEFAULT, AnalysisSession.Options.RESULTS).run(src, "live");
             }
             assertEquals(fromFile.flows(), live.flows(), file.toString());
             assertEquals(((Map<?, ?>) fromFile.capture().get("tap")).get("resolved"),
                     ((Map<?, ?>) live.capture().get("tap")).get("resolved"));
         }
-    }
-
-    /** A file source that hides its mapping, like a live source. */
-    private record Unmapped(PacketSource s) implements PacketSource {
-        public boolean next() { return s.next(); }
-        public long frameNumber() { return s.frameNumber(); }
-        public long timestampNanos() { return s.timestampNanos(); }
-        public int capturedLength() { return s.capturedLength(); }
-        public long originalLength() { return s.originalLength(); }
-        public int linkType() { return s.linkType(); }
-        public int fcsLength() { return s.fcsLength(); }
-        public int interfaceId() { return s.interfaceId(); }
-        public int sectionIndex() { return s.sectionIndex(); }
-        public MemorySegment data() { return s.data(); }
-        public MemorySegment mapping() { return null; }
-        public long dataOffset() { return -1; }
-        public long recordOffset() { return -1; }
-        public String comment() { return s.comment(); }
-        public CaptureFormat format() { return s.format(); }
-        public List<CaptureProblem> problems() { return s.problems(); }
-        public CaptureStats stats() { return s.stats(); }
-        public void close() { s.close(); }
     }
 }

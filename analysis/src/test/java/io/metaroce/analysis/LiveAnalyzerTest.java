@@ -6,11 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.metaroce.capture.CaptureFiles;
-import io.metaroce.capture.CaptureFormat;
-import io.metaroce.capture.CaptureProblem;
-import io.metaroce.capture.CaptureStats;
+import io.metaroce.capture.ForwardingPacketSource;
 import io.metaroce.capture.PacketSource;
-import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -103,21 +100,21 @@ class LiveAnalyzerTest {
      * the whole file is one burst, after which it waits for traffic until interrupted (as {@code LiveCapture.take}
      * does).
      */
-    private static final class Live implements PacketSource {
-        private final PacketSource s;
+    private static final class Live extends ForwardingPacketSource {
         private final CountDownLatch idle;
         private final long total;
         private int burst = 1, inBurst;
         volatile boolean woken;
 
         Live(PacketSource s, CountDownLatch idle, long total) {
-            this.s = s;
+            super(ForwardingPacketSource.withoutMapping(s));
             this.idle = idle;
             this.total = total;
         }
 
+        @Override
         public boolean next() {
-            if (s.next()) {
+            if (delegate.next()) {
                 if (++inBurst > burst) {
                     inBurst = 1;
                     burst = burst % 7 + 1;
@@ -134,23 +131,7 @@ class LiveAnalyzerTest {
             return false;
         }
 
-        public boolean endOfBurst() { return idle != null ? s.frameNumber() == total : inBurst == burst; }
-        public long frameNumber() { return s.frameNumber(); }
-        public long timestampNanos() { return s.timestampNanos(); }
-        public int capturedLength() { return s.capturedLength(); }
-        public long originalLength() { return s.originalLength(); }
-        public int linkType() { return s.linkType(); }
-        public int fcsLength() { return s.fcsLength(); }
-        public int interfaceId() { return s.interfaceId(); }
-        public int sectionIndex() { return s.sectionIndex(); }
-        public MemorySegment data() { return s.data(); }
-        public MemorySegment mapping() { return null; }
-        public long dataOffset() { return -1; }
-        public long recordOffset() { return -1; }
-        public String comment() { return s.comment(); }
-        public CaptureFormat format() { return s.format(); }
-        public List<CaptureProblem> problems() { return s.problems(); }
-        public CaptureStats stats() { return s.stats(); }
-        public void close() { s.close(); }
+        @Override
+        public boolean endOfBurst() { return idle != null ? delegate.frameNumber() == total : inBurst == burst; }
     }
 }

@@ -6,7 +6,7 @@ import io.metaroce.analysis.LiveAnalyzer;
 import io.metaroce.capture.CaptureFiles;
 import io.metaroce.capture.CaptureFormat;
 import io.metaroce.capture.CaptureProblem;
-import io.metaroce.capture.CaptureStats;
+import io.metaroce.capture.ForwardingPacketSource;
 import io.metaroce.capture.PacketSource;
 import io.metaroce.samples.Simulator;
 import java.io.IOException;
@@ -55,27 +55,22 @@ final class LiveWarmup {
     }
 
     /** A file read the way a live capture is: each frame a heap copy, no mapping, a burst every 64 frames. */
-    private static final class HeapCopies implements PacketSource {
-        private final PacketSource s;
+    private static final class HeapCopies extends ForwardingPacketSource {
         private byte[] frame;
 
         HeapCopies(PacketSource s) {
-            this.s = s;
+            super(s);
         }
 
         @Override
         public boolean next() {
-            if (!s.next()) return false;
-            frame = s.data().toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
+            if (!delegate.next()) return false;
+            frame = delegate.data().toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
             return true;
         }
 
-        @Override public boolean endOfBurst() { return (s.frameNumber() & 63) == 0; }
-        @Override public long frameNumber() { return s.frameNumber(); }
-        @Override public long timestampNanos() { return s.timestampNanos(); }
+        @Override public boolean endOfBurst() { return (delegate.frameNumber() & 63) == 0; }
         @Override public int capturedLength() { return frame.length; }
-        @Override public long originalLength() { return s.originalLength(); }
-        @Override public int linkType() { return s.linkType(); }
         @Override public int fcsLength() { return -1; }
         @Override public int interfaceId() { return 0; }
         @Override public int sectionIndex() { return 0; }
@@ -86,7 +81,5 @@ final class LiveWarmup {
         @Override public String comment() { return null; }
         @Override public CaptureFormat format() { return CaptureFormat.LIVE; }
         @Override public List<CaptureProblem> problems() { return List.of(); }
-        @Override public CaptureStats stats() { return s.stats(); }
-        @Override public void close() { s.close(); }
     }
 }

@@ -10,13 +10,11 @@ import io.metaroce.analysis.FlowSummary;
 import io.metaroce.analysis.diagnosis.Diagnoser;
 import io.metaroce.analysis.diagnosis.Diagnosis;
 import io.metaroce.capture.CaptureFiles;
-import io.metaroce.capture.CaptureFormat;
-import io.metaroce.capture.CaptureProblem;
-import io.metaroce.capture.CaptureStats;
 import io.metaroce.capture.PacketSource;
+import io.metaroce.capture.testing.InMemoryPacketSource;
+import io.metaroce.capture.testing.InMemoryPacketSource.Frame;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -42,9 +40,6 @@ class AnalysisFuzzTest {
 
     /** One real frame, with where its BTH starts (-1 when it has none that this test locates). */
     private record Template(byte[] bytes, long timeNs, int linkType, int fcsLength, int bth) {}
-
-    /** A frame of the mutated sequence. */
-    private record Frame(byte[] bytes, long timeNs, int linkType, int fcsLength) {}
 
     @Timeout(value = 10, unit = TimeUnit.SECONDS)
     @FuzzTest(maxDuration = "5m")
@@ -95,7 +90,7 @@ class AnalysisFuzzTest {
         List<AnalysisEvent> events = new ArrayList<>();
         AnalysisSession session = new AnalysisSession(settings, AnalysisSession.Options.ALL)
                 .onEvent(events::add).onFrame(diagnoser);
-        AnalysisResult result = session.run(new InMemorySource(frames), "fuzz");
+        AnalysisResult result = session.run(InMemoryPacketSource.of(frames), "fuzz");
         long packets = 0;
         for (FlowSummary f : result.flows()) {
             f.toJsonMap();
@@ -163,35 +158,5 @@ class AnalysisFuzzTest {
 
     private static int u16(byte[] b, int at) {
         return (b[at] & 0xFF) << 8 | (b[at + 1] & 0xFF);
-    }
-
-    /** The mutated sequence as a capture that is not a file (no mapping), like a live source. */
-    private static final class InMemorySource implements PacketSource {
-        private final List<Frame> frames;
-        private int index = -1;
-
-        InMemorySource(List<Frame> frames) { this.frames = frames; }
-
-        private Frame f() { return frames.get(index); }
-        public boolean next() { return ++index < frames.size(); }
-        public long frameNumber() { return index + 1; }
-        public long timestampNanos() { return f().timeNs(); }
-        public int capturedLength() { return f().bytes().length; }
-        public long originalLength() { return f().bytes().length; }
-        public int linkType() { return f().linkType(); }
-        public int fcsLength() { return f().fcsLength(); }
-        public int interfaceId() { return 0; }
-        public int sectionIndex() { return 0; }
-        public MemorySegment data() { return MemorySegment.ofArray(f().bytes()); }
-        public MemorySegment mapping() { return null; }
-        public long dataOffset() { return -1; }
-        public long recordOffset() { return -1; }
-        public String comment() { return null; }
-        public CaptureFormat format() { return CaptureFormat.PCAPNG; }
-        public List<CaptureProblem> problems() { return List.of(); }
-        public CaptureStats stats() {
-            return new CaptureStats(CaptureFormat.PCAPNG, index + 1, 1, 1, List.of(), List.of(), null, 0);
-        }
-        public void close() { }
     }
 }

@@ -112,6 +112,12 @@ public final class FlowQueryParser {
             pos = end + 1;
             return fieldValue(f);
         }
+        // A bare "<5" or ">=x" reads as a comparison, as after "field:", so that a value never starts with one and
+        // every wildcard prints back as text that parses to itself (the fuzzer found "field:<x*" turning into one).
+        if (c == '<' || c == '>') {
+            if (field == null) throw error("a comparison needs a field, e.g. naks:>5", start);
+            return comparison(field);
+        }
         return value(field, start);
     }
 

@@ -118,6 +118,13 @@ class FlowQueryParserTest {
         assertColumn(1, "offsets:1", "stored only");
         assertColumn(1, "   ", "empty query");
         assertColumn(12, "naks:1 AND AND cnps:1", "an operator where a term was expected");
+        assertColumn(3, "a <<x*", "a comparison needs a field");
+        assertColumn(7, "flow:(<x*)", "keyword field");
+    }
+
+    @Test
+    void aComparisonInsideAFieldGroupIsOneOnThatField() {
+        assertEquals(new LongRange(f("naks"), 6, Long.MAX_VALUE), FlowQueryParser.parse("naks:(>5)"));
     }
 
     private static void assertColumn(int column, String query, String words) {
