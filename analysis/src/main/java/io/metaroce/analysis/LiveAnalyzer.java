@@ -1,6 +1,8 @@
 package io.metaroce.analysis;
 
 import io.metaroce.capture.PacketSource;
+import io.metaroce.dissector.Dissection;
+import java.util.function.Function;
 
 /**
  * One pass over a source that cannot be read twice (live capture): a shortcut over
@@ -74,6 +76,46 @@ public final class LiveAnalyzer {
                     lock.unlock();
                 }
             };
+        }
+
+        /**
+         * What the running analysis decided so far about a frame (the session records verdicts), read between two
+         * batches: a GUI's live packet list. Later frames may still change it (spurious, CE without CNP); the
+         * analysis of the saved capture has the final word. Null when the analysis has not started, records no
+         * verdicts, or holds its lock for more than 200 ms.
+         */
+        public FrameVerdict verdictOf(long frame) {
+            return locked(e -> e.verdicts() == null ? null : e.verdicts().verdict(frame));
+        }
+
+        /**
+         * Attaches the {@code analysis.*} fields decided so far to a frame dissected again ({@link #verdictOf}'s
+         * terms; the live list's coloring rules read them). Returns false when it could not.
+         */
+        public boolean attach(Dissection d) {
+            Boolean done = locked(e -> {
+                if (e.verdicts() == null) return false;
+                if (fields == null) fields = new AnalysisFrameFields(e);
+                fields.attach(d);
+                return true;
+            });
+            return done != null && done;
+        }
+
+        private AnalysisFrameFields fields; // guarded by lock: one for every reader, each reads under the lock
+
+        private <T> T locked(Function<AnalysisEngine, T> read) {
+            try {
+                if (!lock.tryLock(200, java.util.concurrent.TimeUnit.MILLISECONDS)) return null;
+            } catch (InterruptedException x) {
+                Thread.currentThread().interrupt();
+                return null;
+            }
+            try {
+                return engine == null ? null : read.apply(engine);
+            } finally {
+                lock.unlock();
+            }
         }
 
         /** Frames analyzed so far, without waiting for the analysis (a status bar's refresh). */

@@ -20,9 +20,10 @@ import javafx.util.Duration;
 
 /**
  * The capture toolbar (issue 11 item 8): interface, capture filter (libpcap syntax, default the RoCEv2 port),
- * Start and Stop. A capture runs {@code analyze -i}'s pass ({@link LiveRun}); {@link #counters()}, shown in the
- * status bar, has the capture's exact counters twice a second while it runs and the final ones after. When the
- * capture stops, the frames it wrote open in the window like a file.
+ * Start and Stop. A capture runs {@code analyze -i}'s pass ({@link LiveRun}); the packet list fills as frames
+ * arrive ({@link LiveList}), with the verdicts decided so far; {@link #counters()}, shown in the status bar, has
+ * the capture's exact counters twice a second while it runs and the final ones after. When the capture stops,
+ * the frames it wrote open in the window like a file, in place of the live list.
  */
 final class CaptureToolbar extends HBox {
     private final GuiContext ctx;
@@ -33,6 +34,7 @@ final class CaptureToolbar extends HBox {
     private final Label counters = new Label();
     private final Timeline refresh = new Timeline(new KeyFrame(Duration.millis(500), e -> showCounters()));
     private LiveRun run; // FX thread only
+    private LiveList list; // FX thread only
 
     CaptureToolbar(GuiContext ctx) {
         super(6);
@@ -89,6 +91,7 @@ final class CaptureToolbar extends HBox {
             ctx.error("Cannot create the capture file: " + ex.getMessage());
             return;
         }
+        list = LiveList.start(ctx, run);
         ctx.status("Capturing on " + name + " ...");
         running(true);
         refresh.play();
@@ -101,17 +104,21 @@ final class CaptureToolbar extends HBox {
     }
 
     private void ended(Path file) {
+        boolean shown = ctx.showsLive(run.monitor());
         finish();
-        ctx.open(file);
+        if (shown) ctx.openCaptured(file);   // unless another file was opened meanwhile
     }
 
     private void failed(String message) {
+        boolean shown = ctx.showsLive(run.monitor());
         finish();
         ctx.status("Capture on " + run.interfaceName() + " ended");
         ctx.error(message);
+        if (shown && run.flushedFrames() > 0) ctx.openCaptured(run.file());    // what was captured before the failure
     }
 
     private void finish() {
+        if (list != null) list.stop();
         refresh.stop();
         showCounters(); // the final figures, after the kernel ring was drained
         running(false);

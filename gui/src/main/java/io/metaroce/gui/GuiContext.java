@@ -2,6 +2,7 @@ package io.metaroce.gui;
 
 import io.metaroce.analysis.AnalysisSession;
 import io.metaroce.analysis.AnalysisSettings;
+import io.metaroce.analysis.LiveAnalyzer;
 import io.metaroce.capture.CaptureException;
 import io.metaroce.capture.CaptureFiles;
 import io.metaroce.capture.CaptureProblem;
@@ -68,6 +69,7 @@ public final class GuiContext {
     private final ReadOnlyStringWrapper status = new ReadOnlyStringWrapper(this, "status", "Ready");
     private final ReadOnlyBooleanWrapper busy = new ReadOnlyBooleanWrapper(this, "busy", false);
     private final ReadOnlyStringWrapper banner = new ReadOnlyStringWrapper(this, "banner", null);
+    private final ReadOnlyIntegerWrapper liveVerdicts = new ReadOnlyIntegerWrapper(this, "liveVerdicts", 0);
     private Consumer<String> errorSink = message -> Dialogs.error(null, "MetaRoCE Analyzer", message);
 
     /** Work running in the background (load, analysis, filter), so that cancel() and a new open() can stop it. */
@@ -82,6 +84,11 @@ public final class GuiContext {
     private String requestedFilter = "";
     /** Counts opens, so that late results of an earlier file are dropped. */
     private int generation;
+    /**
+     * The running live capture's analysis while the packet list shows its frames ({@link #showLive}), until the
+     * saved file's own analysis replaces it; else null.
+     */
+    private LiveAnalyzer.Monitor live;
 
     /** Captures from this size on show their first frames before the whole index is built. */
     static final long FIRST_SCREEN_BYTES = 64L << 20;
@@ -153,6 +160,10 @@ public final class GuiContext {
     /** Opens a capture in the background: first the frame index (the packet list shows), then the analysis. */
     public void open(Path file) {
         closeCapture();
+        load(file);
+    }
+
+    private void load(Path file) {
         int gen = ++generation;
         CompletableFuture<AnalysisSession> done = new CompletableFuture<>();
         analysisDone = done;
@@ -237,6 +248,7 @@ public final class GuiContext {
             return;
         }
         fx(gen, () -> {
+            live = null;
             analysis.set(s);
             done.complete(s);
             finishWork(w, index.size() + " frames, " + s.flows().size() + " flows");
@@ -291,6 +303,68 @@ public final class GuiContext {
                 + " frames before it are shown)";
     }
 
+    // ------------------------------------------------------------------ live capture
+
+    /**
+     * A live capture starts: the open capture closes and the packet list waits for the capture's frames
+     * ({@link #showLive}); the display filter stays applied. The Info column and the coloring rules read the
+     * verdicts the running analysis has decided so far through monitor.
+     */
+    void startLive(LiveAnalyzer.Monitor monitor) {
+        String filter = requestedFilter;
+        closeCapture();
+        requestedFilter = filter;
+        analysisDone = new CompletableFuture<>();
+        live = monitor;
+    }
+
+    /**
+     * Changes when the live analysis has judged more of the frames shown (rows decoded before it did show no
+     * verdict yet: the packet list decodes its rows again).
+     */
+    ReadOnlyIntegerProperty liveVerdictsProperty() { return liveVerdicts.getReadOnlyProperty(); }
+
+    void liveVerdictsChanged() { liveVerdicts.set(liveVerdicts.get() + 1); }
+
+    /** True while the packet list shows the frames of the live capture that monitor watches. */
+    boolean showsLive(LiveAnalyzer.Monitor monitor) { return live != null && live == monitor; }
+
+    /** The running analysis of the live capture shown, or null (a file, or the live capture's analysis is done). */
+    LiveAnalyzer.Monitor live() { return live; }
+
+    /**
+     * More frames of the live capture: oc (a new index over the capture file, holding every frame shown so far
+     * and more) replaces the capture shown, in one step. Frame numbers, the selection and the scroll position
+     * stay; an applied filter runs again over the new frames.
+     */
+    void showLive(OpenCapture oc) {
+        OpenCapture old = capture.get();
+        capture.set(oc);
+        if (requestedFilter.isEmpty()) view.set(FrameView.all(oc.frames()));
+        else if (!needsAnalysis(requestedFilter)) applyFilter(requestedFilter);
+        // else: a filter on analysis fields waits for the analysis of the saved capture (it runs when it stops)
+        if (old != null) Platform.runLater(old::close);    // after the views let go of it in this pulse
+        status.set("Capturing: " + oc.frames() + " frames");
+    }
+
+    /**
+     * The live capture ended and wrote file: it opens like any file, but the live list stays on screen (its
+     * selection, scroll position and filter) until the file's index replaces it, and its verdicts until the
+     * file's analysis does.
+     */
+    void openCaptured(Path file) {
+        cancel();
+        analysisDone.cancel(false);     // filters that wait for an analysis get the file's
+        OpenCapture shown = capture.get();
+        if (shown != null && shown != firstFrames) {
+            OpenCapture f = firstFrames;
+            if (f != null) Platform.runLater(f::close);
+            firstFrames = shown;          // replaced by the whole index as a big file's first frames are
+        }
+        if (shown == null) closeCapture();
+        load(file);
+    }
+
     /** Completes when the analysis of the open capture is finished; cancelled when it will not be. */
     public CompletableFuture<AnalysisSession> analysisDone() { return analysisDone; }
 
@@ -330,8 +404,7 @@ public final class GuiContext {
             setView(FrameView.all(c.frames()), "");
             return null;
         }
-        boolean needsAnalysis = false;
-        for (FilterField f : filter.referencedFields()) needsAnalysis |= f.name().startsWith("analysis") || f.name().equals("event");
+        boolean needsAnalysis = needsAnalysis(filter);
         int gen = generation;
         Work w = new Work(this);
         filtering = w;
@@ -347,17 +420,38 @@ public final class GuiContext {
                 fx(gen, () -> finishWork(w, "Filter not applied: the analysis did not finish"));
                 return;
             }
-            int[] frames = FrameFilter.run(c.index(), s, filter, w::report, () -> w.cancelled);
+            int[] frames;
+            try {
+                frames = FrameFilter.run(c.index(), s, filter, w::report, () -> w.cancelled);
+            } catch (RuntimeException e) {
+                // A live capture's older index, closed under a filter that was cancelled for the newer one.
+                if (!w.cancelled) throw e;
+                frames = null;
+            }
+            int[] matched = frames;
             fx(gen, () -> {
-                if (frames == null || w.cancelled) {
+                if (matched == null || w.cancelled) {
                     finishWork(w, "Filter cancelled");
                     return;
                 }
-                setView(FrameView.of(frames), filter.text());
-                finishWork(w, frames.length + " of " + c.frames() + " frames displayed");
+                setView(FrameView.of(matched), filter.text());
+                finishWork(w, matched.length + " of " + c.frames() + " frames displayed");
             });
         });
         return null;
+    }
+
+    private static boolean needsAnalysis(DisplayFilter filter) {
+        for (FilterField f : filter.referencedFields()) if (f.name().startsWith("analysis") || f.name().equals("event")) return true;
+        return false;
+    }
+
+    private static boolean needsAnalysis(String filter) {
+        try {
+            return needsAnalysis(compile(filter));
+        } catch (FilterException e) {
+            return false;
+        }
     }
 
     /**
@@ -418,6 +512,7 @@ public final class GuiContext {
         firstFrames = null;
         requestedFilter = "";
         if (first != null && first != c) Platform.runLater(first::close);
+        live = null;
         capture.set(null);
         analysis.set(null);
         view.set(FrameView.EMPTY);

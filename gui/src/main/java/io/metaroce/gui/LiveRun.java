@@ -24,15 +24,19 @@ import java.util.function.Consumer;
 
 /**
  * One live capture of the GUI, on the path of {@code analyze -i}: an {@code AnalysisSession} over the live source
- * ({@link LiveAnalyzer} with a {@link LiveAnalyzer.Monitor} for the running counters), each frame also written to
- * a temporary pcapng (with its statistics blocks) that the window opens when the capture ends. The capture runs on
- * its own thread; {@link #stop()} may be called from any thread.
+ * ({@link LiveAnalyzer} with a {@link LiveAnalyzer.Monitor} for the running counters and the verdicts so far),
+ * each frame also written to a temporary pcapng (with its statistics blocks) that the window opens when the
+ * capture ends. The file is flushed at the end of every burst of frames (when no frame is waiting), so the live
+ * packet list ({@link LiveList}) reads every frame captured so far from it; a busy link makes bursts long and the
+ * flushes rare. The capture runs on its own thread; {@link #stop()} may be called from any thread.
  */
 final class LiveRun {
     private final LiveCapture capture;
     private final Path file;
     private final LiveAnalyzer.Monitor monitor = new LiveAnalyzer.Monitor();
     private final String name;
+    /** Frames handed to the file so far (flushed): the live packet list may show this many. */
+    private volatile long flushed;
 
     private LiveRun(LiveCapture capture, Path file, String name) {
         this.capture = capture;
@@ -67,7 +71,7 @@ final class LiveRun {
     private void analyze(LiveFileWriter writer, Consumer<Path> ended, Consumer<String> failed) {
         String error = null;
         try (LivePacketSource live = new LivePacketSource(capture)) {
-            AnalysisResult r = LiveAnalyzer.analyze(new Written(live, writer), name, AnalysisSettings.DEFAULT, false, null, monitor);
+            AnalysisResult r = LiveAnalyzer.analyze(new Written(live, writer, this), name, AnalysisSettings.DEFAULT, true, null, monitor);
             if (r == null) error = "the analysis ended without a result";
         } catch (UncheckedIOException e) {
             error = "Cannot write the capture to " + file + ": " + e.getCause().getMessage();
@@ -94,6 +98,20 @@ final class LiveRun {
         return name;
     }
 
+    /** The capture file being written (complete up to {@link #flushedFrames()} frames). */
+    Path file() {
+        return file;
+    }
+
+    long flushedFrames() {
+        return flushed;
+    }
+
+    /** The running analysis: counters, and the verdicts decided so far for the live list. */
+    LiveAnalyzer.Monitor monitor() {
+        return monitor;
+    }
+
     /** The status-bar line: the CLI's status line (captured, and each kind of drop, exact) and what was analyzed. */
     String counters() {
         InterfaceCounters t = capture.totals();
@@ -105,10 +123,12 @@ final class LiveRun {
     private static final class Written implements PacketSource {
         private final LivePacketSource s;
         private final LiveFileWriter writer;
+        private final LiveRun run;
 
-        Written(LivePacketSource s, LiveFileWriter writer) {
+        Written(LivePacketSource s, LiveFileWriter writer, LiveRun run) {
             this.s = s;
             this.writer = writer;
+            this.run = run;
         }
 
         @Override
@@ -116,6 +136,11 @@ final class LiveRun {
             if (!s.next()) return false;
             try {
                 writer.write(s.packet());
+                // One write per burst: per frame at a low rate (the list follows at once), rarely at a high one.
+                if (s.endOfBurst()) {
+                    writer.flush();
+                    run.flushed = writer.written();
+                }
             } catch (IOException e) {
                 s.capture().stop("error");
                 throw new UncheckedIOException(e);

@@ -34,6 +34,8 @@ final class PacketTable extends BorderPane {
     private RowWindow window = new RowWindow(FrameView.EMPTY, 0);
     /** True while the table selection is changed from the context (not by the user). */
     private boolean syncing;
+    /** A scroll to the last row was asked and not laid out yet: the list still follows new rows. */
+    private boolean following;
 
     PacketTable(GuiContext ctx, ColoringRules rules) {
         this.ctx = ctx;
@@ -71,8 +73,15 @@ final class PacketTable extends BorderPane {
         table.getSelectionModel().selectedItemProperty().addListener((o, a, frame) -> {
             if (!syncing && frame != null) ctx.select(frame);
         });
-        ctx.viewProperty().addListener((o, a, v) -> showView(v));
+        ctx.viewProperty().addListener((o, a, v) -> {
+            if (ctx.live() != null && extendsView(a, v)) grow(v);
+            else showView(v);
+        });
         ctx.captureProperty().addListener((o, a, c) -> resetCache());
+        ctx.liveVerdictsProperty().addListener((o, a, b) -> {
+            resetCache();
+            table.refresh();
+        });
         ctx.analysisProperty().addListener((o, a, s) -> {
             resetCache();
             table.refresh();
@@ -95,7 +104,7 @@ final class PacketTable extends BorderPane {
 
     private void resetCache() {
         OpenCapture c = ctx.capture();
-        cache = c == null ? null : new RowCache(c, ctx.analysis(), rules);
+        cache = c == null ? null : new RowCache(c, ctx.analysis(), ctx.live(), rules);
     }
 
     private TableColumn<Integer, String> column(String name, double width, IntFunction<String> text) {
@@ -135,6 +144,59 @@ final class PacketTable extends BorderPane {
         int row = sel == 0 ? -1 : v.rowOf(sel);
         install(row >= 0 ? RowWindow.around(v, row) : new RowWindow(v, 0));
         if (row >= 0) reveal(sel);
+    }
+
+    /** True when b shows a's rows and perhaps more after them (a live capture's list grew). */
+    private static boolean extendsView(FrameView a, FrameView b) {
+        if (a.size() > b.size() || !a.ascending() || !b.ascending()) return false;
+        return a.size() == 0 || a.frameAt(a.size() - 1) == b.frameAt(a.size() - 1);
+    }
+
+    /**
+     * More rows at the end of the list (a live capture): the rows on screen and the selection stay, and a list
+     * scrolled to its end follows the new rows, as Wireshark's auto-scroll does; a user who scrolled away stays
+     * where they are.
+     */
+    private void grow(FrameView v) {
+        var flow = virtualFlow();
+        boolean follow = following || flow == null || flow.getLastVisibleCell() == null
+                || window.base() + flow.getLastVisibleCell().getIndex() >= window.view().size() - 1;
+        if (table.getItems() == window && window.canGrowTo(v)) {
+            syncing = true;
+            try {
+                window.grow(v);
+            } finally {
+                syncing = false;
+            }
+        } else {
+            int first = flow == null || flow.getFirstVisibleCell() == null ? 0 : window.base() + flow.getFirstVisibleCell().getIndex();
+            int anchor = follow ? v.size() - 1 : first;
+            install(RowWindow.around(v, anchor));
+            int sel = ctx.selectedFrame();
+            int row = sel == 0 ? -1 : v.rowOf(sel);
+            syncing = true;
+            try {
+                if (window.holds(row)) table.getSelectionModel().clearAndSelect(row - window.base());
+            } finally {
+                syncing = false;
+            }
+            if (!follow) table.scrollTo(Math.max(0, first - window.base()));
+        }
+        if (follow && v.size() > 0) {
+            table.scrollTo(v.size() - 1 - window.base());
+            if (!following && table.getScene() != null) {
+                following = true;       // until the scroll is laid out, the rows on screen are the old ones
+                Runnable done = new Runnable() {
+                    @Override
+                    public void run() {
+                        following = false;
+                        var scene = table.getScene();   // not removed while the scene runs its listeners
+                        javafx.application.Platform.runLater(() -> { if (scene != null) scene.removePostLayoutPulseListener(this); });
+                    }
+                };
+                table.getScene().addPostLayoutPulseListener(done);
+            }
+        }
     }
 
     private void install(RowWindow w) {
@@ -180,8 +242,12 @@ final class PacketTable extends BorderPane {
         }
     }
 
+    private javafx.scene.control.skin.VirtualFlow<?> virtualFlow() {
+        return (javafx.scene.control.skin.VirtualFlow<?>) table.lookup(".virtual-flow");
+    }
+
     private boolean visible(int r) {
-        var flow = (javafx.scene.control.skin.VirtualFlow<?>) table.lookup(".virtual-flow");
+        var flow = virtualFlow();
         if (flow == null || flow.getFirstVisibleCell() == null || flow.getLastVisibleCell() == null) return false;
         return r > flow.getFirstVisibleCell().getIndex() && r < flow.getLastVisibleCell().getIndex();
     }

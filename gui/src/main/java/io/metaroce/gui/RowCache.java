@@ -2,6 +2,7 @@ package io.metaroce.gui;
 
 import io.metaroce.analysis.AnalysisSession;
 import io.metaroce.analysis.FrameVerdict;
+import io.metaroce.analysis.LiveAnalyzer;
 import io.metaroce.dissector.Dissection;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -21,15 +22,20 @@ final class RowCache {
     private final OpenCapture capture;
     private final FrameDecoder decoder;
     private final AnalysisSession session;
+    /** The running analysis of a live capture (its verdicts so far), when there is no session yet; else null. */
+    private final LiveAnalyzer.Monitor live;
     private final ColoringRules rules;
     private final Map<Integer, Row> rows = new LinkedHashMap<>(KEEP * 2, 0.75f, true) {
         @Override
         protected boolean removeEldestEntry(Map.Entry<Integer, Row> e) { return size() > KEEP; }
     };
 
-    RowCache(OpenCapture capture, AnalysisSession session, ColoringRules rules) {
+    RowCache(OpenCapture capture, AnalysisSession session, ColoringRules rules) { this(capture, session, null, rules); }
+
+    RowCache(OpenCapture capture, AnalysisSession session, LiveAnalyzer.Monitor live, ColoringRules rules) {
         this.capture = capture;
         this.session = session;
+        this.live = session == null ? live : null;
         this.decoder = new FrameDecoder(capture.index(), session);
         this.rules = rules;
     }
@@ -45,7 +51,11 @@ final class RowCache {
 
     private Row decode(int frame) {
         Dissection d = decoder.decode(frame);
-        FrameVerdict v = session == null ? null : session.verdictOf(frame);
+        FrameVerdict v = session != null ? session.verdictOf(frame) : null;
+        if (live != null) {
+            v = live.verdictOf(frame);
+            live.attach(d);     // the analysis.* fields the coloring rules read
+        }
         String[] t = {PacketSummary.source(d), PacketSummary.destination(d), PacketSummary.protocol(d),
                 PacketSummary.qp(d), PacketSummary.psn(d), PacketSummary.info(d, v)};
         return new Row(t, rules == null ? -1 : rules.match(decoder.fields(), capture, frame, session));

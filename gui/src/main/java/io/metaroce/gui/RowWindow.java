@@ -7,6 +7,7 @@ import javafx.collections.ObservableListBase;
  * {@link FrameView}, items being frame numbers. JavaFX's VirtualFlow does work proportional to the scroll position
  * on every layout (the spike measured 207 ms per jump at 10 M rows, 10 ms with a 10 k window), so a long view is
  * shown through a window that moves; a short one (up to MAX rows) is shown whole. Nothing per row is stored.
+ * A whole window grows in place with a live capture ({@link #grow}), so the table sees rows added at its end.
  */
 final class RowWindow extends ObservableListBase<Integer> {
     /**
@@ -15,9 +16,9 @@ final class RowWindow extends ObservableListBase<Integer> {
      */
     static final int MAX = 50_000;
 
-    private final FrameView view;
+    private FrameView view;
     private final int base;
-    private final int size;
+    private int size;
 
     RowWindow(FrameView view, int base) {
         this.view = view;
@@ -36,6 +37,24 @@ final class RowWindow extends ObservableListBase<Integer> {
     boolean whole() { return size == view.size(); }
 
     boolean holds(int viewRow) { return viewRow >= base && viewRow < base + size; }
+
+    /**
+     * Shows a longer view that begins with this window's rows (more frames of a live capture) in place: one
+     * change "rows added at the end", which keeps the table's scroll position and selection. Only for a whole
+     * window that stays whole ({@link #canGrowTo}).
+     */
+    void grow(FrameView longer) {
+        if (!canGrowTo(longer)) throw new IllegalStateException("a window of " + size + " rows cannot grow to " + longer.size());
+        int from = size;
+        view = longer;
+        size = longer.size();
+        if (size == from) return;
+        beginChange();
+        nextAdd(from, size);
+        endChange();
+    }
+
+    boolean canGrowTo(FrameView longer) { return whole() && longer.size() >= size && longer.size() <= MAX; }
 
     @Override
     public Integer get(int index) { return view.frameAt(base + index); }

@@ -5,6 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.metaroce.analysis.AnalysisSession;
+import io.metaroce.analysis.AnalysisSettings;
+import io.metaroce.capture.CaptureFiles;
+import io.metaroce.capture.PacketSource;
+import io.metaroce.dissector.FrameIndex;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -25,8 +30,10 @@ import org.testfx.framework.junit5.Start;
 /**
  * The capture toolbar on a real interface (root: a veth pair whose sending end is in a network namespace of its
  * own and whose capturing end is in ours, unique names, removed in a finally): start a capture, send the frames
- * of a sample with known truth, stop; the packet list then holds exactly those frames with the sample's
- * retransmission verdicts, and the status bar's counters say every frame was captured and none dropped.
+ * of a sample with known truth in two parts; the packet list shows each part while the capture still runs, with
+ * the live verdicts, following the new rows; stop: the list then holds exactly those frames, row for row what
+ * the analysis of the saved file gives, with the sample's retransmission verdicts, and the status bar's counters
+ * say every frame was captured and none dropped.
  */
 class CaptureToolbarTest extends GuiTestBase {
     private static final String SAMPLE = "rocev2-gbn-loss";
@@ -55,8 +62,29 @@ class CaptureToolbarTest extends GuiTestBase {
             assertTrue(errors.isEmpty(), errors.toString());
 
             int frames = Samples.frames(SAMPLE);
-            assertEquals(Integer.toString(frames), send(ns, sendIf, Samples.capture(SAMPLE)));
+            Set<Integer> retx = new HashSet<>(Samples.labelled(SAMPLE, "retransmission"));
+            int part = 150;     // the first part holds retransmissions (111..150), the second the rest
+            assertTrue(retx.stream().anyMatch(f -> f <= part) && retx.stream().anyMatch(f -> f > part));
+            assertEquals(Integer.toString(part), send(ns, sendIf, Samples.capture(SAMPLE), 1, part));
+            // The rows arrive while the capture runs: no stop, no file opened.
+            Fx.until("the first part listed", () -> table(robot).getItems().size() == part);
+            assertFalse(robot.lookup("#capture-stop").queryButton().isDisabled(), "still capturing");
+            assertTrue(ctx.analysis() == null, "the list is the live one");
+            Fx.until("the list to follow the new rows", () -> lastRowShown(robot));
+
+            assertEquals(Integer.toString(frames - part), send(ns, sendIf, Samples.capture(SAMPLE), part + 1, frames));
+            Fx.until("every frame listed", () -> table(robot).getItems().size() == frames);
             Fx.until("every frame captured", () -> counters.getText().contains("captured " + frames + ","));
+            Fx.until("the list to follow the new rows", () -> lastRowShown(robot));
+            // The running analysis' verdicts (with --tap auto the first frames wait until the tap is known: here
+            // the pause after the first part and the next frame settle it) and the coloring rules they drive.
+            Fx.until("the live verdicts", () -> retx.stream().allMatch(f -> cell(robot, f, "Info").contains("[Retransmission (nak)]")));
+            for (int f = 1; f <= frames; f++) assertEquals(retx.contains(f), cell(robot, f, "Info").contains("[Retransmission"), "live #" + f);
+            int firstRetx = retx.stream().min(Integer::compare).orElseThrow();
+            assertTrue(row(robot, firstRetx).getStyle().contains("#f0a0a0"), "coloured as a retransmission: " + row(robot, firstRetx).getStyle());
+            assertFalse(robot.lookup("#capture-stop").queryButton().isDisabled(), "still capturing");
+            assertTrue(ctx.analysis() == null, "the list is the live one");
+            robot.interact(() -> table(robot).scrollTo(table(robot).getItems().size() - 1));
             robot.clickOn("#capture-stop");
 
             Fx.until("the captured frames open", () -> ctx.capture() != null && ctx.analysis() != null && !ctx.busyProperty().get());
@@ -66,10 +94,22 @@ class CaptureToolbarTest extends GuiTestBase {
             assertEquals(capIf + ": captured " + frames + ", kernel drops 0, interface drops 0, our drops 0; analyzed " + frames,
                     counters.getText());
             // The frames went through unchanged and in order: the sample's retransmissions are the ones marked.
-            Set<Integer> retx = new HashSet<>(Samples.labelled(SAMPLE, "retransmission"));
-            assertFalse(retx.isEmpty());
             for (int f = 1; f <= frames; f++) {
                 assertEquals(retx.contains(f), cell(robot, f, "Info").contains("[Retransmission (nak)]"), "#" + f);
+            }
+            // Row for row what the analysis of the saved capture gives (every column, and the coloring).
+            Path saved = ctx.capture().file();
+            AnalysisSession s = new AnalysisSession(AnalysisSettings.DEFAULT, GuiContext.ANALYSIS_OPTIONS);
+            s.run(saved);
+            try (PacketSource src = CaptureFiles.open(saved)) {
+                OpenCapture oc = new OpenCapture(saved, src, FrameIndex.build(src), List.of(), false);
+                RowCache expected = new RowCache(oc, s, window.packets().rules());
+                for (int f = 1; f <= frames; f++) {
+                    String[] want = expected.row(f).text();
+                    String[] cols = {"Source", "Destination", "Protocol", "QP", "PSN", "Info"};
+                    for (int k = 0; k < cols.length; k++) assertEquals(want[k], cell(robot, f, cols[k]), cols[k] + " #" + f);
+                    assertEquals(Long.toString(oc.index().originalLength(f)), cell(robot, f, "Length"), "#" + f);
+                }
             }
             assertTrue(robot.lookup("#capture-start").queryButton().isVisible() && !robot.lookup("#capture-start").queryButton().isDisabled(),
                     "a new capture can start");
@@ -93,11 +133,22 @@ class CaptureToolbarTest extends GuiTestBase {
         assertTrue(robot.lookup("#capture-stop").queryButton().isDisabled());
     }
 
-    /** Sends the file's frames from namespace ns on iface in a separate JVM; returns what it printed (the count). */
-    private static String send(String ns, String iface, Path file) throws IOException, InterruptedException {
+    /** True when the packet list shows its last row. */
+    private boolean lastRowShown(FxRobot robot) {
+        boolean[] out = {false};
+        robot.interact(() -> {
+            var flow = (javafx.scene.control.skin.VirtualFlow<?>) table(robot).lookup(".virtual-flow");
+            out[0] = flow.getLastVisibleCell() != null && flow.getLastVisibleCell().getIndex() == table(robot).getItems().size() - 1;
+        });
+        return out[0];
+    }
+
+    /** Sends frames from..to of the file from namespace ns on iface in a separate JVM; returns what it printed (the count). */
+    private static String send(String ns, String iface, Path file, int from, int to) throws IOException, InterruptedException {
         String java = ProcessHandle.current().info().command().orElse(System.getProperty("java.home") + "/bin/java");
         List<String> cmd = new ArrayList<>(List.of("ip", "netns", "exec", ns, java, "--enable-native-access=ALL-UNNAMED",
-                "-cp", System.getProperty("java.class.path"), LiveSender.class.getName(), iface, file.toString()));
+                "-cp", System.getProperty("java.class.path"), LiveSender.class.getName(), iface, file.toString(),
+                Integer.toString(from), Integer.toString(to)));
         Path out = Files.createTempFile("gui-live-send", ".out");
         try {
             Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.toFile()).start();

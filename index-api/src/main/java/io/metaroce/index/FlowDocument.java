@@ -72,7 +72,10 @@ public final class FlowDocument {
 
     /** Collects the fields of one document, checking each name and value against {@link FlowSchema}. */
     public static final class Builder {
-        private final Map<String, Object> fields = new LinkedHashMap<>();
+        /** Sized for a flow document (about 90 fields before per-path ones), so it never rehashes on the way. */
+        private Map<String, Object> fields = new LinkedHashMap<>(128);
+        /** The map went to a built document: the next change works on a copy (documents are immutable). */
+        private boolean handedOver;
 
         private Builder() {}
 
@@ -81,7 +84,7 @@ public final class FlowDocument {
             if (value == null) return this;
             FieldDef f = def(name);
             if (f.multi()) throw new IllegalArgumentException(name + " is multi-valued: use add");
-            fields.put(f.name(), check(f, value));
+            own().put(f.name(), check(f, value));
             return this;
         }
 
@@ -90,16 +93,30 @@ public final class FlowDocument {
             FieldDef f = def(name);
             if (!f.multi()) throw new IllegalArgumentException(name + " is single-valued: use put");
             @SuppressWarnings("unchecked")
-            List<Object> l = (List<Object>) fields.computeIfAbsent(f.name(), k -> new ArrayList<>());
+            List<Object> l = (List<Object>) own().computeIfAbsent(f.name(), k -> new ArrayList<>());
             l.add(check(f, value));
             return this;
         }
 
+        /**
+         * The document. The builder's map becomes the document's (no copy: a flow document is built once per
+         * flow on the indexing path); a builder used again afterwards continues on a copy.
+         */
         public FlowDocument build() {
             if (!(fields.get(FlowSchema.ID) instanceof String)) throw new IllegalStateException("a flow document needs an id");
-            Map<String, Object> copy = new LinkedHashMap<>();
-            fields.forEach((k, v) -> copy.put(k, v instanceof List<?> l ? List.copyOf(l) : v));
-            return new FlowDocument(copy);
+            if (!handedOver) fields.replaceAll((k, v) -> v instanceof List<?> l ? List.copyOf(l) : v);
+            handedOver = true;
+            return new FlowDocument(fields);
+        }
+
+        private Map<String, Object> own() {
+            if (handedOver) {
+                Map<String, Object> copy = new LinkedHashMap<>(Math.max(128, fields.size() * 2));
+                fields.forEach((k, v) -> copy.put(k, v instanceof List<?> l ? new ArrayList<>(l) : v));
+                fields = copy;
+                handedOver = false;
+            }
+            return fields;
         }
 
         private static FieldDef def(String name) {

@@ -21,6 +21,17 @@ public interface FlowIndex extends AutoCloseable {
     /** Adds one capture: its capture document ({@link FlowDocuments#capture}) and its flow and part documents. */
     void addCapture(IndexedCapture capture, List<FlowDocument> documents) throws IOException;
 
+    /**
+     * As {@link #addCapture(IndexedCapture, List)}, the documents made as the backend takes them, so that a
+     * capture of many flows never holds all its documents at once (the embedded index converts and adds each
+     * as it comes). An exception from the iteration leaves the index as it was. This default collects them.
+     */
+    default void addCapture(IndexedCapture capture, Iterable<FlowDocument> documents) throws IOException {
+        List<FlowDocument> all = new java.util.ArrayList<>();
+        for (FlowDocument d : documents) all.add(d);
+        addCapture(capture, all);
+    }
+
     /** The indexed capture with this content hash, or null. */
     IndexedCapture capture(String hash) throws IOException;
 

@@ -104,7 +104,8 @@ public final class FlowSchema {
      * {@code capture}) or a per-path field {@code paths.<id>.<key>}; null for none.
      */
     public static FieldDef field(String name) {
-        FieldDef f = FIELDS.get(ALIASES.getOrDefault(name, name));
+        FieldDef f = FIELDS.get(name); // a schema name first: the per-value lookup of indexing and decoding
+        if (f == null) f = FIELDS.get(ALIASES.getOrDefault(name, name));
         if (f != null || !name.startsWith("paths.")) return f;
         f = PATH_FIELDS.get(name);
         if (f != null) return f;

@@ -1,7 +1,5 @@
 package io.metaroce.index;
 
-import java.io.ByteArrayOutputStream;
-
 /**
  * Compact storage of a rising list of longs (packet offsets, frame numbers): zig-zag deltas as LEB128
  * varints, so consecutive records of a flow cost one to three bytes each instead of eight.
@@ -10,15 +8,15 @@ public final class PackedLongs {
     private PackedLongs() {}
 
     public static byte[] encode(long[] values, int from, int to) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream((to - from) * 2 + 4);
-        writeVar(out, to - from);
+        byte[] out = new byte[10 * (to - from + 1)];
+        int n = writeVar(out, 0, to - from);
         long prev = 0;
         for (int i = from; i < to; i++) {
             long d = values[i] - prev;
             prev = values[i];
-            writeVar(out, (d << 1) ^ (d >> 63));
+            n = writeVar(out, n, (d << 1) ^ (d >> 63));
         }
-        return out.toByteArray();
+        return java.util.Arrays.copyOf(out, n);
     }
 
     public static byte[] encode(long[] values) { return encode(values, 0, values.length); }
@@ -39,12 +37,14 @@ public final class PackedLongs {
         return out;
     }
 
-    private static void writeVar(ByteArrayOutputStream out, long v) {
+    /** Writes v at out[n] (room for 10 bytes); the position after it. */
+    private static int writeVar(byte[] out, int n, long v) {
         while ((v & ~0x7FL) != 0) {
-            out.write((int) ((v & 0x7F) | 0x80));
+            out[n++] = (byte) ((v & 0x7F) | 0x80);
             v >>>= 7;
         }
-        out.write((int) v);
+        out[n++] = (byte) v;
+        return n;
     }
 
     private static long readVar(byte[] b, int[] pos) {

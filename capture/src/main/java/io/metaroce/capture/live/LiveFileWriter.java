@@ -123,6 +123,11 @@ public final class LiveFileWriter implements AutoCloseable {
         }
     }
 
+    /** Hands the frames written so far to the file (a viewer reads the file while the capture runs). */
+    public void flush() throws IOException {
+        if (writer != null) writer.flush();
+    }
+
     /** Bytes of the current file so far. */
     public long fileBytes() {
         return writer.bytesWritten();

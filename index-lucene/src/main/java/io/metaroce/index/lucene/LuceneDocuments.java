@@ -42,17 +42,28 @@ final class LuceneDocuments {
         return f.type() != FieldType.LONG || f.multi() || POINTED.contains(f.name());
     }
 
-    static Document toLucene(FlowDocument d) {
-        Document doc = new Document();
-        StoredFlows.Encoder stored = new StoredFlows.Encoder();
-        for (var e : d.fields().entrySet()) {
-            FieldDef f = FlowSchema.field(e.getKey());
-            if (e.getValue() instanceof List<?> l) for (Object v : l) add(doc, f, v);
-            else add(doc, f, e.getValue());
-            stored.field(f, e.getValue());
+    static Document toLucene(FlowDocument d) { return new Converter().toLucene(d); }
+
+    /**
+     * Converts the documents of one block, one after the other: the stored value is encoded into one buffer
+     * reused for every document, so each document must be handed to Lucene (which copies the bytes) before the
+     * next is converted, as {@code IndexWriter.updateDocuments} does with an iteration. Not thread-safe.
+     */
+    static final class Converter {
+        private final StoredFlows.Encoder stored = new StoredFlows.Encoder();
+
+        Document toLucene(FlowDocument d) {
+            Document doc = new Document();
+            stored.reset();
+            for (var e : d.fields().entrySet()) {
+                FieldDef f = FlowSchema.field(e.getKey());
+                if (e.getValue() instanceof List<?> l) for (Object v : l) add(doc, f, v);
+                else add(doc, f, e.getValue());
+                stored.field(f, e.getValue());
+            }
+            doc.add(new StoredField(StoredFlows.FIELD, stored.bytes()));
+            return doc;
         }
-        doc.add(new StoredField(StoredFlows.FIELD, stored.toArray()));
-        return doc;
     }
 
     private static void add(Document doc, FieldDef f, Object v) {

@@ -142,21 +142,37 @@ public final class LuceneFlowIndex implements FlowIndex {
         if (writer == null) throw new IllegalStateException("index opened for reading only");
     }
 
+    @Override
+    public void addCapture(IndexedCapture capture, List<FlowDocument> documents) throws IOException {
+        addCapture(capture, (Iterable<FlowDocument>) documents);
+    }
+
     /**
      * Not synchronized: two captures are converted and indexed on two threads at once. Each capture is one
      * {@code updateDocuments} call (Lucene adds such a block all or nothing, in one segment, and deletes the
      * capture's earlier documents with it), so a commit made by another thread meanwhile holds all of this
      * capture or none of it; this thread's own commit then makes it durable before the caller reports it.
+     * Lucene takes the documents one at a time from the iteration and converts each as it comes
+     * ({@link LuceneDocuments.Converter}): a capture's documents are never all in memory at once.
      */
     @Override
-    public void addCapture(IndexedCapture capture, List<FlowDocument> documents) throws IOException {
+    public void addCapture(IndexedCapture capture, Iterable<FlowDocument> documents) throws IOException {
         requireWriter();
-        List<Document> docs = new ArrayList<>(documents.size());
-        for (FlowDocument d : documents) {
-            if (!capture.hash().equals(d.getString(FlowSchema.CAPTURE_HASH)))
-                throw new IllegalArgumentException("document " + d.id() + " is not of capture " + capture.hash());
-            docs.add(LuceneDocuments.toLucene(d));
-        }
+        LuceneDocuments.Converter converter = new LuceneDocuments.Converter();
+        Iterable<Iterable<org.apache.lucene.index.IndexableField>> docs = () -> new java.util.Iterator<>() {
+            final java.util.Iterator<FlowDocument> in = documents.iterator();
+
+            @Override
+            public boolean hasNext() { return in.hasNext(); }
+
+            @Override
+            public Iterable<org.apache.lucene.index.IndexableField> next() {
+                FlowDocument d = in.next();
+                if (!capture.hash().equals(d.getString(FlowSchema.CAPTURE_HASH)))
+                    throw new IllegalArgumentException("document " + d.id() + " is not of capture " + capture.hash());
+                return converter.toLucene(d);
+            }
+        };
         // Replace what was indexed from this path or with this content before, in the same block.
         writer.updateDocuments(LuceneQueries.of(new FlowQuery.Or(List.of(
                 FlowIndexQueries.capturePath(capture.path()), FlowIndexQueries.captureHash(capture.hash())))), docs);

@@ -18,6 +18,12 @@ final class StoredFlows {
     /** The Lucene field that holds the encoding (not a schema name: those never start with '_'). */
     static final String FIELD = "_flow";
     private static final ConcurrentHashMap<String, byte[]> NAMES = new ConcurrentHashMap<>();
+    /** The UTF-8 names of the fixed fields, read-only after class init (per-path names go to {@link #NAMES}). */
+    private static final java.util.Map<String, byte[]> FIXED_NAMES = new java.util.HashMap<>();
+
+    static {
+        for (FieldDef f : FlowSchema.fields()) FIXED_NAMES.put(f.name(), f.name().getBytes(StandardCharsets.UTF_8));
+    }
 
     private StoredFlows() {}
 
@@ -32,7 +38,8 @@ final class StoredFlows {
         private final Out out = new Out();
 
         void field(FieldDef f, Object value) {
-            byte[] name = NAMES.computeIfAbsent(f.name(), k -> k.getBytes(StandardCharsets.UTF_8));
+            byte[] name = FIXED_NAMES.get(f.name());
+            if (name == null) name = NAMES.computeIfAbsent(f.name(), k -> k.getBytes(StandardCharsets.UTF_8));
             out.var(name.length);
             out.bytes(name, name.length);
             if (f.multi()) {
@@ -45,6 +52,12 @@ final class StoredFlows {
         }
 
         byte[] toArray() { return out.toArray(); }
+
+        /** Starts the next document in the same buffer. */
+        void reset() { out.n = 0; }
+
+        /** The encoding so far, in the buffer (valid until the next {@link #reset}). */
+        org.apache.lucene.util.BytesRef bytes() { return new org.apache.lucene.util.BytesRef(out.buf, 0, out.n); }
     }
 
     private static void value(Out out, FieldDef f, Object v) {

@@ -113,6 +113,43 @@ class LuceneFlowIndexTest extends FlowIndexContract {
         }
     }
 
+    /**
+     * Documents made while Lucene takes them (metaroce index streams a capture's documents): the same documents
+     * come back as from a list, and an iteration that fails midway leaves the capture's earlier documents, and
+     * none of the new ones, also after a commit of the writer and a reopen.
+     */
+    @Test
+    void aStreamedCaptureIsAddedWholeOrNotAtAll(@TempDir Path t) throws Exception {
+        Path d = t.resolve("i");
+        SyntheticFlows.Capture a = SyntheticFlows.capture(4, 300, 9);
+        try (LuceneFlowIndex idx = LuceneFlowIndex.openForWriting(d)) {
+            idx.addCapture(a.capture(), (Iterable<FlowDocument>) () -> a.documents().iterator());
+            SearchResult all = idx.search(new FlowQuery.MatchAll(), FlowSort.parse("naks"), 1000);
+            assertEquals(a.flows().size(), all.total());
+            for (FlowDocument f : all.flows()) assertEquals(a.documents().stream().filter(x -> x.id().equals(f.id())).findFirst().orElseThrow(), f);
+
+            // The same path again, with other content whose iteration breaks after half of its documents.
+            SyntheticFlows.Capture b = SyntheticFlows.capture(4, 300, 10);
+            int[] given = {0};
+            Iterable<FlowDocument> broken = () -> new java.util.Iterator<>() {
+                final java.util.Iterator<FlowDocument> in = b.documents().iterator();
+
+                public boolean hasNext() { return in.hasNext(); }
+
+                public FlowDocument next() {
+                    if (++given[0] > b.documents().size() / 2) throw new IllegalStateException("analysis failed");
+                    return in.next();
+                }
+            };
+            assertThrows(IllegalStateException.class, () -> idx.addCapture(b.capture(), broken));
+            idx.addCapture(SyntheticFlows.capture(5, 10, 9).capture(), SyntheticFlows.capture(5, 10, 9).documents()); // commits
+        }
+        try (LuceneFlowIndex r = LuceneFlowIndex.openForReading(d)) {
+            assertEquals(a.flows().size() + 10, r.search(new FlowQuery.MatchAll(), FlowSort.DEFAULT, 0).total());
+            assertEquals(a.flows().size(), r.search(FlowQueryParser.parse("capture_hash:" + a.capture().hash()), FlowSort.DEFAULT, 0).total());
+        }
+    }
+
     @Test
     void aDirectoryThatIsNoIndexGetsOneLine(@TempDir Path t) throws Exception {
         Path other = Files.createDirectories(t.resolve("photos"));
