@@ -6,6 +6,7 @@ import io.metaroce.analysis.AnalysisSession;
 import io.metaroce.analysis.AnalysisSettings;
 import io.metaroce.analysis.FlowSummary;
 import io.metaroce.capture.CaptureException;
+import io.metaroce.index.CaptureIdentity;
 import io.metaroce.index.FlowDocument;
 import io.metaroce.index.FlowDocuments;
 import io.metaroce.index.FlowIndex;
