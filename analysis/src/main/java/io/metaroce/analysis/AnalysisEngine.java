@@ -110,6 +110,26 @@ public final class AnalysisEngine {
         if (flowFrames == null) flowFrames = new FlowFrameRecorder();
     }
 
+    /** Told of each flow the bound evicts, with its result as it stood and its recorded frames. */
+    @FunctionalInterface
+    public interface EvictionListener {
+        /**
+         * On the analysis thread, as the flow leaves the table (its pending verdicts decided, as for an idle
+         * flow). Events about it that were held back may still follow.
+         *
+         * @param frames the flow's frames ({@link #recordFlowFrames}; empty when not recording)
+         */
+        void evicted(FlowSummary flow, FrameList frames);
+    }
+
+    private EvictionListener evictionListener;
+
+    /**
+     * Hands out each evicted flow that carried packets (more QPs than {@link AnalysisSettings#maxFlows}): without
+     * it, only its totals stay. Call before the first frame.
+     */
+    public void onEviction(EvictionListener l) { evictionListener = l; }
+
     /** The recorded frames of every flow by flow id (empty when not recording); call once, after the pass. */
     Map<String, FrameList> flowFrames() {
         Map<String, FrameList> m = new HashMap<>();
@@ -223,6 +243,12 @@ public final class AnalysisEngine {
     private void evictIdlest() {
         List<Flow> victims = flows.idlest();
         for (Flow fl : victims) stream.release(fl);
+        for (Flow fl : victims) {
+            // The recorded frames go with the flow (before, they stayed in the recorder until the end of the pass).
+            FrameList frames = flowFrames == null ? FrameList.EMPTY : flowFrames.of(fl.index);
+            if (flowFrames != null) flowFrames.release(fl.index);
+            if (evictionListener != null && fl.packets > 0) evictionListener.evicted(AnalysisResult.summaryOf(fl), frames);
+        }
         flows.remove(victims);
     }
 

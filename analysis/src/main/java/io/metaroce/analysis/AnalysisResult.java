@@ -91,6 +91,9 @@ public final class AnalysisResult {
         return s;
     }
 
+    /** The result of one flow as it stands (also of a flow being evicted). */
+    static FlowSummary summaryOf(Flow f) { return flow(f); }
+
     private static FlowSummary flow(Flow f) {
         boolean judgeCe = f.view != View.SENDER;
         FlowSummary.Counters c = new FlowSummary.Counters(f.packets, f.bytes, f.dataPackets, f.payloadBytes, f.firstNs,

@@ -172,6 +172,20 @@ public final class AnalysisSession {
         return this;
     }
 
+    /**
+     * Receives each flow the flow bound evicts ({@link AnalysisSettings#maxFlows}: a capture of more QPs than
+     * that), with its result and, under {@link Options#flowFrames}, its frames, on the analysis thread: the flow
+     * is in neither {@link #flows()} nor {@link #framesOf} afterwards (a later packet of the same QP starts a new
+     * flow with the same id). Without a listener only its totals stay, in the capture summary.
+     */
+    public AnalysisSession onEviction(AnalysisEngine.EvictionListener l) {
+        requireNew();
+        evictionListener = l;
+        return this;
+    }
+
+    private AnalysisEngine.EvictionListener evictionListener;
+
     /** Attaches a {@link BatchHook} (one per session). */
     public AnalysisSession onBatch(BatchHook h) {
         requireNew();
@@ -287,6 +301,7 @@ public final class AnalysisSession {
         };
         AnalysisEngine e = new AnalysisEngine(settings, options.verdicts(), l);
         if (options.flowFrames()) e.recordFlowFrames();
+        if (evictionListener != null) e.onEviction(evictionListener);
         engine = e;
         keptEvents = kept;
         return e;

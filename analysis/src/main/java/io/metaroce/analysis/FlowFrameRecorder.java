@@ -31,7 +31,15 @@ final class FlowFrameRecorder {
         sizes[flow] = s + 1;
     }
 
-    /** The frames of a flow (the arrays are handed over: call once per flow, after the pass). */
+    /** Forgets a flow's frames (an evicted flow: its arrays were handed over, or are not wanted). */
+    void release(int flow) {
+        if (flow < 0 || flow >= sizes.length) return;
+        frames[flow] = null;
+        offsets[flow] = null;
+        sizes[flow] = 0;
+    }
+
+    /** The frames of a flow (the arrays are handed over: call once per flow, after the pass or at its eviction). */
     FrameList of(int flow) {
         if (flow < 0 || flow >= sizes.length || frames[flow] == null) return FrameList.EMPTY;
         return new FrameList(frames[flow], offsets[flow], sizes[flow]);

@@ -3,6 +3,7 @@ package io.metaroce.analysis;
 import io.metaroce.dissector.Dissection;
 import io.metaroce.dissector.IcrcStatus;
 import io.metaroce.protocol.Aeth;
+import io.metaroce.protocol.Bits;
 import io.metaroce.protocol.Bth;
 import io.metaroce.protocol.CmRep;
 import io.metaroce.protocol.CmReq;
@@ -25,7 +26,6 @@ import io.metaroce.protocol.Udp;
 import io.metaroce.protocol.Vlan;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.nio.ByteOrder;
 
 /**
  * The facts of one frame the analysis needs, copied out of a {@link Dissection} into plain fields: the
@@ -33,8 +33,6 @@ import java.nio.ByteOrder;
  * them while the analysis thread consumes another (no allocation per frame).
  */
 public final class FrameFacts {
-    private static final ValueLayout.OfLong BE_LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
-
     // Frame.
     public long number, timeNs, origLen;
     /** Byte offset of the frame's record (pcap) or block (pcapng) in its file, -1 when unknown or not a file. */
@@ -101,7 +99,9 @@ public final class FrameFacts {
         hasMrcm = false;
         ecn = ttl = ipId = sport = dscp = pcp = -1;
         if (!roce) return this;
-        MemorySegment s = d.data();
+        // Header fields are read from the dissection's byte[] copy of the headers (it holds every layer's
+        // catalogue bytes): far less code for the JIT to compile than segment reads, and faster before it has.
+        byte[] s = d.head();
         judgeable = d.icrcStatus() != IcrcStatus.BAD && !hasHeaderError(d);
         // One pass over the layers instead of a lookup per header.
         int ip = -1, ip6 = -1, grh = -1, udp = -1, reth = -1, aeth = -1, deth = -1, sack = -1, nack = -1, credit = -1,
@@ -147,10 +147,10 @@ public final class FrameFacts {
                 dscp = Grh.tclass(s, grh) >>> 2;
             }
             v6 = true;
-            srcHi = s.get(BE_LONG, addr);
-            srcLo = s.get(BE_LONG, addr + 8);
-            dstHi = s.get(BE_LONG, addr + 16);
-            dstLo = s.get(BE_LONG, addr + 24);
+            srcHi = Bits.read8(s, addr);
+            srcLo = Bits.read8(s, addr + 8);
+            dstHi = Bits.read8(s, addr + 16);
+            dstLo = Bits.read8(s, addr + 24);
             if (srcHi == 0 && dstHi == 0 && (srcLo >>> 32) == 0xFFFFL && (dstLo >>> 32) == 0xFFFFL) {
                 // IPv4-mapped GIDs (::ffff:a.b.c.d, RoCEv1 on an IPv4 network) name IPv4 hosts: keyed as those,
                 // so a RoCEv1 direction pairs with its RoCEv2 peer.
@@ -191,7 +191,7 @@ public final class FrameFacts {
             msgId = msgOffset = txTs = 0;
         }
         long icrc = d.icrcValue();
-        fingerprint = icrc >= 0 ? icrc : fallbackFingerprint(s, bth, d.capturedLength());
+        fingerprint = icrc >= 0 ? icrc : fallbackFingerprint(d.data(), bth, d.capturedLength());
         fingerprint = fingerprint * 31 + (ipId & 0xFFFF) * 65537L + sport;
 
         int o;
@@ -242,7 +242,7 @@ public final class FrameFacts {
             probeSeq = Probeeth.probeSeq(s, o);
             probeEcho = Probeeth.echoTimestamp(s, o);
         }
-        if (destQp == 1 && mad >= 0) cmFacts(d, s);
+        if (destQp == 1 && mad >= 0) cmFacts(d, d.data());
         return this;
     }
 

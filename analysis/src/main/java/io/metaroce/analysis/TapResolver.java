@@ -13,12 +13,26 @@ import java.util.Set;
  * carry an initial TTL (64, 128, 255) while the peer's arrive decremented. Otherwise: mirror.
  */
 final class TapResolver {
-    private static final Set<Integer> INITIAL_TTL = Set.of(32, 64, 128, 255);
+    /** The initial TTLs of common stacks (a hop count still at one of them: the packet was captured at its sender). */
+    private static boolean initialTtl(int ttl) { return ttl == 32 || ttl == 64 || ttl == 128 || ttl == 255; }
     private Set<Addr> common;
     private final Map<Addr, int[]> ttls = new HashMap<>(); // [initial-looking, other]
     private long frames;
 
-    record Addr(long hi, long lo, boolean v6) {}
+    record Addr(long hi, long lo, boolean v6) {
+        // Written out: a record's generated equals and hashCode go through invokedynamic method handles, which
+        // the JIT compiles at length for these few thousand calls per capture.
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Addr a && a.lo == lo && a.hi == hi && a.v6 == v6;
+        }
+
+        @Override
+        public int hashCode() {
+            long h = lo * 0x9E3779B97F4A7C15L ^ hi * 31;
+            return (int) (h ^ (h >>> 32)) ^ (v6 ? 1 : 0);
+        }
+    }
 
     void add(FrameFacts f) {
         if (!f.roce) return;
@@ -30,9 +44,16 @@ final class TapResolver {
             if (!multicast(s)) common.add(s);
             if (!multicast(d)) common.add(d);
         } else if (!common.isEmpty()) {
-            common.removeIf(a -> !a.equals(s) && !a.equals(d));
+            for (var it = common.iterator(); it.hasNext(); ) {
+                Addr a = it.next();
+                if (!a.equals(s) && !a.equals(d)) it.remove();
+            }
         }
-        if (f.ttl >= 0) ttls.computeIfAbsent(s, k -> new int[2])[INITIAL_TTL.contains(f.ttl) ? 0 : 1]++;
+        if (f.ttl >= 0) {
+            int[] t = ttls.get(s);
+            if (t == null) ttls.put(s, t = new int[2]);
+            t[initialTtl(f.ttl) ? 0 : 1]++;
+        }
     }
 
     long frames() { return frames; }

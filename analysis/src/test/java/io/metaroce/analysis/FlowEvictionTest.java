@@ -67,4 +67,32 @@ class FlowEvictionTest {
         }
         throw new AssertionError("max flows 1 accepted");
     }
+    /**
+     * A session's eviction listener gets each evicted flow's result and frames, as the unbounded run has them
+     * (the flow index gives evicted flows a document too); the recorder lets go of their frames.
+     */
+    @Test
+    void evictedFlowsAreHandedOutWithTheirFrames() throws Exception {
+        Cap.Run all = capture().analyze(receiverTap());
+        java.nio.file.Path f = all.file;
+        java.util.Map<String, FlowSummary> evicted = new java.util.LinkedHashMap<>();
+        java.util.Map<String, FrameList> frames = new java.util.HashMap<>();
+        AnalysisSession s = new AnalysisSession(receiverTap().withMaxFlows(4), new AnalysisSession.Options(false, false, true))
+                .onEviction((flow, fl) -> {
+                    evicted.put(flow.id(), flow);
+                    frames.put(flow.id(), fl);
+                });
+        AnalysisResult bounded = s.run(f);
+        assertEquals(((Long) bounded.capture().get("evicted_flows")).intValue(), evicted.size());
+        assertEquals(QPS, evicted.size() + bounded.flows().size());
+        for (FlowSummary want : all.result.flows()) {
+            FlowSummary got = evicted.containsKey(want.id()) ? evicted.get(want.id()) : bounded.flow(want.id());
+            assertNotNull(got, want.id());
+            assertEquals(want.toJsonMap(), got.toJsonMap(), want.id());
+            FrameList wf = all.session.framesOf(want.id()), gf = evicted.containsKey(want.id()) ? frames.get(want.id()) : s.framesOf(want.id());
+            assertEquals(java.util.Arrays.toString(wf.frames()), java.util.Arrays.toString(gf.frames()), want.id());
+            assertEquals(java.util.Arrays.toString(wf.offsets()), java.util.Arrays.toString(gf.offsets()), want.id());
+            assertEquals(3, gf.size(), want.id());
+        }
+    }
 }

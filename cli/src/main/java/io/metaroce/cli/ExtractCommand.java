@@ -4,6 +4,7 @@ import io.metaroce.capture.CaptureException;
 import io.metaroce.capture.PacketSource;
 import io.metaroce.capture.CaptureFiles;
 import io.metaroce.capture.PcapngWriter;
+import io.metaroce.index.CaptureIdentity;
 import io.metaroce.index.FlowDocument;
 import io.metaroce.index.FlowIndex;
 import io.metaroce.index.FlowQuery;
@@ -121,13 +122,7 @@ public final class ExtractCommand implements Callable<Integer> {
     }
 
     /** Why a source capture cannot be read as indexed (gone, other size, other content), or null. */
-    private static String changed(IndexedCapture cap) throws IOException {
-        Path p = Path.of(cap.path());
-        if (!Files.isRegularFile(p)) return "moved or deleted since it was indexed";
-        if (Files.size(p) != cap.size()) return "changed since it was indexed (" + Files.size(p) + " bytes, indexed with " + cap.size() + ")";
-        if (!CaptureIdentity.sha256(p).equals(cap.hash())) return "changed since it was indexed (its content hash differs)";
-        return null;
-    }
+    private static String changed(IndexedCapture cap) throws IOException { return CaptureIdentity.changedSince(cap); }
 
     /**
      * Copies the records at the wanted offsets, in capture order, with positional reads ({@link RecordsAt}); a

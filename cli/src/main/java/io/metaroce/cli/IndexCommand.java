@@ -1,11 +1,12 @@
 package io.metaroce.cli;
 
-import io.metaroce.analysis.AnalysisEvent;
+import io.metaroce.analysis.AnalysisEngine;
 import io.metaroce.analysis.AnalysisResult;
 import io.metaroce.analysis.AnalysisSession;
 import io.metaroce.analysis.AnalysisSettings;
 import io.metaroce.analysis.FlowSummary;
 import io.metaroce.capture.CaptureException;
+import io.metaroce.index.CaptureIdentity;
 import io.metaroce.index.FlowDocument;
 import io.metaroce.index.FlowDocuments;
 import io.metaroce.index.FlowIndex;
@@ -76,7 +77,7 @@ public final class IndexCommand implements Callable<Integer> {
     @Option(names = "--expire-before", paramLabel = "DATE", description = "first remove the captures whose last packet is before DATE (2026-11-01, 2026-11-30T02:00, UTC)")
     String expireBefore;
 
-    @Option(names = "--rules", description = "also validate each capture, so that flows carry the conformance rules they broke (rule:...; a second pass per capture)")
+    @Option(names = "--rules", description = "also validate each capture, in the same pass, so that flows carry the conformance rules they broke (rule:...)")
     boolean rules;
 
     @Option(names = "--threads", paramLabel = "N", description = "captures indexed at once (default: one per core)")
@@ -227,11 +228,21 @@ public final class IndexCommand implements Callable<Integer> {
         Path abs = file.toAbsolutePath().normalize();
         long size = CaptureIdentity.size(abs);
         Map<String, Set<String>> events = new HashMap<>();
-        AnalysisSession session = new AnalysisSession(settings, new AnalysisSession.Options(false, false, true))
-                .onEvent((AnalysisEvent e) -> {
-                    if (e.flow() != null) events.computeIfAbsent(e.flow(), x -> new TreeSet<>()).add(e.type().label());
-                })
-                .onProgress((pos, total, frames) -> progressAt.accept(rules ? pos / 2 : pos));
+        AnalysisEngine.EventListener eventTypes = e -> {
+            if (e.flow() != null) events.computeIfAbsent(e.flow(), x -> new TreeSet<>()).add(e.type().label());
+        };
+        AnalysisSession.Options keep = new AnalysisSession.Options(false, false, true);
+        // --rules: the conformance rules ride on the same pass (as validate runs them), not a second one.
+        FileValidator.InSession validation = null;
+        AnalysisSession session;
+        if (rules) {
+            ValidateSettings vs = new ValidateSettings.Builder().tap(settings.tap()).ports(settings.rocePorts()).build();
+            validation = FileValidator.inSession(abs, vs, keep, eventTypes);
+            session = validation.session();
+        } else {
+            session = new AnalysisSession(settings, keep).onEvent(eventTypes);
+        }
+        session.onProgress((pos, total, frames) -> progressAt.accept(pos));
         // The content hash runs beside the analysis (the other core), not before it: it read the whole file once
         // more ahead of the pass. A capture it finds indexed already stops the pass early.
         CompletableFuture<String> hashing = CompletableFuture.supplyAsync(() -> {
@@ -270,9 +281,8 @@ public final class IndexCommand implements Callable<Integer> {
         }
         if (result == null) return 2;
         Map<String, Set<String>> broken = new HashMap<>();
-        if (rules) {
-            ValidateSettings vs = new ValidateSettings.Builder().tap(settings.tap()).ports(settings.rocePorts()).build();
-            FileResult fr = FileValidator.validate(abs, vs, false, pos -> progressAt.accept(size / 2 + pos / 2));
+        if (validation != null) {
+            FileResult fr = validation.finish(result);
             if (fr.error() != null) report(err, "metaroce index: " + fr.error() + " (indexed without rules)");
             else for (Finding f : fr.findings()) if (f.flow() != null) broken.computeIfAbsent(f.flow(), x -> new TreeSet<>()).add(f.rule());
         }
@@ -282,13 +292,14 @@ public final class IndexCommand implements Callable<Integer> {
         IndexedCapture cap = new IndexedCapture(abs.toString(), size, hash, String.valueOf(c.get("format")),
                 tapInfo == null ? null : String.valueOf(tapInfo.get("resolved")), (Long) c.get("first_ns"), (Long) c.get("last_ns"),
                 nowNs());
-        List<FlowDocument> docs = new ArrayList<>();
-        docs.add(FlowDocuments.capture(cap));
-        for (FlowSummary f : result.flows())
-            docs.addAll(FlowDocuments.of(cap, f, session.framesOf(f.id()), events.getOrDefault(f.id(), Set.of()),
-                    broken.getOrDefault(f.id(), Set.of()), split));
+        // Made as the index takes them: a capture of many flows never holds all its documents at once.
+        long[] made = {0};
+        List<FlowSummary> flows = result.flows();
+        Iterable<FlowDocument> docs = () -> java.util.stream.Stream.concat(Stream.of(FlowDocuments.capture(cap)),
+                flows.stream().flatMap(f -> FlowDocuments.of(cap, f, session.framesOf(f.id()), events.getOrDefault(f.id(), Set.of()),
+                        broken.getOrDefault(f.id(), Set.of()), split).stream())).peek(d -> made[0]++).iterator();
         index.addCapture(cap, docs);
-        report(out, "indexed " + abs + ": " + result.flows().size() + " flows, " + docs.size() + " documents");
+        report(out, "indexed " + abs + ": " + flows.size() + " flows, " + made[0] + " documents");
         int status = 0;
         if (c.get("capture_problems") instanceof List<?> l && !l.isEmpty()) {
             for (Object p : l) report(err, "metaroce index: " + abs + ": " + p + " (indexed what was readable)");

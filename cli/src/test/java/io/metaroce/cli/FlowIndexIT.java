@@ -110,6 +110,42 @@ class FlowIndexIT {
         assertTrue(compared > 5000, "compared " + compared + " values");
     }
 
+    /**
+     * {@code index --rules} validates in the indexing pass itself: every flow document carries exactly the rules
+     * that {@code validate} reports for that flow, for every bundled sample.
+     */
+    @Test
+    void indexRulesAreTheFindingsOfValidateFlowForFlow() throws Exception {
+        Path withRules = tmp.resolve("rules.idx");
+        Run idx = Launcher.run("index", Launcher.CAPTURES.toString(), "--index", withRules.toString(), "--rules");
+        assertEquals(0, idx.exit(), idx.show());
+        List<Call> calls = new ArrayList<>();
+        for (Path s : Launcher.samples()) {
+            calls.add(Call.of("validate", "-r", s.toString(), "-T", "json"));
+            calls.add(Call.of("search", "--index", withRules.toString(), "capture:\"" + s.toAbsolutePath().normalize() + "\"", "-T", "jsonl", "-n", "100000"));
+        }
+        List<Run> runs = Launcher.runAll(calls);
+        int withFindings = 0;
+        for (int i = 0; i < runs.size(); i += 2) {
+            Run validate = runs.get(i), search = runs.get(i + 1);
+            assertTrue(validate.exit() <= 1, validate.show());
+            assertEquals(0, search.exit(), search.show());
+            Map<String, Set<String>> expected = new HashMap<>();
+            for (JsonNode file : JSON.readTree(validate.out()).get("files"))
+                for (JsonNode f : file.get("findings"))
+                    if (f.hasNonNull("flow")) expected.computeIfAbsent(f.get("flow").asText(), k -> new TreeSet<>()).add(f.get("rule").asText());
+            for (String line : search.out().lines().toList()) {
+                JsonNode d = JSON.readTree(line);
+                String flow = d.get("flow").asText();
+                Set<String> got = new TreeSet<>();
+                if (d.has("rules")) for (JsonNode r : d.get("rules")) got.add(r.asText());
+                assertEquals(expected.getOrDefault(flow, Set.of()), got, validate.command().get(2) + " " + flow);
+                if (!got.isEmpty()) withFindings++;
+            }
+        }
+        assertTrue(withFindings > 20, withFindings + " flows with findings");
+    }
+
     /** Nested objects of the analyze JSON as the index names them: keys joined by dots. */
     private static void flatten(String prefix, JsonNode n, Map<String, JsonNode> out) {
         if (n.isObject()) {

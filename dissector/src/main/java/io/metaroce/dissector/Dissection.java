@@ -8,6 +8,7 @@ import io.metaroce.protocol.OpcodeDef;
 import io.metaroce.protocol.Severity;
 import io.metaroce.protocol.Spec;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -37,6 +38,15 @@ public final class Dissection {
     int interfaceId;
     String comment;
     MemorySegment data;
+    /**
+     * The frame's first {@link #headLength} captured bytes, copied out of {@link #data}: at least the catalogue
+     * bytes of every layer ({@link #addLayer} extends the copy). The decoder and the analysis read header fields
+     * from here: a byte[] load compiles to a fraction of the code of a MemorySegment access.
+     */
+    byte[] head = new byte[HEAD_CHUNK];
+    int headLength;
+    /** Bytes copied at a time: Ethernet, IP, UDP, BTH, MRTH and the extension headers of nearly every frame. */
+    private static final int HEAD_CHUNK = 128;
 
     // Layers: header index in Spec.HEADERS, byte offset (relative to the frame start) and byte length (the
     // header's catalogue size, or more: IPv4 options, IPv6 extension headers).
@@ -112,15 +122,29 @@ public final class Dissection {
         worst = null;
         comment = null;
         extra.clear();
+        headLength = 0;
     }
 
     int addLayer(int header, int offset) {
+        int end = offset + HEADER_SIZE[header];
+        if (end > headLength) copyHead(end);
         if (layerCount == MAX_LAYERS) return -1;
         layerHeader[layerCount] = header;
         layerOffset[layerCount] = offset;
         layerLength[layerCount] = HEADER_SIZE[header];
         if (headerCount[header]++ == 0) headerFirst[header] = (byte) layerCount;
         return layerCount++;
+    }
+
+    /**
+     * Extends {@link #head} to hold at least the bytes before end (in chunks, never past the captured bytes). A
+     * layer is added only once the decoder has checked its bytes are captured, so end is within the frame.
+     */
+    private void copyHead(int end) {
+        int n = Math.min(capturedLength, Math.max(end, headLength + HEAD_CHUNK));
+        if (n > head.length) head = java.util.Arrays.copyOf(head, Math.max(n, head.length * 2));
+        MemorySegment.copy(data, ValueLayout.JAVA_BYTE, headLength, head, headLength, n - headLength);
+        headLength = n;
     }
 
     /** An expert item about the whole frame. */
@@ -151,6 +175,12 @@ public final class Dissection {
     public String comment() { return comment; }
     /** The captured bytes of the frame (valid while the capture is open). */
     public MemorySegment data() { return data; }
+    /**
+     * A copy of the frame's first captured bytes that holds at least every layer's header (its catalogue size
+     * from {@link #layerOffset}): read header fields from here with the flyweights' byte[] getters. Reused by the
+     * next frame; bytes past the layers' headers are not part of the contract.
+     */
+    public byte[] head() { return head; }
 
     public int layerCount() { return layerCount; }
     public HeaderDef layer(int i) { return Spec.HEADERS.get(layerHeader[i]); }

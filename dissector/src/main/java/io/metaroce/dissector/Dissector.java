@@ -114,7 +114,7 @@ public final class Dissector {
     private void ethernet(Dissection out, int end, int fcsLength) {
         if (!need(out, 0, Eth.SIZE, end, Eth.HEADER)) return;
         out.addLayer(Eth.HEADER, 0);
-        int type = Eth.type(out.data, 0);
+        int type = Eth.type(out.head, 0);
         int off = Eth.SIZE;
         int tags = 0;
         while (type == ETHERTYPE_VLAN || type == ETHERTYPE_QINQ || type == ETHERTYPE_QINQ_OLD) {
@@ -124,7 +124,7 @@ public final class Dissector {
                 return;
             }
             out.addLayer(Vlan.HEADER, off);
-            type = Vlan.etype(out.data, off);
+            type = Vlan.etype(out.head, off);
             off += Vlan.SIZE;
         }
         int ipEnd = etherType(out, type, off, end);
@@ -237,9 +237,9 @@ public final class Dissector {
         if (!need(out, off, Ip.SIZE, end, Ip.HEADER)) return -1;
         int layer = out.addLayer(Ip.HEADER, off);
         out.ipVersion = 4;
-        out.ecn = Ip.ecn(out.data, off);
-        int version = Ip.version(out.data, off);
-        int hdrLen = Ip.hdrLen(out.data, off) * 4;
+        out.ecn = Ip.ecn(out.head, off);
+        int version = Ip.version(out.head, off);
+        int hdrLen = Ip.hdrLen(out.head, off) * 4;
         if (version != 4) out.expert(Expert.IP_VERSION_BAD, "IPv4 header with version " + version, layer, Ip.F_VERSION);
         if (hdrLen < Ip.SIZE) {
             out.expert(Expert.IP_HDR_LEN_TOO_SMALL, "IPv4 header length " + hdrLen + " bytes is below the minimum of " + Ip.SIZE, layer, Ip.F_HDR_LEN);
@@ -247,15 +247,15 @@ public final class Dissector {
         }
         if (!need(out, off, hdrLen, end, Ip.HEADER)) return -1;
         if (layer >= 0) out.layerLength[layer] = hdrLen; // with its options
-        int total = Ip.len(out.data, off);
+        int total = Ip.len(out.head, off);
         int ipEnd = datagramEnd(out, off, total, hdrLen, end, "IPv4 total length", layer, Ip.F_LEN,
                 Expert.IP_TOTAL_LENGTH_BELOW_HEADER, Expert.IP_TOTAL_LENGTH_EXCEEDS_FRAME);
         if (ipEnd < 0) return -1;
-        if (Ip.flagsMf(out.data, off) || Ip.fragOffset(out.data, off) != 0) {
-            out.expert(Expert.IP_FRAGMENT, "IPv4 fragment (offset " + Ip.fragOffset(out.data, off) * 8 + "), not reassembled", layer, Ip.F_FRAG_OFFSET);
-            if (Ip.fragOffset(out.data, off) != 0) return ipEnd;
+        if (Ip.flagsMf(out.head, off) || Ip.fragOffset(out.head, off) != 0) {
+            out.expert(Expert.IP_FRAGMENT, "IPv4 fragment (offset " + Ip.fragOffset(out.head, off) * 8 + "), not reassembled", layer, Ip.F_FRAG_OFFSET);
+            if (Ip.fragOffset(out.head, off) != 0) return ipEnd;
         }
-        if (Ip.proto(out.data, off) == IPPROTO_UDP) udp(out, off, hdrLen, false, off + hdrLen, Math.min(ipEnd, end), ipEnd);
+        if (Ip.proto(out.head, off) == IPPROTO_UDP) udp(out, off, hdrLen, false, off + hdrLen, Math.min(ipEnd, end), ipEnd);
         return ipEnd;
     }
 
@@ -263,13 +263,13 @@ public final class Dissector {
         if (!need(out, off, Ipv6.SIZE, end, Ipv6.HEADER)) return -1;
         int layer = out.addLayer(Ipv6.HEADER, off);
         out.ipVersion = 6;
-        out.ecn = Ipv6.ecn(out.data, off);
-        int version = Ipv6.version(out.data, off);
+        out.ecn = Ipv6.ecn(out.head, off);
+        int version = Ipv6.version(out.head, off);
         if (version != 6) out.expert(Expert.IPV6_VERSION_BAD, "IPv6 header with version " + version, layer, Ipv6.F_VERSION);
-        int ipEnd = datagramEnd(out, off, Ipv6.SIZE + Ipv6.plen(out.data, off), Ipv6.SIZE, end, "IPv6 payload length", layer,
+        int ipEnd = datagramEnd(out, off, Ipv6.SIZE + Ipv6.plen(out.head, off), Ipv6.SIZE, end, "IPv6 payload length", layer,
                 Ipv6.F_PLEN, Expert.IPV6_PAYLOAD_LENGTH_EXCEEDS_FRAME, Expert.IPV6_PAYLOAD_LENGTH_EXCEEDS_FRAME);
         if (ipEnd < 0) return -1;
-        int next = Ipv6.nxt(out.data, off);
+        int next = Ipv6.nxt(out.head, off);
         int p = off + Ipv6.SIZE;
         boolean extensions = false;
         // Extension headers: hop-by-hop 0, routing 43, fragment 44, AH 51, destination options 60.
@@ -333,7 +333,7 @@ public final class Dissector {
     private void udp(Dissection out, int ipOff, int ipHeaderLength, boolean ipv6, int off, int capEnd, int wireEnd) {
         if (!need(out, off, Udp.SIZE, capEnd, Udp.HEADER)) return;
         int layer = out.addLayer(Udp.HEADER, off);
-        int length = Udp.length(out.data, off);
+        int length = Udp.length(out.head, off);
         if (length < Udp.SIZE) {
             out.expert(Expert.UDP_LENGTH_BELOW_HEADER, "UDP length " + length + " is below the header size " + Udp.SIZE, layer, Udp.F_LENGTH);
             return;
@@ -351,7 +351,7 @@ public final class Dissector {
             out.expert(Expert.UDP_LENGTH_BELOW_IP_PAYLOAD, "UDP length " + length + " is shorter than the IP payload (" + (wireEnd - off) + " bytes)",
                     layer, Udp.F_LENGTH);
         }
-        if (!config.isRocePort(Udp.dstport(out.data, off))) return;
+        if (!config.isRocePort(Udp.dstport(out.head, off))) return;
         int bthOff = off + Udp.SIZE;
         int tEnd = off + length;
         transport(out, bthOff, tEnd, Math.min(tEnd, capEnd), ipOff, ipHeaderLength, ipv6);
@@ -387,9 +387,9 @@ public final class Dissector {
         if (!need(out, off, Bth.SIZE, capEnd, Bth.HEADER)) return;
         out.bth = out.addLayer(Bth.HEADER, off);
         int icrcOff = wireEnd - 4;
-        int tver = Bth.tver(out.data, off);
+        int tver = Bth.tver(out.head, off);
         out.tver = tver;
-        int opcode = Bth.opcode(out.data, off);
+        int opcode = Bth.opcode(out.head, off);
         int p = off + Bth.SIZE;
         OpcodeDef def;
         if (tver == 0) def = Spec.OPCODES_TVER0.get(opcode);
@@ -399,9 +399,9 @@ public final class Dissector {
                 return;
             }
             out.mrth = out.addLayer(Mrth.HEADER, p);
-            int version = Mrth.version(out.data, p);
+            int version = Mrth.version(out.head, p);
             if (version != 1) out.expert(Expert.MRTH_VERSION_BAD, "MRTH version " + version + ", expected 1", out.mrth, Mrth.F_VERSION);
-            out.spray = Mrth.spray(out.data, p);
+            out.spray = Mrth.spray(out.head, p);
             p += Mrth.SIZE;
             def = Spec.OPCODES_TVER1.get(opcode);
         } else {
@@ -434,7 +434,7 @@ public final class Dissector {
             out.addLayer(h, p);
             p += hd.size();
         }
-        int pad = Bth.padCnt(out.data, off);
+        int pad = Bth.padCnt(out.head, off);
         out.padCount = pad;
         out.payloadOffset = p;
         out.payloadLength = icrcOff - p - pad;
@@ -452,7 +452,7 @@ public final class Dissector {
             out.expert(Expert.BTH_PAYLOAD_SIZE_BAD, def.label() + " carries " + def.payloadBytes() + " payload bytes, not " + out.payloadLength,
                     -1, -1, p, Math.max(0, Math.min(capEnd, icrcOff - pad) - p));
         // Management datagrams: UD SEND Only (with or without immediate) to QP 1, the GSI.
-        if (Bth.destQp(out.data, off) == GSI_QP && (opcode == UD_SEND_ONLY || opcode == UD_SEND_ONLY_IMM))
+        if (Bth.destQp(out.head, off) == GSI_QP && (opcode == UD_SEND_ONLY || opcode == UD_SEND_ONLY_IMM))
             mad(out, p, Math.min(capEnd, icrcOff - pad), icrcOff - pad);
         icrcCheck(out, off, wireEnd, capEnd, ipOff, ipHeaderLength, ipv6);
     }

@@ -31,6 +31,25 @@ public final class Bits {
 
     public static long read8(MemorySegment s, long o) { return s.get(BE_LONG, o); }
 
+    // The same reads over a byte[] (a copy of a frame's headers): plain array loads, bounds-checked by the JVM
+    // (ArrayIndexOutOfBoundsException is an IndexOutOfBoundsException, like a segment read past its end).
+
+    public static int read1(byte[] b, int o) { return b[o] & 0xFF; }
+
+    public static int read2(byte[] b, int o) { return (b[o] & 0xFF) << 8 | b[o + 1] & 0xFF; }
+
+    public static int read3(byte[] b, int o) { return (b[o] & 0xFF) << 16 | (b[o + 1] & 0xFF) << 8 | b[o + 2] & 0xFF; }
+
+    public static long read4(byte[] b, int o) { return ((long) read2(b, o) << 16 | read2(b, o + 2)) & 0xFFFFFFFFL; }
+
+    public static long read5(byte[] b, int o) { return read4(b, o) << 8 | read1(b, o + 4); }
+
+    public static long read6(byte[] b, int o) { return read4(b, o) << 16 | read2(b, o + 4); }
+
+    public static long read7(byte[] b, int o) { return read4(b, o) << 24 | read3(b, o + 4); }
+
+    public static long read8(byte[] b, int o) { return read4(b, o) << 32 | read4(b, o + 4); }
+
     /** Reads n (1..8) bytes big-endian. */
     public static long read(MemorySegment s, long o, int n) {
         return switch (n) {

@@ -46,6 +46,8 @@ public final class MainWindow {
     private final Menu graphs = new Menu("Graphs");
     private final Path coloringFile;
     private final CaptureToolbar captureBar;
+    /** Where Flow Search remembers the index directory searched last (beside the recent files). */
+    private final Path flowIndexStore;
 
     public MainWindow(GuiContext ctx) { this(ctx, ColoringRules.defaultFile(), RecentFiles.defaultStore()); }
 
@@ -54,6 +56,7 @@ public final class MainWindow {
         this.stage = ctx.stage();
         this.coloringFile = coloringFile;
         this.recent = new RecentFiles(recentStore);
+        this.flowIndexStore = recentStore.resolveSibling("flow-index");
         packets = new PacketTable(ctx, ColoringRules.load(coloringFile));
         detail = new FrameDetail(ctx);
         filterBar = new FilterBar(ctx);
@@ -138,6 +141,7 @@ public final class MainWindow {
                 item("Next Expert Item", "Shortcut+Shift+Period", e -> Navigation.next(ctx, Navigation.Kind.EXPERT, true)),
                 item("Previous Expert Item", "Shortcut+Shift+Comma", e -> Navigation.next(ctx, Navigation.Kind.EXPERT, false)),
                 item("Find by Filter...", "Shortcut+F", e -> askFind()),
+                flowSearch(),
                 new SeparatorMenuItem(),
                 item("First Packet", "Shortcut+Home", e -> ctx.select(ctx.view().size() > 0 ? ctx.view().frameAt(0) : 0)),
                 item("Last Packet", "Shortcut+End", e -> ctx.select(ctx.view().size() > 0 ? ctx.view().frameAt(ctx.view().size() - 1) : 0)));
@@ -165,6 +169,13 @@ public final class MainWindow {
             (w.place() == GuiWindow.Place.STATISTICS ? statistics : graphs).getItems().add(mi);
         }
         return new MenuBar(file, new Menu("Edit"), view, go, statistics, graphs);
+    }
+
+    /** Go > Flow Search: the flow index; a hit's packets open here, through open() (recent files) and a filter. */
+    private MenuItem flowSearch() {
+        MenuItem mi = item("Flow Search...", "Shortcut+Shift+F", e -> io.metaroce.gui.search.FlowSearchWindow.show(ctx, flowIndexStore, this::open, ctx::error));
+        mi.setId("menu-flow-search");
+        return mi;
     }
 
     private static MenuItem item(String text, String accelerator, javafx.event.EventHandler<javafx.event.ActionEvent> h) {

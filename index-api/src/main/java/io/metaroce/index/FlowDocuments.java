@@ -39,10 +39,22 @@ public final class FlowDocuments {
      */
     public static List<FlowDocument> of(IndexedCapture c, FlowSummary f, FrameList frames, Collection<String> events,
                                         Collection<String> rules, int splitEvery) {
+        return of(c, f, frames, events, rules, splitEvery, 1);
+    }
+
+    /**
+     * As {@link #of(IndexedCapture, FlowSummary, FrameList, Collection, Collection, int)} for the n-th flow of the
+     * capture with this flow id: a QP the analysis evicted (more QPs than its flow bound) and that sent again is
+     * a second flow of the same id. The first keeps the plain root id; the n-th (n > 1) gets {@code <id>~n}, so
+     * each has its own documents; both answer to {@code flow:<id>}.
+     */
+    public static List<FlowDocument> of(IndexedCapture c, FlowSummary f, FrameList frames, Collection<String> events,
+                                        Collection<String> rules, int splitEvery, int occurrence) {
         if (splitEvery < 1) throw new IllegalArgumentException("split must be at least 1 packet");
+        if (occurrence < 1) throw new IllegalArgumentException("occurrence counts from 1");
         long[] offsets = frames.offsets(), numbers = frames.frames();
         int parts = Math.max(1, (offsets.length + splitEvery - 1) / splitEvery);
-        String root = rootId(c.hash(), f.id());
+        String root = rootId(c.hash(), occurrence == 1 ? f.id() : f.id() + "~" + occurrence);
         List<FlowDocument> out = new ArrayList<>(parts);
         for (int p = 0; p < parts; p++) {
             FlowDocument.Builder b = FlowDocument.builder();

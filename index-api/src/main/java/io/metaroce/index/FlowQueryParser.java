@@ -26,7 +26,14 @@ public final class FlowQueryParser {
     /** The fields a value without a field name is looked up in. */
     public static final List<String> DEFAULT_FIELDS = List.of(FlowSchema.FLOW, FlowSchema.SRC, FlowSchema.DST,
             FlowSchema.RULES, FlowSchema.EVENTS);
+    /** Deepest tree of NOT, AND and OR nodes a query may make. */
     private static final int MAX_DEPTH = 64;
+    /**
+     * Deepest recursion of the parser, which guards the stack. Larger than {@link #MAX_DEPTH} because the canonical
+     * text of a tree takes up to two levels per node ("(NOT (NOT x))"): any tree accepted here prints as text that is
+     * accepted too (the fuzzer found 32 NOTs that parsed and whose canonical form did not).
+     */
+    private static final int MAX_RECURSION = 2 * MAX_DEPTH + 2;
 
     private final String s;
     private int pos, depth;
@@ -53,13 +60,17 @@ public final class FlowQueryParser {
     // ------------------------------------------------------------------ boolean structure
 
     private FlowQuery or(FieldDef field) {
+        skipWs();
+        int at = pos;
         List<FlowQuery> parts = new ArrayList<>();
         parts.add(and(field));
         while (op("OR") || sym("||")) parts.add(and(field));
-        return parts.size() == 1 ? parts.get(0) : new FlowQuery.Or(parts);
+        return parts.size() == 1 ? parts.get(0) : nested(new FlowQuery.Or(parts), at);
     }
 
     private FlowQuery and(FieldDef field) {
+        skipWs();
+        int at = pos;
         List<FlowQuery> parts = new ArrayList<>();
         parts.add(unary(field));
         while (true) {
@@ -68,18 +79,19 @@ public final class FlowQueryParser {
             if (!op("AND")) sym("&&");
             parts.add(unary(field));
         }
-        return parts.size() == 1 ? parts.get(0) : new FlowQuery.And(parts);
+        return parts.size() == 1 ? parts.get(0) : nested(new FlowQuery.And(parts), at);
     }
 
     private FlowQuery unary(FieldDef field) {
         skipWs();
-        if (++depth > MAX_DEPTH) throw error("query nested deeper than " + MAX_DEPTH + " levels", pos);
+        if (++depth > MAX_RECURSION) throw error("query nested deeper than " + MAX_DEPTH + " levels", pos);
         try {
-            if (op("NOT") || sym("!")) return new FlowQuery.Not(unary(field));
+            int at = pos;
+            if (op("NOT") || sym("!")) return nested(new FlowQuery.Not(unary(field)), at);
             if (pos + 1 < s.length() && (s.charAt(pos) == '-' || s.charAt(pos) == '+') && !Character.isWhitespace(s.charAt(pos + 1))) {
                 boolean not = s.charAt(pos++) == '-';
                 FlowQuery q = unary(field);
-                return not ? new FlowQuery.Not(q) : q;
+                return not ? nested(new FlowQuery.Not(q), at) : q;
             }
             return primary(field);
         } finally {
@@ -139,6 +151,21 @@ public final class FlowQueryParser {
         // "fe80::1" is an IPv6 address, not the field fe80
         if (i + 1 < s.length() && s.charAt(i + 1) == ':' && FlowSchema.field(s.substring(pos, i)) == null) return -1;
         return i;
+    }
+
+    /** The node, unless it makes the tree deeper than {@link #MAX_DEPTH}: then an error at its first column. */
+    private FlowQuery nested(FlowQuery node, int at) {
+        if (treeDepth(node) > MAX_DEPTH) throw error("query nested deeper than " + MAX_DEPTH + " levels", at);
+        return node;
+    }
+
+    private static int treeDepth(FlowQuery q) {
+        return switch (q) {
+            case FlowQuery.Not n -> 1 + treeDepth(n.query());
+            case FlowQuery.And a -> 1 + a.parts().stream().mapToInt(FlowQueryParser::treeDepth).max().orElse(0);
+            case FlowQuery.Or o -> 1 + o.parts().stream().mapToInt(FlowQueryParser::treeDepth).max().orElse(0);
+            default -> 0;
+        };
     }
 
     // ------------------------------------------------------------------ field clauses

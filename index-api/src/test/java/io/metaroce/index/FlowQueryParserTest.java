@@ -145,6 +145,15 @@ class FlowQueryParserTest {
     }
 
     @Test
+    void everyAcceptedTreePrintsAsAcceptedText() {
+        // 64 NOTs are the deepest tree accepted; its canonical text nests each one in parentheses
+        String deepest = "!".repeat(64) + "naks:1";
+        FlowQuery tree = FlowQueryParser.parse(deepest);
+        assertEquals(tree, FlowQueryParser.parse(tree.toString()));
+        assertColumn(1, "!".repeat(65) + "naks:1", "nested deeper than 64 levels");
+    }
+
+    @Test
     void deepNestingIsAnErrorNotAStackOverflow() {
         String q = "(".repeat(10_000) + "naks:1" + ")".repeat(10_000);
         assertTrue(assertThrows(QuerySyntaxException.class, () -> FlowQueryParser.parse(q)).getMessage().contains("nested deeper"));

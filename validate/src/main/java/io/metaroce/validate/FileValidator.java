@@ -82,6 +82,55 @@ public final class FileValidator {
     }
 
     /**
+     * The rules riding on an analysis pass the caller runs itself, for a caller that needs more of the pass than
+     * a {@link FileResult} (metaroce index --rules: the flow documents and their findings from one pass instead
+     * of two). Configure {@link #session()} further (progress, cancel; not {@code onEvent} or {@code onFrame},
+     * which the rules hold: give extra events to {@link FileValidator#inSession}), run it on the file, then
+     * {@link #finish} with its result: the findings are those {@link #validate(Path, ValidateSettings, boolean,
+     * LongConsumer)} gives for the file.
+     */
+    public static final class InSession {
+        private final AnalysisSession session;
+        private final Pass pass;
+        private final Path file;
+        private final long t0 = System.nanoTime();
+
+        private InSession(AnalysisSession session, Pass pass, Path file) {
+            this.session = session;
+            this.pass = pass;
+            this.file = file;
+        }
+
+        /** The pass to run (once, on {@link #file}): its settings are the validation's ({@link ValidateSettings#analysis}). */
+        public AnalysisSession session() { return session; }
+
+        /** The validation of the pass that {@link #session()} finished with this result. */
+        public FileResult finish(AnalysisResult result) {
+            FileResult res = new FileResult(file);
+            try {
+                pass.finish(result, res);
+            } catch (RuntimeException e) {
+                res.error = file + ": internal error: " + e;
+                if (System.getenv("METAROCE_DEBUG") != null) e.printStackTrace();
+            }
+            res.wallNanos = System.nanoTime() - t0;
+            return res;
+        }
+    }
+
+    /**
+     * A validation of {@code file} in a pass the caller runs ({@link InSession}).
+     *
+     * @param options what the pass keeps beyond the flow results (the caller's needs: the rules need none)
+     * @param events also told every analysis event (the session's one event listener is the rules'), or null
+     */
+    public static InSession inSession(Path file, ValidateSettings settings, AnalysisSession.Options options,
+                                      io.metaroce.analysis.AnalysisEngine.EventListener events) {
+        AnalysisSession session = session(settings, options, null, -1);
+        return new InSession(session, new Pass(settings, false, null, session, file, events), file);
+    }
+
+    /**
      * The analysis pass the rules ride on, the tap resolved as analyze does. The decoder does not check ICRCs:
      * the rules do (MR-FRAME-001), on the analysis thread, which has the time to spare.
      */
@@ -103,6 +152,11 @@ public final class FileValidator {
         final ValidateSettings settings;
 
         Pass(ValidateSettings settings, boolean plots, Consumer<Finding> live, AnalysisSession session, Path file) {
+            this(settings, plots, live, session, file, null);
+        }
+
+        Pass(ValidateSettings settings, boolean plots, Consumer<Finding> live, AnalysisSession session, Path file,
+             io.metaroce.analysis.AnalysisEngine.EventListener alsoEvents) {
             this.plots = plots;
             this.file = file;
             this.settings = settings;
@@ -111,7 +165,10 @@ public final class FileValidator {
             if (live != null) rules.findings.listener(live);
             Bridge bridge = new Bridge(rules, plots);
             rules.afterFrame(bridge::drain);
-            session.onFrame(rules).onEvent(bridge::event);
+            session.onFrame(rules).onEvent(alsoEvents == null ? bridge::event : e -> {
+                bridge.event(e);
+                alsoEvents.event(e);
+            });
         }
 
         void finish(AnalysisResult analysis, FileResult res) {

@@ -1,4 +1,4 @@
-package io.metaroce.cli;
+package io.metaroce.index;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -12,13 +12,15 @@ import java.util.HexFormat;
 
 /**
  * What makes a capture the same capture for the flow index: its content hash (SHA-256), so a copy or a
- * renamed file is recognised, and a file rewritten in place is not mistaken for the one indexed.
+ * renamed file is recognised, and a file rewritten in place is not mistaken for the one indexed. Every front end
+ * that reads a capture at its indexed offsets ({@code metaroce index} and {@code extract}, the GUI's flow search)
+ * checks it here, so they agree on when a capture is no longer the one indexed.
  */
-final class CaptureIdentity {
+public final class CaptureIdentity {
     private CaptureIdentity() {}
 
     /** Whether a file starts like a pcap (either byte order, µs or ns) or pcapng capture. */
-    static boolean looksLikeCapture(Path file) {
+    public static boolean looksLikeCapture(Path file) {
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
             ByteBuffer b = ByteBuffer.allocate(4);
             while (b.hasRemaining() && ch.read(b) > 0) { /* fill */ }
@@ -32,7 +34,7 @@ final class CaptureIdentity {
     }
 
     /** SHA-256 of the file's content as 64 lowercase hex digits. */
-    static String sha256(Path file) throws IOException {
+    public static String sha256(Path file) throws IOException {
         MessageDigest md;
         try {
             md = MessageDigest.getInstance("SHA-256");
@@ -50,5 +52,17 @@ final class CaptureIdentity {
         return HexFormat.of().formatHex(md.digest());
     }
 
-    static long size(Path file) throws IOException { return Files.size(file); }
+    public static long size(Path file) throws IOException { return Files.size(file); }
+
+    /**
+     * Why a capture cannot be read as it was indexed (gone, other size, other content), or null when it is the
+     * same file. The size is compared first: a changed file is usually found without hashing it.
+     */
+    public static String changedSince(IndexedCapture cap) throws IOException {
+        Path p = Path.of(cap.path());
+        if (!Files.isRegularFile(p)) return "moved or deleted since it was indexed";
+        if (Files.size(p) != cap.size()) return "changed since it was indexed (" + Files.size(p) + " bytes, indexed with " + cap.size() + ")";
+        if (!sha256(p).equals(cap.hash())) return "changed since it was indexed (its content hash differs)";
+        return null;
+    }
 }

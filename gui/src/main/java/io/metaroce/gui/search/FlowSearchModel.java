@@ -1,0 +1,224 @@
+package io.metaroce.gui.search;
+
+import io.metaroce.index.CaptureIdentity;
+import io.metaroce.index.FacetBucket;
+import io.metaroce.index.FieldDef;
+import io.metaroce.index.FlowIndex;
+import io.metaroce.index.FlowQuery;
+import io.metaroce.index.FlowQueryParser;
+import io.metaroce.index.FlowSchema;
+import io.metaroce.index.FlowSort;
+import io.metaroce.index.IndexFormatException;
+import io.metaroce.index.IndexedCapture;
+import io.metaroce.index.QuerySyntaxException;
+import io.metaroce.index.SearchResult;
+import io.metaroce.index.lucene.LuceneFlowIndex;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Executor;
+import java.util.function.Consumer;
+import javafx.beans.property.ObjectProperty;
+import javafx.beans.property.ReadOnlyBooleanProperty;
+import javafx.beans.property.ReadOnlyBooleanWrapper;
+import javafx.beans.property.ReadOnlyLongProperty;
+import javafx.beans.property.ReadOnlyLongWrapper;
+import javafx.beans.property.ReadOnlyObjectProperty;
+import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.beans.property.ReadOnlyStringProperty;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.beans.property.SimpleObjectProperty;
+import javafx.beans.property.SimpleStringProperty;
+import javafx.beans.property.StringProperty;
+import javafx.collections.FXCollections;
+import javafx.collections.ObservableList;
+
+/**
+ * The flow search, without a window (the view binds to it; tests drive it directly): the index directory (embedded
+ * Lucene, remembered in the user's GUI config), the query checked as it is typed by the parser of
+ * {@code metaroce search} ({@link #queryErrorProperty()}: null while it parses, else the error with its column),
+ * the history of queries run, and the hits ({@link #hits()}) or facet values ({@link #facet()}) of the last run.
+ * Searches run on a background thread ({@link #runningProperty()}; {@link #cancel()} drops their answer); every
+ * property changes on the JavaFX thread only, through the {@code fx} executor.
+ */
+public final class FlowSearchModel {
+    /** Flows shown per search; the status says when more matched (narrow the query, or sort by a counter). */
+    public static final int LIMIT = 1000;
+    /** Facet values shown. */
+    public static final int TOP = 20;
+    private static final int MAX_HISTORY = 30;
+    /** The facet groups and counters an operator picks from (any groupable/summable schema field works). */
+    public static final List<String> GROUPS = List.of(FlowSchema.DEST_QP, FlowSchema.SRC, FlowSchema.DST,
+            FlowSchema.SRC_QPS, FlowSchema.CAPTURE_PATH, FlowSchema.RULES, FlowSchema.EVENTS, FlowSchema.LOSSY_PATHS,
+            FlowSchema.CE_PATHS, FlowSchema.DOWN_PATHS, "transport");
+    public static final List<String> COUNTERS = List.of("naks", "retransmitted_packets", "ce_marks", "cnps",
+            "spurious_retransmissions", "rnr_naks", "psn_gaps", "network_losses", "capture_gaps", "credit_stalls",
+            "packets", "bytes");
+
+    private final LastIndex lastIndex;
+    private final Executor fx;
+    private final ObjectProperty<Path> indexDir = new SimpleObjectProperty<>(this, "indexDir");
+    private final StringProperty query = new SimpleStringProperty(this, "query", "");
+    private final ReadOnlyObjectWrapper<QuerySyntaxException> queryError = new ReadOnlyObjectWrapper<>(this, "queryError");
+    private final ReadOnlyBooleanWrapper running = new ReadOnlyBooleanWrapper(this, "running");
+    private final ReadOnlyStringWrapper status = new ReadOnlyStringWrapper(this, "status", "");
+    private final ReadOnlyLongWrapper total = new ReadOnlyLongWrapper(this, "total");
+    private final ObservableList<FlowHit> hits = FXCollections.observableArrayList();
+    private final ObservableList<FacetRow> facet = FXCollections.observableArrayList();
+    private final ObservableList<String> history = FXCollections.observableArrayList();
+    /** Counts runs: the answer of a cancelled or superseded run is dropped. */
+    private int generation;
+
+    /**
+     * @param lastIndex where the last index directory is remembered
+     * @param fx runs a task on the JavaFX thread ({@code Platform::runLater})
+     */
+    public FlowSearchModel(LastIndex lastIndex, Executor fx) {
+        this.lastIndex = lastIndex;
+        this.fx = fx;
+        indexDir.set(lastIndex.load());
+        query.addListener((o, a, text) -> queryError.set(check(text)));
+    }
+
+    public ObjectProperty<Path> indexDirProperty() { return indexDir; }
+    public StringProperty queryProperty() { return query; }
+    /** The syntax error of the query as typed, or null when it parses (an empty query means every flow). */
+    public ReadOnlyObjectProperty<QuerySyntaxException> queryErrorProperty() { return queryError.getReadOnlyProperty(); }
+    public ReadOnlyBooleanProperty runningProperty() { return running.getReadOnlyProperty(); }
+    public ReadOnlyStringProperty statusProperty() { return status.getReadOnlyProperty(); }
+    /** How many flows matched the last search, also beyond those shown. */
+    public ReadOnlyLongProperty totalProperty() { return total.getReadOnlyProperty(); }
+    public ObservableList<FlowHit> hits() { return hits; }
+    public ObservableList<FacetRow> facet() { return facet; }
+    /** The queries run, newest first. */
+    public ObservableList<String> history() { return history; }
+
+    /** The query text's syntax error, or null: the parser of {@code metaroce search}, nothing of its own. */
+    public static QuerySyntaxException check(String text) {
+        if (text == null || text.isBlank()) return null;
+        try {
+            FlowQueryParser.parse(text);
+            return null;
+        } catch (QuerySyntaxException e) {
+            return e;
+        }
+    }
+
+    /** The query to run: the text, or every flow for an empty one. */
+    private String queryText() {
+        String q = query.get() == null ? "" : query.get().strip();
+        return q.isEmpty() ? "*:*" : q;
+    }
+
+    /** Runs the query: the matching flows, in capture order (as {@code search} prints them). */
+    public void search() { search(FlowSort.DEFAULT); }
+
+    /** Runs the query, the flows ordered by a numeric field (a counter: most first), as {@code search --sort}. */
+    public void search(FlowSort sort) {
+        String text = queryText();
+        run(text, index -> {
+            SearchResult r = index.search(FlowQueryParser.parse(text), sort, LIMIT);
+            List<FlowHit> rows = new ArrayList<>(r.flows().size());
+            for (var d : r.flows()) rows.add(FlowHit.of(d));
+            return () -> {
+                facet.clear();
+                hits.setAll(rows);
+                total.set(r.total());
+                status.set(r.total() + " flow" + (r.total() == 1 ? "" : "s") + " match"
+                        + (r.total() > rows.size() ? " (" + rows.size() + " shown: narrow the query or sort by a counter)" : ""));
+            };
+        });
+    }
+
+    /** The exact top values of a field by the sum of a counter over the matching flows, as {@code search --top --by}. */
+    public void top(String groupField, String counterField) {
+        String text = queryText();
+        FieldDef group = FlowSchema.field(groupField), counter = FlowSchema.field(counterField);
+        if (group == null || !group.groupable() || counter == null || !counter.summable()) {
+            status.set("Cannot group " + groupField + " by " + counterField);
+            return;
+        }
+        run(text, index -> {
+            List<FacetBucket> buckets = index.top(group, counter, TOP, FlowQueryParser.parse(text));
+            List<FacetRow> rows = buckets.stream().map(b -> FacetRow.of(group.name(), b)).toList();
+            return () -> {
+                facet.setAll(rows);
+                status.set("Top " + rows.size() + " " + group.name() + " by " + counter.name());
+            };
+        });
+    }
+
+    /** Stops waiting for the running search: its answer is dropped, what is shown stays. */
+    public void cancel() {
+        if (!running.get()) return;
+        generation++;
+        running.set(false);
+        status.set("Search cancelled");
+    }
+
+    /** One read of the index: returns what to show, applied on the JavaFX thread. */
+    private interface Read {
+        Runnable apply(FlowIndex index) throws IOException;
+    }
+
+    private void run(String text, Read read) {
+        QuerySyntaxException bad = check(text);
+        if (bad != null) {
+            status.set("Query: " + bad.getMessage());
+            return;
+        }
+        Path dir = indexDir.get();
+        if (dir == null) {
+            status.set("Choose the index directory first (made by 'metaroce index CAPTURES --index DIR')");
+            return;
+        }
+        int gen = ++generation;
+        running.set(true);
+        status.set("Searching " + dir + " ...");
+        remember(text);
+        Thread.ofPlatform().daemon().name("metaroce-gui-search").start(() -> {
+            Runnable show;
+            // Opened per search: a reader sees the captures committed up to now ('metaroce index' may be running).
+            try (FlowIndex index = LuceneFlowIndex.openForReading(dir)) {
+                show = read.apply(index);
+                lastIndex.save(dir);
+            } catch (IndexFormatException e) {
+                show = () -> status.set(e.getMessage());
+            } catch (IOException | RuntimeException e) {
+                show = () -> status.set("Cannot search " + dir + ": " + e.getMessage());
+            }
+            Runnable done = show;
+            fx.execute(() -> {
+                if (gen != generation) return;
+                running.set(false);
+                done.run();
+            });
+        });
+    }
+
+    private void remember(String text) {
+        history.remove(text);
+        history.addFirst(text);
+        while (history.size() > MAX_HISTORY) history.removeLast();
+    }
+
+    /**
+     * Checks, off the JavaFX thread, that a hit's capture is still the file that was indexed (the check
+     * {@code metaroce extract} makes: size, then content hash), then hands the result to done on the JavaFX thread:
+     * null when it is, else why not.
+     */
+    public void checkCapture(FlowHit hit, Consumer<String> done) {
+        IndexedCapture cap = new IndexedCapture(hit.capturePath(), hit.captureSize(), hit.captureHash(), "", null, null, null, 0);
+        Thread.ofPlatform().daemon().name("metaroce-gui-check").start(() -> {
+            String problem;
+            try {
+                problem = CaptureIdentity.changedSince(cap);
+            } catch (IOException e) {
+                problem = "cannot be read: " + e.getMessage();
+            }
+            String p = problem;
+            fx.execute(() -> done.accept(p));
+        });
+    }
+}

@@ -1,0 +1,332 @@
+package io.metaroce.gui.search;
+
+import io.metaroce.gui.GuiContext;
+import io.metaroce.gui.graph.FlowSeries;
+import io.metaroce.index.FieldDef;
+import io.metaroce.index.FlowSchema;
+import io.metaroce.index.FlowSort;
+import io.metaroce.index.QuerySyntaxException;
+import java.io.File;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.Locale;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import javafx.application.Platform;
+import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.beans.value.ChangeListener;
+import javafx.collections.transformation.SortedList;
+import javafx.geometry.Insets;
+import javafx.geometry.Orientation;
+import javafx.geometry.Pos;
+import javafx.scene.Scene;
+import javafx.scene.control.Button;
+import javafx.scene.control.ComboBox;
+import javafx.scene.control.Label;
+import javafx.scene.control.ProgressIndicator;
+import javafx.scene.control.SplitPane;
+import javafx.scene.control.TableColumn;
+import javafx.scene.control.TableRow;
+import javafx.scene.control.TableView;
+import javafx.scene.control.TextField;
+import javafx.scene.control.Tooltip;
+import javafx.scene.layout.BorderPane;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.VBox;
+import javafx.stage.DirectoryChooser;
+import javafx.stage.Stage;
+
+/**
+ * Search > Flow Search: the flow index ({@code metaroce index}) searched from the GUI, as Arkime's sessions page
+ * searches its sessions. The index directory, the query (the language of {@code metaroce search}: green while it
+ * parses, red with the column of the error), Search / Cancel with a busy indicator, the matching flows with the
+ * counters an operator sorts by, and an exact top-N facet ({@code --top FIELD --by COUNTER}; double-click a value to
+ * search its flows). Double-click a flow, or "Open packets": its capture opens in the main window with the display
+ * filter of that flow ({@code analysis.flow == "..."}, the QP Conversations window's "filter on this flow"); a
+ * capture that moved or changed since it was indexed gets a message instead. A thin view over {@link FlowSearchModel}.
+ */
+public final class FlowSearchWindow {
+    static final String VALID = "query-valid", INVALID = "query-invalid";
+    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSS'Z'", Locale.ROOT)
+            .withZone(ZoneOffset.UTC);
+
+    private final GuiContext ctx;
+    private final FlowSearchModel model;
+    private final Consumer<Path> openCapture;
+    private final Consumer<String> error;
+    private final Stage stage = new Stage();
+    private final Label status = new Label();
+    private final TableView<FlowHit> table = new TableView<>();
+    private final TableView<FacetRow> facetTable = new TableView<>();
+    /** Waits for the capture a hit opened, to filter it on the hit's flow; null when none is pending. */
+    private ChangeListener<Object> pending;
+
+    /**
+     * @param store where the last index directory is remembered (the user's GUI config)
+     * @param openCapture opens a capture in the main window (and remembers it in its recent files)
+     * @param error shows a message to the user (a dialog)
+     */
+    private FlowSearchWindow(GuiContext ctx, Path store, Consumer<Path> openCapture, Consumer<String> error) {
+        this.ctx = ctx;
+        this.model = new FlowSearchModel(new LastIndex(store), Platform::runLater);
+        this.openCapture = openCapture;
+        this.error = error;
+    }
+
+    /** Opens a flow search window owned by the main window. */
+    public static FlowSearchWindow show(GuiContext ctx, Path store, Consumer<Path> openCapture, Consumer<String> error) {
+        FlowSearchWindow w = new FlowSearchWindow(ctx, store, openCapture, error);
+        w.build();
+        return w;
+    }
+
+    public FlowSearchModel model() { return model; }
+
+    public Stage stage() { return stage; }
+
+    private void build() {
+        // index directory
+        TextField dir = new TextField();
+        dir.setId("search-index");
+        dir.setPromptText("flow index directory (metaroce index CAPTURES --index DIR)");
+        dir.setText(model.indexDirProperty().get() == null ? "" : model.indexDirProperty().get().toString());
+        dir.textProperty().addListener((o, a, t) -> model.indexDirProperty().set(t.isBlank() ? null : Path.of(t.strip())));
+        HBox.setHgrow(dir, Priority.ALWAYS);
+        Button choose = new Button("Choose...");
+        choose.setId("search-choose");
+        choose.setOnAction(e -> {
+            DirectoryChooser dc = new DirectoryChooser();
+            dc.setTitle("Flow index directory");
+            Path cur = model.indexDirProperty().get();
+            if (cur != null && cur.toFile().isDirectory()) dc.setInitialDirectory(cur.toFile());
+            File f = dc.showDialog(stage);
+            if (f != null) dir.setText(f.getPath());
+        });
+        HBox indexRow = row(new Label("Index:"), dir, choose);
+
+        // query
+        ComboBox<String> query = new ComboBox<>(model.history());
+        query.setEditable(true);
+        query.setId("search-query");
+        query.setPromptText("naks:[1 TO *] AND src:10.0.0.0/24   (empty: every flow)");
+        query.setMaxWidth(Double.MAX_VALUE);
+        HBox.setHgrow(query, Priority.ALWAYS);
+        query.getEditor().textProperty().bindBidirectional(model.queryProperty());
+        Label queryError = new Label();
+        queryError.setId("search-error");
+        queryError.setStyle("-fx-text-fill: #a40000;");
+        model.queryErrorProperty().addListener((o, a, e) -> showQueryState(query, queryError, e));
+        Button search = new Button("Search");
+        search.setId("search-run");
+        search.setDefaultButton(true);
+        search.setOnAction(e -> model.search());
+        query.setOnAction(e -> {
+            if (query.getValue() != null && !query.getValue().equals(model.queryProperty().get())) model.queryProperty().set(query.getValue());
+        });
+        Button cancel = new Button("Cancel");
+        cancel.setId("search-cancel");
+        cancel.visibleProperty().bind(model.runningProperty());
+        cancel.setOnAction(e -> model.cancel());
+        ProgressIndicator busy = new ProgressIndicator();
+        busy.setId("search-busy");
+        busy.setPrefSize(18, 18);
+        busy.visibleProperty().bind(model.runningProperty());
+        search.disableProperty().bind(model.runningProperty());
+        HBox queryRow = row(new Label("Query:"), query, search, cancel, busy);
+
+        // facet
+        ComboBox<String> group = new ComboBox<>();
+        group.getItems().setAll(FlowSearchModel.GROUPS);
+        group.setValue(FlowSchema.DEST_QP);
+        group.setId("search-top");
+        ComboBox<String> counter = new ComboBox<>();
+        counter.getItems().setAll(FlowSearchModel.COUNTERS);
+        counter.setValue("naks");
+        counter.setId("search-by");
+        Button top = new Button("Show top");
+        top.setId("search-show-top");
+        top.disableProperty().bind(model.runningProperty());
+        top.setOnAction(e -> model.top(group.getValue(), counter.getValue()));
+        HBox facetRow = row(new Label("Top"), group, new Label("by"), counter, top, queryError);
+
+        // results
+        table.setId("search-results");
+        table.setPlaceholder(new Label("No flows: choose the index, type a query, Search"));
+        table.getColumns().add(col("Capture", FlowHit::captureName, null, 190));
+        table.getColumns().add(col("Flow", FlowHit::flow, null, 230));
+        table.getColumns().add(col("Source", FlowHit::src, null, 110));
+        table.getColumns().add(col("Destination", FlowHit::dst, null, 110));
+        table.getColumns().add(col("Dest QP", FlowHit::destQpHex, null, 75));
+        table.getColumns().add(col("First", h -> time(h.firstNs()), FlowSchema.FIRST, 205));
+        table.getColumns().add(col("Last", h -> time(h.lastNs()), FlowSchema.LAST, 205));
+        table.getColumns().add(col("Packets", FlowHit::packets, "packets", 70));
+        table.getColumns().add(col("Retx", FlowHit::retransmissions, "retransmitted_packets", 55));
+        table.getColumns().add(col("NAKs", FlowHit::naks, "naks", 55));
+        table.getColumns().add(col("CE", FlowHit::ceMarks, "ce_marks", 55));
+        table.getColumns().add(col("CNPs", FlowHit::cnps, "cnps", 55));
+        table.getColumns().add(col("Rules", h -> h.rulesBroken() == 0 ? "" : h.rulesBroken() + ": " + String.join(" ", h.rules()), null, 160));
+        SortedList<FlowHit> sorted = new SortedList<>(model.hits());
+        sorted.comparatorProperty().bind(table.comparatorProperty());
+        table.setItems(sorted);
+        // The table sorts the flows it shows; when more matched than it shows, the index is asked for the top ones.
+        table.getSortOrder().addListener((javafx.collections.ListChangeListener<TableColumn<FlowHit, ?>>) c -> sortInIndex());
+        table.setRowFactory(t -> {
+            TableRow<FlowHit> row = new TableRow<>();
+            // A filter, not a handler: the row's cells see the click first.
+            row.addEventFilter(javafx.scene.input.MouseEvent.MOUSE_CLICKED, e -> {
+                if (e.getClickCount() == 2 && row.getItem() != null) openPackets(row.getItem());
+            });
+            row.itemProperty().addListener((o, a, h) -> row.setTooltip(h == null ? null : new Tooltip(h.capturePath())));
+            return row;
+        });
+
+        facetTable.setId("search-facet");
+        facetTable.setPlaceholder(new Label("Top values: pick a field and a counter, Show top"));
+        facetTable.getColumns().add(facetCol("Value", FacetRow::key, 170));
+        facetTable.getColumns().add(facetCol("Sum", FacetRow::sum, 70));
+        facetTable.getColumns().add(facetCol("Flows", FacetRow::flows, 55));
+        facetTable.setItems(model.facet());
+        facetTable.setRowFactory(t -> {
+            TableRow<FacetRow> row = new TableRow<>();
+            row.addEventFilter(javafx.scene.input.MouseEvent.MOUSE_CLICKED, e -> {
+                if (e.getClickCount() == 2 && row.getItem() != null) drillDown(row.getItem());
+            });
+            return row;
+        });
+        SplitPane center = new SplitPane(table, facetTable);
+        center.setOrientation(Orientation.HORIZONTAL);
+        center.setDividerPositions(0.75);
+
+        Button open = new Button("Open packets");
+        open.setId("search-open");
+        open.disableProperty().bind(table.getSelectionModel().selectedItemProperty().isNull());
+        open.setOnAction(e -> openPackets(table.getSelectionModel().getSelectedItem()));
+        status.setId("search-status");
+        status.textProperty().bind(model.statusProperty());
+        HBox bottom = row(open, status);
+
+        BorderPane root = new BorderPane(center, new VBox(indexRow, queryRow, facetRow), null, bottom, null);
+        root.setId("flow-search");
+        stage.initOwner(ctx.stage());
+        stage.setTitle("Flow Search");
+        stage.setScene(new Scene(root, 1500, 600));
+        stage.setOnHidden(e -> {
+            model.cancel();
+            stopWaiting();
+        });
+        stage.show();
+        showQueryState(query, queryError, null);
+    }
+
+    private static HBox row(javafx.scene.Node... nodes) {
+        HBox h = new HBox(6, nodes);
+        h.setAlignment(Pos.CENTER_LEFT);
+        h.setPadding(new Insets(4, 8, 4, 8));
+        return h;
+    }
+
+    /** Green while the query parses, red with the column of the error (empty: no colour). */
+    private void showQueryState(ComboBox<String> query, Label label, QuerySyntaxException e) {
+        query.getStyleClass().removeAll(VALID, INVALID);
+        String text = model.queryProperty().get();
+        if (text == null || text.isBlank()) {
+            query.getEditor().setStyle("");
+            label.setText("");
+        } else if (e == null) {
+            query.getStyleClass().add(VALID);
+            query.getEditor().setStyle("-fx-control-inner-background: #afffaf;");
+            label.setText("");
+        } else {
+            query.getStyleClass().add(INVALID);
+            query.getEditor().setStyle("-fx-control-inner-background: #ffafaf;");
+            label.setText("column " + e.column() + ": " + e.reason());
+        }
+    }
+
+    /** A facet value double-clicked: the flows with that value (within the query), as a new search. */
+    private void drillDown(FacetRow r) {
+        String q = model.queryProperty().get();
+        model.queryProperty().set(q == null || q.isBlank() || q.strip().equals("*:*") ? r.term() : "(" + q.strip() + ") AND " + r.term());
+        model.search();
+    }
+
+    /** With more flows matching than shown, a sort on a counter column asks the index for the top flows by it. */
+    private void sortInIndex() {
+        if (table.getSortOrder().isEmpty() || model.totalProperty().get() <= model.hits().size()) return;
+        TableColumn<FlowHit, ?> c = table.getSortOrder().getFirst();
+        if (!(c.getUserData() instanceof String field)) return;
+        FieldDef f = FlowSchema.field(field);
+        if (f == null || !f.sortable()) return;
+        model.search(new FlowSort(f, c.getSortType() == TableColumn.SortType.DESCENDING));
+    }
+
+    // ------------------------------------------------------------------ opening a hit's packets
+
+    /**
+     * Opens the packets of a hit in the main window: checks the capture is still the one indexed (off the JavaFX
+     * thread), opens it unless it is open already, then applies the flow's display filter once it is loaded.
+     */
+    void openPackets(FlowHit hit) {
+        if (hit == null) return;
+        stopWaiting();
+        model.checkCapture(hit, problem -> {
+            if (problem != null) {
+                error.accept("Cannot open the packets of flow " + hit.flow() + ":\n" + hit.capturePath() + " " + problem
+                        + ".\nIndex it again (metaroce index) to search its current content.");
+                return;
+            }
+            Path file = Path.of(hit.capturePath());
+            String filter = FlowSeries.flowFilter(hit.flow());
+            if (ctx.capture() != null && ctx.capture().file().toAbsolutePath().normalize().equals(file)) {
+                filterOn(hit, filter);
+                return;
+            }
+            pending = (o, a, c) -> {
+                if (c != null && ctx.capture().file().toAbsolutePath().normalize().equals(file)) {
+                    stopWaiting();
+                    filterOn(hit, filter);
+                }
+            };
+            ctx.captureProperty().addListener(pending);
+            openCapture.accept(file);
+        });
+    }
+
+    private void filterOn(FlowHit hit, String filter) {
+        var e = ctx.applyFilter(filter);
+        if (e != null) {
+            error.accept("The flow filter was rejected: " + e.getMessage());
+            return;
+        }
+        ctx.stage().toFront();
+    }
+
+    private void stopWaiting() {
+        if (pending != null) ctx.captureProperty().removeListener(pending);
+        pending = null;
+    }
+
+    // ------------------------------------------------------------------ cells
+
+    private static String time(Long ns) {
+        return ns == null ? "" : TIME.format(Instant.ofEpochSecond(Math.floorDiv(ns, 1_000_000_000L), Math.floorMod(ns, 1_000_000_000L)));
+    }
+
+    private static <T> TableColumn<FlowHit, T> col(String name, Function<FlowHit, T> f, String field, double w) {
+        TableColumn<FlowHit, T> c = new TableColumn<>(name);
+        c.setPrefWidth(w);
+        c.setUserData(field);     // the schema field the index can sort by, or null
+        c.setCellValueFactory(cd -> new ReadOnlyObjectWrapper<>(f.apply(cd.getValue())));
+        return c;
+    }
+
+    private static <T> TableColumn<FacetRow, T> facetCol(String name, Function<FacetRow, T> f, double w) {
+        TableColumn<FacetRow, T> c = new TableColumn<>(name);
+        c.setPrefWidth(w);
+        c.setCellValueFactory(cd -> new ReadOnlyObjectWrapper<>(f.apply(cd.getValue())));
+        return c;
+    }
+}
