@@ -13,7 +13,12 @@ final class PcapReader extends MappedCapture {
     static final int FILE_HEADER_LENGTH = 24;
     static final int RECORD_HEADER_LENGTH = 16;
 
+    /** The record header is read as two little-endian longs: a constant layout, which the JIT folds (the file's own
+     * byte order is an instance field, and a segment read through a layout that is not a constant stays a slow,
+     * uninlined VarHandle call); a big-endian file's 32-bit fields are then byte-swapped. */
+    private static final ValueLayout.OfLong LE_LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private final ValueLayout.OfInt u32;
+    private final boolean bigEndian;
     private final boolean nanosecond;
     private final InterfaceState iface;
     private final int fcsLength;
@@ -22,6 +27,7 @@ final class PcapReader extends MappedCapture {
     PcapReader(Arena arena, MemorySegment file, ByteOrder order, boolean nanosecond) {
         super(arena, file, nanosecond ? CaptureFormat.PCAP_NS : CaptureFormat.PCAP_US);
         this.u32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(order);
+        this.bigEndian = order == ByteOrder.BIG_ENDIAN;
         this.nanosecond = nanosecond;
         this.sectionCount = 1;
         if (fileSize < FILE_HEADER_LENGTH) {
@@ -46,6 +52,12 @@ final class PcapReader extends MappedCapture {
         return Integer.toUnsignedLong(file.get(u32, offset));
     }
 
+    /** The 32-bit record field in the low half of a little-endian read, in the file's byte order, unsigned. */
+    private long field(long littleEndianHalf) {
+        int v = (int) littleEndianHalf;
+        return Integer.toUnsignedLong(bigEndian ? Integer.reverseBytes(v) : v);
+    }
+
     @Override
     boolean advance() {
         long pos = cursor;
@@ -58,10 +70,11 @@ final class PcapReader extends MappedCapture {
                     + " bytes needed, " + left + " left");
             return false;
         }
-        long seconds = u32(pos);
-        long fraction = u32(pos + 4);
-        long captured = u32(pos + 8);
-        long original = u32(pos + 12);
+        long first = file.get(LE_LONG, pos), second = file.get(LE_LONG, pos + 8);
+        long seconds = field(first);
+        long fraction = field(first >>> 32);
+        long captured = field(second);
+        long original = field(second >>> 32);
         if (captured > MAX_CAPTURED_LENGTH) {
             problem(pos, "implausible record at byte " + pos + ": captured length " + captured
                     + " exceeds the " + (MAX_CAPTURED_LENGTH >> 20) + " MiB sanity limit (snaplen "

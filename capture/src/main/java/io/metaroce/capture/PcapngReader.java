@@ -90,12 +90,25 @@ final class PcapngReader extends MappedCapture {
                 (byte) (value >>> 24), (byte) (value >>> 16), (byte) (value >>> 8), (byte) value});
     }
 
+    // Per-block reads go through constant little-endian layouts and a byte swap for big-endian sections: a segment
+    // read through a layout held in a field (the section's order) is not folded by the JIT and stays a slow
+    // VarHandle call on every block.
+    private static final ValueLayout.OfInt LE_INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private static final ValueLayout.OfShort LE_SHORT = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private boolean bigEndian;
+
+    private int s32(long offset) {
+        int v = file.get(LE_INT, offset);
+        return bigEndian ? Integer.reverseBytes(v) : v;
+    }
+
     private long u32(long offset) {
-        return Integer.toUnsignedLong(file.get(i32, offset));
+        return Integer.toUnsignedLong(s32(offset));
     }
 
     private int u16(long offset) {
-        return Short.toUnsignedInt(file.get(i16, offset));
+        short v = file.get(LE_SHORT, offset);
+        return Short.toUnsignedInt(bigEndian ? Short.reverseBytes(v) : v);
     }
 
     private static long align4(long n) {
@@ -114,7 +127,7 @@ final class PcapngReader extends MappedCapture {
                 problem(pos, "truncated block header at byte " + pos + ": 12 bytes needed, " + left + " left");
                 return false;
             }
-            int type = file.get(i32, pos);
+            int type = s32(pos);
             if (type == SHB) {
                 // Its byte order can differ from the previous section, so it validates its own length.
                 if (!readSectionHeader(pos)) {
@@ -189,6 +202,7 @@ final class PcapngReader extends MappedCapture {
             problem(pos, "bad byte-order magic " + hex(magic) + " in section header block at byte " + pos);
             return false;
         }
+        bigEndian = order == ByteOrder.BIG_ENDIAN;
         i32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(order);
         i16 = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(order);
         i64 = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(order);
