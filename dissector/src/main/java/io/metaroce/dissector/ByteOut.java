@@ -15,6 +15,7 @@ public final class ByteOut implements AutoCloseable {
     private int n;
     private long flushed;
     private final byte[] digits = new byte[20];
+    private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
 
     public ByteOut(OutputStream out) { this.out = out; }
 
@@ -45,6 +46,10 @@ public final class ByteOut implements AutoCloseable {
         System.arraycopy(b, 0, buf, n, b.length);
         n += b.length;
         return this;
+    }
+
+    public ByteOut bytes(byte[] b) {
+        return bytes(b, 0, b.length);
     }
 
     public ByteOut bytes(byte[] b, int off, int len) {
@@ -96,10 +101,51 @@ public final class ByteOut implements AutoCloseable {
         return this;
     }
 
+    /** v in lowercase hex (unsigned), zero-padded to width digits. */
     public ByteOut hex(long v, int width) {
-        String h = Long.toHexString(v);
-        for (int i = h.length(); i < width; i++) ch('0');
-        return ascii(h);
+        int digits = Math.max(1, (67 - Long.numberOfLeadingZeros(v)) / 4);
+        for (int i = digits; i < width; i++) ch('0');
+        if (n + digits > buf.length) flushBuffer();
+        for (int i = digits - 1; i >= 0; i--) buf[n++] = HEX[(int) (v >>> (i * 4)) & 0xF];
+        return this;
+    }
+
+    /** One byte as two lowercase hex digits. */
+    public ByteOut hexByte(int b) {
+        if (n + 2 > buf.length) flushBuffer();
+        buf[n++] = HEX[(b >>> 4) & 0xF];
+        buf[n++] = HEX[b & 0xF];
+        return this;
+    }
+
+    /** Dotted IPv4, as {@link Addresses#ipv4}. */
+    public ByteOut ipv4(int a) {
+        return num((a >>> 24) & 0xFF).ch('.').num((a >>> 16) & 0xFF).ch('.').num((a >>> 8) & 0xFF).ch('.').num(a & 0xFF);
+    }
+
+    /** A MAC address (the low 48 bits), colon-separated lowercase hex, as {@link Addresses#mac}. */
+    public ByteOut mac(long m) {
+        for (int i = 5; i >= 0; i--) {
+            hexByte((int) (m >>> (i * 8)));
+            if (i > 0) ch(':');
+        }
+        return this;
+    }
+
+    /** Nanoseconds as seconds with 9 decimals, as {@link FieldFormat#seconds}. */
+    public ByteOut seconds(long ns) {
+        if (ns == Long.MIN_VALUE) return ascii(FieldFormat.seconds(ns)); // no positive twin: the string's odd form
+        if (ns < 0) ch('-');
+        long a = Math.abs(ns);
+        num(a / 1_000_000_000L).ch('.');
+        long frac = a % 1_000_000_000L;
+        if (n + 9 > buf.length) flushBuffer();
+        for (int i = 8; i >= 0; i--) {
+            buf[n + i] = (byte) ('0' + frac % 10);
+            frac /= 10;
+        }
+        n += 9;
+        return this;
     }
 
     /** A JSON string literal. */
