@@ -5,6 +5,7 @@ import io.metaroce.analysis.AnalysisResult;
 import io.metaroce.analysis.AnalysisSession;
 import io.metaroce.analysis.AnalysisSettings;
 import io.metaroce.analysis.FlowSummary;
+import io.metaroce.analysis.FrameList;
 import io.metaroce.capture.CaptureException;
 import io.metaroce.index.CaptureIdentity;
 import io.metaroce.index.FlowDocument;
@@ -243,6 +244,10 @@ public final class IndexCommand implements Callable<Integer> {
             session = new AnalysisSession(settings, keep).onEvent(eventTypes);
         }
         session.onProgress((pos, total, frames) -> progressAt.accept(pos));
+        // Flows the analysis evicts (more QPs than its flow bound) are documented too: their result and frames
+        // are kept until the commit (a summary and 16 bytes per packet, no analysis state).
+        List<Map.Entry<FlowSummary, FrameList>> evicted = new ArrayList<>();
+        session.onEviction((f, frames) -> evicted.add(Map.entry(f, frames)));
         // The content hash runs beside the analysis (the other core), not before it: it read the whole file once
         // more ahead of the pass. A capture it finds indexed already stops the pass early.
         CompletableFuture<String> hashing = CompletableFuture.supplyAsync(() -> {
@@ -294,10 +299,15 @@ public final class IndexCommand implements Callable<Integer> {
                 nowNs());
         // Made as the index takes them: a capture of many flows never holds all its documents at once.
         long[] made = {0};
-        List<FlowSummary> flows = result.flows();
-        Iterable<FlowDocument> docs = () -> java.util.stream.Stream.concat(Stream.of(FlowDocuments.capture(cap)),
-                flows.stream().flatMap(f -> FlowDocuments.of(cap, f, session.framesOf(f.id()), events.getOrDefault(f.id(), Set.of()),
-                        broken.getOrDefault(f.id(), Set.of()), split).stream())).peek(d -> made[0]++).iterator();
+        List<Map.Entry<FlowSummary, FrameList>> flows = new ArrayList<>(evicted);
+        for (FlowSummary f : result.flows()) flows.add(Map.entry(f, session.framesOf(f.id())));
+        // An evicted QP that sent again is a second flow of the same id: each gets its own documents.
+        Map<String, Integer> seen = new HashMap<>();
+        Iterable<FlowDocument> docs = () -> Stream.concat(Stream.of(FlowDocuments.capture(cap)), flows.stream().flatMap(e -> {
+            FlowSummary f = e.getKey();
+            return FlowDocuments.of(cap, f, e.getValue(), events.getOrDefault(f.id(), Set.of()), broken.getOrDefault(f.id(), Set.of()),
+                    split, seen.merge(f.id(), 1, Integer::sum)).stream();
+        })).peek(d -> made[0]++).iterator();
         index.addCapture(cap, docs);
         report(out, "indexed " + abs + ": " + flows.size() + " flows, " + made[0] + " documents");
         int status = 0;

@@ -146,6 +146,34 @@ class FlowIndexIT {
         assertTrue(withFindings > 20, withFindings + " flows with findings");
     }
 
+    /**
+     * A capture of more QPs than the analysis keeps at once (its flow bound, 65,536: the idlest flows are evicted):
+     * every flow still gets its document, evicted or not, with its packets (extract finds the first QP's).
+     */
+    @Test
+    void flowsTheAnalysisEvictsAreIndexedToo() throws Exception {
+        int qps = 70_000;
+        Path cap = tmp.resolve("more-qps-than-the-bound.pcap");
+        ManyQpsIT.writeCapture(cap, qps);
+        Path idx = tmp.resolve("evicted.idx");
+        Run r = Launcher.run("index", cap.toString(), "--index", idx.toString());
+        assertEquals(0, r.exit(), r.show());
+        assertTrue(r.out().contains(": " + qps + " flows, " + (qps + 1) + " documents"), r.show());
+        Run analyze = Launcher.run("analyze", "-r", cap.toString(), "-T", "json");
+        assertTrue(JSON.readTree(analyze.out()).get("capture").get("evicted_flows").asLong() > 0, "the capture is over the bound");
+        Run all = Launcher.run("search", "--index", idx.toString(), "*:*", "-n", "0", "-T", "json");
+        assertEquals(qps, JSON.readTree(all.out()).get("total").asLong(), all.show());
+        Run first = Launcher.run("search", "--index", idx.toString(), "dest_qp:0x000001", "-T", "json");
+        JsonNode f = JSON.readTree(first.out());
+        assertEquals(1, f.get("total").asLong(), first.show());
+        assertEquals(1, f.get("flows").get(0).get("packets").asLong(), first.show());
+        Path out = tmp.resolve("first-qp.pcapng");
+        Run ex = Launcher.run("extract", "--index", idx.toString(), "dest_qp:0x000001", "-w", out.toString());
+        assertEquals(0, ex.exit(), ex.show());
+        Run back = Launcher.run("dissect", "-r", out.toString(), "-T", "fields", "-e", "bth.dest_qp", "-e", "bth.psn");
+        assertEquals(List.of("0x000001\t0"), back.out().lines().toList(), back.show());
+    }
+
     /** Nested objects of the analyze JSON as the index names them: keys joined by dots. */
     private static void flatten(String prefix, JsonNode n, Map<String, JsonNode> out) {
         if (n.isObject()) {

@@ -35,7 +35,7 @@ class ManyQpsIT {
     @Test
     void aMillionSinglePacketQpsFitInOneGigabyte() throws Exception {
         Path cap = tmp.resolve("million-qps.pcap");
-        writeCapture(cap);
+        writeCapture(cap, QPS);
         Path out = tmp.resolve("out.json"), err = tmp.resolve("err.txt");
         ProcessBuilder pb = new ProcessBuilder(Launcher.SCRIPT.toString(), "analyze", "-T", "json", "-r", cap.toString())
                 .directory(Launcher.ROOT.toFile()).redirectOutput(out.toFile()).redirectError(err.toFile())
@@ -70,7 +70,7 @@ class ManyQpsIT {
     }
 
     /** QP i + 1 sends one SEND Only with PSN i, 1 us after QP i (IPv4 10.0.0.1 to 10.0.0.2, a correct ICRC). */
-    private static void writeCapture(Path file) throws Exception {
+    static void writeCapture(Path file, int qps) throws Exception {
         byte[] b = new byte[14 + 20 + 8 + 12 + 16 + 4];
         MemorySegment s = MemorySegment.ofArray(b);
         // Ethernet.
@@ -101,7 +101,7 @@ class ManyQpsIT {
         Icrc icrc = new Icrc();
         ValueLayout.OfInt le = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
         try (PcapWriter w = PcapWriter.create(file, CaptureFormat.PCAP_NS, 1, 0)) {
-            for (int i = 0; i < QPS; i++) {
+            for (int i = 0; i < qps; i++) {
                 put24(b, bth + 5, i + 1);
                 put24(b, bth + 9, i);
                 s.set(le, icrcOff, (int) icrc.overIp(s, ip, ipLen, false, bth, icrcOff));
