@@ -18,12 +18,13 @@ import javafx.stage.Stage;
  * <pre>
  *   metaroce simulate --scenario rocev2-clean --frames 1000000 --out /tmp/1m.pcap
  *   java -Dprism.order=sw -Djavafx.animation.fullspeed=true -cp (gui test and main class path) \
- *       io.metaroce.gui.GuiBenchmark /tmp/1m.pcap [first-screen]
+ *       io.metaroce.gui.GuiBenchmark /tmp/1m.pcap [first-screen|jump]
  * </pre>
  * Measures: open to the first painted packet list, to the finished analysis (the Statistics and Graphs windows have
  * their data), the model's bytes per frame (counted exactly, {@link ModelMemory}, and the heap after GC for
  * comparison), jump to a random frame + select + tree + bytes painted (first and median of 20), and display filters
- * over every frame to the painted result. With {@code first-screen} only the first measure (for 10 M frames).
+ * over every frame to the painted result. With {@code first-screen} only the first measure (for 10 M frames),
+ * with {@code jump} only the open and the jumps (41 of them: a before/after of the selection path).
  * Beside each wall time the CPU it took: the FX thread, the render thread (software rasterisation) and the
  * whole process, from ThreadMXBean, which a loaded machine distorts far less than wall time.
  */
@@ -38,6 +39,7 @@ public final class GuiBenchmark {
     public static void main(String[] args) throws Exception {
         Path file = Path.of(args[0]);
         boolean firstScreenOnly = args.length > 1 && args[1].equals("first-screen");
+        boolean jumpOnly = args.length > 1 && args[1].equals("jump");
         CountDownLatch up = new CountDownLatch(1);
         Platform.startup(() -> {
             Stage s = new Stage();
@@ -96,8 +98,14 @@ public final class GuiBenchmark {
         System.out.printf("RESULT heap growth with the capture open and analyzed (after GC, includes G1 region slack): %.1f B/frame (%d MB)%n",
                 (heap1 - heap0) / (double) frames, (heap1 - heap0) >> 20);
 
+        String hide = System.getProperty("bench.hide", "");     // bisecting the jump's render: hide a pane
+        if (!hide.isEmpty()) fx(() -> {
+            if (hide.contains("tree")) window.detail().tree().setVisible(false);
+            if (hide.contains("hex")) window.detail().hex().setVisible(false);
+            if (hide.contains("table")) window.packets().setVisible(false);
+        });
         SplittableRandom rnd = new SplittableRandom(1);
-        int n = 21;
+        int n = jumpOnly ? 41 : 21;
         long[] jumps = new long[n], fxCpu = new long[n], renderCpu = new long[n];
         for (int i = 0; i < n; i++) {
             int f = 1 + rnd.nextInt(frames);
@@ -111,9 +119,21 @@ public final class GuiBenchmark {
             renderCpu[i] = b.render;
             if (window.detail().shownFrame() != f) throw new IllegalStateException("frame " + f + " not shown");
         }
-        System.out.printf("RESULT jump to a random frame + select + tree + hex, painted: first %d ms wall; median of 20 %d ms wall"
-                + " (FX %d ms, render %d ms CPU); max %d ms%n", jumps[0] / 1_000_000, median(jumps) / 1_000_000,
+        System.out.printf("RESULT jump to a random frame + select + tree + hex, painted: first %d ms wall; median of %d %d ms wall"
+                + " (FX %d ms, render %d ms CPU); max %d ms%n", jumps[0] / 1_000_000, n - 1, median(jumps) / 1_000_000,
                 median(fxCpu) / 1_000_000, median(renderCpu) / 1_000_000, Arrays.stream(jumps, 1, n).max().getAsLong() / 1_000_000);
+        if (jumpOnly) {
+            // What two pulses cost when nothing changes (a blinking caret, an animation): the floor of the above.
+            long[] idle = new long[11];
+            for (int i = 0; i < idle.length; i++) {
+                waitPulses(3);
+                Cpu a = Cpu.now();
+                waitPulses(2);
+                idle[i] = Cpu.now().minus(a).render;
+            }
+            System.out.printf("RESULT two pulses with nothing changed: median render %d ms CPU%n", median(idle) / 1_000_000);
+            exit();
+        }
 
         for (String filter : new String[] {"bth.psn < 1000", "analysis.retransmission", "ip.src == 10.0.0.1 && bth.opcode == rc_rdma_write_middle"}) {
             for (int round = 0; round < 2; round++) {
