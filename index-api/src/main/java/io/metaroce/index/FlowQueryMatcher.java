@@ -2,7 +2,6 @@ package io.metaroce.index;
 
 import java.util.Arrays;
 import java.util.List;
-import java.util.regex.Pattern;
 
 /**
  * The meaning of a {@link FlowQuery} on one {@link FlowDocument}, evaluated in memory: the reference every
@@ -21,8 +20,8 @@ public final class FlowQueryMatcher {
             case FlowQuery.Exists e -> !d.values(e.field().name()).isEmpty();
             case FlowQuery.Term t -> d.values(t.field().name()).contains(t.value());
             case FlowQuery.Wildcard w -> {
-                Pattern p = wildcard(w.pattern());
-                yield d.values(w.field().name()).stream().anyMatch(v -> p.matcher((String) v).matches());
+                int[] p = wildcard(w.pattern());
+                yield d.values(w.field().name()).stream().anyMatch(v -> wildcardMatches(p, (String) v));
             }
             case FlowQuery.LongRange r -> d.values(r.field().name()).stream().anyMatch(v -> (Long) v >= r.lo() && (Long) v <= r.hi());
             case FlowQuery.DoubleRange r -> d.values(r.field().name()).stream()
@@ -38,16 +37,50 @@ public final class FlowQueryMatcher {
         };
     }
 
-    /** A wildcard pattern as a regex: {@code *} and {@code ?} special, a backslash quoting the next character. */
-    static Pattern wildcard(String pattern) {
-        StringBuilder b = new StringBuilder();
-        for (int i = 0; i < pattern.length(); i++) {
-            char c = pattern.charAt(i);
-            if (c == '\\' && i + 1 < pattern.length()) b.append(Pattern.quote(String.valueOf(pattern.charAt(++i))));
-            else if (c == '*') b.append(".*");
-            else if (c == '?') b.append('.');
-            else b.append(Pattern.quote(String.valueOf(c)));
+    private static final int ANY_RUN = -1, ANY_ONE = -2;
+
+    /**
+     * A wildcard pattern as code points, {@code *} and {@code ?} as {@link #ANY_RUN} and {@link #ANY_ONE}, a
+     * backslash quoting the next character; a run of stars is one star (the same language).
+     */
+    static int[] wildcard(String pattern) {
+        int[] cps = pattern.codePoints().toArray();
+        int[] out = new int[cps.length];
+        int n = 0;
+        for (int i = 0; i < cps.length; i++) {
+            int c = cps[i];
+            if (c == '\\' && i + 1 < cps.length) out[n++] = cps[++i];
+            else if (c == '*') {
+                if (n == 0 || out[n - 1] != ANY_RUN) out[n++] = ANY_RUN;
+            } else if (c == '?') out[n++] = ANY_ONE;
+            else out[n++] = c;
         }
-        return Pattern.compile(b.toString(), Pattern.DOTALL);
+        return Arrays.copyOf(out, n);
+    }
+
+    /**
+     * Whether the whole text matches, in O(pattern x text) steps at worst: on a mismatch only the last star
+     * extends its run by one character. (A regex of ".*" per star backtracks exponentially: the fuzzer found 29
+     * stars in a row taking minutes.) Characters are code points, as Lucene's WildcardQuery counts them.
+     */
+    static boolean wildcardMatches(int[] p, String value) {
+        int[] t = value.codePoints().toArray();
+        int pi = 0, ti = 0, star = -1, resume = 0;
+        while (ti < t.length) {
+            if (pi < p.length && p[pi] != ANY_RUN && (p[pi] == ANY_ONE || p[pi] == t[ti])) {
+                pi++;
+                ti++;
+            } else if (pi < p.length && p[pi] == ANY_RUN) {
+                star = pi++;
+                resume = ti;
+            } else if (star >= 0) {
+                pi = star + 1;
+                ti = ++resume;
+            } else {
+                return false;
+            }
+        }
+        while (pi < p.length && p[pi] == ANY_RUN) pi++;
+        return pi == p.length;
     }
 }
