@@ -1,0 +1,77 @@
+package io.metaroce.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.DataInputStream;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Start-up (issue 14.1): the launcher keeps one AOT cache per capture command, trained on first use with what users
+ * run of it, and picocli (Java 5 class files upstream) is retargeted in the shipped jar so that the cache holds it.
+ */
+class AotCacheIT {
+    private static final Path TARGET = Launcher.ROOT.resolve("cli/target");
+    private static final String SAMPLE = Launcher.CAPTURES.resolve("rocev2-clean.pcapng").toString();
+
+    @Test
+    void shippedPicocliVerifiesWithTheTypeCheckerSoTheCacheCanHoldIt() throws Exception {
+        int picocli = 0;
+        try (ZipFile jar = new ZipFile(TARGET.resolve("metaroce.jar").toFile())) {
+            for (ZipEntry e : java.util.Collections.list(jar.entries())) {
+                if (!e.getName().startsWith("picocli/") || !e.getName().endsWith(".class")) continue;
+                try (InputStream in = jar.getInputStream(e)) {
+                    DataInputStream d = new DataInputStream(in);
+                    assertEquals(0xCAFEBABE, d.readInt());
+                    d.readUnsignedShort();
+                    assertTrue(d.readUnsignedShort() >= 50, e.getName() + " is older than Java 6");
+                }
+                picocli++;
+            }
+        }
+        assertTrue(picocli > 100, "picocli is in the jar: " + picocli);
+    }
+
+    @Test
+    void eachCaptureCommandRunsFromItsOwnCacheWithPicocliInIt() throws Exception {
+        assertEquals(0, Launcher.run("dissect", "-r", SAMPLE, "-q").exit());
+        assertEquals(0, Launcher.run("analyze", "-r", SAMPLE).exit());
+        Launcher.run("validate", SAMPLE);
+        for (String command : List.of("dissect", "analyze", "validate")) {
+            Path cache = TARGET.resolve("metaroce-" + command + ".aot");
+            assertTrue(Files.isRegularFile(cache), cache + " was trained on first use");
+            List<String> args = new ArrayList<>(List.of(command));
+            args.addAll(command.equals("validate") ? List.of(SAMPLE) : List.of("-r", SAMPLE));
+            String log = classLoading(cache, args);
+            // -XX:AOTMode=on: the JVM refuses to start when the cache does not fit the jar and the options.
+            List<String> fromJar = log.lines().filter(l -> l.contains("source: file:") || l.contains("source: jar:")).toList();
+            assertTrue(fromJar.stream().noneMatch(l -> l.contains(" picocli.")), command + ": picocli classes read from the jar:\n"
+                    + String.join("\n", fromJar));
+            assertTrue(fromJar.stream().noneMatch(l -> l.contains(" io.metaroce.cli." + Character.toUpperCase(command.charAt(0))
+                    + command.substring(1) + "Command ")), command + "'s own class is in its cache");
+        }
+    }
+
+    /** The class loading log of one run with the launcher's JVM options and the given cache, which must be usable. */
+    private static String classLoading(Path cache, List<String> args) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:+UseSerialGC", "-Djdk.console=java.base", "--enable-native-access=ALL-UNNAMED", "-XX:AOTMode=on",
+                "-XX:AOTCache=" + cache, "-Xlog:class+load=info", "-jar", TARGET.resolve("metaroce.jar").toString()));
+        cmd.addAll(args);
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String log = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS));
+        assertTrue(p.exitValue() == 0 || args.get(0).equals("validate"), log);
+        assertTrue(log.contains("source: shared objects file"), "classes come from the cache");
+        return log;
+    }
+}
