@@ -39,6 +39,43 @@ class MainWindowScreenshotTest extends GuiTestBase {
         shoot(robot, "rocev2-gbn-loss", Samples.labelled("rocev2-gbn-loss", "retransmission").getFirst(), "aeth || analysis.retransmission");
     }
 
+    /** Go > Flow Search on an index of sample captures: the flows with NAKs or CE marks, and the QPs with the most NAKs. */
+    @Test
+    void flowSearchWindow(FxRobot robot) throws Exception {
+        io.metaroce.gui.search.SampleIndex idx = io.metaroce.gui.search.SampleIndex.get();
+        menuItem(robot, "menu-flow-search");
+        Fx.until("flow search window", () -> robot.lookup("#flow-search").tryQuery().isPresent());
+        javafx.scene.Parent root = robot.lookup("#flow-search").queryAs(javafx.scene.Parent.class);
+        robot.interact(() -> {
+            robot.lookup("#search-index").queryAs(javafx.scene.control.TextField.class).setText(idx.index.toString());
+            robot.lookup("#search-query").queryAs(javafx.scene.control.ComboBox.class).getEditor().setText("naks:>0 OR ce_marks:>0");
+            robot.lookup("#search-run").queryAs(javafx.scene.control.Button.class).fire();
+        });
+        javafx.scene.control.TableView<?> hits = robot.lookup("#search-results").queryAs(javafx.scene.control.TableView.class);
+        Fx.until("hits", () -> !hits.getItems().isEmpty() && !robot.lookup("#search-busy").query().isVisible());
+        robot.interact(() -> robot.lookup("#search-show-top").queryAs(javafx.scene.control.Button.class).fire());
+        javafx.scene.control.TableView<?> facet = robot.lookup("#search-facet").queryAs(javafx.scene.control.TableView.class);
+        Fx.until("facet", () -> !facet.getItems().isEmpty() && !robot.lookup("#search-busy").query().isVisible());
+        Fx.until("rendered", () -> true);
+        WritableImage[] img = new WritableImage[1];
+        robot.interact(() -> img[0] = root.getScene().snapshot(null));
+        Path dir = Path.of("target", "screenshots");
+        Files.createDirectories(dir);
+        Path png = dir.resolve("flow-search.png");
+        BufferedImage b = toAwt(img[0]);
+        ImageIO.write(b, "png", png.toFile());
+        Set<Integer> colours = new HashSet<>();
+        boolean green = false;
+        for (int y = 0; y < b.getHeight(); y += 2)
+            for (int x = 0; x < b.getWidth(); x += 2) {
+                int c = b.getRGB(x, y) & 0xFFFFFF;
+                colours.add(c);
+                green |= c == 0xafffaf;
+            }
+        assertTrue(colours.size() > 50, "a rendered window, not a blank one: " + colours.size() + " colours");
+        assertTrue(green, "the valid query is green in " + png);
+    }
+
     private void shoot(FxRobot robot, String name, int select, String filter) throws Exception {
         open(robot, name);
         if (filter != null) {

@@ -122,7 +122,12 @@ public final class FlowSearchWindow {
         Button search = new Button("Search");
         search.setId("search-run");
         search.setDefaultButton(true);
-        search.setOnAction(e -> model.search());
+        // The query becomes the box's value before the search adds it to the history (the drop-down's items): a
+        // combo box whose items change shows its value again, and would otherwise empty the field.
+        search.setOnAction(e -> {
+            query.setValue(model.queryProperty().get());
+            model.search();
+        });
         query.setOnAction(e -> {
             if (query.getValue() != null && !query.getValue().equals(model.queryProperty().get())) model.queryProperty().set(query.getValue());
         });
@@ -149,25 +154,28 @@ public final class FlowSearchWindow {
         Button top = new Button("Show top");
         top.setId("search-show-top");
         top.disableProperty().bind(model.runningProperty());
-        top.setOnAction(e -> model.top(group.getValue(), counter.getValue()));
+        top.setOnAction(e -> {
+            query.setValue(model.queryProperty().get());
+            model.top(group.getValue(), counter.getValue());
+        });
         HBox facetRow = row(new Label("Top"), group, new Label("by"), counter, top, queryError);
 
         // results
         table.setId("search-results");
         table.setPlaceholder(new Label("No flows: choose the index, type a query, Search"));
-        table.getColumns().add(col("Capture", FlowHit::captureName, null, 190));
-        table.getColumns().add(col("Flow", FlowHit::flow, null, 230));
-        table.getColumns().add(col("Source", FlowHit::src, null, 110));
-        table.getColumns().add(col("Destination", FlowHit::dst, null, 110));
-        table.getColumns().add(col("Dest QP", FlowHit::destQpHex, null, 75));
+        table.getColumns().add(col("Capture", FlowHit::captureName, null, 170));
+        table.getColumns().add(col("Flow", FlowHit::flow, null, 200));
+        table.getColumns().add(col("Source", FlowHit::src, null, 95));
+        table.getColumns().add(col("Destination", FlowHit::dst, null, 95));
+        table.getColumns().add(col("Dest QP", FlowHit::destQpHex, null, 70));
+        table.getColumns().add(col("Packets", FlowHit::packets, "packets", 65));
+        table.getColumns().add(col("Retx", FlowHit::retransmissions, "retransmitted_packets", 50));
+        table.getColumns().add(col("NAKs", FlowHit::naks, "naks", 50));
+        table.getColumns().add(col("CE", FlowHit::ceMarks, "ce_marks", 50));
+        table.getColumns().add(col("CNPs", FlowHit::cnps, "cnps", 50));
+        table.getColumns().add(col("Rules", h -> h.rulesBroken() == 0 ? "" : h.rulesBroken() + ": " + String.join(" ", h.rules()), null, 150));
         table.getColumns().add(col("First", h -> time(h.firstNs()), FlowSchema.FIRST, 205));
         table.getColumns().add(col("Last", h -> time(h.lastNs()), FlowSchema.LAST, 205));
-        table.getColumns().add(col("Packets", FlowHit::packets, "packets", 70));
-        table.getColumns().add(col("Retx", FlowHit::retransmissions, "retransmitted_packets", 55));
-        table.getColumns().add(col("NAKs", FlowHit::naks, "naks", 55));
-        table.getColumns().add(col("CE", FlowHit::ceMarks, "ce_marks", 55));
-        table.getColumns().add(col("CNPs", FlowHit::cnps, "cnps", 55));
-        table.getColumns().add(col("Rules", h -> h.rulesBroken() == 0 ? "" : h.rulesBroken() + ": " + String.join(" ", h.rules()), null, 160));
         SortedList<FlowHit> sorted = new SortedList<>(model.hits());
         sorted.comparatorProperty().bind(table.comparatorProperty());
         table.setItems(sorted);
@@ -198,7 +206,7 @@ public final class FlowSearchWindow {
         });
         SplitPane center = new SplitPane(table, facetTable);
         center.setOrientation(Orientation.HORIZONTAL);
-        center.setDividerPositions(0.75);
+        center.setDividerPositions(0.78);
 
         Button open = new Button("Open packets");
         open.setId("search-open");
