@@ -119,6 +119,9 @@ public final class FlowSearchWindow {
         queryError.setId("search-error");
         queryError.setStyle("-fx-text-fill: #a40000;");
         model.queryErrorProperty().addListener((o, a, e) -> showQueryState(query, queryError, e));
+        // The error stays null from one valid query to the next (a pasted or recalled query, a facet drill-down),
+        // so the text is watched too; the model's own listener has already checked it (registered first).
+        model.queryProperty().addListener((o, a, t) -> showQueryState(query, queryError, model.queryErrorProperty().get()));
         Button search = new Button("Search");
         search.setId("search-run");
         search.setDefaultButton(true);
