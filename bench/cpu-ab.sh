@@ -8,8 +8,9 @@
 # Usage: bench/cpu-ab.sh BEFORE_TREE AFTER_TREE ROUNDS CAPTURE COMMAND [OPTIONS...]
 #   e.g. git clone -q . /tmp/before && git -C /tmp/before checkout -q a92f529 && (cd /tmp/before && ./metaroce --version)
 #        ./metaroce --version && bench/cpu-ab.sh /tmp/before . 3 /tmp/1m.pcap analyze -T json
-# Both trees must be built (`./metaroce --version` in each builds the jar and its AOT cache). JVM_OPTS adds JVM
-# options to both (e.g. JVM_OPTS=-Xmx1g for the 10 M-frame goal).
+# Both trees must be built and the command's cache trained (`./metaroce COMMAND ...` once in each builds the jar and
+# trains that command's AOT cache). JVM_OPTS adds JVM options to both (e.g. JVM_OPTS=-Xmx1g for the 10 M-frame goal);
+# BEFORE_OPTS / AFTER_OPTS to one side only (to weigh a JVM option: give the same tree twice).
 set -euo pipefail
 [ $# -ge 5 ] || { sed -n 2,12p "$0" >&2; exit 2; }
 before="$(cd "$1" && pwd)"; after="$(cd "$2" && pwd)"; rounds="$3"; capture="$4"; shift 4
@@ -18,18 +19,20 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 opts=(-XX:+UseSerialGC -Djdk.console=java.base --enable-native-access=ALL-UNNAMED -Xlog:disable -Xlog:all=off)
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
+# The launcher's choice of cache: one per heavy command, dissect's for the others.
+case "$1" in analyze|validate|index|search|extract) trained="$1" ;; *) trained=dissect ;; esac
 for t in "$before" "$after"; do
-  [ -f "$t/cli/target/metaroce.jar" ] && [ -f "$t/cli/target/metaroce.aot" ] \
-    || { echo "cpu-ab: $t is not built (run ./metaroce --version there)" >&2; exit 2; }
+  [ -f "$t/cli/target/metaroce.jar" ] && [ -f "$t/cli/target/metaroce-$trained.aot" ] \
+    || { echo "cpu-ab: $t is not built or has no $trained cache (run ./metaroce $1 once there)" >&2; exit 2; }
 done
 perf=0; command -v perf >/dev/null 2>&1 && perf=1
 for r in $(seq "$rounds"); do
   order="before after"; [ $((r % 2)) = 0 ] && order="after before"
   for side in $order; do
-    t="$before"; [ "$side" = after ] && t="$after"
+    t="$before"; side_opts="${BEFORE_OPTS:-}"; [ "$side" = after ] && { t="$after"; side_opts="${AFTER_OPTS:-}"; }
     load="$(cut -d' ' -f1-3 /proc/loadavg)"
-    run=(/usr/bin/time -o "$tmp/time" -f "%e %U %S %M" "$JAVA" "${opts[@]}" -XX:AOTCache="$t/cli/target/metaroce.aot" -XX:AOTMode=on
-         ${JVM_OPTS:-} -jar "$t/cli/target/metaroce.jar" "$@" -r "$capture")
+    run=(/usr/bin/time -o "$tmp/time" -f "%e %U %S %M" "$JAVA" "${opts[@]}" -XX:AOTCache="$t/cli/target/metaroce-$trained.aot"
+         -XX:AOTMode=on ${JVM_OPTS:-} $side_opts -jar "$t/cli/target/metaroce.jar" "$@" -r "$capture")
     if [ "$perf" = 1 ]; then
       perf record -q -e cpu-clock -F 999 -o "$tmp/perf.data" -- "${run[@]}" >"$tmp/out-$side" 2>/dev/null
       split="$(perf report -i "$tmp/perf.data" --sort comm --stdio -F sample,comm 2>/dev/null | grep -v '^#' | awk 'NF>=2 {c=$2; for(i=3;i<=NF;i++) c=c" "$i; n[c]+=$1}

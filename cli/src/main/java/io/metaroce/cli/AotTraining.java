@@ -1,40 +1,95 @@
 package io.metaroce.cli;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.stream.Stream;
 
 /**
  * The training run of the launcher's ahead-of-time caches (JDK 25: classes loaded and linked, lambdas and method
  * handles resolved, method profiles; JEP 483/514/515). A cache holds what its training run used, so the run does
  * what users do with one command, on a bundled sample: {@code dissect} (summary, -q, -T jsonl, -T json), {@code
- * analyze} (text, -T json) or {@code validate}. A command the training did not cover still works: it spins its
- * lambdas at start. The output goes wherever stdout goes (the launcher discards it); exit codes do not matter here.
+ * analyze} (text, -T json), {@code validate}, {@code index} (the sample's directory into a temporary index), {@code
+ * search} (text, jsonl, json, a sort and an exact top) or {@code extract} (one query into a temporary pcapng). A
+ * command the training did not cover still works: it spins its lambdas at start. The output goes wherever stdout goes
+ * (the launcher discards it); exit codes do not matter here.
+ *
+ * <p>{@code search} and {@code extract} need an index: it is built in a child JVM (which writes no cache), so that
+ * their caches do not carry the indexer and the whole analysis engine, which the JVM would load at every start.
+ * Every temporary file is deleted before the training ends.
  *
  * <p>Usage: {@code AotTraining SAMPLE COMMAND...}
  */
 final class AotTraining {
     private AotTraining() {}
 
-    public static void main(String[] args) {
-        String sample = args[0];
-        List<String[]> runs = new ArrayList<>();
-        for (int i = 1; i < args.length; i++) {
-            switch (args[i]) {
-                case "dissect" -> {
-                    runs.add(new String[] {"dissect", "-r", sample, "-q"});
-                    runs.add(new String[] {"dissect", "-r", sample, "-T", "jsonl"});
-                    runs.add(new String[] {"dissect", "-r", sample, "-T", "json"});
-                    runs.add(new String[] {"dissect", "-r", sample});
+    public static void main(String[] args) throws IOException, InterruptedException {
+        Path sample = Path.of(args[0]);
+        String s = sample.toString();
+        Path tmp = Files.createTempDirectory("metaroce-aot-training");
+        try {
+            List<String[]> runs = new ArrayList<>();
+            for (int i = 1; i < args.length; i++) {
+                switch (args[i]) {
+                    case "dissect" -> {
+                        runs.add(new String[] {"dissect", "-r", s, "-q"});
+                        runs.add(new String[] {"dissect", "-r", s, "-T", "jsonl"});
+                        runs.add(new String[] {"dissect", "-r", s, "-T", "json"});
+                        runs.add(new String[] {"dissect", "-r", s});
+                    }
+                    case "analyze" -> {
+                        runs.add(new String[] {"analyze", "-r", s});
+                        runs.add(new String[] {"analyze", "-r", s, "-T", "json"});
+                    }
+                    case "validate" -> runs.add(new String[] {"validate", s});
+                    case "index" -> runs.add(new String[] {"index", String.valueOf(sample.toAbsolutePath().getParent()),
+                            "--index", tmp.resolve("index").toString(), "--no-progress"});
+                    case "search" -> {
+                        String index = sampleIndex(sample, tmp).toString();
+                        runs.add(new String[] {"search", "--index", index, "*:*"});
+                        runs.add(new String[] {"search", "--index", index, "retransmitted_packets:[1 TO *]", "--sort", "retransmitted_packets"});
+                        runs.add(new String[] {"search", "--index", index, "src:10.0.0.0/8 AND naks:>=0", "-T", "jsonl"});
+                        runs.add(new String[] {"search", "--index", index, "*:*", "-T", "json"});
+                        runs.add(new String[] {"search", "--index", index, "*:*", "--top", "dest_qp", "--by", "naks"});
+                    }
+                    case "extract" -> runs.add(new String[] {"extract", "--index", sampleIndex(sample, tmp).toString(), "*:*",
+                            "-w", tmp.resolve("extract.pcapng").toString()});
+                    default -> throw new IllegalArgumentException("no training for " + args[i]);
                 }
-                case "analyze" -> {
-                    runs.add(new String[] {"analyze", "-r", sample});
-                    runs.add(new String[] {"analyze", "-r", sample, "-T", "json"});
-                }
-                case "validate" -> runs.add(new String[] {"validate", sample});
-                default -> throw new IllegalArgumentException("no training for " + args[i]);
             }
+            for (String[] run : runs) Main.run(run);
+            System.out.flush();
+        } finally {
+            deleteTree(tmp);
         }
-        for (String[] run : runs) Main.run(run);
-        System.out.flush();
+    }
+
+    /** An index of the sample, made by {@code metaroce index} in a child JVM (see the class comment), or the one made before. */
+    private static Path sampleIndex(Path sample, Path tmp) throws IOException, InterruptedException {
+        Path index = tmp.resolve("sample-index");
+        if (Files.isDirectory(index)) return index;
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:+UseSerialGC", "-Xlog:disable", "-Xlog:all=off", "-cp", System.getProperty("java.class.path"),
+                Main.class.getName(), "index", sample.toString(), "--index", index.toString(), "--no-progress"));
+        Process p = new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        if (p.waitFor() != 0) throw new IOException("indexing the training sample failed: " + cmd);
+        return index;
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        try (Stream<Path> all = Files.walk(dir)) {
+            all.sorted(Comparator.reverseOrder()).forEach(p -> {
+                try {
+                    Files.delete(p);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+        }
     }
 }

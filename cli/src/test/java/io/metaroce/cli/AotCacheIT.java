@@ -10,14 +10,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Start-up (issue 14.1): the launcher keeps one AOT cache per capture command, trained on first use with what users
- * run of it, and picocli (Java 5 class files upstream) is retargeted in the shipped jar so that the cache holds it.
+ * Start-up (issue 14.1): the launcher keeps one AOT cache per heavy command (dissect, analyze, validate, index,
+ * search, extract), trained on first use with what users run of it, and picocli (Java 5 class files upstream) is retargeted in the shipped jar so that the cache holds it.
  */
 class AotCacheIT {
     private static final Path TARGET = Launcher.ROOT.resolve("cli/target");
@@ -58,6 +60,37 @@ class AotCacheIT {
                     + String.join("\n", fromJar));
             assertTrue(fromJar.stream().noneMatch(l -> l.contains(" io.metaroce.cli." + Character.toUpperCase(command.charAt(0))
                     + command.substring(1) + "Command ")), command + "'s own class is in its cache");
+        }
+    }
+
+    @Test
+    void theIndexCommandsRunFromTheirOwnCaches(@TempDir Path tmp) throws Exception {
+        String index = tmp.resolve("flows.idx").toString();
+        // Through the launcher, as a user runs them: each trains its cache on first use.
+        assertEquals(0, Launcher.run("index", SAMPLE, "--index", index).exit());
+        assertEquals(0, Launcher.run("search", "--index", index, "*:*").exit());
+        assertEquals(0, Launcher.run("extract", "--index", index, "*:*", "-w", tmp.resolve("x.pcapng").toString()).exit());
+        Map<String, List<String>> runs = Map.of(
+                "index", List.of("index", SAMPLE, "--index", tmp.resolve("again.idx").toString()),
+                "search", List.of("search", "--index", index, "naks:>=0", "-T", "jsonl"),
+                "extract", List.of("extract", "--index", index, "*:*", "-w", tmp.resolve("y.pcapng").toString()));
+        for (var run : runs.entrySet()) {
+            String command = run.getKey();
+            Path cache = TARGET.resolve("metaroce-" + command + ".aot");
+            assertTrue(Files.isRegularFile(cache), cache + " was trained on first use");
+            String log = classLoading(cache, run.getValue());
+            List<String> fromJar = log.lines().filter(l -> l.contains("source: file:") || l.contains("source: jar:")).toList();
+            String ownClass = " io.metaroce.cli." + Character.toUpperCase(command.charAt(0)) + command.substring(1) + "Command ";
+            // Without its cache the command reads its own class, picocli and Lucene from the jar (about a second of CPU).
+            for (String held : List.of(ownClass, " picocli.", " org.apache.lucene.")) {
+                assertTrue(fromJar.stream().noneMatch(l -> l.contains(held)), command + ": " + held.trim() + " read from the jar:\n"
+                        + String.join("\n", fromJar));
+            }
+        }
+        // search's and extract's training built its index in a child JVM: the indexer is not in their caches.
+        for (String command : List.of("search", "extract")) {
+            String log = classLoading(TARGET.resolve("metaroce-" + command + ".aot"), List.of(command, "--version"));
+            assertTrue(!log.contains(" io.metaroce.cli.IndexCommand "), command + "'s cache holds the indexer");
         }
     }
 
