@@ -8,7 +8,8 @@
 # Usage: bench/cpu-ab.sh BEFORE_TREE AFTER_TREE ROUNDS CAPTURE COMMAND [OPTIONS...]
 #   e.g. git clone -q . /tmp/before && git -C /tmp/before checkout -q a92f529 && (cd /tmp/before && ./metaroce --version)
 #        ./metaroce --version && bench/cpu-ab.sh /tmp/before . 3 /tmp/1m.pcap analyze -T json
-# Both trees must be built (`./metaroce --version` in each builds the jar and its AOT cache). JVM_OPTS adds JVM
+# Both trees must be built (`./metaroce COMMAND -r CAPTURE` in each builds the jar and the command's AOT cache:
+# analyze and validate have their own, every other command uses dissect's, as in the launcher). JVM_OPTS adds JVM
 # options to both (e.g. JVM_OPTS=-Xmx1g for the 10 M-frame goal).
 set -euo pipefail
 [ $# -ge 5 ] || { sed -n 2,12p "$0" >&2; exit 2; }
@@ -18,9 +19,13 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 opts=(-XX:+UseSerialGC -Djdk.console=java.base --enable-native-access=ALL-UNNAMED -Xlog:disable -Xlog:all=off)
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
+case "$1" in analyze|validate) trained="$1" ;; *) trained=dissect ;; esac
+aot() { # the launcher's cache for this command; a tree from before the per-command caches has one for all
+  if [ -f "$1/cli/target/metaroce-$trained.aot" ]; then echo "$1/cli/target/metaroce-$trained.aot"; else echo "$1/cli/target/metaroce.aot"; fi
+}
 for t in "$before" "$after"; do
-  [ -f "$t/cli/target/metaroce.jar" ] && [ -f "$t/cli/target/metaroce.aot" ] \
-    || { echo "cpu-ab: $t is not built (run ./metaroce --version there)" >&2; exit 2; }
+  [ -f "$t/cli/target/metaroce.jar" ] && [ -f "$(aot "$t")" ] \
+    || { echo "cpu-ab: $t is not built (run ./metaroce $1 -r $capture there)" >&2; exit 2; }
 done
 perf=0; command -v perf >/dev/null 2>&1 && perf=1
 for r in $(seq "$rounds"); do
@@ -28,7 +33,7 @@ for r in $(seq "$rounds"); do
   for side in $order; do
     t="$before"; [ "$side" = after ] && t="$after"
     load="$(cut -d' ' -f1-3 /proc/loadavg)"
-    run=(/usr/bin/time -o "$tmp/time" -f "%e %U %S %M" "$JAVA" "${opts[@]}" -XX:AOTCache="$t/cli/target/metaroce.aot" -XX:AOTMode=on
+    run=(/usr/bin/time -o "$tmp/time" -f "%e %U %S %M" "$JAVA" "${opts[@]}" -XX:AOTCache="$(aot "$t")" -XX:AOTMode=on
          ${JVM_OPTS:-} -jar "$t/cli/target/metaroce.jar" "$@" -r "$capture")
     if [ "$perf" = 1 ]; then
       perf record -q -e cpu-clock -F 999 -o "$tmp/perf.data" -- "${run[@]}" >"$tmp/out-$side" 2>/dev/null

@@ -381,11 +381,11 @@ public final class AnalysisSession {
             f.fileOffset = src.recordOffset();
             if (stages != null) stages.decoded(d, f, src.fcsLength(), 0);
             if (batchHook == null) {
-                feed(engine, f, 0);
+                f = feed(engine, f, 0);
             } else {
                 batchHook.before();
                 try {
-                    feed(engine, f, 0);
+                    f = feed(engine, f, 0);
                 } finally {
                     batchHook.after(1);
                 }
@@ -437,12 +437,12 @@ public final class AnalysisSession {
             int base = slotBase.get(b);
             BatchHook hook = batchHook;
             if (hook == null) {
-                for (int k = 0; k < slot.size; k++) feed(engine, b[k], base + k);
+                for (int k = 0; k < slot.size; k++) b[k] = feed(engine, b[k], base + k);
                 return;
             }
             hook.before();
             try {
-                for (int k = 0; k < slot.size; k++) feed(engine, b[k], base + k);
+                for (int k = 0; k < slot.size; k++) b[k] = feed(engine, b[k], base + k);
             } finally {
                 hook.after(slot.size);
             }
@@ -461,12 +461,15 @@ public final class AnalysisSession {
     /**
      * One frame through the engine, then the validate stages (if any) and the frame observer (if any), on the
      * analysis thread in capture order.
+     *
+     * @return the facts object the caller fills next in f's place: f itself, or a fresh one when f was held back
+     *     for {@code --tap auto} ({@link TapHold} keeps the object instead of copying its fields)
      */
-    private void feed(AnalysisEngine engine, FrameFacts f, int slot) {
+    private FrameFacts feed(AnalysisEngine engine, FrameFacts f, int slot) {
         if (tapHold != null) {
             tapHold.add(f);
             if (tapHold.resolved()) releaseHeld(engine);
-            return;
+            return new FrameFacts();
         }
         if (stages == null) {
             engine.accept(f);
@@ -476,6 +479,7 @@ public final class AnalysisSession {
             stages.analyzed(f, slot, engine.outcome());
         }
         if (frameObserver != null) frameObserver.frame(f);
+        return f;
     }
 
     // ------------------------------------------------------------------ results (after the run)
