@@ -9,8 +9,9 @@
 #   e.g. git clone -q . /tmp/before && git -C /tmp/before checkout -q a92f529 && (cd /tmp/before && ./metaroce --version)
 #        ./metaroce --version && bench/cpu-ab.sh /tmp/before . 3 /tmp/1m.pcap analyze -T json
 # Both trees must be built and the command's cache trained (`./metaroce COMMAND ...` once in each builds the jar and
-# trains that command's AOT cache). JVM_OPTS adds JVM options to both (e.g. JVM_OPTS=-Xmx1g for the 10 M-frame goal);
-# BEFORE_OPTS / AFTER_OPTS to one side only (to weigh a JVM option: give the same tree twice).
+# trains that command's AOT cache; a tree from before the per-command caches has one for all). JVM_OPTS adds JVM
+# options to both (e.g. JVM_OPTS=-Xmx1g for the 10 M-frame goal); BEFORE_OPTS / AFTER_OPTS to one side only (to weigh
+# a JVM option: give the same tree twice).
 set -euo pipefail
 [ $# -ge 5 ] || { sed -n 2,12p "$0" >&2; exit 2; }
 before="$(cd "$1" && pwd)"; after="$(cd "$2" && pwd)"; rounds="$3"; capture="$4"; shift 4
@@ -21,8 +22,11 @@ tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 # The launcher's choice of cache: one per heavy command, dissect's for the others.
 case "$1" in analyze|validate|index|search|extract) trained="$1" ;; *) trained=dissect ;; esac
+aot() { # the launcher's cache for this command; a tree from before the per-command caches has one for all
+  if [ -f "$1/cli/target/metaroce-$trained.aot" ]; then echo "$1/cli/target/metaroce-$trained.aot"; else echo "$1/cli/target/metaroce.aot"; fi
+}
 for t in "$before" "$after"; do
-  [ -f "$t/cli/target/metaroce.jar" ] && [ -f "$t/cli/target/metaroce-$trained.aot" ] \
+  [ -f "$t/cli/target/metaroce.jar" ] && [ -f "$(aot "$t")" ] \
     || { echo "cpu-ab: $t is not built or has no $trained cache (run ./metaroce $1 once there)" >&2; exit 2; }
 done
 perf=0; command -v perf >/dev/null 2>&1 && perf=1
@@ -31,8 +35,8 @@ for r in $(seq "$rounds"); do
   for side in $order; do
     t="$before"; side_opts="${BEFORE_OPTS:-}"; [ "$side" = after ] && { t="$after"; side_opts="${AFTER_OPTS:-}"; }
     load="$(cut -d' ' -f1-3 /proc/loadavg)"
-    run=(/usr/bin/time -o "$tmp/time" -f "%e %U %S %M" "$JAVA" "${opts[@]}" -XX:AOTCache="$t/cli/target/metaroce-$trained.aot"
-         -XX:AOTMode=on ${JVM_OPTS:-} $side_opts -jar "$t/cli/target/metaroce.jar" "$@" -r "$capture")
+    run=(/usr/bin/time -o "$tmp/time" -f "%e %U %S %M" "$JAVA" "${opts[@]}" -XX:AOTCache="$(aot "$t")" -XX:AOTMode=on
+         ${JVM_OPTS:-} $side_opts -jar "$t/cli/target/metaroce.jar" "$@" -r "$capture")
     if [ "$perf" = 1 ]; then
       perf record -q -e cpu-clock -F 999 -o "$tmp/perf.data" -- "${run[@]}" >"$tmp/out-$side" 2>/dev/null
       split="$(perf report -i "$tmp/perf.data" --sort comm --stdio -F sample,comm 2>/dev/null | grep -v '^#' | awk 'NF>=2 {c=$2; for(i=3;i<=NF;i++) c=c" "$i; n[c]+=$1}

@@ -381,11 +381,11 @@ public final class AnalysisSession {
             f.fileOffset = src.recordOffset();
             if (stages != null) stages.decoded(d, f, src.fcsLength(), 0);
             if (batchHook == null) {
-                feed(engine, f, 0);
+                f = feedOrHold(engine, f);
             } else {
                 batchHook.before();
                 try {
-                    feed(engine, f, 0);
+                    f = feedOrHold(engine, f);
                 } finally {
                     batchHook.after(1);
                 }
@@ -437,12 +437,12 @@ public final class AnalysisSession {
             int base = slotBase.get(b);
             BatchHook hook = batchHook;
             if (hook == null) {
-                for (int k = 0; k < slot.size; k++) feed(engine, b[k], base + k);
+                for (int k = tapHold == null ? 0 : hold(engine, b, slot.size); k < slot.size; k++) feed(engine, b[k], base + k);
                 return;
             }
             hook.before();
             try {
-                for (int k = 0; k < slot.size; k++) feed(engine, b[k], base + k);
+                for (int k = tapHold == null ? 0 : hold(engine, b, slot.size); k < slot.size; k++) feed(engine, b[k], base + k);
             } finally {
                 hook.after(slot.size);
             }
@@ -459,15 +459,42 @@ public final class AnalysisSession {
     }
 
     /**
+     * {@code --tap auto} on a file: holds the batch's frames from the first until the tap is resolved, giving each
+     * held frame's slot a fresh facts object ({@link TapHold} keeps the object instead of copying its fields).
+     * Apart from {@link #feed}, so that the engine's code never sees a held frame: compiled while frames were
+     * held, it would be thrown away and compiled again once they no longer are.
+     *
+     * @return the first frame of the batch not held (size when all were)
+     */
+    private int hold(AnalysisEngine engine, FrameFacts[] batch, int size) {
+        for (int k = 0; k < size; k++) {
+            FrameFacts f = batch[k];
+            batch[k] = new FrameFacts();
+            tapHold.add(f);
+            if (tapHold.resolved()) {
+                releaseHeld(engine);
+                return k + 1;
+            }
+        }
+        return size;
+    }
+
+    /** One frame, one thread: held or fed; returns the facts object to fill next (a fresh one when f was held). */
+    private FrameFacts feedOrHold(AnalysisEngine engine, FrameFacts f) {
+        if (tapHold == null) {
+            feed(engine, f, 0);
+            return f;
+        }
+        tapHold.add(f);
+        if (tapHold.resolved()) releaseHeld(engine);
+        return new FrameFacts();
+    }
+
+    /**
      * One frame through the engine, then the validate stages (if any) and the frame observer (if any), on the
      * analysis thread in capture order.
      */
     private void feed(AnalysisEngine engine, FrameFacts f, int slot) {
-        if (tapHold != null) {
-            tapHold.add(f);
-            if (tapHold.resolved()) releaseHeld(engine);
-            return;
-        }
         if (stages == null) {
             engine.accept(f);
         } else {

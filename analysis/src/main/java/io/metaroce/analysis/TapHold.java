@@ -8,7 +8,8 @@ import java.util.List;
 
 /**
  * {@code --tap auto} on a file, resolved from the pass's own first frames: the engine needs the tap before its first
- * frame, so the facts of the first frames are held (copied) on the analysis thread until
+ * frame, so the facts of the first frames are held on the analysis thread (the objects themselves: the pass gives
+ * each held object's slot a fresh one, so no field is copied) until
  * {@link Analyzer#PRESCAN_FRAMES} RoCE frames, or the end of the capture, resolve it; then they go to the engine in
  * capture order. The same frames through the same {@link TapResolver} as {@link Analyzer#resolveTap}, so the same
  * tap, without decoding those frames twice: the separate pre-read ran on one thread while the JIT was still cold
@@ -36,12 +37,13 @@ final class TapHold {
     /** True once the tap is known: {@link #choice()} and {@link #drain()} may then be called. */
     boolean resolved() { return choice != null; }
 
-    /** Holds a copy of f (the facts object is reused by the caller) and resolves the tap when it has seen enough. */
+    /**
+     * Holds f itself, which the caller must no longer reuse (it takes a fresh object for its next frame), and
+     * resolves the tap when it has seen enough.
+     */
     void add(FrameFacts f) {
-        FrameFacts copy = new FrameFacts();
-        copy.copyFrom(f);
-        held.add(copy);
-        resolver.add(copy);
+        held.add(f);
+        resolver.add(f);
         if (resolver.frames() >= Analyzer.PRESCAN_FRAMES) choice = resolver.resolve();
         else if (held.size() >= MAX_HELD) choice = reread();
     }

@@ -1,10 +1,6 @@
 package io.metaroce.analysis;
 
 import io.metaroce.analysis.AnalysisSettings.Tap;
-import java.util.HashMap;
-import java.util.HashSet;
-import java.util.Map;
-import java.util.Set;
 
 /**
  * Resolves {@code --tap auto} (§11: "auto infers it when one address is in every frame"). Fed the first frames
@@ -15,62 +11,74 @@ import java.util.Set;
 final class TapResolver {
     /** The initial TTLs of common stacks (a hop count still at one of them: the packet was captured at its sender). */
     private static boolean initialTtl(int ttl) { return ttl == 32 || ttl == 64 || ttl == 128 || ttl == 255; }
-    private Set<Addr> common;
-    private final Map<Addr, int[]> ttls = new HashMap<>(); // [initial-looking, other]
+
+    /**
+     * The addresses still in every RoCE frame: at most the two of the first frame (the set only shrinks), so two
+     * slots instead of a set of records. Each slot counts the TTLs of the frames its address sent; only a
+     * surviving slot's counts are read, and a survivor was a candidate from the first frame on, so they are the
+     * counts of every frame it sent. Per frame: a few compares, no object, and little code for the JIT (these
+     * frames are the first of the pass, when the compilers have the whole analysis still to compile).
+     */
+    private final Candidate[] candidates = {new Candidate(), new Candidate()};
+    private boolean started;
     private long frames;
 
-    record Addr(long hi, long lo, boolean v6) {
-        // Written out: a record's generated equals and hashCode go through invokedynamic method handles, which
-        // the JIT compiles at length for these few thousand calls per capture.
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof Addr a && a.lo == lo && a.hi == hi && a.v6 == v6;
-        }
+    record Addr(long hi, long lo, boolean v6) {}
 
-        @Override
-        public int hashCode() {
-            long h = lo * 0x9E3779B97F4A7C15L ^ hi * 31;
-            return (int) (h ^ (h >>> 32)) ^ (v6 ? 1 : 0);
-        }
+    /** One address that may be the tap host, and the TTLs of the frames it sent: [initial-looking, other]. */
+    private static final class Candidate {
+        boolean alive;
+        long hi, lo;
+        boolean v6;
+        int initial, other;
+
+        boolean is(long h, long l, boolean six) { return alive && lo == l && hi == h && v6 == six; }
     }
 
     void add(FrameFacts f) {
         if (!f.roce) return;
         frames++;
-        Addr s = new Addr(f.srcHi, f.srcLo, f.v6), d = new Addr(f.dstHi, f.dstLo, f.v6);
-        if (common == null) {
+        Candidate c0 = candidates[0], c1 = candidates[1];
+        if (!started) {
             // A multicast group never captures: only unicast addresses can be the host the tap sits on.
-            common = new HashSet<>();
-            if (!multicast(s)) common.add(s);
-            if (!multicast(d)) common.add(d);
-        } else if (!common.isEmpty()) {
-            for (var it = common.iterator(); it.hasNext(); ) {
-                Addr a = it.next();
-                if (!a.equals(s) && !a.equals(d)) it.remove();
+            started = true;
+            take(c0, f.srcHi, f.srcLo, f.v6);
+            if (!(c0.alive && c0.hi == f.dstHi && c0.lo == f.dstLo)) take(c1, f.dstHi, f.dstLo, f.v6);
+        } else {
+            for (Candidate c : candidates) {
+                if (c.alive && !c.is(f.srcHi, f.srcLo, f.v6) && !c.is(f.dstHi, f.dstLo, f.v6)) c.alive = false;
             }
         }
         if (f.ttl >= 0) {
-            int[] t = ttls.get(s);
-            if (t == null) ttls.put(s, t = new int[2]);
-            t[initialTtl(f.ttl) ? 0 : 1]++;
+            Candidate s = c0.is(f.srcHi, f.srcLo, f.v6) ? c0 : c1.is(f.srcHi, f.srcLo, f.v6) ? c1 : null;
+            if (s != null) {
+                if (initialTtl(f.ttl)) s.initial++;
+                else s.other++;
+            }
         }
+    }
+
+    private static void take(Candidate c, long hi, long lo, boolean v6) {
+        c.hi = hi;
+        c.lo = lo;
+        c.v6 = v6;
+        c.alive = !multicast(new Addr(hi, lo, v6));
     }
 
     long frames() { return frames; }
 
     /** The resolved tap and a note saying how. */
     TapChoice resolve() {
-        if (common == null || frames == 0) return new TapChoice(Tap.MIRROR, "auto: no RoCE frames: mirror");
-        if (common.size() == 1) {
-            Addr a = common.iterator().next();
+        if (!started || frames == 0) return new TapChoice(Tap.MIRROR, "auto: no RoCE frames: mirror");
+        Candidate c0 = candidates[0], c1 = candidates[1];
+        if (c0.alive != c1.alive) {
+            Candidate a = c0.alive ? c0 : c1;
             return new TapChoice(host(a), "auto: " + text(a) + " is in every RoCE frame");
         }
-        if (common.size() == 2) {
-            Addr[] two = common.toArray(new Addr[0]);
-            int[] t0 = ttls.getOrDefault(two[0], new int[2]), t1 = ttls.getOrDefault(two[1], new int[2]);
-            boolean i0 = t0[0] > 0 && t0[1] == 0, i1 = t1[0] > 0 && t1[1] == 0;
-            boolean d0 = t0[1] > 0 && t0[0] == 0, d1 = t1[1] > 0 && t1[0] == 0;
-            Addr pick = i0 && d1 ? two[0] : i1 && d0 ? two[1] : null;
+        if (c0.alive) {
+            boolean i0 = c0.initial > 0 && c0.other == 0, i1 = c1.initial > 0 && c1.other == 0;
+            boolean d0 = c0.other > 0 && c0.initial == 0, d1 = c1.other > 0 && c1.initial == 0;
+            Candidate pick = i0 && d1 ? c0 : i1 && d0 ? c1 : null;
             if (pick != null) {
                 return new TapChoice(host(pick), "auto: single host pair; " + text(pick)
                         + " sends with an initial TTL, its peer's arrive decremented");
@@ -86,7 +94,7 @@ final class TapResolver {
         return a.v6 ? (a.hi >>> 56) == 0xFF : ((int) a.lo >>> 28) == 0xE;
     }
 
-    private static Tap host(Addr a) { return Tap.host(text(a)); }
+    private static Tap host(Candidate a) { return Tap.host(text(a)); }
 
-    private static String text(Addr a) { return a.v6 ? FlowKey.v6Text(a.hi, a.lo) : io.metaroce.dissector.Addresses.ipv4((int) a.lo); }
+    private static String text(Candidate a) { return a.v6 ? FlowKey.v6Text(a.hi, a.lo) : io.metaroce.dissector.Addresses.ipv4((int) a.lo); }
 }

@@ -379,9 +379,7 @@ public final class Dissector {
      */
     private void transport(Dissection out, int off, int wireEnd, int capEnd, int ipOff, int ipHeaderLength, boolean ipv6) {
         if (wireEnd - off < Bth.SIZE + 4) {
-            out.expert(Expert.BTH_PACKET_TOO_SHORT, "RoCE packet of " + (wireEnd - off) + " bytes cannot hold a BTH and an ICRC ("
-                    + (Bth.SIZE + 4) + " bytes)");
-            if (capEnd - off >= Bth.SIZE) out.bth = out.addLayer(Bth.HEADER, off);
+            tooShortForBth(out, off, wireEnd, capEnd);
             return;
         }
         if (!need(out, off, Bth.SIZE, capEnd, Bth.HEADER)) return;
@@ -400,12 +398,12 @@ public final class Dissector {
             }
             out.mrth = out.addLayer(Mrth.HEADER, p);
             int version = Mrth.version(out.head, p);
-            if (version != 1) out.expert(Expert.MRTH_VERSION_BAD, "MRTH version " + version + ", expected 1", out.mrth, Mrth.F_VERSION);
+            if (version != 1) badMrthVersion(out, version);
             out.spray = Mrth.spray(out.head, p);
             p += Mrth.SIZE;
             def = Spec.OPCODES_TVER1.get(opcode);
         } else {
-            out.expert(Expert.BTH_TVER_UNKNOWN, "BTH tver " + tver + " is neither 0 (RoCEv2) nor 1 (MetaRoCE v1); rest not decoded", out.bth, Bth.F_TVER);
+            unknownTver(out, tver);
             icrcCheck(out, off, wireEnd, capEnd, ipOff, ipHeaderLength, ipv6);
             return;
         }
@@ -419,15 +417,8 @@ public final class Dissector {
         if (tver == 0 && (opcode & 0xE0) == RD_BASE && p < capEnd && out.data.get(ValueLayout.JAVA_BYTE, p) != 0) chain = dcChain(def);
         for (int h : chain) {
             HeaderDef hd = Spec.HEADERS.get(h);
-            if (p + hd.size() > icrcOff) {
-                out.expert(Expert.BTH_HEADER_MISSING, def.label() + " needs a " + hd.origId() + " (" + hd.size() + " bytes) but only "
-                        + Math.max(0, icrcOff - p) + " bytes are left before the ICRC");
-                icrcCheck(out, off, wireEnd, capEnd, ipOff, ipHeaderLength, ipv6);
-                return;
-            }
-            if (p + hd.size() > capEnd) {
-                out.expert(Expert.FRAME_CUT_BY_SNAPLEN, hd.origId() + " cut by the snap length", -1, -1, p, Math.max(0, capEnd - p));
-                if (!out.shortFrame) out.truncated = true;
+            if (p + hd.size() > icrcOff || p + hd.size() > capEnd) {
+                headerCut(out, def, hd, p, icrcOff, capEnd);
                 icrcCheck(out, off, wireEnd, capEnd, ipOff, ipHeaderLength, ipv6);
                 return;
             }
@@ -438,6 +429,45 @@ public final class Dissector {
         out.padCount = pad;
         out.payloadOffset = p;
         out.payloadLength = icrcOff - p - pad;
+        if (out.payloadLength < 0
+                || !def.payload() && icrcOff - p > 0
+                || def.payloadBytes() >= 0 && out.payloadLength != def.payloadBytes()) payloadExperts(out, def, chain, p, pad, icrcOff, capEnd);
+        // Management datagrams: UD SEND Only (with or without immediate) to QP 1, the GSI.
+        if (Bth.destQp(out.head, off) == GSI_QP && (opcode == UD_SEND_ONLY || opcode == UD_SEND_ONLY_IMM))
+            mad(out, p, Math.min(capEnd, icrcOff - pad), icrcOff - pad);
+        icrcCheck(out, off, wireEnd, capEnd, ipOff, ipHeaderLength, ipv6);
+    }
+
+    // Cold paths of transport, out of line: the method the JIT compiles for every frame stays small (string
+    // building for expert messages is most of a decoder's bytecode, and C1 compiles every branch of it).
+
+    private static void tooShortForBth(Dissection out, int off, int wireEnd, int capEnd) {
+        out.expert(Expert.BTH_PACKET_TOO_SHORT, "RoCE packet of " + (wireEnd - off) + " bytes cannot hold a BTH and an ICRC ("
+                + (Bth.SIZE + 4) + " bytes)");
+        if (capEnd - off >= Bth.SIZE) out.bth = out.addLayer(Bth.HEADER, off);
+    }
+
+    private static void badMrthVersion(Dissection out, int version) {
+        out.expert(Expert.MRTH_VERSION_BAD, "MRTH version " + version + ", expected 1", out.mrth, Mrth.F_VERSION);
+    }
+
+    private static void unknownTver(Dissection out, int tver) {
+        out.expert(Expert.BTH_TVER_UNKNOWN, "BTH tver " + tver + " is neither 0 (RoCEv2) nor 1 (MetaRoCE v1); rest not decoded", out.bth, Bth.F_TVER);
+    }
+
+    /** A header of the opcode's chain does not fit before the ICRC, or was not captured. */
+    private static void headerCut(Dissection out, OpcodeDef def, HeaderDef hd, int p, int icrcOff, int capEnd) {
+        if (p + hd.size() > icrcOff) {
+            out.expert(Expert.BTH_HEADER_MISSING, def.label() + " needs a " + hd.origId() + " (" + hd.size() + " bytes) but only "
+                    + Math.max(0, icrcOff - p) + " bytes are left before the ICRC");
+        } else {
+            out.expert(Expert.FRAME_CUT_BY_SNAPLEN, hd.origId() + " cut by the snap length", -1, -1, p, Math.max(0, capEnd - p));
+            if (!out.shortFrame) out.truncated = true;
+        }
+    }
+
+    /** The payload disagrees with the pad count or the opcode (called only when one of the checks fails). */
+    private static void payloadExperts(Dissection out, OpcodeDef def, int[] chain, int p, int pad, int icrcOff, int capEnd) {
         if (out.payloadLength < 0) {
             out.expert(Expert.BTH_PAD_EXCEEDS_PAYLOAD, "pad count " + pad + " exceeds the " + (icrcOff - p) + " bytes after the headers", out.bth, Bth.F_PAD_CNT);
             out.payloadLength = 0;
@@ -451,10 +481,6 @@ public final class Dissector {
         if (def.payloadBytes() >= 0 && out.payloadLength != def.payloadBytes())
             out.expert(Expert.BTH_PAYLOAD_SIZE_BAD, def.label() + " carries " + def.payloadBytes() + " payload bytes, not " + out.payloadLength,
                     -1, -1, p, Math.max(0, Math.min(capEnd, icrcOff - pad) - p));
-        // Management datagrams: UD SEND Only (with or without immediate) to QP 1, the GSI.
-        if (Bth.destQp(out.head, off) == GSI_QP && (opcode == UD_SEND_ONLY || opcode == UD_SEND_ONLY_IMM))
-            mad(out, p, Math.min(capEnd, icrcOff - pad), icrcOff - pad);
-        icrcCheck(out, off, wireEnd, capEnd, ipOff, ipHeaderLength, ipv6);
     }
 
     /**
@@ -502,21 +528,24 @@ public final class Dissector {
                 : icrc.overIp(out.data, ipOff, ipHeaderLength, ipv6, bthOff, icrcOff);
         out.icrcComputed = computed;
         if (computed == out.icrcValue) out.icrcStatus = IcrcStatus.GOOD;
-        else {
-            out.icrcStatus = IcrcStatus.BAD;
-            String msg = "bad ICRC 0x" + hex8(out.icrcValue) + " (computed 0x" + hex8(computed) + ")";
-            if (ipHeaderLength >= 0) {
-                // A capture point that rewrites the UDP source port (seen on real mirror setups) breaks every
-                // ICRC; finding the port that makes it match tells the user the NIC is not to blame.
-                int port = icrc.matchingSourcePort(out.data, ipOff, ipHeaderLength, ipv6, bthOff, icrcOff, out.icrcValue);
-                if (port >= 0) {
-                    out.icrcMatchingPort = port;
-                    msg += "; ICRC matches with UDP source port 0x" + String.format("%04x", port)
-                            + ": the port was rewritten after the sender";
-                }
+        else badIcrc(out, bthOff, icrcOff, ipOff, ipHeaderLength, ipv6, computed);
+    }
+
+    /** Out of line: the ICRC check runs on every frame, a bad ICRC is rare. */
+    private void badIcrc(Dissection out, int bthOff, int icrcOff, int ipOff, int ipHeaderLength, boolean ipv6, long computed) {
+        out.icrcStatus = IcrcStatus.BAD;
+        String msg = "bad ICRC 0x" + hex8(out.icrcValue) + " (computed 0x" + hex8(computed) + ")";
+        if (ipHeaderLength >= 0) {
+            // A capture point that rewrites the UDP source port (seen on real mirror setups) breaks every
+            // ICRC; finding the port that makes it match tells the user the NIC is not to blame.
+            int port = icrc.matchingSourcePort(out.data, ipOff, ipHeaderLength, ipv6, bthOff, icrcOff, out.icrcValue);
+            if (port >= 0) {
+                out.icrcMatchingPort = port;
+                msg += "; ICRC matches with UDP source port 0x" + String.format("%04x", port)
+                        + ": the port was rewritten after the sender";
             }
-            out.expert(Expert.ICRC_BAD, msg, -1, -1, icrcOff, 4);
         }
+        out.expert(Expert.ICRC_BAD, msg, -1, -1, icrcOff, 4);
     }
 
     // ------------------------------------------------------------------ connection management on QP 1
@@ -565,6 +594,12 @@ public final class Dissector {
     /** True when size bytes at off are captured; otherwise records why the header is missing. */
     private static boolean need(Dissection out, int off, int size, int end, int header) {
         if (off + size <= end) return true;
+        missing(out, off, size, end, header);
+        return false;
+    }
+
+    /** Out of line, so that {@link #need} is small enough to be inlined everywhere (it runs several times a frame). */
+    private static void missing(Dissection out, int off, int size, int end, int header) {
         HeaderDef h = Spec.HEADERS.get(header);
         String name = h.origId() != null ? h.origId() : h.title();
         if (out.capturedLength < out.originalLength) {
@@ -575,7 +610,6 @@ public final class Dissector {
             out.expert(Expert.FRAME_HEADER_TRUNCATED, name + " truncated: " + size + " bytes needed, " + Math.max(0, end - off) + " left",
                     -1, -1, off, Math.max(0, end - off));
         }
-        return false;
     }
 
     static String hex2(int v) { return String.format("%02x", v); }
