@@ -144,7 +144,9 @@ final class RuleEngine implements AnalysisSession.FrameStages {
         anchors.record(d);
         boolean frameError = frameRules(d, f, x, fcsLength);
         boolean malformed = false;
-        for (ExpertItem e : d.expert()) {
+        List<ExpertItem> expert = d.expert();
+        for (int i = 0, n = expert.size(); i < n; i++) {
+            ExpertItem e = expert.get(i);
             if (e.severity() == Severity.ERROR && e.group() != ExpertItem.Group.CHECKSUM) malformed = true;
         }
         // A finding on a frame that has no flow for the engine (no known opcode) names its flow here.
@@ -183,6 +185,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
      */
     private void anchorFresh() {
         List<Finding> fresh = findings.fresh();
+        if (fresh.isEmpty()) return;
         for (Finding k : fresh) if (k.anchor() == null) k.at(anchors.of(k.frame(), k.rule()));
         fresh.clear();
     }
@@ -716,8 +719,75 @@ final class RuleEngine implements AnalysisSession.FrameStages {
         }
     }
 
+    /**
+     * Per header: the bytes (offsets in the header) that hold a reserved field's bits, with the bits that belong
+     * to reserved fields ({@link #RESERVED_MASKS}), so that a frame whose reserved bits are all 0 (nearly every
+     * frame) costs a few byte tests on the decoder's header copy and nothing else; null for headers without
+     * reserved fields, and for headers whose reserved bits lie past the header's catalogue size (never in the
+     * copy: those always take the full check).
+     */
+    private static final int[][] RESERVED_BYTES = new int[Spec.HEADERS.size()][];
+    private static final byte[][] RESERVED_MASKS = new byte[Spec.HEADERS.size()][];
+    /** The header bytes the reserved fields reach into (their last byte + 1): the frame must hold them all. */
+    private static final int[] RESERVED_END = new int[Spec.HEADERS.size()];
+
+    static {
+        for (HeaderDef h : Spec.HEADERS) {
+            FieldDef[] defs = RESERVED_DEFS[h.index()];
+            if (defs.length == 0) continue;
+            int end = 0;
+            for (FieldDef fd : defs) end = Math.max(end, (fd.bitOffset() + fd.bitWidth() + 7) / 8);
+            RESERVED_END[h.index()] = end;
+            if (end > h.size()) continue;
+            byte[] mask = new byte[end];
+            MemorySegment m = MemorySegment.ofArray(mask);
+            for (FieldDef fd : defs) {
+                if (fd.bitWidth() > 64 || fd.type() == io.metaroce.protocol.ValueType.BYTES) {
+                    java.util.Arrays.fill(mask, fd.bitOffset() / 8, fd.bitOffset() / 8 + fd.bitWidth() / 8, (byte) 0xFF);
+                } else {
+                    // The field's own bits, as the full check reads them (a subfield's mask included).
+                    MemorySegment one = MemorySegment.ofArray(new byte[end]);
+                    fd.writeLong(one, 0, -1L);
+                    for (int b = 0; b < end; b++) mask[b] |= one.get(ValueLayout.JAVA_BYTE, b);
+                }
+            }
+            int n = 0;
+            for (byte b : mask) if (b != 0) n++;
+            int[] at = new int[n];
+            byte[] bits = new byte[n];
+            for (int b = 0, k = 0; b < end; b++) {
+                if (mask[b] == 0) continue;
+                at[k] = b;
+                bits[k++] = mask[b];
+            }
+            RESERVED_BYTES[h.index()] = at;
+            RESERVED_MASKS[h.index()] = bits;
+        }
+    }
+
+    /**
+     * True when every reserved field of every layer from IP on is present and 0, read off the decoder's copy of
+     * the headers; false when one is not, or may not be (a header cut by the snap length, reserved bits past the
+     * header's catalogue size): {@link #reserved} then reads each field as before.
+     */
+    private static boolean reservedAllZero(Dissection d) {
+        byte[] head = d.head();
+        int captured = d.capturedLength();
+        for (int i = 0, n = d.layerCount(); i < n; i++) {
+            int h = d.layerHeader(i);
+            if (RESERVED_DEFS[h].length == 0) continue;
+            int[] at = RESERVED_BYTES[h];
+            int off = d.layerOffset(i);
+            if (at == null || off + RESERVED_END[h] > captured) return false;
+            byte[] bits = RESERVED_MASKS[h];
+            for (int k = 0; k < at.length; k++) if ((head[off + at[k]] & bits[k]) != 0) return false;
+        }
+        return true;
+    }
+
     /** MR-HDR-003: reserved fields (the catalogue's reserved flag) of every header from IP on. */
     private void reserved(Dissection d, FrameExtra x) {
+        if (reservedAllZero(d)) return;
         MemorySegment s = d.data();
         StringBuilder bad = null;
         Anchor first = null;
