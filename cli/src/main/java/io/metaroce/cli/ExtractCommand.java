@@ -36,7 +36,7 @@ import picocli.CommandLine.Spec;
  * {@code metaroce extract --index DIR 'QUERY' -w out.pcapng}: the packets of the matching flows, read from their
  * source captures at the offsets the index stored, into one pcapng: one interface per source capture (and link
  * type), each packet commented with its flow and source frame. A source that moved or changed since it was
- * indexed (size or SHA-256 differ) is reported and left out, never misread.
+ * indexed (size or content hash differ) is reported and left out, never misread.
  */
 @Command(name = "extract", sortOptions = false, versionProvider = StandardOptions.Version.class,
         description = "Write the packets of the flows matching a query to one pcapng, read from the source captures.",

@@ -102,6 +102,8 @@ public final class IndexCommand implements Callable<Integer> {
 
     private PrintStream out, err;
     private ProgressBar bar;
+    /** Captures of this index that carry a SHA-256 content hash (indexed before XXH3-128), by path. */
+    private final Map<String, IndexedCapture> indexedWithSha256 = new java.util.concurrent.ConcurrentHashMap<>();
 
     @Override
     public Integer call() throws IOException {
@@ -161,8 +163,9 @@ public final class IndexCommand implements Callable<Integer> {
         return 0;
     }
 
-    private int indexAll(FlowIndex index, List<Path> files, AnalysisSettings settings) {
+    private int indexAll(FlowIndex index, List<Path> files, AnalysisSettings settings) throws IOException {
         if (files.isEmpty()) return 0;
+        for (IndexedCapture c : index.captures()) if (!CaptureIdentity.isCurrent(c.hash())) indexedWithSha256.put(c.path(), c);
         long[] sizes = new long[files.size()];
         long total = 0;
         for (int i = 0; i < sizes.length; i++) {
@@ -250,11 +253,13 @@ public final class IndexCommand implements Callable<Integer> {
         session.onEviction((f, frames) -> evicted.add(Map.entry(f, frames)));
         // The content hash runs beside the analysis (the other core), not before it: it read the whole file once
         // more ahead of the pass. A capture it finds indexed already stops the pass early.
-        CompletableFuture<String> hashing = CompletableFuture.supplyAsync(() -> {
+        CompletableFuture<Hashed> hashing = CompletableFuture.supplyAsync(() -> {
             try {
-                String h = CaptureIdentity.sha256(abs);
-                if (index.capture(h) != null) session.cancel();
-                return h;
+                String h = CaptureIdentity.contentHash(abs);
+                IndexedCapture known = index.capture(h);
+                if (known == null) known = indexedBeforeWithSha256(abs, size);
+                if (known != null) session.cancel();
+                return new Hashed(h, known);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
@@ -268,13 +273,15 @@ public final class IndexCommand implements Callable<Integer> {
         } catch (CancellationException e) {
             // the capture is indexed already (or the whole run is stopping): the hash says which below
         }
-        String hash;
+        Hashed hashed;
         try {
-            hash = hashing.join();
+            hashed = hashing.join();
         } catch (CompletionException e) {
             throw e.getCause() instanceof UncheckedIOException u ? u.getCause() : new IOException(e.getCause());
         }
-        IndexedCapture known = index.capture(hash);
+        String hash = hashed.hash();
+        // Asked again: a copy of the same content indexed by another thread meanwhile is skipped too.
+        IndexedCapture known = hashed.known() != null ? hashed.known() : index.capture(hash);
         if (known != null) {
             report(out, known.path().equals(abs.toString()) ? "unchanged " + abs + " (indexed already)"
                     : "skipped " + abs + ": same content as the indexed " + known.path());
@@ -316,6 +323,19 @@ public final class IndexCommand implements Callable<Integer> {
             status = 2;
         }
         return status;
+    }
+
+    /** A capture's content hash and the indexed capture of the same content, or null. */
+    private record Hashed(String hash, IndexedCapture known) {}
+
+    /**
+     * The capture an index written before XXH3-128 holds for this path, when it still is this file (same size,
+     * same SHA-256): an unchanged capture is then skipped as before, not analyzed and indexed again. Only captures
+     * indexed under their SHA-256 at this very path pay the second hash; a copy elsewhere is indexed anew.
+     */
+    private IndexedCapture indexedBeforeWithSha256(Path abs, long size) throws IOException {
+        IndexedCapture old = indexedWithSha256.get(abs.toString());
+        return old != null && old.size() == size && CaptureIdentity.sha256(abs).equals(old.hash()) ? old : null;
     }
 
     private static long nowNs() {

@@ -17,6 +17,9 @@ import io.metaroce.capture.PacketSource;
 import io.metaroce.capture.PcapngWriter;
 import io.metaroce.cli.Launcher.Call;
 import io.metaroce.cli.Launcher.Run;
+import io.metaroce.index.CaptureIdentity;
+import io.metaroce.index.FlowDocument;
+import io.metaroce.index.FlowDocuments;
 import io.metaroce.index.FlowSort;
 import io.metaroce.index.FlowQueryParser;
 import io.metaroce.index.IndexedCapture;
@@ -246,6 +249,49 @@ class FlowIndexIT {
         Run moved = Launcher.run("extract", "--index", idx.toString(), "*:*", "-w", tmp.resolve("m.pcapng").toString());
         assertEquals(2, moved.exit(), moved.show());
         assertTrue(moved.err().contains(copy.toAbsolutePath().normalize() + ": moved or deleted since it was indexed"), moved.show());
+    }
+
+    /**
+     * An index written before the XXH3-128 content hash holds its captures under their SHA-256 (64 hex digits):
+     * {@code index} still skips such a capture while it is unchanged, {@code extract} still checks and reads it,
+     * and once the file changes, its documents are replaced by ones under the new hash (no second capture).
+     */
+    @Test
+    void anIndexWrittenWithSha256IsStillSkippedExtractedAndReplacedCleanly() throws Exception {
+        Path cap = Files.copy(Launcher.CAPTURES.resolve("rocev2-gbn-loss.pcapng"), Files.createDirectories(tmp.resolve("sha256")).resolve("gbn.pcapng"));
+        Path abs = cap.toAbsolutePath().normalize();
+        Path idx = tmp.resolve("sha256.idx");
+        AnalysisSession s = new AnalysisSession(AnalysisSettings.DEFAULT, new AnalysisSession.Options(false, false, true));
+        s.run(abs);
+        IndexedCapture old = new IndexedCapture(abs.toString(), Files.size(abs), CaptureIdentity.sha256(abs), "pcapng", null, null, null, 1);
+        List<FlowDocument> docs = new ArrayList<>(List.of(FlowDocuments.capture(old)));
+        long packets = 0;
+        for (FlowSummary f : s.flows()) {
+            docs.addAll(FlowDocuments.of(old, f, s.framesOf(f.id()), Set.of(), Set.of(), FlowDocuments.DEFAULT_SPLIT));
+            packets += s.framesOf(f.id()).size();
+        }
+        try (LuceneFlowIndex w = LuceneFlowIndex.openForWriting(idx)) {
+            w.addCapture(old, docs);
+        }
+        Run again = Launcher.run("index", cap.toString(), "--index", idx.toString());
+        assertEquals(0, again.exit(), again.show());
+        assertEquals("unchanged " + abs + " (indexed already)", again.out().strip(), again.show());
+        Run ex = Launcher.run("extract", "--index", idx.toString(), "*:*", "-w", tmp.resolve("sha256.pcapng").toString());
+        assertEquals(0, ex.exit(), ex.show());
+        assertTrue(ex.err().contains(packets + " packets of " + s.flows().size() + " flows"), ex.show());
+
+        try (FileChannel ch = FileChannel.open(cap, StandardOpenOption.WRITE)) {
+            ch.write(java.nio.ByteBuffer.wrap(new byte[] {0x5A}), Files.size(cap) - 40); // one byte of the last packet
+        }
+        Run changed = Launcher.run("index", cap.toString(), "--index", idx.toString());
+        assertEquals(0, changed.exit(), changed.show());
+        assertTrue(changed.out().startsWith("indexed " + abs + ": " + s.flows().size() + " flows"), changed.show());
+        try (LuceneFlowIndex r = LuceneFlowIndex.openForReading(idx)) {
+            List<IndexedCapture> caps = r.captures();
+            assertEquals(1, caps.size(), caps.toString());
+            assertEquals(CaptureIdentity.contentHash(abs), caps.get(0).hash());
+            assertEquals(s.flows().size(), r.search(FlowQueryParser.parse("*:*"), FlowSort.DEFAULT, 0).total());
+        }
     }
 
     @Test
