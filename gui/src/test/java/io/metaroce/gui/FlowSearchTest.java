@@ -6,12 +6,17 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.metaroce.capture.CaptureFiles;
+import io.metaroce.capture.PacketSource;
 import io.metaroce.gui.search.FlowHit;
+import io.metaroce.gui.search.FlowSearchWindow;
+import io.metaroce.gui.search.ShippedLauncher;
 import io.metaroce.gui.search.SampleIndex;
 import io.metaroce.index.FlowDocument;
 import io.metaroce.index.lucene.LuceneFlowIndex;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.stream.LongStream;
@@ -143,6 +148,56 @@ class FlowSearchTest extends GuiTestBase {
         assertTrue(errors.getFirst().contains(copy + " moved or deleted since it was indexed"), errors.getFirst());
         assertNull(ctx.capture(), "nothing was opened");
         assertTrue(robot.lookup("#flow-search").tryQuery().isPresent(), "the window is still there");
+    }
+
+    /**
+     * Extract to pcapng: the selected flow's packets, read back, are the flow's packets of its capture (the frames
+     * the index stored, bytes and times); "all matching flows" writes the very bytes {@code metaroce extract} writes
+     * for the same query.
+     */
+    @Test
+    void extractWritesTheFlowsPacketsAsExtractDoes(FxRobot robot) throws Exception {
+        SampleIndex idx = SampleIndex.get();
+        openSearch(robot);
+        String q = "naks:>0 OR ce_marks:>0";
+        search(robot, q);
+        TableView<FlowHit> t = results(robot);
+        FlowHit hit = t.getItems().stream().filter(h -> h.captureName().startsWith("rocev2-gbn-loss")).findFirst().orElseThrow();
+        robot.interact(() -> t.getSelectionModel().clearAndSelect(t.getItems().indexOf(hit)));
+        FlowSearchWindow w = (FlowSearchWindow) robot.lookup("#flow-search").query().getUserData();
+
+        Path one = config.resolve("one-flow.pcapng");
+        robot.interact(() -> w.extractTo(one, false));
+        Fx.until("the flow written", () -> status(robot).startsWith("Wrote "));
+        assertEquals("Wrote " + hit.packets() + " packets of 1 flow to " + one, status(robot));
+        long[] stored;
+        try (LuceneFlowIndex index = LuceneFlowIndex.openForReading(idx.index)) {
+            stored = index.parts(hit.rootId()).stream().map(FlowDocument::frames).flatMapToLong(LongStream::of).sorted().toArray();
+        }
+        List<String> expected = new ArrayList<>(), written = new ArrayList<>();
+        try (PacketSource src = CaptureFiles.open(idx.capture("rocev2-gbn-loss"))) {
+            while (src.next()) if (Arrays.binarySearch(stored, src.frameNumber()) >= 0) expected.add(packet(src));
+        }
+        try (PacketSource src = CaptureFiles.open(one)) {
+            while (src.next()) written.add(packet(src));
+        }
+        assertEquals(hit.packets(), expected.size());
+        assertEquals(expected, written);
+
+        Path all = config.resolve("all-flows.pcapng"), cli = config.resolve("cli.pcapng");
+        robot.interact(() -> w.extractTo(all, true));
+        Fx.until("every matching flow written", () -> status(robot).startsWith("Wrote ") && status(robot).endsWith(all.toString()));
+        ShippedLauncher.Run r = ShippedLauncher.run("extract", "--index", idx.index.toString(), q, "-w", cli.toString());
+        assertEquals(0, r.exit(), r.show());
+        assertTrue(r.err().contains("packets of " + idx.searchIds(q, "-n", "1000").size() + " flows"), r.show());
+        assertArrayEquals(Files.readAllBytes(cli), Files.readAllBytes(all));
+        assertTrue(errors.isEmpty(), errors.toString());
+    }
+
+    /** One packet as the test compares it: time, lengths, link type and bytes. */
+    private static String packet(PacketSource s) {
+        return s.timestampNanos() + " " + s.capturedLength() + "/" + s.originalLength() + " lt" + s.linkType() + " "
+                + java.util.HexFormat.of().formatHex(s.data().asSlice(0, s.capturedLength()).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE));
     }
 
     /** The main window's hook: the window is reachable from the Go menu with its shortcut. */

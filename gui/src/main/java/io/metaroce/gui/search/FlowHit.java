@@ -1,6 +1,7 @@
 package io.metaroce.gui.search;
 
 import io.metaroce.index.FlowDocument;
+import io.metaroce.index.FlowExtract;
 import io.metaroce.index.FlowSchema;
 import java.nio.file.Path;
 import java.util.List;
@@ -42,4 +43,7 @@ public record FlowHit(String id, String rootId, String capturePath, long capture
     public String destQpHex() { return String.format("0x%06x", destQp); }
 
     public int rulesBroken() { return rules.size(); }
+
+    /** What extracting its packets needs ({@code metaroce extract}'s own entry point). */
+    public FlowExtract.Flow extractRef() { return new FlowExtract.Flow(captureHash, rootId, flow); }
 }

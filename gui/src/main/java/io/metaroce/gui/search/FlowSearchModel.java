@@ -3,6 +3,7 @@ package io.metaroce.gui.search;
 import io.metaroce.index.CaptureIdentity;
 import io.metaroce.index.FacetBucket;
 import io.metaroce.index.FieldDef;
+import io.metaroce.index.FlowExtract;
 import io.metaroce.index.FlowIndex;
 import io.metaroce.index.FlowQuery;
 import io.metaroce.index.FlowQueryParser;
@@ -69,6 +70,8 @@ public final class FlowSearchModel {
     private final ObservableList<String> history = FXCollections.observableArrayList();
     /** Counts runs: the answer of a cancelled or superseded run is dropped. */
     private int generation;
+    /** The query whose flows {@link #hits()} shows (what "extract all" extracts), null before the first search. */
+    private String shownQuery;
 
     /**
      * @param lastIndex where the last index directory is remembered
@@ -123,6 +126,7 @@ public final class FlowSearchModel {
             for (var d : r.flows()) rows.add(FlowHit.of(d));
             return () -> {
                 facet.clear();
+                shownQuery = text;
                 hits.setAll(rows);
                 total.set(r.total());
                 status.set(r.total() + " flow" + (r.total() == 1 ? "" : "s") + " match"
@@ -162,7 +166,55 @@ public final class FlowSearchModel {
         Runnable apply(FlowIndex index) throws IOException;
     }
 
-    private void run(String text, Read read) {
+    /**
+     * Writes the packets of flows to one pcapng, as {@code metaroce extract} writes them (its own code,
+     * {@link FlowExtract}): the chosen hits, or with null every flow the shown search matched, also beyond those
+     * shown ({@code metaroce extract --index DIR QUERY -w out}, the same bytes). The status says what was written
+     * and which flows were left out (a capture moved or changed since indexing).
+     */
+    public void extract(List<FlowHit> chosen, Path out) {
+        if (shownQuery == null) {
+            status.set("Search first: extract writes the flows a search found");
+            return;
+        }
+        if (chosen != null && chosen.isEmpty()) {
+            status.set("Select the flows to extract");
+            return;
+        }
+        String text = shownQuery;
+        // The chosen flows in the order the index gave them (so the captures are written in the order extract writes them).
+        List<FlowExtract.Flow> refs = chosen == null ? null
+                : hits.stream().filter(chosen::contains).map(FlowHit::extractRef).toList();
+        run(text, "Extracting to " + out + " ...", false, index -> {
+            List<FlowExtract.Flow> flows = refs;
+            if (flows == null) {
+                FlowQuery q = FlowQueryParser.parse(text);
+                long n = index.search(q, FlowSort.DEFAULT, 0).total();
+                flows = index.search(q, FlowSort.DEFAULT, (int) Math.min(n, Integer.MAX_VALUE)).flows().stream()
+                        .map(FlowExtract.Flow::of).toList();
+            }
+            FlowExtract.Result r;
+            try {
+                r = FlowExtract.write(index, flows, out);
+            } catch (IndexFormatException e) {
+                throw e;
+            } catch (IOException e) {
+                return () -> status.set("Cannot extract to " + out + ": " + e.getMessage());
+            }
+            String written = "Wrote " + r.packets() + " packets of " + r.flows() + " flow" + (r.flows() == 1 ? "" : "s") + " to " + out;
+            return () -> status.set(r.problems().isEmpty() ? written : written + "; left out: " + String.join("; ", r.problems()));
+        });
+    }
+
+    private void run(String text, Read read) { run(text, null, true, read); }
+
+    /**
+     * Runs one read of the index on a background thread.
+     *
+     * @param busy the status while it runs, null for "Searching DIR ..."
+     * @param isSearch whether the query goes into the history (a search) or not (an extraction)
+     */
+    private void run(String text, String busy, boolean isSearch, Read read) {
         QuerySyntaxException bad = check(text);
         if (bad != null) {
             status.set("Query: " + bad.getMessage());
@@ -175,8 +227,8 @@ public final class FlowSearchModel {
         }
         int gen = ++generation;
         running.set(true);
-        status.set("Searching " + dir + " ...");
-        remember(text);
+        status.set(busy != null ? busy : "Searching " + dir + " ...");
+        if (isSearch) remember(text);
         Thread.ofPlatform().daemon().name("metaroce-gui-search").start(() -> {
             Runnable show;
             // Opened per search: a reader sees the captures committed up to now ('metaroce index' may be running).

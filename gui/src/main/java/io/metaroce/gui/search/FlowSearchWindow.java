@@ -25,7 +25,10 @@ import javafx.scene.Scene;
 import javafx.scene.control.Button;
 import javafx.scene.control.ComboBox;
 import javafx.scene.control.Label;
+import javafx.scene.control.MenuButton;
+import javafx.scene.control.MenuItem;
 import javafx.scene.control.ProgressIndicator;
+import javafx.scene.control.SelectionMode;
 import javafx.scene.control.SplitPane;
 import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableRow;
@@ -37,6 +40,7 @@ import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.VBox;
 import javafx.stage.DirectoryChooser;
+import javafx.stage.FileChooser;
 import javafx.stage.Stage;
 
 /**
@@ -46,7 +50,9 @@ import javafx.stage.Stage;
  * counters an operator sorts by, and an exact top-N facet ({@code --top FIELD --by COUNTER}; double-click a value to
  * search its flows). Double-click a flow, or "Open packets": its capture opens in the main window with the display
  * filter of that flow ({@code analysis.flow == "..."}, the QP Conversations window's "filter on this flow"); a
- * capture that moved or changed since it was indexed gets a message instead. A thin view over {@link FlowSearchModel}.
+ * capture that moved or changed since it was indexed gets a message instead. "Extract to pcapng" writes the packets
+ * of the selected flows, or of every flow the search matched, to one pcapng as {@code metaroce extract} does. A thin
+ * view over {@link FlowSearchModel}.
  */
 public final class FlowSearchWindow {
     static final String VALID = "query-valid", INVALID = "query-invalid";
@@ -170,7 +176,7 @@ public final class FlowSearchWindow {
         table.getColumns().add(col("Flow", FlowHit::flow, null, 200));
         table.getColumns().add(col("Source", FlowHit::src, null, 95));
         table.getColumns().add(col("Destination", FlowHit::dst, null, 95));
-        table.getColumns().add(col("Dest QP", FlowHit::destQpHex, null, 70));
+        table.getColumns().add(col("Dest QP", FlowHit::destQpHex, null, 85));
         table.getColumns().add(col("Packets", FlowHit::packets, "packets", 65));
         table.getColumns().add(col("Retx", FlowHit::retransmissions, "retransmitted_packets", 50));
         table.getColumns().add(col("NAKs", FlowHit::naks, "naks", 50));
@@ -179,6 +185,7 @@ public final class FlowSearchWindow {
         table.getColumns().add(col("Rules", h -> h.rulesBroken() == 0 ? "" : h.rulesBroken() + ": " + String.join(" ", h.rules()), null, 150));
         table.getColumns().add(col("First", h -> time(h.firstNs()), FlowSchema.FIRST, 205));
         table.getColumns().add(col("Last", h -> time(h.lastNs()), FlowSchema.LAST, 205));
+        table.getSelectionModel().setSelectionMode(SelectionMode.MULTIPLE);   // several flows to extract
         SortedList<FlowHit> sorted = new SortedList<>(model.hits());
         sorted.comparatorProperty().bind(table.comparatorProperty());
         table.setItems(sorted);
@@ -217,10 +224,22 @@ public final class FlowSearchWindow {
         open.setOnAction(e -> openPackets(table.getSelectionModel().getSelectedItem()));
         status.setId("search-status");
         status.textProperty().bind(model.statusProperty());
-        HBox bottom = row(open, status);
+        MenuItem selected = new MenuItem("Selected flows...");
+        selected.setId("search-extract-selected");
+        selected.disableProperty().bind(table.getSelectionModel().selectedItemProperty().isNull());
+        selected.setOnAction(e -> chooseOutput().ifPresent(out -> extractTo(out, false)));
+        MenuItem all = new MenuItem("All matching flows...");
+        all.setId("search-extract-all");
+        all.setOnAction(e -> chooseOutput().ifPresent(out -> extractTo(out, true)));
+        MenuButton extract = new MenuButton("Extract to pcapng", null, selected, all);
+        extract.setId("search-extract");
+        extract.setTooltip(new Tooltip("The packets of the flows, read from their captures, in one pcapng (as metaroce extract writes it)"));
+        extract.disableProperty().bind(model.runningProperty().or(javafx.beans.binding.Bindings.isEmpty(model.hits())));
+        HBox bottom = row(open, extract, status);
 
         BorderPane root = new BorderPane(center, new VBox(indexRow, queryRow, facetRow), null, bottom, null);
         root.setId("flow-search");
+        root.setUserData(this);   // the window behind the scene, for tests that drive it past its file dialogs
         stage.initOwner(ctx.stage());
         stage.setTitle("Flow Search");
         stage.setScene(new Scene(root, 1500, 600));
@@ -230,6 +249,22 @@ public final class FlowSearchWindow {
         });
         stage.show();
         showQueryState(query, queryError, null);
+    }
+
+    private java.util.Optional<Path> chooseOutput() {
+        FileChooser fc = new FileChooser();
+        fc.setTitle("Extract to pcapng");
+        fc.getExtensionFilters().add(new FileChooser.ExtensionFilter("pcapng", "*.pcapng"));
+        fc.setInitialFileName("flows.pcapng");
+        return java.util.Optional.ofNullable(fc.showSaveDialog(stage)).map(File::toPath);
+    }
+
+    /**
+     * Writes the packets of the selected flows (or of every flow the shown search matched) to out, in the
+     * background; the status bar says what was written and what was left out.
+     */
+    public void extractTo(Path out, boolean allMatching) {
+        model.extract(allMatching ? null : java.util.List.copyOf(table.getSelectionModel().getSelectedItems()), out);
     }
 
     private static HBox row(javafx.scene.Node... nodes) {

@@ -1,4 +1,4 @@
-package io.metaroce.cli;
+package io.metaroce.index;
 
 import io.metaroce.capture.CaptureException;
 import io.metaroce.capture.CaptureFiles;
