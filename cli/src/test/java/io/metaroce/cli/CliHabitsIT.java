@@ -7,8 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.metaroce.cli.Launcher.Call;
-import io.metaroce.cli.Launcher.Run;
+import io.metaroce.testsupport.Launcher;
+import io.metaroce.testsupport.Launcher.Call;
+import io.metaroce.testsupport.Launcher.Run;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;

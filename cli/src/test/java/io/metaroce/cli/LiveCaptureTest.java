@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.metaroce.capture.CaptureFiles;
 import io.metaroce.capture.PacketSource;
+import io.metaroce.testsupport.VethPair;
 import java.io.IOException;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Files;
@@ -34,16 +35,16 @@ class LiveCaptureTest {
     private static final int IF_NAME = 2, IF_DESCRIPTION = 3, IF_TSRESOL = 9, IF_FILTER = 11, SHB_OS = 3, SHB_USERAPPL = 4;
     private static final int ISB_START = 2, ISB_END = 3, ISB_IFRECV = 4, ISB_IFDROP = 5, ISB_FILTERACCEPT = 6, ISB_OSDROP = 7,
             ISB_USRDELIV = 8;
-    private static NetnsPair net;
+    private static VethPair net;
 
     @TempDir
     Path tmp;
 
     @BeforeAll
     static void setUp() throws IOException {
-        String why = NetnsPair.unavailable();
+        String why = VethPair.unavailable();
         assumeTrue(why == null, () -> "skipped: " + why);
-        net = NetnsPair.create();
+        net = VethPair.betweenNamespaces("live");
     }
 
     @AfterAll
@@ -60,12 +61,12 @@ class LiveCaptureTest {
     }
 
     private static LiveProcess metaroceInB(boolean readStdout, String... args) throws IOException {
-        return LiveProcess.start(NetnsPair.javaIn(net.nsB, "io.metaroce.cli.Main", args), readStdout);
+        return LiveProcess.start(VethPair.javaIn(net.nsB, "io.metaroce.cli.Main", args), readStdout);
     }
 
     /** Replays {@code file} from namespace A, {@code loops} times, at full speed; returns the frames sent. */
     private static long send(Path file, int loops) throws Exception {
-        try (LiveProcess s = LiveProcess.start(NetnsPair.javaIn(net.nsA, "io.metaroce.cli.LiveReplay", net.ifA,
+        try (LiveProcess s = LiveProcess.start(VethPair.javaIn(net.nsA, "io.metaroce.cli.LiveReplay", net.ifA,
                 file.toString(), "0", Integer.toString(loops)), true)) {
             assertEquals(0, s.await(60), s.stderr());
             return Long.parseLong(new String(s.stdout()).trim());
@@ -152,7 +153,7 @@ class LiveCaptureTest {
         Path sent = CAPTURES.resolve("metaroce-spray-lossy-path.pcapng");
         // METAROCE_PROGRESS: stderr counts as a terminal; COLUMNS wide enough that no row is cut. The tap is given:
         // --tap auto holds the frames of a burst until the next frame comes after a pause, and none comes here.
-        List<String> cmd = new ArrayList<>(NetnsPair.javaIn(net.nsB, "io.metaroce.cli.Main", "analyze", "-i", net.ifB,
+        List<String> cmd = new ArrayList<>(VethPair.javaIn(net.nsB, "io.metaroce.cli.Main", "analyze", "-i", net.ifB,
                 "-a", "duration:4", "--tap", "host:10.0.0.1"));
         cmd.addAll(4, List.of("env", "METAROCE_PROGRESS=1", "COLUMNS=200"));
         String err, out;

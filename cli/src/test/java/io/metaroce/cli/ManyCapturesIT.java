@@ -4,14 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.metaroce.cli.Launcher.Call;
-import io.metaroce.cli.Launcher.Run;
+import io.metaroce.testsupport.Launcher;
+import io.metaroce.testsupport.Launcher.Call;
+import io.metaroce.testsupport.Launcher.Run;
 import java.io.ByteArrayOutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -100,6 +100,6 @@ class ManyCapturesIT {
     private static Call call(List<String> form, String... args) {
         List<String> a = new ArrayList<>(List.of(args));
         a.addAll(form);
-        return new Call(a, Map.of(), Launcher.ROOT, Launcher.SCRIPT);
+        return Call.of(a);
     }
 }

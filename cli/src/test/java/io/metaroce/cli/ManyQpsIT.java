@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.metaroce.capture.CaptureFormat;
 import io.metaroce.capture.PcapWriter;
 import io.metaroce.dissector.Icrc;
+import io.metaroce.testsupport.Launcher;
 import java.io.BufferedReader;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;

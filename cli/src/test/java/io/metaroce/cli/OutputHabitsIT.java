@@ -6,8 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.metaroce.cli.Launcher.Call;
-import io.metaroce.cli.Launcher.Run;
+import io.metaroce.testsupport.Launcher;
+import io.metaroce.testsupport.Launcher.Call;
+import io.metaroce.testsupport.Launcher.Run;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

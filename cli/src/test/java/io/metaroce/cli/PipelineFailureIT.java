@@ -6,9 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.metaroce.capture.CaptureFormat;
 import io.metaroce.capture.PcapWriter;
-import io.metaroce.cli.Launcher.Call;
-import io.metaroce.cli.Launcher.Run;
 import io.metaroce.dissector.FrameBuilder;
+import io.metaroce.testsupport.Launcher;
+import io.metaroce.testsupport.Launcher.Call;
+import io.metaroce.testsupport.Launcher.Run;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -51,7 +52,7 @@ class PipelineFailureIT {
     @Test
     void outOfMemoryInTheAnalysisThreadEndsTheRunInOneLine() {
         for (List<String> args : List.of(List.of("analyze", "-r", capture.toString()), List.of("validate", capture.toString()))) {
-            Run r = Launcher.run(new Call(args, Map.of("METAROCE_JAVA_OPTS", "-Xmx32m"), Launcher.ROOT, Launcher.SCRIPT));
+            Run r = Launcher.run(Call.of(args).env(Map.of("METAROCE_JAVA_OPTS", "-Xmx32m")));
             assertEquals(2, r.exit(), r.show());
             List<String> lines = r.errLines();
             assertEquals(1, lines.size(), r.show());

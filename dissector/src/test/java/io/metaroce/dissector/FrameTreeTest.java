@@ -36,26 +36,39 @@ class FrameTreeTest {
         return out;
     }
 
-    @Test
-    void everyNodeOfEverySampleFrameLiesWhereItSays() throws Exception {
+    /** What {@link #forEachSampleFrame} hands out: the frame, dissected, and where it is ({@code file#frame}). */
+    interface SampleFrame {
+        void visit(Dissection d, String where) throws Exception;
+    }
+
+    /**
+     * Dissects every frame of every bundled sample ({@link #sampleCaptures()}) into one reused {@link Dissection}, as
+     * the tools do, and hands each to {@code visitor}; returns the number of frames.
+     */
+    static long forEachSampleFrame(SampleFrame visitor) throws Exception {
         Dissector dissector = new Dissector();
         Dissection d = new Dissection();
-        FrameFields ff = new FrameFields();
-        long frames = 0, fields = 0;
+        long frames = 0;
         for (Path p : sampleCaptures()) {
             try (PacketSource src = CaptureFiles.open(p)) {
                 while (src.next()) {
                     dissector.dissect(src.data(), src.frameNumber(), src.timestampNanos(), src.originalLength(), src.linkType(),
                             src.fcsLength(), d);
-                    FrameTree t = FrameTree.of(d, ff.of(d));
-                    String ctx = p.getFileName() + "#" + src.frameNumber() + " " + d.protocols() + ": ";
-                    fields += check(t, d, ctx);
+                    visitor.visit(d, p.getFileName() + "#" + src.frameNumber());
                     frames++;
                 }
             }
         }
+        return frames;
+    }
+
+    @Test
+    void everyNodeOfEverySampleFrameLiesWhereItSays() throws Exception {
+        FrameFields ff = new FrameFields();
+        long[] fields = {0};
+        long frames = forEachSampleFrame((d, where) -> fields[0] += check(FrameTree.of(d, ff.of(d)), d, where + " " + d.protocols() + ": "));
         assertTrue(frames > 1000, "frames: " + frames);
-        assertTrue(fields > 20 * frames, "fields: " + fields);
+        assertTrue(fields[0] > 20 * frames, "fields: " + fields[0]);
     }
 
     static long check(FrameTree t, Dissection d, String ctx) {

@@ -4,15 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import io.metaroce.capture.CaptureFiles;
-import io.metaroce.capture.PacketSource;
 import io.metaroce.protocol.HeaderDef;
-import io.metaroce.protocol.Spec;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -28,45 +24,36 @@ import org.junit.jupiter.api.Test;
 class HeadBytesTest {
     @Test
     void headCopyAndByteArrayGettersAgreeWithTheFrameOnEverySampleFrame() throws Exception {
-        Dissector dissector = new Dissector();
-        Dissection d = new Dissection();
         Map<Integer, List<Method[]>> twins = new HashMap<>();
-        long frames = 0, layers = 0, reads = 0;
+        long[] layers = {0}, reads = {0};
         List<String> problems = new ArrayList<>();
-        for (Path p : FrameTreeTest.sampleCaptures()) {
-            try (PacketSource src = CaptureFiles.open(p)) {
-                while (src.next()) {
-                    dissector.dissect(src.data(), src.frameNumber(), src.timestampNanos(), src.originalLength(), src.linkType(),
-                            src.fcsLength(), d);
-                    frames++;
-                    MemorySegment data = d.data();
-                    byte[] head = d.head();
-                    for (int i = 0; i < d.layerCount(); i++) {
-                        HeaderDef h = d.layer(i);
-                        int off = d.layerOffset(i);
-                        String ctx = p.getFileName() + "#" + src.frameNumber() + " " + h.id() + " at " + off + ": ";
-                        for (int k = 0; k < h.size(); k++) {
-                            if (head[off + k] != data.get(ValueLayout.JAVA_BYTE, off + k)) {
-                                problems.add(ctx + "head byte " + k + " differs from the frame");
-                                break;
-                            }
-                        }
-                        for (Method[] m : twins.computeIfAbsent(h.index(), x -> twinsOf(h))) {
-                            Object fromArray = m[0].invoke(null, head, off);
-                            Object fromSegment = m[1].invoke(null, data, (long) off);
-                            if (!fromArray.equals(fromSegment)) problems.add(ctx + m[0].getName() + " " + fromArray + " != " + fromSegment);
-                            reads++;
-                        }
-                        layers++;
+        long frames = FrameTreeTest.forEachSampleFrame((d, where) -> {
+            MemorySegment data = d.data();
+            byte[] head = d.head();
+            for (int i = 0; i < d.layerCount(); i++) {
+                HeaderDef h = d.layer(i);
+                int off = d.layerOffset(i);
+                String ctx = where + " " + h.id() + " at " + off + ": ";
+                for (int k = 0; k < h.size(); k++) {
+                    if (head[off + k] != data.get(ValueLayout.JAVA_BYTE, off + k)) {
+                        problems.add(ctx + "head byte " + k + " differs from the frame");
+                        break;
                     }
-                    if (problems.size() > 20) fail(String.join("\n", problems));
                 }
+                for (Method[] m : twins.computeIfAbsent(h.index(), x -> twinsOf(h))) {
+                    Object fromArray = m[0].invoke(null, head, off);
+                    Object fromSegment = m[1].invoke(null, data, (long) off);
+                    if (!fromArray.equals(fromSegment)) problems.add(ctx + m[0].getName() + " " + fromArray + " != " + fromSegment);
+                    reads[0]++;
+                }
+                layers[0]++;
             }
-        }
+            if (problems.size() > 20) fail(String.join("\n", problems));
+        });
         if (!problems.isEmpty()) fail(problems.size() + " disagreements:\n" + String.join("\n", problems));
         assertTrue(frames > 1000, "frames: " + frames);
-        assertTrue(reads > 20 * frames, "getters compared: " + reads);
-        System.out.println("HeadBytesTest: " + frames + " sample frames, " + layers + " layers, " + reads + " byte[] reads agree");
+        assertTrue(reads[0] > 20 * frames, "getters compared: " + reads[0]);
+        System.out.println("HeadBytesTest: " + frames + " sample frames, " + layers[0] + " layers, " + reads[0] + " byte[] reads agree");
     }
 
     /** The flyweight's getter pairs {(byte[], int), (MemorySegment, long)} of a header (none for a pseudo header). */

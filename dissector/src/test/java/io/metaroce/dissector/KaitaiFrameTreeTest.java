@@ -6,13 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import io.metaroce.capture.CaptureFiles;
-import io.metaroce.capture.PacketSource;
 import io.metaroce.dissector.FieldNode.Kind;
 import io.metaroce.protocol.Expert;
 import io.metaroce.protocol.HeaderDef;
 import java.lang.foreign.MemorySegment;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -32,36 +29,27 @@ class KaitaiFrameTreeTest {
 
     @Test
     void everyFrameOfEverySampleAgreesWithTheFlyweights() throws Exception {
-        Dissector dissector = new Dissector();
-        Dissection d = new Dissection();
         FrameFields ff = new FrameFields();
-        long frames = 0, fields = 0, bitFields = 0, trailers = 0;
+        long[] fields = {0}, bitFields = {0}, trailers = {0};
         List<String> problems = new ArrayList<>();
-        for (Path p : FrameTreeTest.sampleCaptures()) {
-            try (PacketSource src = CaptureFiles.open(p)) {
-                while (src.next()) {
-                    dissector.dissect(src.data(), src.frameNumber(), src.timestampNanos(), src.originalLength(), src.linkType(),
-                            src.fcsLength(), d);
-                    String ctx = p.getFileName() + "#" + src.frameNumber() + " " + d.protocols() + ": ";
-                    FrameTree flyweight = FrameTree.of(d, ff.of(d));
-                    KaitaiLayers k = KaitaiFrameTree.parse(d);
-                    FrameTree kaitai = KaitaiFrameTree.of(d, ff, k);
-                    FrameTreeTest.check(kaitai, d, ctx);
-                    long[] n = compare(flyweight, kaitai, k, d, ctx, problems);
-                    fields += n[0];
-                    bitFields += n[1];
-                    trailers += n[2];
-                    frames++;
-                    if (problems.size() > 20) fail(String.join("\n", problems));
-                }
-            }
-        }
+        long frames = FrameTreeTest.forEachSampleFrame((d, where) -> {
+            String ctx = where + " " + d.protocols() + ": ";
+            FrameTree flyweight = FrameTree.of(d, ff.of(d));
+            KaitaiLayers k = KaitaiFrameTree.parse(d);
+            FrameTree kaitai = KaitaiFrameTree.of(d, ff, k);
+            FrameTreeTest.check(kaitai, d, ctx);
+            long[] n = compare(flyweight, kaitai, k, d, ctx, problems);
+            fields[0] += n[0];
+            bitFields[0] += n[1];
+            trailers[0] += n[2];
+            if (problems.size() > 20) fail(String.join("\n", problems));
+        });
         if (!problems.isEmpty()) fail(problems.size() + " disagreements:\n" + String.join("\n", problems));
         assertTrue(frames > 1000, "frames: " + frames);
-        assertTrue(fields > 20 * frames, "fields compared: " + fields);
-        assertTrue(bitFields > 5 * frames, "bit fields compared: " + bitFields);
-        assertTrue(trailers > frames / 2, "frames whose ICRC position was compared: " + trailers);
-        System.out.println("KaitaiFrameTreeTest: " + frames + " sample frames, " + fields + " fields (" + bitFields
+        assertTrue(fields[0] > 20 * frames, "fields compared: " + fields[0]);
+        assertTrue(bitFields[0] > 5 * frames, "bit fields compared: " + bitFields[0]);
+        assertTrue(trailers[0] > frames / 2, "frames whose ICRC position was compared: " + trailers[0]);
+        System.out.println("KaitaiFrameTreeTest: " + frames + " sample frames, " + fields[0] + " fields (" + bitFields[0]
                 + " bit fields) agree with the flyweights");
     }
 

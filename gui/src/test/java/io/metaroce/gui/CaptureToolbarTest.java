@@ -10,15 +10,14 @@ import io.metaroce.analysis.AnalysisSettings;
 import io.metaroce.capture.CaptureFiles;
 import io.metaroce.capture.PacketSource;
 import io.metaroce.dissector.FrameIndex;
+import io.metaroce.testsupport.VethPair;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import javafx.scene.control.ComboBox;
 import javafx.scene.control.Label;
@@ -29,7 +28,7 @@ import org.testfx.framework.junit5.Start;
 
 /**
  * The capture toolbar on a real interface (root: a veth pair whose sending end is in a network namespace of its
- * own and whose capturing end is in ours, unique names, removed in a finally): start a capture, send the frames
+ * own and whose capturing end is in ours: a {@link VethPair}, removed when the test ends): start a capture, send the frames
  * of a sample with known truth in two parts; the packet list shows each part while the capture still runs, with
  * the live verdicts, following the new rows; stop: the list then holds exactly those frames, row for row what
  * the analysis of the saved file gives, with the sample's retransmission verdicts, and the status bar's counters
@@ -43,15 +42,10 @@ class CaptureToolbarTest extends GuiTestBase {
 
     @Test
     void captureSendStopShowsTheFramesSentAndTheirCounters(FxRobot robot) throws Exception {
-        String why = unavailable();
+        String why = VethPair.unavailable();
         assumeTrue(why == null, why);
-        String tag = Long.toHexString(ProcessHandle.current().pid() & 0xFFF) + Integer.toHexString(ThreadLocalRandom.current().nextInt(0x100, 0x1000));
-        String ns = "mrgui" + tag, sendIf = "mg" + tag + "a", capIf = "mg" + tag + "b";
-        try {
-            must("ip", "netns", "add", ns);
-            must("ip", "link", "add", capIf, "type", "veth", "peer", "name", sendIf, "netns", ns);
-            must("ip", "link", "set", capIf, "up");
-            must("ip", "-n", ns, "link", "set", sendIf, "up");
+        try (VethPair veth = VethPair.receiverHere("gui")) {
+            String ns = veth.nsA, sendIf = veth.ifA, capIf = veth.ifB;
 
             @SuppressWarnings("unchecked")
             ComboBox<String> iface = robot.lookup("#capture-interface").queryAs(ComboBox.class);
@@ -119,15 +113,12 @@ class CaptureToolbarTest extends GuiTestBase {
             }
             assertTrue(robot.lookup("#capture-start").queryButton().isVisible() && !robot.lookup("#capture-start").queryButton().isDisabled(),
                     "a new capture can start");
-        } finally {
-            run(List.of("ip", "link", "del", capIf)); // removes both ends
-            run(List.of("ip", "netns", "del", ns));
         }
     }
 
     @Test
     void anUnknownInterfaceIsOneMessageAndNothingStarts(FxRobot robot) {
-        String why = unavailable();
+        String why = VethPair.unavailable();
         assumeTrue(why == null, why);
         @SuppressWarnings("unchecked")
         ComboBox<String> iface = robot.lookup("#capture-interface").queryAs(ComboBox.class);
@@ -151,10 +142,8 @@ class CaptureToolbarTest extends GuiTestBase {
 
     /** Sends frames from..to of the file from namespace ns on iface in a separate JVM; returns what it printed (the count). */
     private static String send(String ns, String iface, Path file, int from, int to) throws IOException, InterruptedException {
-        String java = ProcessHandle.current().info().command().orElse(System.getProperty("java.home") + "/bin/java");
-        List<String> cmd = new ArrayList<>(List.of("ip", "netns", "exec", ns, java, "--enable-native-access=ALL-UNNAMED",
-                "-cp", System.getProperty("java.class.path"), LiveSender.class.getName(), iface, file.toString(),
-                Integer.toString(from), Integer.toString(to)));
+        List<String> cmd = VethPair.javaIn(ns, LiveSender.class.getName(), iface, file.toString(),
+                Integer.toString(from), Integer.toString(to));
         Path out = Files.createTempFile("gui-live-send", ".out");
         try {
             Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.toFile()).start();
@@ -167,39 +156,6 @@ class CaptureToolbarTest extends GuiTestBase {
             return printed;
         } finally {
             Files.deleteIfExists(out);
-        }
-    }
-
-    /** Why the live test cannot run here (not root, no iproute2), or null. */
-    private static String unavailable() {
-        try {
-            String status = Files.readString(Path.of("/proc/self/status"));
-            if (!status.lines().filter(l -> l.startsWith("Uid:")).findFirst().orElse("Uid: 1").split("\\s+")[1].equals("0")) {
-                return "the live capture test needs root (network namespace, veth pair, raw sockets); CI runs it as root";
-            }
-            if (run(List.of("ip", "netns", "list")) != 0) return "'ip netns' is not available (iproute2)";
-        } catch (IOException e) {
-            return "cannot check for root and iproute2: " + e.getMessage();
-        }
-        return null;
-    }
-
-    private static void must(String... cmd) throws IOException {
-        if (run(List.of(cmd)) != 0) throw new IOException("failed: " + String.join(" ", cmd));
-    }
-
-    private static int run(List<String> cmd) throws IOException {
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-        try {
-            if (!p.waitFor(20, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-                return -1;
-            }
-            return p.exitValue();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            p.destroyForcibly();
-            return -1;
         }
     }
 }

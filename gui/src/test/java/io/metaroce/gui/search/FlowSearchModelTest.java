@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.metaroce.index.FlowSchema;
 import io.metaroce.index.FlowSort;
+import io.metaroce.testsupport.Launcher;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -57,7 +58,7 @@ class FlowSearchModelTest {
         FlowSearchModel m = model();
         m.search();
         await(m);
-        List<JsonNode> cli = ShippedLauncher.jsonl("search", "--index", idx.index.toString(), "*:*", "-T", "jsonl", "-n", "1000");
+        List<JsonNode> cli = SampleIndex.jsonl("search", "--index", idx.index.toString(), "*:*", "-T", "jsonl", "-n", "1000");
         assertEquals(cli.size(), m.hits().size());
         for (int i = 0; i < cli.size(); i++) {
             JsonNode j = cli.get(i);
@@ -91,7 +92,7 @@ class FlowSearchModelTest {
             FlowSearchModel m = model();
             m.top(tb[0], tb[1]);
             await(m);
-            List<JsonNode> cli = ShippedLauncher.jsonl("search", "--index", idx.index.toString(), "*:*", "--top", tb[0], "--by", tb[1],
+            List<JsonNode> cli = SampleIndex.jsonl("search", "--index", idx.index.toString(), "*:*", "--top", tb[0], "--by", tb[1],
                     "-n", "" + FlowSearchModel.TOP, "-T", "jsonl");
             assertEquals(cli.size(), m.facet().size(), String.join(" ", tb));
             for (int i = 0; i < cli.size(); i++) {
@@ -118,7 +119,7 @@ class FlowSearchModelTest {
         m.queryProperty().set("naks:[1 TO *] AND nakz:3");
         assertNotNull(m.queryErrorProperty().get());
         assertEquals(19, m.queryErrorProperty().get().column());
-        ShippedLauncher.Run r = ShippedLauncher.run("search", "--index", SampleIndex.get().index.toString(), "naks:[1 TO *] AND nakz:3");
+        Launcher.Run r = SampleIndex.run("search", "--index", SampleIndex.get().index.toString(), "naks:[1 TO *] AND nakz:3");
         assertEquals(2, r.exit());
         assertTrue(r.err().contains(m.queryErrorProperty().get().getMessage()), r.err());
         m.queryProperty().set("");

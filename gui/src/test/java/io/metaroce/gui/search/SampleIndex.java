@@ -1,14 +1,21 @@
 package io.metaroce.gui.search;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.metaroce.testsupport.Launcher;
+import io.metaroce.testsupport.Launcher.Call;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
  * A real flow index on disk, built once per test JVM by {@code metaroce index} from copies of some bundled sample
  * captures in a temporary directory (copies, so a test may move one away; the others stay where they were indexed).
+ * The flow search tests hold the window's hits to what {@code metaroce search} prints, so the GUI and the CLI are
+ * compared through the code path a user runs: the shipped launcher.
  */
 public final class SampleIndex {
     /** The samples indexed: losses, spraying, congestion, RNR, and a clean one that a test moves away. */
@@ -31,9 +38,8 @@ public final class SampleIndex {
             Path root = Files.createTempDirectory("metaroce-gui-search");
             SampleIndex s = new SampleIndex(root);
             Files.createDirectories(s.captures);
-            Path samples = ShippedLauncher.ROOT.resolve("samples/captures");
-            for (String n : SAMPLES) Files.copy(samples.resolve(n + ".pcapng"), s.captures.resolve(n + ".pcapng"));
-            ShippedLauncher.Run r = ShippedLauncher.run("index", s.captures.toString(), "--index", s.index.toString(), "--rules");
+            for (String n : SAMPLES) Files.copy(Launcher.CAPTURES.resolve(n + ".pcapng"), s.captures.resolve(n + ".pcapng"));
+            Launcher.Run r = run("index", s.captures.toString(), "--index", s.index.toString(), "--rules");
             if (r.exit() != 0) throw new AssertionError(r.show());
             built = s;
             return s;
@@ -49,6 +55,25 @@ public final class SampleIndex {
         String[] args = new String[6 + more.length];
         System.arraycopy(new String[] {"search", "--index", index.toString(), query, "-T", "jsonl"}, 0, args, 0, 6);
         System.arraycopy(more, 0, args, 6, more.length);
-        return ShippedLauncher.jsonl(args).stream().map(j -> j.get("id").asText()).toList();
+        return jsonl(args).stream().map(j -> j.get("id").asText()).toList();
+    }
+
+    /** One run of the shipped launcher; indexing with {@code --rules} on a loaded CI machine may take minutes. */
+    public static Launcher.Run run(String... args) {
+        return Launcher.run(Call.of(args).timeout(600));
+    }
+
+    /** The JSON objects {@code metaroce search -T jsonl} prints, one per line; fails on a non-zero exit. */
+    public static List<JsonNode> jsonl(String... args) {
+        Launcher.Run r = run(args);
+        if (r.exit() != 0) throw new AssertionError(r.show());
+        List<JsonNode> out = new ArrayList<>();
+        ObjectMapper m = new ObjectMapper();
+        try {
+            for (String line : r.out().split("\n")) if (!line.isBlank()) out.add(m.readTree(line));
+        } catch (IOException e) {
+            throw new AssertionError(r.show(), e);
+        }
+        return out;
     }
 }

@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.metaroce.testsupport.Launcher;
+import io.metaroce.testsupport.Launcher.Call;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -24,7 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @ExtendWith(SolrCloudExtension.class)
 class SolrCloudCliTest {
-  static final Path SAMPLES = ShippedLauncher.ROOT.resolve("samples/captures");
+  static final Path SAMPLES = Launcher.CAPTURES;
   static final ObjectMapper JSON = new ObjectMapper();
 
   /** Searches as an operator types them, over the kinds of traffic the samples hold. */
@@ -48,7 +50,7 @@ class SolrCloudCliTest {
 
   @Test
   void solrCloudAnswersAsTheEmbeddedIndexEvenWithANodeDown(MiniSolrCloud cloud, @TempDir Path tmp) throws Exception {
-    ShippedLauncher.requireJar();
+    Launcher.requireJar();
     String lucene = tmp.resolve("flows.idx").toString();
     List<String> solr = List.of("--solr", cloud.allNodeUrls(), "--collection", "flows");
 
@@ -56,7 +58,7 @@ class SolrCloudCliTest {
     List<String> toSolr = new ArrayList<>(List.of("index", SAMPLES.toString()));
     toSolr.addAll(solr);
     toSolr.addAll(List.of("--create-collection", "--shards", "2", "--replicas", "2"));
-    var indexed = ShippedLauncher.runAll(List.of(List.of("index", SAMPLES.toString(), "--index", lucene), toSolr));
+    var indexed = Launcher.runAll(List.of(call(List.of("index", SAMPLES.toString(), "--index", lucene)), call(toSolr)));
     for (var r : indexed) assertEquals(0, r.exit(), r.show());
     assertEquals(lines(indexed.get(0).out()), lines(indexed.get(1).out()), "both report the same captures");
     cloud.waitActive("flows", 2, 2);
@@ -64,7 +66,7 @@ class SolrCloudCliTest {
     // a second run finds every capture's hash in the collection and skips it
     List<String> again = new ArrayList<>(List.of("index", SAMPLES.toString()));
     again.addAll(solr);
-    var second = ShippedLauncher.run(again);
+    var second = Launcher.run(call(again));
     assertEquals(0, second.exit(), second.show());
     assertEquals(indexed.get(1).out().lines().count(), second.out().lines().count(), second.show());
     assertTrue(second.out().lines().allMatch(l -> l.startsWith("unchanged ") && l.endsWith(" (indexed already)")), second.show());
@@ -95,17 +97,17 @@ class SolrCloudCliTest {
   }
 
   static List<JsonNode> search(List<String> backend, List<Integer> which) throws Exception {
-    List<List<String>> calls = new ArrayList<>();
+    List<Call> calls = new ArrayList<>();
     for (int i : which) {
       List<String> s = SEARCHES.get(i);
       List<String> c = new ArrayList<>(List.of("search"));
       c.addAll(backend);
       c.addAll(s);
       c.addAll(List.of("-T", "json"));
-      calls.add(c);
+      calls.add(call(c));
     }
     List<JsonNode> out = new ArrayList<>();
-    for (var r : ShippedLauncher.runAll(calls)) {
+    for (var r : Launcher.runAll(calls)) {
       assertEquals(0, r.exit(), r.show());
       JsonNode j = JSON.readTree(r.out());
       if (j.has("flows")) for (JsonNode f : j.get("flows")) ((ObjectNode) f).remove("indexed_at_ns");
@@ -119,9 +121,14 @@ class SolrCloudCliTest {
     List<String> c = new ArrayList<>(List.of("extract"));
     c.addAll(backend);
     c.addAll(List.of("retransmitted_packets:>0", "-w", to.toString()));
-    var r = ShippedLauncher.run(c);
+    var r = Launcher.run(call(c));
     assertEquals(0, r.exit(), r.show());
     return Files.readAllBytes(to);
+  }
+
+  /** A run of the shipped launcher (a separate JVM: the tool's Lucene 10 never meets Solr's Lucene 9 in this one). */
+  static Call call(List<String> args) {
+    return Call.of(args).timeout(300);
   }
 
   static List<String> lines(String out) {

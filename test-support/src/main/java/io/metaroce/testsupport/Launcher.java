@@ -1,0 +1,159 @@
+package io.metaroce.testsupport;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs the shipped {@code ./metaroce} launcher as a separate process, exactly as a user does: the shaded jar that
+ * cli's {@code package} built, the launcher's JVM options and its AOT caches. {@code METAROCE_NO_BUILD=1} makes the
+ * launcher use that jar instead of rebuilding. In-process tests cannot see what only the shipped command gets wrong:
+ * a dependency missing from the jar, the script, exit codes of the real JVM, stdout closed by a pipe. The tests of
+ * cli, gui and index-solr-it all run the tool this way; the GUI's and Solr's JVMs also hold libraries (JavaFX,
+ * Solr's Lucene 9) that must not meet the tool's, which a separate process guarantees.
+ */
+public final class Launcher {
+    /** The repository root: the first directory above the working directory that holds the launcher and cli/. */
+    public static final Path ROOT = root();
+    public static final Path SCRIPT = ROOT.resolve("metaroce");
+    public static final Path CAPTURES = ROOT.resolve("samples/captures");
+    /** A default generous enough for a loaded CI machine; long runs (a Solr cluster, an index) set their own. */
+    private static final long DEFAULT_TIMEOUT_S = 120;
+    private static boolean warm;
+
+    /** What one run printed and returned; {@code command} starts with the launcher's path. */
+    public record Run(List<String> command, int exit, byte[] stdout, String err) {
+        public String out() { return new String(stdout, StandardCharsets.UTF_8); }
+
+        public List<String> errLines() { return err.lines().toList(); }
+
+        /** For assertion messages: the command and what it said. */
+        public String show() {
+            String o = out();
+            return String.join(" ", command) + "\n  exit " + exit + "\n  stderr: " + err
+                    + "\n  stdout: " + (o.length() > 3000 ? o.substring(0, 3000) + "..." : o);
+        }
+    }
+
+    /** One invocation: arguments, extra environment, working directory, launcher path and how long it may take. */
+    public record Call(List<String> args, Map<String, String> env, Path dir, Path launcher, long timeoutSeconds) {
+        public static Call of(String... args) { return of(List.of(args)); }
+
+        public static Call of(List<String> args) { return new Call(List.copyOf(args), Map.of(), ROOT, SCRIPT, DEFAULT_TIMEOUT_S); }
+
+        public Call env(Map<String, String> e) { return new Call(args, e, dir, launcher, timeoutSeconds); }
+
+        public Call via(Path launcherPath, Path workDir) { return new Call(args, env, workDir, launcherPath, timeoutSeconds); }
+
+        public Call timeout(long seconds) { return new Call(args, env, dir, launcher, seconds); }
+    }
+
+    private Launcher() {}
+
+    public static Run run(String... args) { return run(Call.of(args)); }
+
+    public static Run run(Call c) {
+        warmUp();
+        return exec(c);
+    }
+
+    /** Runs the calls in parallel (one JVM each, as many at once as there are cores), results in call order. */
+    public static List<Run> runAll(List<Call> calls) {
+        warmUp();
+        ExecutorService pool = Executors.newFixedThreadPool(Math.max(2, Runtime.getRuntime().availableProcessors()));
+        try {
+            List<Future<Run>> fs = new ArrayList<>();
+            for (Call c : calls) fs.add(pool.submit(() -> exec(c)));
+            List<Run> runs = new ArrayList<>();
+            for (Future<Run> f : fs) {
+                try {
+                    runs.add(f.get());
+                } catch (ExecutionException e) {
+                    throw new IllegalStateException(e.getCause());
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException(e);
+                }
+            }
+            return runs;
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** Fails with a clear line when the shipped jar has not been built (these tests run after {@code package}). */
+    public static void requireJar() {
+        if (!Files.isRegularFile(ROOT.resolve("cli/target/metaroce.jar"))) {
+            throw new IllegalStateException("cli/target/metaroce.jar is missing: these tests run after cli's 'package' (mvn verify)");
+        }
+    }
+
+    /** The bundled sample captures. */
+    public static List<Path> samples() {
+        try (var s = Files.list(CAPTURES)) {
+            return s.filter(p -> p.toString().endsWith(".pcapng") || p.toString().endsWith(".pcap")).sorted().toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * The first run after a build writes the launcher's AOT cache (a training run); doing that once, before any
+     * parallel runs, keeps several JVMs from writing the same cache file at once.
+     */
+    private static synchronized void warmUp() {
+        if (warm) return;
+        requireJar();
+        Run r = exec(Call.of("--version"));
+        if (r.exit() != 0) throw new IllegalStateException("the launcher does not start: " + r.show());
+        warm = true;
+    }
+
+    private static Run exec(Call c) {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(c.launcher().toString());
+        cmd.addAll(c.args());
+        try {
+            Path out = Files.createTempFile("metaroce-it", ".out"), err = Files.createTempFile("metaroce-it", ".err");
+            try {
+                ProcessBuilder pb = new ProcessBuilder(cmd).directory(c.dir().toFile())
+                        .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()))
+                        .redirectOutput(out.toFile()).redirectError(err.toFile());
+                pb.environment().put("METAROCE_NO_BUILD", "1");   // the jar this build made, never a rebuild
+                pb.environment().remove("COLUMNS");
+                pb.environment().putAll(c.env());
+                Process p = pb.start();
+                if (!p.waitFor(c.timeoutSeconds(), TimeUnit.SECONDS)) {
+                    p.destroyForcibly();
+                    throw new IllegalStateException("still running after " + c.timeoutSeconds() + " s: " + cmd);
+                }
+                return new Run(cmd, p.exitValue(), Files.readAllBytes(out), Files.readString(err, StandardCharsets.UTF_8));
+            } finally {
+                Files.deleteIfExists(out);
+                Files.deleteIfExists(err);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static Path root() {
+        for (Path p = Path.of("").toAbsolutePath(); p != null; p = p.getParent()) {
+            if (Files.isRegularFile(p.resolve("metaroce")) && Files.isDirectory(p.resolve("cli"))) return p;
+        }
+        throw new IllegalStateException("the metaroce launcher is not above " + Path.of("").toAbsolutePath());
+    }
+}
