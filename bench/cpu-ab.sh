@@ -6,21 +6,25 @@
 # the main thread, the analysis thread and the decoding thread (perf cpu-clock samples at 999 Hz), plus whether the
 # two outputs are byte-identical.
 # Usage: bench/cpu-ab.sh BEFORE_TREE AFTER_TREE ROUNDS CAPTURE COMMAND [OPTIONS...]
-#   e.g. git clone -q . /tmp/before && git -C /tmp/before checkout -q a92f529 && (cd /tmp/before && ./metaroce --version)
-#        ./metaroce --version && bench/cpu-ab.sh /tmp/before . 3 /tmp/1m.pcap analyze -T json
-# Both trees must be built (`./metaroce --version` in each builds the jar and its AOT cache). JVM_OPTS adds JVM
+#   e.g. git clone -q . /tmp/before && git -C /tmp/before checkout -q a92f529
+#        for t in /tmp/before .; do (cd $t && ./metaroce analyze -r samples/captures/rocev2-clean.pcapng >/dev/null); done
+#        bench/cpu-ab.sh /tmp/before . 3 /tmp/1m.pcap analyze -T json
+# Both trees must be built for the command (`./metaroce COMMAND` on a sample in each builds the jar and that command's
+# AOT cache). JVM_OPTS adds JVM
 # options to both (e.g. JVM_OPTS=-Xmx1g for the 10 M-frame goal).
 set -euo pipefail
-[ $# -ge 5 ] || { sed -n 2,12p "$0" >&2; exit 2; }
+[ $# -ge 5 ] || { sed -n 2,14p "$0" >&2; exit 2; }
 before="$(cd "$1" && pwd)"; after="$(cd "$2" && pwd)"; rounds="$3"; capture="$4"; shift 4
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 . "$here/tools/find-java.sh"
 opts=(-XX:+UseSerialGC -Djdk.console=java.base --enable-native-access=ALL-UNNAMED -Xlog:disable -Xlog:all=off)
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
+# The launcher's cache for this command: analyze and validate have their own, every other command uses dissect's.
+case "$1" in analyze|validate) aot="metaroce-$1.aot" ;; *) aot=metaroce-dissect.aot ;; esac
 for t in "$before" "$after"; do
-  [ -f "$t/cli/target/metaroce.jar" ] && [ -f "$t/cli/target/metaroce.aot" ] \
-    || { echo "cpu-ab: $t is not built (run ./metaroce --version there)" >&2; exit 2; }
+  [ -f "$t/cli/target/metaroce.jar" ] && [ -f "$t/cli/target/$aot" ] \
+    || { echo "cpu-ab: $t is not built for $1 (run ./metaroce $1 on a sample there: it builds the jar and $aot)" >&2; exit 2; }
 done
 perf=0; command -v perf >/dev/null 2>&1 && perf=1
 for r in $(seq "$rounds"); do
@@ -28,7 +32,7 @@ for r in $(seq "$rounds"); do
   for side in $order; do
     t="$before"; [ "$side" = after ] && t="$after"
     load="$(cut -d' ' -f1-3 /proc/loadavg)"
-    run=(/usr/bin/time -o "$tmp/time" -f "%e %U %S %M" "$JAVA" "${opts[@]}" -XX:AOTCache="$t/cli/target/metaroce.aot" -XX:AOTMode=on
+    run=(/usr/bin/time -o "$tmp/time" -f "%e %U %S %M" "$JAVA" "${opts[@]}" -XX:AOTCache="$t/cli/target/$aot" -XX:AOTMode=on
          ${JVM_OPTS:-} -jar "$t/cli/target/metaroce.jar" "$@" -r "$capture")
     if [ "$perf" = 1 ]; then
       perf record -q -e cpu-clock -F 999 -o "$tmp/perf.data" -- "${run[@]}" >"$tmp/out-$side" 2>/dev/null
