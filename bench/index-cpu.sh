@@ -16,8 +16,10 @@ cap="$dir/cpu-1m.pcap"
 [ -f "$cap" ] || env METAROCE_NO_BUILD=1 "$here/metaroce" simulate --scenario rocev2-clean --frames 1000000 --out "$cap" --no-progress >/dev/null
 trees=("$here"); names=("after ")
 if [ -n "${BEFORE:-}" ]; then trees=("$BEFORE" "$here"); names=("before" "after "); fi
-for t in "${trees[@]}"; do   # each tree's AOT caches are trained on first use: outside the timings
+for t in "${trees[@]}"; do   # each tree's AOT caches (analyze's; index's or dissect's) are trained on first use: outside the timings
   env METAROCE_NO_BUILD=1 "$t/metaroce" analyze -r "$here/samples/captures/rocev2-clean.pcapng" >/dev/null
+  rm -rf "$dir/new.idx"
+  env METAROCE_NO_BUILD=1 "$t/metaroce" index "$here/samples/captures/rocev2-clean.pcapng" --index "$dir/new.idx" --no-progress >/dev/null
 done
 declare -A cpus
 for i in $(seq "$runs"); do
