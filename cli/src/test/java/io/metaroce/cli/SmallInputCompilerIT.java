@@ -1,0 +1,58 @@
+package io.metaroce.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.RandomAccessFile;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The launcher runs a capture command on small inputs with C1 alone (-XX:TieredStopAtLevel=1): C2's compile work only
+ * pays back over several hundred thousand frames (issue 14.1; docs/benchmarks.md, "helper jit"). Big inputs, a
+ * directory and live capture keep both compilers. The JVM's own flag table (-XX:+PrintFlagsFinal, through
+ * METAROCE_JAVA_OPTS) says which compiler level the launcher chose.
+ */
+class SmallInputCompilerIT {
+    private static final String SAMPLE = Launcher.CAPTURES.resolve("rocev2-clean.pcapng").toString();
+    private static final Pattern LEVEL = Pattern.compile("TieredStopAtLevel\\s+=\\s+(\\d)");
+
+    @Test
+    void aSmallCaptureRunsWithC1Alone() {
+        assertEquals(1, level("dissect", "-r", SAMPLE, "-q"));
+        assertEquals(1, level("analyze", "-r", SAMPLE));
+        assertEquals(1, level("validate", SAMPLE));
+    }
+
+    @Test
+    void bigInputsDirectoriesAndOtherCommandsKeepC2(@TempDir Path tmp) throws Exception {
+        Path big = tmp.resolve("big.pcap");   // sparse: only its size matters to the launcher (the run then fails)
+        try (RandomAccessFile f = new RandomAccessFile(big.toFile(), "rw")) {
+            f.setLength(300L << 20);
+        }
+        assertEquals(4, level("dissect", "-r", big.toString(), "-q"));
+        assertEquals(4, level("analyze", "-r", SAMPLE, "-r", big.toString()), "the inputs add up");
+        assertEquals(4, level("analyze", Launcher.CAPTURES.toString()));
+        assertEquals(4, level("simulate", "--scenario", "rocev2-clean", "--frames", "10", "--out", tmp.resolve("s.pcap").toString()));
+    }
+
+    @Test
+    void theUserCanAskForC2() {
+        assertEquals(4, level(Map.of("METAROCE_JAVA_OPTS", "-XX:TieredStopAtLevel=4 -XX:+PrintFlagsFinal"), "analyze", "-r", SAMPLE));
+    }
+
+    private static int level(String... args) {
+        return level(Map.of("METAROCE_JAVA_OPTS", "-XX:+PrintFlagsFinal"), args);
+    }
+
+    private static int level(Map<String, String> env, String... args) {
+        Launcher.Run run = Launcher.run(Launcher.Call.of(args).env(env));
+        Matcher m = LEVEL.matcher(run.out());
+        assertTrue(m.find(), "the JVM printed its flags:\n" + run.show());
+        return Integer.parseInt(m.group(1));
+    }
+}
