@@ -18,11 +18,12 @@ import java.util.stream.Stream;
  * command the training did not cover still works: it spins its lambdas at start. The output goes wherever stdout goes
  * (the launcher discards it); exit codes do not matter here.
  *
- * <p>The per-frame methods of {@code dissect}, {@code analyze} and {@code validate} also run over a generated capture
- * of {@value #TRAINING_FRAMES} frames: the 79-frame sample leaves them without profiles, so every run collected them
- * again in slow profiled code (C1 tier 3) before C2 compiled them. With the training's profiles in the cache they go
- * from the quick C1 tier straight to C2 (JEP 515; docs/benchmarks.md, "helper jit": -17 % CPU for {@code dissect -T
- * jsonl} of 100 k frames, start-up unchanged).
+ * <p>{@code analyze} also runs over a generated capture of {@value #TRAINING_FRAMES} frames: the 79-frame sample leaves
+ * the per-frame methods without profiles, so every big run collected them again in slow profiled code (C1 tier 3)
+ * before C2 compiled them. With the training's profiles in the cache they go from the quick C1 tier straight to C2
+ * (JEP 515; docs/benchmarks.md, "helper jit": analyze of 1 M frames -12 % CPU). The same training made C2 work more for
+ * {@code validate} and {@code dissect -q} of 1 M frames (+5-8 % CPU), so those two stay trained on the sample; below
+ * 256 MiB the launcher runs C1 alone, which uses no profiles.
  *
  * <p>{@code search} and {@code extract} need an index, and the training capture is written by {@code simulate}: both
  * are made in a child JVM (which writes no cache), so that the caches do not carry the indexer, the analysis engine or
@@ -42,9 +43,6 @@ final class AotTraining {
             for (int i = 1; i < args.length; i++) {
                 switch (args[i]) {
                     case "dissect" -> {
-                        String big = trainingCapture(tmp).toString();
-                        runs.add(new String[] {"dissect", "-r", big, "-q"});
-                        runs.add(new String[] {"dissect", "-r", big, "-T", "jsonl"});
                         runs.add(new String[] {"dissect", "-r", s, "-q"});
                         runs.add(new String[] {"dissect", "-r", s, "-T", "jsonl"});
                         runs.add(new String[] {"dissect", "-r", s, "-T", "json"});
@@ -55,10 +53,7 @@ final class AotTraining {
                         runs.add(new String[] {"analyze", "-r", s});
                         runs.add(new String[] {"analyze", "-r", s, "-T", "json"});
                     }
-                    case "validate" -> {
-                        runs.add(new String[] {"validate", trainingCapture(tmp).toString()});
-                        runs.add(new String[] {"validate", s});
-                    }
+                    case "validate" -> runs.add(new String[] {"validate", s});
                     case "index" -> runs.add(new String[] {"index", String.valueOf(sample.toAbsolutePath().getParent()),
                             "--index", tmp.resolve("index").toString(), "--no-progress"});
                     case "search" -> {
@@ -88,7 +83,8 @@ final class AotTraining {
         return index;
     }
 
-    /** Frames of the generated training capture: enough for the per-frame methods to reach C2 in the training run. */
+    /** Frames of the generated training capture: enough for the per-frame methods to reach C2 in the training run
+     * (-XX:+CITime: tier-3 compilations of analyze on 1 M frames 106-191 methods with the sample's profiles, 22 with these). */
     static final int TRAINING_FRAMES = 50_000;
 
     /** A clean RoCEv2 capture of {@link #TRAINING_FRAMES} frames, written by {@code simulate} in a child JVM. */
