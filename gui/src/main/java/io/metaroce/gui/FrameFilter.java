@@ -28,7 +28,12 @@ final class FrameFilter {
      */
     static int[] run(FrameIndex index, AnalysisSession session, DisplayFilter filter, DoubleConsumer progress,
                      BooleanSupplier cancel) {
-        int n = index.size();
+        return run(index, index.size(), session, filter, progress, cancel);
+    }
+
+    /** As {@link #run(FrameIndex, AnalysisSession, DisplayFilter, DoubleConsumer, BooleanSupplier)}, over the first n frames. */
+    static int[] run(FrameIndex index, int n, AnalysisSession session, DisplayFilter filter, DoubleConsumer progress,
+                     BooleanSupplier cancel) {
         int chunks = (n + CHUNK - 1) / CHUNK;
         int[][] parts = new int[chunks][];
         AtomicLong done = new AtomicLong();

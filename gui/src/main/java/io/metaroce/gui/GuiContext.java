@@ -83,7 +83,7 @@ public final class GuiContext {
     /** The display filter last accepted by {@link #applyFilter} (perhaps still running), "" for none. */
     private String requestedFilter = "";
     /** Counts opens, so that late results of an earlier file are dropped. */
-    private int generation;
+    private volatile int generation;    // read by the filter warm-up's thread
     /**
      * The running live capture's analysis while the packet list shows its frames ({@link #showLive}), until the
      * saved file's own analysis replaces it; else null.
@@ -253,6 +253,9 @@ public final class GuiContext {
             done.complete(s);
             finishWork(w, index.size() + " frames, " + s.flows().size() + " flows");
         });
+        // The user's first filter in a fresh JVM would pay for the JIT: warm its path while they look at the list
+        // (and give way to a filter of theirs at once: both would share the same cores).
+        FilterWarmUp.run(index, s, () -> gen != generation || filtering != null);
     }
 
     /**

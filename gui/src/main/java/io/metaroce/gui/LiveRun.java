@@ -3,10 +3,7 @@ package io.metaroce.gui;
 import io.metaroce.analysis.AnalysisResult;
 import io.metaroce.analysis.AnalysisSettings;
 import io.metaroce.analysis.LiveAnalyzer;
-import io.metaroce.capture.CaptureFormat;
-import io.metaroce.capture.CaptureProblem;
-import io.metaroce.capture.CaptureStats;
-import io.metaroce.capture.PacketSource;
+import io.metaroce.capture.ForwardingPacketSource;
 import io.metaroce.capture.live.InterfaceCounters;
 import io.metaroce.capture.live.LiveCapture;
 import io.metaroce.capture.live.LiveCaptureException;
@@ -15,7 +12,6 @@ import io.metaroce.capture.live.LivePacketSource;
 import io.metaroce.capture.live.LiveSettings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -119,13 +115,17 @@ final class LiveRun {
                 name, t.delivered(), Math.max(0, t.osDropped()), Math.max(0, t.ifDropped()), t.ourDropped(), monitor.frames());
     }
 
-    /** The live source, each frame also written to the capture file before the analysis sees it. */
-    private static final class Written implements PacketSource {
+    /**
+     * The live source, each frame also written to the capture file before the analysis sees it; every other
+     * accessor is the live source's own (no mapping, no comment: {@link LivePacketSource}'s answers).
+     */
+    private static final class Written extends ForwardingPacketSource {
         private final LivePacketSource s;
         private final LiveFileWriter writer;
         private final LiveRun run;
 
         Written(LivePacketSource s, LiveFileWriter writer, LiveRun run) {
+            super(s);
             this.s = s;
             this.writer = writer;
             this.run = run;
@@ -147,24 +147,5 @@ final class LiveRun {
             }
             return true;
         }
-
-        @Override public boolean endOfBurst() { return s.endOfBurst(); }
-        @Override public long frameNumber() { return s.frameNumber(); }
-        @Override public long timestampNanos() { return s.timestampNanos(); }
-        @Override public int capturedLength() { return s.capturedLength(); }
-        @Override public long originalLength() { return s.originalLength(); }
-        @Override public int linkType() { return s.linkType(); }
-        @Override public int fcsLength() { return s.fcsLength(); }
-        @Override public int interfaceId() { return s.interfaceId(); }
-        @Override public int sectionIndex() { return s.sectionIndex(); }
-        @Override public MemorySegment data() { return s.data(); }
-        @Override public MemorySegment mapping() { return null; }
-        @Override public long dataOffset() { return s.dataOffset(); }
-        @Override public long recordOffset() { return s.recordOffset(); }
-        @Override public String comment() { return null; }
-        @Override public CaptureFormat format() { return s.format(); }
-        @Override public List<CaptureProblem> problems() { return s.problems(); }
-        @Override public CaptureStats stats() { return s.stats(); }
-        @Override public void close() { s.close(); }
     }
 }
