@@ -3,6 +3,7 @@ package io.metaroce.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.metaroce.testsupport.Launcher;
 import java.io.RandomAccessFile;
 import java.nio.file.Path;
 import java.util.Map;
