@@ -93,8 +93,7 @@ public final class MainWindow {
             e.setDropCompleted(ok);
             e.consume();
         });
-        Scene scene = OneRenderPerChange.install(new Scene(root, 1400, 900), ctx.selectedFrameProperty(),
-                ctx.viewProperty(), ctx.analysisProperty());
+        Scene scene = new Scene(root, 1400, 900);
         stage.setScene(scene);
         stage.setTitle("MetaRoCE Analyzer");
         ctx.captureProperty().addListener((o, a, c) -> stage.setTitle(c == null ? "MetaRoCE Analyzer"
