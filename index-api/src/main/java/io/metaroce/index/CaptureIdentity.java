@@ -54,15 +54,7 @@ public final class CaptureIdentity {
      */
     public static String contentHash(Path file) throws IOException {
         HashStream128 h = Hashing.xxh3_128().hashStream();
-        // A heap buffer: the hash reads a byte[] fastest, and the copy from the page cache is cheap beside it.
-        ByteBuffer b = ByteBuffer.allocate(READ_CHUNK);
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
-            while (ch.read(b) > 0 || b.position() > 0) {
-                b.flip();
-                h.putBytes(b.array(), 0, b.limit());
-                b.clear();
-            }
-        }
+        readChunks(file, (bytes, n) -> h.putBytes(bytes, 0, n));
         HashValue128 v = h.get();
         return HexFormat.of().toHexDigits(v.getMostSignificantBits()) + HexFormat.of().toHexDigits(v.getLeastSignificantBits());
     }
@@ -75,15 +67,28 @@ public final class CaptureIdentity {
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e); // every JDK has SHA-256
         }
+        readChunks(file, (bytes, n) -> md.update(bytes, 0, n));
+        return HexFormat.of().formatHex(md.digest());
+    }
+
+    /** What {@link #readChunks} hands each chunk to: the first n bytes of the array are the file's next bytes. */
+    private interface ChunkSink {
+        void accept(byte[] bytes, int n);
+    }
+
+    /**
+     * Reads the whole file in order, a chunk at a time, into a heap buffer: both hashes read a byte[] fastest, and the
+     * copy from the page cache is cheap beside them.
+     */
+    private static void readChunks(Path file, ChunkSink sink) throws IOException {
         ByteBuffer b = ByteBuffer.allocate(READ_CHUNK);
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
             while (ch.read(b) > 0 || b.position() > 0) {
                 b.flip();
-                md.update(b.array(), 0, b.limit());
+                sink.accept(b.array(), b.limit());
                 b.clear();
             }
         }
-        return HexFormat.of().formatHex(md.digest());
     }
 
     /** Whether a stored hash is of the algorithm captures are indexed with now (else SHA-256, of an older index). */
