@@ -1,0 +1,128 @@
+package io.metaroce.capture;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The readers touch the mapping one {@link MappedCapture#TOUCH_BLOCK} ahead and release the pages far behind
+ * ({@link MappedCapture#RESIDENT_WINDOW}) from {@code next()}: records that straddle block boundaries, a file that
+ * ends inside a block or exactly on one, and a file long enough for the release all read back frame for frame.
+ */
+class TouchAheadTest {
+    @TempDir
+    Path dir;
+
+    private static final long T0 = 1_700_000_000_000_000_000L;
+
+    /** Frame lengths from 60 bytes to jumbo, so that records start and end anywhere in a block. */
+    private static List<byte[]> frames(int count, long seed) {
+        Random r = new Random(seed);
+        List<byte[]> out = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            int length = r.nextInt(8) == 0 ? 9000 - r.nextInt(200) : 60 + r.nextInt(1455);
+            out.add(Blocks.frame(length, i));
+        }
+        return out;
+    }
+
+    private Path writePcap(String name, List<byte[]> frames) throws Exception {
+        Path file = dir.resolve(name);
+        try (PcapWriter w = new PcapWriter(FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING), CaptureFormat.PCAP_NS, LinkTypes.ETHERNET, 65535,
+                ByteOrder.LITTLE_ENDIAN)) {
+            for (int i = 0; i < frames.size(); i++) w.write(T0 + i, frames.get(i));
+        }
+        return file;
+    }
+
+    private static void readsBack(PacketSource s, List<byte[]> frames) {
+        long previousEnd = PcapReader.FILE_HEADER_LENGTH;
+        for (int i = 0; i < frames.size(); i++) {
+            assertTrue(s.next(), "frame " + (i + 1));
+            assertEquals(i + 1, s.frameNumber());
+            assertEquals(T0 + i, s.timestampNanos());
+            assertArrayEquals(frames.get(i), s.data().toArray(ValueLayout.JAVA_BYTE), "frame " + (i + 1));
+            assertEquals(previousEnd, s.recordOffset(), "records follow each other");
+            previousEnd = s.dataOffset() + s.capturedLength();
+        }
+        assertFalse(s.next());
+        assertFalse(s.next());
+        assertTrue(s.problems().isEmpty(), s.problems().toString());
+    }
+
+    @Test
+    void pcapAcrossManyBlocksEndingInsideOne() throws Exception {
+        List<byte[]> frames = frames(1500, 1);
+        Path file = writePcap("blocks.pcap", frames);
+        long size = Files.size(file);
+        assertTrue(size > 20 * MappedCapture.TOUCH_BLOCK, "spans many touch blocks: " + size);
+        assertNotEquals(0, size % MappedCapture.TOUCH_BLOCK);
+        try (PacketSource s = CaptureFiles.open(file)) {
+            readsBack(s, frames);
+        }
+    }
+
+    @Test
+    void pcapEndingExactlyOnABlockBoundary() throws Exception {
+        // 24-byte file header, then records of 16 + 1008 bytes: 64 of them end 24 bytes into the next block, so
+        // the last frame is shortened by those 24 bytes to end the file on the boundary.
+        List<byte[]> frames = new ArrayList<>();
+        for (int i = 0; i < 63; i++) frames.add(Blocks.frame(1008, i));
+        frames.add(Blocks.frame(1008 - 24, 63));
+        Path file = writePcap("boundary.pcap", frames);
+        assertEquals(MappedCapture.TOUCH_BLOCK, Files.size(file));
+        try (PacketSource s = CaptureFiles.open(file)) {
+            readsBack(s, frames);
+        }
+    }
+
+    @Test
+    void pcapngLongerThanTheResidentWindowTwice() throws Exception {
+        // Past 2 x RESIDENT_WINDOW the reader also drops the pages behind it; frames read after that are whole.
+        List<byte[]> frames = frames(40_000, 2);
+        Path file = dir.resolve("long.pcapng");
+        try (PcapngWriter w = new PcapngWriter(FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING), ByteOrder.LITTLE_ENDIAN, null, null)) {
+            w.addInterface(LinkTypes.ETHERNET, 65535);
+            for (int i = 0; i < frames.size(); i++) w.write(0, T0 + i * 1000L, frames.get(i));
+        }
+        assertTrue(Files.size(file) > 2 * MappedCapture.RESIDENT_WINDOW + MappedCapture.TOUCH_BLOCK, "size " + Files.size(file));
+        try (PacketSource s = CaptureFiles.open(file)) {
+            long previousEnd = -1;
+            for (int i = 0; i < frames.size(); i++) {
+                assertTrue(s.next(), "frame " + (i + 1));
+                assertArrayEquals(frames.get(i), s.data().toArray(ValueLayout.JAVA_BYTE), "frame " + (i + 1));
+                assertTrue(s.recordOffset() > previousEnd);
+                previousEnd = s.recordOffset();
+            }
+            assertFalse(s.next());
+            assertTrue(s.problems().isEmpty(), s.problems().toString());
+        }
+    }
+
+    @Test
+    void inMemoryContentsShorterThanABlock() throws Exception {
+        List<byte[]> frames = frames(20, 3);
+        byte[] bytes = Files.readAllBytes(writePcap("small.pcap", frames));
+        assertTrue(bytes.length < MappedCapture.TOUCH_BLOCK);
+        try (PacketSource s = CaptureFiles.open("small.pcap", MemorySegment.ofArray(bytes))) {
+            readsBack(s, frames);
+        }
+    }
+}
