@@ -9,11 +9,14 @@ import io.metaroce.index.SyntheticFlows;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Random;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 
 /**
@@ -37,61 +40,95 @@ public final class FlowIndexBench {
         LuceneFlowIndex.ramBufferMb = Double.parseDouble(System.getProperty("bench.ram", Double.toString(LuceneFlowIndex.ramBufferMb)));
         LuceneFlowIndex.compoundFiles = Boolean.parseBoolean(System.getProperty("bench.cfs", Boolean.toString(LuceneFlowIndex.compoundFiles)));
         System.out.printf(Locale.ROOT, "writer: RAM buffer %.0f MB, compound files %s%n", LuceneFlowIndex.ramBufferMb, LuceneFlowIndex.compoundFiles);
-        long docs = 0, genNs = 0, addNs = 0, addCpu = 0;
-        try (LuceneFlowIndex idx = LuceneFlowIndex.openForWriting(dir)) {
-            for (int c = 0; c < captures; c++) {
-                long t0 = System.nanoTime();
-                SyntheticFlows.Capture cap = SyntheticFlows.capture(c, PER_CAPTURE, 1);
-                long t1 = System.nanoTime(), c1 = cpuNs();
-                idx.addCapture(cap.capture(), cap.documents());
-                addNs += System.nanoTime() - t1;
-                addCpu += cpuNs() - c1;
-                genNs += t1 - t0;
-                docs += cap.documents().size();
+        // Captures added on this many threads at once, as `metaroce index` does (one per core); -Dbench.threads=1
+        // gives the single-thread figure of earlier sections. Generation runs on the same threads, timed apart.
+        int threads = Integer.getInteger("bench.threads", Runtime.getRuntime().availableProcessors());
+        System.out.printf(Locale.ROOT, "adding threads: %d%n", threads);
+        AtomicLong docCount = new AtomicLong(), genNs = new AtomicLong(), genCpu = new AtomicLong();
+        AtomicInteger next = new AtomicInteger();
+        long addNs = 0, addCpu = 0;
+        // -Dbench.reuse=true with a kept index directory: the queries only (the index of an earlier run, e.g. to
+        // compare query code on the same index).
+        boolean reuse = Boolean.getBoolean("bench.reuse") && Files.isDirectory(dir);
+        if (!reuse) try (LuceneFlowIndex idx = LuceneFlowIndex.openForWriting(dir)) {
+            long t1 = System.nanoTime(), c1 = cpuNs();
+            List<Thread> running = new ArrayList<>();
+            List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
+            for (int t = 0; t < threads; t++) {
+                running.add(Thread.ofPlatform().name("bench-add-" + t).start(() -> {
+                    try {
+                        for (int c; (c = next.getAndIncrement()) < captures; ) {
+                            long g0 = System.nanoTime(), gc0 = threadCpuNs();
+                            SyntheticFlows.Capture cap = SyntheticFlows.capture(c, PER_CAPTURE, 1);
+                            genNs.addAndGet(System.nanoTime() - g0);
+                            genCpu.addAndGet(threadCpuNs() - gc0);
+                            idx.addCapture(cap.capture(), cap.documents());
+                            docCount.addAndGet(cap.documents().size());
+                        }
+                    } catch (Throwable e) {
+                        failures.add(e);
+                    }
+                }));
             }
+            for (Thread t : running) t.join();
+            if (!failures.isEmpty()) throw new IllegalStateException("adding failed", failures.get(0));
+            // Generation ran inside this span on the adding threads: its CPU is taken out, its wall share estimated.
+            addCpu = cpuNs() - c1 - genCpu.get();
+            addNs = System.nanoTime() - t1 - genNs.get() / threads;
         }
+        long docs = docCount.get();
         long total = (long) captures * PER_CAPTURE;
-        System.out.printf(Locale.ROOT, "index %d flows (%d documents with capture and part documents), %d commits: %.1f s wall, %.1f s CPU"
+        if (!reuse) System.out.printf(Locale.ROOT, "index %d flows (%d documents with capture and part documents), %d commits: %.1f s wall, %.1f s CPU"
                         + " => %.0f flow docs/s (%.0f docs/s); CPU per flow doc %.1f us; document generation %.1f s apart%n",
                 total, docs, captures, addNs / 1e9, addCpu / 1e9, total / (addNs / 1e9), docs / (addNs / 1e9),
-                addCpu / 1e3 / total, genNs / 1e9);
+                addCpu / 1e3 / total, genNs.get() / 1e9);
         try (LuceneFlowIndex idx = LuceneFlowIndex.openForReading(dir)) {
             Random r = new Random(3);
-            long[] q = new long[300];
+            long[] q = new long[300], qThread = new long[300];
             long hits = 0, c0 = cpuNs();
             for (int i = -100; i < q.length; i++) {
                 int qp = 0x200 + r.nextInt(40), capture = r.nextInt(captures);
                 long from = SyntheticFlows.T0 + capture * 60_000_000_000L;
                 String text = "dest_qp:" + qp + " AND naks:[5 TO *] AND first:[" + from + " TO " + (from + 20_000_000_000L) + "]";
-                long t0 = System.nanoTime();
+                long t0 = System.nanoTime(), tc0 = threadCpuNs();
                 FlowQuery fq = FlowQueryParser.parse(text);
                 hits += idx.search(fq, FlowSort.parse("naks"), 1000).flows().size();
-                if (i >= 0) q[i] = System.nanoTime() - t0;
+                if (i >= 0) {
+                    q[i] = System.nanoTime() - t0;
+                    qThread[i] = threadCpuNs() - tc0;
+                }
             }
             long qCpu = cpuNs() - c0;
             System.out.printf(Locale.ROOT, "selective query 'dest_qp:Q AND naks:[5 TO *] AND first:[20 s window]', sorted by naks, documents loaded"
-                    + " (%d hits in %d runs): p50 %.2f ms, p99 %.2f ms, max %.2f ms; CPU %.2f ms per query%n",
-                    hits, q.length, pct(q, 50), pct(q, 99), pct(q, 100), qCpu / 1e6 / (q.length + 100));
-            long[] f = new long[30];
+                    + " (%d hits in %d runs): p50 %.2f ms, p99 %.2f ms, max %.2f ms; CPU %.2f ms per query;"
+                    + " the querying thread's CPU p50 %.2f ms, p99 %.2f ms%n",
+                    hits, q.length, pct(q, 50), pct(q, 99), pct(q, 100), qCpu / 1e6 / (q.length + 100), pct(qThread, 50), pct(qThread, 99));
+            long[] f = new long[30], fThread = new long[30];
             List<FacetBucket> top = null;
             c0 = cpuNs();
             for (int i = -5; i < f.length; i++) {
-                long t0 = System.nanoTime();
+                long t0 = System.nanoTime(), tc0 = threadCpuNs();
                 top = idx.top(FlowSchema.field("dest_qp"), FlowSchema.field("naks"), 10, new FlowQuery.MatchAll());
-                if (i >= 0) f[i] = System.nanoTime() - t0;
+                if (i >= 0) {
+                    f[i] = System.nanoTime() - t0;
+                    fThread[i] = threadCpuNs() - tc0;
+                }
             }
             long fCpu = cpuNs() - c0;
-            System.out.printf(Locale.ROOT, "exact top-10 dest_qp by sum(naks) over all %d flows: p50 %.1f ms, p99 %.1f ms; CPU %.1f ms per facet; first %s%n",
-                    total, pct(f, 50), pct(f, 99), fCpu / 1e6 / (f.length + 5), top.get(0));
+            System.out.printf(Locale.ROOT, "exact top-10 dest_qp by sum(naks) over all %d flows: p50 %.1f ms, p99 %.1f ms; CPU %.1f ms per facet;"
+                    + " the thread's CPU p50 %.1f ms; first %s%n", total, pct(f, 50), pct(f, 99), fCpu / 1e6 / (f.length + 5), pct(fThread, 50), top.get(0));
             c0 = cpuNs();
             for (int i = -5; i < f.length; i++) {
-                long t0 = System.nanoTime();
+                long t0 = System.nanoTime(), tc0 = threadCpuNs();
                 top = idx.top(FlowSchema.field("src"), FlowSchema.field("ce_marks"), 10, new FlowQuery.MatchAll());
-                if (i >= 0) f[i] = System.nanoTime() - t0;
+                if (i >= 0) {
+                    f[i] = System.nanoTime() - t0;
+                    fThread[i] = threadCpuNs() - tc0;
+                }
             }
             fCpu = cpuNs() - c0;
-            System.out.printf(Locale.ROOT, "exact top-10 src by sum(ce_marks) over all %d flows: p50 %.1f ms, p99 %.1f ms; CPU %.1f ms per facet%n",
-                    total, pct(f, 50), pct(f, 99), fCpu / 1e6 / (f.length + 5));
+            System.out.printf(Locale.ROOT, "exact top-10 src by sum(ce_marks) over all %d flows: p50 %.1f ms, p99 %.1f ms; CPU %.1f ms per facet;"
+                    + " the thread's CPU p50 %.1f ms%n", total, pct(f, 50), pct(f, 99), fCpu / 1e6 / (f.length + 5), pct(fThread, 50));
         }
         try (Stream<Path> s = Files.walk(dir)) {
             long bytes = s.filter(Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum();
@@ -103,6 +140,8 @@ public final class FlowIndexBench {
             }
         }
     }
+
+    private static long threadCpuNs() { return ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime(); }
 
     private static long cpuNs() {
         return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
