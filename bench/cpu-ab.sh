@@ -35,8 +35,10 @@ for r in $(seq "$rounds"); do
   for side in $order; do
     t="$before"; side_opts="${BEFORE_OPTS:-}"; [ "$side" = after ] && { t="$after"; side_opts="${AFTER_OPTS:-}"; }
     load="$(cut -d' ' -f1-3 /proc/loadavg)"
+    # A launcher that runs a big validate without on-stack replacement (helper val, sixth session): so does its run here.
+    osr=(); [ "$1" = validate ] && grep -q -- '-XX:-UseOnStackReplacement' "$t/metaroce" && osr=(-XX:-UseOnStackReplacement)
     run=(/usr/bin/time -o "$tmp/time" -f "%e %U %S %M" "$JAVA" "${opts[@]}" -XX:AOTCache="$(aot "$t")" -XX:AOTMode=on
-         ${JVM_OPTS:-} $side_opts -jar "$t/cli/target/metaroce.jar" "$@" -r "$capture")
+         "${osr[@]}" ${JVM_OPTS:-} $side_opts -jar "$t/cli/target/metaroce.jar" "$@" -r "$capture")
     if [ "$perf" = 1 ]; then
       perf record -q -e cpu-clock -F 999 -o "$tmp/perf.data" -- "${run[@]}" >"$tmp/out-$side" 2>/dev/null
       split="$(perf report -i "$tmp/perf.data" --sort comm --stdio -F sample,comm 2>/dev/null | grep -v '^#' | awk 'NF>=2 {c=$2; for(i=3;i<=NF;i++) c=c" "$i; n[c]+=$1}

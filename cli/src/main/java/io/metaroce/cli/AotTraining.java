@@ -18,12 +18,15 @@ import java.util.stream.Stream;
  * command the training did not cover still works: it spins its lambdas at start. The output goes wherever stdout goes
  * (the launcher discards it); exit codes do not matter here.
  *
- * <p>{@code analyze} also runs over a generated capture of {@value #TRAINING_FRAMES} frames: the 79-frame sample leaves
- * the per-frame methods without profiles, so every big run collected them again in slow profiled code (C1 tier 3)
- * before C2 compiled them. With the training's profiles in the cache they go from the quick C1 tier straight to C2
- * (JEP 515; docs/benchmarks.md, "helper jit": analyze of 1 M frames -12 % CPU). The same training made C2 work more for
- * {@code validate} and {@code dissect -q} of 1 M frames (+5-8 % CPU), so those two stay trained on the sample; below
- * 256 MiB the launcher runs C1 alone, which uses no profiles.
+ * <p>{@code analyze} and {@code validate} also run over a generated capture of {@value #TRAINING_FRAMES} frames: the
+ * 79-frame sample leaves the per-frame methods without profiles, so every big run collected them again in slow
+ * profiled code (C1 tier 3) before C2 compiled them. With the training's profiles in the cache they go from the quick C1 tier straight to C2
+ * (JEP 515; docs/benchmarks.md, "helper jit": analyze of 1 M frames -12 % CPU). {@code validate} is trained on the same
+ * capture (pipelined, as a big file is: its frame stages on both threads get profiles too), and the launcher runs a
+ * big validation without on-stack replacement: the training's loop counts made C2 compile the rules' long methods
+ * twice, once for a loop (OSR) and once whole, and that cancelled the gain (docs/benchmarks.md, "helper val, sixth
+ * session"). The same training made C2 work more for {@code dissect -q} of 1 M frames (+5-8 % CPU), so it stays
+ * trained on the sample; below 256 MiB the launcher runs C1 alone, which uses no profiles.
  *
  * <p>{@code search} and {@code extract} need an index, and the training capture is written by {@code simulate}: both
  * are made in a child JVM (which writes no cache), so that the caches do not carry the indexer, the analysis engine or
@@ -53,7 +56,10 @@ final class AotTraining {
                         runs.add(new String[] {"analyze", "-r", s});
                         runs.add(new String[] {"analyze", "-r", s, "-T", "json"});
                     }
-                    case "validate" -> runs.add(new String[] {"validate", s});
+                    case "validate" -> {
+                        runs.add(new String[] {"validate", trainingCapture(tmp).toString()});
+                        runs.add(new String[] {"validate", s});
+                    }
                     case "index" -> runs.add(new String[] {"index", String.valueOf(sample.toAbsolutePath().getParent()),
                             "--index", tmp.resolve("index").toString(), "--no-progress"});
                     case "search" -> {
