@@ -28,13 +28,13 @@ abstract sealed class MappedCapture implements PacketSource permits PcapReader, 
     /**
      * Bytes of the mapping brought into the CPU caches at a time, one block ahead of the reader. A pcap file is a
      * chain (each record's length says where the next starts), so a reader that only loads what it decodes waits
-     * for main memory once per frame, one miss after the other; a loop over the next 64 KiB, one load per cache
-     * line, has its misses in flight together and leaves the lines in the cache. On 10 M frames (7.3 GB) this
-     * took the reading thread's memory waits from about 1.6 to 0.9 s of CPU (docs/benchmarks.md, helper hot,
-     * sixth session); 64 KiB fits the L2 cache, and touching only one byte per page gained nothing.
+     * for main memory once per frame, one miss after the other; copying the next 64 KiB into a scratch array (a
+     * bulk copy: its misses are in flight together, and it is the JDK's copy stub even before the JIT compiled
+     * anything) leaves those lines in the cache. On 10 M frames (7.3 GB) this took the reading thread's memory
+     * waits from about 1.6 to 1.0 s of CPU (docs/benchmarks.md, helper hot, sixth session); 64 KiB fits the L2
+     * cache, and touching only one byte per page gained nothing.
      */
-    static final long TOUCH_BLOCK = 64L << 10;
-    private static final int CACHE_LINE = 64;
+    static final int TOUCH_BLOCK = 64 << 10;
     /** Problems kept in the list; later ones are only counted so a hostile file cannot grow memory. */
     static final int MAX_LISTED_PROBLEMS = 1000;
 
@@ -62,8 +62,8 @@ abstract sealed class MappedCapture implements PacketSource permits PcapReader, 
     private long released;
     /** Everything before this offset has been touched by {@link #touchAhead}. */
     private long touchedTo;
-    /** Sum of the touched bytes: kept so that the JIT cannot drop the loads as unused. */
-    private long touchSink;
+    /** Where {@link #touchAhead} copies to; nothing reads it. */
+    private final byte[] touchScratch = new byte[TOUCH_BLOCK];
     private long commentOffset = -1;
     private int commentLength;
 
@@ -103,17 +103,15 @@ abstract sealed class MappedCapture implements PacketSource permits PcapReader, 
     }
 
     /**
-     * Once per {@link #TOUCH_BLOCK} bytes read: loads one byte of every cache line of the next block, and drops the
-     * pages far behind the reader. Out of line and taken from the first frame on, so that the JIT compiles
+     * Once per {@link #TOUCH_BLOCK} bytes read: brings the next block into the cache, and drops the pages far
+     * behind the reader. Out of line and taken from the first frame on, so that the JIT compiles
      * {@link #next} with this branch (a branch never taken when it compiled would throw the compiled reader away
      * the first time it is).
      */
     private void touchAhead(long at) {
         long from = Math.max(touchedTo, at);
         long end = Math.min(fileSize, from + TOUCH_BLOCK);
-        long sum = 0;
-        for (long x = from; x < end; x += CACHE_LINE) sum += file.get(ValueLayout.JAVA_BYTE, x);
-        touchSink += sum;
+        if (end > from) MemorySegment.copy(file, ValueLayout.JAVA_BYTE, from, touchScratch, 0, (int) (end - from));
         touchedTo = Math.max(end, from);
         if (at - released > 2 * RESIDENT_WINDOW && arena != null) release(at - RESIDENT_WINDOW);
     }
