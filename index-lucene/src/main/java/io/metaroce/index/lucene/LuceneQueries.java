@@ -5,13 +5,11 @@ import org.apache.lucene.document.DoublePoint;
 import org.apache.lucene.document.InetAddressPoint;
 import org.apache.lucene.document.LongPoint;
 import org.apache.lucene.document.NumericDocValuesField;
-import org.apache.lucene.document.SortedNumericDocValuesField;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.search.BooleanClause.Occur;
 import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.ConstantScoreQuery;
 import org.apache.lucene.search.FieldExistsQuery;
-import org.apache.lucene.search.IndexOrDocValuesQuery;
 import org.apache.lucene.search.MatchAllDocsQuery;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.TermQuery;
@@ -27,20 +25,6 @@ final class LuceneQueries {
     private LuceneQueries() {}
 
     static Query of(FlowQuery q) { return new ConstantScoreQuery(translate(q)); }
-
-    /**
-     * A range on a counter without a point runs on its doc values. A field with a point has doc values too, so its
-     * range is both ({@link IndexOrDocValuesQuery}): Lucene walks the points when the range leads the conjunction
-     * and checks the doc values of the candidates when another clause is more selective, instead of collecting
-     * every match of each range first (a QP or a time window matches tens of thousands of flows of 1 M).
-     */
-    private static Query longRange(FlowQuery.LongRange r) {
-        String n = r.field().name();
-        if (!LuceneDocuments.pointed(r.field())) return NumericDocValuesField.newSlowRangeQuery(n, r.lo(), r.hi());
-        Query dv = r.field().multi() ? SortedNumericDocValuesField.newSlowRangeQuery(n, r.lo(), r.hi())
-                : NumericDocValuesField.newSlowRangeQuery(n, r.lo(), r.hi());
-        return new IndexOrDocValuesQuery(LongPoint.newRangeQuery(n, r.lo(), r.hi()), dv);
-    }
 
     private static Query translate(FlowQuery q) {
         return switch (q) {
@@ -68,7 +52,8 @@ final class LuceneQueries {
             case FlowQuery.Exists e -> new FieldExistsQuery(e.field().name());
             case FlowQuery.Term t -> new TermQuery(new Term(t.field().name(), t.value()));
             case FlowQuery.Wildcard w -> new WildcardQuery(new Term(w.field().name(), w.pattern()));
-            case FlowQuery.LongRange r -> longRange(r);
+            case FlowQuery.LongRange r -> LuceneDocuments.pointed(r.field()) ? LongPoint.newRangeQuery(r.field().name(), r.lo(), r.hi())
+                    : NumericDocValuesField.newSlowRangeQuery(r.field().name(), r.lo(), r.hi());
             case FlowQuery.DoubleRange r -> DoublePoint.newRangeQuery(r.field().name(), r.lo(), r.hi());
             case FlowQuery.IpRange r -> InetAddressPoint.newRangeQuery(r.field().name(), r.lo(), r.hi());
         };
