@@ -93,7 +93,8 @@ public final class MainWindow {
             e.setDropCompleted(ok);
             e.consume();
         });
-        Scene scene = new Scene(root, 1400, 900);
+        Scene scene = OneRenderPerChange.install(new Scene(root, 1400, 900), ctx.selectedFrameProperty(),
+                ctx.viewProperty(), ctx.analysisProperty());
         stage.setScene(scene);
         stage.setTitle("MetaRoCE Analyzer");
         ctx.captureProperty().addListener((o, a, c) -> stage.setTitle(c == null ? "MetaRoCE Analyzer"

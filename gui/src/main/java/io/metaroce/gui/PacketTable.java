@@ -34,8 +34,10 @@ final class PacketTable extends BorderPane {
     private RowWindow window = new RowWindow(FrameView.EMPTY, 0);
     /** True while the table selection is changed from the context (not by the user). */
     private boolean syncing;
-    /** A scroll to the last row was asked and not laid out yet: the list still follows new rows. */
+    /** A scroll to the last row was asked and no layout has shown that row yet: the list still follows new rows. */
     private boolean following;
+    /** Pulses a follow may take to show the last row (one or two do; this bounds a list that cannot show it). */
+    private static final int MAX_FOLLOW_PULSES = 5;
 
     PacketTable(GuiContext ctx, ColoringRules rules) {
         this.ctx = ctx;
@@ -182,21 +184,48 @@ final class PacketTable extends BorderPane {
             }
             if (!follow) table.scrollTo(Math.max(0, first - window.base()));
         }
-        if (follow && v.size() > 0) {
-            table.scrollTo(v.size() - 1 - window.base());
-            if (!following && table.getScene() != null) {
-                following = true;       // until the scroll is laid out, the rows on screen are the old ones
-                Runnable done = new Runnable() {
-                    @Override
-                    public void run() {
-                        following = false;
-                        var scene = table.getScene();   // not removed while the scene runs its listeners
-                        javafx.application.Platform.runLater(() -> { if (scene != null) scene.removePostLayoutPulseListener(this); });
-                    }
-                };
-                table.getScene().addPostLayoutPulseListener(done);
+        if (follow && v.size() > 0) followEnd();
+    }
+
+    /**
+     * Scrolls to the last row and keeps at it until a layout shows that row. One scroll is not always enough:
+     * when the rows grow twice before a layout (two scrolls, a second capture flush in the same pulse), VirtualFlow
+     * reckons the second scroll's position on the first one's size estimate and lays the list out a row or two
+     * short of its end; the next growth would then take the list for one the user scrolled away from and stop
+     * following. While {@link #following}, the rows on screen are not yet the ones asked for, so growth keeps
+     * following.
+     */
+    private void followEnd() {
+        table.scrollTo(table.getItems().size() - 1);
+        var scene = table.getScene();
+        if (following || scene == null) return;
+        following = true;
+        scene.addPostLayoutPulseListener(new Runnable() {
+            private int pulses;
+            private boolean done;
+
+            @Override
+            public void run() {
+                if (done) return;       // its removal is queued
+                if (!lastRowShown() && ++pulses < MAX_FOLLOW_PULSES) {
+                    // Another scrollTo lands on the same wrong place (its position is reckoned on the size
+                    // estimate before the layout); a pixel scroll estimates afresh and stops at the end.
+                    virtualFlow().scrollPixels(table.getHeight());
+                    return;
+                }
+                done = true;
+                following = false;
+                // Not removed while the scene runs its listeners.
+                javafx.application.Platform.runLater(() -> scene.removePostLayoutPulseListener(this));
             }
-        }
+        });
+    }
+
+    /** True when the list has no rows on screen to judge by, or shows its last row. */
+    private boolean lastRowShown() {
+        var flow = virtualFlow();
+        if (flow == null || flow.getLastVisibleCell() == null) return true;
+        return flow.getLastVisibleCell().getIndex() >= table.getItems().size() - 1;
     }
 
     private void install(RowWindow w) {

@@ -52,6 +52,37 @@ class LiveFollowTest extends GuiTestBase {
         }
     }
 
+    /**
+     * Two flushes of the capture in one pulse (a busy capture, a slow machine), the verdicts refreshed between
+     * them: VirtualFlow lays the list out short of the end after the second scroll; the list must still follow.
+     */
+    @Test
+    void aListAtItsEndFollowsTwoPartsInOnePulse(FxRobot robot) throws IOException, CaptureException {
+        Path sample = Samples.capture(SAMPLE);
+        int frames = Samples.frames(SAMPLE);
+        Path file = Files.createTempFile("gui-live-follow", ".pcapng");
+        try {
+            robot.interact(() -> ctx.startLive(new LiveAnalyzer.Monitor()));
+            int step = 7;
+            for (int shown = step; shown + step <= frames; shown += 2 * step) {
+                grow(sample, file, shown);
+                OpenCapture a = index(file);
+                grow(sample, file, shown + step);
+                OpenCapture b = index(file);
+                int n = shown + step;
+                robot.interact(() -> {
+                    ctx.showLive(a);
+                    ctx.liveVerdictsChanged();
+                    ctx.showLive(b);
+                });
+                Fx.until("the list to show " + n + " rows", () -> table(robot).getItems().size() == n);
+                Fx.until("the list to follow to row " + n, () -> lastRowShown(robot));
+            }
+        } finally {
+            Files.deleteIfExists(file);
+        }
+    }
+
     @Test
     void aListScrolledAwayStaysWhereTheUserLeftIt(FxRobot robot) throws IOException, CaptureException {
         Path sample = Samples.capture(SAMPLE);
