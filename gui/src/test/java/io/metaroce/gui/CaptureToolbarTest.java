@@ -130,16 +130,6 @@ class CaptureToolbarTest extends GuiTestBase {
         assertTrue(robot.lookup("#capture-stop").queryButton().isDisabled());
     }
 
-    /** True when the packet list shows its last row. */
-    private boolean lastRowShown(FxRobot robot) {
-        boolean[] out = {false};
-        robot.interact(() -> {
-            var flow = (javafx.scene.control.skin.VirtualFlow<?>) table(robot).lookup(".virtual-flow");
-            out[0] = flow.getLastVisibleCell() != null && flow.getLastVisibleCell().getIndex() == table(robot).getItems().size() - 1;
-        });
-        return out[0];
-    }
-
     /** Sends frames from..to of the file from namespace ns on iface in a separate JVM; returns what it printed (the count). */
     private static String send(String ns, String iface, Path file, int from, int to) throws IOException, InterruptedException {
         List<String> cmd = VethPair.javaIn(ns, LiveSender.class.getName(), iface, file.toString(),

@@ -37,6 +37,16 @@ public abstract class GuiTestBase {
     @SuppressWarnings("unchecked")
     TableView<Integer> table(FxRobot robot) { return (TableView<Integer>) robot.lookup("#packet-list").queryAs(TableView.class); }
 
+    /** True when the packet list shows its last row (a live list that follows its new rows). */
+    boolean lastRowShown(FxRobot robot) {
+        boolean[] out = {false};
+        robot.interact(() -> {
+            var flow = (javafx.scene.control.skin.VirtualFlow<?>) table(robot).lookup(".virtual-flow");
+            out[0] = flow.getLastVisibleCell() != null && flow.getLastVisibleCell().getIndex() == table(robot).getItems().size() - 1;
+        });
+        return out[0];
+    }
+
     /** The rendered row showing frame (scrolled into view first). */
     TableRow<?> row(FxRobot robot, int frame) {
         TableView<Integer> t = table(robot);

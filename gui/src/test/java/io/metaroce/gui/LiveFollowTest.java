@@ -129,16 +129,6 @@ class LiveFollowTest extends GuiTestBase {
         return new OpenCapture(file, src, FrameIndex.build(src), List.of(), false);
     }
 
-    /** True when the packet list shows its last row. */
-    private boolean lastRowShown(FxRobot robot) {
-        boolean[] out = {false};
-        robot.interact(() -> {
-            var flow = (javafx.scene.control.skin.VirtualFlow<?>) table(robot).lookup(".virtual-flow");
-            out[0] = flow.getLastVisibleCell() != null && flow.getLastVisibleCell().getIndex() == table(robot).getItems().size() - 1;
-        });
-        return out[0];
-    }
-
     /** The frame of the first row on screen. */
     private int firstRowShown(FxRobot robot) {
         int[] out = {-1};
