@@ -25,6 +25,7 @@ public final class GuiMain {
 
     /** Starts the GUI and returns when its window is closed; returns the exit code. */
     static int run(String[] args, java.util.Map<String, String> env, PrintStream err) {
+        RenderingSetup.beforeToolkitStart();        // first: nothing may start the toolkit before it
         if (args.length > 0 && (args[0].equals("-h") || args[0].equals("--help"))) {
             System.out.println("usage: metaroce gui [FILE]   open a capture (pcap or pcapng) in the desktop analyzer");
             return 0;

@@ -41,6 +41,7 @@ public final class GuiBenchmark {
         boolean firstScreenOnly = args.length > 1 && args[1].equals("first-screen");
         boolean jumpOnly = args.length > 1 && args[1].equals("jump");
         CountDownLatch up = new CountDownLatch(1);
+        RenderingSetup.beforeToolkitStart();        // as GuiMain does
         Platform.startup(() -> {
             Stage s = new Stage();
             ctx = new GuiContext(s);
@@ -105,7 +106,7 @@ public final class GuiBenchmark {
             if (hide.contains("table")) window.packets().setVisible(false);
         });
         SplittableRandom rnd = new SplittableRandom(1);
-        int n = jumpOnly ? 41 : 21;
+        int n = Integer.getInteger("bench.jumps", jumpOnly ? 41 : 21);     // more for a profile of the jumps
         long[] jumps = new long[n], fxCpu = new long[n], renderCpu = new long[n], renderAll = new long[n];
         for (int i = 0; i < n; i++) {
             int f = 1 + rnd.nextInt(frames);

@@ -31,6 +31,26 @@ class GuiMainTest {
         }
     }
 
+    /** The product's Prism settings are set first thing (before anything can start the toolkit); a user's -D wins. */
+    @Test
+    void prismSettingsAreSetBeforeTheToolkitCanStart() {
+        String before = System.getProperty(RenderingSetup.NO_REGION_CACHE), platform = System.getProperty("glass.platform");
+        System.clearProperty("glass.platform");     // no display: run() returns before launching anything
+        PrintStream quiet = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
+        try {
+            System.clearProperty(RenderingSetup.NO_REGION_CACHE);
+            assertEquals(2, GuiMain.run(new String[0], Map.of(), quiet));
+            assertEquals("true", System.getProperty(RenderingSetup.NO_REGION_CACHE));
+            System.setProperty(RenderingSetup.NO_REGION_CACHE, "false");
+            GuiMain.run(new String[0], Map.of(), quiet);
+            assertEquals("false", System.getProperty(RenderingSetup.NO_REGION_CACHE));
+        } finally {
+            if (before != null) System.setProperty(RenderingSetup.NO_REGION_CACHE, before);
+            else System.clearProperty(RenderingSetup.NO_REGION_CACHE);
+            if (platform != null) System.setProperty("glass.platform", platform);
+        }
+    }
+
     @Test
     void theLauncherWithoutADisplayPrintsOneLineAndExits2() throws Exception {
         Path root = Samples.dir().getParent().getParent();

@@ -3,6 +3,9 @@ package io.metaroce.gui;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.sun.javafx.perf.PerformanceTracker;
+import java.lang.reflect.Field;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -41,6 +44,32 @@ class OneRenderPerJumpTest extends GuiTestBase {
             assertEquals(f, window.detail().shownFrame());
             assertEquals(1, renders.get(), "renders for the jump to frame " + f);
         }
+    }
+
+    /**
+     * And that render draws region backgrounds directly, never through Prism's region image cache, which in the
+     * software pipeline cost about four fifths of the render thread's CPU per jump (RenderingSetup): the cache
+     * (one per screen, created on the first cached draw) stays empty however many rows, trees and panes were drawn.
+     */
+    @Test
+    void aJumpDrawsNoRegionBackgroundFromTheImageCache(FxRobot robot) throws Exception {
+        open(robot, "rocev2-gbn-loss");
+        for (int f : new int[] {150, 2, 90}) {
+            robot.interact(() -> ctx.select(f));
+            settle();
+            assertEquals(f, window.detail().shownFrame());
+        }
+        Field caches = Class.forName("com.sun.javafx.sg.prism.NGRegion").getDeclaredField("imageCacheMap");
+        caches.setAccessible(true);
+        Map<?, ?>[] perScreen = {null};
+        robot.interact(() -> {
+            try {
+                perScreen[0] = new HashMap<>((Map<?, ?>) caches.get(null));
+            } catch (IllegalAccessException e) {
+                throw new AssertionError(e);
+            }
+        });
+        assertEquals(Map.of(), perScreen[0], "region image caches");
     }
 
     /** Waits for six pulses, then for the render thread to finish what they gave it (a snapshot queues behind it). */

@@ -36,6 +36,7 @@ public final class PsnGraphBenchmark {
         Path file = Path.of(args[0]);
         int steps = args.length > 1 ? Integer.parseInt(args[1]) : 20;
         CountDownLatch started = new CountDownLatch(1);
+        io.metaroce.gui.RenderingSetup.beforeToolkitStart();        // as GuiMain does
         Platform.startup(started::countDown);
         started.await();
         GuiContext[] c = new GuiContext[1];
