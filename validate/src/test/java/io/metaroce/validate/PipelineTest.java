@@ -30,6 +30,32 @@ class PipelineTest {
     }
 
     /**
+     * The decoding thread computes each frame's ICRC into the frame's slot and the analysis thread judges it there
+     * (MR-FRAME-001): over more frames than there are slots (so each slot serves a bad and then a good frame, and
+     * the other way round), the bad ICRCs are found at exactly their frames on two threads as on one.
+     */
+    @Test
+    void badIcrcsAreFoundAtTheirFramesOnTwoThreads(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        int slots = io.metaroce.analysis.AnalysisSession.FRAME_SLOTS;
+        java.util.SortedSet<Long> bad = new java.util.TreeSet<>(List.of(1L, 2L, 513L, slots + 3L, slots + 1L + 1,
+                2L * slots + 512, 2L * slots + 513, 2L * slots + 700));
+        BuiltCapture c = new BuiltCapture();
+        for (long n = 1; n <= 2L * slots + 700; n++) {
+            io.metaroce.dissector.FrameBuilder w = BuiltCapture.v2(0x0A, BuiltCapture.A, BuiltCapture.B).payload(256)
+                    .set("bth.psn", n).set("reth.dma_length", 256);
+            c.add(bad.contains(n) ? w.corruptIcrc() : w);
+        }
+        Path cap = c.write(dir.resolve("icrc.pcap"));
+        for (long pipelineFrom : new long[] {0, Long.MAX_VALUE}) {
+            FileResult r = FileValidator.validate(cap, ValidateSettings.defaults(), false, null,
+                    io.metaroce.analysis.AnalysisSession.Options.RESULTS, pipelineFrom);
+            assertEquals(null, r.error(), r.error());
+            List<Long> found = r.findings().stream().filter(f -> f.rule().equals("MR-FRAME-001")).map(Finding::frame).toList();
+            assertEquals(List.copyOf(bad), found, "pipelineFrom " + pipelineFrom);
+        }
+    }
+
+    /**
      * A failure on the decoding thread (in the progress callback, which runs there) ends the analysis thread too:
      * an exception becomes the file's error, an Error (out of memory) ends the run. The timeout is a hang guard.
      */
