@@ -29,13 +29,12 @@ final class FrameExtra {
     int udPayload;
     /**
      * The ICRC to verify on the analysis thread (MR-FRAME-001): the frame's bytes, where the IP (or GRH) header
-     * starts and how long it is (-2: a GRH), the BTH and the ICRC; icrcOffset -1 when there is none to check;
-     * the ICRC the frame carries and the one the decoding thread computed over its bytes.
+     * starts and how long it is (-2: a GRH), the BTH and the ICRC; icrcOffset -1 when there is none to check.
      */
     MemorySegment frame;
     int ipOffset, ipHeaderLength, bthOffset, icrcOffset;
     boolean ipv6;
-    long icrcValue, icrcComputed;
+    long icrcValue;
     /** The tap's view of a frame the engine keeps no flow for (no known opcode), for its ICRC verdict. */
     io.metaroce.analysis.View view;
     FlowState flow;

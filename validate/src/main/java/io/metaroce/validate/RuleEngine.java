@@ -143,7 +143,6 @@ final class RuleEngine implements AnalysisSession.FrameStages {
         x.truncated = d.truncated();
         anchors.record(d);
         boolean frameError = frameRules(d, f, x, fcsLength);
-        if (x.icrcOffset >= 0) x.icrcComputed = computeIcrc(decodeIcrc, x);
         boolean malformed = false;
         List<ExpertItem> expert = d.expert();
         for (int i = 0, n = expert.size(); i < n; i++) {
@@ -537,9 +536,9 @@ final class RuleEngine implements AnalysisSession.FrameStages {
     }
 
     /**
-     * Where the ICRC of the frame lies and what it covers (MR-FRAME-001: computed by {@link #computeIcrc} on the
-     * decoding thread, judged on the analysis thread by {@link #handedOver}). The same inputs as the dissector's own
-     * check: the IP header before the UDP header (IPv6 without extension headers; with them the masking is undefined and
+     * Where the ICRC of the frame lies and what it covers (MR-FRAME-001, verified on the analysis thread by
+     * {@link #handedOver}: the decoding thread is the busier one). The same inputs as the dissector's own check:
+     * the IP header before the UDP header (IPv6 without extension headers; with them the masking is undefined and
      * the ICRC unchecked), or the GRH of RoCEv1; an ICRC cut by the snap length is not checked.
      */
     private void icrcInputs(Dissection d, FrameFacts f, FrameExtra x) {
@@ -580,36 +579,19 @@ final class RuleEngine implements AnalysisSession.FrameStages {
         if (!f.roce) x.view = viewOf(d);
     }
 
-    /** The analysis thread's, for the rare search of a rewritten source port ({@link #handedOver}). */
     private final io.metaroce.dissector.Icrc icrc = new io.metaroce.dissector.Icrc();
-    /** The decoding thread's, for every frame's ICRC ({@link #decoded}); an Icrc serves one thread. */
-    private final io.metaroce.dissector.Icrc decodeIcrc = new io.metaroce.dissector.Icrc();
 
     /**
-     * The ICRC of the frame's bytes (MR-FRAME-001), computed on the decoding thread right after the decoder and
-     * the frame rules read the frame: its bytes are in that core's cache then (the reader's touch-ahead brought
-     * them there). The analysis thread runs on the other core, where the same CRC first has to fetch every
-     * payload line: computed there it cost about 0.3 s more CPU per 1 M frames than here (docs/benchmarks.md,
-     * helper val, seventh session). The verdict stays on the analysis thread ({@link #handedOver}), after the
-     * frame's other findings, as before.
-     */
-    private static long computeIcrc(io.metaroce.dissector.Icrc icrc, FrameExtra x) {
-        MemorySegment s = x.frame;
-        return x.ipHeaderLength == -2 ? icrc.overGrh(s, x.ipOffset, x.bthOffset, x.icrcOffset)
-                : icrc.overIp(s, x.ipOffset, x.ipHeaderLength, x.ipv6, x.bthOffset, x.icrcOffset);
-    }
-
-    /**
-     * MR-FRAME-001 (analysis thread, before the engine): the ICRC the decoding thread computed against the one the
-     * frame carries. A sender-side tap sees frames before the NIC computes the ICRC (offload): a note there. A bad
-     * ICRC leaves the frame unjudged (principle d).
+     * MR-FRAME-001 (analysis thread, before the engine): the ICRC. A sender-side tap sees frames before the NIC
+     * computes the ICRC (offload): a note there. A bad ICRC leaves the frame unjudged (principle d).
      */
     @Override
     public void handedOver(FrameFacts f, int slot) {
         FrameExtra x = extras[slot];
         if (x.icrcOffset < 0) return;
         MemorySegment s = x.frame;
-        long computed = x.icrcComputed;
+        long computed = x.ipHeaderLength == -2 ? icrc.overGrh(s, x.ipOffset, x.bthOffset, x.icrcOffset)
+                : icrc.overIp(s, x.ipOffset, x.ipHeaderLength, x.ipv6, x.bthOffset, x.icrcOffset);
         if (computed == x.icrcValue) return;
         String msg = String.format("bad ICRC 0x%08x (computed 0x%08x)", x.icrcValue, computed);
         int port = x.ipHeaderLength >= 0
