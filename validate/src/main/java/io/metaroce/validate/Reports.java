@@ -326,6 +326,17 @@ public final class Reports {
 
     // ------------------------------------------------------------------ SARIF 2.1.0
 
+    /**
+     * A two-key JSON object whose keys keep the order written: {@code Map.of} iterates in an order that changes from
+     * one JVM to the next, and a report must be the same bytes for the same capture.
+     */
+    private static Map<String, Object> ordered(String k1, Object v1, String k2, Object v2) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put(k1, v1);
+        m.put(k2, v2);
+        return m;
+    }
+
     /** SARIF 2.1.0: one run, the §11 rules as reportingDescriptors, one result per finding located at its capture. */
     public static Map<String, Object> sarifTree(List<FileResult> results, ValidateSettings settings) {
         Map<String, Object> root = new LinkedHashMap<>();
@@ -375,7 +386,7 @@ public final class Reports {
                 n.put("level", "error");
                 n.put("message", Map.of("text", r.error));
                 n.put("locations", List.of(Map.of("physicalLocation", Map.of("artifactLocation",
-                        Map.of("uri", uri(r.path.toString()), "index", ai)))));
+                        ordered("uri", uri(r.path.toString()), "index", ai)))));
                 notifications.add(n);
                 continue;
             }
@@ -384,7 +395,7 @@ public final class Reports {
                 n.put("level", "error");
                 n.put("message", Map.of("text", "damaged capture (frames before the damage were validated): " + p));
                 n.put("locations", List.of(Map.of("physicalLocation", Map.of("artifactLocation",
-                        Map.of("uri", uri(r.path.toString()), "index", ai)))));
+                        ordered("uri", uri(r.path.toString()), "index", ai)))));
                 notifications.add(n);
             }
             for (Finding f : r.findings) {
@@ -395,7 +406,7 @@ public final class Reports {
                 x.put("message", Map.of("text", "frame " + f.frame() + (f.flow() != null ? " (" + f.flow() + ")" : "") + ": "
                         + f.message()));
                 Map<String, Object> phys = new LinkedHashMap<>();
-                phys.put("artifactLocation", Map.of("uri", uri(r.path.toString()), "index", ai));
+                phys.put("artifactLocation", ordered("uri", uri(r.path.toString()), "index", ai));
                 long[] at = where.get(f.frame());
                 if (at != null) {
                     // The frame's bytes in the capture file; startLine carries the frame number, because GitHub code
@@ -420,8 +431,8 @@ public final class Reports {
                 Map<String, Object> loc = new LinkedHashMap<>();
                 loc.put("physicalLocation", phys);
                 List<Object> logical = new ArrayList<>();
-                logical.add(Map.of("name", "frame " + f.frame(), "kind", "element"));
-                if (f.flow() != null) logical.add(Map.of("name", f.flow(), "kind", "object"));
+                logical.add(ordered("name", "frame " + f.frame(), "kind", "element"));
+                if (f.flow() != null) logical.add(ordered("name", f.flow(), "kind", "object"));
                 loc.put("logicalLocations", logical);
                 x.put("locations", List.of(loc));
                 Map<String, Object> props = new LinkedHashMap<>();

@@ -140,6 +140,31 @@ class OutputsTest {
         assertFalse(schema.validate(doc).isEmpty());
     }
 
+    /**
+     * A report is the same bytes for the same capture: every JSON object of the SARIF log with more than one key is
+     * an insertion-ordered map. {@code Map.of} (an immutable map whose iteration order is salted per JVM) made the
+     * order of {@code name} and {@code kind} in logicalLocations change from one run to the next.
+     */
+    @Test
+    void sarifObjectsKeepTheOrderTheirKeysWereWrittenIn() throws Exception {
+        FileResult r = FileValidator.validate(Captures.of("conformance-violations", null), ValidateSettings.defaults(), false, null);
+        List<String> unordered = new java.util.ArrayList<>();
+        int[] objects = new int[1];
+        collectUnordered(Reports.sarifTree(List.of(r), ValidateSettings.defaults()), "$", unordered, objects);
+        assertTrue(objects[0] > 100, "the walk saw the results' objects: " + objects[0]);
+        assertTrue(unordered.isEmpty(), "objects whose key order is not fixed: " + unordered.subList(0, Math.min(5, unordered.size())));
+    }
+
+    private static void collectUnordered(Object node, String path, List<String> unordered, int[] objects) {
+        if (node instanceof java.util.Map<?, ?> m) {
+            objects[0]++;
+            if (m.size() > 1 && !(m instanceof java.util.LinkedHashMap || m instanceof java.util.SortedMap)) unordered.add(path + " " + m.keySet());
+            for (var e : m.entrySet()) collectUnordered(e.getValue(), path + "." + e.getKey(), unordered, objects);
+        } else if (node instanceof List<?> l) {
+            for (int i = 0; i < l.size(); i++) collectUnordered(l.get(i), path + "[" + i + "]", unordered, objects);
+        }
+    }
+
     @Test
     void htmlReportIsSelfContained() throws Exception {
         Path html = dir.resolve("report.html");
