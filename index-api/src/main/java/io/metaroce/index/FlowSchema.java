@@ -128,7 +128,7 @@ public final class FlowSchema {
     /** The searchable names closest to a misspelt one (for an error message), at most three. */
     public static List<String> closest(String name) {
         List<String> names = new ArrayList<>(FIELDS.keySet());
-        names.addAll(ALIASES.keySet());
+        names.addAll(new java.util.TreeSet<>(ALIASES.keySet()));   // sorted: Map.of's order changes between JVMs, and ties keep it
         names.removeIf(n -> FIELDS.containsKey(n) && FIELDS.get(n).type() == FieldType.STORED);
         names.sort((a, b) -> Integer.compare(distance(name, a), distance(name, b)));
         List<String> out = new ArrayList<>();

@@ -78,7 +78,12 @@ public record Diagnosis(List<Finding> findings, HangSnapshot hang, List<Map<Stri
 
     public Map<String, Object> toJsonMap() {
         Map<String, Object> m = new LinkedHashMap<>();
-        if (lookup != null) m.put("lookup", Map.of("keys", lookup, "flows", new ArrayList<>(flows.keySet())));
+        if (lookup != null) {
+            Map<String, Object> l = new LinkedHashMap<>();    // not Map.of: its key order changes from JVM to JVM
+            l.put("keys", lookup);
+            l.put("flows", new ArrayList<>(flows.keySet()));
+            m.put("lookup", l);
+        }
         List<Object> f = new ArrayList<>();
         for (Finding x : findings) f.add(x.toJsonMap(firstNs));
         m.put("findings", f);

@@ -7,6 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.metaroce.analysis.AnalysisSession;
 import io.metaroce.analysis.AnalysisSettings;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -35,5 +38,16 @@ class DiagnosisBoundTest {
         StringBuilder text = new StringBuilder();
         bounded.appendText(text);
         assertTrue(text.toString().contains("frames of QPs beyond the first diagnosed ones were not diagnosed"), text.toString());
+    }
+
+    /** The JSON of a lookup is the same bytes in every run: its object keeps the key order it was written in. */
+    @Test
+    void aLookupsJsonKeepsItsKeyOrder() throws Exception {
+        Diagnosis all = diagnose(Diagnoser.DEFAULT_MAX_DIRECTIONS);
+        String first = all.flows().keySet().iterator().next();
+        int qp = Integer.parseInt(first.substring(first.lastIndexOf("/0x") + 3), 16);
+        Object lookup = all.lookup(qp, null).toJsonMap().get("lookup");
+        assertTrue(lookup instanceof LinkedHashMap, "insertion-ordered, not Map.of's salted order: " + lookup.getClass());
+        assertEquals(List.of("keys", "flows"), List.copyOf(((Map<?, ?>) lookup).keySet()));
     }
 }
