@@ -186,6 +186,20 @@ public final class AnalysisSession {
 
     private AnalysisEngine.EvictionListener evictionListener;
 
+    private PacketSource.ContentSink contentSink;
+
+    /**
+     * Hands the file's bytes to sink as the pass reads them ({@link PacketSource#streamContent}), on the decoding
+     * thread: a consumer of the whole file (the flow index's content hash) then reads no byte a second time.
+     * Only {@link #run(Path)}; once the run returned normally the sink has seen the whole file. A run that failed
+     * or was cancelled may have stopped it anywhere.
+     */
+    public AnalysisSession onContent(PacketSource.ContentSink sink) {
+        requireNew();
+        contentSink = sink;
+        return this;
+    }
+
     /** Attaches a {@link BatchHook} (one per session). */
     public AnalysisSession onBatch(BatchHook h) {
         requireNew();
@@ -245,6 +259,9 @@ public final class AnalysisSession {
             }
             AnalysisResult r;
             try (PacketSource src = CaptureFiles.open(file)) {
+                if (contentSink != null && !src.streamContent(contentSink)) {
+                    throw new IllegalStateException("the capture reader of " + file + " does not stream its content");
+                }
                 r = pass(src, dc, e, src.format().toString().toLowerCase(), file.toString(), false);
             }
             return done(e, r);

@@ -62,8 +62,10 @@ abstract sealed class MappedCapture implements PacketSource permits PcapReader, 
     private long released;
     /** Everything before this offset has been touched by {@link #touchAhead}. */
     private long touchedTo;
-    /** Where {@link #touchAhead} copies to; nothing reads it. */
+    /** Where {@link #touchAhead} copies to; only a {@link #contentSink} reads it. */
     private final byte[] touchScratch = new byte[TOUCH_BLOCK];
+    /** Sees every touched block ({@link #streamContent}); null for the usual reader. */
+    private ContentSink contentSink;
     private long commentOffset = -1;
     private int commentLength;
 
@@ -99,7 +101,15 @@ abstract sealed class MappedCapture implements PacketSource permits PcapReader, 
             return true;
         }
         finished = true;
+        if (contentSink != null) streamTo(fileSize); // what follows the last frame, or the damage
         return false;
+    }
+
+    @Override
+    public final boolean streamContent(ContentSink sink) {
+        if (touchedTo != 0 || finished || closed) return false;
+        contentSink = sink;
+        return true;
     }
 
     /**
@@ -109,11 +119,30 @@ abstract sealed class MappedCapture implements PacketSource permits PcapReader, 
      * the first time it is).
      */
     private void touchAhead(long at) {
+        if (contentSink != null) {
+            streamTo(Math.min(fileSize, at + TOUCH_BLOCK));
+        } else {
+            touchFrom(at);
+        }
+        if (at - released > 2 * RESIDENT_WINDOW && arena != null) release(at - RESIDENT_WINDOW);
+    }
+
+    /** The next block from the reader on; a record longer than a block leaves the bytes it skips untouched. */
+    private void touchFrom(long at) {
         long from = Math.max(touchedTo, at);
         long end = Math.min(fileSize, from + TOUCH_BLOCK);
         if (end > from) MemorySegment.copy(file, ValueLayout.JAVA_BYTE, from, touchScratch, 0, (int) (end - from));
         touchedTo = Math.max(end, from);
-        if (at - released > 2 * RESIDENT_WINDOW && arena != null) release(at - RESIDENT_WINDOW);
+    }
+
+    /** Under a {@link #contentSink}: touches and hands over every block up to {@code end}, none skipped. */
+    private void streamTo(long end) {
+        while (touchedTo < end) {
+            int n = (int) Math.min(TOUCH_BLOCK, fileSize - touchedTo);
+            MemorySegment.copy(file, ValueLayout.JAVA_BYTE, touchedTo, touchScratch, 0, n);
+            touchedTo += n;
+            contentSink.accept(touchScratch, n);
+        }
     }
 
     /** madvise(DONTNEED) through MemorySegment.unload() on the pages before upTo. */

@@ -87,6 +87,27 @@ public interface PacketSource extends AutoCloseable {
     /** Interface, section and drop-count information found so far. */
     CaptureStats stats();
 
+    /** Receives a file's bytes in order, a block at a time ({@link #streamContent}). */
+    @FunctionalInterface
+    interface ContentSink {
+        /** The file's next {@code length} bytes are {@code block[0, length)}; the array is reused for the next block. */
+        void accept(byte[] block, int length);
+    }
+
+    /**
+     * Hands every byte of the file to sink, in file order and each once, as the reader reaches it: from the block
+     * the reader already copies into the CPU caches ahead of itself, so a consumer of the whole content (a content
+     * hash) reads it from the cache, not from memory (or the page cache) a second time. By the time {@link #next()}
+     * returned false, at the end or at damage, the sink has seen the whole file. Called on the reading thread; set
+     * before the first {@link #next()}.
+     *
+     * @return false when this source does not stream its content (not a file, or reading has begun): the sink then
+     *     sees nothing
+     */
+    default boolean streamContent(ContentSink sink) {
+        return false;
+    }
+
     /** Releases the mapping; segments from {@link #data()} become invalid. Idempotent, never throws. */
     @Override
     void close();

@@ -104,6 +104,8 @@ public final class IndexCommand implements Callable<Integer> {
     private ProgressBar bar;
     /** Captures of this index that carry a SHA-256 content hash (indexed before XXH3-128), by path. */
     private final Map<String, IndexedCapture> indexedWithSha256 = new java.util.concurrent.ConcurrentHashMap<>();
+    /** The sizes of the captures in the index when this run began: a capture of another size is not indexed yet. */
+    private final Set<Long> indexedSizes = new java.util.HashSet<>();
 
     @Override
     public Integer call() throws IOException {
@@ -165,7 +167,10 @@ public final class IndexCommand implements Callable<Integer> {
 
     private int indexAll(FlowIndex index, List<Path> files, AnalysisSettings settings) throws IOException {
         if (files.isEmpty()) return 0;
-        for (IndexedCapture c : index.captures()) if (!CaptureIdentity.isCurrent(c.hash())) indexedWithSha256.put(c.path(), c);
+        for (IndexedCapture c : index.captures()) {
+            if (!CaptureIdentity.isCurrent(c.hash())) indexedWithSha256.put(c.path(), c);
+            indexedSizes.add(c.size());
+        }
         long[] sizes = new long[files.size()];
         long total = 0;
         for (int i = 0; i < sizes.length; i++) {
@@ -251,9 +256,14 @@ public final class IndexCommand implements Callable<Integer> {
         // are kept until the commit (a summary and 16 bytes per packet, no analysis state).
         List<Map.Entry<FlowSummary, FrameList>> evicted = new ArrayList<>();
         session.onEviction((f, frames) -> evicted.add(Map.entry(f, frames)));
-        // The content hash runs beside the analysis (the other core), not before it: it read the whole file once
-        // more ahead of the pass. A capture it finds indexed already stops the pass early.
-        CompletableFuture<Hashed> hashing = CompletableFuture.supplyAsync(() -> {
+        // A capture of a size no indexed capture has cannot be indexed already (nor be the same file as one indexed
+        // under its SHA-256): its content hash rides on the pass's own read of the file, from the block the reader
+        // has just brought into the CPU cache, instead of a second read of the whole file on a third thread
+        // (docs/benchmarks.md, "helper ixa"). Any other capture may be known: it is hashed beside the analysis (the
+        // other core), so that a capture found indexed already stops the pass early.
+        CaptureIdentity.ContentHasher inPass = indexedSizes.contains(size) ? null : new CaptureIdentity.ContentHasher();
+        if (inPass != null) session.onContent(inPass::accept);
+        CompletableFuture<Hashed> hashing = inPass != null ? null : CompletableFuture.supplyAsync(() -> {
             try {
                 String h = CaptureIdentity.contentHash(abs);
                 IndexedCapture known = index.capture(h);
@@ -274,10 +284,15 @@ public final class IndexCommand implements Callable<Integer> {
             // the capture is indexed already (or the whole run is stopping): the hash says which below
         }
         Hashed hashed;
-        try {
-            hashed = hashing.join();
-        } catch (CompletionException e) {
-            throw e.getCause() instanceof UncheckedIOException u ? u.getCause() : new IOException(e.getCause());
+        if (inPass != null) {
+            // A pass that did not read the file to its end (it could not open it) leaves the hash to a read of its own.
+            hashed = new Hashed(inPass.bytes() == size ? inPass.hash() : CaptureIdentity.contentHash(abs), null);
+        } else {
+            try {
+                hashed = hashing.join();
+            } catch (CompletionException e) {
+                throw e.getCause() instanceof UncheckedIOException u ? u.getCause() : new IOException(e.getCause());
+            }
         }
         String hash = hashed.hash();
         // Asked again: a copy of the same content indexed by another thread meanwhile is skipped too.

@@ -53,10 +53,34 @@ public final class CaptureIdentity {
      * high 64 bits first, as {@code xxh128sum} prints it.
      */
     public static String contentHash(Path file) throws IOException {
-        HashStream128 h = Hashing.xxh3_128().hashStream();
-        readChunks(file, (bytes, n) -> h.putBytes(bytes, 0, n));
-        HashValue128 v = h.get();
-        return HexFormat.of().toHexDigits(v.getMostSignificantBits()) + HexFormat.of().toHexDigits(v.getLeastSignificantBits());
+        ContentHasher h = new ContentHasher();
+        readChunks(file, h::accept);
+        return h.hash();
+    }
+
+    /**
+     * The content hash ({@link #contentHash}) of bytes fed in file order, a block at a time: {@code metaroce index}
+     * feeds it from the analysis pass's own read of the file (the analysis session's content stream), so that a
+     * large capture is not read a second time for its hash.
+     */
+    public static final class ContentHasher {
+        private final HashStream128 stream = Hashing.xxh3_128().hashStream();
+        private long bytes;
+
+        /** The next n bytes of the file are {@code block[0, n)}. */
+        public void accept(byte[] block, int n) {
+            stream.putBytes(block, 0, n);
+            bytes += n;
+        }
+
+        /** Bytes fed so far: the whole file when this equals its size. */
+        public long bytes() { return bytes; }
+
+        /** The hash of the bytes fed so far, as {@link #contentHash} prints it. */
+        public String hash() {
+            HashValue128 v = stream.get();
+            return HexFormat.of().toHexDigits(v.getMostSignificantBits()) + HexFormat.of().toHexDigits(v.getLeastSignificantBits());
+        }
     }
 
     /** SHA-256 of the file's content as 64 lowercase hex digits: the content hash of indexes written before. */
