@@ -106,6 +106,12 @@ final class FrameDetail extends SplitPane {
 
     /** A tree line with its doc tooltip; expert lines coloured by severity. */
     private static final class EntryCell extends TreeCell<TreeEntry> {
+        /**
+         * One tooltip per cell, its text changed with the line: a new Tooltip (a popup control) for every line shown
+         * was about a tenth of the FX thread's CPU in a jump to another frame.
+         */
+        private final Tooltip doc = new Tooltip();
+
         @Override
         protected void updateItem(TreeEntry e, boolean empty) {
             super.updateItem(e, empty);
@@ -116,7 +122,11 @@ final class FrameDetail extends SplitPane {
                 return;
             }
             setText(e.text());
-            setTooltip(e.tooltip() == null ? null : new Tooltip(e.tooltip()));
+            if (e.tooltip() == null) setTooltip(null);
+            else {
+                doc.setText(e.tooltip());
+                setTooltip(doc);
+            }
             if (e.expert() != null) {
                 setStyle(switch (e.expert().severity()) {
                     case ERROR -> "-fx-background-color: #ff5c5c;";

@@ -1,6 +1,7 @@
 package io.metaroce.gui;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -51,6 +52,33 @@ class FrameDetailTest extends GuiTestBase {
         assertEquals("Kind: ACK (0)", kind.getValue().text());
         assertEquals("aeth.syndrome", kind.getParent().getValue().node().field().name(), "subfields under their field");
         assertNotNull(find(tree, e -> e.text().equals("Opcode: RC Acknowledge (0x11)")));
+    }
+
+    /** Each tree line shows its own doc as tooltip; a line shown again for another frame keeps its tooltip object. */
+    @Test
+    void treeLinesReuseTheirTooltipFromFrameToFrame(FxRobot robot) {
+        open(robot, "conformance-violations");
+        robot.interact(() -> ctx.select(BAD_ICRC));
+        java.util.Map<javafx.scene.control.TreeCell<?>, javafx.scene.control.Tooltip> first = tooltips(robot);
+        assertFalse(first.isEmpty());
+        robot.interact(() -> ctx.select(BAD_ICRC - 1));
+        java.util.Map<javafx.scene.control.TreeCell<?>, javafx.scene.control.Tooltip> second = tooltips(robot);
+        int kept = 0;
+        for (var e : second.entrySet()) if (first.get(e.getKey()) == e.getValue()) kept++;
+        assertTrue(kept > 0, "no line kept its tooltip: " + first.size() + " then " + second.size() + " lines");
+    }
+
+    /** The tree's cells that show a line with a tooltip, each checked to show its own line's doc. */
+    private static java.util.Map<javafx.scene.control.TreeCell<?>, javafx.scene.control.Tooltip> tooltips(FxRobot robot) {
+        java.util.Map<javafx.scene.control.TreeCell<?>, javafx.scene.control.Tooltip> out = new java.util.IdentityHashMap<>();
+        robot.interact(() -> { });
+        for (javafx.scene.Node n : robot.lookup("#field-tree .tree-cell").queryAll()) {
+            javafx.scene.control.TreeCell<?> c = (javafx.scene.control.TreeCell<?>) n;
+            if (c.isEmpty() || c.getItem() == null || c.getTooltip() == null) continue;
+            assertEquals(((TreeEntry) c.getItem()).tooltip(), c.getTooltip().getText());
+            out.put(c, c.getTooltip());
+        }
+        return out;
     }
 
     @Test

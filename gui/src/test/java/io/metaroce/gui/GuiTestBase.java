@@ -1,5 +1,7 @@
 package io.metaroce.gui;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -7,6 +9,7 @@ import java.util.List;
 import javafx.scene.control.TableRow;
 import javafx.scene.control.TableView;
 import javafx.stage.Stage;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
@@ -25,11 +28,45 @@ public abstract class GuiTestBase {
     /** Called from each test class's {@code @Start} (TestFX looks for it on the test class itself). */
     void setUp(Stage stage) throws Exception {
         this.stage = stage;
+        CSS_LOG.addHandler(cssWarnings);
         config = Files.createTempDirectory("gui-config");
         ctx = new GuiContext(stage);
         ctx.setErrorSink(errors::add);
         window = new MainWindow(ctx, config.resolve("colorfilters"), config.resolve("recent"));
         window.show();
+    }
+
+    /**
+     * Closes this test's capture, so that no work of it (analysis, filter, warm-up) reaches its window after the
+     * test: TestFX keeps one primary stage, the next test puts its own window's scene on it, and a table of the old,
+     * detached scene laid out then has no stylesheet to resolve its cells' looked-up colours against (the ~40
+     * "ClassCastException ... while converting value for '-fx-border-color' from rule '*.table-cell'" warnings).
+     */
+    @AfterEach
+    void closeCapture(FxRobot robot) {
+        if (ctx != null) robot.interact(ctx::close);
+        CSS_LOG.removeHandler(cssWarnings);
+        assertEquals(List.of(), cssWarnings.seen, "JavaFX CSS warnings during the test");
+    }
+
+    /** JavaFX's CSS logger (held: a logger only weakly referenced loses its handlers). */
+    private static final java.util.logging.Logger CSS_LOG = java.util.logging.Logger.getLogger("javafx.css");
+    private final CssWarnings cssWarnings = new CssWarnings();
+
+    /** Collects what JavaFX logs about CSS it could not apply (a test fails on any). */
+    private static final class CssWarnings extends java.util.logging.Handler {
+        final List<String> seen = java.util.Collections.synchronizedList(new ArrayList<>());
+
+        @Override
+        public void publish(java.util.logging.LogRecord r) {
+            if (r.getLevel().intValue() >= java.util.logging.Level.WARNING.intValue()) seen.add(String.valueOf(r.getMessage()));
+        }
+
+        @Override
+        public void flush() { }
+
+        @Override
+        public void close() { }
     }
 
     void open(FxRobot robot, String sample) { Fx.openAndAnalyze(robot, window, ctx, Samples.capture(sample)); }
