@@ -3,7 +3,8 @@
 #   1. index against analyze on the 1 M-frame capture (goal: index <= 1.3x analyze), and a re-index (skipped by hash)
 #   2. flow documents per second at 1 M flows, embedded (goal: >= 50 k docs/s):
 #      a. whole process: `metaroce index` over 16 captures of 62,500 flows each (ManyQpCaptures), analysis included
-#      b. the index alone, in one process (FlowIndexBench): 1 M synthetic flow documents, one commit per 10,000,
+#      b. the index alone, in one process (FlowIndexBench, SerialGC and documents streamed as metaroce index runs):
+#         1 M synthetic flow documents, one commit per 10,000,
 #         captures added on one thread per core as `metaroce index` does (BENCH_THREADS=1: one thread, as before)
 #   3. on that 1 M-flow index, with the index open in one process: selective query p50/p99 (goal p50 <= 10 ms) and
 #      the exact top-10 facet (goal <= 100 ms); then the same as whole `metaroce search` runs (JVM start included)
@@ -66,7 +67,7 @@ rm -rf "$dir/many" "$dir/many.idx"
 
 echo "== 2b + 3. the embedded index alone, 1 M synthetic flow documents, queries in one process (FlowIndexBench); $(load) =="
 /usr/bin/time -f "FlowIndexBench process: %e s wall %U s user %S s sys, peak RSS %M KB" \
-  "$JAVA" --enable-native-access=ALL-UNNAMED ${BENCH_THREADS:+-Dbench.threads=$BENCH_THREADS} -cp "$cp_lucene" io.metaroce.index.lucene.FlowIndexBench "$synthetic" "$dir/synthetic.idx" 2>&1 | grep -v '^WARNING'
+  "$JAVA" -XX:+UseSerialGC --enable-native-access=ALL-UNNAMED ${BENCH_THREADS:+-Dbench.threads=$BENCH_THREADS} -cp "$cp_lucene" io.metaroce.index.lucene.FlowIndexBench "$synthetic" "$dir/synthetic.idx" 2>&1 | grep -v '^WARNING'
 echo "== 3b. whole metaroce search runs on that index (JVM start included); $(load) =="
 t0=1796000000000000000
 sel="dest_qp:0x000205 AND naks:[5 TO *] AND first:[$((t0 + 42 * 60000000000)) TO $((t0 + 42 * 60000000000 + 20000000000))]"

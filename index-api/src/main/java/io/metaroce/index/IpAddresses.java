@@ -1,5 +1,7 @@
 package io.metaroce.index;
 
+import java.net.Inet4Address;
+import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.util.HexFormat;
 
@@ -15,7 +17,9 @@ public final class IpAddresses {
     public static InetAddress parse(String text) {
         if (text == null || text.isEmpty() || !(Character.digit(text.charAt(0), 16) >= 0 || text.charAt(0) == ':')) return null;
         try {
-            return InetAddress.ofLiteral(text);
+            // The family by its separator: InetAddress.ofLiteral tries IPv4 first and makes (and drops) an exception
+            // for every IPv6 literal, a stack trace per IPv6 address of every flow document indexed.
+            return text.indexOf(':') >= 0 ? Inet6Address.ofLiteral(text) : Inet4Address.ofLiteral(text);
         } catch (IllegalArgumentException e) {
             return null;
         }

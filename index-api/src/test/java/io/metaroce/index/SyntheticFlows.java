@@ -26,14 +26,43 @@ public final class SyntheticFlows {
     public static String hash(int i) { return String.format("%064x", 0xC0FFEEL * 1_000_003L + i); }
 
     public static Capture capture(int index, int flows, long seed) {
-        Random r = new Random(seed * 31 + index);
-        long first = T0 + index * 60_000_000_000L;
-        IndexedCapture c = new IndexedCapture("/captures/host" + index + ".pcapng", 1_000_000 + index, hash(index), "pcapng",
-                index % 3 == 0 ? "mirror" : "host:10.0.0." + (index % 7 + 1), first, first + 50_000_000_000L, T0 + 7 * 86_400_000_000_000L);
+        IndexedCapture c = identity(index);
         List<FlowDocument> docs = new ArrayList<>();
-        docs.add(FlowDocuments.capture(c));
-        for (int f = 0; f < flows; f++) docs.addAll(flow(c, f, r));
+        for (FlowDocument d : stream(index, flows, seed)) docs.add(d);
         return new Capture(c, docs);
+    }
+
+    /** The identity of capture {@code index} (as {@link #capture} gives it). */
+    public static IndexedCapture identity(int index) {
+        long first = T0 + index * 60_000_000_000L;
+        return new IndexedCapture("/captures/host" + index + ".pcapng", 1_000_000 + index, hash(index), "pcapng",
+                index % 3 == 0 ? "mirror" : "host:10.0.0." + (index % 7 + 1), first, first + 50_000_000_000L, T0 + 7 * 86_400_000_000_000L);
+    }
+
+    /**
+     * The documents of {@link #capture}, the same ones in the same order, made one flow at a time as an iteration
+     * takes them (as {@code metaroce index} hands a capture's documents to the index): a benchmark then holds no
+     * more of a capture in memory than the indexing does. Each iteration starts from the seed again.
+     */
+    public static Iterable<FlowDocument> stream(int index, int flows, long seed) {
+        IndexedCapture c = identity(index);
+        return () -> new java.util.Iterator<>() {
+            final Random r = new Random(seed * 31 + index);
+            final java.util.ArrayDeque<FlowDocument> ready = new java.util.ArrayDeque<>(List.of(FlowDocuments.capture(c)));
+            int made;
+
+            @Override
+            public boolean hasNext() { return !ready.isEmpty() || made < flows; }
+
+            @Override
+            public FlowDocument next() {
+                if (ready.isEmpty()) {
+                    if (made >= flows) throw new java.util.NoSuchElementException();
+                    ready.addAll(flow(c, made++, r));
+                }
+                return ready.poll();
+            }
+        };
     }
 
     private static List<FlowDocument> flow(IndexedCapture c, int n, Random r) {

@@ -25,6 +25,7 @@ import org.apache.lucene.index.IndexNotFoundException;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.SegmentInfos;
+import org.apache.lucene.index.TieredMergePolicy;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ReferenceManager;
@@ -65,6 +66,10 @@ public final class LuceneFlowIndex implements FlowIndex {
      * commit flushes a segment, and the copy was pure overhead for a bulk load (merges still decide by size).
      */
     static volatile boolean compoundFiles = false;
+    /** TieredMergePolicy's segments per tier (Lucene 10.6's default 8). Not final: FlowIndexBench compares settings. */
+    static volatile double segmentsPerTier = 8;
+    /** TieredMergePolicy's floor segment size in MB (Lucene's default 16). Not final: FlowIndexBench compares settings. */
+    static volatile double floorSegmentMb = 16;
     private final Path path;
     private final Directory dir;
     private final IndexWriter writer;
@@ -90,7 +95,8 @@ public final class LuceneFlowIndex implements FlowIndex {
         IndexWriter w;
         try {
             IndexWriterConfig cfg = new IndexWriterConfig().setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND)
-                    .setRAMBufferSizeMB(ramBufferMb).setUseCompoundFile(compoundFiles).setCommitOnClose(false);
+                    .setRAMBufferSizeMB(ramBufferMb).setUseCompoundFile(compoundFiles).setCommitOnClose(false)
+                    .setMergePolicy(new TieredMergePolicy().setSegmentsPerTier(segmentsPerTier).setFloorSegmentMB(floorSegmentMb));
             w = new IndexWriter(d, cfg);
         } catch (LockObtainFailedException e) {
             d.close();
@@ -104,7 +110,11 @@ public final class LuceneFlowIndex implements FlowIndex {
             // A first, empty commit, so readers can open the index before the first capture is in.
             w.setLiveCommitData(Map.of(SCHEMA_KEY, Integer.toString(FlowSchema.VERSION)).entrySet());
             if (!DirectoryReader.indexExists(d)) w.commit();
-            return new LuceneFlowIndex(dir, d, w, new SearcherManager(w, new SearcherFactory()));
+            // Searches of a writing process (the known-hash check before each capture) read commit points, as any
+            // reader does, not the writer's near-real-time view: opening one of those flushes every thread's
+            // buffered documents into a segment of its own, so each capture's commit was followed by a second
+            // flush of the other adding thread's half-done capture (small segments, more merges).
+            return new LuceneFlowIndex(dir, d, w, new SearcherManager(d, new SearcherFactory()));
         } catch (IOException | RuntimeException e) {
             w.rollback();
             d.close();
@@ -180,7 +190,6 @@ public final class LuceneFlowIndex implements FlowIndex {
         writer.updateDocuments(LuceneQueries.of(new FlowQuery.Or(List.of(
                 FlowIndexQueries.capturePath(capture.path()), FlowIndexQueries.captureHash(capture.hash())))), docs);
         writer.commit();
-        searchers.maybeRefreshBlocking();
     }
 
     @Override
@@ -208,7 +217,6 @@ public final class LuceneFlowIndex implements FlowIndex {
         if (capture(hash) == null) return false;
         writer.deleteDocuments(LuceneQueries.of(FlowIndexQueries.captureHash(hash)));
         writer.commit();
-        searchers.maybeRefreshBlocking();
         return true;
     }
 
@@ -219,7 +227,6 @@ public final class LuceneFlowIndex implements FlowIndex {
         List<IndexedCapture> gone = captureDocs(new FlowQuery.And(List.of(FlowIndexQueries.captures(), expired)));
         writer.deleteDocuments(LuceneQueries.of(expired));
         writer.commit();
-        searchers.maybeRefreshBlocking();
         return gone;
     }
 
@@ -274,11 +281,18 @@ public final class LuceneFlowIndex implements FlowIndex {
      * listing of the directory tells whether there is a newer one; reopening is asked for only then, because the
      * check inside {@code maybeRefresh} reads and verifies the latest commit file, a fifth of the CPU of a
      * selective query on the 1 M-flow index when done before every search (the GUI's flow search reuses one reader).
+     * A writing process reopens here too, lazily (not after each commit), and waits for a reopen another thread
+     * has started, so that a thread's search after its own {@link #addCapture} sees that capture.
      */
     private IndexSearcher acquire() throws IOException {
-        if (writer == null) {
-            long generation = SegmentInfos.getLastCommitGeneration(dir);
-            if (generation != seenGeneration && searchers.maybeRefresh()) seenGeneration = generation;
+        long generation = SegmentInfos.getLastCommitGeneration(dir);
+        if (generation != seenGeneration) {
+            if (writer != null) {
+                searchers.maybeRefreshBlocking();
+                seenGeneration = generation;
+            } else if (searchers.maybeRefresh()) {
+                seenGeneration = generation;
+            }
         }
         return searchers.acquire();
     }

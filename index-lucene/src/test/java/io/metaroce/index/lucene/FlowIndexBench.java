@@ -39,7 +39,14 @@ public final class FlowIndexBench {
         // Writer settings to compare (-Dbench.ram=MB, -Dbench.cfs=true); the defaults are what metaroce uses.
         LuceneFlowIndex.ramBufferMb = Double.parseDouble(System.getProperty("bench.ram", Double.toString(LuceneFlowIndex.ramBufferMb)));
         LuceneFlowIndex.compoundFiles = Boolean.parseBoolean(System.getProperty("bench.cfs", Boolean.toString(LuceneFlowIndex.compoundFiles)));
-        System.out.printf(Locale.ROOT, "writer: RAM buffer %.0f MB, compound files %s%n", LuceneFlowIndex.ramBufferMb, LuceneFlowIndex.compoundFiles);
+        System.out.printf(Locale.ROOT, "writer: RAM buffer %.0f MB, compound files %s, segments per tier %s, floor segment %s MB%n",
+                LuceneFlowIndex.ramBufferMb, LuceneFlowIndex.compoundFiles, knob("segmentsPerTier", "bench.tier"), knob("floorSegmentMb", "bench.floor"));
+        // Documents made as the index takes them (as `metaroce index` streams a capture's documents), unless
+        // -Dbench.materialize=true: each capture's documents made into a list first (the earlier sessions' figures),
+        // which the collector then copies while the capture is indexed.
+        boolean materialize = Boolean.getBoolean("bench.materialize");
+        System.out.printf(Locale.ROOT, "documents: %s; GC %s%n", materialize ? "a list per capture" : "streamed",
+                ManagementFactory.getGarbageCollectorMXBeans().stream().map(b -> b.getName()).toList());
         // Captures added on this many threads at once, as `metaroce index` does (one per core); -Dbench.threads=1
         // gives the single-thread figure of earlier sections. Generation runs on the same threads, timed apart.
         int threads = Integer.getInteger("bench.threads", Runtime.getRuntime().availableProcessors());
@@ -51,19 +58,27 @@ public final class FlowIndexBench {
         // compare query code on the same index).
         boolean reuse = Boolean.getBoolean("bench.reuse") && Files.isDirectory(dir);
         if (!reuse) try (LuceneFlowIndex idx = LuceneFlowIndex.openForWriting(dir)) {
-            long t1 = System.nanoTime(), c1 = cpuNs();
+            long t1 = System.nanoTime(), c1 = cpuNs(), gcMs1 = gcMs(), jitMs1 = jitMs();
             List<Thread> running = new ArrayList<>();
             List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
             for (int t = 0; t < threads; t++) {
                 running.add(Thread.ofPlatform().name("bench-add-" + t).start(() -> {
                     try {
                         for (int c; (c = next.getAndIncrement()) < captures; ) {
-                            long g0 = System.nanoTime(), gc0 = threadCpuNs();
-                            SyntheticFlows.Capture cap = SyntheticFlows.capture(c, PER_CAPTURE, 1);
-                            genNs.addAndGet(System.nanoTime() - g0);
-                            genCpu.addAndGet(threadCpuNs() - gc0);
-                            idx.addCapture(cap.capture(), cap.documents());
-                            docCount.addAndGet(cap.documents().size());
+                            if (materialize) {
+                                long g0 = System.nanoTime(), gc0 = threadCpuNs();
+                                SyntheticFlows.Capture cap = SyntheticFlows.capture(c, PER_CAPTURE, 1);
+                                genNs.addAndGet(System.nanoTime() - g0);
+                                genCpu.addAndGet(threadCpuNs() - gc0);
+                                idx.addCapture(cap.capture(), cap.documents());
+                                docCount.addAndGet(cap.documents().size());
+                            } else {
+                                TimedDocuments docs = new TimedDocuments(SyntheticFlows.stream(c, PER_CAPTURE, 1));
+                                idx.addCapture(SyntheticFlows.identity(c), docs);
+                                genNs.addAndGet(docs.ns);
+                                genCpu.addAndGet(docs.cpuNs);
+                                docCount.addAndGet(docs.count);
+                            }
                         }
                     } catch (Throwable e) {
                         failures.add(e);
@@ -75,6 +90,8 @@ public final class FlowIndexBench {
             // Generation ran inside this span on the adding threads: its CPU is taken out, its wall share estimated.
             addCpu = cpuNs() - c1 - genCpu.get();
             addNs = System.nanoTime() - t1 - genNs.get() / threads;
+            System.out.printf(Locale.ROOT, "while adding: collector %.1f s (pauses), JIT compilers %.1f s (compilation time)%n",
+                    (gcMs() - gcMs1) / 1e3, (jitMs() - jitMs1) / 1e3);
         }
         long docs = docCount.get();
         long total = (long) captures * PER_CAPTURE;
@@ -140,6 +157,58 @@ public final class FlowIndexBench {
             }
         }
     }
+
+    /**
+     * A capture's streamed documents, timing their making (wall and this thread's CPU, per document: about a
+     * microsecond of clock reads each, counted as generation) so that it can be taken out of the indexing figures.
+     */
+    private static final class TimedDocuments implements Iterable<io.metaroce.index.FlowDocument> {
+        private final Iterable<io.metaroce.index.FlowDocument> in;
+        long ns, cpuNs, count;
+
+        TimedDocuments(Iterable<io.metaroce.index.FlowDocument> in) { this.in = in; }
+
+        @Override
+        public java.util.Iterator<io.metaroce.index.FlowDocument> iterator() {
+            java.util.Iterator<io.metaroce.index.FlowDocument> it = in.iterator();
+            return new java.util.Iterator<>() {
+                @Override
+                public boolean hasNext() { return it.hasNext(); }
+
+                @Override
+                public io.metaroce.index.FlowDocument next() {
+                    long t0 = System.nanoTime(), c0 = threadCpuNs();
+                    io.metaroce.index.FlowDocument d = it.next();
+                    cpuNs += threadCpuNs() - c0;
+                    ns += System.nanoTime() - t0;
+                    count++;
+                    return d;
+                }
+            };
+        }
+    }
+
+    /**
+     * A writer setting of LuceneFlowIndex set from a system property when given; its value. By reflection, so that
+     * this harness also runs against the classes of a tree that has no such setting (it then says "Lucene's").
+     */
+    private static String knob(String field, String property) throws ReflectiveOperationException {
+        java.lang.reflect.Field f;
+        try {
+            f = LuceneFlowIndex.class.getDeclaredField(field);
+        } catch (NoSuchFieldException e) {
+            if (System.getProperty(property) != null) throw new IllegalArgumentException(property + ": not a setting of these classes");
+            return "Lucene's";
+        }
+        if (System.getProperty(property) != null) f.setDouble(null, Double.parseDouble(System.getProperty(property)));
+        return Double.toString(f.getDouble(null));
+    }
+
+    private static long gcMs() {
+        return ManagementFactory.getGarbageCollectorMXBeans().stream().mapToLong(b -> Math.max(0, b.getCollectionTime())).sum();
+    }
+
+    private static long jitMs() { return ManagementFactory.getCompilationMXBean().getTotalCompilationTime(); }
 
     private static long threadCpuNs() { return ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime(); }
 
