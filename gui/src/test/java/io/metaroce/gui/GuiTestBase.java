@@ -43,8 +43,13 @@ public abstract class GuiTestBase {
      * "ClassCastException ... while converting value for '-fx-border-color' from rule '*.table-cell'" warnings).
      */
     @AfterEach
-    void closeCapture(FxRobot robot) {
+    void closeCapture(FxRobot robot) throws java.io.IOException {
         if (ctx != null) robot.interact(ctx::close);
+        if (config != null) {        // this test's config directory: left behind, a full run left ~300 in /tmp
+            try (var paths = Files.walk(config)) {
+                for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) Files.deleteIfExists(p);
+            }
+        }
         CSS_LOG.removeHandler(cssWarnings);
         assertEquals(List.of(), cssWarnings.seen, "JavaFX CSS warnings during the test");
     }
