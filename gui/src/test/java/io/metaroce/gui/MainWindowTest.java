@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,6 +12,7 @@ import javafx.scene.control.MenuBar;
 import javafx.scene.control.TableView;
 import javafx.stage.Stage;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
@@ -25,11 +25,13 @@ class MainWindowTest {
     private MainWindow window;
     private Stage stage;
     private final List<String> errors = new ArrayList<>();
+    /** The window's config files (colouring rules, recent files), deleted by JUnit after the test. */
+    @TempDir
+    Path config;
 
     @Start
     void start(Stage stage) throws Exception {
         this.stage = stage;
-        Path config = Files.createTempDirectory("gui-config");
         ctx = new GuiContext(stage);
         ctx.setErrorSink(errors::add);
         window = new MainWindow(ctx, config.resolve("colorfilters"), config.resolve("recent"));

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.stream.Stream;
 import javafx.scene.control.TreeItem;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The view model of the tree without a window: on the first frames of every bundled sample, every line that offers
@@ -61,13 +62,13 @@ class TreeFiltersTest {
     }
 
     @Test
-    void theDefaultColoringRulesCompileAndSurviveASaveAndLoad() throws Exception {
+    void theDefaultColoringRulesCompileAndSurviveASaveAndLoad(@TempDir Path dir) throws Exception {
         ColoringRules d = ColoringRules.defaults();
         for (int i = 0; i < d.rules().size(); i++) assertEquals(null, d.error(i), d.rules().get(i).name());
         List<String> names = d.rules().stream().map(ColoringRules.Rule::name).toList();
         assertTrue(names.containsAll(List.of("Bad ICRC", "Retransmission", "Spurious retransmission", "NAK / NACK", "CNP / CE",
                 "Credit stall", "Conformance finding", "Path down")), names.toString());
-        Path f = Files.createTempDirectory("colors").resolve("metaroce/colorfilters");
+        Path f = dir.resolve("metaroce/colorfilters");
         d.save(f);
         assertTrue(Files.readString(f).contains("@Bad ICRC@icrc.status == \"bad\"@[65535,65535,65535][42148,0,0]"), Files.readString(f));
         assertEquals(d.rules(), ColoringRules.load(f).rules());
