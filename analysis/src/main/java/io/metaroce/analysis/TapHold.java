@@ -11,9 +11,9 @@ import java.util.List;
  * frame, so the facts of the first frames are held on the analysis thread (the objects themselves: the pass gives
  * each held object's slot a fresh one, so no field is copied) until {@link Analyzer#PRESCAN_FRAMES} RoCE frames, or
  * fewer that already decide it ({@link TapResolver#decided()}), or the end of the capture, resolve it; then they go
- * to the engine in capture order. The same frames through the same {@link TapResolver} as {@link Analyzer#resolveTap}, so the same
- * tap, without decoding those frames twice: the separate pre-read ran on one thread while the JIT was still cold
- * and cost a sixth of the whole analysis of a 1 M-frame capture.
+ * to the engine in capture order. The same frames through the same {@link TapResolver} as
+ * {@link Analyzer#resolveTap}, so the same tap, without decoding those frames twice: the separate pre-read ran on one
+ * thread while the JIT was still cold and cost a sixth of the whole analysis of a 1 M-frame capture.
  *
  * <p>Memory stays bounded when RoCE frames are rare (a capture of mostly other traffic): past {@link #MAX_HELD}
  * frames the tap is resolved by {@link Analyzer#resolveTap}, which reads the file's first frames again, as

@@ -16,7 +16,8 @@ import java.util.List;
  * {@code --tap auto} for a source that cannot be read twice (live capture): reads and holds the first frames,
  * as {@link Analyzer#resolveTap} pre-reads a file (up to {@link Analyzer#PRESCAN_FRAMES} RoCE frames, or until
  * {@link TapResolver#decided()}), but also stops when the source pauses a second or more after its first frame, or
- * ends, so that a quiet link does not hold results back. {@link #source()} then yields the held frames again followed by the rest of the source.
+ * ends, so that a quiet link does not hold results back. {@link #source()} then yields the held frames again
+ * followed by the rest of the source.
  */
 public final class TapPrescan {
     static final long PAUSE_NS = 1_000_000_000L;
