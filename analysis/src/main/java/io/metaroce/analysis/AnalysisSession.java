@@ -435,11 +435,7 @@ public final class AnalysisSession {
             int n = 0;
             boolean more = true;
             while (n < BATCH && (more = src.next())) {
-                dis.dissect(src.data(), src.frameNumber(), src.timestampNanos(), src.originalLength(), src.linkType(),
-                        src.fcsLength(), d);
-                b[n].from(d);
-                b[n].fileOffset = src.recordOffset();
-                if (st != null) st.decoded(d, b[n], src.fcsLength(), base + n);
+                decode(src, dis, d, b[n], st, base + n);
                 n++;
                 // A live source hands over what it has when no frame is waiting, so events come as they happen.
                 if (src.endOfBurst()) break;
@@ -464,6 +460,21 @@ public final class AnalysisSession {
                 hook.after(slot.size);
             }
         });
+    }
+
+    /**
+     * One frame of a batch on the decoding thread. A method of its own, not the batch loop's body: the loop runs once
+     * per batch of {@link #BATCH} frames, so without on-stack replacement (the launcher's {@code validate}) its body
+     * ran interpreted, six calls on the source per frame, until the whole lambda was compiled after about a hundred
+     * batches; a method called per frame is compiled within a few hundred frames, and only the call stays interpreted.
+     */
+    private static void decode(PacketSource src, Dissector dis, io.metaroce.dissector.Dissection d, FrameFacts f,
+                               FrameStages st, int slot) {
+        dis.dissect(src.data(), src.frameNumber(), src.timestampNanos(), src.originalLength(), src.linkType(),
+                src.fcsLength(), d);
+        f.from(d);
+        f.fileOffset = src.recordOffset();
+        if (st != null) st.decoded(d, f, src.fcsLength(), slot);
     }
 
     /** --tap auto on a file: sets the tap resolved from the held first frames, then feeds them (analysis thread). */

@@ -9,11 +9,11 @@ import java.util.List;
 /**
  * {@code --tap auto} on a file, resolved from the pass's own first frames: the engine needs the tap before its first
  * frame, so the facts of the first frames are held on the analysis thread (the objects themselves: the pass gives
- * each held object's slot a fresh one, so no field is copied) until
- * {@link Analyzer#PRESCAN_FRAMES} RoCE frames, or the end of the capture, resolve it; then they go to the engine in
- * capture order. The same frames through the same {@link TapResolver} as {@link Analyzer#resolveTap}, so the same
- * tap, without decoding those frames twice: the separate pre-read ran on one thread while the JIT was still cold
- * and cost a sixth of the whole analysis of a 1 M-frame capture.
+ * each held object's slot a fresh one, so no field is copied) until {@link Analyzer#PRESCAN_FRAMES} RoCE frames, or
+ * fewer that already decide it ({@link TapResolver#decided()}), or the end of the capture, resolve it; then they go
+ * to the engine in capture order. The same frames through the same {@link TapResolver} as
+ * {@link Analyzer#resolveTap}, so the same tap, without decoding those frames twice: the separate pre-read ran on one
+ * thread while the JIT was still cold and cost a sixth of the whole analysis of a 1 M-frame capture.
  *
  * <p>Memory stays bounded when RoCE frames are rare (a capture of mostly other traffic): past {@link #MAX_HELD}
  * frames the tap is resolved by {@link Analyzer#resolveTap}, which reads the file's first frames again, as
@@ -44,7 +44,7 @@ final class TapHold {
     void add(FrameFacts f) {
         held.add(f);
         resolver.add(f);
-        if (resolver.frames() >= Analyzer.PRESCAN_FRAMES) choice = resolver.resolve();
+        if (resolver.frames() >= Analyzer.PRESCAN_FRAMES || resolver.decided()) choice = resolver.resolve();
         else if (held.size() >= MAX_HELD) choice = reread();
     }
 

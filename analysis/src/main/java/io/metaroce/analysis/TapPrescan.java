@@ -14,9 +14,10 @@ import java.util.List;
 
 /**
  * {@code --tap auto} for a source that cannot be read twice (live capture): reads and holds the first frames,
- * as {@link Analyzer#resolveTap} pre-reads a file (up to {@link Analyzer#PRESCAN_FRAMES} RoCE frames), but also
- * stops when the source pauses a second or more after its first frame, or ends, so that a quiet link does not
- * hold results back. {@link #source()} then yields the held frames again followed by the rest of the source.
+ * as {@link Analyzer#resolveTap} pre-reads a file (up to {@link Analyzer#PRESCAN_FRAMES} RoCE frames, or until
+ * {@link TapResolver#decided()}), but also stops when the source pauses a second or more after its first frame, or
+ * ends, so that a quiet link does not hold results back. {@link #source()} then yields the held frames again
+ * followed by the rest of the source.
  */
 public final class TapPrescan {
     static final long PAUSE_NS = 1_000_000_000L;
@@ -37,7 +38,7 @@ public final class TapPrescan {
         FrameFacts f = new FrameFacts();
         List<Held> held = new ArrayList<>();
         long first = 0;
-        while (r.frames() < Analyzer.PRESCAN_FRAMES && src.next()) {
+        while (r.frames() < Analyzer.PRESCAN_FRAMES && !r.decided() && src.next()) {
             MemorySegment data = src.data();
             held.add(new Held(src.frameNumber(), src.timestampNanos(), src.originalLength(), src.linkType(), src.fcsLength(),
                     src.interfaceId(), data.toArray(ValueLayout.JAVA_BYTE)));

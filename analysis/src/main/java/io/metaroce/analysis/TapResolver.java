@@ -67,6 +67,13 @@ final class TapResolver {
 
     long frames() { return frames; }
 
+    /**
+     * True when no further frame can change {@link #resolve()}: both candidates are gone (the set only shrinks, and
+     * the TTL counts are read only for a survivor), so the answer is a mirror whatever follows. A pre-read of a
+     * capture with many hosts can stop here instead of reading {@link Analyzer#PRESCAN_FRAMES} RoCE frames.
+     */
+    boolean decided() { return started && !candidates[0].alive && !candidates[1].alive; }
+
     /** The resolved tap and a note saying how. */
     TapChoice resolve() {
         if (!started || frames == 0) return new TapChoice(Tap.MIRROR, "auto: no RoCE frames: mirror");

@@ -85,6 +85,54 @@ class TapResolverTest {
         assertTrue(decisions > 10_000);
     }
 
+    /**
+     * A pre-read may stop once {@link TapResolver#decided()}: from that frame on, whatever follows, the rule's plain
+     * statement (the reference) gives the answer it gave there. Random sequences as above, longer, every later
+     * prefix compared; a decided() that said true while one address was still in every frame fails here.
+     */
+    @Test
+    void aDecidedResolverKeepsItsAnswerWhateverFollows() {
+        long[][] pool = {{0, 0x0A000001L}, {0, 0x0A000002L}, {0, 0x0A000003L}, {0, 0xE0000001L},
+                {0xfe80000000000000L, 1}, {0xff12401bffff0000L, 0}};
+        int[] ttls = {-1, 64, 63, 128, 255};
+        Random rnd = new Random(20261203);
+        int decidedEarly = 0, checked = 0;
+        for (int seq = 0; seq < 3000; seq++) {
+            TapResolver r = new TapResolver();
+            Reference ref = new Reference();
+            String atDecision = null;
+            long[] a = pool[rnd.nextInt(pool.length)], b = pool[rnd.nextInt(pool.length)];
+            int frames = 1 + rnd.nextInt(30);
+            for (int i = 0; i < frames; i++) {
+                long[] s = rnd.nextInt(6) == 0 ? pool[rnd.nextInt(pool.length)] : rnd.nextBoolean() ? a : b;
+                long[] d = rnd.nextInt(6) == 0 ? pool[rnd.nextInt(pool.length)] : s == a ? b : a;
+                FrameFacts f = frame(s[0], s[1], d[0], d[1], s[0] != 0 || d[0] != 0);
+                f.roce = rnd.nextInt(10) != 0;
+                f.ttl = ttls[rnd.nextInt(ttls.length)];
+                r.add(f);
+                ref.add(f);
+                TapChoice want = ref.resolve();
+                String now = want.tap() + " / " + want.how();
+                if (atDecision != null) {
+                    assertEquals(atDecision, now, "sequence " + seq + " changed its answer after decided(), at frame " + i);
+                    checked++;
+                } else if (r.decided()) {
+                    atDecision = now;
+                    assertEquals(AnalysisSettings.Tap.MIRROR, want.tap(), "sequence " + seq + " at frame " + i);
+                    if (i < frames - 1) decidedEarly++;
+                }
+            }
+        }
+        assertTrue(decidedEarly > 300, "decided before the end in " + decidedEarly + " sequences");
+        assertTrue(checked > 3000, checked + " frames after a decision");
+        // One address in every frame so far: not decided, however many frames came.
+        TapResolver one = new TapResolver();
+        for (int i = 0; i < 100; i++) one.add(frame(0, 0x0A000001L, 0, 0x0A000002L + i, false));
+        assertFalse(one.decided());
+        one.add(frame(0, 0x0A000003L, 0, 0x0A000004L, false));
+        assertTrue(one.decided());
+    }
+
     /** The rule as first written: a set of addresses, pruned per frame, and a TTL count per source address. */
     private static final class Reference {
         private Set<List<Long>> common;
