@@ -386,15 +386,28 @@ public final class AnalysisSession {
         if (progress != null) progress.update(src.recordOffset(), total, frames);
     }
 
+    /**
+     * The decoder's short cut for the common frame ({@link FastFacts}), or null where every frame needs its full
+     * dissection: frame stages (validate) read the {@link Dissection}, and a checked ICRC is the dissector's.
+     */
+    private FastFacts fastFacts(DissectorConfig dc) {
+        return stages == null && FastFacts.usable(dc) ? new FastFacts(dc) : null;
+    }
+
     private void runSingle(PacketSource src, DissectorConfig dc, AnalysisEngine engine, long total) {
         Dissector dis = new Dissector(dc);
         io.metaroce.dissector.Dissection d = new io.metaroce.dissector.Dissection();
         FrameFacts f = new FrameFacts();
+        FastFacts fast = fastFacts(dc);
         long n = 0;
         while (src.next()) {
-            dis.dissect(src.data(), src.frameNumber(), src.timestampNanos(), src.originalLength(), src.linkType(),
-                    src.fcsLength(), d);
-            f.from(d);
+            MemorySegment data = src.data();
+            if (fast == null || !fast.fill(f, data, src.frameNumber(), src.timestampNanos(), src.originalLength(),
+                    src.linkType(), src.fcsLength())) {
+                dis.dissect(data, src.frameNumber(), src.timestampNanos(), src.originalLength(), src.linkType(),
+                        src.fcsLength(), d);
+                f.from(d);
+            }
             f.fileOffset = src.recordOffset();
             if (stages != null) stages.decoded(d, f, src.fcsLength(), 0);
             if (batchHook == null) {
@@ -428,6 +441,7 @@ public final class AnalysisSession {
         FrameStages st = stages;
         Dissector dis = new Dissector(dc);
         io.metaroce.dissector.Dissection d = new io.metaroce.dissector.Dissection();
+        FastFacts fast = fastFacts(dc);
         long[] frames = {0};
         new TwoThreadPipeline<>(pool, "metaroce-analysis").run(slot -> {
             FrameFacts[] b = slot.items;
@@ -435,9 +449,13 @@ public final class AnalysisSession {
             int n = 0;
             boolean more = true;
             while (n < BATCH && (more = src.next())) {
-                dis.dissect(src.data(), src.frameNumber(), src.timestampNanos(), src.originalLength(), src.linkType(),
-                        src.fcsLength(), d);
-                b[n].from(d);
+                MemorySegment data = src.data();
+                if (fast == null || !fast.fill(b[n], data, src.frameNumber(), src.timestampNanos(), src.originalLength(),
+                        src.linkType(), src.fcsLength())) {
+                    dis.dissect(data, src.frameNumber(), src.timestampNanos(), src.originalLength(), src.linkType(),
+                            src.fcsLength(), d);
+                    b[n].from(d);
+                }
                 b[n].fileOffset = src.recordOffset();
                 if (st != null) st.decoded(d, b[n], src.fcsLength(), base + n);
                 n++;
