@@ -388,10 +388,10 @@ public final class AnalysisSession {
 
     /**
      * The decoder's short cut for the common frame ({@link FastFacts}), or null where every frame needs its full
-     * dissection: frame stages (validate) read the {@link Dissection}, and a checked ICRC is the dissector's.
+     * dissection: frame stages (validate) read the {@link Dissection}.
      */
     private FastFacts fastFacts(DissectorConfig dc) {
-        return stages == null && FastFacts.usable(dc) ? new FastFacts(dc) : null;
+        return stages == null ? new FastFacts(dc) : null;
     }
 
     private void runSingle(PacketSource src, DissectorConfig dc, AnalysisEngine engine, long total) {

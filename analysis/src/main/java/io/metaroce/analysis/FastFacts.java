@@ -1,6 +1,7 @@
 package io.metaroce.analysis;
 
 import io.metaroce.dissector.DissectorConfig;
+import io.metaroce.dissector.Icrc;
 import io.metaroce.protocol.Aeth;
 import io.metaroce.protocol.Bits;
 import io.metaroce.protocol.Bth;
@@ -39,8 +40,9 @@ import java.nio.ByteOrder;
  * benchmarks.md, helper fast, eighth session). FastFactsTest runs every frame of the bundled samples and external
  * captures through both and requires identical facts whenever this accepts.
  *
- * <p>Not used when the ICRC is checked (the dissector's ICRC path decides {@link FrameFacts#judgeable}) or when a
- * consumer needs the dissection itself (validate's frame stages). Not thread-safe; one per decoding thread.
+ * <p>Under {@code --check-icrc} it computes the ICRC as the dissector does and declines a frame whose ICRC is bad
+ * (the dissector's expert item and source-port search, and an unjudgeable frame). Not used when a consumer needs
+ * the dissection itself (validate's frame stages). Not thread-safe; one per decoding thread.
  */
 final class FastFacts {
     private static final int LINKTYPE_ETHERNET = 1, ETHERTYPE_IPV4 = 0x0800, ETHERTYPE_IPV6 = 0x86DD,
@@ -50,6 +52,8 @@ final class FastFacts {
     private static final int[] HEADER_SIZE = Spec.HEADERS.stream().mapToInt(HeaderDef::size).toArray();
 
     private final DissectorConfig config;
+    /** The ICRC computation under {@code --check-icrc}, else null. */
+    private final Icrc icrc;
     /** The frame's first bytes (as {@code Dissection.head()}): header fields are read through the byte[] getters. */
     private byte[] head = new byte[HEAD_CHUNK];
     private int headLength;
@@ -58,11 +62,7 @@ final class FastFacts {
 
     FastFacts(DissectorConfig config) {
         this.config = config;
-    }
-
-    /** Whether this can accept any frame under the configuration: not when the ICRC is checked. */
-    static boolean usable(DissectorConfig config) {
-        return !config.checkIcrc();
+        this.icrc = config.checkIcrc() ? new Icrc() : null;
     }
 
     /**
@@ -90,7 +90,7 @@ final class FastFacts {
             off += Vlan.SIZE;
         }
         // Network layer: the datagram must be whole (the frame's end may hold Ethernet padding or an FCS).
-        int ipEnd, udp, ecn;
+        int ipEnd, udp, ecn, ipHeaderLength;
         boolean v6 = type == ETHERTYPE_IPV6;
         if (type == ETHERTYPE_IPV4) {
             if (off + Ip.SIZE > end) return false;
@@ -102,6 +102,7 @@ final class FastFacts {
             ipEnd = off + total;
             udp = off + hdrLen;
             ecn = Ip.ecn(s, off);
+            ipHeaderLength = hdrLen;
         } else if (v6) {
             if (off + Ipv6.SIZE > end || Ipv6.version(s, off) != 6) return false;
             int total = Ipv6.SIZE + Ipv6.plen(s, off);
@@ -111,6 +112,7 @@ final class FastFacts {
             ipEnd = off + total;
             udp = off + Ipv6.SIZE;
             ecn = Ipv6.ecn(s, off);
+            ipHeaderLength = Ipv6.SIZE;
         } else {
             return false;
         }
@@ -171,6 +173,8 @@ final class FastFacts {
         int payloadLength = icrcOff - p - pad;
         if (payloadLength < 0 || !def.payload() && icrcOff - p > 0
                 || def.payloadBytes() >= 0 && payloadLength != def.payloadBytes()) return false;
+        long icrcValue = data.get(LE_INT, icrcOff) & 0xFFFFFFFFL;
+        if (icrc != null && icrc.overIp(data, ip, ipHeaderLength, v6, bth, icrcOff) != icrcValue) return false;
 
         // Accepted: from here on the same fields as FrameFacts.from, in its order.
         f.number = number;
@@ -237,8 +241,7 @@ final class FastFacts {
             f.pathId = 0;
             f.msgId = f.msgOffset = f.txTs = 0;
         }
-        long icrc = data.get(LE_INT, icrcOff) & 0xFFFFFFFFL;
-        f.fingerprint = icrc * 31 + (f.ipId & 0xFFFF) * 65537L + f.sport;
+        f.fingerprint = icrcValue * 31 + (f.ipId & 0xFFFF) * 65537L + f.sport;
 
         int o;
         if ((o = reth) >= 0) {

@@ -1,7 +1,6 @@
 package io.metaroce.analysis;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -34,14 +33,16 @@ import org.junit.jupiter.api.Test;
  */
 class FastFactsTest {
     private static final DissectorConfig ANALYZE = new DissectorConfig(Set.of(Spec.ROCE_UDP_PORT), false);
+    /** {@code analyze --check-icrc}: a frame with a bad ICRC must be declined (it is not judged). */
+    private static final DissectorConfig CHECKED = new DissectorConfig(Set.of(Spec.ROCE_UDP_PORT), true);
     private static final List<Field> FIELDS = Stream.of(FrameFacts.class.getFields())
             .filter(f -> !Modifier.isStatic(f.getModifiers())).toList();
 
     /** Both paths over one source; returns {frames, accepted}. */
-    private static long[] compare(Path file, List<String> problems, List<byte[]> accepted) throws Exception {
-        Dissector dis = new Dissector(ANALYZE);
+    private static long[] compare(Path file, DissectorConfig config, List<String> problems, List<byte[]> accepted) throws Exception {
+        Dissector dis = new Dissector(config);
         Dissection d = new Dissection();
-        FastFacts fast = new FastFacts(ANALYZE);
+        FastFacts fast = new FastFacts(config);
         FrameFacts slow = new FrameFacts(), quick = new FrameFacts(), before = new FrameFacts();
         long frames = 0, taken = 0;
         try (PacketSource src = CaptureFiles.open(file)) {
@@ -51,7 +52,7 @@ class FastFactsTest {
                 dis.dissect(data, src.frameNumber(), src.timestampNanos(), src.originalLength(), src.linkType(), src.fcsLength(), d);
                 slow.from(d);
                 before.copyFrom(quick);
-                String where = file.getFileName() + " frame " + src.frameNumber();
+                String where = file.getFileName() + " frame " + src.frameNumber() + (config.checkIcrc() ? " (ICRC checked)" : "");
                 if (fast.fill(quick, data, src.frameNumber(), src.timestampNanos(), src.originalLength(), src.linkType(), src.fcsLength())) {
                     taken++;
                     diff(slow, quick, where, problems);
@@ -92,26 +93,32 @@ class FastFactsTest {
         all.addAll(captures(Path.of("../samples/reference")));
         int bundled = all.size();
         all.addAll(captures(ExternalCaptures.dir()));
+        long checkedTaken = 0;
         for (int i = 0; i < all.size(); i++) {
-            long[] r = compare(all.get(i), problems, accepted);
+            long[] r = compare(all.get(i), ANALYZE, problems, accepted);
             frames += r[0];
             taken += r[1];
             if (i >= bundled) externalTaken += r[1];
             files++;
+            checkedTaken += compare(all.get(i), CHECKED, problems, null)[1];
         }
         if (!problems.isEmpty()) fail(problems.size() + " differences:\n" + String.join("\n", problems));
         assertTrue(bundled >= 20, "bundled captures: " + bundled);
         // Not vacuous: most sample frames are the common kind, and some are not (CM, anomalies, other links).
         assertTrue(taken > frames / 2 && taken < frames, taken + " of " + frames + " frames accepted");
+        // With the ICRC checked, the frames whose ICRC is bad (there are some in the samples) are declined as well.
+        assertTrue(checkedTaken > taken / 2 && checkedTaken < taken, checkedTaken + " of " + taken + " accepted with the ICRC checked");
         System.out.println("FastFactsTest: " + files + " captures (" + bundled + " bundled), " + frames + " frames, " + taken
-                + " accepted (" + externalTaken + " of them external), facts identical");
+                + " accepted (" + externalTaken + " of them external; " + checkedTaken + " with the ICRC checked), facts identical");
 
         // Damaged copies of accepted frames: bytes of the headers changed, the frame cut, the wire length changed.
         Random rnd = new Random(14_1);
-        Dissector dis = new Dissector(ANALYZE);
+        // Under both configurations: a damaged byte also breaks the ICRC, which --check-icrc must notice.
+        Dissector dis = new Dissector(ANALYZE), disChecked = new Dissector(CHECKED);
         Dissection d = new Dissection();
-        FastFacts fast = new FastFacts(ANALYZE);
+        FastFacts fast = new FastFacts(ANALYZE), fastChecked = new FastFacts(CHECKED);
         FrameFacts slow = new FrameFacts(), quick = new FrameFacts(), before = new FrameFacts();
+        FrameFacts slowChecked = new FrameFacts(), quickChecked = new FrameFacts();
         long mutants = 0, mutantsTaken = 0;
         for (byte[] frame : accepted) {
             for (int m = 0; m < 12; m++) {
@@ -135,6 +142,15 @@ class FastFactsTest {
                 } else {
                     diff(before, quick, "mutant " + mutants + " (declined, but facts written)", problems);
                     quick.from(d);
+                }
+                disChecked.dissect(data, mutants, 0, orig, 1, -1, d);
+                slowChecked.from(d);
+                before.copyFrom(quickChecked);
+                if (fastChecked.fill(quickChecked, data, mutants, 0, orig, 1, -1)) {
+                    diff(slowChecked, quickChecked, "mutant " + mutants + " (kind " + m % 4 + ", ICRC checked)", problems);
+                } else {
+                    diff(before, quickChecked, "mutant " + mutants + " (ICRC checked, declined, but facts written)", problems);
+                    quickChecked.from(d);
                 }
                 mutants++;
                 if (problems.size() > 20) fail(String.join("\n", problems));
@@ -173,9 +189,4 @@ class FastFactsTest {
         assertEquals(1, problems.size(), problems.toString());
     }
 
-    @Test
-    void notUsedWhenTheIcrcIsChecked() {
-        assertFalse(FastFacts.usable(new DissectorConfig(Set.of(Spec.ROCE_UDP_PORT), true)));
-        assertTrue(FastFacts.usable(ANALYZE));
-    }
 }
