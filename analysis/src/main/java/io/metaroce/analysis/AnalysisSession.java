@@ -386,17 +386,22 @@ public final class AnalysisSession {
         if (progress != null) progress.update(src.recordOffset(), total, frames);
     }
 
+    /**
+     * The decoder's short cut for the common frame ({@link FastFacts}), or null where every frame needs its full
+     * dissection: frame stages (validate) read the {@link Dissection}.
+     */
+    private FastFacts fastFacts(DissectorConfig dc) {
+        return stages == null ? new FastFacts(dc) : null;
+    }
+
     private void runSingle(PacketSource src, DissectorConfig dc, AnalysisEngine engine, long total) {
         Dissector dis = new Dissector(dc);
         io.metaroce.dissector.Dissection d = new io.metaroce.dissector.Dissection();
         FrameFacts f = new FrameFacts();
+        FastFacts fast = fastFacts(dc);
         long n = 0;
         while (src.next()) {
-            dis.dissect(src.data(), src.frameNumber(), src.timestampNanos(), src.originalLength(), src.linkType(),
-                    src.fcsLength(), d);
-            f.from(d);
-            f.fileOffset = src.recordOffset();
-            if (stages != null) stages.decoded(d, f, src.fcsLength(), 0);
+            decode(src, dis, fast, d, f, stages, 0);
             if (batchHook == null) {
                 f = feedOrHold(engine, f);
             } else {
@@ -428,6 +433,7 @@ public final class AnalysisSession {
         FrameStages st = stages;
         Dissector dis = new Dissector(dc);
         io.metaroce.dissector.Dissection d = new io.metaroce.dissector.Dissection();
+        FastFacts fast = fastFacts(dc);
         long[] frames = {0};
         new TwoThreadPipeline<>(pool, "metaroce-analysis").run(slot -> {
             FrameFacts[] b = slot.items;
@@ -435,7 +441,7 @@ public final class AnalysisSession {
             int n = 0;
             boolean more = true;
             while (n < BATCH && (more = src.next())) {
-                decode(src, dis, d, b[n], st, base + n);
+                decode(src, dis, fast, d, b[n], st, base + n);
                 n++;
                 // A live source hands over what it has when no frame is waiting, so events come as they happen.
                 if (src.endOfBurst()) break;
@@ -467,12 +473,17 @@ public final class AnalysisSession {
      * per batch of {@link #BATCH} frames, so without on-stack replacement (the launcher's {@code validate}) its body
      * ran interpreted, six calls on the source per frame, until the whole lambda was compiled after about a hundred
      * batches; a method called per frame is compiled within a few hundred frames, and only the call stays interpreted.
+     * The common clean frame takes {@link FastFacts} (when {@code fast} is not null), every other the full dissection.
      */
-    private static void decode(PacketSource src, Dissector dis, io.metaroce.dissector.Dissection d, FrameFacts f,
-                               FrameStages st, int slot) {
-        dis.dissect(src.data(), src.frameNumber(), src.timestampNanos(), src.originalLength(), src.linkType(),
-                src.fcsLength(), d);
-        f.from(d);
+    private static void decode(PacketSource src, Dissector dis, FastFacts fast, io.metaroce.dissector.Dissection d,
+                               FrameFacts f, FrameStages st, int slot) {
+        MemorySegment data = src.data();
+        if (fast == null || !fast.fill(f, data, src.frameNumber(), src.timestampNanos(), src.originalLength(),
+                src.linkType(), src.fcsLength())) {
+            dis.dissect(data, src.frameNumber(), src.timestampNanos(), src.originalLength(), src.linkType(),
+                    src.fcsLength(), d);
+            f.from(d);
+        }
         f.fileOffset = src.recordOffset();
         if (st != null) st.decoded(d, f, src.fcsLength(), slot);
     }

@@ -1,0 +1,307 @@
+package io.metaroce.analysis;
+
+import io.metaroce.dissector.DissectorConfig;
+import io.metaroce.dissector.Icrc;
+import io.metaroce.protocol.Aeth;
+import io.metaroce.protocol.Bits;
+import io.metaroce.protocol.Bth;
+import io.metaroce.protocol.Crediteth;
+import io.metaroce.protocol.Deth;
+import io.metaroce.protocol.Eth;
+import io.metaroce.protocol.HeaderDef;
+import io.metaroce.protocol.Ip;
+import io.metaroce.protocol.Ipv6;
+import io.metaroce.protocol.Mrcnpeth;
+import io.metaroce.protocol.Mrth;
+import io.metaroce.protocol.Nacketh;
+import io.metaroce.protocol.OpcodeDef;
+import io.metaroce.protocol.Probeeth;
+import io.metaroce.protocol.Reth;
+import io.metaroce.protocol.Sacketh;
+import io.metaroce.protocol.Spec;
+import io.metaroce.protocol.Udp;
+import io.metaroce.protocol.Vlan;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
+
+/**
+ * {@link FrameFacts} straight from a frame's bytes, without a {@link io.metaroce.dissector.Dissection}, for the
+ * frames that make up nearly all of a RoCEv2/MetaRoCE capture: Ethernet, up to two VLAN tags, IPv4 or IPv6 (no
+ * extension headers, not a fragment), UDP to a RoCE port, BTH (and MRTH) with the opcode's header chain, all of it
+ * captured, with nothing the dissector would report an expert item for. {@link #fill} declines every other frame
+ * (it returns false and has not touched the facts), and the caller dissects it in full: this class holds no
+ * decoding rule of its own beyond "decline", and every check mirrors the one of {@code Dissector} that would
+ * otherwise raise an expert item or take another branch. Field offsets come from the generated flyweights, header
+ * sizes and opcode chains from the generated catalogue.
+ *
+ * <p>Why: {@code analyze} needs the facts only, and the full dissection (layers, head copy, expert bookkeeping)
+ * followed by {@link FrameFacts#from} was about a third of the decoding thread's CPU on 10 M frames (docs/
+ * benchmarks.md, helper fast, eighth session). FastFactsTest runs every frame of the bundled samples and external
+ * captures through both and requires identical facts whenever this accepts.
+ *
+ * <p>Under {@code --check-icrc} it computes the ICRC as the dissector does and declines a frame whose ICRC is bad
+ * (the dissector's expert item and source-port search, and an unjudgeable frame). Not used when a consumer needs
+ * the dissection itself (validate's frame stages). Not thread-safe; one per decoding thread.
+ */
+final class FastFacts {
+    private static final int LINKTYPE_ETHERNET = 1, ETHERTYPE_IPV4 = 0x0800, ETHERTYPE_IPV6 = 0x86DD,
+            ETHERTYPE_VLAN = 0x8100, ETHERTYPE_QINQ = 0x88A8, ETHERTYPE_QINQ_OLD = 0x9100, IPPROTO_UDP = 17,
+            RD_BASE = 0x40, GSI_QP = 1, MAX_TAGS = 2, HEAD_CHUNK = 128;
+    private static final ValueLayout.OfInt LE_INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private static final int[] HEADER_SIZE = Spec.HEADERS.stream().mapToInt(HeaderDef::size).toArray();
+
+    private final DissectorConfig config;
+    /** The ICRC computation under {@code --check-icrc}, else null. */
+    private final Icrc icrc;
+    /** The frame's first bytes (as {@code Dissection.head()}): header fields are read through the byte[] getters. */
+    private byte[] head = new byte[HEAD_CHUNK];
+    private int headLength;
+    private MemorySegment data;
+    private int capLen;
+
+    FastFacts(DissectorConfig config) {
+        this.config = config;
+        this.icrc = config.checkIcrc() ? new Icrc() : null;
+    }
+
+    /**
+     * Fills f with the facts of the frame when it is a common, clean RoCE frame (then returns true); otherwise
+     * returns false without having written to f. {@code f.fileOffset} is the caller's, as after
+     * {@link FrameFacts#from}.
+     */
+    boolean fill(FrameFacts f, MemorySegment data, long number, long timeNanos, long originalLength, int linkType,
+                 int fcsLength) {
+        // An FCS the file announces shortens the frame, and any other link type has its own decoder: declined.
+        if (linkType != LINKTYPE_ETHERNET || fcsLength > 0) return false;
+        int end = (int) data.byteSize();
+        if (end < Eth.SIZE) return false;
+        this.data = data;
+        this.capLen = end;
+        headLength = 0;
+        copyHead(Math.min(end, HEAD_CHUNK));
+        byte[] s = head;
+        int type = Eth.type(s, 0);
+        int off = Eth.SIZE, vlan = -1;
+        for (int tags = 0; type == ETHERTYPE_VLAN || type == ETHERTYPE_QINQ || type == ETHERTYPE_QINQ_OLD; tags++) {
+            if (tags == MAX_TAGS || off + Vlan.SIZE > end) return false;
+            if (vlan < 0) vlan = off;
+            type = Vlan.etype(s, off);
+            off += Vlan.SIZE;
+        }
+        // Network layer: the datagram must be whole (the frame's end may hold Ethernet padding or an FCS).
+        int ipEnd, udp, ecn, ipHeaderLength;
+        boolean v6 = type == ETHERTYPE_IPV6;
+        if (type == ETHERTYPE_IPV4) {
+            if (off + Ip.SIZE > end) return false;
+            int hdrLen = Ip.hdrLen(s, off) * 4;
+            if (Ip.version(s, off) != 4 || hdrLen < Ip.SIZE || off + hdrLen > end) return false;
+            int total = Ip.len(s, off);
+            if (total < hdrLen || off + total > end || total > originalLength - off) return false;
+            if (Ip.flagsMf(s, off) || Ip.fragOffset(s, off) != 0 || Ip.proto(s, off) != IPPROTO_UDP) return false;
+            ipEnd = off + total;
+            udp = off + hdrLen;
+            ecn = Ip.ecn(s, off);
+            ipHeaderLength = hdrLen;
+        } else if (v6) {
+            if (off + Ipv6.SIZE > end || Ipv6.version(s, off) != 6) return false;
+            int total = Ipv6.SIZE + Ipv6.plen(s, off);
+            if (off + total > end || total > originalLength - off) return false;
+            // Extension headers (the ICRC is then unchecked, with an expert item) and other protocols: declined.
+            if (Ipv6.nxt(s, off) != IPPROTO_UDP) return false;
+            ipEnd = off + total;
+            udp = off + Ipv6.SIZE;
+            ecn = Ipv6.ecn(s, off);
+            ipHeaderLength = Ipv6.SIZE;
+        } else {
+            return false;
+        }
+        int ip = off;
+        // UDP: its length must end exactly where the IP datagram does (otherwise the dissector reports it).
+        if (udp + Udp.SIZE > ipEnd) return false;
+        ensure(udp + Udp.SIZE);
+        s = head;
+        if (udp + Udp.length(s, udp) != ipEnd || Udp.length(s, udp) < Udp.SIZE) return false;
+        if (!config.isRocePort(Udp.dstport(s, udp))) return false;
+        // Transport: BTH, MRTH under tver 1, then the opcode's header chain before the ICRC.
+        int bth = udp + Udp.SIZE, icrcOff = ipEnd - 4;
+        if (ipEnd - bth < Bth.SIZE + 4) return false;
+        ensure(bth + Bth.SIZE);
+        s = head;
+        int tver = Bth.tver(s, bth), opcodeValue = Bth.opcode(s, bth);
+        int p = bth + Bth.SIZE, mrth = -1;
+        boolean spray = false;
+        OpcodeDef def;
+        if (tver == 0) {
+            // The RD range is Mellanox DC when the byte after the BTH is not 0: declined either way.
+            if ((opcodeValue & 0xE0) == RD_BASE) return false;
+            def = Spec.OPCODES_TVER0.get(opcodeValue);
+        } else if (tver == 1) {
+            if (p + Mrth.SIZE > icrcOff) return false;
+            ensure(p + Mrth.SIZE);
+            s = head;
+            if (Mrth.version(s, p) != 1) return false;
+            mrth = p;
+            spray = Mrth.spray(s, p);
+            p += Mrth.SIZE;
+            def = Spec.OPCODES_TVER1.get(opcodeValue);
+        } else {
+            return false;
+        }
+        if (def == null) return false;
+        // Management datagrams go to QP 1: the dissector decodes their MAD and CM headers.
+        int destQp = Bth.destQp(s, bth);
+        if (destQp == GSI_QP) return false;
+        int reth = -1, aeth = -1, deth = -1, sack = -1, nack = -1, credit = -1, mrcnp = -1, probe = -1;
+        for (int h : def.chain(spray)) {
+            int size = HEADER_SIZE[h];
+            if (p + size > icrcOff) return false;
+            // As FrameFacts.from takes them from the layers: the first of some headers, the last of the others.
+            if (h == Reth.HEADER) { if (reth < 0) reth = p; }
+            else if (h == Aeth.HEADER) { if (aeth < 0) aeth = p; }
+            else if (h == Deth.HEADER) { if (deth < 0) deth = p; }
+            else if (h == Sacketh.HEADER) sack = p;
+            else if (h == Nacketh.HEADER) nack = p;
+            else if (h == Crediteth.HEADER) credit = p;
+            else if (h == Mrcnpeth.HEADER) mrcnp = p;
+            else if (h == Probeeth.HEADER) probe = p;
+            p += size;
+        }
+        ensure(p);
+        s = head;
+        int pad = Bth.padCnt(s, bth);
+        int payloadLength = icrcOff - p - pad;
+        if (payloadLength < 0 || !def.payload() && icrcOff - p > 0
+                || def.payloadBytes() >= 0 && payloadLength != def.payloadBytes()) return false;
+        long icrcValue = data.get(LE_INT, icrcOff) & 0xFFFFFFFFL;
+        if (icrc != null && icrc.overIp(data, ip, ipHeaderLength, v6, bth, icrcOff) != icrcValue) return false;
+
+        // Accepted: from here on the same fields as FrameFacts.from, in its order.
+        f.number = number;
+        f.fileOffset = -1;
+        f.timeNs = timeNanos;
+        f.origLen = originalLength;
+        f.capLen = end;
+        f.truncated = false;
+        f.roce = true;
+        f.hasReth = f.hasAeth = f.hasDeth = f.hasSack = f.hasNack = f.hasCredit = f.hasMrCnp = f.hasProbe = false;
+        f.cm = FrameFacts.CM_NONE;
+        f.hasMrcm = false;
+        f.ecn = f.ttl = f.ipId = f.sport = f.dscp = f.pcp = -1;
+        f.judgeable = true;
+        if (!v6) {
+            f.v6 = false;
+            f.srcHi = f.dstHi = 0;
+            f.srcLo = Ip.src(s, ip) & 0xFFFFFFFFL;
+            f.dstLo = Ip.dst(s, ip) & 0xFFFFFFFFL;
+            f.ttl = Ip.ttl(s, ip);
+            f.ipId = Ip.id(s, ip);
+            f.dscp = Ip.dscp(s, ip);
+        } else {
+            int addr = ip + 8;
+            f.ttl = Ipv6.hlim(s, ip);
+            f.dscp = Ipv6.dscp(s, ip);
+            f.v6 = true;
+            f.srcHi = Bits.read8(s, addr);
+            f.srcLo = Bits.read8(s, addr + 8);
+            f.dstHi = Bits.read8(s, addr + 16);
+            f.dstLo = Bits.read8(s, addr + 24);
+            if (f.srcHi == 0 && f.dstHi == 0 && (f.srcLo >>> 32) == 0xFFFFL && (f.dstLo >>> 32) == 0xFFFFL) {
+                f.v6 = false;
+                f.srcLo &= 0xFFFFFFFFL;
+                f.dstLo &= 0xFFFFFFFFL;
+            }
+        }
+        if (vlan >= 0) f.pcp = Vlan.pcp(s, vlan);
+        f.rocev1 = false;
+        f.ecn = ecn;
+        f.sport = Udp.srcport(s, udp);
+
+        f.opcode = def;
+        f.tver = tver;
+        f.opcodeValue = opcodeValue;
+        f.psn = Bth.psn(s, bth);
+        f.destQp = destQp;
+        f.ackReq = Bth.ackReq(s, bth);
+        f.becn = Bth.becn(s, bth);
+        f.padCnt = pad;
+        f.payloadLength = payloadLength;
+        f.mrth = mrth >= 0;
+        if (mrth >= 0) {
+            f.rtx = Mrth.rtx(s, mrth);
+            f.spray = spray;
+            f.sackReq = Mrth.sackReq(s, mrth);
+            f.tsValid = Mrth.tsValid(s, mrth);
+            f.pathId = Mrth.pathId(s, mrth);
+            f.msgId = Mrth.msgId(s, mrth);
+            f.msgOffset = Mrth.msgOffset(s, mrth);
+            f.txTs = Mrth.txTimestamp(s, mrth);
+        } else {
+            f.rtx = f.spray = f.sackReq = f.tsValid = false;
+            f.pathId = 0;
+            f.msgId = f.msgOffset = f.txTs = 0;
+        }
+        f.fingerprint = icrcValue * 31 + (f.ipId & 0xFFFF) * 65537L + f.sport;
+
+        int o;
+        if ((o = reth) >= 0) {
+            f.hasReth = true;
+            f.rethVa = Reth.virtualAddress(s, o);
+            f.rethLen = Reth.dmaLength(s, o);
+        }
+        if ((o = aeth) >= 0) {
+            f.hasAeth = true;
+            f.aethKind = Aeth.syndromeKind(s, o);
+            f.aethCode = Aeth.syndromeCode(s, o);
+            f.aethMsn = Aeth.msn(s, o);
+        }
+        if ((o = deth) >= 0) {
+            f.hasDeth = true;
+            f.dethSrcQp = Deth.srcQp(s, o);
+        }
+        if ((o = sack) >= 0) {
+            f.hasSack = true;
+            f.sackCum = Sacketh.cumPsn(s, o);
+            f.sackBase = Sacketh.basePsn(s, o);
+            f.sackBitmap = Sacketh.bitmap(s, o);
+            f.sackEcho = Sacketh.echoTimestamp(s, o);
+            f.sackCeCount = Sacketh.ceCount(s, o);
+            f.sackEchoPath = Sacketh.echoPathId(s, o);
+        }
+        if ((o = nack) >= 0) {
+            f.hasNack = true;
+            f.nackFirst = Nacketh.firstPsn(s, o);
+            f.nackCount = Nacketh.count(s, o);
+            f.nackReason = Nacketh.reason(s, o);
+            f.nackRnrTimer = Nacketh.rnrTimer(s, o);
+        }
+        if ((o = credit) >= 0) {
+            f.hasCredit = true;
+            f.creditPsn = Crediteth.grantedPsn(s, o);
+            f.creditBytes = Crediteth.grantedBytes(s, o);
+        }
+        if ((o = mrcnp) >= 0) {
+            f.hasMrCnp = true;
+            f.cnpPath = Mrcnpeth.congestedPathId(s, o);
+            f.cnpCeCount = Mrcnpeth.ceCount(s, o);
+            f.cnpRateHint = Mrcnpeth.rateHint(s, o);
+        }
+        if ((o = probe) >= 0) {
+            f.hasProbe = true;
+            f.probeSeq = Probeeth.probeSeq(s, o);
+            f.probeEcho = Probeeth.echoTimestamp(s, o);
+        }
+        return true;
+    }
+
+    /** Makes {@link #head} hold at least the frame's bytes before end (end is within the captured bytes). */
+    private void ensure(int end) {
+        if (end > headLength) copyHead(Math.min(capLen, Math.max(end, headLength + HEAD_CHUNK)));
+    }
+
+    private void copyHead(int n) {
+        if (n > head.length) head = java.util.Arrays.copyOf(head, Math.max(n, head.length * 2));
+        MemorySegment.copy(data, ValueLayout.JAVA_BYTE, headLength, head, headLength, n - headLength);
+        headLength = n;
+    }
+}

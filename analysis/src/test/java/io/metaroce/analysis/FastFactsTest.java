@@ -1,0 +1,192 @@
+package io.metaroce.analysis;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import io.metaroce.capture.CaptureFiles;
+import io.metaroce.capture.PacketSource;
+import io.metaroce.dissector.Dissection;
+import io.metaroce.dissector.Dissector;
+import io.metaroce.dissector.DissectorConfig;
+import io.metaroce.protocol.Spec;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Random;
+import java.util.Set;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link FastFacts} against the full dissection and {@link FrameFacts#from}: on every frame of every bundled
+ * capture (samples/captures, samples/reference) and of every external capture (../shared/reference/external-pcaps,
+ * when present), and on damaged copies of the accepted frames, whenever the short cut accepts a frame every field
+ * of its facts equals what the dissection gives (also the fields the frame does not set, which keep what the slot
+ * held before: both sides see the same frames in the same order), and when it declines it has written nothing.
+ */
+class FastFactsTest {
+    private static final DissectorConfig ANALYZE = new DissectorConfig(Set.of(Spec.ROCE_UDP_PORT), false);
+    /** {@code analyze --check-icrc}: a frame with a bad ICRC must be declined (it is not judged). */
+    private static final DissectorConfig CHECKED = new DissectorConfig(Set.of(Spec.ROCE_UDP_PORT), true);
+    private static final List<Field> FIELDS = Stream.of(FrameFacts.class.getFields())
+            .filter(f -> !Modifier.isStatic(f.getModifiers())).toList();
+
+    /** Both paths over one source; returns {frames, accepted}. */
+    private static long[] compare(Path file, DissectorConfig config, List<String> problems, List<byte[]> accepted) throws Exception {
+        Dissector dis = new Dissector(config);
+        Dissection d = new Dissection();
+        FastFacts fast = new FastFacts(config);
+        FrameFacts slow = new FrameFacts(), quick = new FrameFacts(), before = new FrameFacts();
+        long frames = 0, taken = 0;
+        try (PacketSource src = CaptureFiles.open(file)) {
+            while (src.next()) {
+                frames++;
+                MemorySegment data = src.data();
+                dis.dissect(data, src.frameNumber(), src.timestampNanos(), src.originalLength(), src.linkType(), src.fcsLength(), d);
+                slow.from(d);
+                before.copyFrom(quick);
+                String where = file.getFileName() + " frame " + src.frameNumber() + (config.checkIcrc() ? " (ICRC checked)" : "");
+                if (fast.fill(quick, data, src.frameNumber(), src.timestampNanos(), src.originalLength(), src.linkType(), src.fcsLength())) {
+                    taken++;
+                    diff(slow, quick, where, problems);
+                    if (accepted != null && accepted.size() < 4000 && src.linkType() == 1) accepted.add(data.toArray(ValueLayout.JAVA_BYTE));
+                } else {
+                    diff(before, quick, where + " (declined, but facts written)", problems);
+                    quick.from(d);
+                }
+                if (problems.size() > 20) fail(String.join("\n", problems));
+            }
+        }
+        return new long[] {frames, taken};
+    }
+
+    private static void diff(FrameFacts want, FrameFacts got, String where, List<String> problems) {
+        for (Field f : FIELDS) {
+            try {
+                if (!Objects.equals(f.get(want), f.get(got))) problems.add(where + ": " + f.getName() + " " + f.get(got) + ", dissection " + f.get(want));
+            } catch (IllegalAccessException e) {
+                throw new AssertionError(e);
+            }
+        }
+    }
+
+    private static List<Path> captures(Path dir) throws Exception {
+        if (dir == null || !Files.isDirectory(dir)) return List.of();
+        try (Stream<Path> s = Files.walk(dir)) {
+            return s.filter(p -> p.getFileName().toString().matches(".*\\.(pcap|pcapng)$")).sorted().toList();
+        }
+    }
+
+    @Test
+    void acceptedFramesGetTheFactsOfTheFullDissection() throws Exception {
+        List<String> problems = new ArrayList<>();
+        List<byte[]> accepted = new ArrayList<>();
+        long frames = 0, taken = 0, files = 0, externalTaken = 0;
+        List<Path> all = new ArrayList<>(captures(Path.of("../samples/captures")));
+        all.addAll(captures(Path.of("../samples/reference")));
+        int bundled = all.size();
+        all.addAll(captures(ExternalCaptures.dir()));
+        long checkedTaken = 0;
+        for (int i = 0; i < all.size(); i++) {
+            long[] r = compare(all.get(i), ANALYZE, problems, accepted);
+            frames += r[0];
+            taken += r[1];
+            if (i >= bundled) externalTaken += r[1];
+            files++;
+            checkedTaken += compare(all.get(i), CHECKED, problems, null)[1];
+        }
+        if (!problems.isEmpty()) fail(problems.size() + " differences:\n" + String.join("\n", problems));
+        assertTrue(bundled >= 20, "bundled captures: " + bundled);
+        // Not vacuous: most sample frames are the common kind, and some are not (CM, anomalies, other links).
+        assertTrue(taken > frames / 2 && taken < frames, taken + " of " + frames + " frames accepted");
+        // With the ICRC checked, the frames whose ICRC is bad (there are some in the samples) are declined as well.
+        assertTrue(checkedTaken > taken / 2 && checkedTaken < taken, checkedTaken + " of " + taken + " accepted with the ICRC checked");
+        System.out.println("FastFactsTest: " + files + " captures (" + bundled + " bundled), " + frames + " frames, " + taken
+                + " accepted (" + externalTaken + " of them external; " + checkedTaken + " with the ICRC checked), facts identical");
+
+        // Damaged copies of accepted frames: bytes of the headers changed, the frame cut, the wire length changed.
+        Random rnd = new Random(14_1);
+        // Under both configurations: a damaged byte also breaks the ICRC, which --check-icrc must notice.
+        Dissector dis = new Dissector(ANALYZE), disChecked = new Dissector(CHECKED);
+        Dissection d = new Dissection();
+        FastFacts fast = new FastFacts(ANALYZE), fastChecked = new FastFacts(CHECKED);
+        FrameFacts slow = new FrameFacts(), quick = new FrameFacts(), before = new FrameFacts();
+        FrameFacts slowChecked = new FrameFacts(), quickChecked = new FrameFacts();
+        long mutants = 0, mutantsTaken = 0;
+        for (byte[] frame : accepted) {
+            for (int m = 0; m < 12; m++) {
+                byte[] b = frame.clone();
+                int len = b.length;
+                long orig = len;
+                switch (m % 4) {
+                    case 0 -> b[rnd.nextInt(Math.min(len, 96))] ^= (byte) (1 << rnd.nextInt(8));
+                    case 1 -> b[rnd.nextInt(Math.min(len, 96))] = (byte) rnd.nextInt(256);
+                    case 2 -> { len = rnd.nextInt(len + 1); orig = b.length; }
+                    default -> orig = len + rnd.nextInt(9) - 4;
+                }
+                if (orig < len) orig = len;
+                MemorySegment data = MemorySegment.ofArray(java.util.Arrays.copyOf(b, len));
+                dis.dissect(data, mutants, 0, orig, 1, -1, d);
+                slow.from(d);
+                before.copyFrom(quick);
+                if (fast.fill(quick, data, mutants, 0, orig, 1, -1)) {
+                    mutantsTaken++;
+                    diff(slow, quick, "mutant " + mutants + " (kind " + m % 4 + ")", problems);
+                } else {
+                    diff(before, quick, "mutant " + mutants + " (declined, but facts written)", problems);
+                    quick.from(d);
+                }
+                disChecked.dissect(data, mutants, 0, orig, 1, -1, d);
+                slowChecked.from(d);
+                before.copyFrom(quickChecked);
+                if (fastChecked.fill(quickChecked, data, mutants, 0, orig, 1, -1)) {
+                    diff(slowChecked, quickChecked, "mutant " + mutants + " (kind " + m % 4 + ", ICRC checked)", problems);
+                } else {
+                    diff(before, quickChecked, "mutant " + mutants + " (ICRC checked, declined, but facts written)", problems);
+                    quickChecked.from(d);
+                }
+                mutants++;
+                if (problems.size() > 20) fail(String.join("\n", problems));
+            }
+        }
+        if (!problems.isEmpty()) fail(problems.size() + " differences:\n" + String.join("\n", problems));
+        assertTrue(mutantsTaken > mutants / 10 && mutantsTaken < mutants * 9 / 10, mutantsTaken + " of " + mutants + " damaged frames accepted");
+        System.out.println("FastFactsTest: " + mutants + " damaged frames, " + mutantsTaken + " accepted, facts identical");
+    }
+
+    /** The comparison itself sees a wrong field (a guard against a test that cannot fail). */
+    @Test
+    void aWrongFieldIsReported() throws Exception {
+        Path f = Path.of("../samples/captures/rocev2-clean.pcapng");
+        FastFacts fast = new FastFacts(ANALYZE);
+        Dissector dis = new Dissector(ANALYZE);
+        Dissection d = new Dissection();
+        FrameFacts slow = new FrameFacts(), quick = new FrameFacts();
+        try (PacketSource src = CaptureFiles.open(f)) {
+            // Up to the first frame the short cut takes (the capture opens with connection management, which it
+            // declines: those frames are dissected on both sides, as the session does).
+            while (true) {
+                assertTrue(src.next());
+                dis.dissect(src.data(), src.frameNumber(), src.timestampNanos(), src.originalLength(), src.linkType(), src.fcsLength(), d);
+                slow.from(d);
+                if (fast.fill(quick, src.data(), src.frameNumber(), src.timestampNanos(), src.originalLength(), src.linkType(),
+                        src.fcsLength())) break;
+                quick.from(d);
+            }
+        }
+        List<String> problems = new ArrayList<>();
+        diff(slow, quick, "first", problems);
+        assertEquals(List.of(), problems);
+        quick.psn++;
+        diff(slow, quick, "first", problems);
+        assertEquals(1, problems.size(), problems.toString());
+    }
+
+}
