@@ -104,7 +104,7 @@ public final class AnalysisEngine {
 
     /**
      * Records each flow's frame numbers and file offsets ({@link FrameFacts#fileOffset}) from now on; call
-     * before the first frame. Off by default: 16 bytes per frame.
+     * before the first frame. Off by default: 2-3 bytes per frame (varint deltas).
      */
     public void recordFlowFrames() {
         if (flowFrames == null) flowFrames = new FlowFrameRecorder();

@@ -39,7 +39,7 @@ public final class AnalysisSession {
      *
      * @param verdicts per-frame verdicts ({@link #verdictOf}, {@link #frameFields}): a few bytes per notable frame
      * @param events the events as objects, indexed by frame ({@link #events()})
-     * @param flowFrames each flow's frame numbers and file offsets ({@link #framesOf}): 16 bytes per frame
+     * @param flowFrames each flow's frame numbers and file offsets ({@link #framesOf}): 2-3 bytes per frame (varint deltas)
      */
     public record Options(boolean verdicts, boolean events, boolean flowFrames) {
         /** Flow results only (what {@code metaroce analyze} needs). */

@@ -4,44 +4,178 @@ import java.util.Arrays;
 
 /**
  * Records, per flow index, the frame numbers and file offsets of the flow's frames during the pass (only when a
- * caller asked for them: "follow this QP", the flow index). Growable primitive arrays, doubled as needed.
+ * caller asked for them: "follow this QP", the flow index). Each list is kept as it is stored in the flow index
+ * ({@link DeltaStream}: varint deltas, 2-3 bytes per frame for both lists of a flow instead of 16), so that the
+ * index copies the bytes of each document's part instead of encoding 16-byte longs after the pass, on the
+ * critical path, in code no other command runs (docs/benchmarks.md, "helper ixa, eighth session").
  */
 final class FlowFrameRecorder {
-    private long[][] frames = new long[16][], offsets = new long[16][];
-    private int[] sizes = new int[16];
+    private DeltaStream[] frames = new DeltaStream[16], offsets = new DeltaStream[16];
 
     void add(int flow, long frame, long offset) {
-        if (flow >= sizes.length) {
-            int n = Math.max(flow + 1, sizes.length * 2);
+        if (flow >= frames.length) {
+            int n = Math.max(flow + 1, frames.length * 2);
             frames = Arrays.copyOf(frames, n);
             offsets = Arrays.copyOf(offsets, n);
-            sizes = Arrays.copyOf(sizes, n);
         }
-        long[] fr = frames[flow];
-        int s = sizes[flow];
+        DeltaStream fr = frames[flow];
         if (fr == null) {
-            fr = frames[flow] = new long[16];
-            offsets[flow] = new long[16];
-        } else if (s == fr.length) {
-            fr = frames[flow] = Arrays.copyOf(fr, s * 2);
-            offsets[flow] = Arrays.copyOf(offsets[flow], s * 2);
+            fr = frames[flow] = new DeltaStream();
+            offsets[flow] = new DeltaStream();
         }
-        fr[s] = frame;
-        offsets[flow][s] = offset;
-        sizes[flow] = s + 1;
+        fr.add(frame);
+        offsets[flow].add(offset);
     }
 
-    /** Forgets a flow's frames (an evicted flow: its arrays were handed over, or are not wanted). */
+    /** Forgets a flow's frames (an evicted flow: its lists were handed over, or are not wanted). */
     void release(int flow) {
-        if (flow < 0 || flow >= sizes.length) return;
+        if (flow < 0 || flow >= frames.length) return;
         frames[flow] = null;
         offsets[flow] = null;
-        sizes[flow] = 0;
     }
 
-    /** The frames of a flow (the arrays are handed over: call once per flow, after the pass or at its eviction). */
+    /** The frames of a flow (the lists are handed over: call once per flow, after the pass or at its eviction). */
     FrameList of(int flow) {
-        if (flow < 0 || flow >= sizes.length || frames[flow] == null) return FrameList.EMPTY;
-        return new FrameList(frames[flow], offsets[flow], sizes[flow]);
+        if (flow < 0 || flow >= frames.length || frames[flow] == null) return FrameList.EMPTY;
+        return new FrameList(frames[flow], offsets[flow]);
+    }
+
+    /**
+     * A growing list of longs as zig-zag LEB128 varints of each value's difference to the one before (the first
+     * to 0): the body of the flow index's packed form ({@code io.metaroce.index.PackedLongs}), which is this
+     * module's consumer's format, not a second one. Every {@link #MARK_EVERY}-th element's byte position and
+     * value are kept beside, so that an element, or the packed form of any range, is found by decoding at most
+     * that many varints.
+     */
+    static final class DeltaStream {
+        static final int MARK_SHIFT = 6, MARK_EVERY = 1 << MARK_SHIFT;
+        private byte[] buf = new byte[32];
+        private int length, size;
+        private long last;
+        private int[] markAt = new int[2];
+        private long[] markValue = new long[2];
+
+        void add(long v) {
+            if ((size & (MARK_EVERY - 1)) == 0) {
+                int m = size >>> MARK_SHIFT;
+                if (m == markAt.length) {
+                    markAt = Arrays.copyOf(markAt, m * 2);
+                    markValue = Arrays.copyOf(markValue, m * 2);
+                }
+                markAt[m] = length;
+                markValue[m] = v;
+            }
+            long d = v - last;
+            last = v;
+            long z = (d << 1) ^ (d >> 63);
+            if (length + 10 > buf.length) buf = Arrays.copyOf(buf, buf.length * 2);
+            byte[] b = buf;
+            int n = length;
+            while ((z & ~0x7FL) != 0) {
+                b[n++] = (byte) ((z & 0x7F) | 0x80);
+                z >>>= 7;
+            }
+            b[n++] = (byte) z;
+            length = n;
+            size++;
+        }
+
+        int size() { return size; }
+
+        /** The i-th value (0 <= i < size). */
+        long get(int i) {
+            int m = i >>> MARK_SHIFT;
+            int[] pos = {markAt[m]};
+            long v = markValue[m];
+            skip(pos);
+            for (int k = m << MARK_SHIFT; k < i; k++) v += unzig(read(pos));
+            return v;
+        }
+
+        /** Every value, in order. */
+        long[] toArray() {
+            long[] out = new long[size];
+            int[] pos = {0};
+            long v = 0;
+            for (int i = 0; i < size; i++) out[i] = v += unzig(read(pos));
+            return out;
+        }
+
+        /** The index of a value in this rising list, or -1 (the marks' values are searched first). */
+        int indexOf(long value) {
+            if (size == 0) return -1;
+            int marks = (size + MARK_EVERY - 1) >>> MARK_SHIFT;
+            int m = Arrays.binarySearch(markValue, 0, marks, value);
+            if (m >= 0) return m << MARK_SHIFT;
+            m = -m - 2;
+            if (m < 0) return -1;
+            int[] pos = {markAt[m]};
+            long v = markValue[m];
+            skip(pos);
+            for (int i = (m << MARK_SHIFT) + 1, end = Math.min(size, (m + 1) << MARK_SHIFT); i < end; i++) {
+                v += unzig(read(pos));
+                if (v == value) return i;
+                if (v > value) return -1;
+            }
+            return -1;
+        }
+
+        /**
+         * The values [from, to) in the packed form: their count, the first value, then the deltas; the bytes of
+         * {@code PackedLongs.encode(values, from, to)}. All but the first value's varint are copied as recorded.
+         */
+        byte[] packed(int from, int to) {
+            if (from < 0 || to > size || from > to) throw new IndexOutOfBoundsException(from + ".." + to + " of " + size);
+            byte[] head = new byte[20];
+            int h = write(head, 0, to - from);
+            if (from == to) return Arrays.copyOf(head, h);
+            int m = from >>> MARK_SHIFT;
+            int[] pos = {markAt[m]};
+            long v = markValue[m];
+            skip(pos);
+            for (int k = m << MARK_SHIFT; k < from; k++) v += unzig(read(pos));
+            h = write(head, h, (v << 1) ^ (v >> 63));
+            int start = pos[0], end = positionOf(to);
+            byte[] out = Arrays.copyOf(head, h + end - start);
+            System.arraycopy(buf, start, out, h, end - start);
+            return out;
+        }
+
+        /** The byte position of the i-th value's varint (the length for i == size). */
+        private int positionOf(int i) {
+            if (i == size) return length;
+            int[] pos = {markAt[i >>> MARK_SHIFT]};
+            for (int k = i & (MARK_EVERY - 1); k > 0; k--) skip(pos);
+            return pos[0];
+        }
+
+        private void skip(int[] pos) {
+            int p = pos[0];
+            while ((buf[p++] & 0x80) != 0) { /* continuation byte */ }
+            pos[0] = p;
+        }
+
+        private long read(int[] pos) {
+            int p = pos[0];
+            long v = 0;
+            for (int shift = 0; ; shift += 7) {
+                int x = buf[p++];
+                v |= (long) (x & 0x7F) << shift;
+                if (x >= 0) break;
+            }
+            pos[0] = p;
+            return v;
+        }
+
+        private static long unzig(long z) { return (z >>> 1) ^ -(z & 1); }
+
+        private static int write(byte[] out, int n, long z) {
+            while ((z & ~0x7FL) != 0) {
+                out[n++] = (byte) ((z & 0x7F) | 0x80);
+                z >>>= 7;
+            }
+            out[n++] = (byte) z;
+            return n;
+        }
     }
 }

@@ -253,7 +253,7 @@ public final class IndexCommand implements Callable<Integer> {
         }
         session.onProgress((pos, total, frames) -> progressAt.accept(pos));
         // Flows the analysis evicts (more QPs than its flow bound) are documented too: their result and frames
-        // are kept until the commit (a summary and 16 bytes per packet, no analysis state).
+        // are kept until the commit (a summary and 2-3 bytes per packet, no analysis state).
         List<Map.Entry<FlowSummary, FrameList>> evicted = new ArrayList<>();
         session.onEviction((f, frames) -> evicted.add(Map.entry(f, frames)));
         // A capture of a size no indexed capture has cannot be indexed already (nor be the same file as one indexed

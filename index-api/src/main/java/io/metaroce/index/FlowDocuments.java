@@ -52,8 +52,8 @@ public final class FlowDocuments {
                                         Collection<String> rules, int splitEvery, int occurrence) {
         if (splitEvery < 1) throw new IllegalArgumentException("split must be at least 1 packet");
         if (occurrence < 1) throw new IllegalArgumentException("occurrence counts from 1");
-        long[] offsets = frames.offsets(), numbers = frames.frames();
-        int parts = Math.max(1, (offsets.length + splitEvery - 1) / splitEvery);
+        int packets = frames.size();
+        int parts = Math.max(1, (packets + splitEvery - 1) / splitEvery);
         String root = rootId(c.hash(), occurrence == 1 ? f.id() : f.id() + "~" + occurrence);
         List<FlowDocument> out = new ArrayList<>(parts);
         for (int p = 0; p < parts; p++) {
@@ -63,10 +63,11 @@ public final class FlowDocuments {
             identity(b, c);
             flowIdentity(b, f);
             if (p == 0) counters(b, f, events, rules);
-            int from = Math.min(offsets.length, p * splitEvery), to = Math.min(offsets.length, from + splitEvery);
+            int from = (int) Math.min(packets, (long) p * splitEvery), to = (int) Math.min(packets, (long) from + splitEvery);
             b.put(FlowSchema.PART_PACKETS, (long) (to - from));
-            b.put(FlowSchema.OFFSETS, PackedLongs.encode(offsets, from, to));
-            b.put(FlowSchema.FRAMES, PackedLongs.encode(numbers, from, to));
+            // The recording holds the lists in this very form (PackedLongs): copied, not decoded and encoded again.
+            b.put(FlowSchema.OFFSETS, frames.packedOffsets(from, to));
+            b.put(FlowSchema.FRAMES, frames.packedFrames(from, to));
             out.add(b.build());
         }
         return out;

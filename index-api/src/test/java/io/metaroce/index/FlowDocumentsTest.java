@@ -65,6 +65,12 @@ class FlowDocumentsTest {
         assertNull(docs.get(1).get("packets"), "counters live in the flow document only, so sums count each flow once");
         assertEquals(f.id(), docs.get(1).getString(FlowSchema.FLOW));
         assertEquals(java.util.Arrays.stream(frames.offsets()).boxed().toList(), all);
+        // The parts' lists are the recording's bytes, copied: they must be PackedLongs' encoding of each range.
+        for (int p = 0; p < docs.size(); p++) {
+            int from = p * split, to = Math.min(frames.size(), from + split);
+            assertArrayEquals(PackedLongs.encode(frames.offsets(), from, to), (byte[]) docs.get(p).get(FlowSchema.OFFSETS), "part " + p);
+            assertArrayEquals(PackedLongs.encode(frames.frames(), from, to), (byte[]) docs.get(p).get(FlowSchema.FRAMES), "part " + p);
+        }
     }
 
     @Test
