@@ -312,7 +312,9 @@ public final class LuceneFlowIndex implements FlowIndex {
             primary = new SortField(f.name(), SortField.Type.DOUBLE, sort.descending());
             primary.setMissingValue(sort.descending() ? Double.NEGATIVE_INFINITY : Double.POSITIVE_INFINITY);
         } else {
-            primary = new SortField(f.name(), SortField.Type.LONG, sort.descending());
+            // A sparse counter's flow documents without a doc value sort as the 0 they hold.
+            primary = LuceneDocuments.sparse(f) ? new SparseCounter(f.name()).getSortField(sort.descending())
+                    : new SortField(f.name(), SortField.Type.LONG, sort.descending());
             primary.setMissingValue(sort.descending() ? Long.MIN_VALUE : Long.MAX_VALUE);
         }
         return new Sort(primary, new SortedSetSortField(FlowSchema.ID, false));
