@@ -30,7 +30,10 @@ public abstract class FlowIndexContract {
             "first:[2026-11-30T00:55 TO 2026-11-30T00:57]", "last:<2026-11-30T00:55:30", "rule:MR-RTX-*", "rule:MR-RTX-00? AND NOT events:nak",
             "ce_without_cnp:*", "NOT ce_without_cnp:*", "transport:metaroce AND paths.2.loss_rate:>0", "ce_paths:1",
             "src_qps:[100 TO 150]", "10.1.0.3", "(naks:>3 || cnps:4) && -service:ud", "credit_mode:true cnps:{1 TO 4}",
-            "*:*", "retransmissions_by_cause.nak:3", "dst:[10.1.0.2 TO 10.1.0.5]", "flow:*-1?", "capture:\"/captures/host3.pcapng\"");
+            "*:*", "retransmissions_by_cause.nak:3", "dst:[10.1.0.2 TO 10.1.0.5]", "flow:*-1?", "capture:\"/captures/host3.pcapng\"",
+            // counters most flows hold at 0, and one (acks) a few flows lack
+            "naks:[0 TO 3]", "naks:0", "NOT naks:0", "timeouts:<1", "acks:*", "NOT acks:*", "acks:[0 TO 2]", "acks:[* TO 0]",
+            "messages:* AND NOT acks:[1 TO *]", "(capture_gaps:0 AND duplicates:>0) OR unique_payload_bytes:0");
 
     /** The flow documents indexed, as generated. */
     protected final List<FlowDocument> flows = new ArrayList<>();
@@ -73,7 +76,7 @@ public abstract class FlowIndexContract {
 
     @Test
     void sortsByAnyNumericFieldWithTiesById() throws IOException {
-        for (String spec : List.of("naks", "ce_without_cnp:desc", "ce_without_cnp:asc", "first:asc", "dest_qp:asc")) {
+        for (String spec : List.of("naks", "ce_without_cnp:desc", "ce_without_cnp:asc", "first:asc", "dest_qp:asc", "acks:asc", "acks:desc", "messages:asc")) {
             FlowSort s = FlowSort.parse(spec);
             Comparator<FlowDocument> byField = Comparator.comparing((FlowDocument d) -> d.getLong(s.field().name()),
                     s.descending() ? Comparator.nullsLast(Comparator.<Long>reverseOrder()) : Comparator.nullsLast(Comparator.<Long>naturalOrder()));
@@ -86,7 +89,8 @@ public abstract class FlowIndexContract {
     @Test
     void topFacetsAreExact() throws IOException {
         String[][] cases = {{"dest_qp", "naks", "*:*"}, {"src", "ce_marks", "*:*"}, {"dst", "retransmitted_packets", "transport:rocev2"},
-                {"rules", "naks", "*:*"}, {"ce_paths", "ce_marks", "*:*"}, {"capture_path", "cnps", "naks:>0"}, {"src_qps", "packets", "*:*"}};
+                {"rules", "naks", "*:*"}, {"ce_paths", "ce_marks", "*:*"}, {"capture_path", "cnps", "naks:>0"}, {"src_qps", "packets", "*:*"},
+                {"acks", "naks", "*:*"}, {"messages", "acks", "*:*"}, {"psn_gaps", "packets", "NOT acks:*"}};
         for (String[] c : cases) {
             FieldDef g = FlowSchema.field(c[0]), by = FlowSchema.field(c[1]);
             FlowQuery f = FlowQueryParser.parse(c[2]);

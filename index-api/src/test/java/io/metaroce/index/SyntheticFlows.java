@@ -48,6 +48,8 @@ public final class SyntheticFlows {
         IndexedCapture c = identity(index);
         return () -> new java.util.Iterator<>() {
             final Random r = new Random(seed * 31 + index);
+            /** The further counters' draws, apart, so the fields drawn from {@code r} stay as they were. */
+            final Random extra = new Random(seed * 31 + index + 0x5EED_0000_0000L);
             final java.util.ArrayDeque<FlowDocument> ready = new java.util.ArrayDeque<>(List.of(FlowDocuments.capture(c)));
             int made;
 
@@ -58,14 +60,14 @@ public final class SyntheticFlows {
             public FlowDocument next() {
                 if (ready.isEmpty()) {
                     if (made >= flows) throw new java.util.NoSuchElementException();
-                    ready.addAll(flow(c, made++, r));
+                    ready.addAll(flow(c, made++, r, extra));
                 }
                 return ready.poll();
             }
         };
     }
 
-    private static List<FlowDocument> flow(IndexedCapture c, int n, Random r) {
+    private static List<FlowDocument> flow(IndexedCapture c, int n, Random r, Random extra) {
         boolean v6 = r.nextInt(5) == 0;
         String src = v6 ? "fd00::" + Integer.toHexString(r.nextInt(12) + 1) : "10.0." + r.nextInt(3) + "." + (r.nextInt(12) + 1);
         String dst = v6 ? "fd00::" + Integer.toHexString(r.nextInt(12) + 0x100) : "10.1.0." + (r.nextInt(12) + 1);
@@ -113,6 +115,7 @@ public final class SyntheticFlows {
                     }
                     if (r.nextBoolean()) b.add(FlowSchema.CE_PATHS, (long) r.nextInt(4));
                 }
+                counters(b, packets, extra);
             }
             int from = p * split, to = Math.min(packets, from + split);
             b.put(FlowSchema.PART_PACKETS, (long) (to - from)).put(FlowSchema.OFFSETS, PackedLongs.encode(offsets, from, to))
@@ -120,6 +123,39 @@ public final class SyntheticFlows {
             out.add(b.build());
         }
         return out;
+    }
+
+    /**
+     * The rest of what {@code FlowDocuments} writes on every flow document (the analyze JSON's counters), at about
+     * the rates of the bundled samples' flows: most are 0 on most flows (of 233 sample flows, the median one had 33 of
+     * the 38 never-null counters at 0); data and acks counters are set on a third to two thirds; the nullable
+     * ones ({@code goodput_bps}, a latency summary) are sometimes absent.
+     */
+    private static void counters(FlowDocument.Builder b, int packets, Random x) {
+        boolean data = x.nextInt(3) != 0;
+        b.put("data_packets", data ? (long) packets : 0L).put("payload_bytes", data ? packets * 1024L : 0L)
+                .put("unique_payload_bytes", data ? packets * 1024L : 0L);
+        long messages = x.nextInt(5) < 2 ? 1 + x.nextInt(8) : 0;
+        b.put("messages", messages).put("messages_completed", messages > 0 && x.nextBoolean() ? messages : 0L);
+        // One flow in 40 without acks at all: a document built through the API need not carry every counter.
+        long acks = x.nextInt(10) < 3 ? 1L + x.nextInt(packets) : 0L;
+        if (x.nextInt(40) != 0) b.put("acks", acks);
+        for (String c : List.of("retransmissions_by_cause.nack", "retransmissions_by_cause.sack",
+                "retransmissions_by_cause.timeout", "retransmissions_by_cause.rnr", "spurious_retransmissions",
+                "spurious_unknown", "inferred_retransmissions", "repeated_responses", "timeout_retransmissions", "timeouts",
+                "out_of_order", "duplicates", "psn_gaps", "capture_gaps", "network_losses", "nak_errors", "rnr_naks",
+                "sacks", "nacks", "mr_cnps", "credit_stalls", "read_responses", "unattributed_control",
+                "truncated_frames", "unjudged_frames")) {
+            b.put(c, x.nextInt(25) == 0 ? 1L + x.nextInt(12) : 0L);
+        }
+        if (x.nextInt(3) != 0) b.put("cnp_expected", (long) x.nextInt(2));
+        if (x.nextInt(15) != 0) b.put("goodput_bps", data ? 1_000_000L + x.nextInt(1_000_000_000) : 0L);
+        if (x.nextInt(10) < 3) {
+            long min = 1_000 + x.nextInt(5_000);
+            b.put("latency.ack_rtt_ns.count", 1L + x.nextInt(packets)).put("latency.ack_rtt_ns.min", min)
+                    .put("latency.ack_rtt_ns.median", min + x.nextInt(2_000)).put("latency.ack_rtt_ns.p99", min + 2_000 + x.nextInt(9_000))
+                    .put("latency.ack_rtt_ns.max", min + 11_000 + x.nextInt(50_000));
+        }
     }
 
     /** The exact facet over flow documents, as {@link FlowIndex#top} must give it. */

@@ -70,6 +70,19 @@ final class ExactFacet implements CollectorManager<ExactFacet.Sums, List<FacetBu
         public LeafCollector getLeafCollector(LeafReaderContext ctx) throws IOException {
             NumericDocValues count = DocValues.getNumeric(ctx.reader(), counter.name());
             if (group.type() == FieldType.LONG) {
+                if (LuceneDocuments.sparse(group)) {
+                    // A flow without the group counter's doc value holds it at 0: it counts in the group 0.
+                    NumericDocValues values = DocValues.getNumeric(ctx.reader(), group.name());
+                    SparseCounter.Zeros zeros = new SparseCounter.Zeros(ctx.reader(), group.name());
+                    return new Leaf() {
+                        @Override
+                        public void collect(int doc) throws IOException {
+                            long c = count.advanceExact(doc) ? count.longValue() : 0;
+                            if (values.advanceExact(doc)) byValue.add(values.longValue(), c);
+                            else if (zeros.zero(doc)) byValue.add(0, c);
+                        }
+                    };
+                }
                 SortedNumericDocValues g = DocValues.getSortedNumeric(ctx.reader(), group.name());
                 NumericDocValues single = DocValues.unwrapSingleton(g);
                 if (single != null) {

@@ -22,9 +22,12 @@ final class IndexMarker {
     static final String FILE = "metaroce-index.properties";
     /**
      * How this backend lays the schema out in Lucene (2: the whole document stored as one value, counters as doc
-     * values); an index without it was written by an earlier metaroce and is refused like another schema.
+     * values; 3: as 2, but a flow document's usual counters get no doc value when 0, see
+     * {@link LuceneDocuments#SPARSE_COUNTERS}); an index of another layout (none: layout 1) was written by
+     * another metaroce and is refused like another schema: a layout-2 metaroce would not see a layout-3 index's
+     * zero counters.
      */
-    static final String LAYOUT = "2";
+    static final String LAYOUT = "3";
 
     private IndexMarker() {}
 

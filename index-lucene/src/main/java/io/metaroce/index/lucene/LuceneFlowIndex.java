@@ -70,6 +70,8 @@ public final class LuceneFlowIndex implements FlowIndex {
     static volatile double segmentsPerTier = 8;
     /** TieredMergePolicy's floor segment size in MB (Lucene's default 16). Not final: FlowIndexBench compares settings. */
     static volatile double floorSegmentMb = 16;
+    /** TieredMergePolicy's segments merged at once (Lucene's default 10). Not final: FlowIndexBench compares settings. */
+    static volatile double maxMergeAtOnce = 10;
     private final Path path;
     private final Directory dir;
     private final IndexWriter writer;
@@ -96,7 +98,8 @@ public final class LuceneFlowIndex implements FlowIndex {
         try {
             IndexWriterConfig cfg = new IndexWriterConfig().setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND)
                     .setRAMBufferSizeMB(ramBufferMb).setUseCompoundFile(compoundFiles).setCommitOnClose(false)
-                    .setMergePolicy(new TieredMergePolicy().setSegmentsPerTier(segmentsPerTier).setFloorSegmentMB(floorSegmentMb));
+                    .setMergePolicy(new TieredMergePolicy().setSegmentsPerTier(segmentsPerTier).setFloorSegmentMB(floorSegmentMb)
+                            .setMaxMergeAtOnce((int) maxMergeAtOnce));
             w = new IndexWriter(d, cfg);
         } catch (LockObtainFailedException e) {
             d.close();
@@ -312,7 +315,9 @@ public final class LuceneFlowIndex implements FlowIndex {
             primary = new SortField(f.name(), SortField.Type.DOUBLE, sort.descending());
             primary.setMissingValue(sort.descending() ? Double.NEGATIVE_INFINITY : Double.POSITIVE_INFINITY);
         } else {
-            primary = new SortField(f.name(), SortField.Type.LONG, sort.descending());
+            // A sparse counter's flow documents without a doc value sort as the 0 they hold.
+            primary = LuceneDocuments.sparse(f) ? new SparseCounter(f.name()).getSortField(sort.descending())
+                    : new SortField(f.name(), SortField.Type.LONG, sort.descending());
             primary.setMissingValue(sort.descending() ? Long.MIN_VALUE : Long.MAX_VALUE);
         }
         return new Sort(primary, new SortedSetSortField(FlowSchema.ID, false));

@@ -36,11 +36,13 @@ public final class FlowIndexBench {
         boolean keep = args.length > 1;
         Path dir = keep ? Path.of(args[1]) : Files.createTempDirectory("idx-bench").resolve("i");
         int captures = Math.max(1, flows / PER_CAPTURE);
-        // Writer settings to compare (-Dbench.ram=MB, -Dbench.cfs=true); the defaults are what metaroce uses.
+        // Writer settings to compare (-Dbench.ram=MB, -Dbench.cfs=true, -Dbench.tier, -Dbench.floor=MB, -Dbench.atonce);
+        // the defaults are what metaroce uses.
         LuceneFlowIndex.ramBufferMb = Double.parseDouble(System.getProperty("bench.ram", Double.toString(LuceneFlowIndex.ramBufferMb)));
         LuceneFlowIndex.compoundFiles = Boolean.parseBoolean(System.getProperty("bench.cfs", Boolean.toString(LuceneFlowIndex.compoundFiles)));
-        System.out.printf(Locale.ROOT, "writer: RAM buffer %.0f MB, compound files %s, segments per tier %s, floor segment %s MB%n",
-                LuceneFlowIndex.ramBufferMb, LuceneFlowIndex.compoundFiles, knob("segmentsPerTier", "bench.tier"), knob("floorSegmentMb", "bench.floor"));
+        System.out.printf(Locale.ROOT, "writer: RAM buffer %.0f MB, compound files %s, segments per tier %s, floor segment %s MB, merged at once %s%n",
+                LuceneFlowIndex.ramBufferMb, LuceneFlowIndex.compoundFiles, knob("segmentsPerTier", "bench.tier"), knob("floorSegmentMb", "bench.floor"),
+                knob("maxMergeAtOnce", "bench.atonce"));
         // Documents made as the index takes them (as `metaroce index` streams a capture's documents), unless
         // -Dbench.materialize=true: each capture's documents made into a list first (the earlier sessions' figures),
         // which the collector then copies while the capture is indexed.
@@ -99,6 +101,9 @@ public final class FlowIndexBench {
                         + " => %.0f flow docs/s (%.0f docs/s); CPU per flow doc %.1f us; document generation %.1f s apart%n",
                 total, docs, captures, addNs / 1e9, addCpu / 1e9, total / (addNs / 1e9), docs / (addNs / 1e9),
                 addCpu / 1e3 / total, genNs.get() / 1e9);
+        try (var d = org.apache.lucene.store.FSDirectory.open(dir); var r = org.apache.lucene.index.DirectoryReader.open(d)) {
+            System.out.printf(Locale.ROOT, "segments: %d%n", r.leaves().size()); // what the merge settings leave to search
+        }
         try (LuceneFlowIndex idx = LuceneFlowIndex.openForReading(dir)) {
             Random r = new Random(3);
             long[] q = new long[300], qThread = new long[300];

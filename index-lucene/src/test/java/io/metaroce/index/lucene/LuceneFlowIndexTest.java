@@ -150,6 +150,32 @@ class LuceneFlowIndexTest extends FlowIndexContract {
         }
     }
 
+    /**
+     * The index holds a usual counter's doc value only where it is not 0, and names the counters a flow document
+     * lacks (what the contract's answers rest on: 0 read back from no doc value, absence from the marker).
+     */
+    @Test
+    void zeroCountersGetNoDocValueAndAbsentOnesAMarker(@TempDir Path t) throws Exception {
+        Path d = t.resolve("i");
+        SyntheticFlows.Capture a = SyntheticFlows.capture(3, 400, 4);
+        try (LuceneFlowIndex idx = LuceneFlowIndex.openForWriting(d)) {
+            idx.addCapture(a.capture(), a.documents());
+        }
+        long nonZero = a.flows().stream().filter(f -> f.getLong("naks") != 0).count();
+        long withoutAcks = a.flows().stream().filter(f -> f.get("acks") == null).count();
+        assertTrue(nonZero > 0 && nonZero < a.flows().size() && withoutAcks > 0, nonZero + " " + withoutAcks);
+        try (var dir = org.apache.lucene.store.FSDirectory.open(d); var r = org.apache.lucene.index.DirectoryReader.open(dir)) {
+            long withValue = 0;
+            for (var leaf : r.leaves()) {
+                var dv = leaf.reader().getNumericDocValues("naks");
+                if (dv != null) while (dv.nextDoc() != org.apache.lucene.search.DocIdSetIterator.NO_MORE_DOCS) withValue++;
+            }
+            assertEquals(nonZero, withValue);
+            assertEquals(withoutAcks, r.docFreq(new org.apache.lucene.index.Term(LuceneDocuments.ABSENT, "acks")));
+            assertEquals(0, r.docFreq(new org.apache.lucene.index.Term(LuceneDocuments.ABSENT, "naks")));
+        }
+    }
+
     @Test
     void aDirectoryThatIsNoIndexGetsOneLine(@TempDir Path t) throws Exception {
         Path other = Files.createDirectories(t.resolve("photos"));
@@ -165,6 +191,9 @@ class LuceneFlowIndexTest extends FlowIndexContract {
             assertNull(w.capture(SyntheticFlows.hash(1)));
             assertTrue(assertThrows(IndexFormatException.class, () -> LuceneFlowIndex.openForWriting(old)).getMessage().contains("another metaroce index is writing"));
         }
+        Files.writeString(old.resolve(IndexMarker.FILE), "schema=" + FlowSchema.VERSION + "\nlayout=2\n");
+        String l = assertThrows(IndexFormatException.class, () -> LuceneFlowIndex.openForReading(old)).getMessage();
+        assertTrue(l.contains("Lucene layout 2, this one writes " + IndexMarker.LAYOUT), l);
         Files.writeString(old.resolve(IndexMarker.FILE), "schema=0\n");
         String v = assertThrows(IndexFormatException.class, () -> LuceneFlowIndex.openForReading(old)).getMessage();
         assertTrue(v.contains("schema version 0; this metaroce reads version " + FlowSchema.VERSION), v);
