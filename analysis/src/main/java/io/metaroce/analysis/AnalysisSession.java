@@ -68,6 +68,19 @@ public final class AnalysisSession {
         void decoded(Dissection d, FrameFacts f, int fcsLength, int slot);
 
         /**
+         * Whether the consumer takes the common clean frame without its dissection ({@link #decodedFast}); false:
+         * every frame is dissected and goes to {@link #decoded}.
+         */
+        default boolean fastFrames() { return false; }
+
+        /**
+         * On the decoding thread, instead of {@link #decoded}, for a frame {@link FastFacts} accepted: f holds its
+         * facts, l where its headers lie. Returns false, having changed nothing, when the consumer needs the
+         * frame's {@link Dissection} after all; the frame is then dissected and goes to {@link #decoded}.
+         */
+        default boolean decodedFast(FastFrame l, FrameFacts f, int slot) { return false; }
+
+        /**
          * On the analysis thread, in capture order, just before the engine sees f: work that needs no
          * {@link Dissection} moves here off the decoding thread (which is the busier one); the consumer may still
          * clear {@link FrameFacts#judgeable}. The frame's bytes are still valid: a source is pipelined only when it
@@ -388,10 +401,10 @@ public final class AnalysisSession {
 
     /**
      * The decoder's short cut for the common frame ({@link FastFacts}), or null where every frame needs its full
-     * dissection: frame stages (validate) read the {@link Dissection}.
+     * dissection: frame stages that read the {@link Dissection} of every frame (not {@link FrameStages#fastFrames}).
      */
     private FastFacts fastFacts(DissectorConfig dc) {
-        return stages == null ? new FastFacts(dc) : null;
+        return stages == null || stages.fastFrames() ? new FastFacts(dc) : null;
     }
 
     private void runSingle(PacketSource src, DissectorConfig dc, AnalysisEngine engine, long total) {
@@ -473,17 +486,20 @@ public final class AnalysisSession {
      * per batch of {@link #BATCH} frames, so without on-stack replacement (the launcher's {@code validate}) its body
      * ran interpreted, six calls on the source per frame, until the whole lambda was compiled after about a hundred
      * batches; a method called per frame is compiled within a few hundred frames, and only the call stays interpreted.
-     * The common clean frame takes {@link FastFacts} (when {@code fast} is not null), every other the full dissection.
+     * The common clean frame takes {@link FastFacts} (when {@code fast} is not null) and, under frame stages, their
+     * {@link FrameStages#decodedFast} unless they decline it; every other frame the full dissection.
      */
     private static void decode(PacketSource src, Dissector dis, FastFacts fast, io.metaroce.dissector.Dissection d,
                                FrameFacts f, FrameStages st, int slot) {
         MemorySegment data = src.data();
-        if (fast == null || !fast.fill(f, data, src.frameNumber(), src.timestampNanos(), src.originalLength(),
-                src.linkType(), src.fcsLength())) {
-            dis.dissect(data, src.frameNumber(), src.timestampNanos(), src.originalLength(), src.linkType(),
-                    src.fcsLength(), d);
-            f.from(d);
+        if (fast != null && fast.fill(f, data, src.frameNumber(), src.timestampNanos(), src.originalLength(),
+                src.linkType(), src.fcsLength()) && (st == null || st.decodedFast(fast, f, slot))) {
+            f.fileOffset = src.recordOffset();
+            return;
         }
+        dis.dissect(data, src.frameNumber(), src.timestampNanos(), src.originalLength(), src.linkType(),
+                src.fcsLength(), d);
+        f.from(d);
         f.fileOffset = src.recordOffset();
         if (st != null) st.decoded(d, f, src.fcsLength(), slot);
     }

@@ -44,7 +44,7 @@ import java.nio.ByteOrder;
  * (the dissector's expert item and source-port search, and an unjudgeable frame). Not used when a consumer needs
  * the dissection itself (validate's frame stages). Not thread-safe; one per decoding thread.
  */
-final class FastFacts {
+final class FastFacts implements FastFrame {
     private static final int LINKTYPE_ETHERNET = 1, ETHERTYPE_IPV4 = 0x0800, ETHERTYPE_IPV6 = 0x86DD,
             ETHERTYPE_VLAN = 0x8100, ETHERTYPE_QINQ = 0x88A8, ETHERTYPE_QINQ_OLD = 0x9100, IPPROTO_UDP = 17,
             RD_BASE = 0x40, GSI_QP = 1, MAX_TAGS = 2, HEAD_CHUNK = 128;
@@ -59,6 +59,10 @@ final class FastFacts {
     private int headLength;
     private MemorySegment data;
     private int capLen;
+    /** The accepted frame's layout ({@link FastFrame}), set only when {@link #fill} accepts. */
+    private int ipOff, ipHdrLen, udpOff, bthOff, mrthOff, payloadOff, icrcOff;
+    private boolean ipv6;
+    private long icrc32;
 
     FastFacts(DissectorConfig config) {
         this.config = config;
@@ -176,7 +180,16 @@ final class FastFacts {
         long icrcValue = data.get(LE_INT, icrcOff) & 0xFFFFFFFFL;
         if (icrc != null && icrc.overIp(data, ip, ipHeaderLength, v6, bth, icrcOff) != icrcValue) return false;
 
-        // Accepted: from here on the same fields as FrameFacts.from, in its order.
+        // Accepted: the layout for FastFrame, then the same fields as FrameFacts.from, in its order.
+        ipOff = ip;
+        ipHdrLen = ipHeaderLength;
+        ipv6 = v6;
+        udpOff = udp;
+        bthOff = bth;
+        mrthOff = mrth;
+        payloadOff = p;
+        this.icrcOff = icrcOff;
+        icrc32 = icrcValue;
         f.number = number;
         f.fileOffset = -1;
         f.timeNs = timeNanos;
@@ -293,6 +306,18 @@ final class FastFacts {
         }
         return true;
     }
+
+    @Override public MemorySegment data() { return data; }
+    @Override public byte[] head() { return head; }
+    @Override public int ipOffset() { return ipOff; }
+    @Override public boolean ipv6() { return ipv6; }
+    @Override public int ipHeaderLength() { return ipHdrLen; }
+    @Override public int udpOffset() { return udpOff; }
+    @Override public int bthOffset() { return bthOff; }
+    @Override public int mrthOffset() { return mrthOff; }
+    @Override public int payloadOffset() { return payloadOff; }
+    @Override public int icrcOffset() { return icrcOff; }
+    @Override public long icrcValue() { return icrc32; }
 
     /** Makes {@link #head} hold at least the frame's bytes before end (end is within the captured bytes). */
     private void ensure(int end) {

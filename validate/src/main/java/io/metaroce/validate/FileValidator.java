@@ -36,12 +36,23 @@ public final class FileValidator {
     /** As {@link #validate(Path, ValidateSettings, boolean, LongConsumer)}; pipelineFrom: see {@link AnalysisSession#pipelineFrom}. */
     static FileResult validate(Path file, ValidateSettings settings, boolean plots, LongConsumer progress,
                                AnalysisSession.Options options, long pipelineFrom) {
+        return validate(file, settings, plots, progress, options, pipelineFrom, true, null);
+    }
+
+    /**
+     * As above; fastFrames false dissects every frame (RuleEngine#decodedFast off), to compare the two paths;
+     * taken (when not null) receives the number of frames the short cut took.
+     */
+    static FileResult validate(Path file, ValidateSettings settings, boolean plots, LongConsumer progress,
+                               AnalysisSession.Options options, long pipelineFrom, boolean fastFrames, long[] taken) {
         FileResult res = new FileResult(file);
         long t0 = System.nanoTime();
         try {
             AnalysisSession session = session(settings, options, progress, pipelineFrom);
             Pass pass = new Pass(settings, plots, null, session, file);
+            pass.rules.fast = fastFrames;
             pass.finish(session.run(file), res);
+            if (taken != null) taken[0] = pass.rules.fastTaken;
         } catch (CaptureException e) {
             res.error = e.getMessage();
         } catch (RuntimeException e) {

@@ -71,6 +71,22 @@ final class FrameAnchors {
         payloadLength[slot] = payload ? (char) pl : 0;
     }
 
+    /** As {@link #record(Dissection)}, for a frame given by its layers' header ids and offsets (no dissection). */
+    void record(long number, int[] headers, int[] offsets, int n, int po, int pl) {
+        int slot = (int) (number & MASK);
+        frame[slot] = number;
+        int base = slot * columns;
+        Arrays.fill(offset, base, base + columns, NONE);
+        for (int i = 0; i < n; i++) {
+            int c = columnOf[headers[i]];
+            int off = offsets[i];
+            if (c >= 0 && offset[base + c] == NONE && off < NONE) offset[base + c] = (char) off;
+        }
+        boolean payload = po >= 0 && po < NONE && pl > 0 && pl < NONE;
+        payloadOffset[slot] = payload ? (char) po : NONE;
+        payloadLength[slot] = payload ? (char) pl : 0;
+    }
+
     /**
      * The bytes a finding of this rule on this frame points at: the first of the rule's fields the frame holds,
      * or null (a rule without fields, or a frame no longer in the ring).

@@ -165,6 +165,112 @@ final class RuleEngine implements AnalysisSession.FrameStages {
         }
     }
 
+    /** Whether the clean common frame skips its dissection ({@link #decodedFast}); off only to compare both paths. */
+    boolean fast = true;
+    /** Frames {@link #decodedFast} took (for the test that compares both paths: it must not be vacuous). */
+    long fastTaken;
+
+    @Override
+    public boolean fastFrames() { return fast; }
+
+    /** Layers of the frame {@link #decodedFast} judges, as the dissector would list them: header ids and offsets. */
+    private final int[] fastHeaders = new int[32], fastOffsets = new int[32];
+
+    /**
+     * First stage for a frame the decoder's short cut accepted ({@link io.metaroce.analysis.FastFrame}: Ethernet,
+     * VLAN tags, IP, UDP, BTH, MRTH and the opcode's whole chain captured, no expert item): what {@link #decoded}
+     * does, without the frame's dissection. Takes only the frame on which no frame rule has anything to say and
+     * leaves it as {@link #decoded} would (ICRC inputs, anchors, request bytes); declines, having written nothing,
+     * every frame on which one of them could (a trailer after the datagram, a cut frame, a UDP checksum that does
+     * not verify, a reserved bit set, a pad that disagrees, a control packet, a path id the rules judge), and the
+     * frame then takes the dissection and {@link #decoded}. Why: the dissection, FrameFacts.from and the frame
+     * rules were about a third of validate's decoding thread (docs/benchmarks.md, helper val, ninth session).
+     * Which of {@link #frameRules}' checks the short cut already guarantees is said at each; FastFramesTest runs
+     * both paths over every sample, external capture and damaged copies and requires the same findings.
+     */
+    @Override
+    public boolean decodedFast(io.metaroce.analysis.FastFrame l, FrameFacts f, int slot) {
+        MemorySegment s = l.data();
+        int ip = l.ipOffset(), udp = l.udpOffset(), bth = l.bthOffset(), mrth = l.mrthOffset(), p = l.payloadOffset();
+        int icrcOff = l.icrcOffset(), cap = (int) f.capLen;
+        // MR-FRAME-002: the short cut has checked that UDP ends where IP does and that the datagram is captured;
+        // a frame that is the datagram and nothing more (no padding, no FCS, not cut) leaves nothing unaccounted.
+        if (icrcOff + 4 != cap || f.origLen != cap) return false;
+        // MR-FRAME-003: a checksum of 0 is not judged, any other must verify.
+        if (Udp.checksum(s, udp) != 0 && udpSum(s, udp, l.ipv6() ? -1 : ip, l.ipv6() ? ip : -1, Udp.length(s, udp)) != 0xFFFF)
+            return false;
+        // MR-HDR-001/002/004 and 005: the short cut took tver 0 or 1, a defined opcode outside the RD/DC range, an
+        // MRTH of version 1 and every header of the opcode's chain. MR-CTL-001 reads a control packet's fields.
+        OpcodeDef op = f.opcode;
+        if (op.role() == OpcodeDef.Role.CONTROL) return false;
+        boolean ud = "ud".equals(op.service());
+        int[] chain = op.chain(f.spray);
+        int[] hs = fastHeaders, os = fastOffsets;
+        int n = 0;
+        hs[n] = io.metaroce.protocol.Eth.HEADER;
+        os[n++] = 0;
+        for (int v = io.metaroce.protocol.Eth.SIZE; v < ip; v += io.metaroce.protocol.Vlan.SIZE) {
+            hs[n] = io.metaroce.protocol.Vlan.HEADER;
+            os[n++] = v;
+        }
+        hs[n] = l.ipv6() ? Ipv6.HEADER : Ip.HEADER;
+        os[n++] = ip;
+        hs[n] = Udp.HEADER;
+        os[n++] = udp;
+        hs[n] = Bth.HEADER;
+        os[n++] = bth;
+        int c = bth + Bth.SIZE;
+        if (mrth >= 0) {
+            hs[n] = Mrth.HEADER;
+            os[n++] = mrth;
+            c += Mrth.SIZE;
+        }
+        boolean deth = false;
+        if (n + chain.length > hs.length) return false;
+        for (int h : chain) {
+            hs[n] = h;
+            os[n++] = c;
+            c += Spec.HEADERS.get(h).size();
+            if (h == io.metaroce.protocol.Deth.HEADER) deth = true;
+        }
+        // MR-UD-001 (per frame): the DETH.
+        if (c != p || ud && !deth) return false;
+        // MR-HDR-003: every reserved bit 0, read off the short cut's copy of the headers.
+        if (!reservedAllZero(hs, os, n, l.head(), cap)) return false;
+        // MR-FRAME-004: payload + pad a multiple of 4, the pad within it, no pad on First and Middle.
+        int wireBytes = icrcOff - p, pad = f.padCnt;
+        if (wireBytes % 4 != 0 || pad > wireBytes || pad != 0 && (op.segment() == OpcodeDef.Segment.FIRST
+                || op.segment() == OpcodeDef.Segment.MIDDLE)) return false;
+        // MR-PATH-001 (per frame).
+        if (mrth >= 0 && (f.pathId > 1023 || op.role() == OpcodeDef.Role.REQUEST && !f.spray && f.pathId != 0))
+            return false;
+
+        // Taken: as decoded and frameRules leave a frame without findings.
+        fastTaken++;
+        FrameExtra x = extras[slot];
+        x.reset();
+        x.roce = true;
+        x.addressed = true;
+        anchors.record(f.number, hs, os, n, p, f.payloadLength);
+        x.frame = s;
+        x.ipOffset = ip;
+        x.ipHeaderLength = l.ipHeaderLength();
+        x.ipv6 = l.ipv6();
+        x.bthOffset = bth;
+        x.icrcOffset = icrcOff;
+        x.icrcValue = l.icrcValue();
+        if (ud) x.udPayload = f.payloadLength;
+        f.judgeable = true;
+        if (op.role() == OpcodeDef.Role.REQUEST) {
+            x.seg = s;
+            x.extOff = mrth >= 0 ? mrth + Mrth.SIZE : bth + Bth.SIZE;
+            x.payOff = p;
+            x.endOff = icrcOff;
+            x.pad = pad;
+        }
+        return true;
+    }
+
     /**
      * Second stage (analysis thread, capture order, after the engine judged f): the frame's waiting findings
      * (dropped with the frame when the engine took it for a capture duplicate) and the stream rules.
@@ -665,18 +771,9 @@ final class RuleEngine implements AnalysisSession.FrameStages {
         if (ck == 0) return;
         int len = Udp.length(s, udp);
         if (udp + len > d.capturedLength() || len < Udp.SIZE) return;
-        long sum = 0;
-        int ip = d.offsetOf(Ip.HEADER);
-        if (ip >= 0) {
-            sum += words(s, ip + 12, 8);
-        } else {
-            int ip6 = d.offsetOf(Ipv6.HEADER);
-            if (ip6 < 0) return;
-            sum += words(s, ip6 + 8, 32);
-        }
-        sum += 17 + len;
-        sum += words(s, udp, len);
-        while ((sum >>> 16) != 0) sum = (sum & 0xFFFF) + (sum >>> 16);
+        int ip = d.offsetOf(Ip.HEADER), ip6 = ip >= 0 ? -1 : d.offsetOf(Ipv6.HEADER);
+        if (ip < 0 && ip6 < 0) return;
+        long sum = udpSum(s, udp, ip, ip6, len);
         if (sum == 0xFFFF) return;
         int computed;
         {
@@ -692,6 +789,15 @@ final class RuleEngine implements AnalysisSession.FrameStages {
         } else {
             x.at(field(d, Udp.F_CHECKSUM)).add(MR_FRAME_003, ERROR, msg);
         }
+    }
+
+    /** The folded one's-complement sum over the pseudo header (ip: IPv4 header, else ip6) and the datagram: 0xFFFF when it verifies. */
+    private static long udpSum(MemorySegment s, int udp, int ip, int ip6, int len) {
+        long sum = ip >= 0 ? words(s, ip + 12, 8) : words(s, ip6 + 8, 32);
+        sum += 17 + len;
+        sum += words(s, udp, len);
+        while ((sum >>> 16) != 0) sum = (sum & 0xFFFF) + (sum >>> 16);
+        return sum;
     }
 
     private static long words(MemorySegment s, int off, int len) {
@@ -778,6 +884,20 @@ final class RuleEngine implements AnalysisSession.FrameStages {
             if (RESERVED_DEFS[h].length == 0) continue;
             int[] at = RESERVED_BYTES[h];
             int off = d.layerOffset(i);
+            if (at == null || off + RESERVED_END[h] > captured) return false;
+            byte[] bits = RESERVED_MASKS[h];
+            for (int k = 0; k < at.length; k++) if ((head[off + at[k]] & bits[k]) != 0) return false;
+        }
+        return true;
+    }
+
+    /** As {@link #reservedAllZero(Dissection)}, over the layers {@link #decodedFast} lists and the short cut's head copy. */
+    private static boolean reservedAllZero(int[] headers, int[] offsets, int n, byte[] head, int captured) {
+        for (int i = 0; i < n; i++) {
+            int h = headers[i];
+            if (RESERVED_DEFS[h].length == 0) continue;
+            int[] at = RESERVED_BYTES[h];
+            int off = offsets[i];
             if (at == null || off + RESERVED_END[h] > captured) return false;
             byte[] bits = RESERVED_MASKS[h];
             for (int k = 0; k < at.length; k++) if ((head[off + at[k]] & bits[k]) != 0) return false;

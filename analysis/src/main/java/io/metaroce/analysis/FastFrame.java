@@ -1,0 +1,45 @@
+package io.metaroce.analysis;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * Where the headers of a frame {@link FastFacts} accepted lie, as its walk found them, for a consumer of the
+ * analysis pass that would otherwise need the frame's full {@link io.metaroce.dissector.Dissection}
+ * ({@link AnalysisSession.FrameStages#decodedFast}: validate's frame rules). An accepted frame is Ethernet, up to
+ * two VLAN tags between the Ethernet header and {@link #ipOffset}, one IPv4 or IPv6 header, UDP, BTH, the MRTH
+ * under tver 1, then the opcode's header chain ({@code OpcodeDef.chain(spray)}) up to {@link #payloadOffset},
+ * all of it captured and consistent; the dissector would lay out the same layers at the same offsets and raise
+ * no expert item for it. Valid until the next frame.
+ */
+public interface FastFrame {
+    /** The frame's captured bytes. */
+    MemorySegment data();
+
+    /** A copy of the frame's first bytes, at least up to {@link #payloadOffset} (as {@code Dissection.head()}). */
+    byte[] head();
+
+    /** Offset of the IPv4 or IPv6 header. */
+    int ipOffset();
+
+    /** True for an IPv6 header (also when its addresses are IPv4-mapped), false for IPv4. */
+    boolean ipv6();
+
+    /** Length of the IP header with its options (IPv4), 40 for IPv6 (no extension headers). */
+    int ipHeaderLength();
+
+    int udpOffset();
+
+    int bthOffset();
+
+    /** Offset of the MRTH, -1 under tver 0. */
+    int mrthOffset();
+
+    /** Where the opcode's header chain ends and the payload starts. */
+    int payloadOffset();
+
+    /** Offset of the ICRC, the datagram's last 4 bytes. */
+    int icrcOffset();
+
+    /** The ICRC as the frame carries it (unsigned). */
+    long icrcValue();
+}

@@ -1,0 +1,172 @@
+package io.metaroce.validate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.metaroce.analysis.AnalysisSession;
+import io.metaroce.capture.CaptureFiles;
+import io.metaroce.capture.PacketSource;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * validate's frame rules on the decoder's short cut ({@link RuleEngine#decodedFast}: the common clean frame without
+ * its dissection) against the same rules on every frame's full dissection ({@link RuleEngine#decoded}): the whole
+ * JSON result (findings with their frames, flows, messages and anchors, the summary with its unjudged and
+ * truncated counts) must be identical, at {@code --tap auto} and {@code mirror}, over every bundled sample, every
+ * external capture, and damaged copies of the samples' frames (header bits flipped, header bytes replaced, the wire
+ * length changed, bytes or a valid FCS after the datagram, a UDP checksum set right or wrong), on which the short
+ * cut must decline exactly the frames a frame rule has something to say about.
+ */
+class FastFramesTest {
+
+    private static String json(Path cap, String tap, boolean fast, long[] taken) throws IOException {
+        ValidateSettings s = new ValidateSettings.Builder().tap(tap).build();
+        FileResult r = FileValidator.validate(cap, s, false, null, AnalysisSession.Options.RESULTS, -1, fast, taken);
+        return Reports.mapper().writeValueAsString(Reports.jsonTree(List.of(r), s));
+    }
+
+    private static List<Path> captures(Path dir) throws IOException {
+        if (dir == null || !Files.isDirectory(dir)) return List.of();
+        try (Stream<Path> s = Files.walk(dir)) {
+            return s.filter(p -> p.getFileName().toString().matches(".*\\.(pcap|pcapng)$")).sorted().toList();
+        }
+    }
+
+    private static Path externalDir() {
+        String p = System.getProperty("metaroce.external");
+        if (p != null && !p.isBlank()) return Path.of(p);
+        for (String c : new String[] {"../../shared/reference/external-pcaps", "../shared/reference/external-pcaps"}) {
+            if (Files.isDirectory(Path.of(c))) return Path.of(c);
+        }
+        return null;
+    }
+
+    /** Both paths over a capture at both taps; the frames the short cut took. */
+    private static long compare(Path cap, List<String> problems) throws IOException {
+        long taken = 0;
+        for (String tap : new String[] {"auto", "mirror"}) {
+            long[] n = {0};
+            String full = json(cap, tap, false, null), fast = json(cap, tap, true, n);
+            if (!full.equals(fast)) problems.add(cap + " at --tap " + tap + ": " + firstDifference(full, fast));
+            taken += n[0];
+        }
+        return taken;
+    }
+
+    private static String firstDifference(String a, String b) {
+        int i = 0;
+        while (i < a.length() && i < b.length() && a.charAt(i) == b.charAt(i)) i++;
+        int from = Math.max(0, i - 300);
+        return "\n  full: ..." + a.substring(from, Math.min(a.length(), i + 200)) + "\n  fast: ..." + b.substring(from, Math.min(b.length(), i + 200));
+    }
+
+    @Test
+    void theShortCutFindsWhatTheDissectionFinds(@TempDir Path tmp) throws IOException {
+        List<String> problems = new ArrayList<>();
+        List<Path> all = new ArrayList<>(captures(Path.of("../samples/captures")));
+        all.addAll(captures(Path.of("../samples/reference")));
+        int bundled = all.size();
+        all.addAll(captures(externalDir()));
+        long taken = 0;
+        for (Path cap : all) taken += compare(cap, problems);
+        assertEquals(List.of(), problems);
+        assertTrue(bundled >= 20, "bundled captures: " + bundled);
+        assertTrue(taken > 5_000, "frames the short cut took (both taps): " + taken);
+
+        // Damaged copies of the bundled samples' Ethernet frames, one file per kind of damage and sample.
+        Random rnd = new Random(14_1_9);
+        long mutantsTaken = 0, mutants = 0;
+        for (Path cap : captures(Path.of("../samples/captures"))) {
+            for (int kind = 0; kind < 6; kind++) {
+                Path out = tmp.resolve(cap.getFileName() + "." + kind + ".pcap");
+                mutants += damaged(cap, out, kind, rnd);
+                mutantsTaken += compare(out, problems);
+            }
+        }
+        assertEquals(List.of(), problems);
+        // Not vacuous: the short cut takes damaged frames too (a flip in a field no frame rule reads), not all.
+        assertTrue(mutantsTaken > mutants / 4 && mutantsTaken < 2 * mutants * 9 / 10,
+                mutantsTaken + " taken at the two taps of " + mutants + " damaged frames");
+        System.out.println("FastFramesTest: " + all.size() + " captures (" + bundled + " bundled), " + taken
+                + " frames taken at the two taps; " + mutants + " damaged frames, " + mutantsTaken + " taken; same results");
+    }
+
+    /** Writes the Ethernet frames of cap, each damaged by kind, as a pcap file; returns how many. */
+    private static long damaged(Path cap, Path out, int kind, Random rnd) throws IOException {
+        long n = 0;
+        try (PacketSource src = CaptureFiles.open(cap); OutputStream w = Files.newOutputStream(out)) {
+            ByteBuffer h = ByteBuffer.allocate(24).order(ByteOrder.LITTLE_ENDIAN);
+            h.putInt(0xA1B2C3D4).putShort((short) 2).putShort((short) 4).putInt(0).putInt(0).putInt(262144).putInt(1);
+            w.write(h.array());
+            while (src.next()) {
+                if (src.linkType() != 1) continue;
+                byte[] b = src.data().toArray(ValueLayout.JAVA_BYTE);
+                long orig = src.originalLength();
+                if (orig != b.length) continue;
+                int len = b.length, head = Math.min(len, 96);
+                switch (kind) {
+                    case 0 -> b[14 + rnd.nextInt(Math.max(1, head - 14))] ^= (byte) (1 << rnd.nextInt(8));
+                    case 1 -> b[14 + rnd.nextInt(Math.max(1, head - 14))] = (byte) rnd.nextInt(256);
+                    case 2 -> orig = len + rnd.nextInt(9);
+                    case 3 -> {
+                        // Bytes after the datagram: padding, or an FCS (a valid CRC-32, which the dissector recognizes).
+                        int extra = 1 + rnd.nextInt(8);
+                        b = java.util.Arrays.copyOf(b, len + (rnd.nextBoolean() ? 4 : extra));
+                        if (b.length == len + 4) {
+                            java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+                            crc.update(b, 0, len);
+                            ByteBuffer.wrap(b, len, 4).order(ByteOrder.LITTLE_ENDIAN).putInt((int) crc.getValue());
+                        }
+                        orig = b.length;
+                    }
+                    case 4 -> udpChecksum(b, rnd.nextInt(3) == 0);
+                    default -> {
+                        // A flip past the first 96 bytes as well (payload, pad, ICRC) or the frame cut short.
+                        if (rnd.nextBoolean()) b[rnd.nextInt(len)] ^= (byte) (1 << rnd.nextInt(8));
+                        else b = java.util.Arrays.copyOf(b, rnd.nextInt(len + 1));
+                    }
+                }
+                ByteBuffer r = ByteBuffer.allocate(16).order(ByteOrder.LITTLE_ENDIAN);
+                long t = src.timestampNanos();
+                r.putInt((int) (t / 1_000_000_000L)).putInt((int) (t % 1_000_000_000L / 1000)).putInt(b.length).putInt((int) orig);
+                w.write(r.array());
+                w.write(b);
+                n++;
+            }
+        } catch (io.metaroce.capture.CaptureException e) {
+            throw new IOException(e);
+        }
+        return n;
+    }
+
+    /** Sets the UDP checksum of an untagged IPv4 frame right (then, when wrong, one bit off). */
+    private static void udpChecksum(byte[] b, boolean wrong) {
+        if (b.length < 42 || (b[12] & 0xFF) != 0x08 || b[13] != 0x00 || (b[23] & 0xFF) != 17) return;
+        int ip = 14, udp = ip + (b[ip] & 0x0F) * 4;
+        if (udp + 8 > b.length) return;
+        int len = ((b[udp + 4] & 0xFF) << 8) | (b[udp + 5] & 0xFF);
+        if (len < 8 || udp + len > b.length) return;
+        b[udp + 6] = b[udp + 7] = 0;
+        long sum = 17 + len;
+        for (int i = ip + 12; i < ip + 20; i += 2) sum += ((b[i] & 0xFF) << 8) | (b[i + 1] & 0xFF);
+        for (int i = 0; i < len; i += 2) sum += ((b[udp + i] & 0xFF) << 8) | (i + 1 < len ? b[udp + i + 1] & 0xFF : 0);
+        while ((sum >>> 16) != 0) sum = (sum & 0xFFFF) + (sum >>> 16);
+        int ck = (int) (~sum & 0xFFFF);
+        if (ck == 0) ck = 0xFFFF;
+        if (wrong) ck ^= 1 << 3;
+        b[udp + 6] = (byte) (ck >>> 8);
+        b[udp + 7] = (byte) ck;
+    }
+}
