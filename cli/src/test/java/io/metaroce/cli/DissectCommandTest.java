@@ -77,6 +77,28 @@ class DissectCommandTest {
     }
 
     @Test
+    void manyBatchesOnTwoWorkersComeOutWholeAndInOrder(@TempDir Path tmp) throws Exception {
+        // 7 batches of 2,048 frames: each worker renders into buffers that go round between it and the writer,
+        // which writes a whole batch at once; a reused buffer's stale or missing bytes break a line or the order.
+        Path cap = tmp.resolve("many.pcap");
+        CliRun sim = CliRun.of("simulate", "--scenario", "rocev2-clean", "--frames", "13000", "--format", "pcap",
+                "--out", cap.toString(), "--no-progress");
+        assertEquals(0, sim.exit(), sim.err());
+        CliRun two = CliRun.of("dissect", "-r", cap.toString(), "-T", "jsonl", "--threads", "2");
+        assertEquals(0, two.exit(), two.err());
+        List<String> lines = two.out().lines().toList();
+        assertEquals(13000, lines.size());
+        for (int i = 0; i < lines.size(); i++) {
+            assertEquals(i + 1, JSON.readTree(lines.get(i)).get("frame").asInt(), "line " + (i + 1));
+        }
+        assertEquals(two.out(), CliRun.of("dissect", "-r", cap.toString(), "-T", "jsonl", "--threads", "1").out());
+        // -c ending inside a batch: the writer's frame-by-frame path for that batch.
+        List<String> cut = CliRun.of("dissect", "-r", cap.toString(), "-T", "jsonl", "--threads", "2", "-c", "5000")
+                .out().lines().toList();
+        assertEquals(lines.subList(0, 5000), cut);
+    }
+
+    @Test
     void countStopsAfterNMatchingFrames() {
         CliRun r = CliRun.of("dissect", "-r", ORACLE, "-c", "4", "-Y", "reth");
         assertEquals(4, r.out().lines().count());

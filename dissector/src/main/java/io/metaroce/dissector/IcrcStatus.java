@@ -4,5 +4,8 @@ package io.metaroce.dissector;
 public enum IcrcStatus {
     GOOD, BAD, UNCHECKED, NONE;
 
-    public String label() { return name().toLowerCase(java.util.Locale.ROOT); }
+    /** Made once: the JSON and fields output ask for it on every frame. */
+    private final String label = name().toLowerCase(java.util.Locale.ROOT);
+
+    public String label() { return label; }
 }
