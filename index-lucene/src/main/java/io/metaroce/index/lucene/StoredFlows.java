@@ -1,6 +1,7 @@
 package io.metaroce.index.lucene;
 
 import io.metaroce.index.FieldDef;
+import io.metaroce.index.FieldType;
 import io.metaroce.index.FlowDocument;
 import io.metaroce.index.FlowSchema;
 import java.nio.charset.StandardCharsets;
@@ -33,15 +34,22 @@ final class StoredFlows {
         return out.toArray();
     }
 
+    /**
+     * Whether a field's value is kept apart from the encoding, in a binary doc value of its own name: the
+     * single-valued STORED fields, a flow's packed frame numbers and offsets (2-3 bytes per packet). Lucene
+     * compresses stored values (LZ4, in chunks), and these lists hardly compress (2.78 MB against 3.13 MB on a
+     * 1 M-frame capture) while the compression was half of what indexing such a capture cost after its pass
+     * (docs/benchmarks.md, "helper ixa, ninth session"); Lucene 10's binary doc values are written as they are.
+     * The encoding keeps the field's place, with an empty value.
+     */
+    static boolean apart(FieldDef f) { return f.type() == FieldType.STORED && !f.multi(); }
+
     /** Writes one document's fields as they come (the caller looked each field up once for indexing too). */
     static final class Encoder {
         private final Out out = new Out();
 
         void field(FieldDef f, Object value) {
-            byte[] name = FIXED_NAMES.get(f.name());
-            if (name == null) name = NAMES.computeIfAbsent(f.name(), k -> k.getBytes(StandardCharsets.UTF_8));
-            out.var(name.length);
-            out.bytes(name, name.length);
+            name(f);
             if (f.multi()) {
                 List<?> l = (List<?>) value;
                 out.var(l.size());
@@ -49,6 +57,19 @@ final class StoredFlows {
             } else {
                 value(out, f, value);
             }
+        }
+
+        /** Writes a field {@link #apart} from the encoding: its name, in its place, and an empty value. */
+        void placeholder(FieldDef f) {
+            name(f);
+            out.var(0);
+        }
+
+        private void name(FieldDef f) {
+            byte[] name = FIXED_NAMES.get(f.name());
+            if (name == null) name = NAMES.computeIfAbsent(f.name(), k -> k.getBytes(StandardCharsets.UTF_8));
+            out.var(name.length);
+            out.bytes(name, name.length);
         }
 
         byte[] toArray() { return out.toArray(); }
@@ -81,7 +102,14 @@ final class StoredFlows {
     }
 
     /** @throws IllegalArgumentException for bytes that are not an encoding of this schema (a damaged index) */
-    static FlowDocument decode(byte[] b, int offset, int length) {
+    static FlowDocument decode(byte[] b, int offset, int length) { return decode(b, offset, length, null); }
+
+    /**
+     * @param apart the value of a field kept {@link #apart} from the encoding (by name; null: an encoding that holds
+     *     every value, as {@link #encode} writes it)
+     * @throws IllegalArgumentException for bytes that are not an encoding of this schema (a damaged index)
+     */
+    static FlowDocument decode(byte[] b, int offset, int length, java.util.function.Function<String, byte[]> apart) {
         In in = new In(b, offset, offset + length);
         FlowDocument.Builder out = FlowDocument.builder();
         while (in.pos < in.end) {
@@ -90,6 +118,11 @@ final class StoredFlows {
             if (f == null) throw new IllegalArgumentException("stored flow: unknown field " + name);
             if (f.multi()) {
                 for (long i = 0, n = in.var(); i < n; i++) out.add(name, in.value(f));
+            } else if (apart != null && apart(f)) {
+                if (in.var() != 0) throw new IllegalArgumentException("stored flow: " + name + " held in the encoding");
+                byte[] v = apart.apply(name);
+                if (v == null) throw new IllegalArgumentException("stored flow: no doc value for " + name);
+                out.put(name, v);
             } else {
                 out.put(name, in.value(f));
             }

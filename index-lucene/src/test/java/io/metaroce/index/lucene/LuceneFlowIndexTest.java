@@ -176,6 +176,51 @@ class LuceneFlowIndexTest extends FlowIndexContract {
         }
     }
 
+    /**
+     * A flow's packed frame numbers and offsets are binary doc values (stored as they are), not in the stored
+     * value (which Lucene compresses); every document still reads back whole, also when the hits come in
+     * another order than the documents (each value is read with an iterator of its own).
+     */
+    @Test
+    void packetListsAreBinaryDocValuesAndReadBackInAnyHitOrder(@TempDir Path t) throws Exception {
+        Path d = t.resolve("i");
+        SyntheticFlows.Capture a = SyntheticFlows.capture(5, 300, 3);
+        try (LuceneFlowIndex idx = LuceneFlowIndex.openForWriting(d)) {
+            idx.addCapture(a.capture(), a.documents());
+        }
+        long withOffsets = a.documents().stream().filter(x -> x.get(FlowSchema.OFFSETS) != null).count();
+        assertTrue(withOffsets > 100, "" + withOffsets);
+        try (var dir = org.apache.lucene.store.FSDirectory.open(d); var r = org.apache.lucene.index.DirectoryReader.open(dir)) {
+            long values = 0;
+            for (var leaf : r.leaves()) {
+                var dv = leaf.reader().getBinaryDocValues(FlowSchema.OFFSETS);
+                var stored = leaf.reader().storedFields();
+                while (dv != null && dv.nextDoc() != org.apache.lucene.search.DocIdSetIterator.NO_MORE_DOCS) {
+                    values++;
+                    var v = dv.binaryValue();
+                    var blob = stored.document(dv.docID()).getBinaryValue(StoredFlows.FIELD);
+                    // the stored value holds the field's name and an empty value, not the list
+                    assertTrue(blob.length < 4000 && v.length > 0, blob.length + " " + v.length);
+                }
+            }
+            assertEquals(withOffsets, values);
+        }
+        try (LuceneFlowIndex idx = LuceneFlowIndex.openForReading(d)) {
+            for (boolean descending : new boolean[] {false, true}) {
+                SearchResult res = idx.search(new FlowQuery.MatchAll(), new FlowSort(FlowSchema.field("packets"), descending), 100000);
+                assertEquals(a.flows().size(), res.flows().size());
+                java.util.Map<String, FlowDocument> byId = new java.util.HashMap<>();
+                for (FlowDocument x : a.documents()) byId.put(x.id(), x);
+                for (FlowDocument h : res.flows()) {
+                    FlowDocument want = byId.get(h.id());
+                    assertArrayEquals((byte[]) want.get(FlowSchema.OFFSETS), (byte[]) h.get(FlowSchema.OFFSETS), h.id());
+                    assertArrayEquals((byte[]) want.get(FlowSchema.FRAMES), (byte[]) h.get(FlowSchema.FRAMES), h.id());
+                    assertEquals(List.copyOf(want.fields().keySet()), List.copyOf(h.fields().keySet()), h.id());
+                }
+            }
+        }
+    }
+
     @Test
     void aDirectoryThatIsNoIndexGetsOneLine(@TempDir Path t) throws Exception {
         Path other = Files.createDirectories(t.resolve("photos"));
