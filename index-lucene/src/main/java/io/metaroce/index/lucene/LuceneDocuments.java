@@ -97,9 +97,14 @@ final class LuceneDocuments {
             boolean flow = FlowSchema.KIND_FLOW.equals(d.kind());
             for (var e : d.fields().entrySet()) {
                 FieldDef f = FlowSchema.field(e.getKey());
-                if (StoredFlows.apart(f)) {
-                    doc.add(new BinaryDocValuesField(f.name(), new BytesRef((byte[]) e.getValue())));
-                    stored.placeholder(f);
+                if (StoredFlows.packed(f)) {
+                    byte[] v = (byte[]) e.getValue();
+                    if (StoredFlows.apart(f, v)) {
+                        doc.add(new BinaryDocValuesField(f.name(), new BytesRef(v)));
+                        stored.placeholder(f);
+                    } else {
+                        stored.inline(f, v);
+                    }
                     continue;
                 }
                 if (e.getValue() instanceof List<?> l) for (Object v : l) add(doc, f, v, false);

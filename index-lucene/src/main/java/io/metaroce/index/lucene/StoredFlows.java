@@ -35,14 +35,23 @@ final class StoredFlows {
     }
 
     /**
-     * Whether a field's value is kept apart from the encoding, in a binary doc value of its own name: the
-     * single-valued STORED fields, a flow's packed frame numbers and offsets (2-3 bytes per packet). Lucene
-     * compresses stored values (LZ4, in chunks), and these lists hardly compress (2.78 MB against 3.13 MB on a
-     * 1 M-frame capture) while the compression was half of what indexing such a capture cost after its pass
-     * (docs/benchmarks.md, "helper ixa, ninth session"); Lucene 10's binary doc values are written as they are.
-     * The encoding keeps the field's place, with an empty value.
+     * From this length on, a packed list is kept {@link #apart} from the encoding: 4 KiB, about 1,500 packets.
+     * Lucene compresses stored values (LZ4, in chunks), and a long flow's frame numbers and offsets hardly
+     * compress (2.78 MB against 3.13 MB on a 1 M-frame capture of 7 flows) while compressing them was half of what
+     * indexing such a capture cost after its pass (docs/benchmarks.md, "helper ixa, ninth session"). The short
+     * lists of the many small flows compress with the rest of their document, and a binary doc value for each of
+     * them cost 7 % more CPU per flow document and 30 % more disk at 200,000 flows: they stay in the encoding.
      */
-    static boolean apart(FieldDef f) { return f.type() == FieldType.STORED && !f.multi(); }
+    static final int APART_BYTES = 4096;
+
+    /** Whether a field's values may be kept {@link #apart}: the single-valued STORED fields (a flow's packed lists). */
+    static boolean packed(FieldDef f) { return f.type() == FieldType.STORED && !f.multi(); }
+
+    /**
+     * Whether this value is kept apart from the encoding, in a binary doc value of the field's name (which Lucene
+     * 10's doc-values format writes as it is); the encoding keeps the field's name, in its place.
+     */
+    static boolean apart(FieldDef f, Object value) { return packed(f) && ((byte[]) value).length >= APART_BYTES; }
 
     /** Writes one document's fields as they come (the caller looked each field up once for indexing too). */
     static final class Encoder {
@@ -59,10 +68,17 @@ final class StoredFlows {
             }
         }
 
-        /** Writes a field {@link #apart} from the encoding: its name, in its place, and an empty value. */
+        /** Writes a field kept {@link #apart} from the encoding: its name, in its place, and length 0. */
         void placeholder(FieldDef f) {
             name(f);
             out.var(0);
+        }
+
+        /** Writes a {@link #packed} field's value in the encoding, its length + 1 first (0 says "apart"). */
+        void inline(FieldDef f, byte[] v) {
+            name(f);
+            out.var(v.length + 1L);
+            out.bytes(v, v.length);
         }
 
         private void name(FieldDef f) {
@@ -106,7 +122,8 @@ final class StoredFlows {
 
     /**
      * @param apart the value of a field kept {@link #apart} from the encoding (by name; null: an encoding that holds
-     *     every value, as {@link #encode} writes it)
+     *     every value, as {@link #encode} writes it; else the {@link #packed} fields are as {@link Encoder#inline}
+     *     or {@link Encoder#placeholder} wrote them)
      * @throws IllegalArgumentException for bytes that are not an encoding of this schema (a damaged index)
      */
     static FlowDocument decode(byte[] b, int offset, int length, java.util.function.Function<String, byte[]> apart) {
@@ -118,10 +135,17 @@ final class StoredFlows {
             if (f == null) throw new IllegalArgumentException("stored flow: unknown field " + name);
             if (f.multi()) {
                 for (long i = 0, n = in.var(); i < n; i++) out.add(name, in.value(f));
-            } else if (apart != null && apart(f)) {
-                if (in.var() != 0) throw new IllegalArgumentException("stored flow: " + name + " held in the encoding");
-                byte[] v = apart.apply(name);
-                if (v == null) throw new IllegalArgumentException("stored flow: no doc value for " + name);
+            } else if (apart != null && packed(f)) {
+                long n = in.var();
+                if (n < 0 || n - 1 > in.end - in.pos) throw new IllegalArgumentException("stored flow: bad length " + n);
+                byte[] v;
+                if (n == 0) {
+                    v = apart.apply(name);
+                    if (v == null) throw new IllegalArgumentException("stored flow: no doc value for " + name);
+                } else {
+                    v = Arrays.copyOfRange(in.b, in.pos, in.pos + (int) (n - 1));
+                    in.pos += (int) (n - 1);
+                }
                 out.put(name, v);
             } else {
                 out.put(name, in.value(f));
