@@ -104,8 +104,8 @@ public final class IndexCommand implements Callable<Integer> {
     private ProgressBar bar;
     /** Captures of this index that carry a SHA-256 content hash (indexed before XXH3-128), by path. */
     private final Map<String, IndexedCapture> indexedWithSha256 = new java.util.concurrent.ConcurrentHashMap<>();
-    /** The sizes of the captures in the index when this run began: a capture of another size is not indexed yet. */
-    private final Set<Long> indexedSizes = new java.util.HashSet<>();
+    /** The passes running, cancelled when the index does not open. */
+    private final Set<AnalysisSession> passes = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     @Override
     public Integer call() throws IOException {
@@ -130,18 +130,68 @@ public final class IndexCommand implements Callable<Integer> {
         int status = 0;
         List<Path> files = new ArrayList<>();
         for (Path p : paths) status |= expand(p, files);
-        try (FlowIndex index = backend.open(true)) {
-            if (expireBefore != null) {
+        // Lucene's open (the marker, the directory, the writer, the first reader: 0.06-0.2 s, much of it cold
+        // code) runs beside the first captures' passes instead of before them (docs/benchmarks.md, "helper ixa,
+        // ninth session"). Nothing is reported before the index is open, so a directory that is not an index
+        // still gets its one line and exit status 2 alone; the passes begun meanwhile are cancelled. With
+        // --expire-before the index is opened first, as the expiry comes before any capture.
+        CompletableFuture<FlowIndex> opening;
+        if (expireBefore != null) {
+            FlowIndex index;
+            try {
+                index = backend.open(true);
+            } catch (IndexFormatException e) {
+                err.println("metaroce index: " + e.getMessage());
+                return 2;
+            }
+            opening = CompletableFuture.completedFuture(index);
+            try {
                 List<IndexedCapture> gone = index.expireBefore(expireNs);
                 for (IndexedCapture c : gone) out.println("expired " + c.path());
                 out.println("expired " + gone.size() + " capture" + (gone.size() == 1 ? "" : "s") + " before " + expireBefore);
+            } catch (IOException | RuntimeException e) {
+                index.close();
+                if (e instanceof IndexFormatException f) {
+                    err.println("metaroce index: " + f.getMessage());
+                    return 2;
+                }
+                throw e;
             }
-            status |= indexAll(index, files, settings);
+        } else {
+            opening = new CompletableFuture<>();
+            Thread.ofPlatform().daemon().name("metaroce-open").start(() -> {
+                try {
+                    opening.complete(backend.open(true));
+                } catch (Throwable e) {
+                    opening.completeExceptionally(e);
+                }
+            });
+        }
+        try {
+            status |= indexAll(opening, files, settings);
+            await(opening);
         } catch (IndexFormatException e) {
             err.println("metaroce index: " + e.getMessage());
             return 2;
+        } finally {
+            FlowIndex index = opening.isDone() && !opening.isCompletedExceptionally() ? opening.join() : null;
+            if (index != null) index.close();
         }
         return status;
+    }
+
+    /** The value of a future of this command, with the failure it was completed with (not wrapped). */
+    private static <T> T await(CompletableFuture<T> f) throws IOException {
+        try {
+            return f.join();
+        } catch (CompletionException e) {
+            Throwable c = e.getCause();
+            if (c instanceof IOException i) throw i;
+            if (c instanceof UncheckedIOException u) throw u.getCause();
+            if (c instanceof RuntimeException r) throw r;
+            if (c instanceof Error r) throw r;
+            throw new IOException(c);
+        }
     }
 
     /** Adds the capture files under a path (sorted); a missing path is an error, other files one line each. */
@@ -165,12 +215,22 @@ public final class IndexCommand implements Callable<Integer> {
         return 0;
     }
 
-    private int indexAll(FlowIndex index, List<Path> files, AnalysisSettings settings) throws IOException {
+    private int indexAll(CompletableFuture<FlowIndex> opening, List<Path> files, AnalysisSettings settings) throws IOException {
         if (files.isEmpty()) return 0;
-        for (IndexedCapture c : index.captures()) {
-            if (!CaptureIdentity.isCurrent(c.hash())) indexedWithSha256.put(c.path(), c);
-            indexedSizes.add(c.size());
-        }
+        // The sizes of the captures in the index when this run began (a capture of another size is not indexed yet),
+        // read as soon as the index is open.
+        CompletableFuture<Set<Long>> indexedSizes = opening.thenApply(index -> {
+            Set<Long> sizes = new java.util.HashSet<>();
+            try {
+                for (IndexedCapture c : index.captures()) {
+                    if (!CaptureIdentity.isCurrent(c.hash())) indexedWithSha256.put(c.path(), c);
+                    sizes.add(c.size());
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            return sizes;
+        });
         long[] sizes = new long[files.size()];
         long total = 0;
         for (int i = 0; i < sizes.length; i++) {
@@ -201,7 +261,7 @@ public final class IndexCommand implements Callable<Integer> {
                 int k = i;
                 results.add(pool.submit(() -> {
                     try {
-                        return indexOne(index, files.get(k), settings, pos -> {
+                        return indexOne(opening, indexedSizes, files.get(k), settings, pos -> {
                             done.set(k, pos);
                             redraw.run();
                         });
@@ -211,6 +271,23 @@ public final class IndexCommand implements Callable<Integer> {
                         redraw.run();
                     }
                 }));
+            }
+            try {
+                await(indexedSizes);
+            } catch (IOException | RuntimeException e) {
+                // No index: the passes begun meanwhile stop (each returns quietly), and the caller reports why.
+                for (AnalysisSession s : passes) s.cancel();
+                for (Future<Integer> f : results) {
+                    try {
+                        f.get();
+                    } catch (java.util.concurrent.ExecutionException x) {
+                        // the index's failure is the one reported
+                    } catch (InterruptedException x) {
+                        Thread.currentThread().interrupt();
+                        break;
+                    }
+                }
+                throw e;
             }
             for (Future<Integer> f : results) {
                 try {
@@ -233,7 +310,8 @@ public final class IndexCommand implements Callable<Integer> {
     }
 
     /** Analyzes one capture and commits its documents; 0, or 2 when it could not be read (or is damaged). */
-    private int indexOne(FlowIndex index, Path file, AnalysisSettings settings, java.util.function.LongConsumer progressAt) throws IOException {
+    private int indexOne(CompletableFuture<FlowIndex> opening, CompletableFuture<Set<Long>> indexedSizes, Path file, AnalysisSettings settings,
+            java.util.function.LongConsumer progressAt) throws IOException {
         Path abs = file.toAbsolutePath().normalize();
         long size = CaptureIdentity.size(abs);
         Map<String, Set<String>> events = new HashMap<>();
@@ -260,40 +338,54 @@ public final class IndexCommand implements Callable<Integer> {
         // under its SHA-256): its content hash rides on the pass's own read of the file, from the block the reader
         // has just brought into the CPU cache, instead of a second read of the whole file on a third thread
         // (docs/benchmarks.md, "helper ixa"). Any other capture may be known: it is hashed beside the analysis (the
-        // other core), so that a capture found indexed already stops the pass early.
-        CaptureIdentity.ContentHasher inPass = indexedSizes.contains(size) ? null : new CaptureIdentity.ContentHasher();
+        // other core), so that a capture found indexed already stops the pass early. While the index is still
+        // opening, the sizes are not known yet: the pass hashes as for a new size, and the hash beside it starts
+        // when the index turns out to hold a capture of this size.
+        Set<Long> sizes = indexedSizes.isDone() && !indexedSizes.isCompletedExceptionally() ? indexedSizes.join() : null;
+        CaptureIdentity.ContentHasher inPass = sizes != null && sizes.contains(size) ? null : new CaptureIdentity.ContentHasher();
         if (inPass != null) session.onContent(inPass::accept);
-        CompletableFuture<Hashed> hashing = inPass != null ? null : CompletableFuture.supplyAsync(() -> {
+        java.util.function.Supplier<Hashed> beside = () -> {
             try {
                 String h = CaptureIdentity.contentHash(abs);
-                IndexedCapture known = index.capture(h);
+                IndexedCapture known = opening.join().capture(h);
                 if (known == null) known = indexedBeforeWithSha256(abs, size);
                 if (known != null) session.cancel();
                 return new Hashed(h, known);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
-        }, HASHING);
+        };
+        CompletableFuture<Hashed> hashing = sizes == null
+                ? indexedSizes.thenCompose(s -> s.contains(size) ? CompletableFuture.supplyAsync(beside, HASHING) : CompletableFuture.completedFuture(null))
+                : inPass != null ? CompletableFuture.completedFuture(null) : CompletableFuture.supplyAsync(beside, HASHING);
         AnalysisResult result = null;
         CaptureException failed = null;
+        passes.add(session);
+        if (indexedSizes.isCompletedExceptionally()) session.cancel();
         try {
             result = session.run(abs);
         } catch (CaptureException e) {
             failed = e;
         } catch (CancellationException e) {
             // the capture is indexed already (or the whole run is stopping): the hash says which below
+        } finally {
+            passes.remove(session);
+        }
+        FlowIndex index;
+        try {
+            await(indexedSizes);
+            index = await(opening);
+        } catch (IOException | RuntimeException e) {
+            return 2;   // the index did not open: indexAll reports why, once
         }
         Hashed hashed;
-        if (inPass != null) {
-            // A pass that did not read the file to its end (it could not open it) leaves the hash to a read of its own.
-            hashed = new Hashed(inPass.bytes() == size ? inPass.hash() : CaptureIdentity.contentHash(abs), null);
-        } else {
-            try {
-                hashed = hashing.join();
-            } catch (CompletionException e) {
-                throw e.getCause() instanceof UncheckedIOException u ? u.getCause() : new IOException(e.getCause());
-            }
+        try {
+            hashed = hashing.join();
+        } catch (CompletionException e) {
+            throw e.getCause() instanceof UncheckedIOException u ? u.getCause() : new IOException(e.getCause());
         }
+        // A pass that did not read the file to its end (it could not open it) leaves the hash to a read of its own.
+        if (hashed == null) hashed = new Hashed(inPass.bytes() == size ? inPass.hash() : CaptureIdentity.contentHash(abs), null);
         String hash = hashed.hash();
         // Asked again: a copy of the same content indexed by another thread meanwhile is skipped too.
         IndexedCapture known = hashed.known() != null ? hashed.known() : index.capture(hash);

@@ -301,6 +301,31 @@ class FlowIndexIT {
         }
     }
 
+    /**
+     * The captures' passes start while Lucene opens the index beside them: when the directory is no index after all,
+     * its one line is still all that is said (a damaged capture's pass, begun meanwhile, reports nothing) and
+     * nothing is indexed or created.
+     */
+    @Test
+    void aDirectoryThatIsNoIndexIsOneLineEvenWithPassesBegun() throws Exception {
+        Path dir = Files.createDirectories(tmp.resolve("no-index"));
+        Files.writeString(dir.resolve("notes.txt"), "not an index\n");
+        Path sample = Launcher.CAPTURES.resolve("rocev2-gbn-loss.pcapng");
+        Path cut = tmp.resolve("cut.pcapng");
+        Files.write(cut, java.util.Arrays.copyOf(Files.readAllBytes(sample), (int) Files.size(sample) - 40));
+        Run good = Launcher.run("index", cut.toString(), "--index", tmp.resolve("cut.idx").toString());
+        assertEquals(2, good.exit(), good.show());
+        assertTrue(good.err().contains("indexed what was readable"), good.show());
+        Run r = Launcher.run("index", cut.toString(), sample.toString(), "--index", dir.toString());
+        assertEquals(2, r.exit(), r.show());
+        assertEquals("", r.out(), r.show());
+        assertEquals(List.of("metaroce index: " + dir + ": not empty and not a metaroce flow index (no metaroce-index.properties); give a new or empty directory"),
+                r.errLines(), r.show());
+        try (var files = Files.list(dir)) {
+            assertEquals(List.of(dir.resolve("notes.txt")), files.toList());
+        }
+    }
+
     @Test
     void queriesOfEachKindAndASyntaxErrorColumn() throws Exception {
         Map<String, Integer> queries = new TreeMap<>(Map.of("naks:[1 TO *]", 0, "dest_qp:0x000013", 0, "src:10.0.0.0/24", 0,

@@ -23,11 +23,12 @@ final class IndexMarker {
     /**
      * How this backend lays the schema out in Lucene (2: the whole document stored as one value, counters as doc
      * values; 3: as 2, but a flow document's usual counters get no doc value when 0, see
-     * {@link LuceneDocuments#SPARSE_COUNTERS}); an index of another layout (none: layout 1) was written by
-     * another metaroce and is refused like another schema: a layout-2 metaroce would not see a layout-3 index's
-     * zero counters.
+     * {@link LuceneDocuments#SPARSE_COUNTERS}; 4: as 3, but a long flow's packed frame numbers and offsets are
+     * binary doc values, not in the stored value, see {@link StoredFlows#apart}); an index of another layout (none: layout
+     * 1) was written by another metaroce and is refused like another schema: a layout-2 metaroce would not see a
+     * layout-3 index's zero counters, a layout-3 one would not find a layout-4 index's packets.
      */
-    static final String LAYOUT = "3";
+    static final String LAYOUT = "4";
 
     private IndexMarker() {}
 

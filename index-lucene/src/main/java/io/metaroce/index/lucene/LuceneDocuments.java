@@ -5,10 +5,13 @@ import io.metaroce.index.FieldType;
 import io.metaroce.index.FlowDocument;
 import io.metaroce.index.FlowSchema;
 import io.metaroce.index.IpAddresses;
+import java.io.IOException;
 import java.net.InetAddress;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.apache.lucene.document.BinaryDocValuesField;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.DoubleDocValuesField;
 import org.apache.lucene.document.DoublePoint;
@@ -21,6 +24,8 @@ import org.apache.lucene.document.SortedNumericDocValuesField;
 import org.apache.lucene.document.SortedSetDocValuesField;
 import org.apache.lucene.document.StoredField;
 import org.apache.lucene.document.StringField;
+import org.apache.lucene.index.BinaryDocValues;
+import org.apache.lucene.index.LeafReader;
 import org.apache.lucene.util.BytesRef;
 
 /**
@@ -92,6 +97,16 @@ final class LuceneDocuments {
             boolean flow = FlowSchema.KIND_FLOW.equals(d.kind());
             for (var e : d.fields().entrySet()) {
                 FieldDef f = FlowSchema.field(e.getKey());
+                if (StoredFlows.packed(f)) {
+                    byte[] v = (byte[]) e.getValue();
+                    if (StoredFlows.apart(f, v)) {
+                        doc.add(new BinaryDocValuesField(f.name(), new BytesRef(v)));
+                        stored.placeholder(f);
+                    } else {
+                        stored.inline(f, v);
+                    }
+                    continue;
+                }
                 if (e.getValue() instanceof List<?> l) for (Object v : l) add(doc, f, v, false);
                 else add(doc, f, e.getValue(), flow);
                 stored.field(f, e.getValue());
@@ -130,14 +145,33 @@ final class LuceneDocuments {
                 doc.add(new InetAddressPoint(n, a));
                 doc.add(new SortedSetDocValuesField(n, new BytesRef(IpAddresses.to16(a))));
             }
-            case STORED -> { /* in the stored document only */ }
+            case STORED -> { /* in the stored document only (or apart from it, in a binary doc value) */ }
         }
     }
 
-    /** The flow document read back from its stored value. */
-    static FlowDocument fromLucene(Document doc) {
-        BytesRef r = doc.getBinaryValue(StoredFlows.FIELD);
+    /**
+     * The flow document read back from its stored value and the binary doc values of the fields kept
+     * {@link StoredFlows#apart} from it.
+     *
+     * @param leaf the segment that holds the document, {@code doc} its number there
+     */
+    static FlowDocument fromLucene(Document stored, LeafReader leaf, int doc) throws IOException {
+        BytesRef r = stored.getBinaryValue(StoredFlows.FIELD);
         if (r == null) throw new IllegalStateException("a document without its stored flow (written by an older metaroce?)");
-        return StoredFlows.decode(r.bytes, r.offset, r.length);
+        IOException[] failed = {null};
+        FlowDocument d = StoredFlows.decode(r.bytes, r.offset, r.length, name -> {
+            try {
+                // A new iterator per value: hits come in the query's order, and an iterator only moves forward.
+                BinaryDocValues v = leaf.getBinaryDocValues(name);
+                if (v == null || !v.advanceExact(doc)) return null;
+                BytesRef b = v.binaryValue();
+                return Arrays.copyOfRange(b.bytes, b.offset, b.offset + b.length);
+            } catch (IOException e) {
+                failed[0] = e;
+                return new byte[0];
+            }
+        });
+        if (failed[0] != null) throw failed[0];
+        return d;
     }
 }

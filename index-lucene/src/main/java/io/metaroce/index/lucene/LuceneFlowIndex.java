@@ -303,7 +303,11 @@ public final class LuceneFlowIndex implements FlowIndex {
     private static List<FlowDocument> load(IndexSearcher s, TopDocs top) throws IOException {
         List<FlowDocument> out = new ArrayList<>(top.scoreDocs.length);
         var stored = s.storedFields();
-        for (ScoreDoc sd : top.scoreDocs) out.add(LuceneDocuments.fromLucene(stored.document(sd.doc)));
+        List<org.apache.lucene.index.LeafReaderContext> leaves = s.getIndexReader().leaves();
+        for (ScoreDoc sd : top.scoreDocs) {
+            var leaf = leaves.get(org.apache.lucene.index.ReaderUtil.subIndex(sd.doc, leaves));
+            out.add(LuceneDocuments.fromLucene(stored.document(sd.doc), leaf.reader(), sd.doc - leaf.docBase));
+        }
         return out;
     }
 

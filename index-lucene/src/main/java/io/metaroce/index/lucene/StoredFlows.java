@@ -1,6 +1,7 @@
 package io.metaroce.index.lucene;
 
 import io.metaroce.index.FieldDef;
+import io.metaroce.index.FieldType;
 import io.metaroce.index.FlowDocument;
 import io.metaroce.index.FlowSchema;
 import java.nio.charset.StandardCharsets;
@@ -33,15 +34,31 @@ final class StoredFlows {
         return out.toArray();
     }
 
+    /**
+     * From this length on, a packed list is kept {@link #apart} from the encoding: 4 KiB, about 1,500 packets.
+     * Lucene compresses stored values (LZ4, in chunks), and a long flow's frame numbers and offsets hardly
+     * compress (2.78 MB against 3.13 MB on a 1 M-frame capture of 7 flows) while compressing them was half of what
+     * indexing such a capture cost after its pass (docs/benchmarks.md, "helper ixa, ninth session"). The short
+     * lists of the many small flows compress with the rest of their document, and a binary doc value for each of
+     * them cost 7 % more CPU per flow document and 30 % more disk at 200,000 flows: they stay in the encoding.
+     */
+    static final int APART_BYTES = 4096;
+
+    /** Whether a field's values may be kept {@link #apart}: the single-valued STORED fields (a flow's packed lists). */
+    static boolean packed(FieldDef f) { return f.type() == FieldType.STORED && !f.multi(); }
+
+    /**
+     * Whether this value is kept apart from the encoding, in a binary doc value of the field's name (which Lucene
+     * 10's doc-values format writes as it is); the encoding keeps the field's name, in its place.
+     */
+    static boolean apart(FieldDef f, Object value) { return packed(f) && ((byte[]) value).length >= APART_BYTES; }
+
     /** Writes one document's fields as they come (the caller looked each field up once for indexing too). */
     static final class Encoder {
         private final Out out = new Out();
 
         void field(FieldDef f, Object value) {
-            byte[] name = FIXED_NAMES.get(f.name());
-            if (name == null) name = NAMES.computeIfAbsent(f.name(), k -> k.getBytes(StandardCharsets.UTF_8));
-            out.var(name.length);
-            out.bytes(name, name.length);
+            name(f);
             if (f.multi()) {
                 List<?> l = (List<?>) value;
                 out.var(l.size());
@@ -49,6 +66,26 @@ final class StoredFlows {
             } else {
                 value(out, f, value);
             }
+        }
+
+        /** Writes a field kept {@link #apart} from the encoding: its name, in its place, and length 0. */
+        void placeholder(FieldDef f) {
+            name(f);
+            out.var(0);
+        }
+
+        /** Writes a {@link #packed} field's value in the encoding, its length + 1 first (0 says "apart"). */
+        void inline(FieldDef f, byte[] v) {
+            name(f);
+            out.var(v.length + 1L);
+            out.bytes(v, v.length);
+        }
+
+        private void name(FieldDef f) {
+            byte[] name = FIXED_NAMES.get(f.name());
+            if (name == null) name = NAMES.computeIfAbsent(f.name(), k -> k.getBytes(StandardCharsets.UTF_8));
+            out.var(name.length);
+            out.bytes(name, name.length);
         }
 
         byte[] toArray() { return out.toArray(); }
@@ -81,7 +118,15 @@ final class StoredFlows {
     }
 
     /** @throws IllegalArgumentException for bytes that are not an encoding of this schema (a damaged index) */
-    static FlowDocument decode(byte[] b, int offset, int length) {
+    static FlowDocument decode(byte[] b, int offset, int length) { return decode(b, offset, length, null); }
+
+    /**
+     * @param apart the value of a field kept {@link #apart} from the encoding (by name; null: an encoding that holds
+     *     every value, as {@link #encode} writes it; else the {@link #packed} fields are as {@link Encoder#inline}
+     *     or {@link Encoder#placeholder} wrote them)
+     * @throws IllegalArgumentException for bytes that are not an encoding of this schema (a damaged index)
+     */
+    static FlowDocument decode(byte[] b, int offset, int length, java.util.function.Function<String, byte[]> apart) {
         In in = new In(b, offset, offset + length);
         FlowDocument.Builder out = FlowDocument.builder();
         while (in.pos < in.end) {
@@ -90,6 +135,18 @@ final class StoredFlows {
             if (f == null) throw new IllegalArgumentException("stored flow: unknown field " + name);
             if (f.multi()) {
                 for (long i = 0, n = in.var(); i < n; i++) out.add(name, in.value(f));
+            } else if (apart != null && packed(f)) {
+                long n = in.var();
+                if (n < 0 || n - 1 > in.end - in.pos) throw new IllegalArgumentException("stored flow: bad length " + n);
+                byte[] v;
+                if (n == 0) {
+                    v = apart.apply(name);
+                    if (v == null) throw new IllegalArgumentException("stored flow: no doc value for " + name);
+                } else {
+                    v = Arrays.copyOfRange(in.b, in.pos, in.pos + (int) (n - 1));
+                    in.pos += (int) (n - 1);
+                }
+                out.put(name, v);
             } else {
                 out.put(name, in.value(f));
             }

@@ -176,6 +176,67 @@ class LuceneFlowIndexTest extends FlowIndexContract {
         }
     }
 
+    /**
+     * A long flow's packed frame numbers and offsets are binary doc values (stored as they are), not in the stored
+     * value (which Lucene compresses); short ones stay in the stored value. Every document still reads back whole,
+     * also when the hits come in another order than the documents (each value is read with an iterator of its own).
+     */
+    @Test
+    void longPacketListsAreBinaryDocValuesAndReadBackInAnyHitOrder(@TempDir Path t) throws Exception {
+        Path d = t.resolve("i");
+        SyntheticFlows.Capture a = SyntheticFlows.capture(5, 300, 3);
+        // every third flow document gets offsets of the length from which they are kept apart, or one byte longer
+        List<FlowDocument> docs = new ArrayList<>();
+        long longOnes = 0;
+        for (FlowDocument x : a.documents()) {
+            if (x.get(FlowSchema.OFFSETS) == null || docs.size() % 3 != 0) {
+                docs.add(x);
+                continue;
+            }
+            FlowDocument.Builder b = FlowDocument.builder();
+            byte[] offsets = new byte[StoredFlows.APART_BYTES + (int) (longOnes++ % 2)];
+            for (int i = 0; i < offsets.length; i++) offsets[i] = (byte) (i * 31 + docs.size());
+            x.fields().forEach((k, v) -> {
+                if (v instanceof List<?> l) for (Object e : l) b.add(k, e);
+                else b.put(k, k.equals(FlowSchema.OFFSETS) ? offsets : v);
+            });
+            docs.add(b.build());
+        }
+        assertTrue(longOnes > 50, "" + longOnes);
+        try (LuceneFlowIndex idx = LuceneFlowIndex.openForWriting(d)) {
+            idx.addCapture(a.capture(), docs);
+        }
+        try (var dir = org.apache.lucene.store.FSDirectory.open(d); var r = org.apache.lucene.index.DirectoryReader.open(dir)) {
+            long values = 0;
+            for (var leaf : r.leaves()) {
+                var dv = leaf.reader().getBinaryDocValues(FlowSchema.OFFSETS);
+                var stored = leaf.reader().storedFields();
+                while (dv != null && dv.nextDoc() != org.apache.lucene.search.DocIdSetIterator.NO_MORE_DOCS) {
+                    values++;
+                    var blob = stored.document(dv.docID()).getBinaryValue(StoredFlows.FIELD);
+                    // the stored value holds the field's name and length 0, not the list
+                    assertTrue(blob.length < StoredFlows.APART_BYTES && dv.binaryValue().length >= StoredFlows.APART_BYTES, blob.length + "");
+                }
+            }
+            assertEquals(longOnes, values);
+            assertNull(r.leaves().get(0).reader().getBinaryDocValues(FlowSchema.FRAMES), "short frame lists stay in the stored value");
+        }
+        try (LuceneFlowIndex idx = LuceneFlowIndex.openForReading(d)) {
+            java.util.Map<String, FlowDocument> byId = new java.util.HashMap<>();
+            for (FlowDocument x : docs) byId.put(x.id(), x);
+            for (boolean descending : new boolean[] {false, true}) {
+                SearchResult res = idx.search(new FlowQuery.MatchAll(), new FlowSort(FlowSchema.field("packets"), descending), 100000);
+                assertEquals(a.flows().size(), res.flows().size());
+                for (FlowDocument h : res.flows()) {
+                    FlowDocument want = byId.get(h.id());
+                    assertArrayEquals((byte[]) want.get(FlowSchema.OFFSETS), (byte[]) h.get(FlowSchema.OFFSETS), h.id());
+                    assertArrayEquals((byte[]) want.get(FlowSchema.FRAMES), (byte[]) h.get(FlowSchema.FRAMES), h.id());
+                    assertEquals(List.copyOf(want.fields().keySet()), List.copyOf(h.fields().keySet()), h.id());
+                }
+            }
+        }
+    }
+
     @Test
     void aDirectoryThatIsNoIndexGetsOneLine(@TempDir Path t) throws Exception {
         Path other = Files.createDirectories(t.resolve("photos"));
