@@ -23,10 +23,12 @@ final class IndexMarker {
     /**
      * How this backend lays the schema out in Lucene (2: the whole document stored as one value, counters as doc
      * values; 3: as 2, but a flow document's usual counters get no doc value when 0, see
-     * {@link LuceneDocuments#SPARSE_COUNTERS}; 4: as 3, but a long flow's packed frame numbers and offsets are
-     * binary doc values, not in the stored value, see {@link StoredFlows#apart}); an index of another layout (none: layout
-     * 1) was written by another metaroce and is refused like another schema: a layout-2 metaroce would not see a
-     * layout-3 index's zero counters, a layout-3 one would not find a layout-4 index's packets.
+     * {@link LuceneDocuments#SPARSE_COUNTERS}; 4: as 3, but the stored value names fields by code, see
+     * {@link StoredFlows}, the marker records the field order those codes stand for, and a long flow's packed frame
+     * numbers and offsets are binary doc values, not in the stored value, see {@link StoredFlows#apart}); an index
+     * of another layout (none: layout 1) was written by another metaroce and is refused like another schema: a
+     * layout-2 metaroce would not see a layout-3 index's zero counters, a layout-3 one could not read layout 4's
+     * codes nor find its packets.
      */
     static final String LAYOUT = "4";
 
@@ -49,6 +51,11 @@ final class IndexMarker {
             throw new IndexFormatException(dir + ": flow index written by an earlier metaroce (Lucene layout "
                     + p.getProperty("layout", "1") + ", this one writes " + LAYOUT + "); index the captures again into a new directory");
         }
+        if (LAYOUT.equals(p.getProperty("layout")) && !StoredFlows.SCHEMA_FINGERPRINT.equals(p.getProperty("fields"))) {
+            // The stored values' field codes are positions in the schema: another order would read wrong names.
+            throw new IndexFormatException(dir + ": flow index written by a metaroce with another field order (fields "
+                    + p.getProperty("fields") + ", this one " + StoredFlows.SCHEMA_FINGERPRINT + "); index the captures again into a new directory");
+        }
         if (!Integer.toString(FlowSchema.VERSION).equals(v)) {
             throw new IndexFormatException(dir + ": flow index of schema version " + v + "; this metaroce reads version "
                     + FlowSchema.VERSION + " (index the captures again into a new directory)");
@@ -68,7 +75,8 @@ final class IndexMarker {
         Files.createDirectories(dir);
         Path tmp = dir.resolve(FILE + ".tmp");
         try (Writer w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
-            w.write("# metaroce flow index (embedded Lucene); do not edit\nschema=" + FlowSchema.VERSION + "\nlayout=" + LAYOUT + "\n");
+            w.write("# metaroce flow index (embedded Lucene); do not edit\nschema=" + FlowSchema.VERSION + "\nlayout=" + LAYOUT + "\nfields="
+                    + StoredFlows.SCHEMA_FINGERPRINT + "\n");
         }
         try (var ch = java.nio.channels.FileChannel.open(tmp, java.nio.file.StandardOpenOption.WRITE)) {
             ch.force(true);

@@ -6,24 +6,46 @@ import io.metaroce.index.FlowDocument;
 import io.metaroce.index.FlowSchema;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.zip.CRC32;
 
 /**
- * A whole {@link FlowDocument} as one stored value: field name, then its value(s) typed by the schema (longs as
- * zig-zag varints, doubles as 8 bytes, strings and byte arrays with a varint length). One stored field per
- * document instead of one per value, because Lucene's per-field stored-field cost (field infos, per-value
+ * A whole {@link FlowDocument} as one stored value: each field as its code, then its value(s) typed by the schema
+ * (longs as zig-zag varints, doubles as 8 bytes, strings and byte arrays with a varint length). One stored field
+ * per document instead of one per value, because Lucene's per-field stored-field cost (field infos, per-value
  * headers, compression of ~100 small values) was the largest single part of indexing and of loading hits.
+ *
+ * <p>A field's code is a varint: a fixed field's position in {@link FlowSchema#fields()}, or for a per-path field
+ * {@code paths.<id>.<key>} the count of fixed fields plus the key's position in {@link FlowSchema#pathKeys()},
+ * followed by the path id. Names were written out before (layout 3): about 1.2 KB of names in every flow document,
+ * which Lucene then compressed at every flush. The positions are pinned by {@link #SCHEMA_FINGERPRINT}, which the
+ * index marker records, so a schema whose fields moved reads no index of the old order.
  */
 final class StoredFlows {
     /** The Lucene field that holds the encoding (not a schema name: those never start with '_'). */
     static final String FIELD = "_flow";
-    private static final ConcurrentHashMap<String, byte[]> NAMES = new ConcurrentHashMap<>();
-    /** The UTF-8 names of the fixed fields, read-only after class init (per-path names go to {@link #NAMES}). */
-    private static final java.util.Map<String, byte[]> FIXED_NAMES = new java.util.HashMap<>();
+    private static final FieldDef[] FIXED = FlowSchema.fields().toArray(FieldDef[]::new);
+    private static final String[] PATH_KEYS = FlowSchema.pathKeys().keySet().toArray(String[]::new);
+    /** Fixed field name to its code. */
+    private static final Map<String, Integer> CODES = new HashMap<>();
+    /** Per-path field name to {code, path id}, made the first time a name is seen (path ids are few). */
+    private static final ConcurrentHashMap<String, long[]> PATH_CODES = new ConcurrentHashMap<>();
+    /** The code of a field written by its name (then its UTF-8 length and bytes): a per-path field in another spelling. */
+    private static final int NAMED = FIXED.length + PATH_KEYS.length;
+    /** The field names and types in code order, hashed: what an index's stored values were written against. */
+    static final String SCHEMA_FINGERPRINT;
 
     static {
-        for (FieldDef f : FlowSchema.fields()) FIXED_NAMES.put(f.name(), f.name().getBytes(StandardCharsets.UTF_8));
+        CRC32 crc = new CRC32();
+        for (int i = 0; i < FIXED.length; i++) {
+            CODES.put(FIXED[i].name(), i);
+            crc.update((FIXED[i].name() + ':' + FIXED[i].type() + ':' + FIXED[i].multi() + ';').getBytes(StandardCharsets.UTF_8));
+        }
+        for (var e : FlowSchema.pathKeys().entrySet()) crc.update(("paths." + e.getKey() + ':' + e.getValue() + ';').getBytes(StandardCharsets.UTF_8));
+        SCHEMA_FINGERPRINT = Long.toHexString(crc.getValue());
     }
 
     private StoredFlows() {}
@@ -49,9 +71,20 @@ final class StoredFlows {
 
     /**
      * Whether this value is kept apart from the encoding, in a binary doc value of the field's name (which Lucene
-     * 10's doc-values format writes as it is); the encoding keeps the field's name, in its place.
+     * 10's doc-values format writes as it is); the encoding keeps the field's code, in its place.
      */
     static boolean apart(FieldDef f, Object value) { return packed(f) && ((byte[]) value).length >= APART_BYTES; }
+
+    /** {code, path id} of a per-path field name ({@code paths.<id>.<key>}, as {@link FlowSchema#field} accepted it). */
+    private static long[] pathCode(String name) {
+        int dot = name.indexOf('.', "paths.".length());
+        long id = Long.parseLong(name, "paths.".length(), dot, 10);
+        String key = name.substring(dot + 1);
+        // A path id written with leading zeros (possible through the API) is another field than the plain id's.
+        if (!Long.toString(id).equals(name.substring("paths.".length(), dot))) return new long[] {NAMED, 0};
+        for (int k = 0; k < PATH_KEYS.length; k++) if (PATH_KEYS[k].equals(key)) return new long[] {FIXED.length + k, id};
+        throw new IllegalArgumentException("not a per-path field: " + name);
+    }
 
     /** Writes one document's fields as they come (the caller looked each field up once for indexing too). */
     static final class Encoder {
@@ -68,7 +101,7 @@ final class StoredFlows {
             }
         }
 
-        /** Writes a field kept {@link #apart} from the encoding: its name, in its place, and length 0. */
+        /** Writes a field kept {@link #apart} from the encoding: its code, in its place, and length 0. */
         void placeholder(FieldDef f) {
             name(f);
             out.var(0);
@@ -81,11 +114,26 @@ final class StoredFlows {
             out.bytes(v, v.length);
         }
 
+        /** Writes the field's code (a per-path field's with its path id; an unknown name's as the name itself). */
         private void name(FieldDef f) {
-            byte[] name = FIXED_NAMES.get(f.name());
-            if (name == null) name = NAMES.computeIfAbsent(f.name(), k -> k.getBytes(StandardCharsets.UTF_8));
-            out.var(name.length);
-            out.bytes(name, name.length);
+            Integer code = CODES.get(f.name());
+            if (code != null) {
+                out.var(code);
+            } else {
+                long[] c = PATH_CODES.get(f.name());
+                if (c == null) {
+                    c = pathCode(f.name());
+                    if (PATH_CODES.size() < 100_000) PATH_CODES.put(f.name(), c); // as FlowSchema bounds its own cache
+                }
+                out.var(c[0]);
+                if (c[0] == NAMED) {
+                    byte[] b = f.name().getBytes(StandardCharsets.UTF_8);
+                    out.var(b.length);
+                    out.bytes(b, b.length);
+                } else {
+                    out.var(c[1]);
+                }
+            }
         }
 
         byte[] toArray() { return out.toArray(); }
@@ -130,9 +178,22 @@ final class StoredFlows {
         In in = new In(b, offset, offset + length);
         FlowDocument.Builder out = FlowDocument.builder();
         while (in.pos < in.end) {
-            String name = in.string();
-            FieldDef f = FlowSchema.field(name);
-            if (f == null) throw new IllegalArgumentException("stored flow: unknown field " + name);
+            long code = in.var();
+            FieldDef f;
+            if (code >= 0 && code < FIXED.length) {
+                f = FIXED[(int) code];
+            } else if (code >= FIXED.length && code < FIXED.length + PATH_KEYS.length) {
+                long id = in.var();
+                f = id <= Integer.MAX_VALUE ? FlowSchema.field(FlowSchema.pathField((int) id, PATH_KEYS[(int) (code - FIXED.length)])) : null;
+                if (f == null) throw new IllegalArgumentException("stored flow: bad path id " + id);
+            } else if (code == NAMED) {
+                String name = in.string();
+                f = FlowSchema.field(name);
+                if (f == null) throw new IllegalArgumentException("stored flow: unknown field " + name);
+            } else {
+                throw new IllegalArgumentException("stored flow: unknown field code " + code);
+            }
+            String name = f.name();
             if (f.multi()) {
                 for (long i = 0, n = in.var(); i < n; i++) out.add(name, in.value(f));
             } else if (apart != null && packed(f)) {

@@ -214,7 +214,7 @@ class LuceneFlowIndexTest extends FlowIndexContract {
                 while (dv != null && dv.nextDoc() != org.apache.lucene.search.DocIdSetIterator.NO_MORE_DOCS) {
                     values++;
                     var blob = stored.document(dv.docID()).getBinaryValue(StoredFlows.FIELD);
-                    // the stored value holds the field's name and length 0, not the list
+                    // the stored value holds the field's code and length 0, not the list
                     assertTrue(blob.length < StoredFlows.APART_BYTES && dv.binaryValue().length >= StoredFlows.APART_BYTES, blob.length + "");
                 }
             }
@@ -237,6 +237,28 @@ class LuceneFlowIndexTest extends FlowIndexContract {
         }
     }
 
+    /**
+     * The stored value names fields by their schema position (and a per-path field by its key's position and the
+     * path id), not by name; every field comes back, per-path ones and one spelled with a zero-padded path id
+     * (another field name, through the API) included.
+     */
+    @Test
+    void storedFlowsCodeFieldNamesAndReadThemBack() {
+        FlowDocument d = FlowDocument.builder().put(FlowSchema.ID, "r#0").put(FlowSchema.KIND, FlowSchema.KIND_FLOW)
+                .put("unique_payload_bytes", 7L).put("acks", -3L).put(FlowSchema.SRC, "10.0.0.1").add(FlowSchema.PATH_IDS, 3L)
+                .add(FlowSchema.PATH_IDS, 70000L).put(FlowSchema.pathField(3, "packets"), 11L).put(FlowSchema.pathField(70000, "loss_rate"), 0.25)
+                .put(FlowSchema.pathField(70000, "rtt_ns.p99"), 9L).put("paths.007.down", "yes").put(FlowSchema.OFFSETS, new byte[] {1, 2, 3})
+                .build();
+        byte[] b = StoredFlows.encode(d);
+        assertEquals(d, StoredFlows.decode(b, 0, b.length));
+        assertEquals(List.copyOf(d.fields().keySet()), List.copyOf(StoredFlows.decode(b, 0, b.length).fields().keySet()), "field order");
+        String text = new String(b, java.nio.charset.StandardCharsets.ISO_8859_1);
+        for (String name : List.of("unique_payload_bytes", "acks", "path_ids", "paths.3", "loss_rate", "offsets")) assertFalse(text.contains(name), name);
+        assertTrue(text.contains("paths.007.down"), "a per-path field in another spelling is written by name");
+        byte[] bad = {(byte) 0xFF, 0x7F, 0x01}; // code 16383: no field
+        assertThrows(IllegalArgumentException.class, () -> StoredFlows.decode(bad, 0, bad.length));
+    }
+
     @Test
     void aDirectoryThatIsNoIndexGetsOneLine(@TempDir Path t) throws Exception {
         Path other = Files.createDirectories(t.resolve("photos"));
@@ -255,6 +277,9 @@ class LuceneFlowIndexTest extends FlowIndexContract {
         Files.writeString(old.resolve(IndexMarker.FILE), "schema=" + FlowSchema.VERSION + "\nlayout=2\n");
         String l = assertThrows(IndexFormatException.class, () -> LuceneFlowIndex.openForReading(old)).getMessage();
         assertTrue(l.contains("Lucene layout 2, this one writes " + IndexMarker.LAYOUT), l);
+        Files.writeString(old.resolve(IndexMarker.FILE), "schema=" + FlowSchema.VERSION + "\nlayout=" + IndexMarker.LAYOUT + "\nfields=0\n");
+        String o = assertThrows(IndexFormatException.class, () -> LuceneFlowIndex.openForReading(old)).getMessage();
+        assertTrue(o.contains("another field order (fields 0, this one " + StoredFlows.SCHEMA_FINGERPRINT + ")"), o);
         Files.writeString(old.resolve(IndexMarker.FILE), "schema=0\n");
         String v = assertThrows(IndexFormatException.class, () -> LuceneFlowIndex.openForReading(old)).getMessage();
         assertTrue(v.contains("schema version 0; this metaroce reads version " + FlowSchema.VERSION), v);
