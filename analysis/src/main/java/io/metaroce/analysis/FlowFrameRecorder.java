@@ -67,16 +67,8 @@ final class FlowFrameRecorder {
             }
             long d = v - last;
             last = v;
-            long z = (d << 1) ^ (d >> 63);
             if (length + 10 > buf.length) buf = Arrays.copyOf(buf, buf.length * 2);
-            byte[] b = buf;
-            int n = length;
-            while ((z & ~0x7FL) != 0) {
-                b[n++] = (byte) ((z & 0x7F) | 0x80);
-                z >>>= 7;
-            }
-            b[n++] = (byte) z;
-            length = n;
+            length = Varints.write(buf, length, Varints.zigzag(d));
             size++;
         }
 
@@ -127,14 +119,14 @@ final class FlowFrameRecorder {
         byte[] packed(int from, int to) {
             if (from < 0 || to > size || from > to) throw new IndexOutOfBoundsException(from + ".." + to + " of " + size);
             byte[] head = new byte[20];
-            int h = write(head, 0, to - from);
+            int h = Varints.write(head, 0, to - from);
             if (from == to) return Arrays.copyOf(head, h);
             int m = from >>> MARK_SHIFT;
             int[] pos = {markAt[m]};
             long v = markValue[m];
             skip(pos);
             for (int k = m << MARK_SHIFT; k < from; k++) v += unzig(read(pos));
-            h = write(head, h, (v << 1) ^ (v >> 63));
+            h = Varints.write(head, h, Varints.zigzag(v));
             int start = pos[0], end = positionOf(to);
             byte[] out = Arrays.copyOf(head, h + end - start);
             System.arraycopy(buf, start, out, h, end - start);
@@ -169,13 +161,5 @@ final class FlowFrameRecorder {
 
         private static long unzig(long z) { return (z >>> 1) ^ -(z & 1); }
 
-        private static int write(byte[] out, int n, long z) {
-            while ((z & ~0x7FL) != 0) {
-                out[n++] = (byte) ((z & 0x7F) | 0x80);
-                z >>>= 7;
-            }
-            out[n++] = (byte) z;
-            return n;
-        }
     }
 }

@@ -1,5 +1,7 @@
 package io.metaroce.index;
 
+import io.metaroce.analysis.Varints;
+
 /**
  * Compact storage of a rising list of longs (packet offsets, frame numbers): zig-zag deltas as LEB128
  * varints, so consecutive records of a flow cost one to three bytes each instead of eight.
@@ -9,12 +11,12 @@ public final class PackedLongs {
 
     public static byte[] encode(long[] values, int from, int to) {
         byte[] out = new byte[10 * (to - from + 1)];
-        int n = writeVar(out, 0, to - from);
+        int n = Varints.write(out, 0, to - from);
         long prev = 0;
         for (int i = from; i < to; i++) {
             long d = values[i] - prev;
             prev = values[i];
-            n = writeVar(out, n, (d << 1) ^ (d >> 63));
+            n = Varints.write(out, n, Varints.zigzag(d));
         }
         return java.util.Arrays.copyOf(out, n);
     }
@@ -35,16 +37,6 @@ public final class PackedLongs {
         }
         if (pos[0] != b.length) throw new IllegalArgumentException("packed list: " + (b.length - pos[0]) + " bytes left over");
         return out;
-    }
-
-    /** Writes v at out[n] (room for 10 bytes); the position after it. */
-    private static int writeVar(byte[] out, int n, long v) {
-        while ((v & ~0x7FL) != 0) {
-            out[n++] = (byte) ((v & 0x7F) | 0x80);
-            v >>>= 7;
-        }
-        out[n++] = (byte) v;
-        return n;
     }
 
     private static long readVar(byte[] b, int[] pos) {
