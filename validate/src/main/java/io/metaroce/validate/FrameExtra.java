@@ -28,14 +28,13 @@ final class FrameExtra {
     /** Payload bytes of a complete UD packet (judged against its QP's PMTU), else -1. */
     int udPayload;
     /**
-     * The ICRC to judge on the analysis thread (MR-FRAME-001): the frame's bytes, where the IP (or GRH) header
+     * The ICRC to verify on the analysis thread (MR-FRAME-001): the frame's bytes, where the IP (or GRH) header
      * starts and how long it is (-2: a GRH), the BTH and the ICRC; icrcOffset -1 when there is none to check.
-     * icrcComputed is what the decoding thread computed over those bytes (valid when icrcOffset is not -1).
      */
     MemorySegment frame;
     int ipOffset, ipHeaderLength, bthOffset, icrcOffset;
     boolean ipv6;
-    long icrcValue, icrcComputed;
+    long icrcValue;
     /** The tap's view of a frame the engine keeps no flow for (no known opcode), for its ICRC verdict. */
     io.metaroce.analysis.View view;
     FlowState flow;

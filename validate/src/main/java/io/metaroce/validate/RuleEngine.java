@@ -259,7 +259,6 @@ final class RuleEngine implements AnalysisSession.FrameStages {
         x.bthOffset = bth;
         x.icrcOffset = icrcOff;
         x.icrcValue = l.icrcValue();
-        x.icrcComputed = icrcOf(x);
         if (ud) x.udPayload = f.payloadLength;
         f.judgeable = true;
         if (op.role() == OpcodeDef.Role.REQUEST) {
@@ -643,8 +642,8 @@ final class RuleEngine implements AnalysisSession.FrameStages {
     }
 
     /**
-     * Where the ICRC of the frame lies and what it covers, and its computed value (MR-FRAME-001, judged on the
-     * analysis thread by {@link #handedOver}). The same inputs as the dissector's own check:
+     * Where the ICRC of the frame lies and what it covers (MR-FRAME-001, verified on the analysis thread by
+     * {@link #handedOver}: the decoding thread is the busier one). The same inputs as the dissector's own check:
      * the IP header before the UDP header (IPv6 without extension headers; with them the masking is undefined and
      * the ICRC unchecked), or the GRH of RoCEv1; an ICRC cut by the snap length is not checked.
      */
@@ -683,26 +682,10 @@ final class RuleEngine implements AnalysisSession.FrameStages {
         x.bthOffset = d.bthOffset();
         x.icrcOffset = icrcOff;
         x.icrcValue = d.icrcValue();
-        x.icrcComputed = icrcOf(x);
         if (!f.roce) x.view = viewOf(d);
     }
 
-    /** The analysis thread's: the source-port search on a mismatch (it remembers the port it found last). */
     private final io.metaroce.dissector.Icrc icrc = new io.metaroce.dissector.Icrc();
-    /** The decoding thread's (an Icrc is one thread's: it copies into a scratch array). */
-    private final io.metaroce.dissector.Icrc icrcDecoding = new io.metaroce.dissector.Icrc();
-
-    /**
-     * The frame's ICRC, computed on the decoding thread right after the frame rules read the frame: its bytes
-     * are in that core's cache then, and the decoding thread has time to spare since the short cut
-     * ({@link #decodedFast}) while the analysis thread is the long pole (docs/benchmarks.md, helper icrc,
-     * ninth session). Only the value crosses threads; the verdict stays in {@link #handedOver}.
-     */
-    private long icrcOf(FrameExtra x) {
-        MemorySegment s = x.frame;
-        return x.ipHeaderLength == -2 ? icrcDecoding.overGrh(s, x.ipOffset, x.bthOffset, x.icrcOffset)
-                : icrcDecoding.overIp(s, x.ipOffset, x.ipHeaderLength, x.ipv6, x.bthOffset, x.icrcOffset);
-    }
 
     /**
      * MR-FRAME-001 (analysis thread, before the engine): the ICRC. A sender-side tap sees frames before the NIC
@@ -713,7 +696,8 @@ final class RuleEngine implements AnalysisSession.FrameStages {
         FrameExtra x = extras[slot];
         if (x.icrcOffset < 0) return;
         MemorySegment s = x.frame;
-        long computed = x.icrcComputed;
+        long computed = x.ipHeaderLength == -2 ? icrc.overGrh(s, x.ipOffset, x.bthOffset, x.icrcOffset)
+                : icrc.overIp(s, x.ipOffset, x.ipHeaderLength, x.ipv6, x.bthOffset, x.icrcOffset);
         if (computed == x.icrcValue) return;
         String msg = String.format("bad ICRC 0x%08x (computed 0x%08x)", x.icrcValue, computed);
         int port = x.ipHeaderLength >= 0
