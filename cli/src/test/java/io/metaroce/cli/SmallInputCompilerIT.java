@@ -41,6 +41,7 @@ class SmallInputCompilerIT {
         assertEquals(4, level("validate", big.toString()));
         // analyze's limit is higher (1 GiB: its per-frame work is lighter, C1 alone pays up to about 2 M frames)
         assertEquals(1, level("analyze", "-r", big.toString()));
+        assertEquals(4, level("analyze", "-r", big.toString(), "--check-icrc"), "the ICRC's byte loops want C2");
         Path bigger = tmp.resolve("bigger.pcap");
         try (RandomAccessFile f = new RandomAccessFile(bigger.toFile(), "rw")) {
             f.setLength(800L << 20);
