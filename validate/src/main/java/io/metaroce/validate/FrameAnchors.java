@@ -55,33 +55,35 @@ final class FrameAnchors {
 
     /** Notes where the headers and the payload of a dissected frame lie (decoding thread). */
     void record(Dissection d) {
-        int slot = (int) (d.number() & MASK);
-        frame[slot] = d.number();
-        int base = slot * columns;
-        Arrays.fill(offset, base, base + columns, NONE);
-        for (int i = 0, n = d.layerCount(); i < n; i++) {
-            int c = columnOf[d.layerHeader(i)];
-            int off = d.layerOffset(i);
-            // The first occurrence of a header is the one the rules read (an inner copy would be encapsulated).
-            if (c >= 0 && offset[base + c] == NONE && off < NONE) offset[base + c] = (char) off;
-        }
-        int po = d.payloadOffset(), pl = d.payloadLength();
-        boolean payload = po >= 0 && po < NONE && pl > 0 && pl < NONE;
-        payloadOffset[slot] = payload ? (char) po : NONE;
-        payloadLength[slot] = payload ? (char) pl : 0;
+        int base = begin(d.number());
+        for (int i = 0, n = d.layerCount(); i < n; i++) layer(base, d.layerHeader(i), d.layerOffset(i));
+        payload(d.number(), d.payloadOffset(), d.payloadLength());
     }
 
     /** As {@link #record(Dissection)}, for a frame given by its layers' header ids and offsets (no dissection). */
     void record(long number, int[] headers, int[] offsets, int n, int po, int pl) {
+        int base = begin(number);
+        for (int i = 0; i < n; i++) layer(base, headers[i], offsets[i]);
+        payload(number, po, pl);
+    }
+
+    /** Takes the frame's slot and clears its header offsets; the slot's first column. */
+    private int begin(long number) {
         int slot = (int) (number & MASK);
         frame[slot] = number;
         int base = slot * columns;
         Arrays.fill(offset, base, base + columns, NONE);
-        for (int i = 0; i < n; i++) {
-            int c = columnOf[headers[i]];
-            int off = offsets[i];
-            if (c >= 0 && offset[base + c] == NONE && off < NONE) offset[base + c] = (char) off;
-        }
+        return base;
+    }
+
+    private void layer(int base, int header, int off) {
+        int c = columnOf[header];
+        // The first occurrence of a header is the one the rules read (an inner copy would be encapsulated).
+        if (c >= 0 && offset[base + c] == NONE && off < NONE) offset[base + c] = (char) off;
+    }
+
+    private void payload(long number, int po, int pl) {
+        int slot = (int) (number & MASK);
         boolean payload = po >= 0 && po < NONE && pl > 0 && pl < NONE;
         payloadOffset[slot] = payload ? (char) po : NONE;
         payloadLength[slot] = payload ? (char) pl : 0;
