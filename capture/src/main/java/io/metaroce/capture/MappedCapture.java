@@ -62,8 +62,15 @@ abstract sealed class MappedCapture implements PacketSource permits PcapReader, 
     private long released;
     /** Everything before this offset has been touched by {@link #touchAhead}. */
     private long touchedTo;
-    /** Where {@link #touchAhead} copies to; only a {@link #contentSink} reads it. */
-    private final byte[] touchScratch = new byte[TOUCH_BLOCK];
+    /**
+     * The file's bytes from {@link #windowStart} to {@link #touchedTo}, copied by {@link #touchAhead}: the block it
+     * brings into the cache stays readable as an array, so that a consumer reads the current frame from here
+     * ({@link #frameBuffer}) instead of slicing and copying it out of the mapping per frame. Under a
+     * {@link #contentSink}, the block handed over (from index 0).
+     */
+    private final byte[] window = new byte[4 * TOUCH_BLOCK];
+    /** File offset of window[0]. */
+    private long windowStart;
     /** Sees every touched block ({@link #streamContent}); null for the usual reader. */
     private ContentSink contentSink;
     private long commentOffset = -1;
@@ -127,11 +134,20 @@ abstract sealed class MappedCapture implements PacketSource permits PcapReader, 
         if (at - released > 2 * RESIDENT_WINDOW && arena != null) release(at - RESIDENT_WINDOW);
     }
 
-    /** The next block from the reader on; a record longer than a block leaves the bytes it skips untouched. */
+    /**
+     * Makes the window start at the reader ({@code at}) and reach up to four blocks on: what it already holds from
+     * {@code at} on moves to its start (an array copy, in the cache; a window of two blocks would move each block
+     * once), then the bytes after it are copied from the mapping; so every byte comes out of the mapping once, and
+     * a record of up to a block lies wholly in the window. A record longer than that leaves the bytes it skips
+     * untouched.
+     */
     private void touchFrom(long at) {
         long from = Math.max(touchedTo, at);
-        long end = Math.min(fileSize, from + TOUCH_BLOCK);
-        if (end > from) MemorySegment.copy(file, ValueLayout.JAVA_BYTE, from, touchScratch, 0, (int) (end - from));
+        int keep = (int) (from - at);
+        if (keep > 0) System.arraycopy(window, (int) (at - windowStart), window, 0, keep);
+        windowStart = at;
+        long end = Math.min(fileSize, at + window.length);
+        if (end > from) MemorySegment.copy(file, ValueLayout.JAVA_BYTE, from, window, keep, (int) (end - from));
         touchedTo = Math.max(end, from);
     }
 
@@ -139,9 +155,9 @@ abstract sealed class MappedCapture implements PacketSource permits PcapReader, 
     private void streamTo(long end) {
         while (touchedTo < end) {
             int n = (int) Math.min(TOUCH_BLOCK, fileSize - touchedTo);
-            MemorySegment.copy(file, ValueLayout.JAVA_BYTE, touchedTo, touchScratch, 0, n);
+            MemorySegment.copy(file, ValueLayout.JAVA_BYTE, touchedTo, window, 0, n);
             touchedTo += n;
-            contentSink.accept(touchScratch, n);
+            contentSink.accept(window, n);
         }
     }
 
@@ -253,6 +269,19 @@ abstract sealed class MappedCapture implements PacketSource permits PcapReader, 
             throw new IllegalStateException("no current frame: call next() first");
         }
         return file.asSlice(dataOffset, capturedLength);
+    }
+
+    @Override
+    public final byte[] frameBuffer() {
+        return window;
+    }
+
+    @Override
+    public final int frameBufferOffset() {
+        long at = dataOffset - windowStart;
+        // Under a content sink the window holds the block last handed over, not the reader's.
+        return contentSink == null && frameNumber != 0 && at >= 0 && dataOffset + capturedLength <= touchedTo
+                ? (int) at : -1;
     }
 
     @Override
