@@ -68,7 +68,7 @@ abstract sealed class MappedCapture implements PacketSource permits PcapReader, 
      * ({@link #frameBuffer}) instead of slicing and copying it out of the mapping per frame. Under a
      * {@link #contentSink}, the block handed over (from index 0).
      */
-    private final byte[] window = new byte[4 * TOUCH_BLOCK];
+    final byte[] window = new byte[4 * TOUCH_BLOCK];
     /** File offset of window[0]. */
     private long windowStart;
     /** Sees every touched block ({@link #streamContent}); null for the usual reader. */
@@ -159,6 +159,23 @@ abstract sealed class MappedCapture implements PacketSource permits PcapReader, 
             touchedTo += n;
             contentSink.accept(window, n);
         }
+    }
+
+    /**
+     * Where the file's bytes [at, at + length) are in {@link #window}, or -1 when they are not all there: the
+     * readers read a record's header from the window too (under C1 alone a read through a value layout is a call
+     * chain, an array read is inline).
+     */
+    final int inWindow(long at, int length) {
+        long i = at - windowStart;
+        return contentSink == null && i >= 0 && at + length <= touchedTo ? (int) i : -1;
+    }
+
+    /** The little-endian long at window[i]. */
+    final long windowLong(int i) {
+        byte[] w = window;
+        return (w[i] & 0xFFL) | (w[i + 1] & 0xFFL) << 8 | (w[i + 2] & 0xFFL) << 16 | (w[i + 3] & 0xFFL) << 24
+                | (w[i + 4] & 0xFFL) << 32 | (w[i + 5] & 0xFFL) << 40 | (w[i + 6] & 0xFFL) << 48 | (long) w[i + 7] << 56;
     }
 
     /** madvise(DONTNEED) through MemorySegment.unload() on the pages before upTo. */
@@ -278,10 +295,8 @@ abstract sealed class MappedCapture implements PacketSource permits PcapReader, 
 
     @Override
     public final int frameBufferOffset() {
-        long at = dataOffset - windowStart;
         // Under a content sink the window holds the block last handed over, not the reader's.
-        return contentSink == null && frameNumber != 0 && at >= 0 && dataOffset + capturedLength <= touchedTo
-                ? (int) at : -1;
+        return frameNumber == 0 ? -1 : inWindow(dataOffset, capturedLength);
     }
 
     @Override
