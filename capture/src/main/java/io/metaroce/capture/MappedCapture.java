@@ -35,6 +35,12 @@ abstract sealed class MappedCapture implements PacketSource permits PcapReader, 
      * cache, and touching only one byte per page gained nothing.
      */
     static final int TOUCH_BLOCK = 64 << 10;
+    /**
+     * Records up to this long are always whole in the read-ahead {@link #window}: it is refilled when less than this
+     * is left ahead of the reader, and only what is left moves (a jumbo frame is 9 KiB; a longer record is read
+     * from the mapping).
+     */
+    static final int HELD = 16 << 10;
     /** Problems kept in the list; later ones are only counted so a hostile file cannot grow memory. */
     static final int MAX_LISTED_PROBLEMS = 1000;
 
@@ -68,7 +74,7 @@ abstract sealed class MappedCapture implements PacketSource permits PcapReader, 
      * ({@link #frameBuffer}) instead of slicing and copying it out of the mapping per frame. Under a
      * {@link #contentSink}, the block handed over (from index 0).
      */
-    final byte[] window = new byte[4 * TOUCH_BLOCK];
+    final byte[] window = new byte[2 * TOUCH_BLOCK];
     /** File offset of window[0]. */
     private long windowStart;
     /** Sees every touched block ({@link #streamContent}); null for the usual reader. */
@@ -103,7 +109,7 @@ abstract sealed class MappedCapture implements PacketSource permits PcapReader, 
         }
         // Where the next record starts (pcap) or about (pcapng: the block trailer comes first).
         long at = dataOffset + capturedLength;
-        if (at + TOUCH_BLOCK > touchedTo) touchAhead(at);
+        if (at + HELD > touchedTo) touchAhead(at);
         if (advance()) {
             return true;
         }
@@ -135,11 +141,10 @@ abstract sealed class MappedCapture implements PacketSource permits PcapReader, 
     }
 
     /**
-     * Makes the window start at the reader ({@code at}) and reach up to four blocks on: what it already holds from
-     * {@code at} on moves to its start (an array copy, in the cache; a window of two blocks would move each block
-     * once), then the bytes after it are copied from the mapping; so every byte comes out of the mapping once, and
-     * a record of up to a block lies wholly in the window. A record longer than that leaves the bytes it skips
-     * untouched.
+     * Makes the window start at the reader ({@code at}) and reach up to two blocks on: what it already holds from
+     * {@code at} on (less than {@link #HELD}) moves to its start, an array copy in the cache, then the bytes after it
+     * are copied from the mapping; so every byte comes out of the mapping once, and a record of up to
+     * {@link #HELD} lies wholly in the window. A record longer than the window leaves the bytes it skips untouched.
      */
     private void touchFrom(long at) {
         long from = Math.max(touchedTo, at);

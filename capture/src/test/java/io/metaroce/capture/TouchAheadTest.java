@@ -57,7 +57,7 @@ class TouchAheadTest {
     /** The current frame as the frame buffer holds it: its bytes, which must be the slice's; null when not held. */
     private static byte[] fromBuffer(PacketSource s) {
         int at = s.frameBufferOffset();
-        if (s.capturedLength() <= MappedCapture.TOUCH_BLOCK - 64) assertTrue(at >= 0, "a record of up to a block is held whole");
+        if (s.capturedLength() <= MappedCapture.HELD - 64) assertTrue(at >= 0, "a record of up to HELD is held whole");
         if (at < 0) return null;
         byte[] held = Arrays.copyOfRange(s.frameBuffer(), at, at + s.capturedLength());
         assertArrayEquals(s.data().toArray(ValueLayout.JAVA_BYTE), held, "frame " + s.frameNumber() + " in the frame buffer");
@@ -134,10 +134,10 @@ class TouchAheadTest {
 
     @Test
     void recordsLongerThanABlockAreNotInTheFrameBuffer() throws Exception {
-        // Records of 300,000 bytes among short ones: longer than the window (four blocks), so it cannot hold them
+        // Records of 200,000 bytes among short ones: longer than the window (two blocks), so it cannot hold them
         // (the slice must be read), and the short record after each is held again.
         List<byte[]> frames = new ArrayList<>();
-        for (int i = 0; i < 12; i++) frames.add(Blocks.frame(i % 3 == 0 ? 60 : 300_000, i));
+        for (int i = 0; i < 12; i++) frames.add(Blocks.frame(i % 3 == 0 ? 60 : 200_000, i));
         Path file = dir.resolve("long-records.pcap");
         try (PcapWriter w = new PcapWriter(FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.TRUNCATE_EXISTING), CaptureFormat.PCAP_NS, LinkTypes.ETHERNET, 524_288,
@@ -149,7 +149,7 @@ class TouchAheadTest {
             for (int i = 0; i < frames.size(); i++) {
                 assertTrue(s.next());
                 byte[] b = fromBuffer(s);
-                if (frames.get(i).length > 4 * MappedCapture.TOUCH_BLOCK) assertEquals(null, b, "frame " + (i + 1));
+                if (frames.get(i).length > 2 * MappedCapture.TOUCH_BLOCK) assertEquals(null, b, "frame " + (i + 1));
                 if (b != null) held++;
             }
         }
