@@ -491,13 +491,11 @@ public final class AnalysisSession {
      */
     private static void decode(PacketSource src, Dissector dis, FastFacts fast, io.metaroce.dissector.Dissection d,
                                FrameFacts f, FrameStages st, int slot) {
-        MemorySegment data = src.data();
-        if (fast != null && fast.fill(f, data, src.frameNumber(), src.timestampNanos(), src.originalLength(),
-                src.linkType(), src.fcsLength()) && (st == null || st.decodedFast(fast, f, slot))) {
+        if (fast != null && fast.fill(f, src) && (st == null || st.decodedFast(fast, f, slot))) {
             f.fileOffset = src.recordOffset();
             return;
         }
-        dis.dissect(data, src.frameNumber(), src.timestampNanos(), src.originalLength(), src.linkType(),
+        dis.dissect(src.data(), src.frameNumber(), src.timestampNanos(), src.originalLength(), src.linkType(),
                 src.fcsLength(), d);
         f.from(d);
         f.fileOffset = src.recordOffset();

@@ -1,5 +1,6 @@
 package io.metaroce.analysis;
 
+import io.metaroce.capture.PacketSource;
 import io.metaroce.dissector.DissectorConfig;
 import io.metaroce.dissector.Icrc;
 import io.metaroce.protocol.Aeth;
@@ -57,7 +58,13 @@ final class FastFacts implements FastFrame {
     /** The frame's first bytes (as {@code Dissection.head()}): header fields are read through the byte[] getters. */
     private byte[] head = new byte[HEAD_CHUNK];
     private int headLength;
+    /** The frame's bytes as a slice of the mapping; null until asked for when the frame came from a frame buffer. */
     private MemorySegment data;
+    /** The source whose current frame this is, when it came from its frame buffer (see {@link #data()}); else null. */
+    private PacketSource source;
+    /** The source's frame buffer and where the frame starts in it; null when the frame is read from {@link #data}. */
+    private byte[] buffer;
+    private int bufferAt;
     private int capLen;
     /** The accepted frame's layout ({@link FastFrame}), set only when {@link #fill} accepts. */
     private int ipOff, ipHdrLen, udpOff, bthOff, mrthOff, payloadOff, icrcOff;
@@ -76,11 +83,32 @@ final class FastFacts implements FastFrame {
      */
     boolean fill(FrameFacts f, MemorySegment data, long number, long timeNanos, long originalLength, int linkType,
                  int fcsLength) {
+        return fill(f, data, null, null, 0, (int) data.byteSize(), number, timeNanos, originalLength, linkType, fcsLength);
+    }
+
+    /**
+     * As {@link #fill(FrameFacts, MemorySegment, long, long, long, int, int)} for the source's current frame, read
+     * from the source's frame buffer when it has the frame there: no slice of the mapping and no copy out of it per
+     * frame (under C1 alone, the launcher's choice for analyze under 1 GiB, each is a chain of calls the compiler
+     * does not inline, and the copy a JNI call). The slice is made only if a consumer asks for {@link #data()}.
+     */
+    boolean fill(FrameFacts f, PacketSource src) {
+        int at = src.frameBufferOffset();
+        if (at < 0) return fill(f, src.data(), src.frameNumber(), src.timestampNanos(), src.originalLength(),
+                src.linkType(), src.fcsLength());
+        return fill(f, null, src, src.frameBuffer(), at, src.capturedLength(), src.frameNumber(), src.timestampNanos(),
+                src.originalLength(), src.linkType(), src.fcsLength());
+    }
+
+    private boolean fill(FrameFacts f, MemorySegment data, PacketSource source, byte[] buffer, int bufferAt, int end,
+                         long number, long timeNanos, long originalLength, int linkType, int fcsLength) {
         // An FCS the file announces shortens the frame, and any other link type has its own decoder: declined.
         if (linkType != LINKTYPE_ETHERNET || fcsLength > 0) return false;
-        int end = (int) data.byteSize();
         if (end < Eth.SIZE) return false;
         this.data = data;
+        this.source = source;
+        this.buffer = buffer;
+        this.bufferAt = bufferAt;
         this.capLen = end;
         headLength = 0;
         copyHead(Math.min(end, HEAD_CHUNK));
@@ -177,8 +205,8 @@ final class FastFacts implements FastFrame {
         int payloadLength = icrcOff - p - pad;
         if (payloadLength < 0 || !def.payload() && icrcOff - p > 0
                 || def.payloadBytes() >= 0 && payloadLength != def.payloadBytes()) return false;
-        long icrcValue = data.get(LE_INT, icrcOff) & 0xFFFFFFFFL;
-        if (icrc != null && icrc.overIp(data, ip, ipHeaderLength, v6, bth, icrcOff) != icrcValue) return false;
+        long icrcValue = (buffer != null ? littleEndianInt(buffer, bufferAt + icrcOff) : data.get(LE_INT, icrcOff)) & 0xFFFFFFFFL;
+        if (icrc != null && icrc.overIp(data(), ip, ipHeaderLength, v6, bth, icrcOff) != icrcValue) return false;
 
         // Accepted: the layout for FastFrame, then the same fields as FrameFacts.from, in its order.
         ipOff = ip;
@@ -307,7 +335,10 @@ final class FastFacts implements FastFrame {
         return true;
     }
 
-    @Override public MemorySegment data() { return data; }
+    @Override public MemorySegment data() {
+        if (data == null) data = source.data();
+        return data;
+    }
     @Override public byte[] head() { return head; }
     @Override public int ipOffset() { return ipOff; }
     @Override public boolean ipv6() { return ipv6; }
@@ -326,7 +357,12 @@ final class FastFacts implements FastFrame {
 
     private void copyHead(int n) {
         if (n > head.length) head = java.util.Arrays.copyOf(head, Math.max(n, head.length * 2));
-        MemorySegment.copy(data, ValueLayout.JAVA_BYTE, headLength, head, headLength, n - headLength);
+        if (buffer != null) System.arraycopy(buffer, bufferAt + headLength, head, headLength, n - headLength);
+        else MemorySegment.copy(data, ValueLayout.JAVA_BYTE, headLength, head, headLength, n - headLength);
         headLength = n;
+    }
+
+    private static int littleEndianInt(byte[] b, int i) {
+        return (b[i] & 0xFF) | (b[i + 1] & 0xFF) << 8 | (b[i + 2] & 0xFF) << 16 | b[i + 3] << 24;
     }
 }

@@ -38,12 +38,19 @@ class FastFactsTest {
     private static final List<Field> FIELDS = Stream.of(FrameFacts.class.getFields())
             .filter(f -> !Modifier.isStatic(f.getModifiers())).toList();
 
-    /** Both paths over one source; returns {frames, accepted}. */
+    /** Frames {@link #compare} read from the source's frame buffer (the reader's window), over all captures. */
+    private static long framesFromBuffer;
+
+    /**
+     * Both paths over one source, and the short cut a second time from the source's frame buffer
+     * ({@link FastFacts#fill(FrameFacts, PacketSource)}, as the session calls it), which must take the same frames
+     * with the same facts and layout; returns {frames, accepted}.
+     */
     private static long[] compare(Path file, DissectorConfig config, List<String> problems, List<byte[]> accepted) throws Exception {
         Dissector dis = new Dissector(config);
         Dissection d = new Dissection();
-        FastFacts fast = new FastFacts(config);
-        FrameFacts slow = new FrameFacts(), quick = new FrameFacts(), before = new FrameFacts();
+        FastFacts fast = new FastFacts(config), buffered = new FastFacts(config);
+        FrameFacts slow = new FrameFacts(), quick = new FrameFacts(), before = new FrameFacts(), fromBuffer = new FrameFacts();
         long frames = 0, taken = 0;
         try (PacketSource src = CaptureFiles.open(file)) {
             while (src.next()) {
@@ -53,18 +60,37 @@ class FastFactsTest {
                 slow.from(d);
                 before.copyFrom(quick);
                 String where = file.getFileName() + " frame " + src.frameNumber() + (config.checkIcrc() ? " (ICRC checked)" : "");
+                if (src.frameBufferOffset() >= 0) framesFromBuffer++;
+                boolean takenFromBuffer = buffered.fill(fromBuffer, src);
                 if (fast.fill(quick, data, src.frameNumber(), src.timestampNanos(), src.originalLength(), src.linkType(), src.fcsLength())) {
                     taken++;
+                    if (!takenFromBuffer) problems.add(where + ": declined from the frame buffer");
+                    else sameLayout(fast, buffered, where, problems);
+                    diff(quick, fromBuffer, where + " (from the frame buffer)", problems);
                     diff(slow, quick, where, problems);
                     if (accepted != null && accepted.size() < 4000 && src.linkType() == 1) accepted.add(data.toArray(ValueLayout.JAVA_BYTE));
                 } else {
                     diff(before, quick, where + " (declined, but facts written)", problems);
+                    if (takenFromBuffer) problems.add(where + ": taken from the frame buffer, declined from the slice");
                     quick.from(d);
+                    fromBuffer.from(d);
                 }
                 if (problems.size() > 20) fail(String.join("\n", problems));
             }
         }
         return new long[] {frames, taken};
+    }
+
+    /** What a frame stage reads of an accepted frame ({@link FastFrame}), the same whichever way it was read. */
+    private static void sameLayout(FastFrame want, FastFrame got, String where, List<String> problems) {
+        int[] a = {want.ipOffset(), want.ipHeaderLength(), want.udpOffset(), want.bthOffset(), want.mrthOffset(),
+                want.payloadOffset(), want.icrcOffset()};
+        int[] b = {got.ipOffset(), got.ipHeaderLength(), got.udpOffset(), got.bthOffset(), got.mrthOffset(),
+                got.payloadOffset(), got.icrcOffset()};
+        if (!java.util.Arrays.equals(a, b) || want.ipv6() != got.ipv6() || want.icrcValue() != got.icrcValue()
+                || !java.util.Arrays.equals(want.head(), 0, want.payloadOffset(), got.head(), 0, got.payloadOffset())
+                || want.data().mismatch(got.data()) != -1)
+            problems.add(where + ": the frame buffer's layout, head, ICRC or data differ from the slice's");
     }
 
     private static void diff(FrameFacts want, FrameFacts got, String where, List<String> problems) {
@@ -104,6 +130,8 @@ class FastFactsTest {
         }
         if (!problems.isEmpty()) fail(problems.size() + " differences:\n" + String.join("\n", problems));
         assertTrue(bundled >= 20, "bundled captures: " + bundled);
+        // The frame-buffer path was taken (both readers have one); the rest went through the slice inside fill.
+        assertTrue(framesFromBuffer > frames, framesFromBuffer + " frames read from the frame buffer, of " + frames + " twice");
         // Not vacuous: most sample frames are the common kind, and some are not (CM, anomalies, other links).
         assertTrue(taken > frames / 2 && taken < frames, taken + " of " + frames + " frames accepted");
         // With the ICRC checked, the frames whose ICRC is bad (there are some in the samples) are declined as well.

@@ -35,6 +35,12 @@ abstract sealed class MappedCapture implements PacketSource permits PcapReader, 
      * cache, and touching only one byte per page gained nothing.
      */
     static final int TOUCH_BLOCK = 64 << 10;
+    /**
+     * Records up to this long are always whole in the read-ahead {@link #window}: it is refilled when less than this
+     * is left ahead of the reader, and only what is left moves (a jumbo frame is 9 KiB; a longer record is read
+     * from the mapping).
+     */
+    static final int HELD = 16 << 10;
     /** Problems kept in the list; later ones are only counted so a hostile file cannot grow memory. */
     static final int MAX_LISTED_PROBLEMS = 1000;
 
@@ -62,8 +68,15 @@ abstract sealed class MappedCapture implements PacketSource permits PcapReader, 
     private long released;
     /** Everything before this offset has been touched by {@link #touchAhead}. */
     private long touchedTo;
-    /** Where {@link #touchAhead} copies to; only a {@link #contentSink} reads it. */
-    private final byte[] touchScratch = new byte[TOUCH_BLOCK];
+    /**
+     * The file's bytes from {@link #windowStart} to {@link #touchedTo}, copied by {@link #touchAhead}: the block it
+     * brings into the cache stays readable as an array, so that a consumer reads the current frame from here
+     * ({@link #frameBuffer}) instead of slicing and copying it out of the mapping per frame. Under a
+     * {@link #contentSink}, the block handed over (from index 0).
+     */
+    final byte[] window = new byte[2 * TOUCH_BLOCK];
+    /** File offset of window[0]. */
+    private long windowStart;
     /** Sees every touched block ({@link #streamContent}); null for the usual reader. */
     private ContentSink contentSink;
     private long commentOffset = -1;
@@ -96,7 +109,7 @@ abstract sealed class MappedCapture implements PacketSource permits PcapReader, 
         }
         // Where the next record starts (pcap) or about (pcapng: the block trailer comes first).
         long at = dataOffset + capturedLength;
-        if (at + TOUCH_BLOCK > touchedTo) touchAhead(at);
+        if (at + HELD > touchedTo) touchAhead(at);
         if (advance()) {
             return true;
         }
@@ -127,11 +140,19 @@ abstract sealed class MappedCapture implements PacketSource permits PcapReader, 
         if (at - released > 2 * RESIDENT_WINDOW && arena != null) release(at - RESIDENT_WINDOW);
     }
 
-    /** The next block from the reader on; a record longer than a block leaves the bytes it skips untouched. */
+    /**
+     * Makes the window start at the reader ({@code at}) and reach up to two blocks on: what it already holds from
+     * {@code at} on (less than {@link #HELD}) moves to its start, an array copy in the cache, then the bytes after it
+     * are copied from the mapping; so every byte comes out of the mapping once, and a record of up to
+     * {@link #HELD} lies wholly in the window. A record longer than the window leaves the bytes it skips untouched.
+     */
     private void touchFrom(long at) {
         long from = Math.max(touchedTo, at);
-        long end = Math.min(fileSize, from + TOUCH_BLOCK);
-        if (end > from) MemorySegment.copy(file, ValueLayout.JAVA_BYTE, from, touchScratch, 0, (int) (end - from));
+        int keep = (int) (from - at);
+        if (keep > 0) System.arraycopy(window, (int) (at - windowStart), window, 0, keep);
+        windowStart = at;
+        long end = Math.min(fileSize, at + window.length);
+        if (end > from) MemorySegment.copy(file, ValueLayout.JAVA_BYTE, from, window, keep, (int) (end - from));
         touchedTo = Math.max(end, from);
     }
 
@@ -139,10 +160,27 @@ abstract sealed class MappedCapture implements PacketSource permits PcapReader, 
     private void streamTo(long end) {
         while (touchedTo < end) {
             int n = (int) Math.min(TOUCH_BLOCK, fileSize - touchedTo);
-            MemorySegment.copy(file, ValueLayout.JAVA_BYTE, touchedTo, touchScratch, 0, n);
+            MemorySegment.copy(file, ValueLayout.JAVA_BYTE, touchedTo, window, 0, n);
             touchedTo += n;
-            contentSink.accept(touchScratch, n);
+            contentSink.accept(window, n);
         }
+    }
+
+    /**
+     * Where the file's bytes [at, at + length) are in {@link #window}, or -1 when they are not all there: the
+     * readers read a record's header from the window too (under C1 alone a read through a value layout is a call
+     * chain, an array read is inline).
+     */
+    final int inWindow(long at, int length) {
+        long i = at - windowStart;
+        return contentSink == null && i >= 0 && at + length <= touchedTo ? (int) i : -1;
+    }
+
+    /** The little-endian long at window[i]. */
+    final long windowLong(int i) {
+        byte[] w = window;
+        return (w[i] & 0xFFL) | (w[i + 1] & 0xFFL) << 8 | (w[i + 2] & 0xFFL) << 16 | (w[i + 3] & 0xFFL) << 24
+                | (w[i + 4] & 0xFFL) << 32 | (w[i + 5] & 0xFFL) << 40 | (w[i + 6] & 0xFFL) << 48 | (long) w[i + 7] << 56;
     }
 
     /** madvise(DONTNEED) through MemorySegment.unload() on the pages before upTo. */
@@ -253,6 +291,17 @@ abstract sealed class MappedCapture implements PacketSource permits PcapReader, 
             throw new IllegalStateException("no current frame: call next() first");
         }
         return file.asSlice(dataOffset, capturedLength);
+    }
+
+    @Override
+    public final byte[] frameBuffer() {
+        return window;
+    }
+
+    @Override
+    public final int frameBufferOffset() {
+        // Under a content sink the window holds the block last handed over, not the reader's.
+        return frameNumber == 0 ? -1 : inWindow(dataOffset, capturedLength);
     }
 
     @Override

@@ -58,6 +58,24 @@ public interface PacketSource extends AutoCloseable {
      */
     MemorySegment data();
 
+    /**
+     * An array that holds the current frame's captured bytes from {@link #frameBufferOffset()} on, when the source
+     * has them at hand (a file reader's read-ahead window): a hot loop reads the frame there, with no slice and no
+     * copy out of the mapping. Its contents change with the next {@link #next()}; never written by the caller.
+     * Null when the source has no such array.
+     */
+    default byte[] frameBuffer() {
+        return null;
+    }
+
+    /**
+     * Where the current frame's captured bytes start in {@link #frameBuffer()}, or -1 when they are not all there
+     * (no buffer, a frame longer than the window, no current frame): then read {@link #data()}.
+     */
+    default int frameBufferOffset() {
+        return -1;
+    }
+
     /** The whole file mapping, read-only, valid until {@link #close()}; null when the source is not a file. */
     MemorySegment mapping();
 

@@ -70,7 +70,9 @@ final class PcapReader extends MappedCapture {
                     + " bytes needed, " + left + " left");
             return false;
         }
-        long first = file.get(LE_LONG, pos), second = file.get(LE_LONG, pos + 8);
+        int w = inWindow(pos, RECORD_HEADER_LENGTH);
+        long first = w >= 0 ? windowLong(w) : file.get(LE_LONG, pos);
+        long second = w >= 0 ? windowLong(w + 8) : file.get(LE_LONG, pos + 8);
         long seconds = field(first);
         long fraction = field(first >>> 32);
         long captured = field(second);

@@ -60,6 +60,8 @@ class ContentStreamTest {
             int i = 0;
             while (s.next()) {
                 if (frames != null) assertArrayEquals(frames.get(i), s.data().toArray(ValueLayout.JAVA_BYTE), "frame " + (i + 1));
+                // The window then holds the block handed to the sink, not the reader's frame.
+                assertEquals(-1, s.frameBufferOffset(), "frame " + (i + 1));
                 i++;
             }
             if (frames != null) assertEquals(frames.size(), i);

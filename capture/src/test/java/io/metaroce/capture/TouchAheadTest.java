@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -22,7 +23,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The readers touch the mapping one {@link MappedCapture#TOUCH_BLOCK} ahead and release the pages far behind
  * ({@link MappedCapture#RESIDENT_WINDOW}) from {@code next()}: records that straddle block boundaries, a file that
- * ends inside a block or exactly on one, and a file long enough for the release all read back frame for frame.
+ * ends inside a block or exactly on one, and a file long enough for the release all read back frame for frame, from
+ * the mapping and from the read-ahead window ({@link PacketSource#frameBuffer}), which holds every record of up to a
+ * block and none that it does not hold whole.
  */
 class TouchAheadTest {
     @TempDir
@@ -51,13 +54,25 @@ class TouchAheadTest {
         return file;
     }
 
+    /** The current frame as the frame buffer holds it: its bytes, which must be the slice's; null when not held. */
+    private static byte[] fromBuffer(PacketSource s) {
+        int at = s.frameBufferOffset();
+        if (s.capturedLength() <= MappedCapture.HELD - 64) assertTrue(at >= 0, "a record of up to HELD is held whole");
+        if (at < 0) return null;
+        byte[] held = Arrays.copyOfRange(s.frameBuffer(), at, at + s.capturedLength());
+        assertArrayEquals(s.data().toArray(ValueLayout.JAVA_BYTE), held, "frame " + s.frameNumber() + " in the frame buffer");
+        return held;
+    }
+
     private static void readsBack(PacketSource s, List<byte[]> frames) {
         long previousEnd = PcapReader.FILE_HEADER_LENGTH;
+        assertEquals(-1, s.frameBufferOffset(), "no current frame");
         for (int i = 0; i < frames.size(); i++) {
             assertTrue(s.next(), "frame " + (i + 1));
             assertEquals(i + 1, s.frameNumber());
             assertEquals(T0 + i, s.timestampNanos());
             assertArrayEquals(frames.get(i), s.data().toArray(ValueLayout.JAVA_BYTE), "frame " + (i + 1));
+            fromBuffer(s);
             assertEquals(previousEnd, s.recordOffset(), "records follow each other");
             previousEnd = s.dataOffset() + s.capturedLength();
         }
@@ -108,12 +123,37 @@ class TouchAheadTest {
             for (int i = 0; i < frames.size(); i++) {
                 assertTrue(s.next(), "frame " + (i + 1));
                 assertArrayEquals(frames.get(i), s.data().toArray(ValueLayout.JAVA_BYTE), "frame " + (i + 1));
+                assertArrayEquals(frames.get(i), fromBuffer(s), "frame " + (i + 1) + " in the frame buffer");
                 assertTrue(s.recordOffset() > previousEnd);
                 previousEnd = s.recordOffset();
             }
             assertFalse(s.next());
             assertTrue(s.problems().isEmpty(), s.problems().toString());
         }
+    }
+
+    @Test
+    void recordsLongerThanABlockAreNotInTheFrameBuffer() throws Exception {
+        // Records of 200,000 bytes among short ones: longer than the window (two blocks), so it cannot hold them
+        // (the slice must be read), and the short record after each is held again.
+        List<byte[]> frames = new ArrayList<>();
+        for (int i = 0; i < 12; i++) frames.add(Blocks.frame(i % 3 == 0 ? 60 : 200_000, i));
+        Path file = dir.resolve("long-records.pcap");
+        try (PcapWriter w = new PcapWriter(FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING), CaptureFormat.PCAP_NS, LinkTypes.ETHERNET, 524_288,
+                ByteOrder.LITTLE_ENDIAN)) {
+            for (int i = 0; i < frames.size(); i++) w.write(T0 + i, frames.get(i));
+        }
+        int held = 0;
+        try (PacketSource s = CaptureFiles.open(file)) {
+            for (int i = 0; i < frames.size(); i++) {
+                assertTrue(s.next());
+                byte[] b = fromBuffer(s);
+                if (frames.get(i).length > 2 * MappedCapture.TOUCH_BLOCK) assertEquals(null, b, "frame " + (i + 1));
+                if (b != null) held++;
+            }
+        }
+        assertEquals(4, held, "the four short records");
     }
 
     @Test
