@@ -46,6 +46,7 @@ public final class Icrc {
     /** The UDP source port {@link #matchingSourcePort} found last, or -1. */
     private int lastPort = -1;
     private final byte[] scratch = new byte[LRH_STANDIN + MAX_IP_HEADER + Udp.SIZE + Bth.SIZE + CHUNK];
+    private final MemorySegment scratchSegment = MemorySegment.ofArray(scratch);
 
     /** A byte mask of the header's ICRC-variant fields (spec fields marked {@code icrc: variant}). */
     private static byte[] variantMask(int header) {
@@ -92,7 +93,8 @@ public final class Icrc {
         long udp = bthOffset - Udp.SIZE, headers = udp + Udp.SIZE + Bth.SIZE - ipOffset;
         if (udp == ipOffset + ipHeaderLength && end - ipOffset <= CHUNK + headers) {
             // One copy from the IP header to the ICRC, the variant bytes set in place.
-            MemorySegment.copy(s, ValueLayout.JAVA_BYTE, ipOffset, scratch, n, (int) Math.max(end - ipOffset, headers));
+            // Segment to segment: the copy into an array looks the array's type and length up, through the VM under C1.
+            MemorySegment.copy(s, ipOffset, scratchSegment, n, Math.max(end - ipOffset, headers));
             if (ipv6) setOnes(IPV6_AT, IPV6_SET, n);
             else setOnes(IP_AT, IP_SET, n);
             n += ipHeaderLength;

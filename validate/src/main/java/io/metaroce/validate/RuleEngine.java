@@ -1625,15 +1625,15 @@ final class RuleEngine implements AnalysisSession.FrameStages {
         boolean acked1 = false;
         switch (f.aethKind) {
             case 0 -> {
-                acked1 = ackBeyond(fl, g, f, u, () -> "ACK of PSN " + f.psn);
+                acked1 = ackBeyond(fl, g, f, u, ACK_OF);
                 cover(fl, f, u + 1, g);
             }
             case 1 -> {
-                acked1 = ackBeyond(fl, g, f, u - 1, () -> "RNR NAK for PSN " + f.psn);
+                acked1 = ackBeyond(fl, g, f, u - 1, RNR_NAK_FOR);
                 cover(fl, f, u, g);
             }
             case 3 -> {
-                acked1 = ackBeyond(fl, g, f, u - 1, () -> "NAK for PSN " + f.psn);
+                acked1 = ackBeyond(fl, g, f, u - 1, NAK_FOR);
                 if (f.aethCode == 0) {
                     if (!acked1) nakPsn(fl, g, f, u);
                     fl.nakU = u;
@@ -1665,9 +1665,9 @@ final class RuleEngine implements AnalysisSession.FrameStages {
      * MR-ACK-001: an acknowledgement covers only PSNs already sent (READ-reserved PSNs count). Judged at the
      * hosts of either end; at a mirror a note. lastU: the highest PSN it claims. Returns true if it fired.
      */
-    private boolean ackBeyond(FlowState fl, FlowState g, FrameFacts f, long lastU, java.util.function.Supplier<String> describe) {
+    private boolean ackBeyond(FlowState fl, FlowState g, FrameFacts f, long lastU, int kind) {
         if (lastU <= fl.maxU) return false;
-        String what = describe.get(); // built only when the acknowledgement does cover too much: ACKs are half the frames
+        String what = ackWhat(kind, f, lastU); // built only when the acknowledgement does cover too much: ACKs are half the frames
         Severity sev = fl.view == View.MIRROR ? NOTE : ERROR;
         if (sev == ERROR) {
             // Held: a capture point merging both directions may write the PSNs just after their ACK.
@@ -1684,6 +1684,20 @@ final class RuleEngine implements AnalysisSession.FrameStages {
             x.also(fl.lastReqFrame);
         }
         return x != null || sev == NOTE;
+    }
+
+    // What an acknowledgement is, for MR-ACK-001's message. A kind rather than a lambda that builds the text: the
+    // capturing lambda was an object per ACK frame, made by a call into the VM (Unsafe.allocateInstance) from C1's code.
+    private static final int ACK_OF = 0, RNR_NAK_FOR = 1, NAK_FOR = 2, SACK_CUM = 3, NACK_OF = 4;
+
+    private static String ackWhat(int kind, FrameFacts f, long lastU) {
+        return switch (kind) {
+            case ACK_OF -> "ACK of PSN " + f.psn;
+            case RNR_NAK_FOR -> "RNR NAK for PSN " + f.psn;
+            case NAK_FOR -> "NAK for PSN " + f.psn;
+            case SACK_CUM -> "MR-SACK (cum_psn " + f.sackCum + ")";
+            default -> "MR-NACK of PSNs " + f.nackFirst + ".." + wrap(lastU);
+        };
     }
 
     /** Capture points that merge two directions write a request up to this long after its ACK (ibdump). */
@@ -1824,7 +1838,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
                 break;
             }
         }
-        boolean beyond = ackBeyond(fl, g, f, highest, () -> "MR-SACK (cum_psn " + f.sackCum + ")");
+        boolean beyond = ackBeyond(fl, g, f, highest, SACK_CUM);
         // MR-ACK-004: in send order (tx_timestamp) cum_psn never goes back, a received bit is never cleared.
         long[] mine = {txTs, cum, base, f.sackBitmap, n, t};
         for (int k = 0; k < Math.min(g.sackCount, g.sackHist.length); k++) {
@@ -1895,7 +1909,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
         long first = unwrap(fl.maxU, f.nackFirst);
         long count = Math.max(1, f.nackCount);
         if (fl.plot != null) fl.plot.mark(t, first, "nak", n, "MR-NACK " + f.nackFirst + " x" + f.nackCount);
-        if (fl.view == View.SENDER && ackBeyond(fl, g, f, first + count - 1, () -> "MR-NACK of PSNs " + f.nackFirst + ".." + wrap(first + count - 1))) return;
+        if (fl.view == View.SENDER && ackBeyond(fl, g, f, first + count - 1, NACK_OF)) return;
         // Not yet covered by the cum_psn of the SACKs its sender sent before it (send order: tx_timestamp).
         long txTs = f.tsValid ? f.txTs : -1;
         long covered = Long.MIN_VALUE, frame = 0;
