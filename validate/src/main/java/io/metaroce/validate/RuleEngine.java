@@ -124,6 +124,40 @@ final class RuleEngine implements AnalysisSession.FrameStages {
     // ================================================================== per frame
 
     /**
+     * UD and READ by opcode, for the per-frame tests: "ud".equals(op.service()) is a call under C1 (String.equals is
+     * an intrinsic of C2 only) and compares the bytes of "rc"; the opcode tables are fixed, so the answer is looked up
+     * by the opcode's identity in them. An opcode from elsewhere is answered by its names.
+     */
+    private static final OpcodeDef[] OPCODES = new OpcodeDef[512];
+    private static final boolean[] UD = new boolean[512], READ = new boolean[512];
+
+    static {
+        for (int tver = 0; tver < 2; tver++) {
+            for (int code = 0; code < 256; code++) {
+                OpcodeDef o = io.metaroce.dissector.Dissector.opcodeDef(code, tver);
+                if (o == null) continue;
+                OPCODES[tver * 256 + code] = o;
+                UD[tver * 256 + code] = "ud".equals(o.service());
+                READ[tver * 256 + code] = "read".equals(o.family());
+            }
+        }
+    }
+
+    private static boolean ud(OpcodeDef op) {
+        int c = op.code() & 0xFF;
+        if (OPCODES[c] == op) return UD[c];
+        if (OPCODES[256 + c] == op) return UD[256 + c];
+        return "ud".equals(op.service());
+    }
+
+    private static boolean read(OpcodeDef op) {
+        int c = op.code() & 0xFF;
+        if (OPCODES[c] == op) return READ[c];
+        if (OPCODES[256 + c] == op) return READ[256 + c];
+        return "read".equals(op.family());
+    }
+
+    /**
      * First stage (decoding thread): the frame and header rules, which need no flow state. Their findings wait
      * in the frame's slot for {@link #analyzed}; f.judgeable is cleared for a frame they find broken (principle
      * d) before the analysis engine sees it.
@@ -203,7 +237,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
         // MRTH of version 1 and every header of the opcode's chain. MR-CTL-001 reads a control packet's fields.
         OpcodeDef op = f.opcode;
         if (op.role() == OpcodeDef.Role.CONTROL) return false;
-        boolean ud = "ud".equals(op.service());
+        boolean ud = ud(op);
         int[] chain = op.chain(f.spray);
         int[] hs = fastHeaders, os = fastOffsets;
         int n = 0;
@@ -366,7 +400,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
         report(x, fl.id, n, t);
         boolean judged = f.judgeable;
         if (!judged) unjudged++;
-        if ("ud".equals(f.opcode.service())) {
+        if (ud(f.opcode)) {
             fl.ud = true;
             if (x.udPayload >= 0) udPmtu(f, fl, x.udPayload);
             return;
@@ -1082,7 +1116,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
 
     /** A frame the rules do not judge still advances its stream (principle d). */
     private void advanceOnly(FlowState fl, FrameFacts f) {
-        if ("ud".equals(f.opcode.service())) return;
+        if (ud(f.opcode)) return;
         if (window(fl) == null) return;
         long u = unwrap(fl.maxU, f.psn);
         if (u > fl.maxU && u - fl.maxU < MAX_JUMP && fl.ring.contains(u)) {
@@ -1109,7 +1143,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
         if (r == null) return;
         long u = unwrap(fl.maxU, f.psn);
         if (fl.plot != null) fl.plot.point(t, u, n);
-        boolean isRead = "read".equals(op.family());
+        boolean isRead = read(op);
         long idle = fl.lastReqTime > 0 ? t - fl.lastReqTime : -1;
         fl.lastReqTime = t;
         fl.lastReqFrame = n;
@@ -1603,7 +1637,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
 
     private void response(FrameFacts f, FlowState g) {
         OpcodeDef op = f.opcode;
-        boolean read = "read".equals(op.family());
+        boolean read = read(op);
         FlowState fl = about();
         if (read && op.payload()) {
             // MR-SEQ-003 on READ responses (the responder's PMTU is the connection's).
