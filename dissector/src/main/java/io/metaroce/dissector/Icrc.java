@@ -19,7 +19,11 @@ import java.util.zip.CRC32;
  * The masked headers and the bytes after the BTH are copied into one reused scratch array (in chunks for
  * packets longer than it) and fed to the JDK's CRC32 intrinsic from there: no object per frame. (Wrapping the
  * mapping with {@code asSlice(..).asByteBuffer()} instead made two objects and a mapped buffer per frame, and a
- * copy of a packet that is in the cache anyway costs less than that.) One instance per thread.
+ * copy of a packet that is in the cache anyway costs less than that; so did {@code asByteBuffer()} alone, measured
+ * again in the tenth session.) When the UDP header follows the IP header, as it always does but for IPv6 extension
+ * headers, the packet from its IP header to the ICRC is one copy, masked in place: each copy out of a segment costs
+ * a call through the VM under C1 (validate's analysis thread spent more on three such copies per frame than on the
+ * CRC itself: docs/benchmarks.md, helper valcpu, tenth session). One instance per thread.
  */
 public final class Icrc {
     // Per header, the bytes to OR into a copy so that its variant fields become all ones.
@@ -28,6 +32,11 @@ public final class Icrc {
     private static final byte[] UDP_VARIANT = variantMask(Udp.HEADER);
     private static final byte[] BTH_VARIANT = variantMask(Bth.HEADER);
     private static final byte[] GRH_VARIANT = variantMask(Grh.HEADER);
+    // The bytes each mask sets, as offsets and values: a header has few variant bytes (IPv4 4 of 20).
+    private static final int[] IP_AT = setAt(IP_VARIANT), IPV6_AT = setAt(IPV6_VARIANT), UDP_AT = setAt(UDP_VARIANT),
+            BTH_AT = setAt(BTH_VARIANT);
+    private static final byte[] IP_SET = setBytes(IP_VARIANT), IPV6_SET = setBytes(IPV6_VARIANT),
+            UDP_SET = setBytes(UDP_VARIANT), BTH_SET = setBytes(BTH_VARIANT);
     private static final int LRH_STANDIN = 8;
     private static final int MAX_IP_HEADER = 60;
     /** Bytes after the BTH copied per chunk: a jumbo packet (9,000 bytes) in one. */
@@ -37,6 +46,7 @@ public final class Icrc {
     /** The UDP source port {@link #matchingSourcePort} found last, or -1. */
     private int lastPort = -1;
     private final byte[] scratch = new byte[LRH_STANDIN + MAX_IP_HEADER + Udp.SIZE + Bth.SIZE + CHUNK];
+    private final MemorySegment scratchSegment = MemorySegment.ofArray(scratch);
 
     /** A byte mask of the header's ICRC-variant fields (spec fields marked {@code icrc: variant}). */
     private static byte[] variantMask(int header) {
@@ -50,6 +60,26 @@ public final class Icrc {
         return mask;
     }
 
+    private static int[] setAt(byte[] mask) {
+        int n = 0;
+        for (byte b : mask) if (b != 0) n++;
+        int[] at = new int[n];
+        n = 0;
+        for (int i = 0; i < mask.length; i++) if (mask[i] != 0) at[n++] = i;
+        return at;
+    }
+
+    private static byte[] setBytes(byte[] mask) {
+        int[] at = setAt(mask);
+        byte[] v = new byte[at.length];
+        for (int i = 0; i < at.length; i++) v[i] = mask[at[i]];
+        return v;
+    }
+
+    private void setOnes(int[] at, byte[] v, int base) {
+        for (int i = 0; i < at.length; i++) scratch[base + at[i]] |= v[i];
+    }
+
     private void setOnes(byte[] mask, int at) {
         for (int i = 0; i < mask.length; i++) scratch[at + i] |= mask[i];
     }
@@ -60,6 +90,20 @@ public final class Icrc {
      */
     public long overIp(MemorySegment s, long ipOffset, int ipHeaderLength, boolean ipv6, long bthOffset, long end) {
         int n = standIn();
+        long udp = bthOffset - Udp.SIZE, headers = udp + Udp.SIZE + Bth.SIZE - ipOffset;
+        if (udp == ipOffset + ipHeaderLength && end - ipOffset <= CHUNK + headers) {
+            // One copy from the IP header to the ICRC, the variant bytes set in place.
+            // Segment to segment: the copy into an array looks the array's type and length up, through the VM under C1.
+            MemorySegment.copy(s, ipOffset, scratchSegment, n, Math.max(end - ipOffset, headers));
+            if (ipv6) setOnes(IPV6_AT, IPV6_SET, n);
+            else setOnes(IP_AT, IP_SET, n);
+            n += ipHeaderLength;
+            setOnes(UDP_AT, UDP_SET, n);
+            setOnes(BTH_AT, BTH_SET, n + Udp.SIZE);
+            crc.reset();
+            crc.update(scratch, 0, LRH_STANDIN + (int) Math.max(end - ipOffset, headers));
+            return crc.getValue();
+        }
         MemorySegment.copy(s, ValueLayout.JAVA_BYTE, ipOffset, scratch, n, ipHeaderLength);
         setOnes(ipv6 ? IPV6_VARIANT : IP_VARIANT, n);
         n += ipHeaderLength;

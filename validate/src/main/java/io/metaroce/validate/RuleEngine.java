@@ -124,6 +124,40 @@ final class RuleEngine implements AnalysisSession.FrameStages {
     // ================================================================== per frame
 
     /**
+     * UD and READ by opcode, for the per-frame tests: "ud".equals(op.service()) is a call under C1 (String.equals is
+     * an intrinsic of C2 only) and compares the bytes of "rc"; the opcode tables are fixed, so the answer is looked up
+     * by the opcode's identity in them. An opcode from elsewhere is answered by its names.
+     */
+    private static final OpcodeDef[] OPCODES = new OpcodeDef[512];
+    private static final boolean[] UD = new boolean[512], READ = new boolean[512];
+
+    static {
+        for (int tver = 0; tver < 2; tver++) {
+            for (int code = 0; code < 256; code++) {
+                OpcodeDef o = io.metaroce.dissector.Dissector.opcodeDef(code, tver);
+                if (o == null) continue;
+                OPCODES[tver * 256 + code] = o;
+                UD[tver * 256 + code] = "ud".equals(o.service());
+                READ[tver * 256 + code] = "read".equals(o.family());
+            }
+        }
+    }
+
+    private static boolean ud(OpcodeDef op) {
+        int c = op.code() & 0xFF;
+        if (OPCODES[c] == op) return UD[c];
+        if (OPCODES[256 + c] == op) return UD[256 + c];
+        return "ud".equals(op.service());
+    }
+
+    private static boolean read(OpcodeDef op) {
+        int c = op.code() & 0xFF;
+        if (OPCODES[c] == op) return READ[c];
+        if (OPCODES[256 + c] == op) return READ[256 + c];
+        return "read".equals(op.family());
+    }
+
+    /**
      * First stage (decoding thread): the frame and header rules, which need no flow state. Their findings wait
      * in the frame's slot for {@link #analyzed}; f.judgeable is cleared for a frame they find broken (principle
      * d) before the analysis engine sees it.
@@ -203,7 +237,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
         // MRTH of version 1 and every header of the opcode's chain. MR-CTL-001 reads a control packet's fields.
         OpcodeDef op = f.opcode;
         if (op.role() == OpcodeDef.Role.CONTROL) return false;
-        boolean ud = "ud".equals(op.service());
+        boolean ud = ud(op);
         int[] chain = op.chain(f.spray);
         int[] hs = fastHeaders, os = fastOffsets;
         int n = 0;
@@ -366,7 +400,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
         report(x, fl.id, n, t);
         boolean judged = f.judgeable;
         if (!judged) unjudged++;
-        if ("ud".equals(f.opcode.service())) {
+        if (ud(f.opcode)) {
             fl.ud = true;
             if (x.udPayload >= 0) udPmtu(f, fl, x.udPayload);
             return;
@@ -1082,7 +1116,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
 
     /** A frame the rules do not judge still advances its stream (principle d). */
     private void advanceOnly(FlowState fl, FrameFacts f) {
-        if ("ud".equals(f.opcode.service())) return;
+        if (ud(f.opcode)) return;
         if (window(fl) == null) return;
         long u = unwrap(fl.maxU, f.psn);
         if (u > fl.maxU && u - fl.maxU < MAX_JUMP && fl.ring.contains(u)) {
@@ -1109,7 +1143,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
         if (r == null) return;
         long u = unwrap(fl.maxU, f.psn);
         if (fl.plot != null) fl.plot.point(t, u, n);
-        boolean isRead = "read".equals(op.family());
+        boolean isRead = read(op);
         long idle = fl.lastReqTime > 0 ? t - fl.lastReqTime : -1;
         fl.lastReqTime = t;
         fl.lastReqFrame = n;
@@ -1603,7 +1637,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
 
     private void response(FrameFacts f, FlowState g) {
         OpcodeDef op = f.opcode;
-        boolean read = "read".equals(op.family());
+        boolean read = read(op);
         FlowState fl = about();
         if (read && op.payload()) {
             // MR-SEQ-003 on READ responses (the responder's PMTU is the connection's).
@@ -1625,15 +1659,15 @@ final class RuleEngine implements AnalysisSession.FrameStages {
         boolean acked1 = false;
         switch (f.aethKind) {
             case 0 -> {
-                acked1 = ackBeyond(fl, g, f, u, () -> "ACK of PSN " + f.psn);
+                acked1 = ackBeyond(fl, g, f, u, ACK_OF);
                 cover(fl, f, u + 1, g);
             }
             case 1 -> {
-                acked1 = ackBeyond(fl, g, f, u - 1, () -> "RNR NAK for PSN " + f.psn);
+                acked1 = ackBeyond(fl, g, f, u - 1, RNR_NAK_FOR);
                 cover(fl, f, u, g);
             }
             case 3 -> {
-                acked1 = ackBeyond(fl, g, f, u - 1, () -> "NAK for PSN " + f.psn);
+                acked1 = ackBeyond(fl, g, f, u - 1, NAK_FOR);
                 if (f.aethCode == 0) {
                     if (!acked1) nakPsn(fl, g, f, u);
                     fl.nakU = u;
@@ -1665,9 +1699,9 @@ final class RuleEngine implements AnalysisSession.FrameStages {
      * MR-ACK-001: an acknowledgement covers only PSNs already sent (READ-reserved PSNs count). Judged at the
      * hosts of either end; at a mirror a note. lastU: the highest PSN it claims. Returns true if it fired.
      */
-    private boolean ackBeyond(FlowState fl, FlowState g, FrameFacts f, long lastU, java.util.function.Supplier<String> describe) {
+    private boolean ackBeyond(FlowState fl, FlowState g, FrameFacts f, long lastU, int kind) {
         if (lastU <= fl.maxU) return false;
-        String what = describe.get(); // built only when the acknowledgement does cover too much: ACKs are half the frames
+        String what = ackWhat(kind, f, lastU); // built only when the acknowledgement does cover too much: ACKs are half the frames
         Severity sev = fl.view == View.MIRROR ? NOTE : ERROR;
         if (sev == ERROR) {
             // Held: a capture point merging both directions may write the PSNs just after their ACK.
@@ -1684,6 +1718,20 @@ final class RuleEngine implements AnalysisSession.FrameStages {
             x.also(fl.lastReqFrame);
         }
         return x != null || sev == NOTE;
+    }
+
+    // What an acknowledgement is, for MR-ACK-001's message. A kind rather than a lambda that builds the text: the
+    // capturing lambda was an object per ACK frame, made by a call into the VM (Unsafe.allocateInstance) from C1's code.
+    private static final int ACK_OF = 0, RNR_NAK_FOR = 1, NAK_FOR = 2, SACK_CUM = 3, NACK_OF = 4;
+
+    private static String ackWhat(int kind, FrameFacts f, long lastU) {
+        return switch (kind) {
+            case ACK_OF -> "ACK of PSN " + f.psn;
+            case RNR_NAK_FOR -> "RNR NAK for PSN " + f.psn;
+            case NAK_FOR -> "NAK for PSN " + f.psn;
+            case SACK_CUM -> "MR-SACK (cum_psn " + f.sackCum + ")";
+            default -> "MR-NACK of PSNs " + f.nackFirst + ".." + wrap(lastU);
+        };
     }
 
     /** Capture points that merge two directions write a request up to this long after its ACK (ibdump). */
@@ -1824,7 +1872,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
                 break;
             }
         }
-        boolean beyond = ackBeyond(fl, g, f, highest, () -> "MR-SACK (cum_psn " + f.sackCum + ")");
+        boolean beyond = ackBeyond(fl, g, f, highest, SACK_CUM);
         // MR-ACK-004: in send order (tx_timestamp) cum_psn never goes back, a received bit is never cleared.
         long[] mine = {txTs, cum, base, f.sackBitmap, n, t};
         for (int k = 0; k < Math.min(g.sackCount, g.sackHist.length); k++) {
@@ -1895,7 +1943,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
         long first = unwrap(fl.maxU, f.nackFirst);
         long count = Math.max(1, f.nackCount);
         if (fl.plot != null) fl.plot.mark(t, first, "nak", n, "MR-NACK " + f.nackFirst + " x" + f.nackCount);
-        if (fl.view == View.SENDER && ackBeyond(fl, g, f, first + count - 1, () -> "MR-NACK of PSNs " + f.nackFirst + ".." + wrap(first + count - 1))) return;
+        if (fl.view == View.SENDER && ackBeyond(fl, g, f, first + count - 1, NACK_OF)) return;
         // Not yet covered by the cum_psn of the SACKs its sender sent before it (send order: tx_timestamp).
         long txTs = f.tsValid ? f.txTs : -1;
         long covered = Long.MIN_VALUE, frame = 0;
