@@ -61,17 +61,6 @@ final class LuceneDocuments {
             "credit_stalls", "read_responses", "unattributed_control", "truncated_frames", "unjudged_frames",
             "unique_payload_bytes");
     private static final Set<String> SPARSE = Set.copyOf(SPARSE_COUNTERS);
-    /**
-     * The fields a part document is indexed by (it is stored whole, as every document): a part is never a hit of a
-     * search or a facet (both see flow documents only); the index asks of it only its kind, its flow's parts in order
-     * ({@code root_id}, {@code part}), which capture it belongs to when that capture is replaced or deleted
-     * ({@code capture_path}, {@code capture_hash}) and when the capture expires ({@code capture_last_ns},
-     * {@code indexed_at_ns}). The rest of what it carries (the flow's identity, the capture's other fields, its own
-     * id) was indexed for nothing: about two thirds of a part document's fields, among them the unique
-     * {@code id} and {@code flow} terms and doc values.
-     */
-    static final Set<String> PART_INDEXED = Set.of(FlowSchema.KIND, FlowSchema.ROOT_ID, FlowSchema.PART, FlowSchema.CAPTURE_PATH,
-            FlowSchema.CAPTURE_HASH, FlowSchema.CAPTURE_LAST, FlowSchema.INDEXED_AT);
     /** The term field naming the {@link #SPARSE_COUNTERS} a flow document does not have (not a schema name). */
     static final String ABSENT = "_absent";
 
@@ -105,7 +94,7 @@ final class LuceneDocuments {
         Document toLucene(FlowDocument d) {
             Document doc = new Document();
             stored.reset();
-            boolean flow = FlowSchema.KIND_FLOW.equals(d.kind()), part = FlowSchema.KIND_PART.equals(d.kind());
+            boolean flow = FlowSchema.KIND_FLOW.equals(d.kind());
             for (var e : d.fields().entrySet()) {
                 FieldDef f = FlowSchema.field(e.getKey());
                 if (StoredFlows.packed(f)) {
@@ -116,10 +105,6 @@ final class LuceneDocuments {
                     } else {
                         stored.inline(f, v);
                     }
-                    continue;
-                }
-                if (part && !PART_INDEXED.contains(f.name())) {
-                    stored.field(f, e.getValue()); // in the stored document only
                     continue;
                 }
                 if (e.getValue() instanceof List<?> l) for (Object v : l) add(doc, f, v, false);

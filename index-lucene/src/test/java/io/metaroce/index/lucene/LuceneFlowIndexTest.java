@@ -177,46 +177,6 @@ class LuceneFlowIndexTest extends FlowIndexContract {
     }
 
     /**
-     * A part document is indexed only by what the index asks of it ({@link LuceneDocuments#PART_INDEXED}): its flow's
-     * parts come back whole and in order, and it goes with its capture when the capture is replaced, deleted or
-     * expires; its own id, the flow's identity and the capture's other fields are in its stored value only.
-     */
-    @Test
-    void partDocumentsAreIndexedOnlyForWhatTheIndexAsksOfThem(@TempDir Path t) throws Exception {
-        Path d = t.resolve("i");
-        SyntheticFlows.Capture a = SyntheticFlows.capture(5, 200, 2);
-        List<FlowDocument> parts = a.documents().stream().filter(x -> FlowSchema.KIND_PART.equals(x.kind())).toList();
-        assertTrue(parts.size() > 10, "the fixture has long flows: " + parts.size());
-        FlowDocument part = parts.getFirst();
-        String root = part.getString(FlowSchema.ROOT_ID);
-        try (LuceneFlowIndex idx = LuceneFlowIndex.openForWriting(d)) {
-            idx.addCapture(a.capture(), a.documents());
-            List<FlowDocument> want = a.documents().stream().filter(x -> root.equals(x.getString(FlowSchema.ROOT_ID))).toList();
-            assertEquals(want, idx.parts(root));
-            assertTrue(want.size() > 1);
-            idx.addCapture(a.capture(), a.documents()); // the same capture again: replaces its documents, parts too
-            assertEquals(a.documents().size(), liveDocs(d));
-            try (var dir = org.apache.lucene.store.FSDirectory.open(d); var r = org.apache.lucene.index.DirectoryReader.open(dir)) {
-                assertEquals(want.size(), r.docFreq(new org.apache.lucene.index.Term(FlowSchema.ROOT_ID, root)));
-                assertEquals(0, r.docFreq(new org.apache.lucene.index.Term(FlowSchema.ID, part.id())));
-                assertEquals(a.flows().size(), r.getDocCount(FlowSchema.FLOW), "flow documents only");
-                assertEquals(a.documents().size(), r.getDocCount(FlowSchema.CAPTURE_HASH));
-            }
-            assertTrue(idx.deleteCapture(a.capture().hash()));
-            assertEquals(0, liveDocs(d));
-            idx.addCapture(a.capture(), a.documents());
-            assertEquals(1, idx.expireBefore(a.capture().lastNs() + 1).size());
-            assertEquals(0, liveDocs(d));
-        }
-    }
-
-    private static int liveDocs(Path d) throws IOException {
-        try (var dir = org.apache.lucene.store.FSDirectory.open(d); var r = org.apache.lucene.index.DirectoryReader.open(dir)) {
-            return r.numDocs();
-        }
-    }
-
-    /**
      * A long flow's packed frame numbers and offsets are binary doc values (stored as they are), not in the stored
      * value (which Lucene compresses); short ones stay in the stored value. Every document still reads back whole,
      * also when the hits come in another order than the documents (each value is read with an iterator of its own).
