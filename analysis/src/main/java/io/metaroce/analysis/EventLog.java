@@ -3,7 +3,6 @@ package io.metaroce.analysis;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
-import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -19,7 +18,9 @@ public final class EventLog {
     EventLog(List<AnalysisEvent> events) {
         // Events leave the engine in decision order, which is frame order except for verdicts made at the end.
         List<AnalysisEvent> sorted = new ArrayList<>(events);
-        sorted.sort(Comparator.comparingLong(AnalysisEvent::frame));
+        // A lambda of this class, not Comparator.comparingLong: the AOT cache holds this one, while the JDK's own
+        // lambda inside comparingLong is generated at run time on every start.
+        sorted.sort((a, b) -> Long.compare(a.frame(), b.frame()));
         this.events = Collections.unmodifiableList(sorted);
         frames = new long[sorted.size()];
         for (int i = 0; i < frames.length; i++) {

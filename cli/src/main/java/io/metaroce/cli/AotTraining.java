@@ -55,6 +55,7 @@ final class AotTraining {
                         runs.add(new String[] {"analyze", "-r", trainingCapture(tmp).toString()});
                         runs.add(new String[] {"analyze", "-r", s});
                         runs.add(new String[] {"analyze", "-r", s, "-T", "json"});
+                        for (Path other : otherSamples(sample)) runs.add(new String[] {"analyze", "-r", other.toString()});
                     }
                     case "validate" -> {
                         runs.add(new String[] {"validate", trainingCapture(tmp).toString()});
@@ -79,6 +80,19 @@ final class AotTraining {
             System.out.flush();
         } finally {
             deleteTree(tmp);
+        }
+    }
+
+    /**
+     * The other bundled samples beside the sample, sorted: analyze's findings (events, diagnosis, their text) are
+     * classes and string concatenations the clean sample never reaches, which a capture with problems otherwise loads
+     * from the jar or generates at every start.
+     */
+    private static List<Path> otherSamples(Path sample) throws IOException {
+        Path dir = sample.toAbsolutePath().getParent();
+        try (Stream<Path> all = Files.list(dir)) {
+            return all.filter(p -> p.getFileName().toString().endsWith(".pcapng") && !p.getFileName().equals(sample.getFileName()))
+                    .sorted().toList();
         }
     }
 

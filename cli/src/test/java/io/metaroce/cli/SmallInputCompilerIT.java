@@ -57,6 +57,28 @@ class SmallInputCompilerIT {
     }
 
     @Test
+    void c1AloneCompilesLaterAndReflectionUsesNativeAccessors(@TempDir Path tmp) throws Exception {
+        // C1 alone comes with 4 times the compile thresholds (the start's run-once methods stay interpreted); with C2
+        // the defaults stay
+        assertEquals("4.0", scaling("analyze", "-r", SAMPLE));
+        assertEquals("4.0", scaling("dissect", "-r", SAMPLE, "-q"));
+        Path big = tmp.resolve("big.pcap");
+        try (RandomAccessFile f = new RandomAccessFile(big.toFile(), "rw")) {
+            f.setLength(300L << 20);
+        }
+        assertEquals("1.0", scaling("dissect", "-r", big.toString(), "-q"));
+        Launcher.Run props = Launcher.run(Launcher.Call.of("analyze", "-r", SAMPLE).env(Map.of("METAROCE_JAVA_OPTS", "-XshowSettings:properties")));
+        assertTrue(props.show().contains("jdk.reflect.useNativeAccessorOnly = true"), props.show());
+    }
+
+    private static String scaling(String... args) {
+        Launcher.Run run = Launcher.run(Launcher.Call.of(args).env(Map.of("METAROCE_JAVA_OPTS", "-XX:+PrintFlagsFinal")));
+        Matcher m = Pattern.compile("CompileThresholdScaling\\s+=\\s+(\\d+\\.\\d)").matcher(run.out());
+        assertTrue(m.find(), "the JVM printed its flags:\n" + run.show());
+        return m.group(1);
+    }
+
+    @Test
     void theUserCanAskForC2() {
         assertEquals(4, level(Map.of("METAROCE_JAVA_OPTS", "-XX:TieredStopAtLevel=4 -XX:+PrintFlagsFinal"), "analyze", "-r", SAMPLE));
     }

@@ -24,7 +24,19 @@ final class CmMtuCheck {
     private final Map<ReqKey, Long> reqFrames = new HashMap<>();
     private final List<Object[]> connections = new ArrayList<>(); // {Connection, REQ frame}
 
-    private record ReqKey(long aHi, long aLo, long bHi, long bLo, int qpn) {}
+    /** equals and hashCode written out: a record's generated ones are method handles spun at run time on first
+     * use (about 16 classes the AOT cache does not hold), which every capture with a CM exchange paid at start. */
+    private record ReqKey(long aHi, long aLo, long bHi, long bLo, int qpn) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof ReqKey k && k.aHi == aHi && k.aLo == aLo && k.bHi == bHi && k.bLo == bLo && k.qpn == qpn;
+        }
+
+        @Override
+        public int hashCode() {
+            return (((Long.hashCode(aHi) * 31 + Long.hashCode(aLo)) * 31 + Long.hashCode(bHi)) * 31 + Long.hashCode(bLo)) * 31 + qpn;
+        }
+    }
 
     /** A CM MAD (a frame to QP 1 with {@link FrameFacts#cm} set). */
     void cm(FrameFacts f) {

@@ -23,7 +23,19 @@ public final class Diagnoser implements AnalysisSession.FrameObserver {
     /** Requester directions by (source, destination): the candidates an acknowledgement is paired with. */
     private final HashMap<HostPair, List<QpDirection>> requesters = new HashMap<>();
 
-    private record HostPair(long sHi, long sLo, long dHi, long dLo) {}
+    /** equals and hashCode written out: a record's generated ones are method handles spun at run time on first
+     * use (about 12 classes the AOT cache does not hold), paid at start by every capture with a request. */
+    private record HostPair(long sHi, long sLo, long dHi, long dLo) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof HostPair p && p.sHi == sHi && p.sLo == sLo && p.dHi == dHi && p.dLo == dLo;
+        }
+
+        @Override
+        public int hashCode() {
+            return ((Long.hashCode(sHi) * 31 + Long.hashCode(sLo)) * 31 + Long.hashCode(dHi)) * 31 + Long.hashCode(dLo);
+        }
+    }
     private final Key probe = new Key();
     /** The path MTU each CM REQ negotiated, against what the QPs use. */
     private final CmMtuCheck cmMtu = new CmMtuCheck();
