@@ -210,16 +210,16 @@ public final class AnalysisEngine {
     }
 
     private static boolean isSequenced(OpcodeDef op) {
-        return !"ud".equals(op.service());
+        return (OpcodeKinds.of(op) & OpcodeKinds.UD) == 0;
     }
 
     private void control(Flow g, FrameFacts f) {
-        switch (f.opcode.family()) {
-            case "cnp" -> congestion.cnp(g, f);
-            case "sack" -> sacks.sack(g, f);
-            case "nack" -> sacks.nack(g, f);
-            case "credit" -> control.credit(g, f);
-            case "probe" -> control.probe(g, f);
+        switch (OpcodeKinds.of(f.opcode) & OpcodeKinds.CONTROL_MASK) {
+            case OpcodeKinds.CNP -> congestion.cnp(g, f);
+            case OpcodeKinds.SACK -> sacks.sack(g, f);
+            case OpcodeKinds.NACK -> sacks.nack(g, f);
+            case OpcodeKinds.CREDIT -> control.credit(g, f);
+            case OpcodeKinds.PROBE -> control.probe(g, f);
             default -> { }
         }
     }

@@ -54,11 +54,27 @@ final class FlowTable {
 
     EvictedFlows evicted() { return evicted; }
 
+    private static final int RECENT = 64;
+    /**
+     * Flows seen lately, by a hash of their key; cleared when flows are evicted. Consecutive frames come from a
+     * handful of flows: under C1 alone (the launcher's choice for analyze) the map look-up is a chain of calls
+     * (hashCode, getNode, equals) that this direct-mapped cache spares most frames.
+     */
+    private final Flow[] recent = new Flow[RECENT];
+
     /** The flow of a frame, created on first sight. */
     Flow of(FrameFacts f) {
+        int slot = (f.destQp ^ (int) f.srcLo ^ (int) (f.dstLo >>> 3)) & (RECENT - 1);
+        Flow fl = recent[slot];
+        if (fl != null) {
+            FlowKey k = fl.key;
+            if (k.qp == f.destQp && k.srcLo == f.srcLo && k.dstLo == f.dstLo && k.srcHi == f.srcHi && k.dstHi == f.dstHi
+                    && k.v6 == f.v6) return fl;
+        }
         probe.set(f.v6, f.srcHi, f.srcLo, f.dstHi, f.dstLo, f.destQp);
-        Flow fl = flows.get(probe);
+        fl = flows.get(probe);
         if (fl == null) fl = create(probe.copy(), f.ttl);
+        recent[slot] = fl;
         return fl;
     }
 
@@ -116,6 +132,7 @@ final class FlowTable {
     /** Drops these flows (their state already released), keeping their totals. */
     void remove(List<Flow> victims) {
         if (victims.isEmpty()) return;
+        Arrays.fill(recent, null);
         IdentityHashMap<List<Flow>, Boolean> lists = new IdentityHashMap<>();
         for (Flow fl : victims) {
             fl.evicted = true;

@@ -105,7 +105,8 @@ final class RequestStream {
         fl.dataPackets++;
         fl.payloadBytes += f.payloadLength;
         boolean ce = f.ecn == 3;
-        if ("ud".equals(op.service())) {
+        int kind = OpcodeKinds.of(op);
+        if ((kind & OpcodeKinds.UD) != 0) {
             fl.ud = true;
             if (f.destQp != 1) fl.messages++; // QP 1 carries CM MADs, not application messages
             if (f.hasDeth) fl.addSrcQp(f.dethSrcQp);
@@ -125,7 +126,7 @@ final class RequestStream {
             control.adoptGrant(fl);
         }
         SeqWindow w = fl.w;
-        boolean isRead = "read".equals(op.family());
+        boolean isRead = (kind & OpcodeKinds.READ) != 0;
         boolean first = op.segment() == OpcodeDef.Segment.FIRST || op.segment() == OpcodeDef.Segment.MIDDLE;
         if (first && f.payloadLength > 0 && !f.truncated && fl.pmtuLearned < f.payloadLength) fl.pmtuLearned = f.payloadLength;
         long u = Psn.unwrap(fl.maxU, f.psn);
@@ -166,7 +167,7 @@ final class RequestStream {
             if (u > fl.highestSeenU) fl.highestSeenU = u;
             if (u > fl.maxU) fl.maxU = u;
             if (isRead) reserve(fl, f, u);
-            else if ("atomic".equals(op.family()) && w.contains(u)) w.kind[w.idx(u)] = SeqWindow.KIND_RESPONDED;
+            else if ((kind & OpcodeKinds.ATOMIC) != 0 && w.contains(u)) w.kind[w.idx(u)] = SeqWindow.KIND_RESPONDED;
             if (fl.credit) control.creditCheck(fl, f);
         } else if (u >= w.base) {
             int i = w.idx(u);
@@ -320,7 +321,7 @@ final class RequestStream {
         int i = fl.w.idx(u);
         long dist = fl.highestSeenU - u;
         firstCopy(fl, f, u, i);
-        message(fl, f, u, "read".equals(f.opcode.family()));
+        message(fl, f, u, (OpcodeKinds.of(f.opcode) & OpcodeKinds.READ) != 0);
         receiverArrival(fl, f, u, i);
         sink.outOfOrder(fl, f, dist, f.tver == 1 ? f.pathId : null, null);
     }
@@ -341,13 +342,13 @@ final class RequestStream {
         fl.uniquePayloadBytes += f.payloadLength;
         if (f.tver == 1) fl.path(f.pathId).firstSends++;
         if (fl.view != View.MIRROR || fl.mirrorSeesAllPaths()) fl.captureGaps--;
-        message(fl, f, u, "read".equals(f.opcode.family()));
+        message(fl, f, u, (OpcodeKinds.of(f.opcode) & OpcodeKinds.READ) != 0);
         int ms = fl.msgs.slotOf(w.msg[i]);
         Flow.Messages m = fl.msgs;
         if (ms >= 0 && !m.done[ms] && m.lastU[ms] != Long.MIN_VALUE && m.covered[ms] >= m.lastU[ms] - m.firstU[ms] + 1) {
             completeMessage(fl, f, ms);
         }
-        if ("read".equals(f.opcode.family())) reserve(fl, f, u);
+        if ((OpcodeKinds.of(f.opcode) & OpcodeKinds.READ) != 0) reserve(fl, f, u);
         unseen.appeared(ackFrame);
         sink.ackBeforeRequest(fl, f, ackFrame, lead);
     }
@@ -411,8 +412,9 @@ final class RequestStream {
         // Spurious: the receiver already had the PSN. A READ or atomic sent again is answered again (its
         // responses are what was missing), so it is never spurious; whether the responder already held it
         // decides whether its responses are replays.
-        String family = f.opcode.family();
-        boolean readOrAtomic = "read".equals(family) || "atomic".equals(family);
+        int kind = OpcodeKinds.of(f.opcode);
+        boolean read = (kind & OpcodeKinds.READ) != 0, atomic = (kind & OpcodeKinds.ATOMIC) != 0;
+        boolean readOrAtomic = read || atomic;
         boolean spurious = false, pending = false, responderHad = false;
         if (readOrAtomic) {
             if (inWin) {
@@ -443,7 +445,7 @@ final class RequestStream {
         }
         // Responses to this copy: a READ the responder already had is replayed, its responses are
         // retransmissions too; an atomic's acknowledgement carries the cause of the copy that caused it.
-        if (inWin && "read".equals(family)) {
+        if (inWin && read) {
             byte rc = responderHad ? (byte) (cause.ordinal() + 1) : 0;
             for (long p = u; p <= fl.maxU && w.contains(p); p++) {
                 int k = w.idx(p);
@@ -452,14 +454,14 @@ final class RequestStream {
                 // The request copy its responses answer (u's own slot gets it from the copy below).
                 if (p > u && (w.state[k] & SeqWindow.SEEN) == 0) w.lastFrame[k] = f.number;
             }
-        } else if (inWin && "atomic".equals(family) && responderHad) {
+        } else if (inWin && atomic && responderHad) {
             w.respCause[i] = (byte) (cause.ordinal() + 1);
         }
         if (inWin) {
             w.copy(u, f.number, f.timeNs, f.pathId, f.txTs, f.fingerprint);
             w.ackReq[i] = (byte) (f.ackReq ? 1 : 0);
             receiverArrival(fl, f, u, i);
-            if (w.msg[i] < 0) message(fl, f, u, "read".equals(family));
+            if (w.msg[i] < 0) message(fl, f, u, read);
         }
         if (u > fl.highestSeenU) fl.highestSeenU = u;
     }

@@ -1,6 +1,7 @@
 package io.metaroce.analysis.diagnosis;
 
 import io.metaroce.analysis.FrameFacts;
+import io.metaroce.analysis.OpcodeKinds;
 import io.metaroce.protocol.OpcodeDef;
 import java.util.HashMap;
 import java.util.Map;
@@ -108,7 +109,7 @@ final class QpDirection {
         else if (f.sport >= 0) rocev2 = true; // native InfiniBand (LRH + GRH) is neither
         if (service == null) service = f.opcode.service();
         if (f.tver > tver) tver = f.tver;
-        if ("ud".equals(f.opcode.service())) ud = true;
+        if ((OpcodeKinds.of(f.opcode) & OpcodeKinds.UD) != 0) ud = true;
         int kind = Kinds.of(f);
         long mk = ((long) kind << 32) | ((long) (f.dscp & 0xFF) << 16) | ((long) ((f.pcp + 1) & 0xF) << 8) | (f.ecn & 0xF);
         // The same marking and port as the previous packet of the direction (nearly always): no map look-up,
