@@ -8,6 +8,7 @@ import static io.metaroce.protocol.Severity.WARN;
 import io.metaroce.analysis.AnalysisSession;
 import io.metaroce.analysis.AnalysisSettings.Tap;
 import io.metaroce.analysis.CmPairing;
+import io.metaroce.analysis.OpcodeKinds;
 import io.metaroce.analysis.FlowKey;
 import io.metaroce.analysis.FrameFacts;
 import io.metaroce.analysis.FrameOutcome;
@@ -125,36 +126,14 @@ final class RuleEngine implements AnalysisSession.FrameStages {
 
     /**
      * UD and READ by opcode, for the per-frame tests: "ud".equals(op.service()) is a call under C1 (String.equals is
-     * an intrinsic of C2 only) and compares the bytes of "rc"; the opcode tables are fixed, so the answer is looked up
-     * by the opcode's identity in them. An opcode from elsewhere is answered by its names.
+     * an intrinsic of C2 only), so the answer comes from the kind bits the analysis works out once per opcode.
      */
-    private static final OpcodeDef[] OPCODES = new OpcodeDef[512];
-    private static final boolean[] UD = new boolean[512], READ = new boolean[512];
-
-    static {
-        for (int tver = 0; tver < 2; tver++) {
-            for (int code = 0; code < 256; code++) {
-                OpcodeDef o = io.metaroce.dissector.Dissector.opcodeDef(code, tver);
-                if (o == null) continue;
-                OPCODES[tver * 256 + code] = o;
-                UD[tver * 256 + code] = "ud".equals(o.service());
-                READ[tver * 256 + code] = "read".equals(o.family());
-            }
-        }
-    }
-
     private static boolean ud(OpcodeDef op) {
-        int c = op.code() & 0xFF;
-        if (OPCODES[c] == op) return UD[c];
-        if (OPCODES[256 + c] == op) return UD[256 + c];
-        return "ud".equals(op.service());
+        return (OpcodeKinds.of(op) & OpcodeKinds.UD) != 0;
     }
 
     private static boolean read(OpcodeDef op) {
-        int c = op.code() & 0xFF;
-        if (OPCODES[c] == op) return READ[c];
-        if (OPCODES[256 + c] == op) return READ[256 + c];
-        return "read".equals(op.family());
+        return (OpcodeKinds.of(op) & OpcodeKinds.READ) != 0;
     }
 
     /**
@@ -607,7 +586,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
             x.at(field(d, Mrth.F_VERSION)).add(MR_HDR_004, ERROR, "MRTH version " + Mrth.version(s, mrth) + ", expected 1");
             error = true;
         }
-        boolean ud = "ud".equals(op.service());
+        boolean ud = ud(op);
         // MR-HDR-005: every header of the opcode's chain (truncated frames: not judged, principle d).
         if (!ud && !d.truncated()) {
             // Mellanox DC (RD opcodes with a DC header) has its own chain (the dissector's, as tshark's).
@@ -1048,7 +1027,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
                 && f.opcode.role() != OpcodeDef.Role.REQUEST) {
             findings.add(MR_PATH_001, ERROR, fl.id, n, f.timeNs, "path_id " + f.pathId + " in a QP direction that does not "
                     + "spray (spray = 0 uses path 0)");
-        } else if (f.opcode.role() == OpcodeDef.Role.RESPONSE && "read".equals(f.opcode.family()) && f.pathId != 0) {
+        } else if (f.opcode.role() == OpcodeDef.Role.RESPONSE && read(f.opcode) && f.pathId != 0) {
             findings.add(MR_PATH_001, ERROR, fl.id, n, f.timeNs, "READ response on path " + f.pathId
                     + " (READ responses are not sprayed: path 0 of the responder)");
         }
