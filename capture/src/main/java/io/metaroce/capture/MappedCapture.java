@@ -132,11 +132,9 @@ abstract sealed class MappedCapture implements PacketSource permits PcapReader, 
      * the first time it is).
      */
     private void touchAhead(long at) {
-        if (contentSink != null) {
-            streamTo(Math.min(fileSize, at + TOUCH_BLOCK));
-        } else {
-            touchFrom(at);
-        }
+        // Under a content sink, the bytes a record longer than the window skipped are handed over first.
+        if (contentSink != null && at > touchedTo) streamTo(Math.min(at, fileSize));
+        touchFrom(at);
         if (at - released > 2 * RESIDENT_WINDOW && arena != null) release(at - RESIDENT_WINDOW);
     }
 
@@ -144,7 +142,8 @@ abstract sealed class MappedCapture implements PacketSource permits PcapReader, 
      * Makes the window start at the reader ({@code at}) and reach up to two blocks on: what it already holds from
      * {@code at} on (less than {@link #HELD}) moves to its start, an array copy in the cache, then the bytes after it
      * are copied from the mapping; so every byte comes out of the mapping once, and a record of up to
-     * {@link #HELD} lies wholly in the window. A record longer than the window leaves the bytes it skips untouched.
+     * {@link #HELD} lies wholly in the window. A record longer than the window leaves the bytes it skips untouched
+     * (a {@link #contentSink} has had them from {@link #touchAhead}). A content sink gets the bytes copied here.
      */
     private void touchFrom(long at) {
         long from = Math.max(touchedTo, at);
@@ -152,17 +151,25 @@ abstract sealed class MappedCapture implements PacketSource permits PcapReader, 
         if (keep > 0) System.arraycopy(window, (int) (at - windowStart), window, 0, keep);
         windowStart = at;
         long end = Math.min(fileSize, at + window.length);
-        if (end > from) MemorySegment.copy(file, ValueLayout.JAVA_BYTE, from, window, keep, (int) (end - from));
+        if (end > from) {
+            MemorySegment.copy(file, ValueLayout.JAVA_BYTE, from, window, keep, (int) (end - from));
+            if (contentSink != null) contentSink.accept(window, keep, (int) (end - from));
+        }
         touchedTo = Math.max(end, from);
     }
 
-    /** Under a {@link #contentSink}: touches and hands over every block up to {@code end}, none skipped. */
+    /**
+     * Under a {@link #contentSink}: touches and hands over every block up to {@code end}, none skipped (after the
+     * last frame, and what a long record skipped). Each block goes to the window's start, which then holds the file
+     * from {@link #windowStart} to {@link #touchedTo} as {@link #inWindow} expects.
+     */
     private void streamTo(long end) {
         while (touchedTo < end) {
             int n = (int) Math.min(TOUCH_BLOCK, fileSize - touchedTo);
             MemorySegment.copy(file, ValueLayout.JAVA_BYTE, touchedTo, window, 0, n);
+            windowStart = touchedTo;
             touchedTo += n;
-            contentSink.accept(window, n);
+            contentSink.accept(window, 0, n);
         }
     }
 
@@ -173,7 +180,7 @@ abstract sealed class MappedCapture implements PacketSource permits PcapReader, 
      */
     final int inWindow(long at, int length) {
         long i = at - windowStart;
-        return contentSink == null && i >= 0 && at + length <= touchedTo ? (int) i : -1;
+        return i >= 0 && at + length <= touchedTo ? (int) i : -1;
     }
 
     /** The little-endian long at window[i]. */
@@ -300,7 +307,6 @@ abstract sealed class MappedCapture implements PacketSource permits PcapReader, 
 
     @Override
     public final int frameBufferOffset() {
-        // Under a content sink the window holds the block last handed over, not the reader's.
         return frameNumber == 0 ? -1 : inWindow(dataOffset, capturedLength);
     }
 

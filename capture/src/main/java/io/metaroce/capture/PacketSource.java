@@ -108,8 +108,11 @@ public interface PacketSource extends AutoCloseable {
     /** Receives a file's bytes in order, a block at a time ({@link #streamContent}). */
     @FunctionalInterface
     interface ContentSink {
-        /** The file's next {@code length} bytes are {@code block[0, length)}; the array is reused for the next block. */
-        void accept(byte[] block, int length);
+        /**
+         * The file's next {@code length} bytes are {@code block[offset, offset + length)}; the array is the reader's
+         * read-ahead window ({@link #frameBuffer}), reused for the next block and never to be written.
+         */
+        void accept(byte[] block, int offset, int length);
     }
 
     /**

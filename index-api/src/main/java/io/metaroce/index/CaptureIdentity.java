@@ -69,7 +69,12 @@ public final class CaptureIdentity {
 
         /** The next n bytes of the file are {@code block[0, n)}. */
         public void accept(byte[] block, int n) {
-            stream.putBytes(block, 0, n);
+            accept(block, 0, n);
+        }
+
+        /** The next n bytes of the file are {@code block[offset, offset + n)}. */
+        public void accept(byte[] block, int offset, int n) {
+            stream.putBytes(block, offset, n);
             bytes += n;
         }
 
