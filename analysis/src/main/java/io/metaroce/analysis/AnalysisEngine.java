@@ -210,7 +210,7 @@ public final class AnalysisEngine {
     }
 
     private static boolean isSequenced(OpcodeDef op) {
-        return (OpcodeKinds.of(op) & OpcodeKinds.UD) == 0;
+        return !OpcodeKinds.isUd(op);
     }
 
     private void control(Flow g, FrameFacts f) {

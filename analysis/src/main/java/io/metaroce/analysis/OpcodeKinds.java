@@ -49,6 +49,16 @@ public final class OpcodeKinds {
         return compute(op);
     }
 
+    /** Service "ud" (datagrams, no PSN sequence). */
+    public static boolean isUd(OpcodeDef op) {
+        return (of(op) & UD) != 0;
+    }
+
+    /** Family "read" (a READ request or response). */
+    public static boolean isRead(OpcodeDef op) {
+        return (of(op) & READ) != 0;
+    }
+
     static int compute(OpcodeDef op) {
         int k = "ud".equals(op.service()) ? UD : 0;
         String family = op.family();

@@ -321,7 +321,7 @@ final class RequestStream {
         int i = fl.w.idx(u);
         long dist = fl.highestSeenU - u;
         firstCopy(fl, f, u, i);
-        message(fl, f, u, (OpcodeKinds.of(f.opcode) & OpcodeKinds.READ) != 0);
+        message(fl, f, u, OpcodeKinds.isRead(f.opcode));
         receiverArrival(fl, f, u, i);
         sink.outOfOrder(fl, f, dist, f.tver == 1 ? f.pathId : null, null);
     }
@@ -342,13 +342,13 @@ final class RequestStream {
         fl.uniquePayloadBytes += f.payloadLength;
         if (f.tver == 1) fl.path(f.pathId).firstSends++;
         if (fl.view != View.MIRROR || fl.mirrorSeesAllPaths()) fl.captureGaps--;
-        message(fl, f, u, (OpcodeKinds.of(f.opcode) & OpcodeKinds.READ) != 0);
+        message(fl, f, u, OpcodeKinds.isRead(f.opcode));
         int ms = fl.msgs.slotOf(w.msg[i]);
         Flow.Messages m = fl.msgs;
         if (ms >= 0 && !m.done[ms] && m.lastU[ms] != Long.MIN_VALUE && m.covered[ms] >= m.lastU[ms] - m.firstU[ms] + 1) {
             completeMessage(fl, f, ms);
         }
-        if ((OpcodeKinds.of(f.opcode) & OpcodeKinds.READ) != 0) reserve(fl, f, u);
+        if (OpcodeKinds.isRead(f.opcode)) reserve(fl, f, u);
         unseen.appeared(ackFrame);
         sink.ackBeforeRequest(fl, f, ackFrame, lead);
     }

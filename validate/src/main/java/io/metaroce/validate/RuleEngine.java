@@ -124,17 +124,6 @@ final class RuleEngine implements AnalysisSession.FrameStages {
 
     // ================================================================== per frame
 
-    /**
-     * UD and READ by opcode, for the per-frame tests: "ud".equals(op.service()) is a call under C1 (String.equals is
-     * an intrinsic of C2 only), so the answer comes from the kind bits the analysis works out once per opcode.
-     */
-    private static boolean ud(OpcodeDef op) {
-        return (OpcodeKinds.of(op) & OpcodeKinds.UD) != 0;
-    }
-
-    private static boolean read(OpcodeDef op) {
-        return (OpcodeKinds.of(op) & OpcodeKinds.READ) != 0;
-    }
 
     /**
      * First stage (decoding thread): the frame and header rules, which need no flow state. Their findings wait
@@ -216,7 +205,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
         // MRTH of version 1 and every header of the opcode's chain. MR-CTL-001 reads a control packet's fields.
         OpcodeDef op = f.opcode;
         if (op.role() == OpcodeDef.Role.CONTROL) return false;
-        boolean ud = ud(op);
+        boolean ud = OpcodeKinds.isUd(op);
         int[] chain = op.chain(f.spray);
         int[] hs = fastHeaders, os = fastOffsets;
         int n = 0;
@@ -379,7 +368,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
         report(x, fl.id, n, t);
         boolean judged = f.judgeable;
         if (!judged) unjudged++;
-        if (ud(f.opcode)) {
+        if (OpcodeKinds.isUd(f.opcode)) {
             fl.ud = true;
             if (x.udPayload >= 0) udPmtu(f, fl, x.udPayload);
             return;
@@ -586,7 +575,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
             x.at(field(d, Mrth.F_VERSION)).add(MR_HDR_004, ERROR, "MRTH version " + Mrth.version(s, mrth) + ", expected 1");
             error = true;
         }
-        boolean ud = ud(op);
+        boolean ud = OpcodeKinds.isUd(op);
         // MR-HDR-005: every header of the opcode's chain (truncated frames: not judged, principle d).
         if (!ud && !d.truncated()) {
             // Mellanox DC (RD opcodes with a DC header) has its own chain (the dissector's, as tshark's).
@@ -1027,7 +1016,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
                 && f.opcode.role() != OpcodeDef.Role.REQUEST) {
             findings.add(MR_PATH_001, ERROR, fl.id, n, f.timeNs, "path_id " + f.pathId + " in a QP direction that does not "
                     + "spray (spray = 0 uses path 0)");
-        } else if (f.opcode.role() == OpcodeDef.Role.RESPONSE && read(f.opcode) && f.pathId != 0) {
+        } else if (f.opcode.role() == OpcodeDef.Role.RESPONSE && OpcodeKinds.isRead(f.opcode) && f.pathId != 0) {
             findings.add(MR_PATH_001, ERROR, fl.id, n, f.timeNs, "READ response on path " + f.pathId
                     + " (READ responses are not sprayed: path 0 of the responder)");
         }
@@ -1095,7 +1084,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
 
     /** A frame the rules do not judge still advances its stream (principle d). */
     private void advanceOnly(FlowState fl, FrameFacts f) {
-        if (ud(f.opcode)) return;
+        if (OpcodeKinds.isUd(f.opcode)) return;
         if (window(fl) == null) return;
         long u = unwrap(fl.maxU, f.psn);
         if (u > fl.maxU && u - fl.maxU < MAX_JUMP && fl.ring.contains(u)) {
@@ -1122,7 +1111,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
         if (r == null) return;
         long u = unwrap(fl.maxU, f.psn);
         if (fl.plot != null) fl.plot.point(t, u, n);
-        boolean isRead = read(op);
+        boolean isRead = OpcodeKinds.isRead(op);
         long idle = fl.lastReqTime > 0 ? t - fl.lastReqTime : -1;
         fl.lastReqTime = t;
         fl.lastReqFrame = n;
@@ -1616,7 +1605,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
 
     private void response(FrameFacts f, FlowState g) {
         OpcodeDef op = f.opcode;
-        boolean read = read(op);
+        boolean read = OpcodeKinds.isRead(op);
         FlowState fl = about();
         if (read && op.payload()) {
             // MR-SEQ-003 on READ responses (the responder's PMTU is the connection's).

@@ -109,7 +109,7 @@ final class QpDirection {
         else if (f.sport >= 0) rocev2 = true; // native InfiniBand (LRH + GRH) is neither
         if (service == null) service = f.opcode.service();
         if (f.tver > tver) tver = f.tver;
-        if ((OpcodeKinds.of(f.opcode) & OpcodeKinds.UD) != 0) ud = true;
+        if (OpcodeKinds.isUd(f.opcode)) ud = true;
         int kind = Kinds.of(f);
         long mk = ((long) kind << 32) | ((long) (f.dscp & 0xFF) << 16) | ((long) ((f.pcp + 1) & 0xF) << 8) | (f.ecn & 0xF);
         // The same marking and port as the previous packet of the direction (nearly always): no map look-up,
