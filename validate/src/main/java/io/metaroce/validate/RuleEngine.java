@@ -8,10 +8,10 @@ import static io.metaroce.protocol.Severity.WARN;
 import io.metaroce.analysis.AnalysisSession;
 import io.metaroce.analysis.AnalysisSettings.Tap;
 import io.metaroce.analysis.CmPairing;
-import io.metaroce.analysis.OpcodeKinds;
 import io.metaroce.analysis.FlowKey;
 import io.metaroce.analysis.FrameFacts;
 import io.metaroce.analysis.FrameOutcome;
+import io.metaroce.analysis.OpcodeKinds;
 import io.metaroce.analysis.QpFlow;
 import io.metaroce.analysis.RequestWindow;
 import io.metaroce.analysis.Psn;
@@ -123,7 +123,6 @@ final class RuleEngine implements AnalysisSession.FrameStages {
     String tapHow() { return tapHow; }
 
     // ================================================================== per frame
-
 
     /**
      * First stage (decoding thread): the frame and header rules, which need no flow state. Their findings wait
