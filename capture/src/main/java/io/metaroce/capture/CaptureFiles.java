@@ -40,6 +40,62 @@ public final class CaptureFiles {
      *                          message starts with the file name and says which
      */
     public static PacketSource open(Path file) throws CaptureException {
+        Prefetch p = prefetched;
+        if (p != null && p.file.equals(file)) {
+            prefetched = null;
+            boolean interrupted = false;
+            while (true) {
+                try {
+                    p.join();
+                    break;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+            if (interrupted) Thread.currentThread().interrupt();
+            if (p.source != null) return p.source;
+        }
+        return openNow(file);
+    }
+
+    /**
+     * Opens a capture file on another thread now, for the first {@link #open(Path)} of the same path to take: a
+     * command line that names one big capture lets the file be mapped, and its first pages mapped in
+     * ({@link MappedCapture#startPager}), while the program sets itself up (the second core is idle then). A file
+     * that is small or cannot be opened is left to that open, which reports it as usual; one prefetch at a time
+     * (a second replaces the first, which is then only closed at exit).
+     */
+    public static void prefetch(Path file) {
+        Prefetch p = new Prefetch(file);
+        prefetched = p;
+        p.start();
+    }
+
+    /** The file {@link #prefetch} opens, until an {@link #open(Path)} takes it. */
+    private static volatile Prefetch prefetched;
+
+    private static final class Prefetch extends Thread {
+        final Path file;
+        /** The opened source; null when the file was small or could not be opened. Read after join(). */
+        PacketSource source;
+
+        Prefetch(Path file) {
+            super("metaroce-prefetch");
+            setDaemon(true);
+            this.file = file;
+        }
+
+        @Override
+        public void run() {
+            try {
+                if (Files.isRegularFile(file) && Files.size(file) >= MappedCapture.PAGER_MIN_BYTES) source = openNow(file);
+            } catch (IOException | RuntimeException e) {
+                // Left to open(), which reports it.
+            }
+        }
+    }
+
+    private static PacketSource openNow(Path file) throws CaptureException {
         String name = file.toString();
         if (Files.isDirectory(file)) {
             throw new CaptureException(name + ": is a directory, not a capture file");
@@ -61,6 +117,7 @@ public final class CaptureFiles {
             }
             PacketSource source = forMapping(name, arena, mapping);
             arena = null; // now owned by the source
+            if (source instanceof MappedCapture m) m.startPager();
             return source;
         } catch (CaptureException e) {
             throw e;

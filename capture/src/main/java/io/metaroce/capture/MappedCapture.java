@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * What the pcap and pcapng readers share: the file mapping, the current-frame fields, problem reporting and
@@ -41,6 +42,25 @@ abstract sealed class MappedCapture implements PacketSource permits PcapReader, 
      * from the mapping).
      */
     static final int HELD = 16 << 10;
+    /**
+     * Files from this size on get a {@link #startPager pager}: below it the page faults are a few milliseconds, less
+     * than a thread costs to start.
+     */
+    static final long PAGER_MIN_BYTES = 32L << 20;
+    /**
+     * How far ahead of the reader the pager maps the file in. It is what the pager can do before the first frame is
+     * read (while the rest of the program starts up, when the second core is idle), and it bounds the resident
+     * memory to this plus {@link #RESIDENT_WINDOW} behind the reader.
+     */
+    static final long PAGER_AHEAD = 96L << 20;
+    /** Bytes the pager maps in between two looks at whether it should stop (1 MiB: well under a millisecond). */
+    private static final int PAGER_STEP = 1 << 20;
+    /**
+     * The kernel maps in the 16 pages around each faulting page (fault-around, 64 KiB by default) when they are in
+     * the page cache: one read per 64 KiB maps a cached file in (about 11,000 faults for 733 MB, all pages mapped
+     * after them). A page it leaves out is faulted in by the reader as without a pager.
+     */
+    private static final int PAGER_TOUCH = 64 << 10;
     /** Problems kept in the list; later ones are only counted so a hostile file cannot grow memory. */
     static final int MAX_LISTED_PROBLEMS = 1000;
 
@@ -81,6 +101,16 @@ abstract sealed class MappedCapture implements PacketSource permits PcapReader, 
     private ContentSink contentSink;
     private long commentOffset = -1;
     private int commentLength;
+    /**
+     * Where the reader is (the start of the window it last filled), for the pager; written once per
+     * {@link #TOUCH_BLOCK}.
+     */
+    private volatile long readerAt;
+    /** The pager thread, or null: the reader then faults the pages in and releases them itself. */
+    private Thread pager;
+    /** Held by the pager around each step and by {@link #close} while it stops the pager: no step runs on an unmapped file. */
+    private final Object pagerLock = new Object();
+    private boolean pagerStop;
 
     private final List<CaptureProblem> problems = new ArrayList<>();
     private long problemCount;
@@ -135,8 +165,78 @@ abstract sealed class MappedCapture implements PacketSource permits PcapReader, 
         // Under a content sink, the bytes a record longer than the window skipped are handed over first.
         if (contentSink != null && at > touchedTo) streamTo(Math.min(at, fileSize));
         touchFrom(at);
-        if (at - released > 2 * RESIDENT_WINDOW && arena != null) release(at - RESIDENT_WINDOW);
+        if (pager != null) readerAt = at;
+        else if (at - released > 2 * RESIDENT_WINDOW && arena != null) release(at - RESIDENT_WINDOW);
     }
+
+    /**
+     * Starts a thread that maps the file's pages in ahead of the reader and releases them behind it (the reader's
+     * own job otherwise): the page faults and the unmapping are then done on another core, while the reader's
+     * thread (the critical path of {@code analyze}) only copies. Started right after the file is opened, it maps
+     * in the first {@link #PAGER_AHEAD} bytes while the caller sets itself up. Only for a file mapping of at least
+     * {@link #PAGER_MIN_BYTES}, on a machine of more than one core, once.
+     */
+    final void startPager() {
+        if (pager != null || arena == null || fileSize < PAGER_MIN_BYTES || Runtime.getRuntime().availableProcessors() < 2) {
+            return;
+        }
+        // A class of its own, not a lambda: a lambda the AOT cache's training never linked (it reads a small file)
+        // would be spun at every start.
+        pager = new Thread(new Pager(this), "metaroce-pager");
+        pager.setDaemon(true);
+        pager.start();
+    }
+
+    private static final class Pager implements Runnable {
+        private final MappedCapture capture;
+
+        Pager(MappedCapture capture) {
+            this.capture = capture;
+        }
+
+        @Override
+        public void run() {
+            capture.page();
+        }
+    }
+
+    /**
+     * The pager's loop: release what is far behind the reader, map in up to {@link #PAGER_AHEAD} past it (never
+     * what the reader has passed), else wait a little.
+     */
+    private void page() {
+        long mapped = 0;
+        int sink = 0;
+        try {
+            while (true) {
+                long at = readerAt;
+                boolean idle = true;
+                synchronized (pagerLock) {
+                    if (pagerStop) return;
+                    if (at - released > 2 * RESIDENT_WINDOW) {
+                        release(at - RESIDENT_WINDOW);
+                        idle = false;
+                    }
+                    mapped = Math.max(mapped, at);
+                    long to = Math.min(fileSize, Math.min(at + PAGER_AHEAD, mapped + PAGER_STEP));
+                    if (mapped < to) {
+                        for (long o = mapped; o < to; o += PAGER_TOUCH) sink += file.get(ValueLayout.JAVA_BYTE, o);
+                        mapped = to;
+                        idle = false;
+                    }
+                }
+                if (idle) LockSupport.parkNanos(1_000_000);
+            }
+        } catch (RuntimeException e) {
+            // The mapping is unusable: the reader faults in what it reads, as without a pager.
+        } finally {
+            pagerSink = sink;
+        }
+    }
+
+    /** Keeps the pager's reads from being optimised away. */
+    @SuppressWarnings("unused")
+    private static volatile int pagerSink;
 
     /**
      * Makes the window start at the reader ({@code at}) and reach up to two blocks on: what it already holds from
@@ -355,6 +455,11 @@ abstract sealed class MappedCapture implements PacketSource permits PcapReader, 
         if (!closed) {
             closed = true;
             finished = true;
+            if (pager != null) {
+                synchronized (pagerLock) {
+                    pagerStop = true;
+                }
+            }
             if (arena != null) {
                 arena.close();
             }

@@ -156,6 +156,91 @@ class TouchAheadTest {
         assertEquals(4, held, "the four short records");
     }
 
+    /** The pager threads alive now (the pager of every open big file, until it is closed). */
+    private static long pagers() {
+        return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().equals("metaroce-pager")).count();
+    }
+
+    private static void awaitPagers(long expected) throws InterruptedException {
+        for (int i = 0; i < 500 && pagers() != expected; i++) Thread.sleep(10);
+        assertEquals(expected, pagers(), "pager threads");
+    }
+
+    /** A pcap file of at least {@link MappedCapture#PAGER_MIN_BYTES}, and its frames. */
+    private List<byte[]> bigPcap(Path file) throws Exception {
+        List<byte[]> frames = frames(24_000, 4);
+        try (PcapWriter w = new PcapWriter(FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING), CaptureFormat.PCAP_NS, LinkTypes.ETHERNET, 65535,
+                ByteOrder.LITTLE_ENDIAN)) {
+            for (int i = 0; i < frames.size(); i++) w.write(T0 + i, frames.get(i));
+        }
+        assertTrue(Files.size(file) >= MappedCapture.PAGER_MIN_BYTES, "size " + Files.size(file));
+        return frames;
+    }
+
+    @Test
+    void aBigFileIsPagedByAThreadThatStopsAtClose() throws Exception {
+        // The pager maps pages in ahead and releases them behind on its own thread: the frames read back the same,
+        // and closing the source stops it (it must never touch an unmapped file).
+        Path file = dir.resolve("big.pcap");
+        List<byte[]> frames = bigPcap(file);
+        long before = pagers();
+        try (PacketSource s = CaptureFiles.open(file)) {
+            awaitPagers(before + 1);
+            readsBack(s, frames);
+        }
+        awaitPagers(before);
+        // A small file gets none: its faults cost less than a thread.
+        try (PacketSource s = CaptureFiles.open(writePcap("small.pcap", frames(20, 5)))) {
+            assertEquals(before, pagers());
+        }
+    }
+
+    @Test
+    void aPrefetchedFileIsTakenByTheFirstOpenOfItsPath() throws Exception {
+        Path file = dir.resolve("prefetched.pcap");
+        List<byte[]> frames = bigPcap(file);
+        long before = pagers();
+        CaptureFiles.prefetch(file);
+        // Opened and paging before anyone asked for it.
+        awaitPagers(before + 1);
+        try (PacketSource s = CaptureFiles.open(file)) {
+            assertEquals(before + 1, pagers(), "the prefetched source, not a second one");
+            readsBack(s, frames);
+        }
+        awaitPagers(before);
+        // Taken once: the next open opens the file again.
+        try (PacketSource s = CaptureFiles.open(file)) {
+            readsBack(s, frames);
+        }
+        awaitPagers(before);
+    }
+
+    @Test
+    void aPrefetchThatFailsLeavesTheErrorToOpen() throws Exception {
+        Path missing = dir.resolve("missing.pcap");
+        CaptureFiles.prefetch(missing);
+        CaptureException e = org.junit.jupiter.api.Assertions.assertThrows(CaptureException.class, () -> CaptureFiles.open(missing));
+        assertEquals(missing + ": no such file", e.getMessage());
+        // A prefetch of another file does not stand in for this one.
+        Path other = dir.resolve("other.pcap");
+        bigPcap(other);
+        List<byte[]> frames = frames(20, 6);
+        Path small = writePcap("small.pcap", frames);
+        long before = pagers();
+        CaptureFiles.prefetch(other);
+        try (PacketSource s = CaptureFiles.open(small)) {
+            readsBack(s, frames);
+        }
+        CaptureFiles.open(other).close(); // takes the prefetched source, and stops its pager
+        awaitPagers(before);
+        // A prefetched small file is left to open() too.
+        CaptureFiles.prefetch(small);
+        try (PacketSource s = CaptureFiles.open(small)) {
+            readsBack(s, frames);
+        }
+    }
+
     @Test
     void inMemoryContentsShorterThanABlock() throws Exception {
         List<byte[]> frames = frames(20, 3);

@@ -28,6 +28,19 @@ class FrontDoorTest {
         assertEquals(CliRun.of("--version").out(), CliRun.of("analyze", "--version").out());
     }
 
+    @Test
+    void analyzeOfOneFileNamesItToOpenAhead() {
+        assertEquals("a.pcap", FrontDoor.prefetchTarget(new String[] {"analyze", "-r", "a.pcap"}));
+        assertEquals("a.pcap", FrontDoor.prefetchTarget(new String[] {"analyze", "-T", "json", "--read", "a.pcap", "--compact"}));
+        assertEquals("a.pcap", FrontDoor.prefetchTarget(new String[] {"analyze", "--read=a.pcap"}));
+        // Several files, none, a dangling -r, or the file after "--": the command opens them as before.
+        assertEquals(null, FrontDoor.prefetchTarget(new String[] {"analyze", "-r", "a.pcap", "-r", "b.pcap"}));
+        assertEquals(null, FrontDoor.prefetchTarget(new String[] {"analyze", "-r", "a.pcap", "--read=b.pcap"}));
+        assertEquals(null, FrontDoor.prefetchTarget(new String[] {"analyze", "-i", "eth0"}));
+        assertEquals(null, FrontDoor.prefetchTarget(new String[] {"analyze", "-r"}));
+        assertEquals(null, FrontDoor.prefetchTarget(new String[] {"analyze", "--", "-r", "a.pcap"}));
+    }
+
     /** Runs FrontDoor in a fresh JVM on the compiled classes only, logging every class it loads. */
     private static String java(String... args) throws IOException, InterruptedException {
         List<String> cmd = new java.util.ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
