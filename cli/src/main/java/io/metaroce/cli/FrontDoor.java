@@ -17,6 +17,7 @@ public final class FrontDoor {
             return;
         }
         if (args.length > 0 && args[0].equals("analyze")) {
+            new Annotations(AnalyzeCommand.class).start();
             String file = prefetchTarget(args);
             if (file != null) {
                 try {
@@ -27,6 +28,45 @@ public final class FrontDoor {
             }
         }
         Main.main(args);
+    }
+
+    /**
+     * Reads, on a thread of its own, the annotations picocli is about to read for a command: the JDK makes a proxy
+     * class per annotation type at the first read (the AOT cache cannot hold them; some 40 ms of the main thread's
+     * start), and caches each field's annotations. This thread reads them from the command's fields up, picocli
+     * reads them from Object's methods down, so the two share the work and meet in the middle (a read already under
+     * way on the other thread is waited for, not done twice).
+     */
+    private static final class Annotations extends Thread {
+        private final Class<?> command;
+
+        Annotations(Class<?> command) {
+            super("metaroce-annotations");
+            setDaemon(true);
+            this.command = command;
+        }
+
+        @Override
+        public void run() {
+            try {
+                read(command, 0);
+            } catch (RuntimeException | LinkageError e) {
+                // Only a warm-up: picocli reads them again and reports what is wrong.
+            }
+        }
+
+        private static void read(Class<?> c, int depth) {
+            java.util.List<Class<?>> up = new java.util.ArrayList<>();
+            for (Class<?> k = c; k != null; k = k.getSuperclass()) up.add(k);
+            for (Class<?> k : up) {
+                for (java.lang.reflect.Field f : k.getDeclaredFields()) {
+                    f.getDeclaredAnnotations();
+                    if (depth < 4 && f.isAnnotationPresent(picocli.CommandLine.Mixin.class)) read(f.getType(), depth + 1);
+                }
+                k.getDeclaredAnnotations();
+                for (java.lang.reflect.Method m : k.getDeclaredMethods()) m.getDeclaredAnnotations();
+            }
+        }
     }
 
     /**
