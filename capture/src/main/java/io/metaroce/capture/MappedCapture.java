@@ -55,6 +55,8 @@ abstract sealed class MappedCapture implements PacketSource permits PcapReader, 
     static final long PAGER_AHEAD = 96L << 20;
     /** Bytes the pager maps in between two looks at whether it should stop (1 MiB: well under a millisecond). */
     private static final int PAGER_STEP = 1 << 20;
+    /** How far the reader moves before it wakes a pager that has mapped in all it may (one wake-up per 4 MiB). */
+    private static final int PAGER_WAKE = 4 << 20;
     /**
      * The kernel maps in the 16 pages around each faulting page (fault-around, 64 KiB by default) when they are in
      * the page cache: one read per 64 KiB maps a cached file in (about 11,000 faults for 733 MB, all pages mapped
@@ -84,8 +86,11 @@ abstract sealed class MappedCapture implements PacketSource permits PcapReader, 
     private int sectionIndex;
     private long recordOffset = -1;
     private long dataOffset;
-    /** Everything before this offset has been unloaded from this process. */
-    private long released;
+    /**
+     * Everything before this offset has been unloaded from this process. Written under {@link #pagerLock} when there
+     * is a pager (which releases; the reader only when the pager lags far behind).
+     */
+    private volatile long released;
     /** Everything before this offset has been touched by {@link #touchAhead}. */
     private long touchedTo;
     /**
@@ -110,7 +115,13 @@ abstract sealed class MappedCapture implements PacketSource permits PcapReader, 
     private Thread pager;
     /** Held by the pager around each step and by {@link #close} while it stops the pager: no step runs on an unmapped file. */
     private final Object pagerLock = new Object();
-    private boolean pagerStop;
+    private volatile boolean pagerStop;
+    /**
+     * The reader wakes the pager when it reaches this offset (set by the pager before it parks, Long.MAX_VALUE while
+     * it works): a pager that has nothing to do waits without a timer (a source a viewer keeps open for hours costs
+     * nothing), and the reader wakes it once per {@link #PAGER_WAKE}, not per block.
+     */
+    private volatile long pagerWakeAt;
 
     private final List<CaptureProblem> problems = new ArrayList<>();
     private long problemCount;
@@ -165,8 +176,17 @@ abstract sealed class MappedCapture implements PacketSource permits PcapReader, 
         // Under a content sink, the bytes a record longer than the window skipped are handed over first.
         if (contentSink != null && at > touchedTo) streamTo(Math.min(at, fileSize));
         touchFrom(at);
-        if (pager != null) readerAt = at;
-        else if (at - released > 2 * RESIDENT_WINDOW && arena != null) release(at - RESIDENT_WINDOW);
+        if (pager != null) {
+            readerAt = at;
+            if (at >= pagerWakeAt) LockSupport.unpark(pager);
+            // A pager that gets no core (a loaded machine) must not let resident memory grow: past twice the usual
+            // distance the reader releases the pages behind itself.
+            if (at - released > 4 * RESIDENT_WINDOW) {
+                synchronized (pagerLock) {
+                    if (!pagerStop && at - released > 2 * RESIDENT_WINDOW) release(at - RESIDENT_WINDOW);
+                }
+            }
+        } else if (at - released > 2 * RESIDENT_WINDOW && arena != null) release(at - RESIDENT_WINDOW);
     }
 
     /**
@@ -202,30 +222,34 @@ abstract sealed class MappedCapture implements PacketSource permits PcapReader, 
 
     /**
      * The pager's loop: release what is far behind the reader, map in up to {@link #PAGER_AHEAD} past it (never
-     * what the reader has passed), else wait a little.
+     * what the reader has passed); else park until the reader has moved on far enough for either, and end once
+     * neither can happen again (the file mapped in to its end, and less than the release distance left).
      */
     private void page() {
         long mapped = 0;
         int sink = 0;
         try {
             while (true) {
-                long at = readerAt;
-                boolean idle = true;
+                pagerWakeAt = Long.MAX_VALUE;
+                long at = readerAt, wake;
                 synchronized (pagerLock) {
                     if (pagerStop) return;
-                    if (at - released > 2 * RESIDENT_WINDOW) {
-                        release(at - RESIDENT_WINDOW);
-                        idle = false;
-                    }
+                    if (at - released > 2 * RESIDENT_WINDOW) release(at - RESIDENT_WINDOW);
                     mapped = Math.max(mapped, at);
                     long to = Math.min(fileSize, Math.min(at + PAGER_AHEAD, mapped + PAGER_STEP));
                     if (mapped < to) {
                         for (long o = mapped; o < to; o += PAGER_TOUCH) sink += file.get(ValueLayout.JAVA_BYTE, o);
                         mapped = to;
-                        idle = false;
+                        continue;
                     }
+                    if (mapped >= fileSize && fileSize - released <= 2 * RESIDENT_WINDOW) return;
+                    wake = Math.min(mapped < fileSize ? mapped - PAGER_AHEAD + PAGER_WAKE : Long.MAX_VALUE,
+                            released + 2 * RESIDENT_WINDOW + 1);
                 }
-                if (idle) LockSupport.parkNanos(1_000_000);
+                // Set, then the reader's position read again: either the reader sees the new mark and wakes this
+                // thread (a wake-up before the park makes it return at once), or this thread sees the reader past it.
+                pagerWakeAt = wake;
+                if (readerAt < wake && !pagerStop) LockSupport.park(this);
             }
         } catch (RuntimeException e) {
             // The mapping is unusable: the reader faults in what it reads, as without a pager.
@@ -459,6 +483,7 @@ abstract sealed class MappedCapture implements PacketSource permits PcapReader, 
                 synchronized (pagerLock) {
                     pagerStop = true;
                 }
+                LockSupport.unpark(pager);
             }
             if (arena != null) {
                 arena.close();

@@ -156,9 +156,13 @@ class TouchAheadTest {
         assertEquals(4, held, "the four short records");
     }
 
-    /** The pager threads alive now (the pager of every open big file, until it is closed). */
+    /** The pager threads alive now (the pager of every open big file, until it is closed or read to its end). */
     private static long pagers() {
-        return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().equals("metaroce-pager")).count();
+        return pagerThreads().size();
+    }
+
+    private static List<Thread> pagerThreads() {
+        return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().equals("metaroce-pager")).toList();
     }
 
     private static void awaitPagers(long expected) throws InterruptedException {
@@ -166,15 +170,18 @@ class TouchAheadTest {
         assertEquals(expected, pagers(), "pager threads");
     }
 
-    /** A pcap file of at least {@link MappedCapture#PAGER_MIN_BYTES}, and its frames. */
+    /**
+     * A pcap file longer than twice the {@link MappedCapture#RESIDENT_WINDOW} (so its pager has pages to release
+     * until the reader nears the end: it waits for the reader, not ending on its own), and its frames.
+     */
     private List<byte[]> bigPcap(Path file) throws Exception {
-        List<byte[]> frames = frames(24_000, 4);
+        List<byte[]> frames = frames(40_000, 4);
         try (PcapWriter w = new PcapWriter(FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.TRUNCATE_EXISTING), CaptureFormat.PCAP_NS, LinkTypes.ETHERNET, 65535,
                 ByteOrder.LITTLE_ENDIAN)) {
             for (int i = 0; i < frames.size(); i++) w.write(T0 + i, frames.get(i));
         }
-        assertTrue(Files.size(file) >= MappedCapture.PAGER_MIN_BYTES, "size " + Files.size(file));
+        assertTrue(Files.size(file) > 2 * MappedCapture.RESIDENT_WINDOW + MappedCapture.TOUCH_BLOCK, "size " + Files.size(file));
         return frames;
     }
 
@@ -185,6 +192,15 @@ class TouchAheadTest {
         Path file = dir.resolve("big.pcap");
         List<byte[]> frames = bigPcap(file);
         long before = pagers();
+        try (PacketSource s = CaptureFiles.open(file)) {
+            awaitPagers(before + 1);
+            // With all it may map in mapped, it waits for the reader without a timer (a source a viewer keeps open
+            // must cost nothing), and closing the source ends it.
+            Thread pager = pagerThreads().getFirst();
+            for (int i = 0; i < 500 && pager.getState() != Thread.State.WAITING; i++) Thread.sleep(10);
+            assertEquals(Thread.State.WAITING, pager.getState());
+        }
+        awaitPagers(before);
         try (PacketSource s = CaptureFiles.open(file)) {
             awaitPagers(before + 1);
             readsBack(s, frames);
