@@ -26,7 +26,8 @@ import java.util.stream.Stream;
  * big validation without on-stack replacement: the training's loop counts made C2 compile the rules' long methods
  * twice, once for a loop (OSR) and once whole, and that cancelled the gain (docs/benchmarks.md, "helper val, sixth
  * session"). The same training made C2 work more for {@code dissect -q} of 1 M frames (+5-8 % CPU), so it stays
- * trained on the sample; below 256 MiB (analyze: 1 GiB) the launcher runs C1 alone, which uses no profiles.
+ * trained on the sample; below 256 MiB (analyze and index: 1 GiB, validate: 768 MiB) the launcher runs C1 alone,
+ * which uses no profiles.
  *
  * <p>{@code search} and {@code extract} need an index, and the training capture is written by {@code simulate}: both
  * are made in a child JVM (which writes no cache), so that the caches do not carry the indexer, the analysis engine or
