@@ -3,6 +3,7 @@ package io.metaroce.index.lucene;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -257,6 +258,21 @@ class LuceneFlowIndexTest extends FlowIndexContract {
         assertTrue(text.contains("paths.007.down"), "a per-path field in another spelling is written by name");
         byte[] bad = {(byte) 0xFF, 0x7F, 0x01}; // code 16383: no field
         assertThrows(IllegalArgumentException.class, () -> StoredFlows.decode(bad, 0, bad.length));
+    }
+
+    /**
+     * The merge settings FlowIndexBench measured (docs/benchmarks.md, eleventh session): a 1 M-flow bulk load in
+     * captures of 10,000 flows merges nothing before a hundred segments, where Lucene's defaults rewrote each
+     * document 1.3 times, two fifths of the indexing CPU; captures of a few flows still merge early.
+     */
+    @Test
+    void theWriterMergesLateForABulkLoad(@TempDir Path t) throws Exception {
+        try (LuceneFlowIndex w = LuceneFlowIndex.openForWriting(t.resolve("i"))) {
+            var p = assertInstanceOf(org.apache.lucene.index.TieredMergePolicy.class, w.mergePolicy());
+            assertEquals(100, p.getSegmentsPerTier(), "segments per tier");
+            assertEquals(2, p.getFloorSegmentMB(), "floor segment MB: a 10,000-flow capture's segment (3-4 MB) above it");
+            assertEquals(10, p.getMaxMergeAtOnce(), "merged at once");
+        }
     }
 
     @Test
