@@ -17,13 +17,18 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.FilterMergePolicy;
 import org.apache.lucene.index.IndexNotFoundException;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.index.MergePolicy;
+import org.apache.lucene.index.MergeTrigger;
+import org.apache.lucene.index.SegmentCommitInfo;
 import org.apache.lucene.index.SegmentInfos;
 import org.apache.lucene.index.TieredMergePolicy;
 import org.apache.lucene.search.IndexSearcher;
@@ -86,6 +91,43 @@ public final class LuceneFlowIndex implements FlowIndex {
     static volatile double floorSegmentMb = 2;
     /** TieredMergePolicy's segments merged at once (Lucene's default 10). Not final: FlowIndexBench compares settings. */
     static volatile double maxMergeAtOnce = 10;
+    /** A segment under this size (the segment of a capture of up to about 2,500 flows) counts as small ({@link SmallMerges}). */
+    static final long SMALL_SEGMENT_BYTES = 1L << 20;
+    /** Small segments are merged this many at a time ({@link SmallMerges}). */
+    static final int SMALL_AT_ONCE = 10;
+
+    /** The writer's merge policy (the settings above); a new one per writer. */
+    static MergePolicy mergePolicy() {
+        return new SmallMerges(new TieredMergePolicy().setSegmentsPerTier(segmentsPerTier).setFloorSegmentMB(floorSegmentMb)
+                .setMaxMergeAtOnce((int) maxMergeAtOnce));
+    }
+
+    /**
+     * The tiered policy, plus: when it merges nothing, ten small segments merge into one. TieredMergePolicy lets an
+     * index hold at least its segments per tier whatever their size, so with 100 per tier an index of small captures
+     * (each commit one segment of a few flows) kept up to a hundred tiny segments, each with its own files and its
+     * own cost in every search; merging them ten at a time costs little, as they are small.
+     */
+    static final class SmallMerges extends FilterMergePolicy {
+        SmallMerges(MergePolicy in) { super(in); }
+
+        MergePolicy tiered() { return in; }
+
+        @Override
+        public MergeSpecification findMerges(MergeTrigger trigger, SegmentInfos infos, MergeContext context) throws IOException {
+            MergeSpecification tiered = super.findMerges(trigger, infos, context);
+            if (tiered != null) return tiered;
+            Set<SegmentCommitInfo> merging = context.getMergingSegments();
+            List<SegmentCommitInfo> small = new ArrayList<>();
+            for (SegmentCommitInfo s : infos) if (!merging.contains(s) && size(s, context) < SMALL_SEGMENT_BYTES) small.add(s);
+            if (small.size() < SMALL_AT_ONCE) return null;
+            // The first ten in the index's order (a search sorts its hits, so where a document lands does not show).
+            MergeSpecification spec = new MergeSpecification();
+            spec.add(new OneMerge(List.copyOf(small.subList(0, SMALL_AT_ONCE))));
+            return spec;
+        }
+    }
+
     private final Path path;
     private final Directory dir;
     private final IndexWriter writer;
@@ -112,8 +154,7 @@ public final class LuceneFlowIndex implements FlowIndex {
         try {
             IndexWriterConfig cfg = new IndexWriterConfig().setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND)
                     .setRAMBufferSizeMB(ramBufferMb).setUseCompoundFile(compoundFiles).setCommitOnClose(false)
-                    .setMergePolicy(new TieredMergePolicy().setSegmentsPerTier(segmentsPerTier).setFloorSegmentMB(floorSegmentMb)
-                            .setMaxMergeAtOnce((int) maxMergeAtOnce));
+                    .setMergePolicy(mergePolicy());
             w = new IndexWriter(d, cfg);
         } catch (LockObtainFailedException e) {
             d.close();
@@ -168,8 +209,8 @@ public final class LuceneFlowIndex implements FlowIndex {
 
     public Path path() { return path; }
 
-    /** The writer's merge policy (tests: the settings it runs with). */
-    org.apache.lucene.index.MergePolicy mergePolicy() {
+    /** The merge policy this index's writer runs with (tests). */
+    MergePolicy writerMergePolicy() {
         requireWriter();
         return writer.getConfig().getMergePolicy();
     }
