@@ -75,18 +75,17 @@ public final class LuceneFlowIndex implements FlowIndex {
      * TieredMergePolicy's segments per tier: 100, where Lucene's default is 8. Merges were two fifths of the CPU of a
      * bulk load: each capture's commit flushes a segment of its own, and with 8 per tier a flow document of a
      * 1 M-flow index was written again 1.3 times on average (6 merges of 1.58 M documents). With 100 per tier no
-     * merge runs before about a hundred such segments (FlowIndexBench: 36 against 61-64 us of CPU per flow
-     * document), and a search over them stays within its goals (selective query p50 3 ms of the thread's CPU, exact
-     * facet 20-22 ms at 96 segments). A larger index still merges, ten segments at a time, tier by tier.
+     * merge runs before about a hundred such segments (FlowIndexBench, 1 M flows: 36-43 against 59-78 us of CPU
+     * per flow document), and a search over them stays within its goals (selective query p50 3-5 ms of the thread's
+     * CPU, exact facets 20-27 ms at 96-100 segments). A larger index still merges, ten segments at a time, tier by tier.
      * Not final: FlowIndexBench compares settings.
      */
     static volatile double segmentsPerTier = 100;
     /**
      * TieredMergePolicy's floor segment size in MB: 2, where Lucene's default is 16. Segments under the floor count
      * as that size in the budget of segments per tier, so with 16 MB the 3-4 MB segment of a 10,000-flow capture
-     * counted four times over and was merged early, whatever the segments per tier; captures of a few flows still
-     * make segments far under 2 MB, and those are merged early (cheaply, being small). Not final: FlowIndexBench
-     * compares settings.
+     * counted four times over and was merged early, whatever the segments per tier. A capture of a few flows makes a
+     * segment far under either floor: {@link SmallMerges} merges those. Not final: FlowIndexBench compares settings.
      */
     static volatile double floorSegmentMb = 2;
     /** TieredMergePolicy's segments merged at once (Lucene's default 10). Not final: FlowIndexBench compares settings. */
