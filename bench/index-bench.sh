@@ -67,7 +67,7 @@ rm -rf "$dir/many" "$dir/many.idx"
 
 echo "== 2b + 3. the embedded index alone, 1 M synthetic flow documents, queries in one process (FlowIndexBench); $(load) =="
 /usr/bin/time -f "FlowIndexBench process: %e s wall %U s user %S s sys, peak RSS %M KB" \
-  "$JAVA" -XX:+UseSerialGC --enable-native-access=ALL-UNNAMED ${BENCH_THREADS:+-Dbench.threads=$BENCH_THREADS} -cp "$cp_lucene" io.metaroce.index.lucene.FlowIndexBench "$synthetic" "$dir/synthetic.idx" 2>&1 | grep -v '^WARNING'
+  "$JAVA" -XX:+UseSerialGC -XX:-UseDynamicNumberOfCompilerThreads --enable-native-access=ALL-UNNAMED ${BENCH_THREADS:+-Dbench.threads=$BENCH_THREADS} -cp "$cp_lucene" io.metaroce.index.lucene.FlowIndexBench "$synthetic" "$dir/synthetic.idx" 2>&1 | grep -v '^WARNING'
 echo "== 3b. whole metaroce search runs on that index (JVM start included); $(load) =="
 t0=1796000000000000000
 sel="dest_qp:0x000205 AND naks:[5 TO *] AND first:[$((t0 + 42 * 60000000000)) TO $((t0 + 42 * 60000000000 + 20000000000))]"

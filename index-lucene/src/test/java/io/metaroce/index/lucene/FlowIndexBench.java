@@ -60,7 +60,7 @@ public final class FlowIndexBench {
         // compare query code on the same index).
         boolean reuse = Boolean.getBoolean("bench.reuse") && Files.isDirectory(dir);
         if (!reuse) try (LuceneFlowIndex idx = LuceneFlowIndex.openForWriting(dir)) {
-            long t1 = System.nanoTime(), c1 = cpuNs(), gcMs1 = gcMs(), jitMs1 = jitMs();
+            long t1 = System.nanoTime(), c1 = cpuNs(), gcMs1 = gcMs(), jitMs1 = jitMs(), jit1 = jitThreadsCpuNs();
             List<Thread> running = new ArrayList<>();
             List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
             for (int t = 0; t < threads; t++) {
@@ -92,8 +92,10 @@ public final class FlowIndexBench {
             // Generation ran inside this span on the adding threads: its CPU is taken out, its wall share estimated.
             addCpu = cpuNs() - c1 - genCpu.get();
             addNs = System.nanoTime() - t1 - genNs.get() / threads;
-            System.out.printf(Locale.ROOT, "while adding: collector %.1f s (pauses), JIT compilers %.1f s (compilation time)%n",
-                    (gcMs() - gcMs1) / 1e3, (jitMs() - jitMs1) / 1e3);
+            long jitCpu = jitThreadsCpuNs() - jit1;
+            System.out.printf(Locale.ROOT, "while adding: collector %.1f s (pauses), JIT compilers %.1f s (compilation time), %.1f s CPU"
+                            + " of the compiler threads; CPU per flow doc without the compilers' %.1f us%n",
+                    (gcMs() - gcMs1) / 1e3, (jitMs() - jitMs1) / 1e3, jitCpu / 1e9, (addCpu - jitCpu) / 1e3 / ((long) captures * PER_CAPTURE));
         }
         long docs = docCount.get();
         long total = (long) captures * PER_CAPTURE;
@@ -207,6 +209,32 @@ public final class FlowIndexBench {
         }
         if (System.getProperty(property) != null) f.setDouble(null, Double.parseDouble(System.getProperty(property)));
         return Double.toString(f.getDouble(null));
+    }
+
+    /**
+     * The CPU of the JIT compiler threads so far, from /proc (0 where there is none): under load their share of a run
+     * moves with timing (what gets compiled when), so the figure without it compares indexing code more steadily.
+     * A compiler thread that ends takes its CPU with it: run with -XX:-UseDynamicNumberOfCompilerThreads.
+     */
+    private static long jitThreadsCpuNs() {
+        long ticks = 0;
+        try (Stream<Path> tasks = Files.list(Path.of("/proc/self/task"))) {
+            for (Path t : (Iterable<Path>) tasks::iterator) {
+                String st;
+                try {
+                    st = Files.readString(t.resolve("stat"));
+                } catch (java.io.IOException e) {
+                    continue; // the thread ended meanwhile
+                }
+                int open = st.indexOf('('), close = st.lastIndexOf(')');
+                if (!st.substring(open + 1, close).contains("CompilerThre")) continue;
+                String[] f = st.substring(close + 2).split(" ");
+                ticks += Long.parseLong(f[11]) + Long.parseLong(f[12]); // utime, stime (fields 14 and 15)
+            }
+        } catch (java.io.IOException e) {
+            return 0;
+        }
+        return ticks * 10_000_000L; // USER_HZ 100
     }
 
     private static long gcMs() {
