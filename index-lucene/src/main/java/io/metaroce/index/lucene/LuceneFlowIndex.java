@@ -17,18 +17,13 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.index.DirectoryReader;
-import org.apache.lucene.index.FilterMergePolicy;
 import org.apache.lucene.index.IndexNotFoundException;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
-import org.apache.lucene.index.MergePolicy;
-import org.apache.lucene.index.MergeTrigger;
-import org.apache.lucene.index.SegmentCommitInfo;
 import org.apache.lucene.index.SegmentInfos;
 import org.apache.lucene.index.TieredMergePolicy;
 import org.apache.lucene.search.IndexSearcher;
@@ -71,62 +66,12 @@ public final class LuceneFlowIndex implements FlowIndex {
      * commit flushes a segment, and the copy was pure overhead for a bulk load (merges still decide by size).
      */
     static volatile boolean compoundFiles = false;
-    /**
-     * TieredMergePolicy's segments per tier: 100, where Lucene's default is 8. Merges were two fifths of the CPU of a
-     * bulk load: each capture's commit flushes a segment of its own, and with 8 per tier a flow document of a
-     * 1 M-flow index was written again 1.3 times on average (6 merges of 1.58 M documents). With 100 per tier no
-     * merge runs before about a hundred such segments (FlowIndexBench, 1 M flows: 36-43 against 59-78 us of CPU
-     * per flow document), and a search over them stays within its goals (selective query p50 3-5 ms of the thread's
-     * CPU, exact facets 20-27 ms at 96-100 segments). A larger index still merges, ten segments at a time, tier by tier.
-     * Not final: FlowIndexBench compares settings.
-     */
-    static volatile double segmentsPerTier = 100;
-    /**
-     * TieredMergePolicy's floor segment size in MB: 2, where Lucene's default is 16. Segments under the floor count
-     * as that size in the budget of segments per tier, so with 16 MB the 3-4 MB segment of a 10,000-flow capture
-     * counted four times over and was merged early, whatever the segments per tier. A capture of a few flows makes a
-     * segment far under either floor: {@link SmallMerges} merges those. Not final: FlowIndexBench compares settings.
-     */
-    static volatile double floorSegmentMb = 2;
+    /** TieredMergePolicy's segments per tier (Lucene 10.6's default 8). Not final: FlowIndexBench compares settings. */
+    static volatile double segmentsPerTier = 8;
+    /** TieredMergePolicy's floor segment size in MB (Lucene's default 16). Not final: FlowIndexBench compares settings. */
+    static volatile double floorSegmentMb = 16;
     /** TieredMergePolicy's segments merged at once (Lucene's default 10). Not final: FlowIndexBench compares settings. */
     static volatile double maxMergeAtOnce = 10;
-    /** A segment under this size (the segment of a capture of up to about 2,500 flows) counts as small ({@link SmallMerges}). */
-    static final long SMALL_SEGMENT_BYTES = 1L << 20;
-    /** Small segments are merged this many at a time ({@link SmallMerges}). */
-    static final int SMALL_AT_ONCE = 10;
-
-    /** The writer's merge policy (the settings above); a new one per writer. */
-    static MergePolicy mergePolicy() {
-        return new SmallMerges(new TieredMergePolicy().setSegmentsPerTier(segmentsPerTier).setFloorSegmentMB(floorSegmentMb)
-                .setMaxMergeAtOnce((int) maxMergeAtOnce));
-    }
-
-    /**
-     * The tiered policy, plus: when it merges nothing, ten small segments merge into one. TieredMergePolicy lets an
-     * index hold at least its segments per tier whatever their size, so with 100 per tier an index of small captures
-     * (each commit one segment of a few flows) kept up to a hundred tiny segments, each with its own files and its
-     * own cost in every search; merging them ten at a time costs little, as they are small.
-     */
-    static final class SmallMerges extends FilterMergePolicy {
-        SmallMerges(MergePolicy in) { super(in); }
-
-        MergePolicy tiered() { return in; }
-
-        @Override
-        public MergeSpecification findMerges(MergeTrigger trigger, SegmentInfos infos, MergeContext context) throws IOException {
-            MergeSpecification tiered = super.findMerges(trigger, infos, context);
-            if (tiered != null) return tiered;
-            Set<SegmentCommitInfo> merging = context.getMergingSegments();
-            List<SegmentCommitInfo> small = new ArrayList<>();
-            for (SegmentCommitInfo s : infos) if (!merging.contains(s) && size(s, context) < SMALL_SEGMENT_BYTES) small.add(s);
-            if (small.size() < SMALL_AT_ONCE) return null;
-            // The first ten in the index's order (a search sorts its hits, so where a document lands does not show).
-            MergeSpecification spec = new MergeSpecification();
-            spec.add(new OneMerge(List.copyOf(small.subList(0, SMALL_AT_ONCE))));
-            return spec;
-        }
-    }
-
     private final Path path;
     private final Directory dir;
     private final IndexWriter writer;
@@ -153,7 +98,8 @@ public final class LuceneFlowIndex implements FlowIndex {
         try {
             IndexWriterConfig cfg = new IndexWriterConfig().setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND)
                     .setRAMBufferSizeMB(ramBufferMb).setUseCompoundFile(compoundFiles).setCommitOnClose(false)
-                    .setMergePolicy(mergePolicy());
+                    .setMergePolicy(new TieredMergePolicy().setSegmentsPerTier(segmentsPerTier).setFloorSegmentMB(floorSegmentMb)
+                            .setMaxMergeAtOnce((int) maxMergeAtOnce));
             w = new IndexWriter(d, cfg);
         } catch (LockObtainFailedException e) {
             d.close();
@@ -207,12 +153,6 @@ public final class LuceneFlowIndex implements FlowIndex {
     }
 
     public Path path() { return path; }
-
-    /** The merge policy this index's writer runs with (tests). */
-    MergePolicy writerMergePolicy() {
-        requireWriter();
-        return writer.getConfig().getMergePolicy();
-    }
 
     private void requireWriter() {
         if (writer == null) throw new IllegalStateException("index opened for reading only");

@@ -3,7 +3,6 @@ package io.metaroce.index.lucene;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -258,49 +257,6 @@ class LuceneFlowIndexTest extends FlowIndexContract {
         assertTrue(text.contains("paths.007.down"), "a per-path field in another spelling is written by name");
         byte[] bad = {(byte) 0xFF, 0x7F, 0x01}; // code 16383: no field
         assertThrows(IllegalArgumentException.class, () -> StoredFlows.decode(bad, 0, bad.length));
-    }
-
-    /**
-     * The merge settings FlowIndexBench measured (docs/benchmarks.md, eleventh session): a 1 M-flow bulk load in
-     * captures of 10,000 flows merges nothing before a hundred segments, where Lucene's defaults rewrote each
-     * document 1.3 times, two fifths of the indexing CPU; small segments (captures of a few flows) still merge ten
-     * at a time, where the tiered policy alone would keep a hundred of them.
-     */
-    @Test
-    void theWriterMergesLateButMergesSmallSegments(@TempDir Path t) throws Exception {
-        try (LuceneFlowIndex w = LuceneFlowIndex.openForWriting(t.resolve("i"))) {
-            var p = assertInstanceOf(LuceneFlowIndex.SmallMerges.class, w.writerMergePolicy());
-            var tiered = assertInstanceOf(org.apache.lucene.index.TieredMergePolicy.class, p.tiered());
-            assertEquals(100, tiered.getSegmentsPerTier(), "segments per tier");
-            assertEquals(2, tiered.getFloorSegmentMB(), "floor segment MB: a 10,000-flow capture's segment (3-4 MB) above it");
-            assertEquals(10, tiered.getMaxMergeAtOnce(), "merged at once");
-        }
-        // Twelve commits of one small document each, kept as twelve segments (no merges while making them).
-        Path raw = t.resolve("raw");
-        try (var d = org.apache.lucene.store.FSDirectory.open(raw);
-             var w = new org.apache.lucene.index.IndexWriter(d, new org.apache.lucene.index.IndexWriterConfig()
-                     .setMergePolicy(org.apache.lucene.index.NoMergePolicy.INSTANCE))) {
-            for (int i = 0; i < 12; i++) {
-                var doc = new org.apache.lucene.document.Document();
-                doc.add(new org.apache.lucene.document.StringField("n", Integer.toString(i), org.apache.lucene.document.Field.Store.YES));
-                w.addDocument(doc);
-                w.commit();
-            }
-            var infos = org.apache.lucene.index.SegmentInfos.readLatestCommit(d);
-            assertEquals(12, infos.size());
-            var context = new org.apache.lucene.index.MergePolicy.MergeContext() {
-                @Override public int numDeletesToMerge(org.apache.lucene.index.SegmentCommitInfo info) { return 0; }
-                @Override public int numDeletedDocs(org.apache.lucene.index.SegmentCommitInfo info) { return 0; }
-                @Override public org.apache.lucene.util.InfoStream getInfoStream() { return org.apache.lucene.util.InfoStream.NO_OUTPUT; }
-                @Override public java.util.Set<org.apache.lucene.index.SegmentCommitInfo> getMergingSegments() { return java.util.Set.of(); }
-            };
-            var policy = (LuceneFlowIndex.SmallMerges) LuceneFlowIndex.mergePolicy();
-            assertNull(policy.tiered().findMerges(org.apache.lucene.index.MergeTrigger.FULL_FLUSH, infos, context),
-                    "the tiered policy alone keeps twelve small segments");
-            var spec = policy.findMerges(org.apache.lucene.index.MergeTrigger.FULL_FLUSH, infos, context);
-            assertEquals(1, spec.merges.size());
-            assertEquals(infos.asList().subList(0, 10), spec.merges.get(0).segments, "the first ten small segments, merged into one");
-        }
     }
 
     @Test
