@@ -26,8 +26,8 @@ import java.util.stream.Stream;
  * big validation without on-stack replacement: the training's loop counts made C2 compile the rules' long methods
  * twice, once for a loop (OSR) and once whole, and that cancelled the gain (docs/benchmarks.md, "helper val, sixth
  * session"). The same training made C2 work more for {@code dissect -q} of 1 M frames (+5-8 % CPU), so it stays
- * trained on the sample; below 256 MiB (analyze and index: 1 GiB, validate: 768 MiB) the launcher runs C1 alone,
- * which uses no profiles.
+ * trained on the sample; below 256 MiB (analyze and index: 1 GiB) the launcher runs C1 alone, which uses no
+ * profiles.
  * {@code index} indexes the generated capture too, for its classes rather than profiles: a big capture is a pcap file
  * (the samples are pcapng), read on two threads (the pipeline), hashed in the pass; trained on the samples alone,
  * indexing the 1 M-frame capture loaded 89 classes from the jar or spun them at start, 66 since (index of 1 M frames
