@@ -1,10 +1,20 @@
 package io.metaroce.cli;
 
+import io.metaroce.capture.CaptureFiles;
+import java.lang.reflect.Field;
+import java.lang.reflect.Method;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import picocli.CommandLine.Mixin;
+
 /**
  * The jar's entry point. {@code metaroce --version} (and {@code -V} on the top command) is answered here, before
  * picocli is loaded: picocli's Java 5 class files cannot be stored in the JDK's AOT cache, so loading it costs
  * about 180 classes read and verified at every start, which is most of the time of a version query. Everything
- * else goes to {@link Main}, which prints the same version line through picocli for every subcommand.
+ * else goes to {@link Main}, which prints the same version line through picocli for every subcommand; for
+ * {@code analyze}, two threads first use the idle second core while picocli sets up (the command's annotations, and
+ * the capture file opened ahead).
  */
 public final class FrontDoor {
     private FrontDoor() {}
@@ -21,7 +31,7 @@ public final class FrontDoor {
             String file = prefetchTarget(args);
             if (file != null) {
                 try {
-                    io.metaroce.capture.CaptureFiles.prefetch(java.nio.file.Path.of(file));
+                    CaptureFiles.prefetch(Path.of(file));
                 } catch (RuntimeException e) {
                     // Not a path (InvalidPathException): the command reports it.
                 }
@@ -56,15 +66,15 @@ public final class FrontDoor {
         }
 
         private static void read(Class<?> c, int depth) {
-            java.util.List<Class<?>> up = new java.util.ArrayList<>();
+            List<Class<?>> up = new ArrayList<>();
             for (Class<?> k = c; k != null; k = k.getSuperclass()) up.add(k);
             for (Class<?> k : up) {
-                for (java.lang.reflect.Field f : k.getDeclaredFields()) {
+                for (Field f : k.getDeclaredFields()) {
                     f.getDeclaredAnnotations();
-                    if (depth < 4 && f.isAnnotationPresent(picocli.CommandLine.Mixin.class)) read(f.getType(), depth + 1);
+                    if (depth < 4 && f.isAnnotationPresent(Mixin.class)) read(f.getType(), depth + 1);
                 }
                 k.getDeclaredAnnotations();
-                for (java.lang.reflect.Method m : k.getDeclaredMethods()) m.getDeclaredAnnotations();
+                for (Method m : k.getDeclaredMethods()) m.getDeclaredAnnotations();
             }
         }
     }
