@@ -251,8 +251,9 @@ abstract sealed class MappedCapture implements PacketSource permits PcapReader, 
                 pagerWakeAt = wake;
                 if (readerAt < wake && !pagerStop) LockSupport.park(this);
             }
-        } catch (RuntimeException e) {
-            // The mapping is unusable: the reader faults in what it reads, as without a pager.
+        } catch (RuntimeException | InternalError e) {
+            // The mapping is unusable (InternalError: the file got shorter than its mapping, the JVM's answer to the
+            // SIGBUS): the reader faults in what it reads, as without a pager, and reports it.
         } finally {
             pagerSink = sink;
         }

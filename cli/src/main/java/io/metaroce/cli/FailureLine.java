@@ -15,6 +15,12 @@ final class FailureLine {
             return command + ": out of memory (" + (root.getMessage() != null ? root.getMessage() + "; " : "") + "the heap limit is "
                     + mib + " MiB); allow more with METAROCE_JAVA_OPTS=-Xmx" + Math.max(2, 2 * ((mib + 1023) / 1024)) + "g";
         }
+        if (root instanceof InternalError && root.getMessage() != null && root.getMessage().contains("unsafe memory access")) {
+            // The JVM's answer to a SIGBUS on a mapped file: the capture got shorter than its mapping while it was
+            // read (a ring of captures overwritten in place, a file truncated by another program), not a bug.
+            return command + ": a capture file got shorter while it was read (another program truncated or rewrote it); "
+                    + "read it again once it no longer changes, or read a copy";
+        }
         if (root instanceof StackOverflowError) {
             return command + ": internal error: stack overflow (METAROCE_DEBUG=1 shows where; please report it)";
         }

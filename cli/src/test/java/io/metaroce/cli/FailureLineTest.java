@@ -3,8 +3,18 @@ package io.metaroce.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.concurrent.ExecutionException;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The one line a failed run ends with: what happened and what to do, also behind an executor's wrapper. */
 class FailureLineTest {
@@ -22,6 +32,25 @@ class FailureLineTest {
                 FailureLine.of("metaroce validate", new StackOverflowError()));
         assertEquals("metaroce dissect: internal error: java.lang.IllegalStateException: boom",
                 FailureLine.of("metaroce dissect", new IllegalStateException("boom")));
+    }
+
+    /** A mapped capture truncated by another program: the JVM's own error for it, read through a real mapping. */
+    @Test
+    void aFileThatShrankUnderItsMappingIsSaidSo(@TempDir Path dir) throws Exception {
+        Path f = dir.resolve("ring.pcap");
+        Files.write(f, new byte[1 << 20]);
+        InternalError fault;
+        try (Arena arena = Arena.ofShared(); FileChannel ch = FileChannel.open(f, StandardOpenOption.READ)) {
+            MemorySegment mapping = ch.map(FileChannel.MapMode.READ_ONLY, 0, 1 << 20, arena);
+            try (FileChannel w = FileChannel.open(f, StandardOpenOption.WRITE)) {
+                w.truncate(4096);
+            }
+            fault = assertThrows(InternalError.class, () -> mapping.get(ValueLayout.JAVA_BYTE, 512 << 10));
+        }
+        assertEquals("metaroce analyze: a capture file got shorter while it was read (another program truncated or rewrote it); "
+                + "read it again once it no longer changes, or read a copy", FailureLine.of("metaroce analyze", fault));
+        assertEquals("metaroce index: internal error: java.lang.InternalError: other",
+                FailureLine.of("metaroce index", new InternalError("other")), "other internal errors stay bugs");
     }
 
     private static long expectedGiB() {
