@@ -76,16 +76,15 @@ abstract sealed class MappedCapture implements PacketSource permits PcapReader, 
     boolean finished;
     private boolean closed;
 
-    private long frameNumber;
-    private long timestampNanos;
-    private int capturedLength;
-    private long originalLength;
-    private int linkType;
-    private int fcsLength = -1;
-    private int interfaceId;
-    private int sectionIndex;
-    private long recordOffset = -1;
-    private long dataOffset;
+    /**
+     * The current frame's number, time, lengths, link type, FCS length and place in {@link #window}, handed out whole
+     * by {@link #current()}. Package-private with the fields below, which a reader's common path sets directly.
+     */
+    final CurrentFrame frame;
+    int interfaceId;
+    int sectionIndex;
+    long recordOffset = -1;
+    long dataOffset;
     /**
      * Everything before this offset has been unloaded from this process. Written under {@link #pagerLock} when there
      * is a pager (which releases; the reader only when the pager lags far behind).
@@ -100,6 +99,9 @@ abstract sealed class MappedCapture implements PacketSource permits PcapReader, 
      * {@link #contentSink}, the block handed over (from index 0).
      */
     final byte[] window = new byte[2 * TOUCH_BLOCK];
+    {
+        frame = new CurrentFrame(window);
+    }
     /** File offset of window[0]. */
     private long windowStart;
     /** Sees every touched block ({@link #streamContent}); null for the usual reader. */
@@ -149,13 +151,14 @@ abstract sealed class MappedCapture implements PacketSource permits PcapReader, 
             return false;
         }
         // Where the next record starts (pcap) or about (pcapng: the block trailer comes first).
-        long at = dataOffset + capturedLength;
+        long at = dataOffset + frame.capturedLength;
         if (at + HELD > touchedTo) touchAhead(at);
         if (advance()) {
             return true;
         }
         finished = true;
         if (contentSink != null) streamTo(fileSize); // what follows the last frame, or the damage
+        frame.bufferOffset = -1; // the window may have moved on from the last frame
         return false;
     }
 
@@ -228,6 +231,7 @@ abstract sealed class MappedCapture implements PacketSource permits PcapReader, 
     private void page() {
         long mapped = 0;
         int sink = 0;
+        byte[] one = new byte[1];
         try {
             while (true) {
                 pagerWakeAt = Long.MAX_VALUE;
@@ -238,7 +242,12 @@ abstract sealed class MappedCapture implements PacketSource permits PcapReader, 
                     mapped = Math.max(mapped, at);
                     long to = Math.min(fileSize, Math.min(at + PAGER_AHEAD, mapped + PAGER_STEP));
                     if (mapped < to) {
-                        for (long o = mapped; o < to; o += PAGER_TOUCH) sink += file.get(ValueLayout.JAVA_BYTE, o);
+                        // One byte per step through the reader's own copy (compiled for the window anyway): a read
+                        // through a value layout would have C1 compile its chain of some twenty methods for this.
+                        for (long o = mapped; o < to; o += PAGER_TOUCH) {
+                            MemorySegment.copy(file, ValueLayout.JAVA_BYTE, o, one, 0, 1);
+                            sink += one[0];
+                        }
                         mapped = to;
                         continue;
                     }
@@ -308,13 +317,6 @@ abstract sealed class MappedCapture implements PacketSource permits PcapReader, 
         return i >= 0 && at + length <= touchedTo ? (int) i : -1;
     }
 
-    /** The little-endian long at window[i]. */
-    final long windowLong(int i) {
-        byte[] w = window;
-        return (w[i] & 0xFFL) | (w[i + 1] & 0xFFL) << 8 | (w[i + 2] & 0xFFL) << 16 | (w[i + 3] & 0xFFL) << 24
-                | (w[i + 4] & 0xFFL) << 32 | (w[i + 5] & 0xFFL) << 40 | (w[i + 6] & 0xFFL) << 48 | (long) w[i + 7] << 56;
-    }
-
     /** madvise(DONTNEED) through MemorySegment.unload() on the pages before upTo. */
     private void release(long upTo) {
         try {
@@ -328,14 +330,16 @@ abstract sealed class MappedCapture implements PacketSource permits PcapReader, 
     final void setFrame(long recordOffset, long timestampNanos, long dataOffset, int capturedLength,
                         long originalLength, InterfaceState iface, int fcsLength, long commentOffset,
                         int commentLength) {
-        this.frameNumber++;
+        CurrentFrame c = frame;
+        c.number++;
         this.recordOffset = recordOffset;
-        this.timestampNanos = timestampNanos;
+        c.timestampNanos = timestampNanos;
         this.dataOffset = dataOffset;
-        this.capturedLength = capturedLength;
-        this.originalLength = originalLength;
-        this.linkType = iface.linkType;
-        this.fcsLength = fcsLength;
+        c.capturedLength = capturedLength;
+        c.originalLength = originalLength;
+        c.linkType = iface.linkType;
+        c.fcsLength = fcsLength;
+        c.bufferOffset = inWindow(dataOffset, capturedLength);
         this.interfaceId = iface.interfaceId;
         this.sectionIndex = iface.section;
         this.commentOffset = commentOffset;
@@ -379,32 +383,32 @@ abstract sealed class MappedCapture implements PacketSource permits PcapReader, 
 
     @Override
     public final long frameNumber() {
-        return frameNumber;
+        return frame.number;
     }
 
     @Override
     public final long timestampNanos() {
-        return timestampNanos;
+        return frame.timestampNanos;
     }
 
     @Override
     public final int capturedLength() {
-        return capturedLength;
+        return frame.capturedLength;
     }
 
     @Override
     public final long originalLength() {
-        return originalLength;
+        return frame.originalLength;
     }
 
     @Override
     public final int linkType() {
-        return linkType;
+        return frame.linkType;
     }
 
     @Override
     public final int fcsLength() {
-        return fcsLength;
+        return frame.fcsLength;
     }
 
     @Override
@@ -419,10 +423,10 @@ abstract sealed class MappedCapture implements PacketSource permits PcapReader, 
 
     @Override
     public final MemorySegment data() {
-        if (frameNumber == 0) {
+        if (frame.number == 0) {
             throw new IllegalStateException("no current frame: call next() first");
         }
-        return file.asSlice(dataOffset, capturedLength);
+        return file.asSlice(dataOffset, frame.capturedLength);
     }
 
     @Override
@@ -432,7 +436,12 @@ abstract sealed class MappedCapture implements PacketSource permits PcapReader, 
 
     @Override
     public final int frameBufferOffset() {
-        return frameNumber == 0 ? -1 : inWindow(dataOffset, capturedLength);
+        return frame.number == 0 ? -1 : inWindow(dataOffset, frame.capturedLength);
+    }
+
+    @Override
+    public final CurrentFrame current() {
+        return frame;
     }
 
     @Override
@@ -471,7 +480,7 @@ abstract sealed class MappedCapture implements PacketSource permits PcapReader, 
         for (InterfaceState i : listedInterfaces) {
             interfaces.add(i.snapshot());
         }
-        return new CaptureStats(format, frameNumber, sectionCount, interfaceCount, interfaces, fileComments,
+        return new CaptureStats(format, frame.number, sectionCount, interfaceCount, interfaces, fileComments,
                 captureApplication, problemCount);
     }
 

@@ -76,6 +76,15 @@ public interface PacketSource extends AutoCloseable {
         return -1;
     }
 
+    /**
+     * The current frame's fields in one object that the source updates in place at each {@link #next()} (a file
+     * reader's), for a per-frame loop that would otherwise call several accessors per frame; null when the source
+     * has none (then use the accessors). Its contents change with the next {@link #next()}; never written by the caller.
+     */
+    default CurrentFrame current() {
+        return null;
+    }
+
     /** The whole file mapping, read-only, valid until {@link #close()}; null when the source is not a file. */
     MemorySegment mapping();
 

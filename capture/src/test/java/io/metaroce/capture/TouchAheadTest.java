@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.foreign.MemorySegment;
@@ -54,8 +55,20 @@ class TouchAheadTest {
         return file;
     }
 
-    /** The current frame as the frame buffer holds it: its bytes, which must be the slice's; null when not held. */
+    /**
+     * The current frame as the frame buffer holds it: its bytes, which must be the slice's; null when not held. The
+     * reader's {@link PacketSource#current()} must say what its accessors say, field for field.
+     */
     private static byte[] fromBuffer(PacketSource s) {
+        CurrentFrame c = s.current();
+        assertEquals(s.frameNumber(), c.number);
+        assertEquals(s.timestampNanos(), c.timestampNanos);
+        assertEquals(s.originalLength(), c.originalLength);
+        assertEquals(s.capturedLength(), c.capturedLength);
+        assertEquals(s.linkType(), c.linkType);
+        assertEquals(s.fcsLength(), c.fcsLength);
+        assertSame(s.frameBuffer(), c.buffer);
+        assertEquals(s.frameBufferOffset(), c.bufferOffset, "frame " + s.frameNumber() + ": where the buffer holds it");
         int at = s.frameBufferOffset();
         if (s.capturedLength() <= MappedCapture.HELD - 64) assertTrue(at >= 0, "a record of up to HELD is held whole");
         if (at < 0) return null;
@@ -77,6 +90,7 @@ class TouchAheadTest {
             previousEnd = s.dataOffset() + s.capturedLength();
         }
         assertFalse(s.next());
+        assertEquals(-1, s.current().bufferOffset, "no frame in the buffer after the end (the window moved on)");
         assertFalse(s.next());
         assertTrue(s.problems().isEmpty(), s.problems().toString());
     }
@@ -128,6 +142,7 @@ class TouchAheadTest {
                 previousEnd = s.recordOffset();
             }
             assertFalse(s.next());
+            assertEquals(-1, s.current().bufferOffset, "no frame in the buffer after the end");
             assertTrue(s.problems().isEmpty(), s.problems().toString());
         }
     }
