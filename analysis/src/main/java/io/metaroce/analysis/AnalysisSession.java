@@ -448,6 +448,8 @@ public final class AnalysisSession {
         io.metaroce.dissector.Dissection d = new io.metaroce.dissector.Dissection();
         FastFacts fast = fastFacts(dc);
         long[] frames = {0};
+        // A file never pauses (endOfBurst is false): not asked per frame, a call each under C1 alone.
+        boolean live = src.mapping() == null;
         new TwoThreadPipeline<>(pool, "metaroce-analysis").run(slot -> {
             FrameFacts[] b = slot.items;
             int base = slotBase.get(b);
@@ -457,7 +459,7 @@ public final class AnalysisSession {
                 decode(src, dis, fast, d, b[n], st, base + n);
                 n++;
                 // A live source hands over what it has when no frame is waiting, so events come as they happen.
-                if (src.endOfBurst()) break;
+                if (live && src.endOfBurst()) break;
             }
             slot.size = n;
             frames[0] += n;

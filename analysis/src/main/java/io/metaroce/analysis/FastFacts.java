@@ -1,5 +1,6 @@
 package io.metaroce.analysis;
 
+import io.metaroce.capture.CurrentFrame;
 import io.metaroce.capture.PacketSource;
 import io.metaroce.dissector.DissectorConfig;
 import io.metaroce.dissector.Icrc;
@@ -51,6 +52,12 @@ final class FastFacts implements FastFrame {
             RD_BASE = 0x40, GSI_QP = 1, MAX_TAGS = 2, HEAD_CHUNK = 128;
     private static final ValueLayout.OfInt LE_INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final int[] HEADER_SIZE = Spec.HEADERS.stream().mapToInt(HeaderDef::size).toArray();
+    /**
+     * The catalogue's opcode tables as arrays: the generated lists are unmodifiable views of arrays, two calls on
+     * the interface per lookup (per frame) under C1 alone, an array read here.
+     */
+    private static final OpcodeDef[] OPCODES_TVER0 = Spec.OPCODES_TVER0.toArray(new OpcodeDef[0]),
+            OPCODES_TVER1 = Spec.OPCODES_TVER1.toArray(new OpcodeDef[0]);
 
     private final DissectorConfig config;
     /** The ICRC computation under {@code --check-icrc}, else null. */
@@ -93,6 +100,10 @@ final class FastFacts implements FastFrame {
      * does not inline, and the copy a JNI call). The slice is made only if a consumer asks for {@link #data()}.
      */
     boolean fill(FrameFacts f, PacketSource src) {
+        CurrentFrame c = src.current();
+        // One call on the source for all of the frame's fields (a file reader's), not eight.
+        if (c != null && c.bufferOffset >= 0) return fill(f, null, src, c.buffer, c.bufferOffset, c.capturedLength,
+                c.number, c.timestampNanos, c.originalLength, c.linkType, c.fcsLength);
         int at = src.frameBufferOffset();
         if (at < 0) return fill(f, src.data(), src.frameNumber(), src.timestampNanos(), src.originalLength(),
                 src.linkType(), src.fcsLength());
@@ -167,7 +178,7 @@ final class FastFacts implements FastFrame {
         if (tver == 0) {
             // The RD range is Mellanox DC when the byte after the BTH is not 0: declined either way.
             if ((opcodeValue & 0xE0) == RD_BASE) return false;
-            def = Spec.OPCODES_TVER0.get(opcodeValue);
+            def = OPCODES_TVER0[opcodeValue];
         } else if (tver == 1) {
             if (p + Mrth.SIZE > icrcOff) return false;
             ensure(p + Mrth.SIZE);
@@ -176,7 +187,7 @@ final class FastFacts implements FastFrame {
             mrth = p;
             spray = Mrth.spray(s, p);
             p += Mrth.SIZE;
-            def = Spec.OPCODES_TVER1.get(opcodeValue);
+            def = OPCODES_TVER1[opcodeValue];
         } else {
             return false;
         }
