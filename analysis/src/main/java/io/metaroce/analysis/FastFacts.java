@@ -122,14 +122,24 @@ final class FastFacts implements FastFrame {
         this.bufferAt = bufferAt;
         this.capLen = end;
         headLength = 0;
-        copyHead(Math.min(end, HEAD_CHUNK));
-        byte[] s = head;
-        int type = Eth.type(s, 0);
+        // A frame the source's buffer holds whole is read in place (s from b on); head() copies its headers only when
+        // asked (validate's frame stages). Otherwise the headers are copied out of the slice, as far as needed.
+        byte[] s;
+        int b;
+        if (buffer != null) {
+            s = buffer;
+            b = bufferAt;
+        } else {
+            copyHead(Math.min(end, HEAD_CHUNK));
+            s = head;
+            b = 0;
+        }
+        int type = Eth.type(s, b);
         int off = Eth.SIZE, vlan = -1;
         for (int tags = 0; type == ETHERTYPE_VLAN || type == ETHERTYPE_QINQ || type == ETHERTYPE_QINQ_OLD; tags++) {
             if (tags == MAX_TAGS || off + Vlan.SIZE > end) return false;
             if (vlan < 0) vlan = off;
-            type = Vlan.etype(s, off);
+            type = Vlan.etype(s, b + off);
             off += Vlan.SIZE;
         }
         // Network layer: the datagram must be whole (the frame's end may hold Ethernet padding or an FCS).
@@ -137,24 +147,24 @@ final class FastFacts implements FastFrame {
         boolean v6 = type == ETHERTYPE_IPV6;
         if (type == ETHERTYPE_IPV4) {
             if (off + Ip.SIZE > end) return false;
-            int hdrLen = Ip.hdrLen(s, off) * 4;
-            if (Ip.version(s, off) != 4 || hdrLen < Ip.SIZE || off + hdrLen > end) return false;
-            int total = Ip.len(s, off);
+            int hdrLen = Ip.hdrLen(s, b + off) * 4;
+            if (Ip.version(s, b + off) != 4 || hdrLen < Ip.SIZE || off + hdrLen > end) return false;
+            int total = Ip.len(s, b + off);
             if (total < hdrLen || off + total > end || total > originalLength - off) return false;
-            if (Ip.flagsMf(s, off) || Ip.fragOffset(s, off) != 0 || Ip.proto(s, off) != IPPROTO_UDP) return false;
+            if (Ip.flagsMf(s, b + off) || Ip.fragOffset(s, b + off) != 0 || Ip.proto(s, b + off) != IPPROTO_UDP) return false;
             ipEnd = off + total;
             udp = off + hdrLen;
-            ecn = Ip.ecn(s, off);
+            ecn = Ip.ecn(s, b + off);
             ipHeaderLength = hdrLen;
         } else if (v6) {
-            if (off + Ipv6.SIZE > end || Ipv6.version(s, off) != 6) return false;
-            int total = Ipv6.SIZE + Ipv6.plen(s, off);
+            if (off + Ipv6.SIZE > end || Ipv6.version(s, b + off) != 6) return false;
+            int total = Ipv6.SIZE + Ipv6.plen(s, b + off);
             if (off + total > end || total > originalLength - off) return false;
             // Extension headers (the ICRC is then unchecked, with an expert item) and other protocols: declined.
-            if (Ipv6.nxt(s, off) != IPPROTO_UDP) return false;
+            if (Ipv6.nxt(s, b + off) != IPPROTO_UDP) return false;
             ipEnd = off + total;
             udp = off + Ipv6.SIZE;
-            ecn = Ipv6.ecn(s, off);
+            ecn = Ipv6.ecn(s, b + off);
             ipHeaderLength = Ipv6.SIZE;
         } else {
             return false;
@@ -162,16 +172,20 @@ final class FastFacts implements FastFrame {
         int ip = off;
         // UDP: its length must end exactly where the IP datagram does (otherwise the dissector reports it).
         if (udp + Udp.SIZE > ipEnd) return false;
-        ensure(udp + Udp.SIZE);
-        s = head;
-        if (udp + Udp.length(s, udp) != ipEnd || Udp.length(s, udp) < Udp.SIZE) return false;
-        if (!config.isRocePort(Udp.dstport(s, udp))) return false;
+        if (buffer == null) {
+            ensure(udp + Udp.SIZE);
+            s = head;
+        }
+        if (udp + Udp.length(s, b + udp) != ipEnd || Udp.length(s, b + udp) < Udp.SIZE) return false;
+        if (!config.isRocePort(Udp.dstport(s, b + udp))) return false;
         // Transport: BTH, MRTH under tver 1, then the opcode's header chain before the ICRC.
         int bth = udp + Udp.SIZE, icrcOff = ipEnd - 4;
         if (ipEnd - bth < Bth.SIZE + 4) return false;
-        ensure(bth + Bth.SIZE);
-        s = head;
-        int tver = Bth.tver(s, bth), opcodeValue = Bth.opcode(s, bth);
+        if (buffer == null) {
+            ensure(bth + Bth.SIZE);
+            s = head;
+        }
+        int tver = Bth.tver(s, b + bth), opcodeValue = Bth.opcode(s, b + bth);
         int p = bth + Bth.SIZE, mrth = -1;
         boolean spray = false;
         OpcodeDef def;
@@ -181,11 +195,13 @@ final class FastFacts implements FastFrame {
             def = OPCODES_TVER0[opcodeValue];
         } else if (tver == 1) {
             if (p + Mrth.SIZE > icrcOff) return false;
-            ensure(p + Mrth.SIZE);
-            s = head;
-            if (Mrth.version(s, p) != 1) return false;
+            if (buffer == null) {
+                ensure(p + Mrth.SIZE);
+                s = head;
+            }
+            if (Mrth.version(s, b + p) != 1) return false;
             mrth = p;
-            spray = Mrth.spray(s, p);
+            spray = Mrth.spray(s, b + p);
             p += Mrth.SIZE;
             def = OPCODES_TVER1[opcodeValue];
         } else {
@@ -193,7 +209,7 @@ final class FastFacts implements FastFrame {
         }
         if (def == null) return false;
         // Management datagrams go to QP 1: the dissector decodes their MAD and CM headers.
-        int destQp = Bth.destQp(s, bth);
+        int destQp = Bth.destQp(s, b + bth);
         if (destQp == GSI_QP) return false;
         int reth = -1, aeth = -1, deth = -1, sack = -1, nack = -1, credit = -1, mrcnp = -1, probe = -1;
         for (int h : def.chain(spray)) {
@@ -210,9 +226,11 @@ final class FastFacts implements FastFrame {
             else if (h == Probeeth.HEADER) probe = p;
             p += size;
         }
-        ensure(p);
-        s = head;
-        int pad = Bth.padCnt(s, bth);
+        if (buffer == null) {
+            ensure(p);
+            s = head;
+        }
+        int pad = Bth.padCnt(s, b + bth);
         int payloadLength = icrcOff - p - pad;
         if (payloadLength < 0 || !def.payload() && icrcOff - p > 0
                 || def.payloadBytes() >= 0 && payloadLength != def.payloadBytes()) return false;
@@ -244,50 +262,50 @@ final class FastFacts implements FastFrame {
         if (!v6) {
             f.v6 = false;
             f.srcHi = f.dstHi = 0;
-            f.srcLo = Ip.src(s, ip) & 0xFFFFFFFFL;
-            f.dstLo = Ip.dst(s, ip) & 0xFFFFFFFFL;
-            f.ttl = Ip.ttl(s, ip);
-            f.ipId = Ip.id(s, ip);
-            f.dscp = Ip.dscp(s, ip);
+            f.srcLo = Ip.src(s, b + ip) & 0xFFFFFFFFL;
+            f.dstLo = Ip.dst(s, b + ip) & 0xFFFFFFFFL;
+            f.ttl = Ip.ttl(s, b + ip);
+            f.ipId = Ip.id(s, b + ip);
+            f.dscp = Ip.dscp(s, b + ip);
         } else {
             int addr = ip + 8;
-            f.ttl = Ipv6.hlim(s, ip);
-            f.dscp = Ipv6.dscp(s, ip);
+            f.ttl = Ipv6.hlim(s, b + ip);
+            f.dscp = Ipv6.dscp(s, b + ip);
             f.v6 = true;
-            f.srcHi = Bits.read8(s, addr);
-            f.srcLo = Bits.read8(s, addr + 8);
-            f.dstHi = Bits.read8(s, addr + 16);
-            f.dstLo = Bits.read8(s, addr + 24);
+            f.srcHi = Bits.read8(s, b + addr);
+            f.srcLo = Bits.read8(s, b + addr + 8);
+            f.dstHi = Bits.read8(s, b + addr + 16);
+            f.dstLo = Bits.read8(s, b + addr + 24);
             if (f.srcHi == 0 && f.dstHi == 0 && (f.srcLo >>> 32) == 0xFFFFL && (f.dstLo >>> 32) == 0xFFFFL) {
                 f.v6 = false;
                 f.srcLo &= 0xFFFFFFFFL;
                 f.dstLo &= 0xFFFFFFFFL;
             }
         }
-        if (vlan >= 0) f.pcp = Vlan.pcp(s, vlan);
+        if (vlan >= 0) f.pcp = Vlan.pcp(s, b + vlan);
         f.rocev1 = false;
         f.ecn = ecn;
-        f.sport = Udp.srcport(s, udp);
+        f.sport = Udp.srcport(s, b + udp);
 
         f.opcode = def;
         f.tver = tver;
         f.opcodeValue = opcodeValue;
-        f.psn = Bth.psn(s, bth);
+        f.psn = Bth.psn(s, b + bth);
         f.destQp = destQp;
-        f.ackReq = Bth.ackReq(s, bth);
-        f.becn = Bth.becn(s, bth);
+        f.ackReq = Bth.ackReq(s, b + bth);
+        f.becn = Bth.becn(s, b + bth);
         f.padCnt = pad;
         f.payloadLength = payloadLength;
         f.mrth = mrth >= 0;
         if (mrth >= 0) {
-            f.rtx = Mrth.rtx(s, mrth);
+            f.rtx = Mrth.rtx(s, b + mrth);
             f.spray = spray;
-            f.sackReq = Mrth.sackReq(s, mrth);
-            f.tsValid = Mrth.tsValid(s, mrth);
-            f.pathId = Mrth.pathId(s, mrth);
-            f.msgId = Mrth.msgId(s, mrth);
-            f.msgOffset = Mrth.msgOffset(s, mrth);
-            f.txTs = Mrth.txTimestamp(s, mrth);
+            f.sackReq = Mrth.sackReq(s, b + mrth);
+            f.tsValid = Mrth.tsValid(s, b + mrth);
+            f.pathId = Mrth.pathId(s, b + mrth);
+            f.msgId = Mrth.msgId(s, b + mrth);
+            f.msgOffset = Mrth.msgOffset(s, b + mrth);
+            f.txTs = Mrth.txTimestamp(s, b + mrth);
         } else {
             f.rtx = f.spray = f.sackReq = f.tsValid = false;
             f.pathId = 0;
@@ -298,50 +316,50 @@ final class FastFacts implements FastFrame {
         int o;
         if ((o = reth) >= 0) {
             f.hasReth = true;
-            f.rethVa = Reth.virtualAddress(s, o);
-            f.rethLen = Reth.dmaLength(s, o);
+            f.rethVa = Reth.virtualAddress(s, b + o);
+            f.rethLen = Reth.dmaLength(s, b + o);
         }
         if ((o = aeth) >= 0) {
             f.hasAeth = true;
-            f.aethKind = Aeth.syndromeKind(s, o);
-            f.aethCode = Aeth.syndromeCode(s, o);
-            f.aethMsn = Aeth.msn(s, o);
+            f.aethKind = Aeth.syndromeKind(s, b + o);
+            f.aethCode = Aeth.syndromeCode(s, b + o);
+            f.aethMsn = Aeth.msn(s, b + o);
         }
         if ((o = deth) >= 0) {
             f.hasDeth = true;
-            f.dethSrcQp = Deth.srcQp(s, o);
+            f.dethSrcQp = Deth.srcQp(s, b + o);
         }
         if ((o = sack) >= 0) {
             f.hasSack = true;
-            f.sackCum = Sacketh.cumPsn(s, o);
-            f.sackBase = Sacketh.basePsn(s, o);
-            f.sackBitmap = Sacketh.bitmap(s, o);
-            f.sackEcho = Sacketh.echoTimestamp(s, o);
-            f.sackCeCount = Sacketh.ceCount(s, o);
-            f.sackEchoPath = Sacketh.echoPathId(s, o);
+            f.sackCum = Sacketh.cumPsn(s, b + o);
+            f.sackBase = Sacketh.basePsn(s, b + o);
+            f.sackBitmap = Sacketh.bitmap(s, b + o);
+            f.sackEcho = Sacketh.echoTimestamp(s, b + o);
+            f.sackCeCount = Sacketh.ceCount(s, b + o);
+            f.sackEchoPath = Sacketh.echoPathId(s, b + o);
         }
         if ((o = nack) >= 0) {
             f.hasNack = true;
-            f.nackFirst = Nacketh.firstPsn(s, o);
-            f.nackCount = Nacketh.count(s, o);
-            f.nackReason = Nacketh.reason(s, o);
-            f.nackRnrTimer = Nacketh.rnrTimer(s, o);
+            f.nackFirst = Nacketh.firstPsn(s, b + o);
+            f.nackCount = Nacketh.count(s, b + o);
+            f.nackReason = Nacketh.reason(s, b + o);
+            f.nackRnrTimer = Nacketh.rnrTimer(s, b + o);
         }
         if ((o = credit) >= 0) {
             f.hasCredit = true;
-            f.creditPsn = Crediteth.grantedPsn(s, o);
-            f.creditBytes = Crediteth.grantedBytes(s, o);
+            f.creditPsn = Crediteth.grantedPsn(s, b + o);
+            f.creditBytes = Crediteth.grantedBytes(s, b + o);
         }
         if ((o = mrcnp) >= 0) {
             f.hasMrCnp = true;
-            f.cnpPath = Mrcnpeth.congestedPathId(s, o);
-            f.cnpCeCount = Mrcnpeth.ceCount(s, o);
-            f.cnpRateHint = Mrcnpeth.rateHint(s, o);
+            f.cnpPath = Mrcnpeth.congestedPathId(s, b + o);
+            f.cnpCeCount = Mrcnpeth.ceCount(s, b + o);
+            f.cnpRateHint = Mrcnpeth.rateHint(s, b + o);
         }
         if ((o = probe) >= 0) {
             f.hasProbe = true;
-            f.probeSeq = Probeeth.probeSeq(s, o);
-            f.probeEcho = Probeeth.echoTimestamp(s, o);
+            f.probeSeq = Probeeth.probeSeq(s, b + o);
+            f.probeEcho = Probeeth.echoTimestamp(s, b + o);
         }
         return true;
     }
@@ -350,7 +368,11 @@ final class FastFacts implements FastFrame {
         if (data == null) data = source.data();
         return data;
     }
-    @Override public byte[] head() { return head; }
+    @Override public byte[] head() {
+        // Read in place from the source's buffer: the copy (at least up to the payload, as from the slice) is made now.
+        if (buffer != null && headLength == 0) copyHead(Math.min(capLen, Math.max(payloadOff, HEAD_CHUNK)));
+        return head;
+    }
     @Override public int ipOffset() { return ipOff; }
     @Override public boolean ipv6() { return ipv6; }
     @Override public int ipHeaderLength() { return ipHdrLen; }
