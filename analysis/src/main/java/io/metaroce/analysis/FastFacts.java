@@ -340,6 +340,8 @@ final class FastFacts implements FastFrame {
         return data;
     }
     @Override public byte[] head() { return head; }
+    @Override public byte[] buffer() { return buffer; }
+    @Override public int bufferOffset() { return buffer != null ? bufferAt : -1; }
     @Override public int ipOffset() { return ipOff; }
     @Override public boolean ipv6() { return ipv6; }
     @Override public int ipHeaderLength() { return ipHdrLen; }

@@ -170,9 +170,14 @@ final class RuleEngine implements AnalysisSession.FrameStages {
     boolean fast = true;
     /** Frames {@link #decodedFast} took (for the test that compares both paths: it must not be vacuous). */
     long fastTaken;
+    /** ICRCs {@link #decodedFast} verified in the reader's window, good or bad (for the same test). */
+    long fastIcrcInWindow;
 
     @Override
     public boolean fastFrames() { return fast; }
+
+    /** The ICRC of the frames {@link #decodedFast} takes (decoding thread; {@link #icrc} is the analysis thread's). */
+    private final io.metaroce.dissector.Icrc decodingIcrc = new io.metaroce.dissector.Icrc();
 
     /** Layers of the frame {@link #decodedFast} judges, as the dissector would list them: header ids and offsets. */
     private final int[] fastHeaders = new int[32], fastOffsets = new int[32];
@@ -191,15 +196,17 @@ final class RuleEngine implements AnalysisSession.FrameStages {
      */
     @Override
     public boolean decodedFast(io.metaroce.analysis.FastFrame l, FrameFacts f, int slot) {
-        MemorySegment s = l.data();
         int ip = l.ipOffset(), udp = l.udpOffset(), bth = l.bthOffset(), mrth = l.mrthOffset(), p = l.payloadOffset();
         int icrcOff = l.icrcOffset(), cap = (int) f.capLen;
         // MR-FRAME-002: the short cut has checked that UDP ends where IP does and that the datagram is captured;
         // a frame that is the datagram and nothing more (no padding, no FCS, not cut) leaves nothing unaccounted.
         if (icrcOff + 4 != cap || f.origLen != cap) return false;
-        // MR-FRAME-003: a checksum of 0 is not judged, any other must verify.
-        if (Udp.checksum(s, udp) != 0 && udpSum(s, udp, l.ipv6() ? -1 : ip, l.ipv6() ? ip : -1, Udp.length(s, udp)) != 0xFFFF)
-            return false;
+        // MR-FRAME-003: a checksum of 0 is not judged, any other must verify. The field from the head copy: the
+        // frame's slice (an object per frame) is made only where a frame's bytes are kept or read whole.
+        if (Udp.checksum(l.head(), udp) != 0) {
+            MemorySegment s = l.data();
+            if (udpSum(s, udp, l.ipv6() ? -1 : ip, l.ipv6() ? ip : -1, Udp.length(s, udp)) != 0xFFFF) return false;
+        }
         // MR-HDR-001/002/004 and 005: the short cut took tver 0 or 1, a defined opcode outside the RD/DC range, an
         // MRTH of version 1 and every header of the opcode's chain. MR-CTL-001 reads a control packet's fields.
         OpcodeDef op = f.opcode;
@@ -245,6 +252,15 @@ final class RuleEngine implements AnalysisSession.FrameStages {
         // MR-PATH-001 (per frame).
         if (mrth >= 0 && (f.pathId > 1023 || op.role() == OpcodeDef.Role.REQUEST && !f.spray && f.pathId != 0))
             return false;
+        // MR-FRAME-001: the ICRC, here where the frame's bytes are in the reader's window and in the caches (on the
+        // analysis thread, from the mapping, it was that thread's largest cost under C1: docs/benchmarks.md, helper
+        // val, eleventh and twelfth sessions). A frame whose ICRC does not verify is declined: the dissection's
+        // path reports it, with the source-port search. Without the window, the analysis thread checks it.
+        byte[] buffer = l.buffer();
+        boolean icrcDone = buffer != null;
+        if (icrcDone) fastIcrcInWindow++;
+        if (icrcDone && decodingIcrc.overIp(buffer, l.bufferOffset(), ip, l.ipHeaderLength(), l.ipv6(), bth, icrcOff)
+                != l.icrcValue()) return false;
 
         // Taken: as decoded and frameRules leave a frame without findings.
         fastTaken++;
@@ -253,17 +269,19 @@ final class RuleEngine implements AnalysisSession.FrameStages {
         x.roce = true;
         x.addressed = true;
         anchors.record(f.number, hs, os, n, p, f.payloadLength);
-        x.frame = s;
-        x.ipOffset = ip;
-        x.ipHeaderLength = l.ipHeaderLength();
-        x.ipv6 = l.ipv6();
-        x.bthOffset = bth;
-        x.icrcOffset = icrcOff;
-        x.icrcValue = l.icrcValue();
+        if (!icrcDone) {
+            x.frame = l.data();
+            x.ipOffset = ip;
+            x.ipHeaderLength = l.ipHeaderLength();
+            x.ipv6 = l.ipv6();
+            x.bthOffset = bth;
+            x.icrcOffset = icrcOff;
+            x.icrcValue = l.icrcValue();
+        }
         if (ud) x.udPayload = f.payloadLength;
         f.judgeable = true;
         if (op.role() == OpcodeDef.Role.REQUEST) {
-            x.seg = s;
+            x.seg = l.data();
             x.extOff = mrth >= 0 ? mrth + Mrth.SIZE : bth + Bth.SIZE;
             x.payOff = p;
             x.endOff = icrcOff;
