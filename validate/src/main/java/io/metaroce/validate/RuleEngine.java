@@ -179,6 +179,9 @@ final class RuleEngine implements AnalysisSession.FrameStages {
     /** The ICRC of the frames {@link #decodedFast} takes (decoding thread; {@link #icrc} is the analysis thread's). */
     private final io.metaroce.dissector.Icrc decodingIcrc = new io.metaroce.dissector.Icrc();
 
+    /** Each header's size by header id (a list look-up and a call per header under C1 otherwise). */
+    private static final int[] HEADER_SIZE = Spec.HEADERS.stream().mapToInt(HeaderDef::size).toArray();
+
     /** Layers of the frame {@link #decodedFast} judges, as the dissector would list them: header ids and offsets. */
     private final int[] fastHeaders = new int[32], fastOffsets = new int[32];
 
@@ -238,7 +241,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
         for (int h : chain) {
             hs[n] = h;
             os[n++] = c;
-            c += Spec.HEADERS.get(h).size();
+            c += HEADER_SIZE[h];
             if (h == io.metaroce.protocol.Deth.HEADER) deth = true;
         }
         // MR-UD-001 (per frame): the DETH.
@@ -268,7 +271,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
         x.reset();
         x.roce = true;
         x.addressed = true;
-        anchors.record(f.number, hs, os, n, p, f.payloadLength);
+        anchors.recordFast(f.number, ip, l.ipv6(), bth, mrth, chain, p, f.payloadLength);
         if (!icrcDone) {
             x.frame = l.data();
             x.ipOffset = ip;
