@@ -342,6 +342,8 @@ final class FastFacts implements FastFrame {
     @Override public byte[] head() { return head; }
     @Override public byte[] buffer() { return buffer; }
     @Override public int bufferOffset() { return buffer != null ? bufferAt : -1; }
+    @Override public MemorySegment mapping() { return source != null ? source.mapping() : null; }
+    @Override public long mappingOffset() { return source != null ? source.dataOffset() : -1; }
     @Override public int ipOffset() { return ipOff; }
     @Override public boolean ipv6() { return ipv6; }
     @Override public int ipHeaderLength() { return ipHdrLen; }

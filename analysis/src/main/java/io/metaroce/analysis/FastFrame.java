@@ -26,6 +26,16 @@ public interface FastFrame {
     /** Where the frame starts in {@link #buffer()}; -1 without a buffer. */
     default int bufferOffset() { return -1; }
 
+    /**
+     * The file mapping the frame lies in (valid while the capture is open), or null (a source that is not a file,
+     * or a frame not read through its source's window): a consumer that keeps where a frame's bytes are keeps
+     * this and {@link #mappingOffset()} instead of a {@link #data()} slice, an object per frame.
+     */
+    default MemorySegment mapping() { return null; }
+
+    /** Where the frame starts in {@link #mapping()}; -1 without one. */
+    default long mappingOffset() { return -1; }
+
     /** A copy of the frame's first bytes, at least up to {@link #payloadOffset} (as {@code Dissection.head()}). */
     byte[] head();
 

@@ -159,6 +159,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
         if (!x.truncated && f.opcode.role() == OpcodeDef.Role.REQUEST) {
             int from = d.mrthOffset() >= 0 ? d.mrthOffset() + Mrth.SIZE : d.bthOffset() + Bth.SIZE;
             x.seg = d.data();
+            x.segAt = 0;
             x.extOff = from;
             x.payOff = d.payloadOffset() >= 0 ? d.payloadOffset() : from;
             x.endOff = Math.min(transportEnd(d) - 4, d.capturedLength());
@@ -284,7 +285,11 @@ final class RuleEngine implements AnalysisSession.FrameStages {
         if (ud) x.udPayload = f.payloadLength;
         f.judgeable = true;
         if (op.role() == OpcodeDef.Role.REQUEST) {
-            x.seg = l.data();
+            // The mapping itself where the frame lies in it: no slice object per request.
+            MemorySegment map = l.mapping();
+            long at = map != null ? l.mappingOffset() : -1;
+            x.seg = at >= 0 ? map : l.data();
+            x.segAt = at >= 0 ? at : 0;
             x.extOff = mrth >= 0 ? mrth + Mrth.SIZE : bth + Bth.SIZE;
             x.payOff = p;
             x.endOff = icrcOff;
@@ -1213,6 +1218,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
     /** Where the bytes a retransmission keeps equal (§9.3) lie: extension headers, payload and pad (compared later). */
     private static void bytesOf(FrameExtra d, FirstCopies r, int i) {
         r.seg[i] = d.seg;
+        r.segAt[i] = d.segAt;
         r.extOff[i] = d.extOff;
         r.payOff[i] = d.payOff;
         r.endOff[i] = d.endOff;
@@ -1220,7 +1226,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
     }
 
     /** True when the ranges [a0, a1) of a and [b0, b1) of b hold the same bytes. */
-    private static boolean same(MemorySegment a, int a0, int a1, MemorySegment b, int b0, int b1) {
+    private static boolean same(MemorySegment a, long a0, long a1, MemorySegment b, long b0, long b1) {
         if (a1 - a0 != b1 - b0) return false;
         return MemorySegment.mismatch(a, a0, a1, b, b0, b1) < 0;
     }
@@ -1371,8 +1377,10 @@ final class RuleEngine implements AnalysisSession.FrameStages {
             boolean bytes = (r.st[i] & FirstCopies.TRUNC) == 0 && !d.truncated;
             if (bytes && diffs.isEmpty() && r.seg[i] != null && d.seg != null) {
                 if (r.pad[i] != d.pad) diffs.add("pad_cnt " + r.pad[i] + " -> " + d.pad);
-                if (!same(r.seg[i], r.extOff[i], r.payOff[i], d.seg, d.extOff, d.payOff)) diffs.add("extension headers (RETH, ImmDt, IETH, ...)");
-                if (!same(r.seg[i], r.payOff[i], r.endOff[i], d.seg, d.payOff, d.endOff)) diffs.add("payload bytes");
+                MemorySegment a = r.seg[i], b = d.seg;
+                long aAt = r.segAt[i], bAt = d.segAt;
+                if (!same(a, aAt + r.extOff[i], aAt + r.payOff[i], b, bAt + d.extOff, bAt + d.payOff)) diffs.add("extension headers (RETH, ImmDt, IETH, ...)");
+                if (!same(a, aAt + r.payOff[i], aAt + r.endOff[i], b, bAt + d.payOff, bAt + d.endOff)) diffs.add("payload bytes");
             }
             if (!diffs.isEmpty()) {
                 Finding x = findings.add(MR_RTX_002, ERROR, fl.id, n, t, "PSN " + f.psn + " sent again with different "
