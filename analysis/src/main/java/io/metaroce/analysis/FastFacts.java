@@ -373,6 +373,10 @@ final class FastFacts implements FastFrame {
         if (buffer != null && headLength == 0) copyHead(Math.min(capLen, Math.max(payloadOff, HEAD_CHUNK)));
         return head;
     }
+    @Override public byte[] buffer() { return buffer; }
+    @Override public int bufferOffset() { return buffer != null ? bufferAt : -1; }
+    @Override public MemorySegment mapping() { return source != null ? source.mapping() : null; }
+    @Override public long mappingOffset() { return source != null ? source.dataOffset() : -1; }
     @Override public int ipOffset() { return ipOff; }
     @Override public boolean ipv6() { return ipv6; }
     @Override public int ipHeaderLength() { return ipHdrLen; }

@@ -15,6 +15,27 @@ public interface FastFrame {
     /** The frame's captured bytes. */
     MemorySegment data();
 
+    /**
+     * An array that holds the frame's captured bytes from {@link #bufferOffset()} on (the source's read-ahead
+     * window, just copied there, so in the CPU's caches), or null when the frame was read from {@link #data()}.
+     * Valid until the next frame; never written by the caller. A consumer that reads every byte of the frame on
+     * the decoding thread (validate's ICRC) reads them here instead of a slice of the mapping.
+     */
+    default byte[] buffer() { return null; }
+
+    /** Where the frame starts in {@link #buffer()}; -1 without a buffer. */
+    default int bufferOffset() { return -1; }
+
+    /**
+     * The file mapping the frame lies in (valid while the capture is open), or null (a source that is not a file,
+     * or a frame not read through its source's window): a consumer that keeps where a frame's bytes are keeps
+     * this and {@link #mappingOffset()} instead of a {@link #data()} slice, an object per frame.
+     */
+    default MemorySegment mapping() { return null; }
+
+    /** Where the frame starts in {@link #mapping()}; -1 without one. */
+    default long mappingOffset() { return -1; }
+
     /** A copy of the frame's first bytes, at least up to {@link #payloadOffset} (as {@code Dissection.head()}). */
     byte[] head();
 

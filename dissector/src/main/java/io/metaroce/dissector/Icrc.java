@@ -115,6 +115,29 @@ public final class Icrc {
     }
 
     /**
+     * As {@link #overIp(MemorySegment, long, int, boolean, long, long)} over a frame that starts at b[base]: only the
+     * masked headers are copied (into the scratch array); the bytes after the BTH go to the CRC straight from b. For
+     * a frame in a reader's read-ahead window, which the decoding thread has just copied and so reads from its
+     * caches: no segment copy (a call through the VM under C1) and no second read of the packet from memory.
+     */
+    public long overIp(byte[] b, int base, int ipOffset, int ipHeaderLength, boolean ipv6, int bthOffset, int end) {
+        int n = standIn();
+        System.arraycopy(b, base + ipOffset, scratch, n, ipHeaderLength);
+        if (ipv6) setOnes(IPV6_AT, IPV6_SET, n);
+        else setOnes(IP_AT, IP_SET, n);
+        n += ipHeaderLength;
+        System.arraycopy(b, base + bthOffset - Udp.SIZE, scratch, n, Udp.SIZE + Bth.SIZE);
+        setOnes(UDP_AT, UDP_SET, n);
+        setOnes(BTH_AT, BTH_SET, n + Udp.SIZE);
+        n += Udp.SIZE + Bth.SIZE;
+        crc.reset();
+        crc.update(scratch, 0, n);
+        int from = bthOffset + Bth.SIZE;
+        if (end > from) crc.update(b, base + from, end - from);
+        return crc.getValue();
+    }
+
+    /**
      * For a packet whose ICRC does not match: the UDP source port with which it would, or -1. The CRC is
      * affine in the message bits, so ICRC(port p) = ICRC(port 0) xor L(p) with L linear in the 16 bits of p:
      * 17 CRC passes give L's basis, and Gaussian elimination over GF(2) solves L(p) = ICRC xor ICRC(port 0)

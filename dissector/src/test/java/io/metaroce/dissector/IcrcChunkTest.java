@@ -18,7 +18,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The ICRC feeds the packet through a reused scratch array, in one copy or in chunks: every length around the chunk
  * boundaries, over IPv4 (with and without options) and IPv6, from heap and from native memory (as a capture mapping
- * is), gives the CRC of the whole message computed in one piece, and the FCS CRC likewise.
+ * is) and from an array the frame sits in at an offset (a reader's window), gives the CRC of the whole message
+ * computed in one piece, and the FCS CRC likewise.
  */
 class IcrcChunkTest {
     private static final int IP = 0;
@@ -46,6 +47,14 @@ class IcrcChunkTest {
                         CRC32 fcs = new CRC32();
                         fcs.update(packet);
                         assertEquals(fcs.getValue(), icrc.crc32(s, packet.length), "fcs over " + packet.length);
+                    }
+                    // From an array the frame sits in at some offset (a reader's window), other bytes around it.
+                    for (int base : new int[] {0, 13}) {
+                        byte[] window = new byte[base + packet.length + 7];
+                        rnd.nextBytes(window);
+                        System.arraycopy(packet, 0, window, base, packet.length);
+                        assertEquals(expected, icrc.overIp(window, base, IP, hl, ipHeader == Ipv6.HEADER, bth, packet.length),
+                                "from an array at " + base + ", header " + ipHeader + " of " + hl + ", rest " + rest);
                     }
                 }
             }

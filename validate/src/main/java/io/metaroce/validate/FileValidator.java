@@ -41,7 +41,8 @@ public final class FileValidator {
 
     /**
      * As above; fastFrames false dissects every frame (RuleEngine#decodedFast off), to compare the two paths;
-     * taken (when not null) receives the number of frames the short cut took.
+     * taken (when not null) receives the number of frames the short cut took (and, in taken[1] if there, how many
+     * ICRCs it verified in the reader's window).
      */
     static FileResult validate(Path file, ValidateSettings settings, boolean plots, LongConsumer progress,
                                AnalysisSession.Options options, long pipelineFrom, boolean fastFrames, long[] taken) {
@@ -53,6 +54,7 @@ public final class FileValidator {
             pass.rules.fast = fastFrames;
             pass.finish(session.run(file), res);
             if (taken != null) taken[0] = pass.rules.fastTaken;
+            if (taken != null && taken.length > 1) taken[1] = pass.rules.fastIcrcInWindow;
         } catch (CaptureException e) {
             res.error = e.getMessage();
         } catch (RuntimeException e) {

@@ -20,8 +20,12 @@ final class FirstCopies extends PsnColumns {
     byte[] st, op, pad;
     int[] payload, rethLen, readBack, extOff, payOff, endOff;
     long[] msgId, msgOff, rethVa, frame, time, coverTime, coverFrame;
-    /** The first copy's bytes (a slice of the capture mapping, valid while the capture is open). */
+    /**
+     * The first copy's bytes (the capture mapping or a slice of it, valid while the capture is open) and where the
+     * frame starts in it (the offsets above are the frame's).
+     */
     MemorySegment[] seg;
+    long[] segAt;
 
     private FirstCopies(RequestWindow w) { this.w = w; }
 
@@ -58,6 +62,7 @@ final class FirstCopies extends PsnColumns {
         coverTime = new long[cap];
         coverFrame = new long[cap];
         seg = new MemorySegment[cap];
+        segAt = new long[cap];
     }
 
     @Override
@@ -66,6 +71,7 @@ final class FirstCopies extends PsnColumns {
         int[] pl0 = payload, rl0 = rethLen, rb0 = readBack, eo0 = extOff, po0 = payOff, en0 = endOff;
         long[] mi0 = msgId, mo0 = msgOff, rv0 = rethVa, fr0 = frame, tm0 = time, ct0 = coverTime, cf0 = coverFrame;
         MemorySegment[] sg0 = seg;
+        long[] sa0 = segAt;
         allocate(cap);
         for (long u = from; u <= to; u++) {
             int o = (int) (u & (oldCap - 1)), n = (int) (u & (cap - 1));
@@ -86,6 +92,7 @@ final class FirstCopies extends PsnColumns {
             coverTime[n] = ct0[o];
             coverFrame[n] = cf0[o];
             seg[n] = sg0[o];
+            segAt[n] = sa0[o];
         }
     }
 

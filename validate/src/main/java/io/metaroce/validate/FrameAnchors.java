@@ -2,7 +2,14 @@ package io.metaroce.validate;
 
 import io.metaroce.analysis.AnalysisSession;
 import io.metaroce.dissector.Dissection;
+import io.metaroce.protocol.Bth;
+import io.metaroce.protocol.Eth;
+import io.metaroce.protocol.Ip;
+import io.metaroce.protocol.Ipv6;
+import io.metaroce.protocol.Mrth;
 import io.metaroce.protocol.Spec;
+import io.metaroce.protocol.Udp;
+import io.metaroce.protocol.Vlan;
 import java.util.Arrays;
 import java.util.Map;
 
@@ -34,6 +41,15 @@ final class FrameAnchors {
     /** Offset of each column's header in each frame, NONE when absent; [slot * columns + column]. */
     private final char[] offset;
     private final char[] payloadOffset = new char[CAPACITY], payloadLength = new char[CAPACITY];
+    /**
+     * A frame of the decoder's short cut ({@link #recordFast}): its opcode's header chain (null for a frame recorded
+     * by its layers), where its IP header, BTH and MRTH (NONE under tver 0) lie and whether the IP header is IPv6.
+     * Its header offsets are worked out only when a finding asks ({@link #of}), rarely: writing a column per layer
+     * for every frame was a tenth of validate's decoding thread's own work under C1 (helper val, twelfth session).
+     */
+    private final int[][] fastChain = new int[CAPACITY][];
+    private final char[] fastIp = new char[CAPACITY], fastBth = new char[CAPACITY], fastMrth = new char[CAPACITY];
+    private final boolean[] fastV6 = new boolean[CAPACITY];
     /** Per rule, the fields its findings point at, in order of preference ({@link #PAYLOAD} for the payload). */
     private final Map<String, int[]> fieldsOf;
 
@@ -60,17 +76,46 @@ final class FrameAnchors {
         payload(d.number(), d.payloadOffset(), d.payloadLength());
     }
 
-    /** As {@link #record(Dissection)}, for a frame given by its layers' header ids and offsets (no dissection). */
-    void record(long number, int[] headers, int[] offsets, int n, int po, int pl) {
-        int base = begin(number);
-        for (int i = 0; i < n; i++) layer(base, headers[i], offsets[i]);
+    /**
+     * As {@link #record(Dissection)} for a frame of the decoder's short cut ({@link io.metaroce.analysis.FastFrame}):
+     * Ethernet, VLAN tags up to ip, the IP header (IPv6 when v6) at ip, UDP, the BTH at bth, the MRTH at mrth (-1
+     * under tver 0), then chain (the opcode's header chain, one array per opcode, not copied) from the end of the
+     * BTH or MRTH on; the payload at po, pl bytes. Offsets below 65,535 (the short cut takes headers that lie there).
+     */
+    void recordFast(long number, int ip, boolean v6, int bth, int mrth, int[] chain, int po, int pl) {
+        int slot = (int) (number & MASK);
+        frame[slot] = number;
+        fastChain[slot] = chain;
+        fastIp[slot] = (char) ip;
+        fastV6[slot] = v6;
+        fastBth[slot] = (char) bth;
+        fastMrth[slot] = mrth < 0 ? NONE : (char) mrth;
         payload(number, po, pl);
+    }
+
+    /** The first offset of header h in the short cut's frame in slot, as {@link #layer} would have kept it; NONE when absent. */
+    private char fastOffset(int slot, int h) {
+        int ip = fastIp[slot], bth = fastBth[slot], mrth = fastMrth[slot];
+        if (h == Eth.HEADER) return 0;
+        if (h == Vlan.HEADER) return ip > Eth.SIZE ? (char) Eth.SIZE : NONE;
+        if (h == Ip.HEADER) return fastV6[slot] ? NONE : (char) ip;
+        if (h == Ipv6.HEADER) return fastV6[slot] ? (char) ip : NONE;
+        if (h == Udp.HEADER) return (char) (bth - Udp.SIZE);
+        if (h == Bth.HEADER) return (char) bth;
+        if (h == Mrth.HEADER) return (char) mrth;
+        int c = mrth != NONE ? mrth + Mrth.SIZE : bth + Bth.SIZE;
+        for (int k : fastChain[slot]) {
+            if (k == h) return (char) c;
+            c += Spec.HEADERS.get(k).size();
+        }
+        return NONE;
     }
 
     /** Takes the frame's slot and clears its header offsets; the slot's first column. */
     private int begin(long number) {
         int slot = (int) (number & MASK);
         frame[slot] = number;
+        fastChain[slot] = null;
         int base = slot * columns;
         Arrays.fill(offset, base, base + columns, NONE);
         return base;
@@ -103,7 +148,8 @@ final class FrameAnchors {
                 if (payloadOffset[slot] != NONE) return new Anchor("payload", null, payloadOffset[slot], payloadLength[slot]);
                 continue;
             }
-            char off = offset[slot * columns + columnOf[Spec.FIELDS.get(fid).header()]];
+            int h = Spec.FIELDS.get(fid).header();
+            char off = fastChain[slot] != null ? fastOffset(slot, h) : offset[slot * columns + columnOf[h]];
             if (off != NONE) return Anchor.field(fid, off);
         }
         return null;

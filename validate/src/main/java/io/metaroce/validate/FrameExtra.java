@@ -38,7 +38,9 @@ final class FrameExtra {
     /** The tap's view of a frame the engine keeps no flow for (no known opcode), for its ICRC verdict. */
     io.metaroce.analysis.View view;
     FlowState flow;
+    /** A request's bytes: the capture mapping (or the frame's slice of it) and where the frame starts in it. */
     MemorySegment seg;
+    long segAt;
     int extOff, payOff, endOff, pad;
 
     FrameExtra(ValidateSettings settings) { this.settings = settings; }

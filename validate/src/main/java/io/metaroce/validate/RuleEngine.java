@@ -159,6 +159,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
         if (!x.truncated && f.opcode.role() == OpcodeDef.Role.REQUEST) {
             int from = d.mrthOffset() >= 0 ? d.mrthOffset() + Mrth.SIZE : d.bthOffset() + Bth.SIZE;
             x.seg = d.data();
+            x.segAt = 0;
             x.extOff = from;
             x.payOff = d.payloadOffset() >= 0 ? d.payloadOffset() : from;
             x.endOff = Math.min(transportEnd(d) - 4, d.capturedLength());
@@ -170,9 +171,17 @@ final class RuleEngine implements AnalysisSession.FrameStages {
     boolean fast = true;
     /** Frames {@link #decodedFast} took (for the test that compares both paths: it must not be vacuous). */
     long fastTaken;
+    /** ICRCs {@link #decodedFast} verified in the reader's window, good or bad (for the same test). */
+    long fastIcrcInWindow;
 
     @Override
     public boolean fastFrames() { return fast; }
+
+    /** The ICRC of the frames {@link #decodedFast} takes (decoding thread; {@link #icrc} is the analysis thread's). */
+    private final io.metaroce.dissector.Icrc decodingIcrc = new io.metaroce.dissector.Icrc();
+
+    /** Each header's size by header id (a list look-up and a call per header under C1 otherwise). */
+    private static final int[] HEADER_SIZE = Spec.HEADERS.stream().mapToInt(HeaderDef::size).toArray();
 
     /** Layers of the frame {@link #decodedFast} judges, as the dissector would list them: header ids and offsets. */
     private final int[] fastHeaders = new int[32], fastOffsets = new int[32];
@@ -191,15 +200,17 @@ final class RuleEngine implements AnalysisSession.FrameStages {
      */
     @Override
     public boolean decodedFast(io.metaroce.analysis.FastFrame l, FrameFacts f, int slot) {
-        MemorySegment s = l.data();
         int ip = l.ipOffset(), udp = l.udpOffset(), bth = l.bthOffset(), mrth = l.mrthOffset(), p = l.payloadOffset();
         int icrcOff = l.icrcOffset(), cap = (int) f.capLen;
         // MR-FRAME-002: the short cut has checked that UDP ends where IP does and that the datagram is captured;
         // a frame that is the datagram and nothing more (no padding, no FCS, not cut) leaves nothing unaccounted.
         if (icrcOff + 4 != cap || f.origLen != cap) return false;
-        // MR-FRAME-003: a checksum of 0 is not judged, any other must verify.
-        if (Udp.checksum(s, udp) != 0 && udpSum(s, udp, l.ipv6() ? -1 : ip, l.ipv6() ? ip : -1, Udp.length(s, udp)) != 0xFFFF)
-            return false;
+        // MR-FRAME-003: a checksum of 0 is not judged, any other must verify. The field from the head copy: the
+        // frame's slice (an object per frame) is made only where a frame's bytes are kept or read whole.
+        if (Udp.checksum(l.head(), udp) != 0) {
+            MemorySegment s = l.data();
+            if (udpSum(s, udp, l.ipv6() ? -1 : ip, l.ipv6() ? ip : -1, Udp.length(s, udp)) != 0xFFFF) return false;
+        }
         // MR-HDR-001/002/004 and 005: the short cut took tver 0 or 1, a defined opcode outside the RD/DC range, an
         // MRTH of version 1 and every header of the opcode's chain. MR-CTL-001 reads a control packet's fields.
         OpcodeDef op = f.opcode;
@@ -231,7 +242,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
         for (int h : chain) {
             hs[n] = h;
             os[n++] = c;
-            c += Spec.HEADERS.get(h).size();
+            c += HEADER_SIZE[h];
             if (h == io.metaroce.protocol.Deth.HEADER) deth = true;
         }
         // MR-UD-001 (per frame): the DETH.
@@ -245,6 +256,15 @@ final class RuleEngine implements AnalysisSession.FrameStages {
         // MR-PATH-001 (per frame).
         if (mrth >= 0 && (f.pathId > 1023 || op.role() == OpcodeDef.Role.REQUEST && !f.spray && f.pathId != 0))
             return false;
+        // MR-FRAME-001: the ICRC, here where the frame's bytes are in the reader's window and in the caches (on the
+        // analysis thread, from the mapping, it was that thread's largest cost under C1: docs/benchmarks.md, helper
+        // val, eleventh and twelfth sessions). A frame whose ICRC does not verify is declined: the dissection's
+        // path reports it, with the source-port search. Without the window, the analysis thread checks it.
+        byte[] buffer = l.buffer();
+        boolean icrcDone = buffer != null;
+        if (icrcDone) fastIcrcInWindow++;
+        if (icrcDone && decodingIcrc.overIp(buffer, l.bufferOffset(), ip, l.ipHeaderLength(), l.ipv6(), bth, icrcOff)
+                != l.icrcValue()) return false;
 
         // Taken: as decoded and frameRules leave a frame without findings.
         fastTaken++;
@@ -252,18 +272,24 @@ final class RuleEngine implements AnalysisSession.FrameStages {
         x.reset();
         x.roce = true;
         x.addressed = true;
-        anchors.record(f.number, hs, os, n, p, f.payloadLength);
-        x.frame = s;
-        x.ipOffset = ip;
-        x.ipHeaderLength = l.ipHeaderLength();
-        x.ipv6 = l.ipv6();
-        x.bthOffset = bth;
-        x.icrcOffset = icrcOff;
-        x.icrcValue = l.icrcValue();
+        anchors.recordFast(f.number, ip, l.ipv6(), bth, mrth, chain, p, f.payloadLength);
+        if (!icrcDone) {
+            x.frame = l.data();
+            x.ipOffset = ip;
+            x.ipHeaderLength = l.ipHeaderLength();
+            x.ipv6 = l.ipv6();
+            x.bthOffset = bth;
+            x.icrcOffset = icrcOff;
+            x.icrcValue = l.icrcValue();
+        }
         if (ud) x.udPayload = f.payloadLength;
         f.judgeable = true;
         if (op.role() == OpcodeDef.Role.REQUEST) {
-            x.seg = s;
+            // The mapping itself where the frame lies in it: no slice object per request.
+            MemorySegment map = l.mapping();
+            long at = map != null ? l.mappingOffset() : -1;
+            x.seg = at >= 0 ? map : l.data();
+            x.segAt = at >= 0 ? at : 0;
             x.extOff = mrth >= 0 ? mrth + Mrth.SIZE : bth + Bth.SIZE;
             x.payOff = p;
             x.endOff = icrcOff;
@@ -1192,6 +1218,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
     /** Where the bytes a retransmission keeps equal (§9.3) lie: extension headers, payload and pad (compared later). */
     private static void bytesOf(FrameExtra d, FirstCopies r, int i) {
         r.seg[i] = d.seg;
+        r.segAt[i] = d.segAt;
         r.extOff[i] = d.extOff;
         r.payOff[i] = d.payOff;
         r.endOff[i] = d.endOff;
@@ -1199,7 +1226,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
     }
 
     /** True when the ranges [a0, a1) of a and [b0, b1) of b hold the same bytes. */
-    private static boolean same(MemorySegment a, int a0, int a1, MemorySegment b, int b0, int b1) {
+    private static boolean same(MemorySegment a, long a0, long a1, MemorySegment b, long b0, long b1) {
         if (a1 - a0 != b1 - b0) return false;
         return MemorySegment.mismatch(a, a0, a1, b, b0, b1) < 0;
     }
@@ -1350,8 +1377,10 @@ final class RuleEngine implements AnalysisSession.FrameStages {
             boolean bytes = (r.st[i] & FirstCopies.TRUNC) == 0 && !d.truncated;
             if (bytes && diffs.isEmpty() && r.seg[i] != null && d.seg != null) {
                 if (r.pad[i] != d.pad) diffs.add("pad_cnt " + r.pad[i] + " -> " + d.pad);
-                if (!same(r.seg[i], r.extOff[i], r.payOff[i], d.seg, d.extOff, d.payOff)) diffs.add("extension headers (RETH, ImmDt, IETH, ...)");
-                if (!same(r.seg[i], r.payOff[i], r.endOff[i], d.seg, d.payOff, d.endOff)) diffs.add("payload bytes");
+                MemorySegment a = r.seg[i], b = d.seg;
+                long aAt = r.segAt[i], bAt = d.segAt;
+                if (!same(a, aAt + r.extOff[i], aAt + r.payOff[i], b, bAt + d.extOff, bAt + d.payOff)) diffs.add("extension headers (RETH, ImmDt, IETH, ...)");
+                if (!same(a, aAt + r.payOff[i], aAt + r.endOff[i], b, bAt + d.payOff, bAt + d.endOff)) diffs.add("payload bytes");
             }
             if (!diffs.isEmpty()) {
                 Finding x = findings.add(MR_RTX_002, ERROR, fl.id, n, t, "PSN " + f.psn + " sent again with different "
