@@ -41,6 +41,7 @@ import org.apache.lucene.search.TopFieldDocs;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
 import org.apache.lucene.store.LockObtainFailedException;
+import org.apache.lucene.store.NIOFSDirectory;
 
 /**
  * The flow index in a directory, on embedded Lucene 10. Opened for writing ({@link #openForWriting}: one
@@ -93,7 +94,13 @@ public final class LuceneFlowIndex implements FlowIndex {
      */
     public static LuceneFlowIndex openForWriting(Path dir) throws IOException {
         IndexMarker.createOrCheck(dir);
-        Directory d = FSDirectory.open(dir);
+        // Positional reads, not FSDirectory.open's memory maps: a writing process reads back little (its own
+        // capture listings and known-hash checks, the segments it merges, sequentially), and MMapDirectory's class
+        // initialisation links Lucene's native madvise and getpagesize (FFM downcall stubs spun at every start, not
+        // held by the AOT cache): `metaroce index` of one capture spent 0.04 instead of 0.066 s of CPU on its
+        // open thread, and its compiler less (docs/benchmarks.md, "helper ixcpu, twelfth session"). Searching
+        // processes (openForReading) keep the maps.
+        Directory d = new NIOFSDirectory(dir);
         IndexWriter w;
         try {
             IndexWriterConfig cfg = new IndexWriterConfig().setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND)
