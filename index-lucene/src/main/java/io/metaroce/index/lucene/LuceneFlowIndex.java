@@ -80,8 +80,8 @@ public final class LuceneFlowIndex implements FlowIndex {
     private final IndexWriter writer;
     private final ReferenceManager<IndexSearcher> searchers;
     /**
-     * The captures' paths and content hashes ("path:..." and "hash:...") this writer has begun to add, each with the
-     * completion of the last add that had it (guarded by itself).
+     * The captures' paths and content hashes ("path:..." and "hash:...") this writer is adding, or added without a
+     * successful commit, each with the completion of the last add that had it (guarded by itself).
      */
     private final Map<String, CompletableFuture<Void>> adds = new HashMap<>();
     /** The commit generation the reader last refreshed at (reading only; -1: not yet checked). */
@@ -208,12 +208,14 @@ public final class LuceneFlowIndex implements FlowIndex {
                 FlowIndexQueries.capturePath(capture.path()), FlowIndexQueries.captureHash(capture.hash()))));
         CompletableFuture<Void> mine = new CompletableFuture<>();
         List<CompletableFuture<Void>> before = new ArrayList<>(2);
+        String[] keys = {"path:" + capture.path(), "hash:" + capture.hash()};
         synchronized (adds) {
-            for (String key : new String[] {"path:" + capture.path(), "hash:" + capture.hash()}) {
+            for (String key : keys) {
                 CompletableFuture<Void> b = adds.put(key, mine);
                 if (b != null) before.add(b);
             }
         }
+        boolean committed = false;
         try {
             if (before.isEmpty() && !holds(earlier)) {
                 // Nothing of this path or content in the index, nor added by this process: a plain add. Replacing
@@ -228,14 +230,23 @@ public final class LuceneFlowIndex implements FlowIndex {
                 writer.updateDocuments(earlier, docs);
             }
             writer.commit();
+            committed = true;
         } finally {
             mine.complete(null);
+            // Once committed, the commit answers for this capture (holds), so a long run keeps no entry per capture.
+            // An add whose commit failed stays: its documents may still be in the writer, to be committed by another.
+            if (committed) {
+                synchronized (adds) {
+                    for (String key : keys) adds.remove(key, mine);
+                }
+            }
         }
     }
 
     /**
      * Whether the last commit holds a document matching the query. Only this process writes (the write lock), and
-     * every add it has begun is in {@link #adds}: with neither, the index holds no such document, committed or not.
+     * every add it has begun and not committed is in {@link #adds}: with neither, the index holds no such document,
+     * committed or not.
      */
     private boolean holds(Query q) throws IOException {
         IndexSearcher s = acquire();
