@@ -1,6 +1,7 @@
 package io.metaroce.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.metaroce.testsupport.Launcher;
@@ -12,7 +13,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * index's AOT cache is trained on a generated pcap capture too ({@link AotTraining}), not only on the bundled pcapng
  * samples: indexing a pcap finds its reader and the content hash in the cache, instead of reading and verifying them
- * from the jar at every start. The JVM's class-loading log says where each came from.
+ * from the jar at every start; and the index it writes does not set up Lucene's memory-mapping directory. The JVM's
+ * class-loading log says where each class came from.
  */
 class IndexTrainingIT {
     @TempDir
@@ -30,6 +32,12 @@ class IndexTrainingIT {
         for (String c : new String[] {"io.metaroce.capture.PcapReader", "io.metaroce.index.Xxh3Stream"}) {
             assertTrue(out.contains(c + " source: shared objects file"), c + " from the cache:\n"
                     + out.lines().filter(l -> l.contains(c + " ")).findFirst().orElse("(not loaded)"));
+        }
+        // The writer reads through positional reads: Lucene's memory-mapping directory, whose initialisation links
+        // native functions (downcall stubs spun at every start), is not initialised (its maps' provider and the
+        // native functions are not loaded; the class itself may be, from the cache, as other classes name it).
+        for (String c : new String[] {"org.apache.lucene.store.MemorySegmentIndexInputProvider", "org.apache.lucene.store.PosixNativeAccess"}) {
+            assertFalse(out.contains(c + " "), c + " loaded");
         }
     }
 }

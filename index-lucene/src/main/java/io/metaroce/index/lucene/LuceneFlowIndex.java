@@ -15,8 +15,10 @@ import io.metaroce.index.SearchResult;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.apache.lucene.document.Document;
@@ -41,6 +43,7 @@ import org.apache.lucene.search.TopFieldDocs;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
 import org.apache.lucene.store.LockObtainFailedException;
+import org.apache.lucene.store.NIOFSDirectory;
 
 /**
  * The flow index in a directory, on embedded Lucene 10. Opened for writing ({@link #openForWriting}: one
@@ -76,6 +79,11 @@ public final class LuceneFlowIndex implements FlowIndex {
     private final Directory dir;
     private final IndexWriter writer;
     private final ReferenceManager<IndexSearcher> searchers;
+    /**
+     * The captures' paths and content hashes ("path:..." and "hash:...") this writer is adding, or added without a
+     * successful commit, each with the completion of the last add that had it (guarded by itself).
+     */
+    private final Map<String, CompletableFuture<Void>> adds = new HashMap<>();
     /** The commit generation the reader last refreshed at (reading only; -1: not yet checked). */
     private volatile long seenGeneration = -1;
 
@@ -93,7 +101,13 @@ public final class LuceneFlowIndex implements FlowIndex {
      */
     public static LuceneFlowIndex openForWriting(Path dir) throws IOException {
         IndexMarker.createOrCheck(dir);
-        Directory d = FSDirectory.open(dir);
+        // Positional reads, not FSDirectory.open's memory maps: a writing process reads back little (its own
+        // capture listings and known-hash checks, the segments it merges, sequentially), and MMapDirectory's class
+        // initialisation links Lucene's native madvise and getpagesize (FFM downcall stubs spun at every start, not
+        // held by the AOT cache): `metaroce index` of one capture spent 0.04 instead of 0.066 s of CPU on its
+        // open thread, and its compiler less (docs/benchmarks.md, "helper ixcpu, twelfth session"). Searching
+        // processes (openForReading) keep the maps.
+        Directory d = new NIOFSDirectory(dir);
         IndexWriter w;
         try {
             IndexWriterConfig cfg = new IndexWriterConfig().setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND)
@@ -165,9 +179,10 @@ public final class LuceneFlowIndex implements FlowIndex {
 
     /**
      * Not synchronized: two captures are converted and indexed on two threads at once. Each capture is one
-     * {@code updateDocuments} call (Lucene adds such a block all or nothing, in one segment, and deletes the
-     * capture's earlier documents with it), so a commit made by another thread meanwhile holds all of this
-     * capture or none of it; this thread's own commit then makes it durable before the caller reports it.
+     * {@code addDocuments} call, or one {@code updateDocuments} call when the index may hold documents of its path
+     * or content (Lucene adds such a block all or nothing, in one segment, and deletes the capture's earlier
+     * documents with it), so a commit made by another thread meanwhile holds all of this capture or none of it;
+     * this thread's own commit then makes it durable before the caller reports it.
      * Lucene takes the documents one at a time from the iteration and converts each as it comes
      * ({@link LuceneDocuments.Converter}): a capture's documents are never all in memory at once.
      */
@@ -189,10 +204,57 @@ public final class LuceneFlowIndex implements FlowIndex {
                 return converter.toLucene(d);
             }
         };
-        // Replace what was indexed from this path or with this content before, in the same block.
-        writer.updateDocuments(LuceneQueries.of(new FlowQuery.Or(List.of(
-                FlowIndexQueries.capturePath(capture.path()), FlowIndexQueries.captureHash(capture.hash())))), docs);
-        writer.commit();
+        Query earlier = LuceneQueries.of(new FlowQuery.Or(List.of(
+                FlowIndexQueries.capturePath(capture.path()), FlowIndexQueries.captureHash(capture.hash()))));
+        CompletableFuture<Void> mine = new CompletableFuture<>();
+        List<CompletableFuture<Void>> before = new ArrayList<>(2);
+        String[] keys = {"path:" + capture.path(), "hash:" + capture.hash()};
+        synchronized (adds) {
+            for (String key : keys) {
+                CompletableFuture<Void> b = adds.put(key, mine);
+                if (b != null) before.add(b);
+            }
+        }
+        boolean committed = false;
+        try {
+            if (before.isEmpty() && !holds(earlier)) {
+                // Nothing of this path or content in the index, nor added by this process: a plain add. Replacing
+                // costs Lucene a reader of the new segment to apply the delete query to after the flush (cold code:
+                // 0.05 s of CPU on the adding thread and as much in the compiler for a 1 M-frame capture).
+                writer.addDocuments(docs);
+            } else {
+                // Replace what was indexed from this path or with this content before, in the same block. An add of
+                // the same path or content begun earlier by another thread is waited for, so that this delete comes
+                // after its documents (a plain add after the delete would leave both).
+                for (CompletableFuture<Void> b : before) b.exceptionally(e -> null).join();
+                writer.updateDocuments(earlier, docs);
+            }
+            writer.commit();
+            committed = true;
+        } finally {
+            mine.complete(null);
+            // Once committed, the commit answers for this capture (holds), so a long run keeps no entry per capture.
+            // An add whose commit failed stays: its documents may still be in the writer, to be committed by another.
+            if (committed) {
+                synchronized (adds) {
+                    for (String key : keys) adds.remove(key, mine);
+                }
+            }
+        }
+    }
+
+    /**
+     * Whether the last commit holds a document matching the query. Only this process writes (the write lock), and
+     * every add it has begun and not committed is in {@link #adds}: with neither, the index holds no such document,
+     * committed or not.
+     */
+    private boolean holds(Query q) throws IOException {
+        IndexSearcher s = acquire();
+        try {
+            return s.getIndexReader().maxDoc() > 0 && s.count(q) > 0;
+        } finally {
+            searchers.release(s);
+        }
     }
 
     @Override

@@ -114,6 +114,72 @@ class LuceneFlowIndexTest extends FlowIndexContract {
     }
 
     /**
+     * A capture new to the index is a plain add (no delete query for Lucene to apply); one whose path or content the
+     * index may hold still replaces it: indexed by an earlier writer (the last commit holds it), or being added by
+     * another thread of this one (the later add waits for the earlier, so its delete comes after those documents).
+     */
+    @Test
+    void aCaptureIndexedBeforeOrMeanwhileIsReplacedNotDoubled(@TempDir Path t) throws Exception {
+        Path d = t.resolve("i");
+        try (LuceneFlowIndex w = LuceneFlowIndex.openForWriting(d)) {
+            SyntheticFlows.Capture a = SyntheticFlows.capture(8, 30, 1);
+            w.addCapture(a.capture(), a.documents());
+        }
+        try (LuceneFlowIndex w = LuceneFlowIndex.openForWriting(d)) {
+            SyntheticFlows.Capture again = SyntheticFlows.capture(8, 12, 2); // same path and hash, other documents
+            w.addCapture(again.capture(), again.documents());
+            assertEquals(12, w.search(new FlowQuery.MatchAll(), FlowSort.DEFAULT, 0).total());
+
+            // Thread one adds capture 6 and stops after its first document; thread two adds capture 6 again meanwhile.
+            SyntheticFlows.Capture first = SyntheticFlows.capture(6, 40, 1), second = SyntheticFlows.capture(6, 25, 2);
+            java.util.concurrent.CountDownLatch started = new java.util.concurrent.CountDownLatch(1), go = new java.util.concurrent.CountDownLatch(1);
+            Iterable<FlowDocument> slow = () -> new java.util.Iterator<>() {
+                final java.util.Iterator<FlowDocument> in = first.documents().iterator();
+                int given;
+
+                public boolean hasNext() { return in.hasNext(); }
+
+                public FlowDocument next() {
+                    if (given++ == 1) {
+                        started.countDown();
+                        try {
+                            go.await();
+                        } catch (InterruptedException e) {
+                            throw new IllegalStateException(e);
+                        }
+                    }
+                    return in.next();
+                }
+            };
+            AtomicReference<Throwable> failed = new AtomicReference<>();
+            Thread one = Thread.ofPlatform().start(() -> {
+                try {
+                    w.addCapture(first.capture(), slow);
+                } catch (Throwable x) {
+                    failed.set(x);
+                }
+            });
+            assertTrue(started.await(10, java.util.concurrent.TimeUnit.SECONDS));
+            Thread two = Thread.ofPlatform().start(() -> {
+                try {
+                    w.addCapture(second.capture(), second.documents());
+                } catch (Throwable x) {
+                    failed.set(x);
+                }
+            });
+            // Two waits for one (or, if it did not, has finished: its delete then came before one's documents).
+            while (two.getState() != Thread.State.WAITING && two.isAlive()) Thread.sleep(5);
+            go.countDown();
+            one.join();
+            two.join();
+            if (failed.get() != null) throw new AssertionError(failed.get());
+            assertEquals(12 + 25, w.search(new FlowQuery.MatchAll(), FlowSort.DEFAULT, 0).total());
+            assertEquals(25, w.search(FlowQueryParser.parse("capture_hash:" + second.capture().hash()), FlowSort.DEFAULT, 0).total());
+            assertEquals(2, w.captures().size());
+        }
+    }
+
+    /**
      * Documents made while Lucene takes them (metaroce index streams a capture's documents): the same documents
      * come back as from a list, and an iteration that fails midway leaves the capture's earlier documents, and
      * none of the new ones, also after a commit of the writer and a reopen.
