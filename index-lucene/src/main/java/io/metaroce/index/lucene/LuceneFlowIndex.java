@@ -45,8 +45,10 @@ import org.apache.lucene.store.LockObtainFailedException;
 /**
  * The flow index in a directory, on embedded Lucene 10. Opened for writing ({@link #openForWriting}: one
  * process at a time, Lucene's write lock) or for reading ({@link #openForReading}: any number, also while a
- * writer runs). Each {@link #addCapture} is one Lucene commit, so a crash at any point leaves the index as of
- * the last capture reported, and readers only ever see whole captures (they open commit points).
+ * writer runs). Each {@link #addCapture} is one Lucene commit; {@link #addUncommitted} leaves the commit to a later
+ * {@link #commit} that takes every capture added meanwhile (metaroce index commits in groups, {@link
+ * io.metaroce.index.CommitGroups}). Either way a crash at any point leaves the index as of the last commit, whose
+ * captures are the ones reported, and readers only ever see whole captures (they open commit points).
  */
 public final class LuceneFlowIndex implements FlowIndex {
     /** Lucene's JDK-25 notices (vector module not readable) are not the user's concern: kept off stderr. */
@@ -163,16 +165,23 @@ public final class LuceneFlowIndex implements FlowIndex {
         addCapture(capture, (Iterable<FlowDocument>) documents);
     }
 
+    /** {@link #addUncommitted}, then a commit. */
+    @Override
+    public void addCapture(IndexedCapture capture, Iterable<FlowDocument> documents) throws IOException {
+        addUncommitted(capture, documents);
+        writer.commit();
+    }
+
     /**
      * Not synchronized: two captures are converted and indexed on two threads at once. Each capture is one
      * {@code updateDocuments} call (Lucene adds such a block all or nothing, in one segment, and deletes the
      * capture's earlier documents with it), so a commit made by another thread meanwhile holds all of this
-     * capture or none of it; this thread's own commit then makes it durable before the caller reports it.
+     * capture or none of it; the next commit after this returns makes it durable, before the caller reports it.
      * Lucene takes the documents one at a time from the iteration and converts each as it comes
      * ({@link LuceneDocuments.Converter}): a capture's documents are never all in memory at once.
      */
     @Override
-    public void addCapture(IndexedCapture capture, Iterable<FlowDocument> documents) throws IOException {
+    public void addUncommitted(IndexedCapture capture, Iterable<FlowDocument> documents) throws IOException {
         requireWriter();
         LuceneDocuments.Converter converter = new LuceneDocuments.Converter();
         Iterable<Iterable<org.apache.lucene.index.IndexableField>> docs = () -> new java.util.Iterator<>() {
@@ -192,6 +201,12 @@ public final class LuceneFlowIndex implements FlowIndex {
         // Replace what was indexed from this path or with this content before, in the same block.
         writer.updateDocuments(LuceneQueries.of(new FlowQuery.Or(List.of(
                 FlowIndexQueries.capturePath(capture.path()), FlowIndexQueries.captureHash(capture.hash())))), docs);
+    }
+
+    /** A commit of every capture added so far; concurrent adds are in it whole or not at all (see {@link #addUncommitted}). */
+    @Override
+    public void commit() throws IOException {
+        requireWriter();
         writer.commit();
     }
 
