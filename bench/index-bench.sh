@@ -4,7 +4,8 @@
 #   2. flow documents per second at 1 M flows, embedded (goal: >= 50 k docs/s):
 #      a. whole process: `metaroce index` over 16 captures of 62,500 flows each (ManyQpCaptures), analysis included
 #      b. the index alone, in one process (FlowIndexBench, SerialGC and documents streamed as metaroce index runs):
-#         1 M synthetic flow documents, one commit per 10,000,
+#         1 M synthetic flow documents in captures of 10,000, committed in groups as metaroce index commits them
+#         (CommitGroups: 500,000 documents or 30 s; -Dbench.commit=each in JAVA_TOOL_OPTIONS: one commit per capture),
 #         captures added on one thread per core as `metaroce index` does (BENCH_THREADS=1: one thread, as before)
 #   3. on that 1 M-flow index, with the index open in one process: selective query p50/p99 (goal p50 <= 10 ms) and
 #      the exact top-10 facet (goal <= 100 ms); then the same as whole `metaroce search` runs (JVM start included)

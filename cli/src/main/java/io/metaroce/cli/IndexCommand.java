@@ -8,6 +8,7 @@ import io.metaroce.analysis.FlowSummary;
 import io.metaroce.analysis.FrameList;
 import io.metaroce.capture.CaptureException;
 import io.metaroce.index.CaptureIdentity;
+import io.metaroce.index.CommitGroups;
 import io.metaroce.index.FlowDocument;
 import io.metaroce.index.FlowDocuments;
 import io.metaroce.index.FlowIndex;
@@ -49,9 +50,10 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code metaroce index PATH... --index DIR}: analyzes each capture (files and directories, walked) with the
- * engine and adds one document per QP flow to the flow index, one commit per capture. Captures run in
- * parallel, one per core; a capture whose content is indexed already is skipped, a changed file replaces its
- * documents. Each committed capture is reported on stdout as it lands, so what was reported survives a crash.
+ * engine and adds one document per QP flow to the flow index, committing captures in groups ({@link CommitGroups}:
+ * every 500,000 documents or 30 seconds, and at the end). Captures run in parallel, one per core; a capture whose
+ * content is indexed already is skipped, a changed file replaces its documents. Each capture is reported on stdout
+ * once its commit is done, so what was reported survives a crash.
  */
 @Command(name = "index", sortOptions = false, versionProvider = StandardOptions.Version.class,
         description = "Index captures for postmortems: one document per QP flow per capture (counters, latencies, "
@@ -97,6 +99,14 @@ public final class IndexCommand implements Callable<Integer> {
     @Option(names = "--progress", negatable = true, description = "progress bar on stderr (default: only when stderr is a terminal)")
     Boolean progress;
 
+    /** Documents per commit group (hidden: for tests, and to compare settings; 1 commits each capture alone). */
+    @Option(names = "--commit-documents", hidden = true, paramLabel = "N")
+    long commitDocuments = CommitGroups.DEFAULT_DOCUMENTS;
+
+    /** Seconds a capture waits for its group's commit, at most (hidden, as --commit-documents). */
+    @Option(names = "--commit-seconds", hidden = true, paramLabel = "S")
+    double commitSeconds = CommitGroups.DEFAULT_SECONDS;
+
     /** Hashes the captures beside their analysis; daemon threads, so an interrupted run does not wait for them. */
     private static final ExecutorService HASHING = Executors.newCachedThreadPool(r -> Thread.ofPlatform().daemon().name("metaroce-hash").unstarted(r));
 
@@ -106,6 +116,8 @@ public final class IndexCommand implements Callable<Integer> {
     private final Map<String, IndexedCapture> indexedWithSha256 = new java.util.concurrent.ConcurrentHashMap<>();
     /** The passes running, cancelled when the index does not open. */
     private final Set<AnalysisSession> passes = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /** This run's commits, once the index is open. */
+    private CompletableFuture<CommitGroups> grouping;
 
     @Override
     public Integer call() throws IOException {
@@ -113,6 +125,7 @@ public final class IndexCommand implements Callable<Integer> {
         err = System.err;
         if (paths.isEmpty() && expireBefore == null) throw new ParameterException(spec.commandLine(), "no captures given (PATH...), and no --expire-before");
         if (split < 1) throw new ParameterException(spec.commandLine(), "--split must be at least 1");
+        if (commitDocuments < 1 || !(commitSeconds > 0)) throw new ParameterException(spec.commandLine(), "--commit-documents and --commit-seconds must be above 0");
         long expireNs = 0;
         if (expireBefore != null) {
             try {
@@ -217,6 +230,7 @@ public final class IndexCommand implements Callable<Integer> {
 
     private int indexAll(CompletableFuture<FlowIndex> opening, List<Path> files, AnalysisSettings settings) throws IOException {
         if (files.isEmpty()) return 0;
+        grouping = opening.thenApply(index -> new CommitGroups(index, commitDocuments, commitSeconds));
         // The sizes of the captures in the index when this run began (a capture of another size is not indexed yet),
         // read as soon as the index is open.
         CompletableFuture<Set<Long>> indexedSizes = opening.thenApply(index -> {
@@ -302,8 +316,18 @@ public final class IndexCommand implements Callable<Integer> {
                     return 2;
                 }
             }
+            // The last group: the captures added since the last commit, reported once it is done.
+            try {
+                await(grouping).commit();
+            } catch (IOException | RuntimeException e) {
+                report(err, "metaroce index: internal error: " + e);
+                if (System.getenv("METAROCE_DEBUG") != null) e.printStackTrace();
+                status |= 2;
+            }
         } finally {
             pool.shutdownNow();
+            // Its timer stops before the index closes (a commit of a closed writer would fail).
+            if (grouping.isDone() && !grouping.isCompletedExceptionally()) grouping.join().close();
             if (bar != null) bar.close();
         }
         return status;
@@ -347,7 +371,7 @@ public final class IndexCommand implements Callable<Integer> {
         java.util.function.Supplier<Hashed> beside = () -> {
             try {
                 String h = CaptureIdentity.contentHash(abs);
-                IndexedCapture known = opening.join().capture(h);
+                IndexedCapture known = indexed(opening.join(), h);
                 if (known == null) known = indexedBeforeWithSha256(abs, size);
                 if (known != null) session.cancel();
                 return new Hashed(h, known);
@@ -388,10 +412,12 @@ public final class IndexCommand implements Callable<Integer> {
         if (hashed == null) hashed = new Hashed(inPass.bytes() == size ? inPass.hash() : CaptureIdentity.contentHash(abs), null);
         String hash = hashed.hash();
         // Asked again: a copy of the same content indexed by another thread meanwhile is skipped too.
-        IndexedCapture known = hashed.known() != null ? hashed.known() : index.capture(hash);
+        IndexedCapture known = hashed.known() != null ? hashed.known() : indexed(index, hash);
         if (known != null) {
-            report(out, known.path().equals(abs.toString()) ? "unchanged " + abs + " (indexed already)"
-                    : "skipped " + abs + ": same content as the indexed " + known.path());
+            String line = known.path().equals(abs.toString()) ? "unchanged " + abs + " (indexed already)"
+                    : "skipped " + abs + ": same content as the indexed " + known.path();
+            // Said once the capture it names is committed, if that one is of this run and still waiting.
+            await(grouping).whenCommitted(known.hash(), () -> report(out, line));
             return 0;
         }
         if (failed != null) {
@@ -422,14 +448,19 @@ public final class IndexCommand implements Callable<Integer> {
             return FlowDocuments.of(cap, f, e.getValue(), events.getOrDefault(f.id(), Set.of()), broken.getOrDefault(f.id(), Set.of()),
                     split, seen.merge(f.id(), 1, Integer::sum)).stream();
         })).peek(d -> made[0]++).iterator();
-        index.addCapture(cap, docs);
-        report(out, "indexed " + abs + ": " + flows.size() + " flows, " + made[0] + " documents");
-        int status = 0;
-        if (c.get("capture_problems") instanceof List<?> l && !l.isEmpty()) {
-            for (Object p : l) report(err, "metaroce index: " + abs + ": " + p + " (indexed what was readable)");
-            status = 2;
-        }
-        return status;
+        List<?> problems = c.get("capture_problems") instanceof List<?> l ? l : List.of();
+        // Reported once its group's commit is done (on the thread that commits), so that a line means durable.
+        await(grouping).add(cap, docs, n -> {
+            report(out, "indexed " + abs + ": " + flows.size() + " flows, " + made[0] + " documents");
+            for (Object p : problems) report(err, "metaroce index: " + abs + ": " + p + " (indexed what was readable)");
+        });
+        return problems.isEmpty() ? 0 : 2;
+    }
+
+    /** The capture of this content in the index, or added in this run and waiting for its commit; or null. */
+    private IndexedCapture indexed(FlowIndex index, String hash) throws IOException {
+        IndexedCapture waiting = grouping.isDone() && !grouping.isCompletedExceptionally() ? grouping.join().uncommitted(hash) : null;
+        return waiting != null ? waiting : index.capture(hash);
     }
 
     /** A capture's content hash and the indexed capture of the same content, or null. */

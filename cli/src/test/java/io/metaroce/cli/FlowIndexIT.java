@@ -237,6 +237,26 @@ class FlowIndexIT {
         assertTrue(JSON.readTree(a.out()).get("flows").size() > 0);
     }
 
+    /**
+     * Captures wait for their group's commit unseen by the index's searches: a copy of one of them later in the same
+     * run is still skipped as the same content, not indexed again in its place.
+     */
+    @Test
+    void aCopyOfACaptureWaitingForItsCommitIsSkipped() throws Exception {
+        Path dir = Files.createDirectories(tmp.resolve("copies"));
+        Path a = Files.copy(Launcher.CAPTURES.resolve("rocev2-rnr.pcapng"), dir.resolve("a.pcapng"));
+        Path b = Files.copy(a, dir.resolve("b.pcapng"));
+        Path idx = tmp.resolve("copies.idx");
+        Run r = Launcher.run("index", dir.toString(), "--index", idx.toString(), "--threads", "1");
+        assertEquals(0, r.exit(), r.show());
+        // In this order: the line naming a as indexed comes after a's commit.
+        assertTrue(r.out().startsWith("indexed " + a.toAbsolutePath().normalize() + ": "), r.show());
+        assertTrue(r.out().contains("\nskipped " + b.toAbsolutePath().normalize() + ": same content as the indexed " + a.toAbsolutePath().normalize()), r.show());
+        try (LuceneFlowIndex after = LuceneFlowIndex.openForReading(idx)) {
+            assertEquals(List.of(a.toAbsolutePath().normalize().toString()), after.captures().stream().map(IndexedCapture::path).toList());
+        }
+    }
+
     @Test
     void aMovedOrChangedCaptureIsReportedNotMisread() throws Exception {
         Path dir = Files.createDirectories(tmp.resolve("moving"));
@@ -357,7 +377,9 @@ class FlowIndexIT {
 
     /**
      * A real {@code kill -9} of the launcher's JVM while it indexes many captures, right after it reported its
-     * first commit: the index opens, holds every capture reported, and each capture it holds is whole.
+     * first commit: the index opens, holds every capture reported, and each capture it holds is whole. Captures are
+     * committed in groups (here of at least three captures' documents, so that the kill lands between groups of a
+     * run of 60 small captures; the default groups are larger): the first group is in whole, the rest of the run not.
      */
     @Test
     void killDashNineLeavesOnlyWholeReportedCaptures() throws Exception {
@@ -370,7 +392,8 @@ class FlowIndexIT {
         s.run(sample);
         flowsPerCapture = s.flows().size();
         Path idx = tmp.resolve("killed.idx");
-        ProcessBuilder pb = new ProcessBuilder(Launcher.SCRIPT.toString(), "index", dir.toString(), "--index", idx.toString())
+        ProcessBuilder pb = new ProcessBuilder(Launcher.SCRIPT.toString(), "index", dir.toString(), "--index", idx.toString(),
+                "--commit-documents", Integer.toString(3 * flowsPerCapture), "--commit-seconds", "600")
                 .redirectError(ProcessBuilder.Redirect.DISCARD);
         pb.environment().put("METAROCE_NO_BUILD", "1");
         Process p = pb.start();
@@ -391,6 +414,7 @@ class FlowIndexIT {
         try (LuceneFlowIndex after = LuceneFlowIndex.openForReading(idx)) {
             List<IndexedCapture> held = after.captures();
             assertTrue(held.size() < copies, "the kill came before the end (" + held.size() + " captures)");
+            assertTrue(held.size() >= 3, "the first commit held a group of captures (" + held.size() + ")");
             Set<String> paths = new TreeSet<>();
             for (IndexedCapture c : held) {
                 paths.add(c.path());

@@ -32,6 +32,19 @@ public interface FlowIndex extends AutoCloseable {
         addCapture(capture, all);
     }
 
+    /**
+     * As {@link #addCapture(IndexedCapture, Iterable)}, all or nothing, but durable (and seen by searches) only from the
+     * next {@link #commit}: a process that adds many captures commits them in groups ({@link CommitGroups}), so that
+     * the index flushes fewer, larger segments and merges less, and it reports each capture once its commit is done.
+     * This default commits at once (a backend whose commit is cheap or remote).
+     */
+    default void addUncommitted(IndexedCapture capture, Iterable<FlowDocument> documents) throws IOException {
+        addCapture(capture, documents);
+    }
+
+    /** Makes every capture whose {@link #addUncommitted} returned before this call durable; this default has none waiting. */
+    default void commit() throws IOException {}
+
     /** The indexed capture with this content hash, or null. */
     IndexedCapture capture(String hash) throws IOException;
 

@@ -48,8 +48,10 @@ import org.apache.lucene.store.NIOFSDirectory;
 /**
  * The flow index in a directory, on embedded Lucene 10. Opened for writing ({@link #openForWriting}: one
  * process at a time, Lucene's write lock) or for reading ({@link #openForReading}: any number, also while a
- * writer runs). Each {@link #addCapture} is one Lucene commit, so a crash at any point leaves the index as of
- * the last capture reported, and readers only ever see whole captures (they open commit points).
+ * writer runs). Each {@link #addCapture} is one Lucene commit; {@link #addUncommitted} leaves the commit to a later
+ * {@link #commit} that takes every capture added meanwhile (metaroce index commits in groups, {@link
+ * io.metaroce.index.CommitGroups}). Either way a crash at any point leaves the index as of the last commit, whose
+ * captures are the ones reported, and readers only ever see whole captures (they open commit points).
  */
 public final class LuceneFlowIndex implements FlowIndex {
     /** Lucene's JDK-25 notices (vector module not readable) are not the user's concern: kept off stderr. */
@@ -177,17 +179,24 @@ public final class LuceneFlowIndex implements FlowIndex {
         addCapture(capture, (Iterable<FlowDocument>) documents);
     }
 
+    /** {@link #addUncommitted}, then a commit. */
+    @Override
+    public void addCapture(IndexedCapture capture, Iterable<FlowDocument> documents) throws IOException {
+        addUncommitted(capture, documents);
+        commit();
+    }
+
     /**
      * Not synchronized: two captures are converted and indexed on two threads at once. Each capture is one
      * {@code addDocuments} call, or one {@code updateDocuments} call when the index may hold documents of its path
      * or content (Lucene adds such a block all or nothing, in one segment, and deletes the capture's earlier
      * documents with it), so a commit made by another thread meanwhile holds all of this capture or none of it;
-     * this thread's own commit then makes it durable before the caller reports it.
+     * the next commit after this returns makes it durable, before the caller reports it.
      * Lucene takes the documents one at a time from the iteration and converts each as it comes
      * ({@link LuceneDocuments.Converter}): a capture's documents are never all in memory at once.
      */
     @Override
-    public void addCapture(IndexedCapture capture, Iterable<FlowDocument> documents) throws IOException {
+    public void addUncommitted(IndexedCapture capture, Iterable<FlowDocument> documents) throws IOException {
         requireWriter();
         LuceneDocuments.Converter converter = new LuceneDocuments.Converter();
         Iterable<Iterable<org.apache.lucene.index.IndexableField>> docs = () -> new java.util.Iterator<>() {
@@ -215,7 +224,6 @@ public final class LuceneFlowIndex implements FlowIndex {
                 if (b != null) before.add(b);
             }
         }
-        boolean committed = false;
         try {
             if (before.isEmpty() && !holds(earlier)) {
                 // Nothing of this path or content in the index, nor added by this process: a plain add. Replacing
@@ -229,17 +237,10 @@ public final class LuceneFlowIndex implements FlowIndex {
                 for (CompletableFuture<Void> b : before) b.exceptionally(e -> null).join();
                 writer.updateDocuments(earlier, docs);
             }
-            writer.commit();
-            committed = true;
         } finally {
+            // Its entries stay until a commit that began after this completes (commit()): until then the last
+            // commit does not answer for this capture, and a later add of the same path or content must see it.
             mine.complete(null);
-            // Once committed, the commit answers for this capture (holds), so a long run keeps no entry per capture.
-            // An add whose commit failed stays: its documents may still be in the writer, to be committed by another.
-            if (committed) {
-                synchronized (adds) {
-                    for (String key : keys) adds.remove(key, mine);
-                }
-            }
         }
     }
 
@@ -254,6 +255,25 @@ public final class LuceneFlowIndex implements FlowIndex {
             return s.getIndexReader().maxDoc() > 0 && s.count(q) > 0;
         } finally {
             searchers.release(s);
+        }
+    }
+
+    /**
+     * A commit of every capture added so far; concurrent adds are in it whole or not at all (see
+     * {@link #addUncommitted}). Then the commit answers for the adds that had completed before it began
+     * ({@link #holds}), so their entries leave {@link #adds} and a long run keeps no entry per capture; an add whose
+     * commit failed stays, since its documents may still be in the writer, for a later commit.
+     */
+    @Override
+    public void commit() throws IOException {
+        requireWriter();
+        List<Map.Entry<String, CompletableFuture<Void>>> done = new ArrayList<>();
+        synchronized (adds) {
+            for (var e : adds.entrySet()) if (e.getValue().isDone()) done.add(Map.entry(e.getKey(), e.getValue()));
+        }
+        writer.commit();
+        synchronized (adds) {
+            for (var e : done) adds.remove(e.getKey(), e.getValue());
         }
     }
 

@@ -21,8 +21,10 @@ import java.util.stream.Stream;
 
 /**
  * Benchmark harness of the embedded index (not a test; run by {@code bench/index-bench.sh}): indexes
- * {@code flows} synthetic flow documents ({@link SyntheticFlows}) in captures of 10,000 flows, one commit each,
- * then, with the index open in this process, times a selective query and the exact top-10 facet. Each phase
+ * {@code flows} synthetic flow documents ({@link SyntheticFlows}) in captures of 10,000 flows, committed as
+ * {@code metaroce index} commits them (in groups, {@code io.metaroce.index.CommitGroups}, with its settings;
+ * {@code -Dbench.commit=each}: one commit per capture, as before the twelfth session and as classes without the
+ * groups do), then, with the index open in this process, times a selective query and the exact top-10 facet. Each phase
  * prints wall time and the process's CPU time, so a run on a loaded machine still says what the work costs.
  *
  * <p>Arguments: {@code [flows] [index dir]} (default 1,000,000 and a temporary directory, deleted at the end; a
@@ -59,8 +61,10 @@ public final class FlowIndexBench {
         // -Dbench.reuse=true with a kept index directory: the queries only (the index of an earlier run, e.g. to
         // compare query code on the same index).
         boolean reuse = Boolean.getBoolean("bench.reuse") && Files.isDirectory(dir);
+        int commits = 0;
         if (!reuse) try (LuceneFlowIndex idx = LuceneFlowIndex.openForWriting(dir)) {
             long t1 = System.nanoTime(), c1 = cpuNs(), gcMs1 = gcMs(), jitMs1 = jitMs(), jit1 = jitThreadsCpuNs();
+            Adder adder = adder(idx);
             List<Thread> running = new ArrayList<>();
             List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
             for (int t = 0; t < threads; t++) {
@@ -72,11 +76,11 @@ public final class FlowIndexBench {
                                 SyntheticFlows.Capture cap = SyntheticFlows.capture(c, PER_CAPTURE, 1);
                                 genNs.addAndGet(System.nanoTime() - g0);
                                 genCpu.addAndGet(threadCpuNs() - gc0);
-                                idx.addCapture(cap.capture(), cap.documents());
+                                adder.add(cap.capture(), cap.documents());
                                 docCount.addAndGet(cap.documents().size());
                             } else {
                                 TimedDocuments docs = new TimedDocuments(SyntheticFlows.stream(c, PER_CAPTURE, 1));
-                                idx.addCapture(SyntheticFlows.identity(c), docs);
+                                adder.add(SyntheticFlows.identity(c), docs);
                                 genNs.addAndGet(docs.ns);
                                 genCpu.addAndGet(docs.cpuNs);
                                 docCount.addAndGet(docs.count);
@@ -89,6 +93,7 @@ public final class FlowIndexBench {
             }
             for (Thread t : running) t.join();
             if (!failures.isEmpty()) throw new IllegalStateException("adding failed", failures.get(0));
+            commits = adder.end();
             // Generation ran inside this span on the adding threads: its CPU is taken out, its wall share estimated.
             addCpu = cpuNs() - c1 - genCpu.get();
             addNs = System.nanoTime() - t1 - genNs.get() / threads;
@@ -99,9 +104,9 @@ public final class FlowIndexBench {
         }
         long docs = docCount.get();
         long total = (long) captures * PER_CAPTURE;
-        if (!reuse) System.out.printf(Locale.ROOT, "index %d flows (%d documents with capture and part documents), %d commits: %.1f s wall, %.1f s CPU"
+        if (!reuse) System.out.printf(Locale.ROOT, "index %d flows (%d documents with capture and part documents), %d captures, %d commits: %.1f s wall, %.1f s CPU"
                         + " => %.0f flow docs/s (%.0f docs/s); CPU per flow doc %.1f us; document generation %.1f s apart%n",
-                total, docs, captures, addNs / 1e9, addCpu / 1e9, total / (addNs / 1e9), docs / (addNs / 1e9),
+                total, docs, captures, commits, addNs / 1e9, addCpu / 1e9, total / (addNs / 1e9), docs / (addNs / 1e9),
                 addCpu / 1e3 / total, genNs.get() / 1e9);
         try (var d = org.apache.lucene.store.FSDirectory.open(dir); var r = org.apache.lucene.index.DirectoryReader.open(d)) {
             System.out.printf(Locale.ROOT, "segments: %d%n", r.leaves().size()); // what the merge settings leave to search
@@ -162,6 +167,62 @@ public final class FlowIndexBench {
             try (Stream<Path> s = Files.walk(dir.getParent())) {
                 s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
             }
+        }
+    }
+
+    /** How captures are committed: in groups as metaroce index does, or one commit each. */
+    private interface Adder {
+        void add(io.metaroce.index.IndexedCapture capture, Iterable<io.metaroce.index.FlowDocument> documents) throws java.io.IOException;
+
+        /** The last commit; the number of commits. */
+        int end() throws java.io.IOException;
+    }
+
+    /**
+     * Groups unless {@code -Dbench.commit=each} or the classes measured have no {@code CommitGroups} (an older tree's,
+     * compared against): those are only touched inside {@link Grouped}, so that this class loads without them.
+     */
+    private static Adder adder(LuceneFlowIndex idx) {
+        boolean groups = !"each".equals(System.getProperty("bench.commit"));
+        try {
+            Class.forName("io.metaroce.index.CommitGroups");
+        } catch (ClassNotFoundException e) {
+            groups = false;
+        }
+        if (groups) return Grouped.of(idx);
+        System.out.println("commits: one per capture");
+        AtomicInteger n = new AtomicInteger();
+        return new Adder() {
+            @Override
+            public void add(io.metaroce.index.IndexedCapture capture, Iterable<io.metaroce.index.FlowDocument> documents) throws java.io.IOException {
+                idx.addCapture(capture, documents);
+                n.incrementAndGet();
+            }
+
+            @Override
+            public int end() { return n.get(); }
+        };
+    }
+
+    private static final class Grouped {
+        static Adder of(LuceneFlowIndex idx) {
+            long docs = Long.getLong("bench.commitDocs", io.metaroce.index.CommitGroups.DEFAULT_DOCUMENTS);
+            double seconds = Double.parseDouble(System.getProperty("bench.commitSeconds", Double.toString(io.metaroce.index.CommitGroups.DEFAULT_SECONDS)));
+            System.out.printf(Locale.ROOT, "commits: in groups of %d documents or %.1f s, as metaroce index%n", docs, seconds);
+            io.metaroce.index.CommitGroups g = new io.metaroce.index.CommitGroups(idx, docs, seconds);
+            return new Adder() {
+                @Override
+                public void add(io.metaroce.index.IndexedCapture capture, Iterable<io.metaroce.index.FlowDocument> documents) throws java.io.IOException {
+                    g.add(capture, documents, n -> { });
+                }
+
+                @Override
+                public int end() throws java.io.IOException {
+                    g.commit();
+                    g.close();
+                    return g.commits();
+                }
+            };
         }
     }
 

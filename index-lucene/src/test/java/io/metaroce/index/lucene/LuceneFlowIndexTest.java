@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.metaroce.index.CommitGroups;
 import io.metaroce.index.FlowIndex;
 import io.metaroce.index.FlowIndexContract;
 import java.io.IOException;
@@ -176,6 +177,70 @@ class LuceneFlowIndexTest extends FlowIndexContract {
             assertEquals(12 + 25, w.search(new FlowQuery.MatchAll(), FlowSort.DEFAULT, 0).total());
             assertEquals(25, w.search(FlowQueryParser.parse("capture_hash:" + second.capture().hash()), FlowSort.DEFAULT, 0).total());
             assertEquals(2, w.captures().size());
+        }
+    }
+
+    /**
+     * metaroce index's commits in groups: a capture added is neither seen by a reader nor reported until the commit
+     * of its group (by documents, by its age on the timer, or the run's end), then all of the group is, in order;
+     * a writer that ends without that commit leaves the index as of the last one; a copy of a waiting capture is
+     * known by its hash meanwhile.
+     */
+    @Test
+    void capturesCommitInGroupsAndAreReportedOnlyOnceCommitted(@TempDir Path t) throws Exception {
+        Path d = t.resolve("groups");
+        List<String> reported = java.util.Collections.synchronizedList(new ArrayList<>());
+        try (LuceneFlowIndex w = LuceneFlowIndex.openForWriting(d); LuceneFlowIndex r = LuceneFlowIndex.openForReading(d)) {
+            List<SyntheticFlows.Capture> caps = new ArrayList<>();
+            for (int c = 0; c < 6; c++) caps.add(SyntheticFlows.capture(c, c < 3 ? 100 : 10, 5)); // with part documents
+            assertTrue(caps.get(0).documents().size() + caps.get(1).documents().size() < 250 && caps.get(2).documents().size() > 101);
+            CommitGroups g = new CommitGroups(w, 250, 600);
+            for (int c = 0; c < 2; c++) {
+                SyntheticFlows.Capture cap = caps.get(c);
+                int k = c;
+                g.add(cap.capture(), cap.documents(), n -> reported.add(k + ":" + n));
+                assertEquals(List.of(), reported);
+                assertEquals(0, r.captures().size(), "not committed yet");
+                assertEquals(cap.capture(), g.uncommitted(cap.capture().hash()));
+            }
+            g.whenCommitted(SyntheticFlows.hash(1), () -> reported.add("copy of 1"));
+            g.whenCommitted(SyntheticFlows.hash(9), () -> reported.add("not of this run"));
+            assertEquals(List.of("not of this run"), reported);
+            SyntheticFlows.Capture third = caps.get(2);
+            g.add(third.capture(), third.documents(), n -> reported.add("2:" + n)); // over 250 documents: the group commits
+            assertEquals(List.of("not of this run", "0:" + caps.get(0).documents().size(), "1:" + caps.get(1).documents().size(), "copy of 1",
+                    "2:" + third.documents().size()), reported);
+            assertEquals(1, g.commits());
+            assertEquals(3, r.captures().size());
+            assertNull(g.uncommitted(third.capture().hash()));
+            // The run's end commits what waits, and only then reports it.
+            SyntheticFlows.Capture fourth = caps.get(3);
+            g.add(fourth.capture(), fourth.documents(), n -> reported.add("3:" + n));
+            assertEquals(5, reported.size());
+            g.commit();
+            assertEquals("3:" + fourth.documents().size(), reported.get(5));
+            g.commit(); // nothing waits: no commit
+            assertEquals(2, g.commits());
+            g.close();
+            // A capture that waits longer than the time given is committed by the timer, no other capture ending.
+            CommitGroups timed = new CommitGroups(w, 1_000_000, 0.2);
+            SyntheticFlows.Capture fifth = caps.get(4);
+            timed.add(fifth.capture(), fifth.documents(), n -> reported.add("4:" + n));
+            for (int i = 0; i < 200 && reported.size() < 7; i++) Thread.sleep(25);
+            assertEquals("4:" + fifth.documents().size(), reported.get(6));
+            assertEquals(1, timed.commits());
+            assertEquals(5, r.captures().size());
+            timed.close();
+            // Added, never committed: gone with the writer (commitOnClose is off), never reported.
+            CommitGroups cut = new CommitGroups(w, 1_000_000, 600);
+            SyntheticFlows.Capture sixth = caps.get(5);
+            cut.add(sixth.capture(), sixth.documents(), n -> reported.add("5:" + n));
+            cut.close();
+        }
+        assertEquals(7, reported.size());
+        try (LuceneFlowIndex again = LuceneFlowIndex.openForReading(d)) {
+            assertEquals(5, again.captures().size());
+            assertEquals(3 * 100 + 2 * 10, again.search(FlowQueryParser.parse("*:*"), FlowSort.DEFAULT, 0).total());
         }
     }
 
