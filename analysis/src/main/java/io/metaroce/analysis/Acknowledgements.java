@@ -34,7 +34,7 @@ final class Acknowledgements {
     /** A READ response or atomic acknowledgement on flow g (about the request flow g's peer sends). */
     void response(Flow g, FrameFacts f) {
         OpcodeDef op = f.opcode;
-        boolean read = OpcodeKinds.isRead(op);
+        boolean read = (f.opcodeKinds() & OpcodeKinds.READ) != 0;
         g.dataPackets++;
         g.payloadBytes += f.payloadLength;
         if (read) {

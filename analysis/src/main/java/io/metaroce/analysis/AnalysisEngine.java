@@ -166,7 +166,11 @@ public final class AnalysisEngine {
             return;
         }
         roceFrames++;
-        Flow flow = flows.of(f);
+        // The recent-flow cache of FlowTable.of tried here first: of is a call per frame that C1 does not inline.
+        Flow flow = flows.recent[FlowTable.recentSlot(f)];
+        FlowKey k;
+        if (flow == null || (k = flow.key).qp != f.destQp || k.srcLo != f.srcLo || k.dstLo != f.dstLo || k.srcHi != f.srcHi
+                || k.dstHi != f.dstHi || k.v6 != f.v6) flow = flows.of(f);
         outcome.flow = flow;
         flows.lastAbout = null;
         if (flowFrames != null) flowFrames.add(flow.index, f.number, f.fileOffset);
@@ -188,7 +192,7 @@ public final class AnalysisEngine {
         } else if (!f.judgeable) {
             flow.unjudged++;
             unjudgedFrames++;
-            if (op.role() == OpcodeDef.Role.REQUEST && isSequenced(op)) stream.advanceOnly(flow, f);
+            if (op.role() == OpcodeDef.Role.REQUEST && (f.opcodeKinds() & OpcodeKinds.UD) == 0) stream.advanceOnly(flow, f);
         } else {
             if (f.cm != FrameFacts.CM_NONE) cm.accept(f);
             flow.lastFpFrame = f.number;
@@ -209,12 +213,8 @@ public final class AnalysisEngine {
         if (flows.overBound()) evictIdlest();
     }
 
-    private static boolean isSequenced(OpcodeDef op) {
-        return !OpcodeKinds.isUd(op);
-    }
-
     private void control(Flow g, FrameFacts f) {
-        switch (OpcodeKinds.of(f.opcode) & OpcodeKinds.CONTROL_MASK) {
+        switch (f.opcodeKinds() & OpcodeKinds.CONTROL_MASK) {
             case OpcodeKinds.CNP -> congestion.cnp(g, f);
             case OpcodeKinds.SACK -> sacks.sack(g, f);
             case OpcodeKinds.NACK -> sacks.nack(g, f);

@@ -470,6 +470,16 @@ public final class AnalysisSession {
             FrameFacts[] b = slot.items;
             int base = slotBase.get(b);
             BatchHook hook = batchHook;
+            if (hook == null && stages == null) {
+                // feed() written out for analyze's case: a call per frame that C1 does not inline.
+                FrameObserver obs = frameObserver;
+                for (int k = tapHold == null ? 0 : hold(engine, b, slot.size); k < slot.size; k++) {
+                    FrameFacts f = b[k];
+                    engine.accept(f);
+                    if (obs != null) obs.frame(f);
+                }
+                return;
+            }
             if (hook == null) {
                 for (int k = tapHold == null ? 0 : hold(engine, b, slot.size); k < slot.size; k++) feed(engine, b[k], base + k);
                 return;

@@ -288,6 +288,7 @@ final class FastFacts implements FastFrame {
         f.sport = Udp.srcport(s, b + udp);
 
         f.opcode = def;
+        f.opcodeKinds(def, OpcodeKinds.ofTable(tver, opcodeValue));
         f.tver = tver;
         f.opcodeValue = opcodeValue;
         f.psn = Bth.psn(s, b + bth);

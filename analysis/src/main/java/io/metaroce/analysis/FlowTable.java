@@ -54,17 +54,25 @@ final class FlowTable {
 
     EvictedFlows evicted() { return evicted; }
 
-    private static final int RECENT = 64;
+    static final int RECENT = 64;
     /**
      * Flows seen lately, by a hash of their key; cleared when flows are evicted. Consecutive frames come from a
      * handful of flows: under C1 alone (the launcher's choice for analyze) the map look-up is a chain of calls
      * (hashCode, getNode, equals) that this direct-mapped cache spares most frames.
      */
-    private final Flow[] recent = new Flow[RECENT];
+    final Flow[] recent = new Flow[RECENT];
 
-    /** The flow of a frame, created on first sight. */
+    /** The slot of f's flow in {@link #recent} (small enough for C1 to inline). */
+    static int recentSlot(FrameFacts f) {
+        return (f.destQp ^ (int) f.srcLo ^ (int) (f.dstLo >>> 3)) & (RECENT - 1);
+    }
+
+    /**
+     * The flow of a frame, created on first sight. {@link AnalysisEngine#accept} tries {@link #recent} itself first
+     * (this method is too large for C1 to inline).
+     */
     Flow of(FrameFacts f) {
-        int slot = (f.destQp ^ (int) f.srcLo ^ (int) (f.dstLo >>> 3)) & (RECENT - 1);
+        int slot = recentSlot(f);
         Flow fl = recent[slot];
         if (fl != null) {
             FlowKey k = fl.key;

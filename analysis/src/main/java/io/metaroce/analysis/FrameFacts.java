@@ -85,6 +85,30 @@ public final class FrameFacts {
     public boolean hasMrcm, mrcmSpray, mrcmCredit;
     public int mrcmPathCount, mrcmBasePort, mrcmPmtuLog2;
 
+    /**
+     * {@link OpcodeKinds#of} of {@link #opcode}, worked out on the decoding thread ({@link FastFacts}, {@link #from}):
+     * the analysis thread asks for it several times per frame and is the busier one. Valid while kindsOf is opcode
+     * (a caller that sets opcode itself gets it worked out on first use).
+     */
+    private OpcodeDef kindsOf;
+    private int kinds;
+
+    /** The {@link OpcodeKinds} bits of {@link #opcode} (not null). */
+    public int opcodeKinds() {
+        OpcodeDef op = opcode;
+        if (kindsOf != op) {
+            kinds = OpcodeKinds.of(op);
+            kindsOf = op;
+        }
+        return kinds;
+    }
+
+    /** Sets {@link #opcodeKinds()} of op (which is {@link #opcode}) from a table. */
+    void opcodeKinds(OpcodeDef op, int k) {
+        kindsOf = op;
+        kinds = k;
+    }
+
     /** Copies the analysis-relevant facts of a dissected frame. */
     public FrameFacts from(Dissection d) {
         number = d.number();
@@ -166,6 +190,7 @@ public final class FrameFacts {
 
         int bth = d.bthOffset();
         opcode = d.opcode();
+        opcodeKinds();
         tver = d.tver();
         opcodeValue = Bth.opcode(s, bth);
         psn = Bth.psn(s, bth);
@@ -312,5 +337,6 @@ public final class FrameFacts {
         cmRemoteCommId = o.cmRemoteCommId; cmLocalQpn = o.cmLocalQpn; cmStartPsn = o.cmStartPsn;
         cmPathMtu = o.cmPathMtu; hasMrcm = o.hasMrcm; mrcmSpray = o.mrcmSpray; mrcmCredit = o.mrcmCredit;
         mrcmPathCount = o.mrcmPathCount; mrcmBasePort = o.mrcmBasePort; mrcmPmtuLog2 = o.mrcmPmtuLog2;
+        kindsOf = o.kindsOf; kinds = o.kinds;
     }
 }

@@ -31,7 +31,15 @@ public final class Latency {
             for (int i = 0; i < EXACT; i++) buckets[bucket(samples[i])]++;
             samples = null;
         }
-        buckets[bucket(v)]++;
+        // bucket(v) written out: add runs for every acknowledged PSN, and bucket is too large for C1 to inline.
+        int b;
+        if (v < SUB) {
+            b = (int) v;
+        } else {
+            int exp = 63 - Long.numberOfLeadingZeros(v);
+            b = (exp - 5) * SUB + (int) ((v >>> (exp - 6)) & (SUB - 1));
+        }
+        buckets[b]++;
     }
 
     public void addAll(Latency o) {
@@ -43,6 +51,7 @@ public final class Latency {
         for (int b = 0; b < o.buckets.length; b++) for (int k = 0; k < o.buckets[b]; k++) add(value(b));
     }
 
+    /** The histogram bucket of v (written out in {@link #add}: keep the two alike). */
     private static int bucket(long v) {
         if (v < SUB) return (int) v;
         int exp = 63 - Long.numberOfLeadingZeros(v); // >= 6

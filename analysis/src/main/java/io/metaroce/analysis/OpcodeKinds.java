@@ -49,6 +49,11 @@ public final class OpcodeKinds {
         return compute(op);
     }
 
+    /** The kind bits of the opcode with this code in the spec's table of transport version tver (0 or 1). */
+    static int ofTable(int tver, int code) {
+        return tver == 0 ? KINDS0[code] : KINDS1[code];
+    }
+
     /** Service "ud" (datagrams, no PSN sequence). */
     public static boolean isUd(OpcodeDef op) {
         return (of(op) & UD) != 0;

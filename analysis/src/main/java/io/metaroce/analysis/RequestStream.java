@@ -105,7 +105,7 @@ final class RequestStream {
         fl.dataPackets++;
         fl.payloadBytes += f.payloadLength;
         boolean ce = f.ecn == 3;
-        int kind = OpcodeKinds.of(op);
+        int kind = f.opcodeKinds();
         if ((kind & OpcodeKinds.UD) != 0) {
             fl.ud = true;
             if (f.destQp != 1) fl.messages++; // QP 1 carries CM MADs, not application messages
@@ -321,7 +321,7 @@ final class RequestStream {
         int i = fl.w.idx(u);
         long dist = fl.highestSeenU - u;
         firstCopy(fl, f, u, i);
-        message(fl, f, u, OpcodeKinds.isRead(f.opcode));
+        message(fl, f, u, (f.opcodeKinds() & OpcodeKinds.READ) != 0);
         receiverArrival(fl, f, u, i);
         sink.outOfOrder(fl, f, dist, f.tver == 1 ? f.pathId : null, null);
     }
@@ -342,13 +342,13 @@ final class RequestStream {
         fl.uniquePayloadBytes += f.payloadLength;
         if (f.tver == 1) fl.path(f.pathId).firstSends++;
         if (fl.view != View.MIRROR || fl.mirrorSeesAllPaths()) fl.captureGaps--;
-        message(fl, f, u, OpcodeKinds.isRead(f.opcode));
+        message(fl, f, u, (f.opcodeKinds() & OpcodeKinds.READ) != 0);
         int ms = fl.msgs.slotOf(w.msg[i]);
         Flow.Messages m = fl.msgs;
         if (ms >= 0 && !m.done[ms] && m.lastU[ms] != Long.MIN_VALUE && m.covered[ms] >= m.lastU[ms] - m.firstU[ms] + 1) {
             completeMessage(fl, f, ms);
         }
-        if (OpcodeKinds.isRead(f.opcode)) reserve(fl, f, u);
+        if ((f.opcodeKinds() & OpcodeKinds.READ) != 0) reserve(fl, f, u);
         unseen.appeared(ackFrame);
         sink.ackBeforeRequest(fl, f, ackFrame, lead);
     }
@@ -412,7 +412,7 @@ final class RequestStream {
         // Spurious: the receiver already had the PSN. A READ or atomic sent again is answered again (its
         // responses are what was missing), so it is never spurious; whether the responder already held it
         // decides whether its responses are replays.
-        int kind = OpcodeKinds.of(f.opcode);
+        int kind = f.opcodeKinds();
         boolean read = (kind & OpcodeKinds.READ) != 0, atomic = (kind & OpcodeKinds.ATOMIC) != 0;
         boolean readOrAtomic = read || atomic;
         boolean spurious = false, pending = false, responderHad = false;

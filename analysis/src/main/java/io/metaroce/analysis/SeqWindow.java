@@ -113,7 +113,26 @@ final class SeqWindow implements RequestWindow {
             base = Math.max(base, u - cap + 1);
             if (top < base - 1) top = base - 1;
         }
-        for (long p = top + 1; p <= u; p++) clear(idx(p));
+        if (u == top + 1 && cols == null) {
+            // The common case, one new PSN: its slot cleared here, not by a call per PSN (clear is too large for
+            // C1 to inline, and ensure runs for every new request PSN).
+            int i = (int) (u & mask);
+            state[i] = 0;
+            cause[i] = 0;
+            copies[i] = 0;
+            respCause[i] = 0;
+            ackReq[i] = 0;
+            kind[i] = 0;
+            msg[i] = -1;
+            episode[i] = 0;
+            lossPath[i] = -1;
+            firstFrame[i] = 0;
+            lastFrame[i] = 0;
+            signalTime[i] = 0;
+            respFrame[i] = 0;
+        } else {
+            for (long p = top + 1; p <= u; p++) clear(idx(p));
+        }
         top = u;
         return true;
     }
@@ -142,6 +161,7 @@ final class SeqWindow implements RequestWindow {
         if (cols != null) cols.grow(oldCap, cap, base, top);
     }
 
+    /** Resets slot i for a new PSN (what {@link #ensure} writes out for its common case: keep the two alike). */
     private void clear(int i) {
         state[i] = 0;
         cause[i] = 0;

@@ -25,6 +25,8 @@ import java.util.concurrent.atomic.AtomicReference;
 public final class TwoThreadPipeline<B> {
     /** How long one side waits before it looks at the other side's state again. */
     private static final long POLL_MILLIS = 20;
+    /** Consumed batches handed back to the producer at once (see {@link #consume}). */
+    private static final int RETURN_GROUP = 4;
 
     /** One batch of the pool, with the number of frames in it and whether it is the last. */
     public static final class Slot<B> {
@@ -122,9 +124,22 @@ public final class TwoThreadPipeline<B> {
     }
 
     private void consume(Consumer<B> consumer, Thread producerThread) {
+        // Consumed batches go back to the producer in groups of RETURN_GROUP. A producer that is ahead waits for an
+        // empty batch; handing each back at once woke it for every batch, and the wake-up (a futex call) is paid
+        // by this thread, the critical path of a file's pass (analyze of 1 M frames: about 2,000 wake-ups, 4-5 %
+        // of this thread's CPU under perf). Held batches go back before this thread waits for a full one, so the
+        // producer never waits for a batch that is done.
+        @SuppressWarnings("unchecked")
+        Slot<B>[] done = new Slot[RETURN_GROUP];
+        int held = 0;
         try {
             while (true) {
-                Slot<B> s = full.poll(POLL_MILLIS, TimeUnit.MILLISECONDS);
+                Slot<B> s = full.poll();
+                if (s == null) {
+                    for (int k = 0; k < held; k++) empty.add(done[k]);
+                    held = 0;
+                    s = full.poll(POLL_MILLIS, TimeUnit.MILLISECONDS);
+                }
                 if (s == null) {
                     // The producer ended without a last batch (it failed or was cancelled).
                     if (producerDone && full.isEmpty()) return;
@@ -132,7 +147,11 @@ public final class TwoThreadPipeline<B> {
                 }
                 consumer.accept(s);
                 if (s.last) return;
-                empty.add(s);
+                done[held++] = s;
+                if (held == RETURN_GROUP) {
+                    for (int k = 0; k < held; k++) empty.add(done[k]);
+                    held = 0;
+                }
             }
         } catch (Throwable t) {
             // Nothing here may allocate: after an OutOfMemoryError the heap may have no room left.

@@ -60,8 +60,15 @@ final class UnseenAcks {
         }
     }
 
-    /** Lets the findings go whose PSNs had the reordering tolerance to appear by time t. */
+    /**
+     * Lets the findings go whose PSNs had the reordering tolerance to appear by time t. Called for every frame:
+     * small enough for C1 to inline when nothing is held (nearly always).
+     */
     void release(long t) {
+        if (!held.isEmpty()) releaseDue(t);
+    }
+
+    private void releaseDue(long t) {
         Held a;
         while ((a = held.peek()) != null && t - a.time > AnalysisEngine.CAPTURE_REORDER_NS) {
             held.poll();

@@ -315,9 +315,15 @@ final class VerdictSink {
         return p;
     }
 
-    /** Hands out the decided events at the head of the queue (all: everything, at the end of the pass). */
+    /**
+     * Hands out the decided events at the head of the queue (all: everything, at the end of the pass). Called for
+     * every frame: small enough for C1 to inline when no event waits (nearly always).
+     */
     void flush(boolean all, long now) {
-        if (listener == null) return;
+        if (listener != null && !queue.isEmpty()) flushQueue(all, now);
+    }
+
+    private void flushQueue(boolean all, long now) {
         PendingEvent e;
         while ((e = queue.peek()) != null) {
             if (!e.ready && !all && e.event.timeNs() > now - AnalysisEngine.MAX_HOLD_NS) break;

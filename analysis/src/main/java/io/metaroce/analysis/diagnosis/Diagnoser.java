@@ -123,7 +123,9 @@ public final class Diagnoser implements AnalysisSession.FrameObserver {
         // frames the map look-up (hash, key compare) on the per-frame path.
         int slot = (f.destQp ^ (int) f.srcLo ^ (int) (f.dstLo >>> 3)) & (RECENT - 1);
         QpDirection d = recent[slot];
-        if (d == null || !d.is(f)) d = byKey.get(probe.set(f));
+        // Whether d is f's direction, written out: a method for it was too large for C1 to inline.
+        if (d == null || !(f.destQp == d.destQp && f.srcLo == d.srcLo && f.dstLo == d.dstLo && f.srcHi == d.srcHi
+                && f.dstHi == d.dstHi && f.v6 == d.v6)) d = byKey.get(probe.set(f));
         if (d != null) recent[slot] = d;
         if (d == null) {
             if (directions.size() >= maxDirections) {

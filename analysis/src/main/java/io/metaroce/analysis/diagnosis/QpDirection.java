@@ -90,11 +90,6 @@ final class QpDirection {
         this.dst = id.substring(s + 1, sl);
     }
 
-    /** Whether f belongs to this direction (its source, destination and destination QP). */
-    boolean is(FrameFacts f) {
-        return f.destQp == destQp && f.srcLo == srcLo && f.dstLo == dstLo && f.srcHi == srcHi && f.dstHi == dstHi && f.v6 == v6;
-    }
-
     static int diff(int a, int b) { return ((a - b) << 8) >> 8; }
 
     void seen(FrameFacts f) {
@@ -109,7 +104,7 @@ final class QpDirection {
         else if (f.sport >= 0) rocev2 = true; // native InfiniBand (LRH + GRH) is neither
         if (service == null) service = f.opcode.service();
         if (f.tver > tver) tver = f.tver;
-        if (OpcodeKinds.isUd(f.opcode)) ud = true;
+        if ((f.opcodeKinds() & OpcodeKinds.UD) != 0) ud = true;
         int kind = Kinds.of(f);
         long mk = ((long) kind << 32) | ((long) (f.dscp & 0xFF) << 16) | ((long) ((f.pcp + 1) & 0xF) << 8) | (f.ecn & 0xF);
         // The same marking and port as the previous packet of the direction (nearly always): no map look-up,
