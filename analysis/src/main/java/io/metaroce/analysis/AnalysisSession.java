@@ -455,11 +455,14 @@ public final class AnalysisSession {
             int base = slotBase.get(b);
             int n = 0;
             boolean more = true;
-            while (n < BATCH && (more = src.next())) {
-                decode(src, dis, fast, d, b[n], st, base + n);
-                n++;
-                // A live source hands over what it has when no frame is waiting, so events come as they happen.
-                if (live && src.endOfBurst()) break;
+            while (n < BATCH) {
+                int r = decodeChunk(src, dis, fast, d, b, n, Math.min(n + CHUNK, BATCH), st, base, live);
+                n = r & CHUNK_INDEX;
+                if ((r & CHUNK_END) != 0) {
+                    more = false;
+                    break;
+                }
+                if ((r & CHUNK_BURST) != 0) break;
             }
             slot.size = n;
             frames[0] += n;
@@ -470,27 +473,54 @@ public final class AnalysisSession {
             FrameFacts[] b = slot.items;
             int base = slotBase.get(b);
             BatchHook hook = batchHook;
-            if (hook == null && stages == null) {
-                // feed() written out for analyze's case: a call per frame that C1 does not inline.
-                FrameObserver obs = frameObserver;
-                for (int k = tapHold == null ? 0 : hold(engine, b, slot.size); k < slot.size; k++) {
-                    FrameFacts f = b[k];
-                    engine.accept(f);
-                    if (obs != null) obs.frame(f);
-                }
-                return;
-            }
             if (hook == null) {
-                for (int k = tapHold == null ? 0 : hold(engine, b, slot.size); k < slot.size; k++) feed(engine, b[k], base + k);
+                for (int k = tapHold == null ? 0 : hold(engine, b, slot.size); k < slot.size; k += CHUNK) {
+                    feedChunk(engine, b, k, Math.min(k + CHUNK, slot.size), base);
+                }
                 return;
             }
             hook.before();
             try {
-                for (int k = tapHold == null ? 0 : hold(engine, b, slot.size); k < slot.size; k++) feed(engine, b[k], base + k);
+                for (int k = tapHold == null ? 0 : hold(engine, b, slot.size); k < slot.size; k += CHUNK) {
+                    feedChunk(engine, b, k, Math.min(k + CHUNK, slot.size), base);
+                }
             } finally {
                 hook.after(slot.size);
             }
         });
+    }
+
+    /**
+     * Frames a batch's two loops hand to one call of {@link #decodeChunk} or {@link #feedChunk}. Each lambda runs once
+     * per batch, so its loop stayed interpreted until the lambda was compiled: under the launcher's thresholds for
+     * analyze (C1 alone, {@code CompileThresholdScaling=4}) after 400 batches, about 200,000 frames of an interpreted
+     * loop body on each thread. A method called for every 16 frames is compiled after a few thousand frames; only the
+     * lambda's loop over the chunks (32 turns a batch) stays interpreted until then.
+     */
+    private static final int CHUNK = 16;
+    /** What {@link #decodeChunk} returns: the index after the last frame decoded, and why it stopped before its end. */
+    private static final int CHUNK_INDEX = 0xFFFF, CHUNK_END = 1 << 16, CHUNK_BURST = 1 << 17;
+
+    /**
+     * Decodes frames into b[n, to) on the decoding thread (see {@link #CHUNK}); returns the index after the last frame
+     * decoded, with {@link #CHUNK_END} when the source has no more frames, {@link #CHUNK_BURST} when a live source's
+     * burst ended.
+     */
+    private static int decodeChunk(PacketSource src, Dissector dis, FastFacts fast, io.metaroce.dissector.Dissection d,
+                                   FrameFacts[] b, int n, int to, FrameStages st, int base, boolean live) {
+        while (n < to) {
+            if (!src.next()) return n | CHUNK_END;
+            decode(src, dis, fast, d, b[n], st, base + n);
+            n++;
+            // A live source hands over what it has when no frame is waiting, so events come as they happen.
+            if (live && src.endOfBurst()) return n | CHUNK_BURST;
+        }
+        return n;
+    }
+
+    /** Frames [from, to) of a batch through the engine, on the analysis thread (see {@link #CHUNK}). */
+    private void feedChunk(AnalysisEngine engine, FrameFacts[] b, int from, int to, int base) {
+        for (int k = from; k < to; k++) feed(engine, b[k], base + k);
     }
 
     /**

@@ -94,6 +94,9 @@ class FastFactsTest {
     }
 
     private static void diff(FrameFacts want, FrameFacts got, String where, List<String> problems) {
+        // The opcode's kinds that FastFacts sets from its table (the analysis thread reads them, not the strings).
+        if (got.opcode != null && got.opcodeKinds() != OpcodeKinds.of(got.opcode))
+            problems.add(where + ": opcode kinds " + got.opcodeKinds() + ", of the opcode " + OpcodeKinds.of(got.opcode));
         for (Field f : FIELDS) {
             try {
                 if (!Objects.equals(f.get(want), f.get(got))) problems.add(where + ": " + f.getName() + " " + f.get(got) + ", dissection " + f.get(want));
@@ -190,6 +193,19 @@ class FastFactsTest {
     }
 
     /** The comparison itself sees a wrong field (a guard against a test that cannot fail). */
+    /** Facts whose opcode a caller set itself (tests, replays) get the kinds of that opcode, not of an earlier one. */
+    @Test
+    void opcodeKindsFollowAnOpcodeSetByHand() {
+        FrameFacts f = new FrameFacts();
+        f.opcode = Spec.OPCODES_TVER0.get(0x64); // UD SEND Only
+        assertTrue((f.opcodeKinds() & OpcodeKinds.UD) != 0);
+        f.opcode = Spec.OPCODES_TVER0.get(0x0C); // RC RDMA READ Request
+        assertEquals(OpcodeKinds.READ, f.opcodeKinds());
+        FrameFacts g = new FrameFacts();
+        g.copyFrom(f);
+        assertEquals(OpcodeKinds.READ, g.opcodeKinds());
+    }
+
     @Test
     void aWrongFieldIsReported() throws Exception {
         Path f = Path.of("../samples/captures/rocev2-clean.pcapng");
