@@ -65,6 +65,20 @@ class AotCacheIT {
     }
 
     @Test
+    void theCacheIsMappedWhereItWasWrittenNotRelocated() {
+        // Relocating the cache at every start (the JDK's default) costs 10-25 ms before main; the launcher asks for
+        // the cache's own address. The JVM's AOT log (through METAROCE_JAVA_OPTS, after the launcher's -Xlog:all=off)
+        // says which mode it ran and whether it mapped the cache elsewhere.
+        for (List<String> args : List.of(List.of("analyze", "-r", SAMPLE), List.of("--version"))) {
+            Launcher.Run run = Launcher.run(Launcher.Call.of(args).env(Map.of("METAROCE_JAVA_OPTS", "-Xlog:aot=info")));
+            assertEquals(0, run.exit(), run.show());
+            assertTrue(run.out().contains("ArchiveRelocationMode: 0"), args + ":\n" + run.show());
+            assertTrue(!run.out().contains("always map archive(s) at an alternative address"), args + ":\n" + run.show());
+            assertTrue(run.out().contains("Opened AOT cache"), args + " ran from its cache:\n" + run.show());
+        }
+    }
+
+    @Test
     void theIndexCommandsRunFromTheirOwnCaches(@TempDir Path tmp) throws Exception {
         String index = tmp.resolve("flows.idx").toString();
         // Through the launcher, as a user runs them: each trains its cache on first use.
