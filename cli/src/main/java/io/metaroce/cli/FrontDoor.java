@@ -1,6 +1,7 @@
 package io.metaroce.cli;
 
 import io.metaroce.capture.CaptureFiles;
+import java.io.File;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.reflect.Field;
@@ -43,7 +44,10 @@ public final class FrontDoor {
         if (command != null) new WarmUp(command).start();
         if (command == AnalyzeCommand.class) {
             String file = prefetchTarget(args);
-            if (file != null) {
+            // Only a file the prefetch would open (MappedCapture.PAGER_MIN_BYTES, 32 MiB, and more): for a smaller one
+            // it opens nothing, and the call would only initialise the capture classes (the foreign-memory API's
+            // first use, a method-handle class spun) on the main thread, which the warm-up does beside picocli.
+            if (file != null && new File(file).length() >= PREFETCH_MIN_BYTES) {
                 try {
                     CaptureFiles.prefetch(Path.of(file));
                 } catch (RuntimeException e) {
@@ -53,6 +57,9 @@ public final class FrontDoor {
         }
         return Main.run(args);
     }
+
+    /** The smallest capture the prefetch opens ahead (the capture module's pager threshold, MappedCapture). */
+    private static final long PREFETCH_MIN_BYTES = 32L << 20;
 
     /** The command class of a capture command (the ones {@link WarmUp} prepares), or null. */
     private static Class<?> captureCommand(String name) {
@@ -76,8 +83,9 @@ public final class FrontDoor {
      * <li>the accessors through which picocli reads and sets each option's field: core reflection makes a field's
      * accessor from method handles, and the JDK spins a class per method-handle shape (about 15 for a command's
      * boolean, int, long, double and object fields), kept for the field and the shapes in the JDK's caches;
-     * <li>the foreign-memory API's reads of an int, short and long in either byte order and its copy into an array, as
-     * the capture readers make them: the first ones initialise the API and spin some 7 method-handle classes;
+     * <li>the capture reader's entry class ({@link CaptureFiles}: its byte layouts) and the foreign-memory API's reads
+     * of an int, short and long in either byte order and its copy into an array, as the capture readers make them:
+     * the first ones initialise the API and spin some 7 method-handle classes;
      * <li>{@code String.format} of a number (the text reports' figures): the formatter's locale data, read at the first
      * number formatted.
      * </ul>
@@ -96,6 +104,7 @@ public final class FrontDoor {
         public void run() {
             try {
                 read(command, 0);
+                Class.forName(CaptureFiles.class.getName(), true, CaptureFiles.class.getClassLoader());
                 MemorySegment m = MemorySegment.ofArray(new byte[8]);
                 for (ByteOrder order : new ByteOrder[] {ByteOrder.BIG_ENDIAN, ByteOrder.LITTLE_ENDIAN}) {
                     m.get(ValueLayout.JAVA_INT_UNALIGNED.withOrder(order), 0);
@@ -104,7 +113,7 @@ public final class FrontDoor {
                 }
                 MemorySegment.copy(m, ValueLayout.JAVA_BYTE, 0, new byte[1], 0, 1);
                 String.format(Locale.ROOT, "%.2f %d", 1.5, 1L);
-            } catch (RuntimeException | LinkageError e) {
+            } catch (RuntimeException | LinkageError | ClassNotFoundException e) {
                 // Only a warm-up: the command does it again and reports what is wrong.
             }
         }
