@@ -85,7 +85,7 @@ final class AotTraining {
                     default -> throw new IllegalArgumentException("no training for " + args[i]);
                 }
             }
-            for (String[] run : runs) Main.run(run);
+            for (String[] run : runs) FrontDoor.run(run);
             System.out.flush();
         } finally {
             deleteTree(tmp);

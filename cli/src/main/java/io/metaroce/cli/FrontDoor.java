@@ -1,11 +1,17 @@
 package io.metaroce.cli;
 
 import io.metaroce.capture.CaptureFiles;
+import java.io.File;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import picocli.CommandLine.Mixin;
 
 /**
@@ -13,8 +19,8 @@ import picocli.CommandLine.Mixin;
  * picocli is loaded: picocli's Java 5 class files cannot be stored in the JDK's AOT cache, so loading it costs
  * about 180 classes read and verified at every start, which is most of the time of a version query. Everything
  * else goes to {@link Main}, which prints the same version line through picocli for every subcommand; for
- * {@code analyze}, two threads first use the idle second core while picocli sets up (the command's annotations, and
- * the capture file opened ahead).
+ * {@code analyze}, {@code validate}, {@code dissect} and {@code index}, a thread first uses the idle second core while
+ * picocli sets up ({@link WarmUp}), and analyze opens its capture file ahead.
  */
 public final class FrontDoor {
     private FrontDoor() {}
@@ -26,10 +32,22 @@ public final class FrontDoor {
             System.out.flush();
             return;
         }
-        if (args.length > 0 && args[0].equals("analyze")) {
-            new Annotations(AnalyzeCommand.class).start();
+        System.exit(run(args));
+    }
+
+    /**
+     * Runs a command line through {@link Main} after starting what runs beside picocli's set-up, and returns the exit
+     * code (the AOT training calls this, so that the cache holds these classes too).
+     */
+    static int run(String[] args) {
+        Class<?> command = args.length > 0 ? captureCommand(args[0]) : null;
+        if (command != null) new WarmUp(command).start();
+        if (command == AnalyzeCommand.class) {
             String file = prefetchTarget(args);
-            if (file != null) {
+            // Only a file the prefetch would open (MappedCapture.PAGER_MIN_BYTES, 32 MiB, and more): for a smaller one
+            // it opens nothing, and the call would only initialise the capture classes (the foreign-memory API's
+            // first use, a method-handle class spun) on the main thread, which the warm-up does beside picocli.
+            if (file != null && new File(file).length() >= PREFETCH_MIN_BYTES) {
                 try {
                     CaptureFiles.prefetch(Path.of(file));
                 } catch (RuntimeException e) {
@@ -37,21 +55,47 @@ public final class FrontDoor {
                 }
             }
         }
-        Main.main(args);
+        return Main.run(args);
+    }
+
+    /** The smallest capture the prefetch opens ahead (the capture module's pager threshold, MappedCapture). */
+    private static final long PREFETCH_MIN_BYTES = 32L << 20;
+
+    /** The command class of a capture command (the ones {@link WarmUp} prepares), or null. */
+    private static Class<?> captureCommand(String name) {
+        return switch (name) {
+            case "analyze" -> AnalyzeCommand.class;
+            case "validate" -> ValidateCommand.class;
+            case "dissect" -> DissectCommand.class;
+            case "index" -> IndexCommand.class;
+            default -> null;
+        };
     }
 
     /**
-     * Reads, on a thread of its own, the annotations picocli is about to read for a command: the JDK makes a proxy
-     * class per annotation type at the first read (the AOT cache cannot hold them; some 40 ms of the main thread's
-     * start), and caches each field's annotations. This thread reads them from the command's fields up, picocli
-     * reads them from Object's methods down, so the two share the work and meet in the middle (a read already under
-     * way on the other thread is waited for, not done twice).
+     * Does, on a thread of its own while the main thread builds picocli's model (the second core is idle then), the
+     * JDK's one-time work that the AOT cache cannot hold and that the command is about to need; each is made once,
+     * by whichever thread comes first, and the other waits or takes it from the JDK's caches:
+     * <ul>
+     * <li>the annotations picocli reads: the JDK makes a proxy class per annotation type at the first read (some
+     * 40 ms of the main thread's start), and caches each field's annotations. This thread reads them from the
+     * command's fields up, picocli reads them from Object's methods down, so the two meet in the middle;
+     * <li>the accessors through which picocli reads and sets each option's field: core reflection makes a field's
+     * accessor from method handles, and the JDK spins a class per method-handle shape (about 15 for a command's
+     * boolean, int, long, double and object fields), kept for the field and the shapes in the JDK's caches;
+     * <li>the capture reader's entry class ({@link CaptureFiles}: its byte layouts) and the foreign-memory API's reads
+     * of an int, short and long in either byte order and its copy into an array, as the capture readers make them:
+     * the first ones initialise the API and spin some 7 method-handle classes;
+     * <li>{@code String.format} of a number (the text reports' figures): the formatter's locale data, read at the first
+     * number formatted.
+     * </ul>
+     * Only a warm-up: nothing it does changes what the command does or prints, and any failure is left to the command.
      */
-    private static final class Annotations extends Thread {
+    private static final class WarmUp extends Thread {
         private final Class<?> command;
 
-        Annotations(Class<?> command) {
-            super("metaroce-annotations");
+        WarmUp(Class<?> command) {
+            super("metaroce-warm-up");
             setDaemon(true);
             this.command = command;
         }
@@ -60,8 +104,17 @@ public final class FrontDoor {
         public void run() {
             try {
                 read(command, 0);
-            } catch (RuntimeException | LinkageError e) {
-                // Only a warm-up: picocli reads them again and reports what is wrong.
+                Class.forName(CaptureFiles.class.getName(), true, CaptureFiles.class.getClassLoader());
+                MemorySegment m = MemorySegment.ofArray(new byte[8]);
+                for (ByteOrder order : new ByteOrder[] {ByteOrder.BIG_ENDIAN, ByteOrder.LITTLE_ENDIAN}) {
+                    m.get(ValueLayout.JAVA_INT_UNALIGNED.withOrder(order), 0);
+                    m.get(ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(order), 0);
+                    m.get(ValueLayout.JAVA_LONG_UNALIGNED.withOrder(order), 0);
+                }
+                MemorySegment.copy(m, ValueLayout.JAVA_BYTE, 0, new byte[1], 0, 1);
+                String.format(Locale.ROOT, "%.2f %d", 1.5, 1L);
+            } catch (RuntimeException | LinkageError | ClassNotFoundException e) {
+                // Only a warm-up: the command does it again and reports what is wrong.
             }
         }
 
@@ -70,11 +123,22 @@ public final class FrontDoor {
             for (Class<?> k = c; k != null; k = k.getSuperclass()) up.add(k);
             for (Class<?> k : up) {
                 for (Field f : k.getDeclaredFields()) {
-                    f.getDeclaredAnnotations();
+                    if (f.getDeclaredAnnotations().length == 0 || Modifier.isStatic(f.getModifiers())) continue;
                     if (depth < 4 && f.isAnnotationPresent(Mixin.class)) read(f.getType(), depth + 1);
+                    accessor(f);
                 }
                 k.getDeclaredAnnotations();
                 for (Method m : k.getDeclaredMethods()) m.getDeclaredAnnotations();
+            }
+        }
+
+        /** Makes the field's accessor as picocli's reads and writes use it (accessible, so the override one). */
+        private static void accessor(Field f) {
+            try {
+                f.setAccessible(true);
+                f.get(null);   // an instance field: the accessor is made, then the missing instance refused
+            } catch (RuntimeException | IllegalAccessException e) {
+                // expected (no instance)
             }
         }
     }

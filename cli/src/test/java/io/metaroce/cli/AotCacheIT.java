@@ -65,6 +65,35 @@ class AotCacheIT {
     }
 
     @Test
+    void theCacheIsMappedWhereItWasWrittenNotRelocated() {
+        // Relocating the cache at every start (the JDK's default) costs 10-25 ms before main; the launcher asks for
+        // the cache's own address. The JVM's AOT log (through METAROCE_JAVA_OPTS, after the launcher's -Xlog:all=off)
+        // says which mode it ran and whether it mapped the cache elsewhere.
+        for (List<String> args : List.of(List.of("analyze", "-r", SAMPLE), List.of("--version"))) {
+            Launcher.Run run = Launcher.run(Launcher.Call.of(args).env(Map.of("METAROCE_JAVA_OPTS", "-Xlog:aot=info")));
+            assertEquals(0, run.exit(), run.show());
+            assertTrue(run.out().contains("ArchiveRelocationMode: 0"), args + ":\n" + run.show());
+            assertTrue(!run.out().contains("always map archive(s) at an alternative address"), args + ":\n" + run.show());
+            assertTrue(run.out().contains("Opened AOT cache"), args + " ran from its cache:\n" + run.show());
+        }
+    }
+
+    @Test
+    void theCaptureCommandsWarmUpBesidePicocli(@TempDir Path tmp) {
+        // FrontDoor's warm-up thread does the JDK's one-time work (annotation proxies, the options' field accessors,
+        // the foreign-memory API, the formatter) while the main thread builds picocli's model: the JVM's class
+        // initialisation log names the thread that initialised each class first.
+        for (List<String> args : List.of(List.of("analyze", "-r", SAMPLE), List.of("validate", SAMPLE), List.of("dissect", "-r", SAMPLE),
+                List.of("index", SAMPLE, "--index", tmp.resolve("w.idx").toString()))) {
+            Launcher.Run run = Launcher.run(Launcher.Call.of(args).env(Map.of("METAROCE_JAVA_OPTS", "-Xlog:class+init=debug")));
+            assertTrue(run.exit() == 0 || args.get(0).equals("validate"), run.show());
+            assertTrue(run.out().contains("Thread \"metaroce-warm-up\" is initializing"), args + ": the warm-up thread ran first somewhere");
+        }
+        Launcher.Run version = Launcher.run(Launcher.Call.of("--version").env(Map.of("METAROCE_JAVA_OPTS", "-Xlog:class+init=debug")));
+        assertTrue(!version.out().contains("metaroce-warm-up"), "no warm-up for a version query");
+    }
+
+    @Test
     void theIndexCommandsRunFromTheirOwnCaches(@TempDir Path tmp) throws Exception {
         String index = tmp.resolve("flows.idx").toString();
         // Through the launcher, as a user runs them: each trains its cache on first use.

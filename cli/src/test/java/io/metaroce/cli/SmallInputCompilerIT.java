@@ -32,6 +32,14 @@ class SmallInputCompilerIT {
     }
 
     @Test
+    void theVersionQueryRunsWithC1Alone() {
+        // answered before picocli loads: nothing of it is worth the optimising compiler's set-up
+        assertEquals(1, level("--version"));
+        assertEquals(1, level("-V"));
+        assertEquals(4, level("dissect", "--version"), "only the bare version query");
+    }
+
+    @Test
     void bigInputsDirectoriesAndOtherCommandsKeepC2(@TempDir Path tmp) throws Exception {
         Path big = tmp.resolve("big.pcap");   // sparse: only its size matters to the launcher (the run then fails)
         try (RandomAccessFile f = new RandomAccessFile(big.toFile(), "rw")) {
