@@ -1441,7 +1441,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
             boolean bytes = (r.st[i] & FirstCopies.TRUNC) == 0 && !d.truncated;
             if (bytes && diffs.isEmpty() && r.seg[i] != null && d.seg != null) {
                 if (r.pad[i] != d.pad) diffs.add("pad_cnt " + r.pad[i] + " -> " + d.pad);
-                MemorySegment a = r.seg[i], b = d.seg;
+                MemorySegment a = (MemorySegment) r.seg[i], b = d.seg;
                 long aAt = r.segAt[i], bAt = d.segAt;
                 if (!same(a, aAt + r.extOff[i], aAt + r.payOff[i], b, bAt + d.extOff, bAt + d.payOff)) diffs.add("extension headers (RETH, ImmDt, IETH, ...)");
                 if (!same(a, aAt + r.payOff[i], aAt + r.endOff[i], b, bAt + d.payOff, bAt + d.endOff)) diffs.add("payload bytes");
