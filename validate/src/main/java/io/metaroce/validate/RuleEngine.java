@@ -1562,10 +1562,38 @@ final class RuleEngine implements AnalysisSession.FrameStages {
         fl.cursorStuckSince = 0;
     }
 
+    /**
+     * The opcodes of both versions' tables by (tver == 1 ? 256 : 0) + code, as {@code Dissector.opcodeDef} finds them
+     * (two list look-ups, calls under C1), and their families as numbers (the same string, the same number; 0 for
+     * none): {@link #ordered} runs once per request PSN, and compared families with String.equals, which C1 does
+     * not inline.
+     */
+    private static final OpcodeDef[] ORDERED_OPS = new OpcodeDef[512];
+    private static final int[] FAMILY_IDS = new int[512];
+    private static final int WRITE_FAMILY, READ_FAMILY;
+
+    static {
+        List<String> families = new ArrayList<>();
+        families.add(null);
+        for (int v = 0; v < 2; v++) {
+            List<OpcodeDef> t = v == 1 ? Spec.OPCODES_TVER1 : Spec.OPCODES_TVER0;
+            for (int c = 0; c < 256 && c < t.size(); c++) {
+                OpcodeDef op = t.get(c);
+                if (op == null) continue;
+                ORDERED_OPS[v << 8 | c] = op;
+                if (!families.contains(op.family())) families.add(op.family());
+                FAMILY_IDS[v << 8 | c] = families.indexOf(op.family());
+            }
+        }
+        WRITE_FAMILY = families.indexOf("write");
+        READ_FAMILY = families.indexOf("read");
+    }
+
     private void ordered(FlowState fl, long u, int i) {
         FirstCopies r = fl.ring;
         int tver = fl.tver < 0 ? 0 : fl.tver;
-        OpcodeDef op = io.metaroce.dissector.Dissector.opcodeDef(r.op[i] & 0xFF, tver);
+        int k = (tver == 1 ? 256 : 0) + (r.op[i] & 0xFF);
+        OpcodeDef op = ORDERED_OPS[k];
         if (op == null || (r.st[i] & FirstCopies.UNJUDGED) != 0) {
             fl.mState = FlowState.M_SYNC;
             fl.mPrevEndU = Long.MIN_VALUE;
@@ -1575,6 +1603,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
         OpcodeDef.Segment seg = op.segment();
         boolean firstOrOnly = seg == OpcodeDef.Segment.FIRST || seg == OpcodeDef.Segment.ONLY;
         String family = op.family();
+        int familyId = FAMILY_IDS[k];
         int psn = wrap(u);
         if (fl.mState == FlowState.M_SYNC) {
             if (!firstOrOnly) return;
@@ -1585,7 +1614,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
                         + " has not ended (no Last)");
                 if (x != null) x.also(fl.mFirstFrame);
                 fl.mPrevEndU = Long.MIN_VALUE;
-            } else if (!family.equals(fl.mFamily)) {
+            } else if (familyId != fl.mFamilyId) {
                 Finding x = findings.add(MR_SEQ_002, ERROR, fl.id, frame, time, op.label() + " at PSN " + psn
                         + " inside the " + fl.mFamily.toUpperCase() + " message started at PSN " + wrap(fl.mFirstU));
                 if (x != null) x.also(fl.mFirstFrame);
@@ -1615,6 +1644,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
             fl.mFirstU = u;
             fl.mFirstFrame = frame;
             fl.mFamily = family;
+            fl.mFamilyId = familyId;
             fl.mMsgId = r.msgId[i];
             fl.mSum = payload;
             fl.mRethLen = r.rethLen[i];
@@ -1641,7 +1671,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
         fl.mState = FlowState.M_IN;
         if (seg == OpcodeDef.Segment.LAST || seg == OpcodeDef.Segment.ONLY) {
             // MR-SEQ-004: a WRITE's payload adds up to its RETH dma_length.
-            if ("write".equals(family) && fl.mRethLen >= 0 && fl.mSum != (fl.mRethLen & 0xFFFFFFFFL)) {
+            if (familyId == WRITE_FAMILY && fl.mRethLen >= 0 && fl.mSum != (fl.mRethLen & 0xFFFFFFFFL)) {
                 Finding x = findings.add(MR_SEQ_004, ERROR, fl.id, frame, time, "WRITE message PSN " + wrap(fl.mFirstU)
                         + ".." + psn + " carries " + fl.mSum + " payload bytes, its RETH dma_length says " + fl.mRethLen);
                 if (x != null && fl.mFirstFrame != frame) x.also(fl.mFirstFrame);
@@ -1651,7 +1681,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
             long end = u;
             while (r.contains(end + 1) && (r.st[r.idx(end + 1)] & FirstCopies.RESERVED) != 0
                     && (r.st[r.idx(end + 1)] & FirstCopies.SEEN) == 0 && r.readBack[r.idx(end + 1)] == end + 1 - u) end++;
-            fl.mPrevEndU = "read".equals(family) ? readEnd(fl, u, i) : end;
+            fl.mPrevEndU = familyId == READ_FAMILY ? readEnd(fl, u, i) : end;
         }
     }
 
