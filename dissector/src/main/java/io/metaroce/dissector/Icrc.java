@@ -37,6 +37,10 @@ public final class Icrc {
             BTH_AT = setAt(BTH_VARIANT);
     private static final byte[] IP_SET = setBytes(IP_VARIANT), IPV6_SET = setBytes(IPV6_VARIANT),
             UDP_SET = setBytes(UDP_VARIANT), BTH_SET = setBytes(BTH_VARIANT);
+    /** The UDP header's and the BTH's variant bytes as one list, from the UDP header's start (they are adjacent). */
+    private static final int[] UDP_BTH_AT = java.util.stream.IntStream.concat(java.util.Arrays.stream(UDP_AT),
+            java.util.Arrays.stream(BTH_AT).map(i -> i + Udp.SIZE)).toArray();
+    private static final byte[] UDP_BTH_SET = concat(UDP_SET, BTH_SET);
     private static final int LRH_STANDIN = 8;
     private static final int MAX_IP_HEADER = 60;
     /** Bytes after the BTH copied per chunk: a jumbo packet (9,000 bytes) in one. */
@@ -47,6 +51,12 @@ public final class Icrc {
     private int lastPort = -1;
     private final byte[] scratch = new byte[LRH_STANDIN + MAX_IP_HEADER + Udp.SIZE + Bth.SIZE + CHUNK];
     private final MemorySegment scratchSegment = MemorySegment.ofArray(scratch);
+    /** The masked headers of {@link #overIp(byte[], int, int, int, boolean, int, int)}: ones for the LRH, then IP, UDP, BTH. */
+    private final byte[] headers = new byte[LRH_STANDIN + MAX_IP_HEADER + Udp.SIZE + Bth.SIZE];
+
+    {
+        java.util.Arrays.fill(headers, 0, LRH_STANDIN, (byte) 0xFF);
+    }
 
     /** A byte mask of the header's ICRC-variant fields (spec fields marked {@code icrc: variant}). */
     private static byte[] variantMask(int header) {
@@ -74,6 +84,12 @@ public final class Icrc {
         byte[] v = new byte[at.length];
         for (int i = 0; i < at.length; i++) v[i] = mask[at[i]];
         return v;
+    }
+
+    private static byte[] concat(byte[] a, byte[] b) {
+        byte[] c = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, c, a.length, b.length);
+        return c;
     }
 
     private void setOnes(int[] at, byte[] v, int base) {
@@ -116,22 +132,25 @@ public final class Icrc {
 
     /**
      * As {@link #overIp(MemorySegment, long, int, boolean, long, long)} over a frame that starts at b[base]: only the
-     * masked headers are copied (into the scratch array); the bytes after the BTH go to the CRC straight from b. For
+     * masked headers are copied (into an array of their own); the bytes after the BTH go to the CRC straight from b. For
      * a frame in a reader's read-ahead window, which the decoding thread has just copied and so reads from its
      * caches: no segment copy (a call through the VM under C1) and no second read of the packet from memory.
      */
     public long overIp(byte[] b, int base, int ipOffset, int ipHeaderLength, boolean ipv6, int bthOffset, int end) {
-        int n = standIn();
-        System.arraycopy(b, base + ipOffset, scratch, n, ipHeaderLength);
-        if (ipv6) setOnes(IPV6_AT, IPV6_SET, n);
-        else setOnes(IP_AT, IP_SET, n);
+        // The masked headers in an array of their own whose LRH stand-in was written once; the UDP and BTH headers'
+        // variant bytes as one list (once per frame on validate's decoding thread: each loop is a cost under C1).
+        byte[] h = headers;
+        int n = LRH_STANDIN;
+        System.arraycopy(b, base + ipOffset, h, n, ipHeaderLength);
+        int[] at = ipv6 ? IPV6_AT : IP_AT;
+        byte[] v = ipv6 ? IPV6_SET : IP_SET;
+        for (int i = 0; i < at.length; i++) h[n + at[i]] |= v[i];
         n += ipHeaderLength;
-        System.arraycopy(b, base + bthOffset - Udp.SIZE, scratch, n, Udp.SIZE + Bth.SIZE);
-        setOnes(UDP_AT, UDP_SET, n);
-        setOnes(BTH_AT, BTH_SET, n + Udp.SIZE);
+        System.arraycopy(b, base + bthOffset - Udp.SIZE, h, n, Udp.SIZE + Bth.SIZE);
+        for (int i = 0; i < UDP_BTH_AT.length; i++) h[n + UDP_BTH_AT[i]] |= UDP_BTH_SET[i];
         n += Udp.SIZE + Bth.SIZE;
         crc.reset();
-        crc.update(scratch, 0, n);
+        crc.update(h, 0, n);
         int from = bthOffset + Bth.SIZE;
         if (end > from) crc.update(b, base + from, end - from);
         return crc.getValue();

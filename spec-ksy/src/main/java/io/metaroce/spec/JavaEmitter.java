@@ -203,6 +203,12 @@ public final class JavaEmitter {
                     .append(h.size()).append(", ").append(h.pseudo()).append(", ").append(firstField.get(h.id())).append(", ")
                     .append(count).append(")").append(i + 1 < all.size() ? ",\n" : ");\n\n");
         }
+        // The sizes again as a plain array: a per-frame loop (the decoder's short cut, validate's) adds header sizes
+        // along an opcode's chain, and a list look-up and a call per header is what C1 makes of HEADERS.get(h).size().
+        b.append("    /** Each header's size in bytes, by header index (as {@code HEADERS.get(h).size()}); read-only. */\n");
+        b.append("    public static final int[] HEADER_SIZES = {");
+        for (int i = 0; i < all.size(); i++) b.append(i == 0 ? "" : ", ").append(all.get(i).size());
+        b.append("};\n\n");
         b.append("    public static final List<FieldDef> FIELDS = List.of(\n");
         List<String> rows = new ArrayList<>();
         for (int hi = 0; hi < all.size(); hi++) {

@@ -2,7 +2,6 @@ package io.metaroce.validate;
 
 import io.metaroce.analysis.PsnColumns;
 import io.metaroce.analysis.RequestWindow;
-import java.lang.foreign.MemorySegment;
 
 /**
  * What the rules need per PSN of a request stream and the analysis engine does not keep: what the first copy
@@ -22,9 +21,11 @@ final class FirstCopies extends PsnColumns {
     long[] msgId, msgOff, rethVa, frame, time, coverTime, coverFrame;
     /**
      * The first copy's bytes (the capture mapping or a slice of it, valid while the capture is open) and where the
-     * frame starts in it (the offsets above are the frame's).
+     * frame starts in it (the offsets above are the frame's). An Object[], read back through a cast: a store into a
+     * MemorySegment[] (an interface's array) is a type check that C2 compiled for the segment class the AOT
+     * training's capture had, then undid (three traps, RuleEngine.request compiled twice) on a mapped capture.
      */
-    MemorySegment[] seg;
+    Object[] seg;
     long[] segAt;
 
     private FirstCopies(RequestWindow w) { this.w = w; }
@@ -61,7 +62,7 @@ final class FirstCopies extends PsnColumns {
         time = new long[cap];
         coverTime = new long[cap];
         coverFrame = new long[cap];
-        seg = new MemorySegment[cap];
+        seg = new Object[cap];
         segAt = new long[cap];
     }
 
@@ -70,7 +71,7 @@ final class FirstCopies extends PsnColumns {
         byte[] st0 = st, op0 = op, pd0 = pad;
         int[] pl0 = payload, rl0 = rethLen, rb0 = readBack, eo0 = extOff, po0 = payOff, en0 = endOff;
         long[] mi0 = msgId, mo0 = msgOff, rv0 = rethVa, fr0 = frame, tm0 = time, ct0 = coverTime, cf0 = coverFrame;
-        MemorySegment[] sg0 = seg;
+        Object[] sg0 = seg;
         long[] sa0 = segAt;
         allocate(cap);
         for (long u = from; u <= to; u++) {

@@ -50,6 +50,8 @@ final class FlowState {
     int mState = M_SYNC;
     long mFirstU, mFirstFrame, mRethLen, mRethVa, mSum, mMsgId, mPrevMsgId = -1, mPrevEndU = Long.MIN_VALUE;
     String mFamily;
+    /** mFamily as RuleEngine numbers the spec's families (one number per string). */
+    int mFamilyId;
     boolean mSprayed;
     // RoCEv2 NAK awaiting the first repeated PSN (MR-RTX-001).
     long nakU = Long.MIN_VALUE, nakCausal, nakFrame, nakFrameTime, lastRepeatU = Long.MIN_VALUE;

@@ -106,7 +106,7 @@ final class FrameAnchors {
         int c = mrth != NONE ? mrth + Mrth.SIZE : bth + Bth.SIZE;
         for (int k : fastChain[slot]) {
             if (k == h) return (char) c;
-            c += Spec.HEADERS.get(k).size();
+            c += Spec.HEADER_SIZES[k];
         }
         return NONE;
     }

@@ -180,11 +180,84 @@ final class RuleEngine implements AnalysisSession.FrameStages {
     /** The ICRC of the frames {@link #decodedFast} takes (decoding thread; {@link #icrc} is the analysis thread's). */
     private final io.metaroce.dissector.Icrc decodingIcrc = new io.metaroce.dissector.Icrc();
 
-    /** Each header's size by header id (a list look-up and a call per header under C1 otherwise). */
-    private static final int[] HEADER_SIZE = Spec.HEADERS.stream().mapToInt(HeaderDef::size).toArray();
+    /**
+     * What {@link #decodedFast} needs of an opcode's header chain, worked out once per opcode instead of on every
+     * frame (the walk along the chain and the reserved-bit check per layer were about a fifth of its own
+     * work under C1: docs/benchmarks.md, helper val, twelfth session): the chain, its bytes, whether it holds a DETH,
+     * and the bytes of the BTH, the MRTH (when present) and the chain that hold reserved bits, as offsets from the
+     * BTH and masks. The BTH and what follows it are contiguous, so one list covers them all.
+     */
+    private static final class Shape {
+        /**
+         * Every opcode's shapes, made with this class (on the first short-cut frame, once the engine's reserved-bit
+         * tables exist): tver 0 without an MRTH, tver 1 with one, sprayed or not (what the short cut takes). Made
+         * here rather than on an opcode's first frame so that the per-frame method holds no construction code for
+         * C2 to compile into it.
+         */
+        static final Shape[] TABLE = new Shape[2 * 256 * 4];
 
-    /** Layers of the frame {@link #decodedFast} judges, as the dissector would list them: header ids and offsets. */
-    private final int[] fastHeaders = new int[32], fastOffsets = new int[32];
+        static {
+            for (OpcodeDef op : Spec.OPCODES_TVER0) if (op != null) TABLE[index(0, op.code(), false, false)] = new Shape(op, false, false);
+            for (OpcodeDef op : Spec.OPCODES_TVER1) {
+                if (op == null) continue;
+                TABLE[index(1, op.code(), true, false)] = new Shape(op, false, true);
+                TABLE[index(1, op.code(), true, true)] = new Shape(op, true, true);
+            }
+        }
+
+        static int index(int tver, int code, boolean mrth, boolean spray) {
+            return (((tver & 1) << 8 | code & 0xFF) << 2) | (mrth ? 2 : 0) | (spray ? 1 : 0);
+        }
+
+        final OpcodeDef op;
+        final int[] chain;
+        /** The chain's bytes after the BTH (and the MRTH). */
+        final int bytes;
+        final boolean deth;
+        /** A header with reserved bits past its catalogue size: never taken (the full check reads those). */
+        final boolean never;
+        final int[] at;
+        final byte[] bits;
+
+        Shape(OpcodeDef op, boolean spray, boolean mrth) {
+            this.op = op;
+            chain = op.chain(spray);
+            List<Integer> offs = new ArrayList<>();
+            List<Byte> masks = new ArrayList<>();
+            boolean none = !reservedBytes(Bth.HEADER, 0, offs, masks);
+            int c = Bth.SIZE;
+            if (mrth) {
+                none |= !reservedBytes(Mrth.HEADER, c, offs, masks);
+                c += Mrth.SIZE;
+            }
+            boolean d = false;
+            int first = c;
+            for (int h : chain) {
+                none |= !reservedBytes(h, c, offs, masks);
+                c += Spec.HEADER_SIZES[h];
+                if (h == io.metaroce.protocol.Deth.HEADER) d = true;
+            }
+            bytes = c - first;
+            deth = d;
+            never = none;
+            at = offs.stream().mapToInt(Integer::intValue).toArray();
+            bits = new byte[masks.size()];
+            for (int k = 0; k < bits.length; k++) bits[k] = masks.get(k);
+        }
+
+        /** Adds header h's reserved bytes at off; false when they cannot be read off the head copy. */
+        private static boolean reservedBytes(int h, int off, List<Integer> offs, List<Byte> masks) {
+            if (RESERVED_DEFS[h].length == 0) return true;
+            int[] at = RESERVED_BYTES[h];
+            if (at == null) return false;
+            for (int k = 0; k < at.length; k++) {
+                offs.add(off + at[k]);
+                masks.add(RESERVED_MASKS[h][k]);
+            }
+            return true;
+        }
+    }
+
 
     /**
      * First stage for a frame the decoder's short cut accepted ({@link io.metaroce.analysis.FastFrame}: Ethernet,
@@ -205,9 +278,20 @@ final class RuleEngine implements AnalysisSession.FrameStages {
         // MR-FRAME-002: the short cut has checked that UDP ends where IP does and that the datagram is captured;
         // a frame that is the datagram and nothing more (no padding, no FCS, not cut) leaves nothing unaccounted.
         if (icrcOff + 4 != cap || f.origLen != cap) return false;
-        // MR-FRAME-003: a checksum of 0 is not judged, any other must verify. The field from the head copy: the
+        // The headers' bytes from the reader's window when the frame lies in it (the short cut read them there; the
+        // head copy would be one more copy per frame), else from the head copy: hb[hbase + offset in the frame].
+        byte[] buffer = l.buffer(), hb;
+        int hbase;
+        if (buffer != null) {
+            hb = buffer;
+            hbase = l.bufferOffset();
+        } else {
+            hb = l.head();
+            hbase = 0;
+        }
+        // MR-FRAME-003: a checksum of 0 is not judged, any other must verify. The field from the header bytes: the
         // frame's slice (an object per frame) is made only where a frame's bytes are kept or read whole.
-        if (Udp.checksum(l.head(), udp) != 0) {
+        if (Udp.checksum(hb, hbase + udp) != 0) {
             MemorySegment s = l.data();
             if (udpSum(s, udp, l.ipv6() ? -1 : ip, l.ipv6() ? ip : -1, Udp.length(s, udp)) != 0xFFFF) return false;
         }
@@ -216,39 +300,20 @@ final class RuleEngine implements AnalysisSession.FrameStages {
         OpcodeDef op = f.opcode;
         if (op.role() == OpcodeDef.Role.CONTROL) return false;
         boolean ud = OpcodeKinds.isUd(op);
-        int[] chain = op.chain(f.spray);
-        int[] hs = fastHeaders, os = fastOffsets;
-        int n = 0;
-        hs[n] = io.metaroce.protocol.Eth.HEADER;
-        os[n++] = 0;
-        for (int v = io.metaroce.protocol.Eth.SIZE; v < ip; v += io.metaroce.protocol.Vlan.SIZE) {
-            hs[n] = io.metaroce.protocol.Vlan.HEADER;
-            os[n++] = v;
-        }
-        hs[n] = l.ipv6() ? Ipv6.HEADER : Ip.HEADER;
-        os[n++] = ip;
-        hs[n] = Udp.HEADER;
-        os[n++] = udp;
-        hs[n] = Bth.HEADER;
-        os[n++] = bth;
-        int c = bth + Bth.SIZE;
-        if (mrth >= 0) {
-            hs[n] = Mrth.HEADER;
-            os[n++] = mrth;
-            c += Mrth.SIZE;
-        }
-        boolean deth = false;
-        if (n + chain.length > hs.length) return false;
-        for (int h : chain) {
-            hs[n] = h;
-            os[n++] = c;
-            c += HEADER_SIZE[h];
-            if (h == io.metaroce.protocol.Deth.HEADER) deth = true;
-        }
-        // MR-UD-001 (per frame): the DETH.
-        if (c != p || ud && !deth) return false;
-        // MR-HDR-003: every reserved bit 0, read off the short cut's copy of the headers.
-        if (!reservedAllZero(hs, os, n, l.head(), cap)) return false;
+        Shape shape = Shape.TABLE[Shape.index(f.tver, op.code(), mrth >= 0, f.spray)];
+        // The chain ends where the payload starts; MR-UD-001 (per frame): the DETH. A shape not in the table (an
+        // MRTH the version does not call for) takes the dissection.
+        if (shape == null || shape.op != op || shape.never
+                || (mrth >= 0 ? mrth + Mrth.SIZE : bth + Bth.SIZE) + shape.bytes != p || ud && !shape.deth) return false;
+        int[] chain = shape.chain;
+        // MR-HDR-003: every reserved bit 0: the IP and UDP headers', then the BTH's, the MRTH's and the chain's
+        // from the opcode's shape (Ethernet and VLAN tags are not judged).
+        if (!reservedAllZero(l.ipv6() ? Ipv6.HEADER : Ip.HEADER, hb, hbase, ip, cap)
+                || !reservedAllZero(Udp.HEADER, hb, hbase, udp, cap)) return false;
+        int[] rat = shape.at;
+        byte[] rbits = shape.bits;
+        int b0 = hbase + bth;
+        for (int k = 0; k < rat.length; k++) if ((hb[b0 + rat[k]] & rbits[k]) != 0) return false;
         // MR-FRAME-004: payload + pad a multiple of 4, the pad within it, no pad on First and Middle.
         int wireBytes = icrcOff - p, pad = f.padCnt;
         if (wireBytes % 4 != 0 || pad > wireBytes || pad != 0 && (op.segment() == OpcodeDef.Segment.FIRST
@@ -260,7 +325,6 @@ final class RuleEngine implements AnalysisSession.FrameStages {
         // analysis thread, from the mapping, it was that thread's largest cost under C1: docs/benchmarks.md, helper
         // val, eleventh and twelfth sessions). A frame whose ICRC does not verify is declined: the dissection's
         // path reports it, with the source-port search. Without the window, the analysis thread checks it.
-        byte[] buffer = l.buffer();
         boolean icrcDone = buffer != null;
         if (icrcDone) fastIcrcInWindow++;
         if (icrcDone && decodingIcrc.overIp(buffer, l.bufferOffset(), ip, l.ipHeaderLength(), l.ipv6(), bth, icrcOff)
@@ -506,7 +570,10 @@ final class RuleEngine implements AnalysisSession.FrameStages {
         if (q == null) return null;
         FlowState fl = existing(q);
         QpFlow p = q.peer();
-        fl.peer = p == null ? null : existing(p);
+        // A flow's state is made once and never replaced: the peer's found last stands while the engine's pairing
+        // does (one look-up per frame instead of two).
+        if (p == null) fl.peer = null;
+        else if (fl.peer == null || fl.peer.flow != p) fl.peer = existing(p);
         if (q.announced() != fl.announced) connection(fl, q);
         return fl;
     }
@@ -918,17 +985,14 @@ final class RuleEngine implements AnalysisSession.FrameStages {
         return true;
     }
 
-    /** As {@link #reservedAllZero(Dissection)}, over the layers {@link #decodedFast} lists and the short cut's head copy. */
-    private static boolean reservedAllZero(int[] headers, int[] offsets, int n, byte[] head, int captured) {
-        for (int i = 0; i < n; i++) {
-            int h = headers[i];
-            if (RESERVED_DEFS[h].length == 0) continue;
-            int[] at = RESERVED_BYTES[h];
-            int off = offsets[i];
-            if (at == null || off + RESERVED_END[h] > captured) return false;
-            byte[] bits = RESERVED_MASKS[h];
-            for (int k = 0; k < at.length; k++) if ((head[off + at[k]] & bits[k]) != 0) return false;
-        }
+    /** As {@link #reservedAllZero(Dissection)}, for one layer of a short-cut frame: header h at off, frame at b[base]. */
+    private static boolean reservedAllZero(int h, byte[] b, int base, int off, int captured) {
+        if (RESERVED_DEFS[h].length == 0) return true;
+        int[] at = RESERVED_BYTES[h];
+        if (at == null || off + RESERVED_END[h] > captured) return false;
+        byte[] bits = RESERVED_MASKS[h];
+        int o = base + off;
+        for (int k = 0; k < at.length; k++) if ((b[o + at[k]] & bits[k]) != 0) return false;
         return true;
     }
 
@@ -1377,7 +1441,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
             boolean bytes = (r.st[i] & FirstCopies.TRUNC) == 0 && !d.truncated;
             if (bytes && diffs.isEmpty() && r.seg[i] != null && d.seg != null) {
                 if (r.pad[i] != d.pad) diffs.add("pad_cnt " + r.pad[i] + " -> " + d.pad);
-                MemorySegment a = r.seg[i], b = d.seg;
+                MemorySegment a = (MemorySegment) r.seg[i], b = d.seg;
                 long aAt = r.segAt[i], bAt = d.segAt;
                 if (!same(a, aAt + r.extOff[i], aAt + r.payOff[i], b, bAt + d.extOff, bAt + d.payOff)) diffs.add("extension headers (RETH, ImmDt, IETH, ...)");
                 if (!same(a, aAt + r.payOff[i], aAt + r.endOff[i], b, bAt + d.payOff, bAt + d.endOff)) diffs.add("payload bytes");
@@ -1498,10 +1562,38 @@ final class RuleEngine implements AnalysisSession.FrameStages {
         fl.cursorStuckSince = 0;
     }
 
+    /**
+     * The opcodes of both versions' tables by (tver == 1 ? 256 : 0) + code, as {@code Dissector.opcodeDef} finds them
+     * (two list look-ups, calls under C1), and their families as numbers (the same string, the same number; 0 for
+     * none): {@link #ordered} runs once per request PSN, and compared families with String.equals, which C1 does
+     * not inline.
+     */
+    private static final OpcodeDef[] ORDERED_OPS = new OpcodeDef[512];
+    private static final int[] FAMILY_IDS = new int[512];
+    private static final int WRITE_FAMILY, READ_FAMILY;
+
+    static {
+        List<String> families = new ArrayList<>();
+        families.add(null);
+        for (int v = 0; v < 2; v++) {
+            List<OpcodeDef> t = v == 1 ? Spec.OPCODES_TVER1 : Spec.OPCODES_TVER0;
+            for (int c = 0; c < 256 && c < t.size(); c++) {
+                OpcodeDef op = t.get(c);
+                if (op == null) continue;
+                ORDERED_OPS[v << 8 | c] = op;
+                if (!families.contains(op.family())) families.add(op.family());
+                FAMILY_IDS[v << 8 | c] = families.indexOf(op.family());
+            }
+        }
+        WRITE_FAMILY = families.indexOf("write");
+        READ_FAMILY = families.indexOf("read");
+    }
+
     private void ordered(FlowState fl, long u, int i) {
         FirstCopies r = fl.ring;
         int tver = fl.tver < 0 ? 0 : fl.tver;
-        OpcodeDef op = io.metaroce.dissector.Dissector.opcodeDef(r.op[i] & 0xFF, tver);
+        int k = (tver == 1 ? 256 : 0) + (r.op[i] & 0xFF);
+        OpcodeDef op = ORDERED_OPS[k];
         if (op == null || (r.st[i] & FirstCopies.UNJUDGED) != 0) {
             fl.mState = FlowState.M_SYNC;
             fl.mPrevEndU = Long.MIN_VALUE;
@@ -1511,6 +1603,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
         OpcodeDef.Segment seg = op.segment();
         boolean firstOrOnly = seg == OpcodeDef.Segment.FIRST || seg == OpcodeDef.Segment.ONLY;
         String family = op.family();
+        int familyId = FAMILY_IDS[k];
         int psn = wrap(u);
         if (fl.mState == FlowState.M_SYNC) {
             if (!firstOrOnly) return;
@@ -1521,7 +1614,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
                         + " has not ended (no Last)");
                 if (x != null) x.also(fl.mFirstFrame);
                 fl.mPrevEndU = Long.MIN_VALUE;
-            } else if (!family.equals(fl.mFamily)) {
+            } else if (familyId != fl.mFamilyId) {
                 Finding x = findings.add(MR_SEQ_002, ERROR, fl.id, frame, time, op.label() + " at PSN " + psn
                         + " inside the " + fl.mFamily.toUpperCase() + " message started at PSN " + wrap(fl.mFirstU));
                 if (x != null) x.also(fl.mFirstFrame);
@@ -1551,6 +1644,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
             fl.mFirstU = u;
             fl.mFirstFrame = frame;
             fl.mFamily = family;
+            fl.mFamilyId = familyId;
             fl.mMsgId = r.msgId[i];
             fl.mSum = payload;
             fl.mRethLen = r.rethLen[i];
@@ -1577,7 +1671,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
         fl.mState = FlowState.M_IN;
         if (seg == OpcodeDef.Segment.LAST || seg == OpcodeDef.Segment.ONLY) {
             // MR-SEQ-004: a WRITE's payload adds up to its RETH dma_length.
-            if ("write".equals(family) && fl.mRethLen >= 0 && fl.mSum != (fl.mRethLen & 0xFFFFFFFFL)) {
+            if (familyId == WRITE_FAMILY && fl.mRethLen >= 0 && fl.mSum != (fl.mRethLen & 0xFFFFFFFFL)) {
                 Finding x = findings.add(MR_SEQ_004, ERROR, fl.id, frame, time, "WRITE message PSN " + wrap(fl.mFirstU)
                         + ".." + psn + " carries " + fl.mSum + " payload bytes, its RETH dma_length says " + fl.mRethLen);
                 if (x != null && fl.mFirstFrame != frame) x.also(fl.mFirstFrame);
@@ -1587,7 +1681,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
             long end = u;
             while (r.contains(end + 1) && (r.st[r.idx(end + 1)] & FirstCopies.RESERVED) != 0
                     && (r.st[r.idx(end + 1)] & FirstCopies.SEEN) == 0 && r.readBack[r.idx(end + 1)] == end + 1 - u) end++;
-            fl.mPrevEndU = "read".equals(family) ? readEnd(fl, u, i) : end;
+            fl.mPrevEndU = familyId == READ_FAMILY ? readEnd(fl, u, i) : end;
         }
     }
 
