@@ -80,7 +80,21 @@ public final class LuceneFlowIndex implements FlowIndex {
     private final Path path;
     private final Directory dir;
     private final IndexWriter writer;
-    private final ReferenceManager<IndexSearcher> searchers;
+    /**
+     * The reader of the last commit. A writer that created the index opens it at its first search after a commit
+     * with documents ({@link #acquire}); until then {@link #empty} answers, and it stays null.
+     */
+    private volatile ReferenceManager<IndexSearcher> searchers;
+    /**
+     * Whether the last commit is the empty first one this writer made when it created the index: only this process
+     * writes (Lucene's write lock), so the index then holds no document, and its listings and checks are answered
+     * without a reader. `metaroce index` of one capture into a new index opened one on the empty commit, and
+     * built and ran a capture listing, a known-hash check and a fresh-add check on it: Lucene's searching code,
+     * cold, for answers known beforehand (docs/benchmarks.md, "helper ixcpu, thirteenth session"). Cleared before
+     * any commit that may hold documents.
+     */
+    private volatile boolean empty;
+    private final Object readerOpening = new Object();
     /**
      * The captures' paths and content hashes ("path:..." and "hash:...") this writer is adding, or added without a
      * successful commit, each with the completion of the last add that had it (guarded by itself).
@@ -128,12 +142,15 @@ public final class LuceneFlowIndex implements FlowIndex {
             checkCommitData(dir, w.getLiveCommitData());
             // A first, empty commit, so readers can open the index before the first capture is in.
             w.setLiveCommitData(Map.of(SCHEMA_KEY, Integer.toString(FlowSchema.VERSION)).entrySet());
-            if (!DirectoryReader.indexExists(d)) w.commit();
+            boolean created = !DirectoryReader.indexExists(d);
+            if (created) w.commit();
             // Searches of a writing process (the known-hash check before each capture) read commit points, as any
             // reader does, not the writer's near-real-time view: opening one of those flushes every thread's
             // buffered documents into a segment of its own, so each capture's commit was followed by a second
             // flush of the other adding thread's half-done capture (small segments, more merges).
-            return new LuceneFlowIndex(dir, d, w, new SearcherManager(d, new SearcherFactory()));
+            LuceneFlowIndex index = new LuceneFlowIndex(dir, d, w, created ? null : new SearcherManager(d, new SearcherFactory()));
+            index.empty = created;
+            return index;
         } catch (IOException | RuntimeException e) {
             w.rollback();
             d.close();
@@ -169,6 +186,9 @@ public final class LuceneFlowIndex implements FlowIndex {
     }
 
     public Path path() { return path; }
+
+    /** Whether this index has its reader open (tests: a writer that created the index opens none while it is empty). */
+    boolean readerOpen() { return searchers != null; }
 
     private void requireWriter() {
         if (writer == null) throw new IllegalStateException("index opened for reading only");
@@ -213,8 +233,6 @@ public final class LuceneFlowIndex implements FlowIndex {
                 return converter.toLucene(d);
             }
         };
-        Query earlier = LuceneQueries.of(new FlowQuery.Or(List.of(
-                FlowIndexQueries.capturePath(capture.path()), FlowIndexQueries.captureHash(capture.hash()))));
         CompletableFuture<Void> mine = new CompletableFuture<>();
         List<CompletableFuture<Void>> before = new ArrayList<>(2);
         String[] keys = {"path:" + capture.path(), "hash:" + capture.hash()};
@@ -225,7 +243,7 @@ public final class LuceneFlowIndex implements FlowIndex {
             }
         }
         try {
-            if (before.isEmpty() && !holds(earlier)) {
+            if (before.isEmpty() && (empty || !holds(earlier(capture)))) {
                 // Nothing of this path or content in the index, nor added by this process: a plain add. Replacing
                 // costs Lucene a reader of the new segment to apply the delete query to after the flush (cold code:
                 // 0.05 s of CPU on the adding thread and as much in the compiler for a 1 M-frame capture).
@@ -235,13 +253,19 @@ public final class LuceneFlowIndex implements FlowIndex {
                 // the same path or content begun earlier by another thread is waited for, so that this delete comes
                 // after its documents (a plain add after the delete would leave both).
                 for (CompletableFuture<Void> b : before) b.exceptionally(e -> null).join();
-                writer.updateDocuments(earlier, docs);
+                writer.updateDocuments(earlier(capture), docs);
             }
         } finally {
             // Its entries stay until a commit that began after this completes (commit()): until then the last
             // commit does not answer for this capture, and a later add of the same path or content must see it.
             mine.complete(null);
         }
+    }
+
+    /** The documents of the capture's path or content. */
+    private static Query earlier(IndexedCapture capture) {
+        return LuceneQueries.of(new FlowQuery.Or(List.of(
+                FlowIndexQueries.capturePath(capture.path()), FlowIndexQueries.captureHash(capture.hash()))));
     }
 
     /**
@@ -267,6 +291,7 @@ public final class LuceneFlowIndex implements FlowIndex {
     @Override
     public void commit() throws IOException {
         requireWriter();
+        empty = false;
         List<Map.Entry<String, CompletableFuture<Void>>> done = new ArrayList<>();
         synchronized (adds) {
             for (var e : adds.entrySet()) if (e.getValue().isDone()) done.add(Map.entry(e.getKey(), e.getValue()));
@@ -287,6 +312,7 @@ public final class LuceneFlowIndex implements FlowIndex {
     public List<IndexedCapture> captures() throws IOException { return captureDocs(FlowIndexQueries.captures()); }
 
     private List<IndexedCapture> captureDocs(FlowQuery q) throws IOException {
+        if (empty) return List.of();
         List<IndexedCapture> out = new ArrayList<>();
         for (FlowDocument d : all(q, new Sort(new SortedSetSortField(FlowSchema.CAPTURE_PATH, false)))) {
             out.add(new IndexedCapture(d.getString(FlowSchema.CAPTURE_PATH), d.getLong(FlowSchema.CAPTURE_SIZE),
@@ -300,6 +326,7 @@ public final class LuceneFlowIndex implements FlowIndex {
     public synchronized boolean deleteCapture(String hash) throws IOException {
         requireWriter();
         if (capture(hash) == null) return false;
+        empty = false;
         writer.deleteDocuments(LuceneQueries.of(FlowIndexQueries.captureHash(hash)));
         writer.commit();
         return true;
@@ -310,6 +337,7 @@ public final class LuceneFlowIndex implements FlowIndex {
         requireWriter();
         FlowQuery expired = FlowIndexQueries.expiredBefore(epochNs);
         List<IndexedCapture> gone = captureDocs(new FlowQuery.And(List.of(FlowIndexQueries.captures(), expired)));
+        empty = false;
         writer.deleteDocuments(LuceneQueries.of(expired));
         writer.commit();
         return gone;
@@ -317,7 +345,7 @@ public final class LuceneFlowIndex implements FlowIndex {
 
     @Override
     public SearchResult search(FlowQuery query, FlowSort sort, int limit) throws IOException {
-        if (searchers == null) return new SearchResult(0, List.of());
+        if (writer == null && searchers == null) return new SearchResult(0, List.of());
         Query q = LuceneQueries.of(FlowIndexQueries.flows(query));
         IndexSearcher s = acquire();
         try {
@@ -339,7 +367,7 @@ public final class LuceneFlowIndex implements FlowIndex {
     @Override
     public List<FacetBucket> top(FieldDef groupField, FieldDef counter, int n, FlowQuery filter) throws IOException {
         ExactFacet facet = new ExactFacet(groupField, counter, n);
-        if (searchers == null) return List.of();
+        if (writer == null && searchers == null) return List.of();
         IndexSearcher s = acquire();
         try {
             return s.search(LuceneQueries.of(FlowIndexQueries.flows(filter)), facet);
@@ -350,7 +378,7 @@ public final class LuceneFlowIndex implements FlowIndex {
 
     /** Every document matching a query (capture listings, a flow's parts: small sets). */
     private List<FlowDocument> all(FlowQuery query, Sort sort) throws IOException {
-        if (searchers == null) return List.of();
+        if (empty || writer == null && searchers == null) return List.of();
         Query q = LuceneQueries.of(query);
         IndexSearcher s = acquire();
         try {
@@ -370,6 +398,18 @@ public final class LuceneFlowIndex implements FlowIndex {
      * has started, so that a thread's search after its own {@link #addCapture} sees that capture.
      */
     private IndexSearcher acquire() throws IOException {
+        ReferenceManager<IndexSearcher> searchers = this.searchers;
+        if (searchers == null) {
+            synchronized (readerOpening) {
+                if (this.searchers == null) {
+                    // The generation first: the reader opens that commit or a later one (then refreshed once more).
+                    long seen = SegmentInfos.getLastCommitGeneration(dir);
+                    this.searchers = new SearcherManager(dir, new SearcherFactory());
+                    seenGeneration = seen;
+                }
+                searchers = this.searchers;
+            }
+        }
         long generation = SegmentInfos.getLastCommitGeneration(dir);
         if (generation != seenGeneration) {
             if (writer != null) {

@@ -181,6 +181,35 @@ class LuceneFlowIndexTest extends FlowIndexContract {
     }
 
     /**
+     * A writer that created the index answers its capture listings and checks from what it knows (nothing committed)
+     * and opens no reader until a commit may hold documents; from then on it reads the index, so that a capture added
+     * again replaces its documents instead of doubling them. A writer of an existing index reads it from the start.
+     */
+    @Test
+    void aNewIndexIsAnsweredWithoutAReaderUntilItsFirstCommit(@TempDir Path t) throws Exception {
+        Path d = t.resolve("new");
+        SyntheticFlows.Capture a = SyntheticFlows.capture(3, 20, 1), again = SyntheticFlows.capture(3, 7, 2);
+        try (LuceneFlowIndex w = LuceneFlowIndex.openForWriting(d)) {
+            assertEquals(List.of(), w.captures());
+            assertNull(w.capture(a.capture().hash()));
+            w.addUncommitted(a.capture(), a.documents());
+            assertNull(w.capture(a.capture().hash()), "not committed yet: no reader sees it");
+            assertFalse(w.readerOpen());
+            w.commit();
+            assertEquals(a.capture(), w.capture(a.capture().hash()));
+            assertTrue(w.readerOpen());
+            w.addCapture(again.capture(), again.documents()); // same path and content: replaced
+            assertEquals(7, w.search(new FlowQuery.MatchAll(), FlowSort.DEFAULT, 0).total());
+        }
+        try (LuceneFlowIndex w = LuceneFlowIndex.openForWriting(d)) {
+            assertTrue(w.readerOpen());
+            assertEquals(List.of(again.capture()), w.captures());
+            w.addCapture(a.capture(), a.documents());
+            assertEquals(20, w.search(new FlowQuery.MatchAll(), FlowSort.DEFAULT, 0).total());
+        }
+    }
+
+    /**
      * metaroce index's commits in groups: a capture added is neither seen by a reader nor reported until the commit
      * of its group (by documents, by its age on the timer, or the run's end), then all of the group is, in order;
      * a writer that ends without that commit leaves the index as of the last one; a copy of a waiting capture is
