@@ -75,6 +75,13 @@ final class StoredFlows {
      */
     static boolean apart(FieldDef f, Object value) { return packed(f) && ((byte[]) value).length >= APART_BYTES; }
 
+    /** What {@link Encoder#field} writes before a field's values: its code (and path id, or name), as bytes. */
+    static byte[] header(FieldDef f) {
+        Encoder e = new Encoder();
+        e.name(f);
+        return e.toArray();
+    }
+
     /** {code, path id} of a per-path field name ({@code paths.<id>.<key>}, as {@link FlowSchema#field} accepted it). */
     private static long[] pathCode(String name) {
         int dot = name.indexOf('.', "paths.".length());
@@ -115,7 +122,7 @@ final class StoredFlows {
         }
 
         /** Writes the field's code (a per-path field's with its path id; an unknown name's as the name itself). */
-        private void name(FieldDef f) {
+        void name(FieldDef f) {
             Integer code = CODES.get(f.name());
             if (code != null) {
                 out.var(code);
@@ -137,6 +144,22 @@ final class StoredFlows {
         }
 
         byte[] toArray() { return out.toArray(); }
+
+        /**
+         * A single-valued field whose code {@link #header} made once: the same bytes as {@link #field} writes, without
+         * looking the code up again (the converter does this for every value of every document).
+         */
+        void longField(byte[] header, long x) {
+            out.bytes(header, header.length);
+            out.var((x << 1) ^ (x >> 63));
+        }
+
+        /** As {@link #longField}, for a KEYWORD or IP field whose UTF-8 bytes the caller made (also for the index). */
+        void utf8Field(byte[] header, byte[] utf8) {
+            out.bytes(header, header.length);
+            out.var(utf8.length);
+            out.bytes(utf8, utf8.length);
+        }
 
         /** Starts the next document in the same buffer. */
         void reset() { out.n = 0; }
