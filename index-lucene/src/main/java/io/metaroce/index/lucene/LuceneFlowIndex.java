@@ -88,7 +88,7 @@ public final class LuceneFlowIndex implements FlowIndex {
     /**
      * Whether the last commit is the empty first one this writer made when it created the index: only this process
      * writes (Lucene's write lock), so the index then holds no document, and its listings and checks are answered
-     * without a reader. `metaroce index` of one capture into a new index opened one on the empty commit, and
+     * without a reader. {@code metaroce index} of one capture into a new index opened one on the empty commit, and
      * built and ran a capture listing, a known-hash check and a fresh-add check on it: Lucene's searching code,
      * cold, for answers known beforehand (docs/benchmarks.md, "helper ixcpu, thirteenth session"). Cleared before
      * any commit that may hold documents.
