@@ -65,20 +65,6 @@ class AotCacheIT {
     }
 
     @Test
-    void theCacheIsMappedWhereItWasWrittenNotRelocated() {
-        // Relocating the cache at every start (the JDK's default) costs 10-25 ms before main; the launcher asks for
-        // the cache's own address. The JVM's AOT log (through METAROCE_JAVA_OPTS, after the launcher's -Xlog:all=off)
-        // says which mode it ran and whether it mapped the cache elsewhere.
-        for (List<String> args : List.of(List.of("analyze", "-r", SAMPLE), List.of("--version"))) {
-            Launcher.Run run = Launcher.run(Launcher.Call.of(args).env(Map.of("METAROCE_JAVA_OPTS", "-Xlog:aot=info")));
-            assertEquals(0, run.exit(), run.show());
-            assertTrue(run.out().contains("ArchiveRelocationMode: 0"), args + ":\n" + run.show());
-            assertTrue(!run.out().contains("always map archive(s) at an alternative address"), args + ":\n" + run.show());
-            assertTrue(run.out().contains("Opened AOT cache"), args + " ran from its cache:\n" + run.show());
-        }
-    }
-
-    @Test
     void theCaptureCommandsWarmUpBesidePicocli(@TempDir Path tmp) {
         // FrontDoor's warm-up thread does the JDK's one-time work (annotation proxies, the options' field accessors,
         // the foreign-memory API, the formatter) while the main thread builds picocli's model: the JVM's class
