@@ -518,9 +518,12 @@ public final class AnalysisSession {
         return n;
     }
 
-    /** Frames [from, to) of a batch through the engine, on the analysis thread (see {@link #CHUNK}). */
+    /**
+     * Frames [from, to) of a batch through the engine, on the analysis thread (see {@link #CHUNK}); base: the slot of
+     * b[0], or -1 for frames that have none (held for the tap).
+     */
     private void feedChunk(AnalysisEngine engine, FrameFacts[] b, int from, int to, int base) {
-        for (int k = from; k < to; k++) feed(engine, b[k], base + k);
+        for (int k = from; k < to; k++) feed(engine, b[k], base < 0 ? -1 : base + k);
     }
 
     /**
@@ -550,7 +553,9 @@ public final class AnalysisSession {
         tapHold = null;
         engine.setTap(h.choice().tap(), h.choice().how());
         tapHow = h.choice().how();
-        for (FrameFacts f : h.drain()) feed(engine, f, -1);
+        // The held frames (up to Analyzer.PRESCAN_FRAMES) in chunks, for the reason of CHUNK: this loop runs once.
+        FrameFacts[] held = h.drain().toArray(new FrameFacts[0]);
+        for (int k = 0; k < held.length; k += CHUNK) feedChunk(engine, held, k, Math.min(k + CHUNK, held.length), -1);
     }
 
     /**

@@ -36,7 +36,7 @@ public final class Latency {
         if (v < SUB) {
             b = (int) v;
         } else {
-            int exp = 63 - Long.numberOfLeadingZeros(v);
+            int exp = exponent(v);
             b = (exp - 5) * SUB + (int) ((v >>> (exp - 6)) & (SUB - 1));
         }
         buckets[b]++;
@@ -51,10 +51,19 @@ public final class Latency {
         for (int b = 0; b < o.buckets.length; b++) for (int k = 0; k < o.buckets[b]; k++) add(value(b));
     }
 
+    /**
+     * floor(log2 v) for v > 0. C1 has no intrinsic for {@link Long#numberOfLeadingZeros}: its Java code calls
+     * Integer's, too large to inline, for every sample. Below 2^53 the double holds v exactly and its exponent is
+     * the answer.
+     */
+    static int exponent(long v) {
+        return v < (1L << 53) ? Math.getExponent((double) v) : 63 - Long.numberOfLeadingZeros(v);
+    }
+
     /** The histogram bucket of v (written out in {@link #add}: keep the two alike). */
     private static int bucket(long v) {
         if (v < SUB) return (int) v;
-        int exp = 63 - Long.numberOfLeadingZeros(v); // >= 6
+        int exp = exponent(v); // >= 6
         int sub = (int) ((v >>> (exp - 6)) & (SUB - 1));
         return (exp - 5) * SUB + sub;
     }
