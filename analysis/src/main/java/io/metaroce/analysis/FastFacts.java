@@ -10,7 +10,6 @@ import io.metaroce.protocol.Bth;
 import io.metaroce.protocol.Crediteth;
 import io.metaroce.protocol.Deth;
 import io.metaroce.protocol.Eth;
-import io.metaroce.protocol.HeaderDef;
 import io.metaroce.protocol.Ip;
 import io.metaroce.protocol.Ipv6;
 import io.metaroce.protocol.Mrcnpeth;
@@ -51,7 +50,6 @@ final class FastFacts implements FastFrame {
             ETHERTYPE_VLAN = 0x8100, ETHERTYPE_QINQ = 0x88A8, ETHERTYPE_QINQ_OLD = 0x9100, IPPROTO_UDP = 17,
             RD_BASE = 0x40, GSI_QP = 1, MAX_TAGS = 2, HEAD_CHUNK = 128;
     private static final ValueLayout.OfInt LE_INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
-    private static final int[] HEADER_SIZE = Spec.HEADERS.stream().mapToInt(HeaderDef::size).toArray();
     /**
      * The catalogue's opcode tables as arrays: the generated lists are unmodifiable views of arrays, two calls on
      * the interface per lookup (per frame) under C1 alone, an array read here.
@@ -213,7 +211,7 @@ final class FastFacts implements FastFrame {
         if (destQp == GSI_QP) return false;
         int reth = -1, aeth = -1, deth = -1, sack = -1, nack = -1, credit = -1, mrcnp = -1, probe = -1;
         for (int h : def.chain(spray)) {
-            int size = HEADER_SIZE[h];
+            int size = Spec.HEADER_SIZES[h];
             if (p + size > icrcOff) return false;
             // As FrameFacts.from takes them from the layers: the first of some headers, the last of the others.
             if (h == Reth.HEADER) { if (reth < 0) reth = p; }

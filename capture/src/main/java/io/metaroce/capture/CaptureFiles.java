@@ -59,6 +59,12 @@ public final class CaptureFiles {
     }
 
     /**
+     * The smallest capture {@link #prefetch} opens ahead (a pager's worth, {@link MappedCapture#PAGER_MIN_BYTES}). A
+     * compile-time constant, so a caller can compare a file's size with it without initialising this class.
+     */
+    public static final long PREFETCH_MIN_BYTES = 32L << 20;
+
+    /**
      * Opens a capture file on another thread now, for the first {@link #open(Path)} of the same path to take: a
      * command line that names one big capture lets the file be mapped, and its first pages mapped in
      * ({@link MappedCapture#startPager}), while the program sets itself up (the second core is idle then). A file
@@ -88,7 +94,7 @@ public final class CaptureFiles {
         @Override
         public void run() {
             try {
-                if (Files.isRegularFile(file) && Files.size(file) >= MappedCapture.PAGER_MIN_BYTES) source = openNow(file);
+                if (Files.isRegularFile(file) && Files.size(file) >= PREFETCH_MIN_BYTES) source = openNow(file);
             } catch (IOException | RuntimeException e) {
                 // Left to open(), which reports it.
             }

@@ -46,7 +46,7 @@ abstract sealed class MappedCapture implements PacketSource permits PcapReader, 
      * Files from this size on get a {@link #startPager pager}: below it the page faults are a few milliseconds, less
      * than a thread costs to start.
      */
-    static final long PAGER_MIN_BYTES = 32L << 20;
+    static final long PAGER_MIN_BYTES = CaptureFiles.PREFETCH_MIN_BYTES;
     /**
      * How far ahead of the reader the pager maps the file in. It is what the pager can do before the first frame is
      * read (while the rest of the program starts up, when the second core is idle), and it bounds the resident

@@ -44,10 +44,11 @@ public final class FrontDoor {
         if (command != null) new WarmUp(command).start();
         if (command == AnalyzeCommand.class) {
             String file = prefetchTarget(args);
-            // Only a file the prefetch would open (MappedCapture.PAGER_MIN_BYTES, 32 MiB, and more): for a smaller one
-            // it opens nothing, and the call would only initialise the capture classes (the foreign-memory API's
-            // first use, a method-handle class spun) on the main thread, which the warm-up does beside picocli.
-            if (file != null && new File(file).length() >= PREFETCH_MIN_BYTES) {
+            // Only a file the prefetch would open (CaptureFiles.PREFETCH_MIN_BYTES, a constant javac folds in, so reading
+            // it initialises nothing): for a smaller one it opens nothing, and the call would only initialise the capture
+            // classes (the foreign-memory API's first use, a method-handle class spun) on the main thread, which the
+            // warm-up does beside picocli.
+            if (file != null && new File(file).length() >= CaptureFiles.PREFETCH_MIN_BYTES) {
                 try {
                     CaptureFiles.prefetch(Path.of(file));
                 } catch (RuntimeException e) {
@@ -57,9 +58,6 @@ public final class FrontDoor {
         }
         return Main.run(args);
     }
-
-    /** The smallest capture the prefetch opens ahead (the capture module's pager threshold, MappedCapture). */
-    private static final long PREFETCH_MIN_BYTES = 32L << 20;
 
     /** The command class of a capture command (the ones {@link WarmUp} prepares), or null. */
     private static Class<?> captureCommand(String name) {

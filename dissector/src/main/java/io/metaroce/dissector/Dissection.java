@@ -22,7 +22,6 @@ import java.util.List;
 public final class Dissection {
     static final int MAX_LAYERS = 48;
     /** Catalogue size of each header, so that adding a layer stays a few array stores. */
-    private static final int[] HEADER_SIZE = Spec.HEADERS.stream().mapToInt(HeaderDef::size).toArray();
 
     // Frame metadata.
     long number;
@@ -126,12 +125,12 @@ public final class Dissection {
     }
 
     int addLayer(int header, int offset) {
-        int end = offset + HEADER_SIZE[header];
+        int end = offset + Spec.HEADER_SIZES[header];
         if (end > headLength) copyHead(end);
         if (layerCount == MAX_LAYERS) return -1;
         layerHeader[layerCount] = header;
         layerOffset[layerCount] = offset;
-        layerLength[layerCount] = HEADER_SIZE[header];
+        layerLength[layerCount] = Spec.HEADER_SIZES[header];
         if (headerCount[header]++ == 0) headerFirst[header] = (byte) layerCount;
         return layerCount++;
     }
