@@ -16,7 +16,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The launcher runs a capture command on small inputs with C1 alone (-XX:TieredStopAtLevel=1): C2's compile work only
  * pays back over several hundred thousand frames (issue 14.1; docs/benchmarks.md, "helper jit"), for analyze over about
- * 2 M frames (under 1 GiB; "End of the ninth session"). Big inputs, a
+ * 2 M frames (under 1 GiB; "End of the ninth session"), and validate's 1 M frames cost less CPU and wall with C1 alone
+ * (under 768 MiB; "helper val, twelfth session"). Big inputs, a
  * directory and live capture keep both compilers. The JVM's own flag table (-XX:+PrintFlagsFinal, through
  * METAROCE_JAVA_OPTS) says which compiler level the launcher chose.
  */
@@ -46,15 +47,18 @@ class SmallInputCompilerIT {
             f.setLength(300L << 20);
         }
         assertEquals(4, level("dissect", "-r", big.toString(), "-q"));
-        assertEquals(4, level("validate", big.toString()));
-        // analyze's limit is higher (1 GiB: its per-frame work is lighter, C1 alone pays up to about 2 M frames)
+        // analyze's and validate's limits are higher (1 GiB and 768 MiB: C1 alone pays up to about 2 M frames for
+        // analyze, and costs validate less at 1 M frames than C2's compiles)
         assertEquals(1, level("analyze", "-r", big.toString()));
+        assertEquals(1, level("validate", big.toString()));
         assertEquals(4, level("analyze", "-r", big.toString(), "--check-icrc"), "the ICRC's byte loops want C2");
         Path bigger = tmp.resolve("bigger.pcap");
         try (RandomAccessFile f = new RandomAccessFile(bigger.toFile(), "rw")) {
             f.setLength(800L << 20);
         }
         assertEquals(4, level("analyze", "-r", big.toString(), "-r", bigger.toString()), "the inputs add up");
+        assertEquals(4, level("validate", bigger.toString()), "validate's limit is 768 MiB");
+        assertEquals(4, level("validate", big.toString(), big.toString(), big.toString()), "the inputs add up");
         assertEquals(4, level("analyze", Launcher.CAPTURES.toString()));
         // index: the same limit as analyze; its --index DIR is not an input, a directory to index is
         Path idx = Files.createDirectories(tmp.resolve("flows.idx"));
