@@ -42,7 +42,8 @@ public final class FrontDoor {
     static int run(String[] args) {
         Class<?> command = args.length > 0 ? captureCommand(args[0]) : null;
         if (command != null) new WarmUp(command).start();
-        if (command == AnalyzeCommand.class) {
+        // By name, not by class: a class literal of a command would load that command's class for every other one.
+        if (command != null && args[0].equals("analyze")) {
             String file = prefetchTarget(args);
             // Only a file the prefetch would open (CaptureFiles.PREFETCH_MIN_BYTES, a constant javac folds in, so reading
             // it initialises nothing): for a smaller one it opens nothing, and the call would only initialise the capture
