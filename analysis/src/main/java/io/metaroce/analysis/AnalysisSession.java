@@ -362,8 +362,14 @@ public final class AnalysisSession {
     private AnalysisEngine warmUp;
     /** The frame observer saw the held frames while they were held ({@link FrameObserver#factsOnly}). */
     private boolean heldObserved;
-    /** Held frames {@link #warmUp} sees at most: enough for the per-frame methods to pass C1's thresholds. */
-    static final int WARM_UP_FRAMES = 8192;
+    /**
+     * Held frames {@link #warmUp} sees at most: enough for the per-frame methods to pass C1's thresholds (800 calls
+     * under the launcher's {@code CompileThresholdScaling=4}); past them it would only repeat compiled work. A
+     * harness of one pass per JVM (docs/benchmarks.md, "helper wall, fourteenth session"): the analysis thread's CPU
+     * from the release of the held frames to the end 0.274 -> 0.227 s with 2,048 (medians of 12), 0.245 -> 0.235 s
+     * with 8,192 (8).
+     */
+    static final int WARM_UP_FRAMES = 2048;
     private int warmedUp;
 
     private AnalysisResult pass(PacketSource src, DissectorConfig dc, AnalysisEngine e, String format, String name,
