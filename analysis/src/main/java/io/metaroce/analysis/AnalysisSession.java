@@ -351,26 +351,8 @@ public final class AnalysisSession {
      * at its end order the accesses).
      */
     private TapHold tapHold;
-    /**
-     * A second engine that sees the frames {@link #tapHold} holds, while they are held, and is then dropped (the
-     * analysis thread's idle time in a pipelined pass; null otherwise). Its results go nowhere: it is there so that
-     * the engine's per-frame methods run their interpreted first calls and reach the compiler's queue while the
-     * analysis thread would otherwise wait for the first {@link Analyzer#PRESCAN_FRAMES} frames to be decoded, instead
-     * of after, on the critical path of the pass. The engine has no static state and never writes to a frame's facts,
-     * so the real engine sees the same frames as without it.
-     */
-    private AnalysisEngine warmUp;
     /** The frame observer saw the held frames while they were held ({@link FrameObserver#factsOnly}). */
     private boolean heldObserved;
-    /**
-     * Held frames {@link #warmUp} sees at most: enough for the per-frame methods to pass C1's thresholds (800 calls
-     * under the launcher's {@code CompileThresholdScaling=4}); past them it would only repeat compiled work. A
-     * harness of one pass per JVM (docs/benchmarks.md, "helper wall, fourteenth session"): the analysis thread's CPU
-     * from the release of the held frames to the end 0.274 -> 0.227 s with 2,048 (medians of 12), 0.245 -> 0.235 s
-     * with 8,192 (8).
-     */
-    static final int WARM_UP_FRAMES = 2048;
-    private int warmedUp;
 
     private AnalysisResult pass(PacketSource src, DissectorConfig dc, AnalysisEngine e, String format, String name,
                                 boolean autoTap) {
@@ -475,10 +457,7 @@ public final class AnalysisSession {
         io.metaroce.dissector.Dissection d = new io.metaroce.dissector.Dissection();
         FastFacts fast = fastFacts(dc);
         long[] frames = {0};
-        if (tapHold != null) {
-            warmUp = new AnalysisEngine(settings, options.verdicts(), null);
-            heldObserved = frameObserver != null && frameObserver.factsOnly();
-        }
+        heldObserved = tapHold != null && frameObserver != null && frameObserver.factsOnly();
         // A file never pauses (endOfBurst is false): not asked per frame, a call each under C1 alone.
         boolean live = src.mapping() == null;
         new TwoThreadPipeline<>(pool, "metaroce-analysis").run(slot -> {
@@ -582,7 +561,6 @@ public final class AnalysisSession {
     private void releaseHeld(AnalysisEngine engine) {
         TapHold h = tapHold;
         tapHold = null;
-        warmUp = null;
         engine.setTap(h.choice().tap(), h.choice().how());
         tapHow = h.choice().how();
         // The held frames (up to Analyzer.PRESCAN_FRAMES) in chunks, for the reason of CHUNK: this loop runs once.
@@ -611,24 +589,12 @@ public final class AnalysisSession {
             batch[k] = new FrameFacts();
             tapHold.add(f);
             if (heldObserved) frameObserver.frame(f);
-            if (warmUp != null) warmUp(f);
             if (tapHold.resolved()) {
                 releaseHeld(engine);
                 return k + 1;
             }
         }
         return size;
-    }
-
-    /** A held frame through {@link #warmUp}; a failure there only ends the warm-up (the real engine decides). */
-    private void warmUp(FrameFacts f) {
-        try {
-            warmUp.accept(f);
-        } catch (RuntimeException e) {
-            warmUp = null;
-            return;
-        }
-        if (++warmedUp >= WARM_UP_FRAMES) warmUp = null;
     }
 
     /** One frame, one thread: held or fed; returns the facts object to fill next (a fresh one when f was held). */

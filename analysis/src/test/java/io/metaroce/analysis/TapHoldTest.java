@@ -86,7 +86,7 @@ class TapHoldTest {
 
     /**
      * On two threads a facts-only observer (the Diagnoser) is shown the frames held for the tap while they are held,
-     * before the engine analyzed them, and a throwaway engine sees them too; still every observer sees every frame
+     * before the engine analyzed them; still every observer sees every frame
      * once and in frame order, the diagnosis is the one-thread pass's, and the flow results do not change. Both ends
      * of the hold: a capture that resolves the tap in mid-pass, and samples that end before it is resolved.
      */
