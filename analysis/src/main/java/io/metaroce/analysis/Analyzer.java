@@ -60,6 +60,74 @@ public final class Analyzer {
      * analysis and the validator, so both always judge a capture from the same tap.
      */
     public static TapChoice resolveTap(Path file, DissectorConfig dc) throws CaptureException {
+        Ahead a = ahead;
+        if (a != null && a.file.equals(file) && a.ports.equals(dc.roceUdpPorts()) && a.checkIcrc == dc.checkIcrc()) {
+            ahead = null;
+            boolean interrupted = false;
+            while (true) {
+                try {
+                    a.join();
+                    break;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+            if (interrupted) Thread.currentThread().interrupt();
+            if (a.choice != null) return a.choice;
+        }
+        return resolveTapNow(file, dc);
+    }
+
+    /**
+     * Starts {@link #resolveTap} of this file with these ports on a thread of its own, for the first {@code
+     * resolveTap} of the same file, ports and ICRC setting to take (it waits for it), and then opens the file
+     * ahead for the pass ({@link CaptureFiles#prefetch}). For {@code metaroce validate FILE}: its rules keep state
+     * between the pass's two threads, so its frames cannot be held back while the tap is resolved (as analyze's
+     * are, {@link TapHold}), and the pre-read of up to {@value #PRESCAN_FRAMES} frames ran on the main thread
+     * before the pass, with the second core idle; started by the command line's first step, it runs while picocli
+     * sets up. Only a head start: a failure leaves the work to {@code resolveTap}, which reports it, and a pass
+     * with other ports (--decode-as) or another file resolves its own.
+     */
+    public static void resolveTapAhead(Path file, java.util.Set<Integer> ports, boolean checkIcrc) {
+        Ahead a = new Ahead(file, ports, checkIcrc);
+        ahead = a;
+        a.start();
+    }
+
+    /** The resolution {@link #resolveTapAhead} started, until a {@link #resolveTap} takes it. */
+    private static volatile Ahead ahead;
+
+    /** True while a resolution started ahead waits to be taken (for tests). */
+    static boolean aheadPending() { return ahead != null; }
+
+    private static final class Ahead extends Thread {
+        final Path file;
+        final java.util.Set<Integer> ports;
+        final boolean checkIcrc;
+        /** The resolved tap; null when the file could not be read. Read after join(). */
+        TapChoice choice;
+
+        Ahead(Path file, java.util.Set<Integer> ports, boolean checkIcrc) {
+            super("metaroce-tap-ahead");
+            setDaemon(true);
+            this.file = file;
+            this.ports = ports;
+            this.checkIcrc = checkIcrc;
+        }
+
+        @Override
+        public void run() {
+            try {
+                choice = resolveTapNow(file, new DissectorConfig(ports, checkIcrc));
+                // The pre-read closed its source: the pass opens the file again, so open it ahead for that open.
+                CaptureFiles.prefetch(file);
+            } catch (CaptureException | RuntimeException e) {
+                // Left to resolveTap, which reports it.
+            }
+        }
+    }
+
+    private static TapChoice resolveTapNow(Path file, DissectorConfig dc) throws CaptureException {
         TapResolver r = new TapResolver();
         Dissector dis = new Dissector(dc.withPorts(dc.roceUdpPorts()));
         Dissection d = new Dissection();
