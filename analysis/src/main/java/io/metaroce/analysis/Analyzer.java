@@ -121,9 +121,8 @@ public final class Analyzer {
                 choice = resolveTapNow(file, new DissectorConfig(ports, checkIcrc));
                 // The pre-read closed its source: the pass opens the file again, so open it ahead for that open.
                 CaptureFiles.prefetch(file);
-            } catch (CaptureException | RuntimeException | Error e) {
-                // Left to resolveTap, which meets it again and reports it the command's way (an Error too: uncaught
-                // here, it would print a stack trace from this thread).
+            } catch (CaptureException | RuntimeException e) {
+                // Left to resolveTap, which reports it.
             }
         }
     }
