@@ -84,36 +84,6 @@ class TapHoldTest {
         assertEquals(TapHold.MAX_HELD, h.drain().size());
     }
 
-    /**
-     * validate's pre-read started ahead ({@link Analyzer#resolveTapAhead}, by the command line's first step) is taken
-     * by the pass's {@link Analyzer#resolveTap} of the same file, ports and ICRC setting, and gives what the pre-read
-     * gives; a pass with other ports (--decode-as) or another file is not served by it.
-     */
-    @Test
-    void thePreReadStartedAheadIsTakenOnlyByTheSameFileAndPorts() throws Exception {
-        Path f = SAMPLES.resolve("rocev2-clean.pcapng");
-        java.util.Set<Integer> ports = AnalysisSettings.DEFAULT.rocePorts();
-        TapChoice want = Analyzer.resolveTap(f, new DissectorConfig(ports, false));
-        assertEquals("host:10.0.0.1", want.tap().toString(), want.how());
-
-        Analyzer.resolveTapAhead(f, ports, false);
-        assertTrue(Analyzer.aheadPending());
-        assertEquals(want, Analyzer.resolveTap(f, new DissectorConfig(ports, false)));
-        assertFalse(Analyzer.aheadPending(), "taken");
-
-        // Other ports: the file's RoCE frames are not RoCE on 9999, so a wrongly taken result would be a mirror.
-        Analyzer.resolveTapAhead(f, java.util.Set.of(9999), false);
-        assertEquals(want, Analyzer.resolveTap(f, new DissectorConfig(ports, false)));
-        assertTrue(Analyzer.aheadPending(), "not taken by other ports");
-        assertEquals(want, Analyzer.resolveTap(f, new DissectorConfig(ports, true)));
-        assertTrue(Analyzer.aheadPending(), "not taken with the ICRC checked");
-        Analyzer.resolveTap(SAMPLES.resolve("rocev2-hang.pcapng"), new DissectorConfig(java.util.Set.of(9999), false));
-        assertTrue(Analyzer.aheadPending(), "not taken for another file");
-        TapChoice other = Analyzer.resolveTap(f, new DissectorConfig(java.util.Set.of(9999), false));
-        assertFalse(Analyzer.aheadPending());
-        assertEquals("mirror", other.tap().toString(), other.how());
-    }
-
     /** Analyzes f with --tap auto on one and two threads and compares with the pre-read and an explicit tap. */
     private static TapChoice assertSameAsPreRead(Path f) throws Exception {
         TapChoice pre = Analyzer.resolveTap(f, new DissectorConfig(AnalysisSettings.DEFAULT.rocePorts(), AnalysisSettings.DEFAULT.checkIcrc()));

@@ -1,8 +1,6 @@
 package io.metaroce.cli;
 
-import io.metaroce.analysis.Analyzer;
 import io.metaroce.capture.CaptureFiles;
-import io.metaroce.protocol.Spec;
 import java.io.File;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -14,7 +12,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
 import picocli.CommandLine.Mixin;
 
 /**
@@ -54,14 +51,7 @@ public final class FrontDoor {
             // warm-up does beside picocli.
             if (file != null && new File(file).length() >= CaptureFiles.PREFETCH_MIN_BYTES) {
                 try {
-                    // validate with the default tap and ports resolves --tap auto by a pre-read of the file before its
-                    // pass: that pre-read starts now (and opens the file ahead for the pass when done). Any option
-                    // that may change the tap or the ports leaves the pre-read to the command, as before.
-                    if (args[0].equals("validate") && !tapOrPortsGiven(args)) {
-                        Analyzer.resolveTapAhead(Path.of(file), Set.of(Spec.ROCE_UDP_PORT), false);
-                    } else {
-                        CaptureFiles.prefetch(Path.of(file));
-                    }
+                    CaptureFiles.prefetch(Path.of(file));
                 } catch (RuntimeException e) {
                     // Not a path (InvalidPathException): the command reports it.
                 }
@@ -172,16 +162,6 @@ public final class FrontDoor {
         return file;
     }
 
-
-    /** True when a validate command line has an option that may set the tap or the RoCE ports (then not --tap auto on 4791). */
-    static boolean tapOrPortsGiven(String[] args) {
-        for (String a : args) {
-            for (String o : new String[] {"--tap", "--config", "-d", "--decode-as"}) {
-                if (a.equals(o) || a.startsWith(o + "=") || o.equals("-d") && a.startsWith("-d")) return true;
-            }
-        }
-        return false;
-    }
 
     /**
      * The capture file of a validate command line to open ahead, as {@link #prefetchTarget} for analyze: validate
