@@ -14,9 +14,10 @@ import java.util.stream.Stream;
  * handles resolved, method profiles; JEP 483/514/515). A cache holds what its training run used, so the run does
  * what users do with one command, on a bundled sample: {@code dissect} (summary, -q, -T jsonl, -T json), {@code
  * analyze} (text, -T json), {@code validate} (text, -T json, sarif, junit), {@code index} (the sample's directory into
- * a temporary index, then the generated capture below), {@code search} (text, jsonl, json, a sort and an exact top) or {@code extract} (one query
- * into a temporary pcapng). A command the training did not cover still works: it spins its lambdas at start. The
- * output goes wherever stdout goes (the launcher discards it); exit codes do not matter here.
+ * a temporary index, then the generated capture below), {@code search} (text, jsonl, json, a sort and an exact top)
+ * or {@code extract} (one query into a temporary pcapng). A command the training did not cover still works: it
+ * spins its lambdas at start. The output goes wherever stdout goes (the launcher discards it); exit codes do not
+ * matter here.
  *
  * <p>{@code analyze} and {@code validate} also run over a generated capture of {@value #TRAINING_FRAMES} frames: the
  * 79-frame sample leaves the per-frame methods without profiles, so every big run collected them again in slow

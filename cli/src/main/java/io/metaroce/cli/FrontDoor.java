@@ -162,16 +162,16 @@ public final class FrontDoor {
         return file;
     }
 
-
     /**
      * The capture file of a validate command line to open ahead, as {@link #prefetchTarget} for analyze: validate
-     * of one big capture opens it only after picocli's set-up and the settings, so without this its mapping and
-     * first page faults lengthen its start where analyze's overlap picocli's. Without picocli's model this cannot
-     * know which options take a value, so it takes only what is a capture file whatever the options: the one
-     * argument that is named by {@code -r FILE}, {@code --read FILE} or {@code --read=FILE}, or that follows the
-     * command name or another argument that is not an option ({@code validate FILE}, {@code validate -T json
-     * FILE}); never one that follows an option (it may be that option's value, {@code -o FILE}, or follow a flag,
-     * {@code --not-offloaded FILE}: then nothing is opened ahead). Several candidates, or "--": null.
+     * of one big capture opens it only after picocli's set-up and the settings (first for the pre-read of {@code
+     * --tap auto}, which takes the prefetched file), so without this its mapping and first page faults lengthen its
+     * start where analyze's overlap picocli's. Without picocli's model this cannot know which options take a value,
+     * so it takes only what is a capture file whatever the options: the one argument that is named by {@code -r
+     * FILE}, {@code --read FILE} or {@code --read=FILE}, or that follows the command name or another argument that
+     * is not an option ({@code validate FILE}, {@code validate -T json FILE}); never one that follows an option (it
+     * may be that option's value, {@code -o FILE}, or follow a flag, {@code --not-offloaded FILE}: then nothing is
+     * opened ahead). Several candidates, or "--": null.
      */
     static String validatePrefetchTarget(String[] args) {
         String file = null;
@@ -186,4 +186,5 @@ public final class FrontDoor {
             file = f;
         }
         return file;
-    }}
+    }
+}
