@@ -36,6 +36,27 @@ class TapResolverTest {
         assertEquals("host:fe80::2:c903:a1:b2c3", c.tap().toString(), c.how());
     }
 
+    /**
+     * The host tap is made from the address's bytes (no text and InetAddress parse): the same tap, bytes and text,
+     * as {@code --tap host:IP} gives for IPv4, IPv6 and an IPv4-mapped IPv6 address.
+     */
+    @Test
+    void theResolvedHostIsTheTapOfItsAddressText() {
+        long[][] hosts = {{0, 0x0A000001L, 0}, {0, 0xC0A8FF0EL, 0}, {0xfe80000000000000L, 0x0002c90300a1b2c3L, 1},
+                {0x20010db800000000L, 1, 1}, {0, 0x0000FFFF0A000102L, 1}};
+        String[] text = {"10.0.0.1", "192.168.255.14", "fe80::2:c903:a1:b2c3", "2001:db8::1", "10.0.1.2"};
+        for (int i = 0; i < hosts.length; i++) {
+            long[] h = hosts[i];
+            boolean v6 = h[2] == 1;
+            TapResolver r = new TapResolver();
+            r.add(frame(h[0], h[1], h[0], h[1] + 7, v6));
+            r.add(frame(h[0], h[1] + 9, h[0], h[1], v6));
+            AnalysisSettings.Tap got = r.resolve().tap(), want = AnalysisSettings.Tap.host(text[i]);
+            assertEquals(want, got, text[i]);
+            assertEquals("host:" + text[i], got.toString());
+        }
+    }
+
     @Test
     void multicastIsNeverACandidateButUnicastIs() {
         assertTrue(TapResolver.multicast(new TapResolver.Addr(0xff12401bffff0000L, 0, true)));

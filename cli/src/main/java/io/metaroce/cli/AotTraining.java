@@ -13,10 +13,11 @@ import java.util.stream.Stream;
  * The training run of the launcher's ahead-of-time caches (JDK 25: classes loaded and linked, lambdas and method
  * handles resolved, method profiles; JEP 483/514/515). A cache holds what its training run used, so the run does
  * what users do with one command, on a bundled sample: {@code dissect} (summary, -q, -T jsonl, -T json), {@code
- * analyze} (text, -T json), {@code validate}, {@code index} (the sample's directory into a temporary index, then the
- * generated capture below), {@code search} (text, jsonl, json, a sort and an exact top) or {@code extract} (one query
- * into a temporary pcapng). A command the training did not cover still works: it spins its lambdas at start. The
- * output goes wherever stdout goes (the launcher discards it); exit codes do not matter here.
+ * analyze} (text, -T json), {@code validate} (text, -T json, sarif, junit), {@code index} (the sample's directory into
+ * a temporary index, then the generated capture below), {@code search} (text, jsonl, json, a sort and an exact top)
+ * or {@code extract} (one query into a temporary pcapng). A command the training did not cover still works: it
+ * spins its lambdas at start. The output goes wherever stdout goes (the launcher discards it); exit codes do not
+ * matter here.
  *
  * <p>{@code analyze} and {@code validate} also run over a generated capture of {@value #TRAINING_FRAMES} frames: the
  * 79-frame sample leaves the per-frame methods without profiles, so every big run collected them again in slow
@@ -65,6 +66,9 @@ final class AotTraining {
                     case "validate" -> {
                         runs.add(new String[] {"validate", trainingCapture(tmp).toString()});
                         runs.add(new String[] {"validate", s});
+                        // The machine formats (CI's): -T json and sarif write with Jackson, some 400 classes that were
+                        // otherwise read from the jar and verified at every such start; junit's writer and lambdas too.
+                        for (String format : new String[] {"json", "sarif", "junit"}) runs.add(new String[] {"validate", s, "-T", format});
                     }
                     case "index" -> {
                         runs.add(new String[] {"index", String.valueOf(sample.toAbsolutePath().getParent()),

@@ -20,7 +20,7 @@ import picocli.CommandLine.Mixin;
  * about 180 classes read and verified at every start, which is most of the time of a version query. Everything
  * else goes to {@link Main}, which prints the same version line through picocli for every subcommand; for
  * {@code analyze}, {@code validate}, {@code dissect} and {@code index}, a thread first uses the idle second core while
- * picocli sets up ({@link WarmUp}), and analyze opens its capture file ahead.
+ * picocli sets up ({@link WarmUp}), and analyze and validate open their capture file ahead.
  */
 public final class FrontDoor {
     private FrontDoor() {}
@@ -43,8 +43,8 @@ public final class FrontDoor {
         Class<?> command = args.length > 0 ? captureCommand(args[0]) : null;
         if (command != null) new WarmUp(command).start();
         // By name, not by class: a class literal of a command would load that command's class for every other one.
-        if (command != null && args[0].equals("analyze")) {
-            String file = prefetchTarget(args);
+        if (command != null && (args[0].equals("analyze") || args[0].equals("validate"))) {
+            String file = args[0].equals("analyze") ? prefetchTarget(args) : validatePrefetchTarget(args);
             // Only a file the prefetch would open (CaptureFiles.PREFETCH_MIN_BYTES, a constant javac folds in, so reading
             // it initialises nothing): for a smaller one it opens nothing, and the call would only initialise the capture
             // classes (the foreign-memory API's first use, a method-handle class spun) on the main thread, which the
@@ -155,6 +155,32 @@ public final class FrontDoor {
             if ((a.equals("-r") || a.equals("--read")) && i + 1 < args.length) f = args[++i];
             else if (a.startsWith("--read=")) f = a.substring("--read=".length());
             else if (a.equals("--")) return null;
+            if (f == null) continue;
+            if (file != null) return null;
+            file = f;
+        }
+        return file;
+    }
+
+    /**
+     * The capture file of a validate command line to open ahead, as {@link #prefetchTarget} for analyze: validate
+     * of one big capture opens it only after picocli's set-up and the settings (first for the pre-read of {@code
+     * --tap auto}, which takes the prefetched file), so without this its mapping and first page faults lengthen its
+     * start where analyze's overlap picocli's. Without picocli's model this cannot know which options take a value,
+     * so it takes only what is a capture file whatever the options: the one argument that is named by {@code -r
+     * FILE}, {@code --read FILE} or {@code --read=FILE}, or that follows the command name or another argument that
+     * is not an option ({@code validate FILE}, {@code validate -T json FILE}); never one that follows an option (it
+     * may be that option's value, {@code -o FILE}, or follow a flag, {@code --not-offloaded FILE}: then nothing is
+     * opened ahead). Several candidates, or "--": null.
+     */
+    static String validatePrefetchTarget(String[] args) {
+        String file = null;
+        for (int i = 1; i < args.length; i++) {
+            String a = args[i], prev = args[i - 1], f = null;
+            if (a.equals("--")) return null;
+            if (a.startsWith("--read=")) f = a.substring("--read=".length());
+            else if (a.startsWith("-")) continue;
+            else if (i == 1 || !prev.startsWith("-") || prev.equals("-r") || prev.equals("--read")) f = a;
             if (f == null) continue;
             if (file != null) return null;
             file = f;

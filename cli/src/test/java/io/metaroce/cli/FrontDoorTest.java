@@ -41,6 +41,25 @@ class FrontDoorTest {
         assertEquals(null, FrontDoor.prefetchTarget(new String[] {"analyze", "--", "-r", "a.pcap"}));
     }
 
+    @Test
+    void validateOfOneFileNamesItToOpenAhead() {
+        assertEquals("a.pcap", FrontDoor.validatePrefetchTarget(new String[] {"validate", "a.pcap"}));
+        assertEquals("a.pcap", FrontDoor.validatePrefetchTarget(new String[] {"validate", "-T", "json", "a.pcap"}));
+        assertEquals("a.pcap", FrontDoor.validatePrefetchTarget(new String[] {"validate", "a.pcap", "-T", "json", "--fail-on=never"}));
+        assertEquals("a.pcap", FrontDoor.validatePrefetchTarget(new String[] {"validate", "-r", "a.pcap", "--tap", "auto"}));
+        assertEquals("a.pcap", FrontDoor.validatePrefetchTarget(new String[] {"validate", "--read=a.pcap"}));
+        // An option's value is never taken for the capture (it may be a file validate writes), nor a file after a
+        // flag (picocli alone knows that --not-offloaded takes no value); several files, none, or "--": nothing.
+        assertEquals(null, FrontDoor.validatePrefetchTarget(new String[] {"validate", "-o", "out.xml"}));
+        assertEquals("a.pcap", FrontDoor.validatePrefetchTarget(new String[] {"validate", "-o", "out.xml", "--report", "r.html", "a.pcap"}));
+        assertEquals(null, FrontDoor.validatePrefetchTarget(new String[] {"validate", "--not-offloaded", "a.pcap"}));
+        assertEquals(null, FrontDoor.validatePrefetchTarget(new String[] {"validate", "a.pcap", "b.pcap"}));
+        assertEquals(null, FrontDoor.validatePrefetchTarget(new String[] {"validate", "a.pcap", "-r", "b.pcap"}));
+        assertEquals(null, FrontDoor.validatePrefetchTarget(new String[] {"validate", "-i", "eth0"}));
+        assertEquals(null, FrontDoor.validatePrefetchTarget(new String[] {"validate"}));
+        assertEquals(null, FrontDoor.validatePrefetchTarget(new String[] {"validate", "--", "a.pcap"}));
+    }
+
     /** Runs FrontDoor in a fresh JVM on the compiled classes only, logging every class it loads. */
     private static String java(String... args) throws IOException, InterruptedException {
         List<String> cmd = new java.util.ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
