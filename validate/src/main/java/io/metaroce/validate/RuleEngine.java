@@ -299,7 +299,8 @@ final class RuleEngine implements AnalysisSession.FrameStages {
         // MRTH of version 1 and every header of the opcode's chain. MR-CTL-001 reads a control packet's fields.
         OpcodeDef op = f.opcode;
         if (op.role() == OpcodeDef.Role.CONTROL) return false;
-        boolean ud = OpcodeKinds.isUd(op);
+        // The opcode's kinds as FastFacts worked them out (OpcodeKinds.isUd is two calls C1 does not inline).
+        boolean ud = (f.opcodeKinds() & OpcodeKinds.UD) != 0;
         Shape shape = Shape.TABLE[Shape.index(f.tver, op.code(), mrth >= 0, f.spray)];
         // The chain ends where the payload starts; MR-UD-001 (per frame): the DETH. A shape not in the table (an
         // MRTH the version does not call for) takes the dissection.
@@ -381,8 +382,9 @@ final class RuleEngine implements AnalysisSession.FrameStages {
      * holds ({@link #STREAM_FIELDS}), or its payload. A finding that already has an anchor keeps it.
      */
     private void anchorFresh() {
+        if (!findings.freshAdded) return;
+        findings.freshAdded = false;
         List<Finding> fresh = findings.fresh();
-        if (fresh.isEmpty()) return;
         for (Finding k : fresh) if (k.anchor() == null) k.at(anchors.of(k.frame(), k.rule()));
         fresh.clear();
     }
@@ -422,15 +424,22 @@ final class RuleEngine implements AnalysisSession.FrameStages {
     void afterFrame(Runnable r) { afterFrame = r; }
 
     private Runnable afterFrame;
+    /**
+     * Set when the engine held an event for {@link #afterFrame} (FileValidator's bridge, on this thread): most frames
+     * have none, and the run through the lambda, the bridge and its queue was three calls a frame under C1.
+     */
+    boolean eventsHeld;
 
     void drainEvents() {
+        if (!eventsHeld) return;
+        eventsHeld = false;
         if (afterFrame != null) afterFrame.run();
     }
 
     private void judge(FrameFacts f, FrameExtra x, QpFlow flow, boolean duplicate) {
         frames++;
         long t = f.timeNs, n = f.number;
-        releaseHeldAcks(t);
+        if (!heldAcks.isEmpty()) releaseHeldAcks(t);
         if (firstNs < 0) firstNs = t;
         lastNs = Math.max(lastNs, t);
         if (!x.roce) {
@@ -454,16 +463,33 @@ final class RuleEngine implements AnalysisSession.FrameStages {
             truncated++;
             if (firstTruncFrame < 0) firstTruncFrame = n;
         }
-        report(x, fl.id, n, t);
+        if (x.pending != null) report(x, fl.id, n, t);
         boolean judged = f.judgeable;
         if (!judged) unjudged++;
-        if (OpcodeKinds.isUd(f.opcode)) {
+        if ((f.opcodeKinds() & OpcodeKinds.UD) != 0) {
             fl.ud = true;
             if (x.udPayload >= 0) udPmtu(f, fl, x.udPayload);
             return;
         }
         x.flow = fl;
-        stream(f, x);
+        // The stateful rules of the QP streams: here, not in a method of their own (a call per frame under C1).
+        if (t >= nextExpiry) {
+            expireIdle(t);
+            nextExpiry = t + 1_000_000_000L;
+        }
+        OpcodeDef op = f.opcode;
+        headerConstancy(f, fl);
+        if (!judged) {
+            if (op.role() == OpcodeDef.Role.REQUEST) advanceOnly(fl, f);
+            return;
+        }
+        if (f.mrth) paths(f, fl);
+        switch (op.role()) {
+            case REQUEST -> request(x, f, fl);
+            case RESPONSE -> response(f, fl);
+            case ACK -> ack(f, fl);
+            case CONTROL -> control(f, fl);
+        }
     }
 
     /** The findings the first stage left in the frame's slot. */
@@ -473,29 +499,6 @@ final class RuleEngine implements AnalysisSession.FrameStages {
             Finding k = p.fold() ? findings.fold(p.rule(), p.severity(), flow, n, t, p.message())
                     : findings.add(p.rule(), p.severity(), flow, n, t, p.message());
             if (k != null && p.anchor() != null) k.at(p.anchor());
-        }
-    }
-
-    /** The stateful rules of the QP streams. */
-    private void stream(FrameFacts f, FrameExtra x) {
-        FlowState fl = x.flow;
-        long t = f.timeNs;
-        if (t >= nextExpiry) {
-            expireIdle(t);
-            nextExpiry = t + 1_000_000_000L;
-        }
-        OpcodeDef op = f.opcode;
-        headerConstancy(f, fl);
-        if (!f.judgeable) {
-            if (op.role() == OpcodeDef.Role.REQUEST) advanceOnly(fl, f);
-            return;
-        }
-        paths(f, fl);
-        switch (op.role()) {
-            case REQUEST -> request(x, f, fl);
-            case RESPONSE -> response(f, fl);
-            case ACK -> ack(f, fl);
-            case CONTROL -> control(f, fl);
         }
     }
 
@@ -568,7 +571,11 @@ final class RuleEngine implements AnalysisSession.FrameStages {
      */
     private FlowState stateOf(QpFlow q) {
         if (q == null) return null;
-        FlowState fl = existing(q);
+        // The flow's state looked up here, existing() only for a new flow: a call fewer per frame under C1.
+        int qi = q.index();
+        FlowState[] st = states;
+        FlowState fl = qi < st.length ? st[qi] : null;
+        if (fl == null) fl = existing(q);
         QpFlow p = q.peer();
         // A flow's state is made once and never replaced: the peer's found last stands while the engine's pairing
         // does (one look-up per frame instead of two).
@@ -787,8 +794,14 @@ final class RuleEngine implements AnalysisSession.FrameStages {
      */
     @Override
     public void handedOver(FrameFacts f, int slot) {
+        // Small enough for C1 to inline into the session's call: most frames had their ICRC verified on the decoding
+        // thread (decodedFast) and have nothing to check here.
         FrameExtra x = extras[slot];
-        if (x.icrcOffset < 0) return;
+        if (x.icrcOffset >= 0) icrcHere(f, x);
+    }
+
+    /** MR-FRAME-001 of a frame whose ICRC the decoding thread did not verify. */
+    private void icrcHere(FrameFacts f, FrameExtra x) {
         MemorySegment s = x.frame;
         long computed = x.ipHeaderLength == -2 ? icrc.overGrh(s, x.ipOffset, x.bthOffset, x.icrcOffset)
                 : icrc.overIp(s, x.ipOffset, x.ipHeaderLength, x.ipv6, x.bthOffset, x.icrcOffset);
@@ -1105,7 +1118,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
                 && f.opcode.role() != OpcodeDef.Role.REQUEST) {
             findings.add(MR_PATH_001, ERROR, fl.id, n, f.timeNs, "path_id " + f.pathId + " in a QP direction that does not "
                     + "spray (spray = 0 uses path 0)");
-        } else if (f.opcode.role() == OpcodeDef.Role.RESPONSE && OpcodeKinds.isRead(f.opcode) && f.pathId != 0) {
+        } else if (f.opcode.role() == OpcodeDef.Role.RESPONSE && (f.opcodeKinds() & OpcodeKinds.READ) != 0 && f.pathId != 0) {
             findings.add(MR_PATH_001, ERROR, fl.id, n, f.timeNs, "READ response on path " + f.pathId
                     + " (READ responses are not sprayed: path 0 of the responder)");
         }
@@ -1173,7 +1186,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
 
     /** A frame the rules do not judge still advances its stream (principle d). */
     private void advanceOnly(FlowState fl, FrameFacts f) {
-        if (OpcodeKinds.isUd(f.opcode)) return;
+        if ((f.opcodeKinds() & OpcodeKinds.UD) != 0) return;
         if (window(fl) == null) return;
         long u = unwrap(fl.maxU, f.psn);
         if (u > fl.maxU && u - fl.maxU < MAX_JUMP && fl.ring.contains(u)) {
@@ -1200,7 +1213,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
         if (r == null) return;
         long u = unwrap(fl.maxU, f.psn);
         if (fl.plot != null) fl.plot.point(t, u, n);
-        boolean isRead = OpcodeKinds.isRead(op);
+        boolean isRead = (f.opcodeKinds() & OpcodeKinds.READ) != 0;
         long idle = fl.lastReqTime > 0 ? t - fl.lastReqTime : -1;
         fl.lastReqTime = t;
         fl.lastReqFrame = n;
@@ -1275,12 +1288,12 @@ final class RuleEngine implements AnalysisSession.FrameStages {
         r.frame[i] = f.number;
         r.time[i] = f.timeNs;
         if (!wasReserved) r.readBack[i] = 0;
-        if (!d.truncated && d.seg != null) bytesOf(d, r, i);
-        else r.seg[i] = null;
-    }
-
-    /** Where the bytes a retransmission keeps equal (§9.3) lie: extension headers, payload and pad (compared later). */
-    private static void bytesOf(FrameExtra d, FirstCopies r, int i) {
+        if (d.truncated || d.seg == null) {
+            r.seg[i] = null;
+            return;
+        }
+        // Where the bytes a retransmission keeps equal (§9.3) lie: extension headers, payload and pad (compared
+        // later). Here rather than in a method of its own: once per request, a call C1 does not inline.
         r.seg[i] = d.seg;
         r.segAt[i] = d.segAt;
         r.extOff[i] = d.extOff;
@@ -1727,7 +1740,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
 
     private void response(FrameFacts f, FlowState g) {
         OpcodeDef op = f.opcode;
-        boolean read = OpcodeKinds.isRead(op);
+        boolean read = (f.opcodeKinds() & OpcodeKinds.READ) != 0;
         FlowState fl = about();
         if (read && op.payload()) {
             // MR-SEQ-003 on READ responses (the responder's PMTU is the connection's).
