@@ -240,7 +240,10 @@ public final class FileValidator {
             this.plots = plots;
         }
 
-        void event(AnalysisEvent e) { held.add(e); }
+        void event(AnalysisEvent e) {
+            held.add(e);
+            rules.eventsHeld = true;
+        }
 
         void drain() {
             AnalysisEvent e;
@@ -248,6 +251,12 @@ public final class FileValidator {
         }
 
         private void judge(AnalysisEvent e) {
+            // Only the events below concern the rules or the pictures: the flow's state (a look-up by its id string)
+            // is looked up for those alone.
+            boolean marks = plots && (e instanceof AnalysisEvent.Retransmission || e instanceof AnalysisEvent.Nak
+                    || e instanceof AnalysisEvent.CeMark);
+            if (!marks && !(e instanceof AnalysisEvent.Retransmission r0 && r0.cause() == Cause.TIMEOUT)
+                    && !(e instanceof AnalysisEvent.CeWithoutCnp)) return;
             FlowState fl = rules.byId.get(e.flow());
             if (e instanceof AnalysisEvent.Retransmission r && r.cause() == Cause.TIMEOUT && fl != null && fl.tver == 0) {
                 Long idle = rules.idleBefore.get(e.frame());

@@ -90,7 +90,10 @@ final class FrameAnchors {
         fastV6[slot] = v6;
         fastBth[slot] = (char) bth;
         fastMrth[slot] = mrth < 0 ? NONE : (char) mrth;
-        payload(number, po, pl);
+        // payload()'s work in place: this runs for nearly every frame, and the call was one more under C1.
+        boolean payload = po >= 0 && po < NONE && pl > 0 && pl < NONE;
+        payloadOffset[slot] = payload ? (char) po : NONE;
+        payloadLength[slot] = payload ? (char) pl : 0;
     }
 
     /** The first offset of header h in the short cut's frame in slot, as {@link #layer} would have kept it; NONE when absent. */

@@ -45,6 +45,7 @@ final class FrameExtra {
 
     FrameExtra(ValidateSettings settings) { this.settings = settings; }
 
+    /** Clears the slot for a new frame (RuleEngine.decodedFast writes the same out in place: keep the two alike). */
     void reset() {
         roce = addressed = truncated = false;
         if (pending != null) pending.clear();
@@ -65,7 +66,8 @@ final class FrameExtra {
         return this;
     }
 
-    private Anchor next;
+    /** Package-private: RuleEngine.decodedFast clears it in place of {@link #reset()}. */
+    Anchor next;
 
     boolean add(String rule, Severity severity, String message) {
         Anchor anchor = next;

@@ -245,6 +245,36 @@ final class RuleEngine implements AnalysisSession.FrameStages {
             for (int k = 0; k < bits.length; k++) bits[k] = masks.get(k);
         }
 
+        /**
+         * The reserved bytes of an IPv4 header without options and the UDP header after it (IPV4_*), and of an IPv6
+         * header and the UDP header after it (IPV6_*), as offsets from the IP header and masks, so that the short cut
+         * tests them in one loop instead of a call per header ({@link #reservedAllZero(int, byte[], int, int, int)});
+         * null where a header's reserved bits cannot be read off the header bytes (those frames make that call).
+         */
+        static final int[] IPV4_AT, IPV6_AT;
+        static final byte[] IPV4_BITS, IPV6_BITS;
+
+        static {
+            List<Integer> offs = new ArrayList<>();
+            List<Byte> masks = new ArrayList<>();
+            boolean ok = reservedBytes(Ip.HEADER, 0, offs, masks) && reservedBytes(Udp.HEADER, Ip.SIZE, offs, masks)
+                    && RESERVED_END[Ip.HEADER] <= Ip.SIZE;
+            IPV4_AT = ok ? offs.stream().mapToInt(Integer::intValue).toArray() : null;
+            IPV4_BITS = ok ? bytes(masks) : null;
+            offs.clear();
+            masks.clear();
+            ok = reservedBytes(Ipv6.HEADER, 0, offs, masks) && reservedBytes(Udp.HEADER, Ipv6.SIZE, offs, masks)
+                    && RESERVED_END[Ipv6.HEADER] <= Ipv6.SIZE;
+            IPV6_AT = ok ? offs.stream().mapToInt(Integer::intValue).toArray() : null;
+            IPV6_BITS = ok ? bytes(masks) : null;
+        }
+
+        private static byte[] bytes(List<Byte> masks) {
+            byte[] b = new byte[masks.size()];
+            for (int k = 0; k < b.length; k++) b[k] = masks.get(k);
+            return b;
+        }
+
         /** Adds header h's reserved bytes at off; false when they cannot be read off the head copy. */
         private static boolean reservedBytes(int h, int off, List<Integer> offs, List<Byte> masks) {
             if (RESERVED_DEFS[h].length == 0) return true;
@@ -299,7 +329,8 @@ final class RuleEngine implements AnalysisSession.FrameStages {
         // MRTH of version 1 and every header of the opcode's chain. MR-CTL-001 reads a control packet's fields.
         OpcodeDef op = f.opcode;
         if (op.role() == OpcodeDef.Role.CONTROL) return false;
-        boolean ud = OpcodeKinds.isUd(op);
+        // The opcode's kinds as FastFacts worked them out (OpcodeKinds.isUd is two calls C1 does not inline).
+        boolean ud = (f.opcodeKinds() & OpcodeKinds.UD) != 0;
         Shape shape = Shape.TABLE[Shape.index(f.tver, op.code(), mrth >= 0, f.spray)];
         // The chain ends where the payload starts; MR-UD-001 (per frame): the DETH. A shape not in the table (an
         // MRTH the version does not call for) takes the dissection.
@@ -308,7 +339,15 @@ final class RuleEngine implements AnalysisSession.FrameStages {
         int[] chain = shape.chain;
         // MR-HDR-003: every reserved bit 0: the IP and UDP headers', then the BTH's, the MRTH's and the chain's
         // from the opcode's shape (Ethernet and VLAN tags are not judged).
-        if (!reservedAllZero(l.ipv6() ? Ipv6.HEADER : Ip.HEADER, hb, hbase, ip, cap)
+        boolean v6 = l.ipv6();
+        int ihl = l.ipHeaderLength();
+        int[] iat = v6 ? Shape.IPV6_AT : Shape.IPV4_AT;
+        if (iat != null && udp == ip + (v6 ? Ipv6.SIZE : Ip.SIZE) && ihl == (v6 ? Ipv6.SIZE : Ip.SIZE)) {
+            // The frame holds its headers whole (the short cut took the chain after them).
+            byte[] ibits = v6 ? Shape.IPV6_BITS : Shape.IPV4_BITS;
+            int i0 = hbase + ip;
+            for (int k = 0; k < iat.length; k++) if ((hb[i0 + iat[k]] & ibits[k]) != 0) return false;
+        } else if (!reservedAllZero(v6 ? Ipv6.HEADER : Ip.HEADER, hb, hbase, ip, cap)
                 || !reservedAllZero(Udp.HEADER, hb, hbase, udp, cap)) return false;
         int[] rat = shape.at;
         byte[] rbits = shape.bits;
@@ -333,7 +372,18 @@ final class RuleEngine implements AnalysisSession.FrameStages {
         // Taken: as decoded and frameRules leave a frame without findings.
         fastTaken++;
         FrameExtra x = extras[slot];
-        x.reset();
+        // FrameExtra.reset()'s work in place, as a short-cut frame leaves it (its roce and addressed set): a call
+        // fewer per frame under C1. Keep the two alike.
+        x.truncated = false;
+        if (x.pending != null) x.pending.clear();
+        x.flowId = null;
+        x.udPayload = -1;
+        x.flow = null;
+        x.seg = null;
+        x.icrcOffset = -1;
+        x.frame = null;
+        x.view = null;
+        x.next = null;
         x.roce = true;
         x.addressed = true;
         anchors.recordFast(f.number, ip, l.ipv6(), bth, mrth, chain, p, f.payloadLength);
@@ -372,7 +422,8 @@ final class RuleEngine implements AnalysisSession.FrameStages {
         about = outcome.about();
         judge(f, x, outcome.flow(), outcome.duplicate());
         drainEvents();
-        anchorFresh();
+        // Checked here: nearly every frame has no new finding, and the call was one more per frame under C1.
+        if (findings.freshAdded) anchorFresh();
     }
 
     /**
@@ -381,8 +432,9 @@ final class RuleEngine implements AnalysisSession.FrameStages {
      * holds ({@link #STREAM_FIELDS}), or its payload. A finding that already has an anchor keeps it.
      */
     private void anchorFresh() {
+        if (!findings.freshAdded) return;
+        findings.freshAdded = false;
         List<Finding> fresh = findings.fresh();
-        if (fresh.isEmpty()) return;
         for (Finding k : fresh) if (k.anchor() == null) k.at(anchors.of(k.frame(), k.rule()));
         fresh.clear();
     }
@@ -422,15 +474,22 @@ final class RuleEngine implements AnalysisSession.FrameStages {
     void afterFrame(Runnable r) { afterFrame = r; }
 
     private Runnable afterFrame;
+    /**
+     * Set when the engine held an event for {@link #afterFrame} (FileValidator's bridge, on this thread): most frames
+     * have none, and the run through the lambda, the bridge and its queue was three calls a frame under C1.
+     */
+    boolean eventsHeld;
 
     void drainEvents() {
+        if (!eventsHeld) return;
+        eventsHeld = false;
         if (afterFrame != null) afterFrame.run();
     }
 
     private void judge(FrameFacts f, FrameExtra x, QpFlow flow, boolean duplicate) {
         frames++;
         long t = f.timeNs, n = f.number;
-        releaseHeldAcks(t);
+        if (!heldAcks.isEmpty()) releaseHeldAcks(t);
         if (firstNs < 0) firstNs = t;
         lastNs = Math.max(lastNs, t);
         if (!x.roce) {
@@ -454,16 +513,33 @@ final class RuleEngine implements AnalysisSession.FrameStages {
             truncated++;
             if (firstTruncFrame < 0) firstTruncFrame = n;
         }
-        report(x, fl.id, n, t);
+        if (x.pending != null) report(x, fl.id, n, t);
         boolean judged = f.judgeable;
         if (!judged) unjudged++;
-        if (OpcodeKinds.isUd(f.opcode)) {
+        if ((f.opcodeKinds() & OpcodeKinds.UD) != 0) {
             fl.ud = true;
             if (x.udPayload >= 0) udPmtu(f, fl, x.udPayload);
             return;
         }
         x.flow = fl;
-        stream(f, x);
+        // The stateful rules of the QP streams: here, not in a method of their own (a call per frame under C1).
+        if (t >= nextExpiry) {
+            expireIdle(t);
+            nextExpiry = t + 1_000_000_000L;
+        }
+        OpcodeDef op = f.opcode;
+        headerConstancy(f, fl);
+        if (!judged) {
+            if (op.role() == OpcodeDef.Role.REQUEST) advanceOnly(fl, f);
+            return;
+        }
+        if (f.mrth) paths(f, fl);
+        switch (op.role()) {
+            case REQUEST -> request(x, f, fl);
+            case RESPONSE -> response(f, fl);
+            case ACK -> ack(f, fl);
+            case CONTROL -> control(f, fl);
+        }
     }
 
     /** The findings the first stage left in the frame's slot. */
@@ -473,29 +549,6 @@ final class RuleEngine implements AnalysisSession.FrameStages {
             Finding k = p.fold() ? findings.fold(p.rule(), p.severity(), flow, n, t, p.message())
                     : findings.add(p.rule(), p.severity(), flow, n, t, p.message());
             if (k != null && p.anchor() != null) k.at(p.anchor());
-        }
-    }
-
-    /** The stateful rules of the QP streams. */
-    private void stream(FrameFacts f, FrameExtra x) {
-        FlowState fl = x.flow;
-        long t = f.timeNs;
-        if (t >= nextExpiry) {
-            expireIdle(t);
-            nextExpiry = t + 1_000_000_000L;
-        }
-        OpcodeDef op = f.opcode;
-        headerConstancy(f, fl);
-        if (!f.judgeable) {
-            if (op.role() == OpcodeDef.Role.REQUEST) advanceOnly(fl, f);
-            return;
-        }
-        paths(f, fl);
-        switch (op.role()) {
-            case REQUEST -> request(x, f, fl);
-            case RESPONSE -> response(f, fl);
-            case ACK -> ack(f, fl);
-            case CONTROL -> control(f, fl);
         }
     }
 
@@ -568,7 +621,11 @@ final class RuleEngine implements AnalysisSession.FrameStages {
      */
     private FlowState stateOf(QpFlow q) {
         if (q == null) return null;
-        FlowState fl = existing(q);
+        // The flow's state looked up here, existing() only for a new flow: a call fewer per frame under C1.
+        int qi = q.index();
+        FlowState[] st = states;
+        FlowState fl = qi < st.length ? st[qi] : null;
+        if (fl == null) fl = existing(q);
         QpFlow p = q.peer();
         // A flow's state is made once and never replaced: the peer's found last stands while the engine's pairing
         // does (one look-up per frame instead of two).
@@ -787,8 +844,14 @@ final class RuleEngine implements AnalysisSession.FrameStages {
      */
     @Override
     public void handedOver(FrameFacts f, int slot) {
+        // Small enough for C1 to inline into the session's call: most frames had their ICRC verified on the decoding
+        // thread (decodedFast) and have nothing to check here.
         FrameExtra x = extras[slot];
-        if (x.icrcOffset < 0) return;
+        if (x.icrcOffset >= 0) icrcHere(f, x);
+    }
+
+    /** MR-FRAME-001 of a frame whose ICRC the decoding thread did not verify. */
+    private void icrcHere(FrameFacts f, FrameExtra x) {
         MemorySegment s = x.frame;
         long computed = x.ipHeaderLength == -2 ? icrc.overGrh(s, x.ipOffset, x.bthOffset, x.icrcOffset)
                 : icrc.overIp(s, x.ipOffset, x.ipHeaderLength, x.ipv6, x.bthOffset, x.icrcOffset);
@@ -1105,7 +1168,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
                 && f.opcode.role() != OpcodeDef.Role.REQUEST) {
             findings.add(MR_PATH_001, ERROR, fl.id, n, f.timeNs, "path_id " + f.pathId + " in a QP direction that does not "
                     + "spray (spray = 0 uses path 0)");
-        } else if (f.opcode.role() == OpcodeDef.Role.RESPONSE && OpcodeKinds.isRead(f.opcode) && f.pathId != 0) {
+        } else if (f.opcode.role() == OpcodeDef.Role.RESPONSE && (f.opcodeKinds() & OpcodeKinds.READ) != 0 && f.pathId != 0) {
             findings.add(MR_PATH_001, ERROR, fl.id, n, f.timeNs, "READ response on path " + f.pathId
                     + " (READ responses are not sprayed: path 0 of the responder)");
         }
@@ -1173,7 +1236,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
 
     /** A frame the rules do not judge still advances its stream (principle d). */
     private void advanceOnly(FlowState fl, FrameFacts f) {
-        if (OpcodeKinds.isUd(f.opcode)) return;
+        if ((f.opcodeKinds() & OpcodeKinds.UD) != 0) return;
         if (window(fl) == null) return;
         long u = unwrap(fl.maxU, f.psn);
         if (u > fl.maxU && u - fl.maxU < MAX_JUMP && fl.ring.contains(u)) {
@@ -1200,7 +1263,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
         if (r == null) return;
         long u = unwrap(fl.maxU, f.psn);
         if (fl.plot != null) fl.plot.point(t, u, n);
-        boolean isRead = OpcodeKinds.isRead(op);
+        boolean isRead = (f.opcodeKinds() & OpcodeKinds.READ) != 0;
         long idle = fl.lastReqTime > 0 ? t - fl.lastReqTime : -1;
         fl.lastReqTime = t;
         fl.lastReqFrame = n;
@@ -1225,7 +1288,8 @@ final class RuleEngine implements AnalysisSession.FrameStages {
             record(d, f, fl, u);
             fl.maxU = u;
             if (isRead) reserveRead(fl, f, u);
-            arrived(fl, u);
+            // arrived's first test here: only the receiver's tap moves its expected PSN (a call per request saved).
+            if (fl.view == View.RECEIVER) arrived(fl, u);
         } else if (r.contains(u)) {
             int i = r.idx(u);
             int st = r.st[i];
@@ -1275,12 +1339,12 @@ final class RuleEngine implements AnalysisSession.FrameStages {
         r.frame[i] = f.number;
         r.time[i] = f.timeNs;
         if (!wasReserved) r.readBack[i] = 0;
-        if (!d.truncated && d.seg != null) bytesOf(d, r, i);
-        else r.seg[i] = null;
-    }
-
-    /** Where the bytes a retransmission keeps equal (§9.3) lie: extension headers, payload and pad (compared later). */
-    private static void bytesOf(FrameExtra d, FirstCopies r, int i) {
+        if (d.truncated || d.seg == null) {
+            r.seg[i] = null;
+            return;
+        }
+        // Where the bytes a retransmission keeps equal (§9.3) lie: extension headers, payload and pad (compared
+        // later). Here rather than in a method of its own: once per request, a call C1 does not inline.
         r.seg[i] = d.seg;
         r.segAt[i] = d.segAt;
         r.extOff[i] = d.extOff;
@@ -1552,7 +1616,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
             ordered(fl, fl.cursorU, i);
             fl.cursorU++;
         }
-        checkGaps(fl, now);
+        if (!fl.gaps.isEmpty()) checkGaps(fl, now);
     }
 
     private static void syncAfterGap(FlowState fl) {
@@ -1630,7 +1694,9 @@ final class RuleEngine implements AnalysisSession.FrameStages {
         int payload = r.payload[i];
         // MR-SEQ-003: First/Middle carry exactly PMTU bytes, Last/Only at most PMTU.
         boolean sized = op.payload() && op.payloadBytes() < 0;
-        if (sized) pmtuCheck(fl, op, seg, payload, frame, time, psn);
+        // pmtuCheck's common verdict here (a known PMTU the packet fits): a call per request PSN saved.
+        if (sized && (fl.pmtu <= 0 || (seg == OpcodeDef.Segment.FIRST || seg == OpcodeDef.Segment.MIDDLE
+                ? payload != fl.pmtu : payload > fl.pmtu))) pmtuCheck(fl, op, seg, payload, frame, time, psn);
         if (firstOrOnly) {
             // MR-SEQ-005: msg_id + 1 between PSN-adjacent messages, msg_offset 0 on the first packet.
             if (tver == 1) {
@@ -1727,7 +1793,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
 
     private void response(FrameFacts f, FlowState g) {
         OpcodeDef op = f.opcode;
-        boolean read = OpcodeKinds.isRead(op);
+        boolean read = (f.opcodeKinds() & OpcodeKinds.READ) != 0;
         FlowState fl = about();
         if (read && op.payload()) {
             // MR-SEQ-003 on READ responses (the responder's PMTU is the connection's).
@@ -1742,14 +1808,15 @@ final class RuleEngine implements AnalysisSession.FrameStages {
     private void ack(FrameFacts f, FlowState g) {
         if (!f.hasAeth) return;
         FlowState fl = about();
-        msn(f, g);
+        if (g.view != View.MIRROR) msn(f, g);
         if (fl == null || !fl.started) return;
         long u = unwrap(fl.maxU, f.psn);
         long n = f.number, t = f.timeNs;
         boolean acked1 = false;
         switch (f.aethKind) {
             case 0 -> {
-                acked1 = ackBeyond(fl, g, f, u, ACK_OF);
+                // ackBeyond's first test here: an ACK rarely covers a PSN beyond those sent (half the frames are ACKs).
+                acked1 = u > fl.maxU && ackBeyond(fl, g, f, u, ACK_OF);
                 cover(fl, f, u + 1, g);
             }
             case 1 -> {
