@@ -117,9 +117,10 @@ final class Xxh3Stream {
      * locals: C1 compiles it after a few hundred blocks (a loop over many blocks in one call would run interpreted
      * until its back-edge count reached on-stack replacement's much higher threshold). Four stripes per step, and
      * each lane taken whole before the next is read (one input word and its keyed form live at a time instead of
-     * eight of each): under C1 alone 200 MB hash in 12-15 % less CPU than with a step per stripe that read four lanes
-     * at once (29.5-30.2 against 34.0-34.5 ms, best of 10, four runs; docs/benchmarks.md, "helper ixcpu, fourteenth
-     * session"). The whole block unrolled, with the keys as literals, was 2 % faster still: not worth 128 lines.
+     * eight of each): under C1 alone 200 MB hash in 12-13 % less CPU than with a step per stripe that read four lanes
+     * at once (30.0-30.2 against 34.0-34.5 ms, best of 10 rounds, the loops alternated in one JVM; docs/benchmarks.md,
+     * "helper ixcpu, fourteenth session"). The whole block unrolled, with the keys as literals, was 2-3 % faster
+     * still: not worth 128 lines.
      */
     private void block(long[] d, int j) {
         long a0 = this.a0, a1 = this.a1, a2 = this.a2, a3 = this.a3, a4 = this.a4, a5 = this.a5, a6 = this.a6, a7 = this.a7;
