@@ -63,7 +63,7 @@ public final class FlowIndexBench {
         boolean reuse = Boolean.getBoolean("bench.reuse") && Files.isDirectory(dir);
         int commits = 0;
         if (!reuse) try (LuceneFlowIndex idx = LuceneFlowIndex.openForWriting(dir)) {
-            long t1 = System.nanoTime(), c1 = cpuNs(), gcMs1 = gcMs(), jitMs1 = jitMs(), jit1 = jitThreadsCpuNs();
+            long t1 = System.nanoTime(), c1 = cpuNs(), gcMs1 = gcMs(), gcN1 = gcCount(), jitMs1 = jitMs(), jit1 = jitThreadsCpuNs(), gc1 = gcThreadsCpuNs();
             Adder adder = adder(idx);
             List<Thread> running = new ArrayList<>();
             List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
@@ -97,10 +97,15 @@ public final class FlowIndexBench {
             // Generation ran inside this span on the adding threads: its CPU is taken out, its wall share estimated.
             addCpu = cpuNs() - c1 - genCpu.get();
             addNs = System.nanoTime() - t1 - genNs.get() / threads;
-            long jitCpu = jitThreadsCpuNs() - jit1;
+            long jitCpu = jitThreadsCpuNs() - jit1, gcCpu = gcThreadsCpuNs() - gc1;
             System.out.printf(Locale.ROOT, "while adding: collector %.1f s (pauses), JIT compilers %.1f s (compilation time), %.1f s CPU"
                             + " of the compiler threads; CPU per flow doc without the compilers' %.1f us%n",
                     (gcMs() - gcMs1) / 1e3, (jitMs() - jitMs1) / 1e3, jitCpu / 1e9, (addCpu - jitCpu) / 1e3 / ((long) captures * PER_CAPTURE));
+            // The collector's own line: under load its pauses (wall) say little, its threads' CPU (the VM thread, which
+            // runs the serial collector's pauses, and any GC worker threads) what the heap's sizing costs.
+            System.out.printf(Locale.ROOT, "collector while adding: %d collections, %.1f s CPU of the VM and GC threads; CPU per flow doc without"
+                            + " the compilers and the collector %.1f us%n",
+                    gcCount() - gcN1, gcCpu / 1e9, (addCpu - jitCpu - gcCpu) / 1e3 / ((long) captures * PER_CAPTURE));
         }
         long docs = docCount.get();
         long total = (long) captures * PER_CAPTURE;
@@ -277,7 +282,13 @@ public final class FlowIndexBench {
      * moves with timing (what gets compiled when), so the figure without it compares indexing code more steadily.
      * A compiler thread that ends takes its CPU with it: run with -XX:-UseDynamicNumberOfCompilerThreads.
      */
-    private static long jitThreadsCpuNs() {
+    private static long jitThreadsCpuNs() { return threadsCpuNs("CompilerThre"); }
+
+    /** The CPU of the threads that collect garbage so far (the VM thread runs the serial collector's pauses). */
+    private static long gcThreadsCpuNs() { return threadsCpuNs("VM Thread") + threadsCpuNs("GC Thread"); }
+
+    /** The CPU so far of this process's threads whose name (as /proc has it) contains {@code name}; 0 without /proc. */
+    private static long threadsCpuNs(String name) {
         long ticks = 0;
         try (Stream<Path> tasks = Files.list(Path.of("/proc/self/task"))) {
             for (Path t : (Iterable<Path>) tasks::iterator) {
@@ -288,7 +299,7 @@ public final class FlowIndexBench {
                     continue; // the thread ended meanwhile
                 }
                 int open = st.indexOf('('), close = st.lastIndexOf(')');
-                if (!st.substring(open + 1, close).contains("CompilerThre")) continue;
+                if (!st.substring(open + 1, close).contains(name)) continue;
                 String[] f = st.substring(close + 2).split(" ");
                 ticks += Long.parseLong(f[11]) + Long.parseLong(f[12]); // utime, stime (fields 14 and 15)
             }
@@ -296,6 +307,10 @@ public final class FlowIndexBench {
             return 0;
         }
         return ticks * 10_000_000L; // USER_HZ 100
+    }
+
+    private static long gcCount() {
+        return ManagementFactory.getGarbageCollectorMXBeans().stream().mapToLong(b -> Math.max(0, b.getCollectionCount())).sum();
     }
 
     private static long gcMs() {
