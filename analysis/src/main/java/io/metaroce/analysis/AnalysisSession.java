@@ -169,13 +169,6 @@ public final class AnalysisSession {
     @FunctionalInterface
     public interface FrameObserver {
         void frame(FrameFacts f);
-
-        /**
-         * True when {@link #frame} reads nothing but the facts it is given (no engine state): a pass that holds its
-         * first frames for {@code --tap auto} then shows them to the observer while they are held, before the engine
-         * sees them, in frame order all the same (the analysis thread waits for the decoder then).
-         */
-        default boolean factsOnly() { return false; }
     }
 
     /** Attaches a {@link FrameObserver} (one per session). */
@@ -351,8 +344,6 @@ public final class AnalysisSession {
      * at its end order the accesses).
      */
     private TapHold tapHold;
-    /** The frame observer saw the held frames while they were held ({@link FrameObserver#factsOnly}). */
-    private boolean heldObserved;
 
     private AnalysisResult pass(PacketSource src, DissectorConfig dc, AnalysisEngine e, String format, String name,
                                 boolean autoTap) {
@@ -457,7 +448,6 @@ public final class AnalysisSession {
         io.metaroce.dissector.Dissection d = new io.metaroce.dissector.Dissection();
         FastFacts fast = fastFacts(dc);
         long[] frames = {0};
-        heldObserved = tapHold != null && frameObserver != null && frameObserver.factsOnly();
         // A file never pauses (endOfBurst is false): not asked per frame, a call each under C1 alone.
         boolean live = src.mapping() == null;
         new TwoThreadPipeline<>(pool, "metaroce-analysis").run(slot -> {
@@ -565,14 +555,7 @@ public final class AnalysisSession {
         tapHow = h.choice().how();
         // The held frames (up to Analyzer.PRESCAN_FRAMES) in chunks, for the reason of CHUNK: this loop runs once.
         FrameFacts[] held = h.drain().toArray(new FrameFacts[0]);
-        FrameObserver o = frameObserver;
-        if (heldObserved) frameObserver = null; // it has seen them
-        try {
-            for (int k = 0; k < held.length; k += CHUNK) feedChunk(engine, held, k, Math.min(k + CHUNK, held.length), -1);
-        } finally {
-            frameObserver = o;
-            heldObserved = false;
-        }
+        for (int k = 0; k < held.length; k += CHUNK) feedChunk(engine, held, k, Math.min(k + CHUNK, held.length), -1);
     }
 
     /**
@@ -588,7 +571,6 @@ public final class AnalysisSession {
             FrameFacts f = batch[k];
             batch[k] = new FrameFacts();
             tapHold.add(f);
-            if (heldObserved) frameObserver.frame(f);
             if (tapHold.resolved()) {
                 releaseHeld(engine);
                 return k + 1;

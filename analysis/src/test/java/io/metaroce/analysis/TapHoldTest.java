@@ -84,63 +84,6 @@ class TapHoldTest {
         assertEquals(TapHold.MAX_HELD, h.drain().size());
     }
 
-    /**
-     * On two threads a facts-only observer (the Diagnoser) is shown the frames held for the tap while they are held,
-     * before the engine analyzed them; still every observer sees every frame
-     * once and in frame order, the diagnosis is the one-thread pass's, and the flow results do not change. Both ends
-     * of the hold: a capture that resolves the tap in mid-pass, and samples that end before it is resolved.
-     */
-    @Test
-    void heldFramesReachAFactsOnlyObserverOnceAndInOrder() throws Exception {
-        Cap c = new Cap();
-        for (int i = 0; i < Analyzer.PRESCAN_FRAMES + 3000; i++) {
-            c.add(1_000, i % 2 == 0 ? Pkt.of(Pkt.SEND_ONLY).from("10.0.0.1", "10.0.0.2").qp(0x11).psn(i / 2).payload(32).ttl(64)
-                    : Pkt.of(Pkt.ACK).from("10.0.0.2", "10.0.0.1").qp(0x12).psn(i / 2).aeth(0, 31, 0).ttl(62));
-        }
-        List<Path> files = new ArrayList<>(List.of(c.write()));
-        files.add(SAMPLES.resolve("rocev2-gbn-loss.pcapng"));
-        files.add(SAMPLES.resolve("metaroce-path-down.pcapng"));
-        for (Path f : files) {
-            AnalysisSession.pipelineMinBytes = Long.MAX_VALUE;
-            io.metaroce.analysis.diagnosis.Diagnoser one = new io.metaroce.analysis.diagnosis.Diagnoser();
-            AnalysisResult oneRes = new AnalysisSession(AnalysisSettings.DEFAULT, AnalysisSession.Options.RESULTS).onFrame(one).run(f);
-            AnalysisSession.pipelineMinBytes = 0;
-            for (boolean factsOnly : new boolean[] {true, false}) {
-                io.metaroce.analysis.diagnosis.Diagnoser two = new io.metaroce.analysis.diagnosis.Diagnoser();
-                List<Long> seen = new ArrayList<>();
-                long[] beforeEngine = {0};
-                AnalysisSession s = new AnalysisSession(AnalysisSettings.DEFAULT, AnalysisSession.Options.RESULTS);
-                // The session's engine while it runs (engine() answers after the pass only).
-                java.lang.reflect.Field engine = AnalysisSession.class.getDeclaredField("engine");
-                engine.setAccessible(true);
-                s.onFrame(new AnalysisSession.FrameObserver() {
-                    @Override
-                    public void frame(FrameFacts x) {
-                        seen.add(x.number);
-                        try {
-                            if (((AnalysisEngine) engine.get(s)).frames < x.number) beforeEngine[0]++;
-                        } catch (IllegalAccessException e) {
-                            throw new AssertionError(e);
-                        }
-                        two.frame(x);
-                    }
-
-                    @Override
-                    public boolean factsOnly() { return factsOnly; }
-                });
-                AnalysisResult twoRes = s.run(f);
-                String what = f.getFileName() + (factsOnly ? " (facts only)" : " (after the engine)");
-                long frames = ((Number) twoRes.capture().get("frames")).longValue();
-                assertEquals(frames, seen.size(), what);
-                for (int i = 0; i < seen.size(); i++) assertEquals(i + 1, seen.get(i), what);
-                // Held frames are shown before the engine saw them only to a facts-only observer.
-                assertEquals(factsOnly ? Math.min(frames, Analyzer.PRESCAN_FRAMES) : 0, beforeEngine[0], what);
-                assertEquals(one.finish().toJsonMap(), two.finish().toJsonMap(), what);
-                assertEquals(oneRes.flows(), twoRes.flows(), what);
-            }
-        }
-    }
-
     /** Analyzes f with --tap auto on one and two threads and compares with the pre-read and an explicit tap. */
     private static TapChoice assertSameAsPreRead(Path f) throws Exception {
         TapChoice pre = Analyzer.resolveTap(f, new DissectorConfig(AnalysisSettings.DEFAULT.rocePorts(), AnalysisSettings.DEFAULT.checkIcrc()));

@@ -109,10 +109,6 @@ public final class Diagnoser implements AnalysisSession.FrameObserver {
         }
     }
 
-    /** It reads the facts only: the pass may show it the frames it holds for {@code --tap auto} while it holds them. */
-    @Override
-    public boolean factsOnly() { return true; }
-
     @Override
     public void frame(FrameFacts f) {
         if (firstNs < 0) {
