@@ -241,8 +241,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
             deth = d;
             never = none;
             at = offs.stream().mapToInt(Integer::intValue).toArray();
-            bits = new byte[masks.size()];
-            for (int k = 0; k < bits.length; k++) bits[k] = masks.get(k);
+            bits = bytes(masks);
         }
 
         /**
