@@ -23,6 +23,10 @@ import picocli.CommandLine.Spec.Target;
  * {@code metaroce analyze}: QP flows, retransmissions and their causes, congestion, paths and capture
  * integrity of a RoCEv2 / MetaRoCE capture (issue 4). Parses options into {@link AnalysisSettings}; the work
  * and the output forms live in the analysis module ({@link AnalyzeOutput}).
+ *
+ * <p>The options' defaults are the fields' initial values, not picocli's {@code defaultValue}: {@code analyze -r FILE}
+ * alone runs on a new instance without picocli ({@link FrontDoor#plainCommand}), and picocli takes the same values as
+ * the defaults of every other form (and of {@code ${DEFAULT-VALUE}} in the help).
  */
 @Command(name = "analyze", sortOptions = false, versionProvider = StandardOptions.Version.class,
         description = "Analyze a capture: QP flows and their pairing, retransmissions and their causes (nak, nack, sack, "
@@ -57,9 +61,9 @@ public final class AnalyzeCommand implements Callable<Integer> {
     @Option(names = "-c", paramLabel = "N", description = "with -i: stop after N frames")
     long count;
 
-    @Option(names = {"-T", "--format"}, paramLabel = "FORMAT", defaultValue = "text",
+    @Option(names = {"-T", "--format"}, paramLabel = "FORMAT",
             description = "report format: text (tshark-style tables, default) or json (one object: capture, flows, events)")
-    String format;
+    String format = "text";
 
     @Option(names = "--events", paramLabel = "jsonl", description = "print only the events, one JSON object per line, as they are decided")
     String events;
@@ -67,28 +71,28 @@ public final class AnalyzeCommand implements Callable<Integer> {
     @Option(names = "--compact", description = "JSON on one line instead of indented")
     boolean compact;
 
-    @Option(names = "--tap", paramLabel = "auto|host:IP|mirror", defaultValue = "auto",
+    @Option(names = "--tap", paramLabel = "auto|host:IP|mirror",
             description = "where the capture was taken (spec 11); auto: the address in every frame (default)")
-    String tap;
+    String tap = "auto";
 
     @Option(names = {"-d", "--decode-as"}, paramLabel = DecodeAs.LABEL, description = DecodeAs.HELP)
     List<String> ports;
 
-    @Option(names = "--cnp-interval-us", paramLabel = "US", defaultValue = "50", description = "minimum CNP spacing (default 50)")
-    double cnpIntervalUs;
+    @Option(names = "--cnp-interval-us", paramLabel = "US", description = "minimum CNP spacing (default 50)")
+    double cnpIntervalUs = 50;
 
-    @Option(names = "--cnp-pacing", paramLabel = "qp|ip-pair|dest-ip", defaultValue = "qp",
+    @Option(names = "--cnp-pacing", paramLabel = "qp|ip-pair|dest-ip",
             description = "what the notification point paces CNPs by (default qp)")
-    String cnpPacing;
+    String cnpPacing = "qp";
 
-    @Option(names = "--ce-window-us", paramLabel = "US", defaultValue = "100", description = "CE reaction window (default 100)")
-    double ceWindowUs;
+    @Option(names = "--ce-window-us", paramLabel = "US", description = "CE reaction window (default 100)")
+    double ceWindowUs = 100;
 
-    @Option(names = "--slack-us", paramLabel = "US", defaultValue = "5", description = "host reaction slack (default 5)")
-    double slackUs;
+    @Option(names = "--slack-us", paramLabel = "US", description = "host reaction slack (default 5)")
+    double slackUs = 5;
 
-    @Option(names = "--min-rtt-us", paramLabel = "US", defaultValue = "2", description = "minimum RTT until one is learned (default 2)")
-    double minRttUs;
+    @Option(names = "--min-rtt-us", paramLabel = "US", description = "minimum RTT until one is learned (default 2)")
+    double minRttUs = 2;
 
     @Option(names = "--pmtu", paramLabel = "[FLOW|0xQPN=]BYTES", split = ",", description = "PMTU override, for all or per QP")
     List<String> pmtu;

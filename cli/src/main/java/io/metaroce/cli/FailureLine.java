@@ -27,6 +27,14 @@ final class FailureLine {
         return command + ": internal error: " + t;
     }
 
+    /** Prints the line for a run that failed (with METAROCE_DEBUG, the stack trace after it) and returns its exit code, 2. */
+    static int print(java.io.PrintWriter err, String command, Throwable t) {
+        err.println(of(command, t));
+        if (System.getenv("METAROCE_DEBUG") != null) t.printStackTrace(err);
+        err.flush();
+        return 2;
+    }
+
     /** The OutOfMemoryError or StackOverflowError behind a wrapper (an executor's), else t itself. */
     private static Throwable rootError(Throwable t) {
         for (Throwable c = t; c != null; c = c.getCause()) {

@@ -2,16 +2,19 @@ package io.metaroce.cli;
 
 import io.metaroce.capture.CaptureFiles;
 import java.io.File;
+import java.io.PrintWriter;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.nio.ByteOrder;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.Callable;
 import picocli.CommandLine.Mixin;
 
 /**
@@ -20,7 +23,8 @@ import picocli.CommandLine.Mixin;
  * about 180 classes read and verified at every start, which is most of the time of a version query. Everything
  * else goes to {@link Main}, which prints the same version line through picocli for every subcommand; for
  * {@code analyze}, {@code validate}, {@code dissect} and {@code index}, a thread first uses the idle second core while
- * picocli sets up ({@link WarmUp}), and analyze and validate open their capture file ahead.
+ * picocli sets up ({@link WarmUp}), and analyze and validate open their capture file ahead. The forms users type most,
+ * {@code analyze -r FILE} and {@code validate FILE} alone, run without picocli ({@link #plainCommand}).
  */
 public final class FrontDoor {
     private FrontDoor() {}
@@ -41,7 +45,8 @@ public final class FrontDoor {
      */
     static int run(String[] args) {
         Class<?> command = args.length > 0 ? captureCommand(args[0]) : null;
-        if (command != null) new WarmUp(command).start();
+        Callable<Integer> plain = command != null ? plainCommand(args) : null;
+        if (command != null) new WarmUp(command, plain == null).start();
         // By name, not by class: a class literal of a command would load that command's class for every other one.
         if (command != null && (args[0].equals("analyze") || args[0].equals("validate"))) {
             String file = args[0].equals("analyze") ? prefetchTarget(args) : validatePrefetchTarget(args);
@@ -57,7 +62,57 @@ public final class FrontDoor {
                 }
             }
         }
-        return Main.run(args);
+        return plain != null ? runPlain(args[0], plain) : Main.run(args);
+    }
+
+    /**
+     * The command of the forms users type most, {@code analyze -r FILE} ({@code --read FILE}) and {@code validate FILE}
+     * ({@code -r FILE}, {@code --read FILE}) with no other argument, ready to run without picocli, or null for every
+     * other command line. picocli's model of a command (its options read by reflection, its converter registry, the
+     * parse) is some 60-80 ms of the main thread's CPU at every start, before the first frame is read: here the command
+     * is a new instance (the options' defaults are its fields' initial values) with the file set as picocli would set
+     * it. Only a file picocli would take as it is: not empty, not an option ("-..."), not an argument file ("@..."),
+     * a valid path; and not with picocli's own system properties that change how it reads arguments (trace, quotes).
+     */
+    static Callable<Integer> plainCommand(String[] args) {
+        if (args.length != 2 && args.length != 3) return null;
+        boolean read = args.length == 3;
+        if (read ? !args[1].equals("-r") && !args[1].equals("--read") : !args[0].equals("validate")) return null;
+        String file = args[args.length - 1];
+        if (file.isEmpty() || file.startsWith("-") || file.startsWith("@")) return null;
+        if (System.getProperty("picocli.trace") != null || System.getProperty("picocli.trimQuotes") != null) return null;
+        Path path;
+        try {
+            path = Path.of(file);
+        } catch (InvalidPathException e) {
+            return null;   // picocli's message for it
+        }
+        switch (args[0]) {
+            case "analyze" -> {
+                AnalyzeCommand c = new AnalyzeCommand();
+                c.live = new LiveOptions();
+                c.reads.add(path);
+                return c;
+            }
+            case "validate" -> {
+                ValidateCommand c = new ValidateCommand();
+                c.live = new LiveOptions();
+                (read ? c.reads : c.inputs).add(path);
+                return c;
+            }
+            default -> {
+                return null;
+            }
+        }
+    }
+
+    /** Runs a {@link #plainCommand} as {@link Main#run} runs it under picocli: its exit code, a failure in one line. */
+    private static int runPlain(String name, Callable<Integer> command) {
+        try {
+            return command.call();
+        } catch (Exception | VirtualMachineError e) {
+            return FailureLine.print(new PrintWriter(System.err, true), "metaroce " + name, e);
+        }
     }
 
     /** The command class of a capture command (the ones {@link WarmUp} prepares), or null. */
@@ -92,17 +147,20 @@ public final class FrontDoor {
      */
     private static final class WarmUp extends Thread {
         private final Class<?> command;
+        private final boolean picocli;
 
-        WarmUp(Class<?> command) {
+        /** @param picocli whether picocli will build the command's model (not for a {@link #plainCommand}) */
+        WarmUp(Class<?> command, boolean picocli) {
             super("metaroce-warm-up");
             setDaemon(true);
             this.command = command;
+            this.picocli = picocli;
         }
 
         @Override
         public void run() {
             try {
-                read(command, 0);
+                if (picocli) read(command, 0);
                 Class.forName(CaptureFiles.class.getName(), true, CaptureFiles.class.getClassLoader());
                 MemorySegment m = MemorySegment.ofArray(new byte[8]);
                 for (ByteOrder order : new ByteOrder[] {ByteOrder.BIG_ENDIAN, ByteOrder.LITTLE_ENDIAN}) {

@@ -67,9 +67,7 @@ public final class Main implements Runnable {
     static int run(CommandLine cl, String... args) {
         cl.setExecutionExceptionHandler((e, cmd, parsed) -> {
             // A bug must still end in one readable line, not a stack trace (set METAROCE_DEBUG to see it).
-            cmd.getErr().println(FailureLine.of(cmd.getCommandSpec().qualifiedName(), e));
-            if (System.getenv("METAROCE_DEBUG") != null) e.printStackTrace(cmd.getErr());
-            return 2;
+            return FailureLine.print(cmd.getErr(), cmd.getCommandSpec().qualifiedName(), e);
         });
         cl.setParameterExceptionHandler((e, a) -> {
             String name = e.getCommandLine().getCommandSpec().qualifiedName();
@@ -85,10 +83,7 @@ public final class Main implements Runnable {
         } catch (VirtualMachineError e) {
             // picocli hands only exceptions to the handler above; an Error (out of memory, stack overflow, in any
             // thread of a pipeline: it is rethrown on this one) ends here, in one line too.
-            cl.getErr().println(FailureLine.of(commandName(cl, args), e));
-            if (System.getenv("METAROCE_DEBUG") != null) e.printStackTrace(cl.getErr());
-            cl.getErr().flush();
-            return 2;
+            return FailureLine.print(cl.getErr(), commandName(cl, args), e);
         }
     }
 

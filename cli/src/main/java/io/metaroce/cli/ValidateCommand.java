@@ -13,7 +13,12 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code metaroce validate}: the conformance rules of spec §11 over captures, for CI (the work is in module validate). */
+/**
+ * {@code metaroce validate}: the conformance rules of spec §11 over captures, for CI (the work is in module validate).
+ * The options' defaults are the fields' initial values, not picocli's {@code defaultValue}: {@code validate FILE} alone
+ * runs on a new instance without picocli ({@link FrontDoor#plainCommand}), and picocli takes the same values as the
+ * defaults of every other form (and of {@code ${DEFAULT-VALUE}} in the help).
+ */
 @Command(name = "validate", sortOptions = false, versionProvider = StandardOptions.Version.class,
         description = {"Check captures against the conformance rules of the MetaRoCE v1 spec (section 11): frame, header, "
                 + "sequence, acknowledgement, retransmission, congestion, path, control and UD rules, judged as the tap allows.",
@@ -36,9 +41,9 @@ public final class ValidateCommand implements Callable<Integer> {
     @Option(names = {"-r", "--read"}, paramLabel = "FILE", description = "A capture to validate, as tshark -r (repeatable; same as naming it).")
     List<Path> reads = new ArrayList<>();
 
-    @Option(names = {"-T", "--format"}, paramLabel = "FORMAT", defaultValue = "text",
+    @Option(names = {"-T", "--format"}, paramLabel = "FORMAT",
             description = "Output: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
-    Validation.Format format;
+    Validation.Format format = Validation.Format.text;
 
     @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write the output to FILE instead of stdout.")
     Path output;
@@ -46,9 +51,9 @@ public final class ValidateCommand implements Callable<Integer> {
     @Option(names = "--report", paramLabel = "FILE.html", description = "Also write a self-contained HTML report.")
     Path report;
 
-    @Option(names = "--fail-on", paramLabel = "LEVEL", defaultValue = "error",
+    @Option(names = "--fail-on", paramLabel = "LEVEL",
             description = "error | warn | never: exit 1 when a finding at or above LEVEL was found (default: ${DEFAULT-VALUE}).")
-    String failOn;
+    String failOn = "error";
 
     @Option(names = "--tap", paramLabel = "auto|host:IP|mirror", description = "Where the captures were taken (default: auto).")
     String tap;

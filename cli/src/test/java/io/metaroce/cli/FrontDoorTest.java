@@ -2,9 +2,13 @@ package io.metaroce.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
@@ -58,6 +62,74 @@ class FrontDoorTest {
         assertEquals(null, FrontDoor.validatePrefetchTarget(new String[] {"validate", "-i", "eth0"}));
         assertEquals(null, FrontDoor.validatePrefetchTarget(new String[] {"validate"}));
         assertEquals(null, FrontDoor.validatePrefetchTarget(new String[] {"validate", "--", "a.pcap"}));
+    }
+
+    /** analyze -r FILE and validate FILE alone run without picocli; any other argument, or a file picocli reads otherwise, with it. */
+    @Test
+    void onlyThePlainFormsRunWithoutPicocli() {
+        for (String[] plain : List.of(new String[] {"analyze", "-r", "a.pcap"}, new String[] {"analyze", "--read", "a.pcap"},
+                new String[] {"validate", "a.pcap"}, new String[] {"validate", "-r", "a.pcap"}, new String[] {"validate", "--read", "d/"})) {
+            assertNotNull(FrontDoor.plainCommand(plain), String.join(" ", plain));
+        }
+        for (String[] other : List.of(new String[] {"analyze", "a.pcap"}, new String[] {"analyze", "-r", "a.pcap", "-T", "json"},
+                new String[] {"analyze", "--read=a.pcap"}, new String[] {"analyze", "-r", "-T"}, new String[] {"analyze", "-r", "@args"},
+                new String[] {"analyze", "-r", ""}, new String[] {"analyze", "-r", "a\0.pcap"},
+                new String[] {"analyze", "-c", "a.pcap"}, new String[] {"validate", "-T", "json", "a.pcap"},
+                new String[] {"validate", "--help"}, new String[] {"validate", "@args"}, new String[] {"validate", "a.pcap", "b.pcap"},
+                new String[] {"validate"}, new String[] {"dissect", "-r", "a.pcap"}, new String[] {"index", "a.pcap"})) {
+            assertNull(FrontDoor.plainCommand(other), String.join(" ", other));
+        }
+    }
+
+    /** A plain form prints, and exits with, what picocli's run of the same command line does. */
+    @Test
+    void thePlainFormsSayWhatPicocliSays() {
+        for (String[] args : List.of(new String[] {"analyze", "-r", SAMPLE}, new String[] {"validate", SAMPLE},
+                new String[] {"validate", "--read", SAMPLE}, new String[] {"analyze", "-r", "../samples/captures"},
+                new String[] {"analyze", "-r", "/nonexistent.pcap"}, new String[] {"validate", "/nonexistent.pcap"},
+                new String[] {"analyze", "-r", "../README.md"}, new String[] {"validate", "../README.md"})) {
+            assertNotNull(FrontDoor.plainCommand(args));
+            CliRun picocli = CliRun.of(args);
+            CliRun plain = front(args);
+            String line = String.join(" ", args);
+            assertFalse(picocli.out().isEmpty() && picocli.err().isEmpty(), line);
+            assertEquals(picocli, plain, line);
+        }
+    }
+
+    /** In a fresh JVM, {@code analyze -r FILE} builds no picocli model: only the exception classes its code names are loaded. */
+    @Test
+    void thePlainFormLoadsNoPicocliModel() throws Exception {
+        List<String> cmd = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xlog:class+load=info",
+                "-cp", System.getProperty("java.class.path"), "io.metaroce.cli.FrontDoor", "analyze", "-r", SAMPLE);
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String log = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+        assertEquals(0, p.exitValue(), log);
+        assertTrue(log.contains("QP Conversations"), "the report is printed");
+        List<String> picocli = log.lines().filter(l -> l.contains("[class,load] picocli.")).toList();
+        assertTrue(log.contains("io.metaroce.cli.AnalyzeCommand "), "the log names the classes loaded");
+        for (String l : picocli) assertTrue(l.contains("Exception "), l);
+    }
+
+    private static final String SAMPLE = "../samples/captures/rocev2-clean.pcapng";
+
+    /** {@link FrontDoor#run} with System.out and System.err captured, under CliRun's lock (tests may run in parallel). */
+    private static CliRun front(String... args) {
+        synchronized (CliRun.class) {
+            PrintStream oldOut = System.out, oldErr = System.err;
+            ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
+            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+            try {
+                int code = FrontDoor.run(args);
+                System.out.flush();
+                return new CliRun(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+            } finally {
+                System.setOut(oldOut);
+                System.setErr(oldErr);
+            }
+        }
     }
 
     /** Runs FrontDoor in a fresh JVM on the compiled classes only, logging every class it loads. */
