@@ -25,7 +25,7 @@ import picocli.CommandLine.Spec.Target;
  * and the output forms live in the analysis module ({@link AnalyzeOutput}).
  *
  * <p>The options' defaults are the fields' initial values, not picocli's {@code defaultValue}: {@code analyze -r FILE}
- * alone runs on a new instance without picocli ({@link FrontDoor#plainCommand}), and picocli takes the same values as
+ * (or {@code analyze FILE}) alone runs on a new instance without picocli ({@link FrontDoor#plainCommand}), and picocli takes the same values as
  * the defaults of every other form (and of {@code ${DEFAULT-VALUE}} in the help).
  */
 @Command(name = "analyze", sortOptions = false, versionProvider = StandardOptions.Version.class,

@@ -66,8 +66,8 @@ public final class FrontDoor {
     }
 
     /**
-     * The command of the forms users type most, {@code analyze -r FILE} ({@code --read FILE}) and {@code validate FILE}
-     * ({@code -r FILE}, {@code --read FILE}) with no other argument, ready to run without picocli, or null for every
+     * The command of the forms users type most, {@code analyze -r FILE} ({@code --read FILE}, or {@code FILE}) and
+     * {@code validate FILE} ({@code -r FILE}, {@code --read FILE}) with no other argument, ready to run without picocli, or null for every
      * other command line. picocli's model of a command (its options read by reflection, its converter registry, the
      * parse) is some 60-80 ms of the main thread's CPU at every start, before the first frame is read: here the command
      * is a new instance (the options' defaults are its fields' initial values) with the file set as picocli would set
@@ -77,7 +77,7 @@ public final class FrontDoor {
     static Callable<Integer> plainCommand(String[] args) {
         if (args.length != 2 && args.length != 3) return null;
         boolean read = args.length == 3;
-        if (read ? !args[1].equals("-r") && !args[1].equals("--read") : !args[0].equals("validate")) return null;
+        if (read && !args[1].equals("-r") && !args[1].equals("--read")) return null;
         String file = args[args.length - 1];
         if (file.isEmpty() || file.startsWith("-") || file.startsWith("@")) return null;
         if (System.getProperty("picocli.trace") != null || System.getProperty("picocli.trimQuotes") != null) return null;
@@ -91,7 +91,7 @@ public final class FrontDoor {
             case "analyze" -> {
                 AnalyzeCommand c = new AnalyzeCommand();
                 c.live = new LiveOptions();
-                c.reads.add(path);
+                (read ? c.reads : c.inputs).add(path);
                 return c;
             }
             case "validate" -> {

@@ -68,10 +68,11 @@ class FrontDoorTest {
     @Test
     void onlyThePlainFormsRunWithoutPicocli() {
         for (String[] plain : List.of(new String[] {"analyze", "-r", "a.pcap"}, new String[] {"analyze", "--read", "a.pcap"},
+                new String[] {"analyze", "a.pcap"},
                 new String[] {"validate", "a.pcap"}, new String[] {"validate", "-r", "a.pcap"}, new String[] {"validate", "--read", "d/"})) {
             assertNotNull(FrontDoor.plainCommand(plain), String.join(" ", plain));
         }
-        for (String[] other : List.of(new String[] {"analyze", "a.pcap"}, new String[] {"analyze", "-r", "a.pcap", "-T", "json"},
+        for (String[] other : List.of(new String[] {"analyze", "-r", "a.pcap", "-T", "json"}, new String[] {"analyze", "@args"},
                 new String[] {"analyze", "--read=a.pcap"}, new String[] {"analyze", "-r", "-T"}, new String[] {"analyze", "-r", "@args"},
                 new String[] {"analyze", "-r", ""}, new String[] {"analyze", "-r", "a\0.pcap"},
                 new String[] {"analyze", "-c", "a.pcap"}, new String[] {"validate", "-T", "json", "a.pcap"},
@@ -84,7 +85,7 @@ class FrontDoorTest {
     /** A plain form prints, and exits with, what picocli's run of the same command line does. */
     @Test
     void thePlainFormsSayWhatPicocliSays() {
-        for (String[] args : List.of(new String[] {"analyze", "-r", SAMPLE}, new String[] {"validate", SAMPLE},
+        for (String[] args : List.of(new String[] {"analyze", "-r", SAMPLE}, new String[] {"analyze", SAMPLE}, new String[] {"validate", SAMPLE},
                 new String[] {"validate", "--read", SAMPLE}, new String[] {"analyze", "-r", "../samples/captures"},
                 new String[] {"analyze", "-r", "/nonexistent.pcap"}, new String[] {"validate", "/nonexistent.pcap"},
                 new String[] {"analyze", "-r", "../README.md"}, new String[] {"validate", "../README.md"})) {
