@@ -112,8 +112,8 @@ public final class IndexCommand implements Callable<Integer> {
 
     private PrintStream out, err;
     private ProgressBar bar;
-    /** Captures of this index that carry a SHA-256 content hash (indexed before XXH3-128), by path. */
-    private final Map<String, IndexedCapture> indexedWithSha256 = new java.util.concurrent.ConcurrentHashMap<>();
+    /** Captures of this index that carry an older content hash (XXH3-128 or SHA-256, indexed before the CRC pair), by path. */
+    private final Map<String, IndexedCapture> indexedWithOlderHash = new java.util.concurrent.ConcurrentHashMap<>();
     /** The passes running, cancelled when the index does not open. */
     private final Set<AnalysisSession> passes = java.util.concurrent.ConcurrentHashMap.newKeySet();
     /** This run's commits, once the index is open. */
@@ -237,7 +237,7 @@ public final class IndexCommand implements Callable<Integer> {
             Set<Long> sizes = new java.util.HashSet<>();
             try {
                 for (IndexedCapture c : index.captures()) {
-                    if (!CaptureIdentity.isCurrent(c.hash())) indexedWithSha256.put(c.path(), c);
+                    if (!CaptureIdentity.isCurrent(c.hash())) indexedWithOlderHash.put(c.path(), c);
                     sizes.add(c.size());
                 }
             } catch (IOException e) {
@@ -359,7 +359,7 @@ public final class IndexCommand implements Callable<Integer> {
         List<Map.Entry<FlowSummary, FrameList>> evicted = new ArrayList<>();
         session.onEviction((f, frames) -> evicted.add(Map.entry(f, frames)));
         // A capture of a size no indexed capture has cannot be indexed already (nor be the same file as one indexed
-        // under its SHA-256): its content hash rides on the pass's own read of the file, from the block the reader
+        // under an older hash): its content hash rides on the pass's own read of the file, from the block the reader
         // has just brought into the CPU cache, instead of a second read of the whole file on a third thread
         // (docs/benchmarks.md, "helper ixa"). Any other capture may be known: it is hashed beside the analysis (the
         // other core), so that a capture found indexed already stops the pass early. While the index is still
@@ -372,7 +372,7 @@ public final class IndexCommand implements Callable<Integer> {
             try {
                 String h = CaptureIdentity.contentHash(abs);
                 IndexedCapture known = indexed(opening.join(), h);
-                if (known == null) known = indexedBeforeWithSha256(abs, size);
+                if (known == null) known = indexedBeforeWithOlderHash(abs, size);
                 if (known != null) session.cancel();
                 return new Hashed(h, known);
             } catch (IOException e) {
@@ -467,13 +467,14 @@ public final class IndexCommand implements Callable<Integer> {
     private record Hashed(String hash, IndexedCapture known) {}
 
     /**
-     * The capture an index written before XXH3-128 holds for this path, when it still is this file (same size,
-     * same SHA-256): an unchanged capture is then skipped as before, not analyzed and indexed again. Only captures
-     * indexed under their SHA-256 at this very path pay the second hash; a copy elsewhere is indexed anew.
+     * The capture an index written before the CRC pair holds for this path, when it still is this file (same size,
+     * same XXH3-128 or SHA-256, as it was indexed with): an unchanged capture is then skipped as before, not analyzed
+     * and indexed again. Only captures indexed under an older hash at this very path pay the second hash; a copy
+     * elsewhere is indexed anew.
      */
-    private IndexedCapture indexedBeforeWithSha256(Path abs, long size) throws IOException {
-        IndexedCapture old = indexedWithSha256.get(abs.toString());
-        return old != null && old.size() == size && CaptureIdentity.sha256(abs).equals(old.hash()) ? old : null;
+    private IndexedCapture indexedBeforeWithOlderHash(Path abs, long size) throws IOException {
+        IndexedCapture old = indexedWithOlderHash.get(abs.toString());
+        return old != null && old.size() == size && CaptureIdentity.hashLike(abs, old.hash()).equals(old.hash()) ? old : null;
     }
 
     private static long nowNs() {

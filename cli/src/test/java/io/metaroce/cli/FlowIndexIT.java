@@ -285,12 +285,26 @@ class FlowIndexIT {
      */
     @Test
     void anIndexWrittenWithSha256IsStillSkippedExtractedAndReplacedCleanly() throws Exception {
-        Path cap = Files.copy(Launcher.CAPTURES.resolve("rocev2-gbn-loss.pcapng"), Files.createDirectories(tmp.resolve("sha256")).resolve("gbn.pcapng"));
+        writtenWithAnOlderHash("sha256", CaptureIdentity::sha256);
+    }
+
+    /** The same for an index written before the CRC pair, whose captures carry their XXH3-128 (32 hex digits). */
+    @Test
+    void anIndexWrittenWithXxh3IsStillSkippedExtractedAndReplacedCleanly() throws Exception {
+        writtenWithAnOlderHash("xxh3", CaptureIdentity::xxh3);
+    }
+
+    private interface OlderHash {
+        String of(Path file) throws java.io.IOException;
+    }
+
+    private static void writtenWithAnOlderHash(String name, OlderHash hash) throws Exception {
+        Path cap = Files.copy(Launcher.CAPTURES.resolve("rocev2-gbn-loss.pcapng"), Files.createDirectories(tmp.resolve(name)).resolve("gbn.pcapng"));
         Path abs = cap.toAbsolutePath().normalize();
-        Path idx = tmp.resolve("sha256.idx");
+        Path idx = tmp.resolve(name + ".idx");
         AnalysisSession s = new AnalysisSession(AnalysisSettings.DEFAULT, new AnalysisSession.Options(false, false, true));
         s.run(abs);
-        IndexedCapture old = new IndexedCapture(abs.toString(), Files.size(abs), CaptureIdentity.sha256(abs), "pcapng", null, null, null, 1);
+        IndexedCapture old = new IndexedCapture(abs.toString(), Files.size(abs), hash.of(abs), "pcapng", null, null, null, 1);
         List<FlowDocument> docs = new ArrayList<>(List.of(FlowDocuments.capture(old)));
         long packets = 0;
         for (FlowSummary f : s.flows()) {
@@ -303,7 +317,7 @@ class FlowIndexIT {
         Run again = Launcher.run("index", cap.toString(), "--index", idx.toString());
         assertEquals(0, again.exit(), again.show());
         assertEquals("unchanged " + abs + " (indexed already)", again.out().strip(), again.show());
-        Run ex = Launcher.run("extract", "--index", idx.toString(), "*:*", "-w", tmp.resolve("sha256.pcapng").toString());
+        Run ex = Launcher.run("extract", "--index", idx.toString(), "*:*", "-w", tmp.resolve(name + ".pcapng").toString());
         assertEquals(0, ex.exit(), ex.show());
         assertTrue(ex.err().contains(packets + " packets of " + s.flows().size() + " flows"), ex.show());
 

@@ -29,7 +29,7 @@ class IndexTrainingIT {
                 .env(Map.of("METAROCE_JAVA_OPTS", "-Xlog:class+load=info:stdout")));
         assertEquals(0, run.exit(), run.show());
         String out = run.out();
-        for (String c : new String[] {"io.metaroce.capture.PcapReader", "io.metaroce.index.Xxh3Stream"}) {
+        for (String c : new String[] {"io.metaroce.capture.PcapReader", "io.metaroce.index.CaptureIdentity$ContentHasher"}) {
             assertTrue(out.contains(c + " source: shared objects file"), c + " from the cache:\n"
                     + out.lines().filter(l -> l.contains(c + " ")).findFirst().orElse("(not loaded)"));
         }

@@ -10,6 +10,8 @@ import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.zip.CRC32;
+import java.util.zip.CRC32C;
 
 /**
  * What makes a capture the same capture for the flow index: its content hash, so a copy or a renamed file is
@@ -17,17 +19,23 @@ import java.util.HexFormat;
  * capture at its indexed offsets ({@code metaroce index} and {@code extract}, the GUI's flow search) checks it
  * here, so they agree on when a capture is no longer the one indexed.
  *
- * <p>Captures are indexed with XXH3-128 (32 hex digits): the hash guards against a changed or swapped file, not
- * against an attacker, and SHA-256 cost {@code index} about a third of its CPU on a large capture (~1 GB/s even
- * with the CPU's SHA instructions, against ~4 GB/s for XXH3 in Java). Indexes written before hold SHA-256
- * (64 hex digits): the length of a stored hash says which algorithm checks it ({@link #hashLike}), so they are
- * still read, extracted from and re-indexed.
+ * <p>Captures are indexed with CRC-32C and CRC-32 of the whole file (16 hex digits): the hash guards against a changed
+ * or swapped file, not against an attacker. The two generator polynomials share no factor, so the pair is the
+ * remainder modulo their product, a degree-64 CRC: every change confined to 64 consecutive bits is found, and any
+ * other change escapes with odds of 2^-64. Both checksums are the CPU's own instructions (the JDK's intrinsics, under
+ * the quick compiler too): 733 MB in 0.03 s of CPU against 0.16-0.17 s for XXH3-128 (its loop and the copy it
+ * needs), which was more than a third of what {@code index} costs beyond {@code analyze} (docs/benchmarks.md, "helper
+ * ixcpu, fifteenth session"). Indexes written before hold XXH3-128 (32 hex digits) or SHA-256 (64): the length of a
+ * stored hash says which algorithm checks it ({@link #hashLike}), so they are still read, extracted from and
+ * re-indexed.
  */
 public final class CaptureIdentity {
     private CaptureIdentity() {}
 
-    /** Hex digits of the content hash captures are indexed with now (XXH3-128). */
-    public static final int HASH_DIGITS = 32;
+    /** Hex digits of the content hash captures are indexed with now (CRC-32C, then CRC-32). */
+    public static final int HASH_DIGITS = 16;
+    /** Hex digits of the XXH3-128 content hashes of indexes written before the CRC pair. */
+    public static final int XXH3_DIGITS = 32;
     /** Hex digits of the SHA-256 content hashes of indexes written before XXH3-128. */
     public static final int SHA256_DIGITS = 64;
     private static final int READ_CHUNK = 1 << 20;
@@ -47,8 +55,8 @@ public final class CaptureIdentity {
     }
 
     /**
-     * The content hash a capture is indexed with: XXH3-128 (seed 0) of the whole file as 32 lowercase hex digits,
-     * high 64 bits first, as {@code xxh128sum} prints it.
+     * The content hash a capture is indexed with: CRC-32C of the whole file, then its CRC-32 (java.util.zip's, as
+     * zlib's crc32 computes it), each as 8 lowercase hex digits.
      */
     public static String contentHash(Path file) throws IOException {
         ContentHasher h = new ContentHasher();
@@ -59,11 +67,12 @@ public final class CaptureIdentity {
     /**
      * The content hash ({@link #contentHash}) of bytes fed in file order, a block at a time: {@code metaroce index}
      * feeds it from the analysis pass's own read of the file (the analysis session's content stream), so that a
-     * large capture is not read a second time for its hash. The hash is hash4j's XXH3-128, by a loop of its own
-     * ({@link Xxh3Stream}) that runs faster under the quick compiler alone, as index runs.
+     * large capture is not read a second time for its hash.
      */
     public static final class ContentHasher {
-        private final Xxh3Stream stream = new Xxh3Stream();
+        private final CRC32C castagnoli = new CRC32C();
+        private final CRC32 ieee = new CRC32();
+        private long bytes;
 
         /** The next n bytes of the file are {@code block[0, n)}. */
         public void accept(byte[] block, int n) {
@@ -72,17 +81,30 @@ public final class CaptureIdentity {
 
         /** The next n bytes of the file are {@code block[offset, offset + n)}. */
         public void accept(byte[] block, int offset, int n) {
-            stream.update(block, offset, n);
+            castagnoli.update(block, offset, n);
+            ieee.update(block, offset, n);
+            bytes += n;
         }
 
         /** Bytes fed so far: the whole file when this equals its size. */
-        public long bytes() { return stream.length(); }
+        public long bytes() { return bytes; }
 
         /** The hash of the bytes fed so far, as {@link #contentHash} prints it. */
         public String hash() {
-            HashValue128 v = stream.digest();
-            return HexFormat.of().toHexDigits(v.getMostSignificantBits()) + HexFormat.of().toHexDigits(v.getLeastSignificantBits());
+            return HexFormat.of().toHexDigits((int) castagnoli.getValue()) + HexFormat.of().toHexDigits((int) ieee.getValue());
         }
+    }
+
+    /**
+     * XXH3-128 (seed 0) of the file's content as 32 lowercase hex digits, high 64 bits first, as {@code xxh128sum}
+     * prints it: the content hash of indexes written before the CRC pair. By a loop of its own ({@link Xxh3Stream}),
+     * which runs faster than hash4j's under the quick compiler alone.
+     */
+    public static String xxh3(Path file) throws IOException {
+        Xxh3Stream stream = new Xxh3Stream();
+        readChunks(file, (bytes, n) -> stream.update(bytes, 0, n));
+        HashValue128 v = stream.digest();
+        return HexFormat.of().toHexDigits(v.getMostSignificantBits()) + HexFormat.of().toHexDigits(v.getLeastSignificantBits());
     }
 
     /** SHA-256 of the file's content as 64 lowercase hex digits: the content hash of indexes written before. */
@@ -103,7 +125,7 @@ public final class CaptureIdentity {
     }
 
     /**
-     * Reads the whole file in order, a chunk at a time, into a heap buffer: both hashes read a byte[] fastest, and the
+     * Reads the whole file in order, a chunk at a time, into a heap buffer: the hashes read a byte[] fastest, and the
      * copy from the page cache is cheap beside them.
      */
     private static void readChunks(Path file, ChunkSink sink) throws IOException {
@@ -117,12 +139,16 @@ public final class CaptureIdentity {
         }
     }
 
-    /** Whether a stored hash is of the algorithm captures are indexed with now (else SHA-256, of an older index). */
+    /** Whether a stored hash is of the algorithm captures are indexed with now (else XXH3-128 or SHA-256, of an older index). */
     public static boolean isCurrent(String indexedHash) { return indexedHash.length() == HASH_DIGITS; }
 
     /** The file's content hash by the algorithm of {@code indexedHash}, told by its length, so the two compare. */
     public static String hashLike(Path file, String indexedHash) throws IOException {
-        return isCurrent(indexedHash) ? contentHash(file) : sha256(file);
+        return switch (indexedHash.length()) {
+            case HASH_DIGITS -> contentHash(file);
+            case XXH3_DIGITS -> xxh3(file);
+            default -> sha256(file);
+        };
     }
 
     public static long size(Path file) throws IOException { return Files.size(file); }

@@ -6,8 +6,8 @@ package io.metaroce.index;
  *
  * @param path the absolute, normalized path it was read from
  * @param size its size in bytes when indexed
- * @param hash its content hash ({@link CaptureIdentity#contentHash}): XXH3-128, 32 lowercase hex digits, or the
- *             SHA-256 (64 digits) an index written before XXH3-128 holds
+ * @param hash its content hash ({@link CaptureIdentity#contentHash}): CRC-32C and CRC-32, 16 lowercase hex digits,
+ *             or the XXH3-128 (32 digits) or SHA-256 (64) an index written before holds
  * @param format {@code pcap} or {@code pcapng}
  * @param tap where the analysis placed the tap ({@code mirror}, {@code host:IP})
  * @param firstNs time of its first frame, null when it had none
@@ -17,7 +17,9 @@ package io.metaroce.index;
 public record IndexedCapture(String path, long size, String hash, String format, String tap, Long firstNs, Long lastNs,
                              long indexedAtNs) {
     public IndexedCapture {
-        if (hash == null || !hash.matches("[0-9a-f]{" + CaptureIdentity.HASH_DIGITS + "}|[0-9a-f]{" + CaptureIdentity.SHA256_DIGITS + "}"))
-            throw new IllegalArgumentException("capture hash must be " + CaptureIdentity.HASH_DIGITS + " or " + CaptureIdentity.SHA256_DIGITS + " hex digits: " + hash);
+        if (hash == null || !hash.matches("[0-9a-f]{" + CaptureIdentity.HASH_DIGITS + "}|[0-9a-f]{" + CaptureIdentity.XXH3_DIGITS
+                + "}|[0-9a-f]{" + CaptureIdentity.SHA256_DIGITS + "}"))
+            throw new IllegalArgumentException("capture hash must be " + CaptureIdentity.HASH_DIGITS + ", " + CaptureIdentity.XXH3_DIGITS
+                    + " or " + CaptureIdentity.SHA256_DIGITS + " hex digits: " + hash);
     }
 }
