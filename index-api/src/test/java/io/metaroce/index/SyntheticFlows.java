@@ -31,11 +31,10 @@ public final class SyntheticFlows {
 
     /**
      * Capture {@code i}'s content hash in the form {@code metaroce index} writes: 32 lowercase hex digits
-     * (XXH3-128, {@code CaptureIdentity}) that differ between captures from the first digit on. The earlier form
-     * (64 digits, 52 leading zeros shared by all captures) made the unique keywords that begin with the hash
-     * ({@code id}, {@code root_id}) share 53 more bytes across captures than real ones do, and Lucene's radix
-     * sort of those terms at every flush scans shared prefixes byte by byte: 13 % of the bench's indexing
-     * samples (docs/benchmarks.md, "helper docs, fifteenth session").
+     * (XXH3-128, {@code CaptureIdentity}) that differ between captures from the first digit on, so that the
+     * unique keywords beginning with it ({@code id}, {@code root_id}) share across captures what real ones share.
+     * The earlier form (64 digits, 52 leading zeros in every capture) cost the bench no measurable CPU more
+     * (docs/benchmarks.md, "helper docs, fifteenth session"); this keeps the bench from depending on that.
      */
     public static String hash(int i) {
         if (HASH64) return String.format("%064x", 0xC0FFEEL * 1_000_003L + i);
