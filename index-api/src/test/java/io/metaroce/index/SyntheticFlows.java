@@ -23,7 +23,30 @@ public final class SyntheticFlows {
         }
     }
 
-    public static String hash(int i) { return String.format("%064x", 0xC0FFEEL * 1_000_003L + i); }
+    /**
+     * Whether {@link #hash} gives the form of the sessions before the fifteenth (-Dsynthetic.hash64=true): 64 hex
+     * digits of a small number, so every capture's hash began with the same 52 zeros.
+     */
+    private static final boolean HASH64 = Boolean.getBoolean("synthetic.hash64");
+
+    /**
+     * Capture {@code i}'s content hash in the form {@code metaroce index} writes: 32 lowercase hex digits
+     * (XXH3-128, {@code CaptureIdentity}) that differ between captures from the first digit on, so that the
+     * unique keywords beginning with it ({@code id}, {@code root_id}) share across captures what real ones share.
+     * The earlier form (64 digits, 52 leading zeros in every capture) cost the bench no measurable CPU more
+     * (docs/benchmarks.md, "helper docs, fifteenth session"); this keeps the bench from depending on that.
+     */
+    public static String hash(int i) {
+        if (HASH64) return String.format("%064x", 0xC0FFEEL * 1_000_003L + i);
+        return String.format("%016x%016x", mix(0xC0FFEEL + i), mix(~(0xC0FFEEL + i)));
+    }
+
+    /** SplitMix64's finaliser: consecutive inputs, unrelated outputs. */
+    private static long mix(long z) {
+        z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+        z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+        return z ^ (z >>> 31);
+    }
 
     public static Capture capture(int index, int flows, long seed) {
         IndexedCapture c = identity(index);
