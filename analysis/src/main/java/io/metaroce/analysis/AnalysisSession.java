@@ -259,21 +259,23 @@ public final class AnalysisSession {
         try {
             DissectorConfig dc = new DissectorConfig(settings.rocePorts(), settings.checkIcrc());
             AnalysisEngine e = newEngine();
+            boolean preRead = false;
             if (settings.tap().kind() == Tap.Kind.AUTO) {
                 // Frame stages (validate) keep per-slot state between decoding and analysis: their frames cannot
-                // be held back, so the tap is resolved by a read of the first frames before the pass.
-                if (stages == null) {
-                    tapHold = new TapHold(file, dc);
-                } else {
-                    TapChoice t = Analyzer.resolveTap(file, dc);
-                    e.setTap(t.tap(), t.how());
-                    tapHow = t.how();
-                }
+                // be held back, so the tap is resolved by a read of the first frames before the pass (below, over
+                // the pass's own mapping).
+                if (stages == null) tapHold = new TapHold(file, dc);
+                else preRead = true;
             }
             AnalysisResult r;
             try (PacketSource src = CaptureFiles.open(file)) {
                 if (contentSink != null && !src.streamContent(contentSink)) {
                     throw new IllegalStateException("the capture reader of " + file + " does not stream its content");
+                }
+                if (preRead) {
+                    TapChoice t = Analyzer.resolveTap(src, file, dc);
+                    e.setTap(t.tap(), t.how());
+                    tapHow = t.how();
                 }
                 r = pass(src, dc, e, src.format().toString().toLowerCase(), file.toString(), false);
             }

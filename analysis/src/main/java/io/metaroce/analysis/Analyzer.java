@@ -60,14 +60,34 @@ public final class Analyzer {
      * analysis and the validator, so both always judge a capture from the same tap.
      */
     public static TapChoice resolveTap(Path file, DissectorConfig dc) throws CaptureException {
+        try (PacketSource src = CaptureFiles.open(file)) {
+            return resolveTap(src, dc);
+        }
+    }
+
+    /**
+     * As {@link #resolveTap(Path, DissectorConfig)}, over the file mapping of a source the caller has opened for
+     * its pass and not yet read ({@code pass}): a second reader over the same mapping, so the file is neither
+     * opened nor mapped twice. The pass's own source stays where it is (it has no rewind). Before, validate's
+     * pre-read opened the file itself: it took the capture FrontDoor had opened ahead (its pager had mapped the
+     * first 96 MiB in during start-up), read 20,000 frames, unmapped it all on the decoding thread, and the pass
+     * then opened, mapped and paged the file in from scratch. A source without a mapping opens the file.
+     */
+    static TapChoice resolveTap(PacketSource pass, Path file, DissectorConfig dc) throws CaptureException {
+        MemorySegment map = pass.mapping();
+        if (map == null) return resolveTap(file, dc);
+        try (PacketSource src = CaptureFiles.open(file.toString(), map)) {
+            return resolveTap(src, dc);
+        }
+    }
+
+    private static TapChoice resolveTap(PacketSource src, DissectorConfig dc) {
         TapResolver r = new TapResolver();
         Dissector dis = new Dissector(dc.withPorts(dc.roceUdpPorts()));
         Dissection d = new Dissection();
         FrameFacts f = new FrameFacts();
         FastFacts fast = new FastFacts(dc);
-        try (PacketSource src = CaptureFiles.open(file)) {
-            while (r.frames() < PRESCAN_FRAMES && !r.decided() && src.next()) prescan(src, dis, d, fast, f, r);
-        }
+        while (r.frames() < PRESCAN_FRAMES && !r.decided() && src.next()) prescan(src, dis, d, fast, f, r);
         return r.resolve();
     }
 

@@ -84,6 +84,35 @@ class TapHoldTest {
         assertEquals(TapHold.MAX_HELD, h.drain().size());
     }
 
+    /**
+     * validate's pre-read (frame stages cannot hold frames) reads the pass's own mapping through a second reader:
+     * the same tap as a pre-read that opens the file, decided at the same frame, and the pass's source still at
+     * its first frame afterwards (it has no rewind).
+     */
+    @Test
+    void thePreReadOverThePassesMappingLeavesThePassesSourceUnread() throws Exception {
+        Cap c = new Cap();
+        for (int i = 0; i < Analyzer.PRESCAN_FRAMES; i++) {
+            c.add(1_000, i % 2 == 0 ? Pkt.of(Pkt.SEND_ONLY).from("10.0.0.1", "10.0.0.2").qp(0x11).psn(i / 2).payload(32).ttl(64)
+                    : Pkt.of(Pkt.ACK).from("10.0.0.2", "10.0.0.1").qp(0x12).psn(i / 2).aeth(0, 31, 0).ttl(62));
+        }
+        for (int i = 0; i < 10; i++) c.add(1_000, Pkt.of(Pkt.SEND_ONLY).from("10.0.0.3", "10.0.0.4").qp(0x21).psn(i).payload(32));
+        List<Path> files = new ArrayList<>(List.of(c.write()));
+        try (DirectoryStream<Path> d = Files.newDirectoryStream(SAMPLES, "*.pcap*")) {
+            d.forEach(files::add);
+        }
+        DissectorConfig dc = new DissectorConfig(AnalysisSettings.DEFAULT.rocePorts(), AnalysisSettings.DEFAULT.checkIcrc());
+        for (Path f : files) {
+            try (io.metaroce.capture.PacketSource pass = io.metaroce.capture.CaptureFiles.open(f)) {
+                TapChoice t = Analyzer.resolveTap(pass, f, dc);
+                assertEquals(Analyzer.resolveTap(f, dc), t, f.toString());
+                assertTrue(pass.next(), f.toString());
+                assertEquals(1, pass.frameNumber(), f + ": the pre-read moved the pass's source");
+            }
+        }
+        assertEquals("host:10.0.0.1", Analyzer.resolveTap(files.get(0), dc).tap().toString());
+    }
+
     /** Analyzes f with --tap auto on one and two threads and compares with the pre-read and an explicit tap. */
     private static TapChoice assertSameAsPreRead(Path f) throws Exception {
         TapChoice pre = Analyzer.resolveTap(f, new DissectorConfig(AnalysisSettings.DEFAULT.rocePorts(), AnalysisSettings.DEFAULT.checkIcrc()));
