@@ -347,7 +347,6 @@ public final class AnalysisSession {
 
     private AnalysisResult pass(PacketSource src, DissectorConfig dc, AnalysisEngine e, String format, String name,
                                 boolean autoTap) {
-        HeapWatch.get(); // listening before the pass's state grows
         MemorySegment map = src.mapping();
         long total = map == null ? -1 : map.byteSize();
         // A source that is not a file (live capture) is pipelined too: the network sets its rate, not us. Not

@@ -81,8 +81,9 @@ class PipelineFailureIT {
         assertTrue(r.errLines().get(0).startsWith("metaroce analyze: out of memory (the heap stayed over 90 % full through 5 full "
                 + "garbage collections in a row; the heap limit is "), r.show());
         long full = Files.readAllLines(gc).stream().filter(l -> l.contains("Pause Full")).count();
-        // The streak, the collection that frees the dropped state, and a little slack for where the threads stand.
-        assertTrue(full <= 9, full + " full collections\n" + r.show());
+        // Seen: 7-8. The collections before the heap filled (1-2), the streak (5), up to two more until a thread of the
+        // pass reaches its next check, and the one that frees the dropped state. Without the watch: 15-21.
+        assertTrue(full <= 10, full + " full collections\n" + r.show());
     }
 
     /** The watch never fires on a heap with room: the same capture under -Xmx1g runs to its report. */
