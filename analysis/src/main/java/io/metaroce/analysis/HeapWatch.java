@@ -17,7 +17,7 @@ import java.util.List;
  * frames) leaves a little room after every collection, so every few megabytes of allocation cost a full
  * collection of the whole heap: the run goes on for minutes, with no error and no output (seen once in CI:
  * {@code PipelineFailureIT} still running after 120 s; analyze of a 400,000-QP capture under {@code -Xmx256m}
- * spends 15 full collections that each free nothing before the JVM gives up). JDK 25's own overhead limit
+ * spends 20-25 full collections, 15 of which free nothing, before the JVM gives up). JDK 25's own overhead limit
  * ({@code UseGCOverheadLimit}) is the parallel collector's only.
  *
  * <p>How: the pass asks {@link #failure()} once per batch of frames on each of its threads (and once per new flow).
@@ -95,13 +95,15 @@ public final class HeapWatch {
                 // The largest: SerialGC's "Tenured Gen" (the parallel collector's "PS Old Gen", G1's "G1 Old Gen").
                 if (old == null || p.getUsage().getMax() > old.getUsage().getMax()) old = p;
             }
+            GarbageCollectorMXBean full = null;
             if (old != null) {
                 for (GarbageCollectorMXBean c : ManagementFactory.getGarbageCollectorMXBeans()) {
-                    if (Arrays.asList(c.getMemoryPoolNames()).contains(old.getName())) {
-                        return new Beans(c, heap.toArray(new MemoryPoolMXBean[0]));
-                    }
+                    // The last that collects the old generation: the JDK lists the young collector first, and G1's
+                    // young collector names the old generation too (SerialGC's "Copy" does not).
+                    if (Arrays.asList(c.getMemoryPoolNames()).contains(old.getName())) full = c;
                 }
             }
+            if (full != null) return new Beans(full, heap.toArray(new MemoryPoolMXBean[0]));
         } catch (RuntimeException | LinkageError e) {
             // no management module: no watch, as before
         }
@@ -109,8 +111,9 @@ public final class HeapWatch {
     }
 
     /**
-     * The error a pass should end on, or null while the heap is not stuck full. Once per batch: one call into
-     * the JVM while no full collection happened since the last look.
+     * The error a pass should end on, or null while the heap is not stuck full. Cheap enough for once per batch:
+     * two {@link Runtime} calls while the heap is less than half full, then one call into the JVM while no full
+     * collection happened since the last look.
      */
     public OutOfMemoryError failure() {
         Beans b = beans;
