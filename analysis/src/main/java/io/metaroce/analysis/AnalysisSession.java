@@ -398,7 +398,18 @@ public final class AnalysisSession {
 
     private void checkpoint(PacketSource src, long total, long frames) {
         if (cancelled) throw new CancellationException("analysis cancelled after " + frames + " frames");
+        heapFull();
         if (progress != null) progress.update(src.recordOffset(), total, frames);
+    }
+
+    /**
+     * Ends the pass with an {@link OutOfMemoryError} when the heap stays full ({@link HeapWatch}): asked once per
+     * batch on each thread, so that a heap kept just short of its limit ends the run in a bounded number of full
+     * collections instead of thrashing for minutes.
+     */
+    private static void heapFull() {
+        OutOfMemoryError oom = HeapWatch.get().failure();
+        if (oom != null) throw oom;
     }
 
     /**
@@ -468,10 +479,12 @@ public final class AnalysisSession {
             }
             slot.size = n;
             frames[0] += n;
+            heapFull();
             if (more && cancelled) throw new CancellationException("analysis cancelled after " + frames[0] + " frames");
             if (progress != null && (frames[0] & (REPORT_EVERY - 1)) < n) progress.update(src.recordOffset(), total, frames[0]);
             return more;
         }, slot -> {
+            heapFull();
             FrameFacts[] b = slot.items;
             int base = slotBase.get(b);
             BatchHook hook = batchHook;
@@ -557,7 +570,11 @@ public final class AnalysisSession {
         tapHow = h.choice().how();
         // The held frames (up to Analyzer.PRESCAN_FRAMES) in chunks, for the reason of CHUNK: this loop runs once.
         FrameFacts[] held = h.drain().toArray(new FrameFacts[0]);
-        for (int k = 0; k < held.length; k += CHUNK) feedChunk(engine, held, k, Math.min(k + CHUNK, held.length), -1);
+        for (int k = 0; k < held.length; k += CHUNK) {
+            // Up to 20,000 frames between two batches: in a heap too small for their flows, as many full collections.
+            heapFull();
+            feedChunk(engine, held, k, Math.min(k + CHUNK, held.length), -1);
+        }
     }
 
     /**

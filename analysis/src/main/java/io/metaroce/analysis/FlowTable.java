@@ -24,6 +24,7 @@ final class FlowTable {
     private final FlowKey probe = new FlowKey(), pairProbe = new FlowKey();
     /** What the evicted flows added to the capture's totals. */
     private final EvictedFlows evicted = new EvictedFlows();
+    private final HeapWatch heap = HeapWatch.get();
     /** Index of the next flow created: unique over the pass, also once flows were evicted. */
     private int nextIndex;
 
@@ -95,6 +96,12 @@ final class FlowTable {
     }
 
     private Flow create(FlowKey key, int ttl) {
+        // New flows are what grows with a hostile capture (a flood of QPs): in a heap too small for them, the
+        // analysis thread spends full collection after full collection inside one batch (analyze of 400,000 QPs
+        // under -Xmx256m: 14 in a row between two batches), so the pass's check per batch comes too late. Once per
+        // new flow, not per frame: a capture of 128 QPs asks 128 times.
+        OutOfMemoryError oom = heap.failure();
+        if (oom != null) throw oom;
         Flow fl = new Flow(nextIndex++, key);
         fl.ttl = ttl;
         fl.view = viewOf(key);

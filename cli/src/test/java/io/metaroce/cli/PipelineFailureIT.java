@@ -10,6 +10,7 @@ import io.metaroce.dissector.FrameBuilder;
 import io.metaroce.testsupport.Launcher;
 import io.metaroce.testsupport.Launcher.Call;
 import io.metaroce.testsupport.Launcher.Run;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -60,5 +61,36 @@ class PipelineFailureIT {
             assertTrue(lines.get(0).contains("METAROCE_JAVA_OPTS=-Xmx"), r.show());
             assertFalse(r.err().contains("\tat ") || r.err().contains("Exception in thread"), r.show());
         }
+    }
+
+    /**
+     * The heap that stays just short of full (issue 14.3's CI hang): under {@code -Xmx256m} the flow table's 65,536
+     * flows of this capture (its bound) leave about a megabyte free after each full collection, so SerialGC runs full
+     * collection after full collection without throwing. Before HeapWatch this run took 15-20 full collections (10-16 s
+     * on a loaded machine) before the JVM's own error, and a heap a little larger (448m) thrashed through 35 of them
+     * (42-55 s). The watch ends it after {@value io.metaroce.analysis.HeapWatch#STREAK} in a row, with its own line:
+     * counted in the JVM's log of collections, not in seconds, so the load does not decide.
+     */
+    @Test
+    void aHeapThatStaysFullEndsTheRunAfterAFewFullCollections() throws Exception {
+        Path gc = tmp.resolve("gc-256m.log");
+        Run r = Launcher.run(Call.of("analyze", "-r", capture.toString())
+                .env(Map.of("METAROCE_JAVA_OPTS", "-Xmx256m -Xlog:gc:file=" + gc)));
+        assertEquals(2, r.exit(), r.show());
+        assertEquals(1, r.errLines().size(), r.show());
+        assertTrue(r.errLines().get(0).startsWith("metaroce analyze: out of memory (the heap stayed over 90 % full through 5 full "
+                + "garbage collections in a row; the heap limit is "), r.show());
+        long full = Files.readAllLines(gc).stream().filter(l -> l.contains("Pause Full")).count();
+        // Seen: 7-8. The collections before the heap filled (1-2), the streak (5), up to two more until a thread of the
+        // pass reaches its next check, and the one that frees the dropped state. Without the watch: 15-21.
+        assertTrue(full <= 10, full + " full collections\n" + r.show());
+    }
+
+    /** The watch never fires on a heap with room: the same capture under -Xmx1g runs to its report. */
+    @Test
+    void aHeapWithRoomRunsToTheEnd() {
+        Run r = Launcher.run(Call.of("analyze", "-r", capture.toString()).env(Map.of("METAROCE_JAVA_OPTS", "-Xmx1g")));
+        assertEquals(0, r.exit(), r.show());
+        assertEquals("", r.err(), r.show());
     }
 }
