@@ -61,9 +61,7 @@ public interface PacketSource extends AutoCloseable {
     /**
      * An array that holds the current frame's captured bytes from {@link #frameBufferOffset()} on, when the source
      * has them at hand (a file reader's read-ahead window): a hot loop reads the frame there, with no slice and no
-     * copy out of the mapping. Its contents change with the next {@link #next()}. The caller does not change it but
-     * for the length of one of its own calls on the reading thread, putting every byte back before it returns (validate's
-     * ICRC sets the current frame's variant fields to ones in place: {@code Icrc.overIp(byte[], ...)}).
+     * copy out of the mapping. Its contents change with the next {@link #next()}; never written by the caller.
      * Null when the source has no such array.
      */
     default byte[] frameBuffer() {

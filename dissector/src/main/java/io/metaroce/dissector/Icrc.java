@@ -51,11 +51,12 @@ public final class Icrc {
     private int lastPort = -1;
     private final byte[] scratch = new byte[LRH_STANDIN + MAX_IP_HEADER + Udp.SIZE + Bth.SIZE + CHUNK];
     private final MemorySegment scratchSegment = MemorySegment.ofArray(scratch);
-    /**
-     * For {@link #overIp(byte[], int, int, int, boolean, int, int)}: the window's bytes it sets to ones in place, until
-     * it puts them back; or the masked headers (ones for the LRH, then IP, UDP, BTH) where it copies them out.
-     */
+    /** The masked headers of {@link #overIp(byte[], int, int, int, boolean, int, int)}: ones for the LRH, then IP, UDP, BTH. */
     private final byte[] headers = new byte[LRH_STANDIN + MAX_IP_HEADER + Udp.SIZE + Bth.SIZE];
+
+    {
+        java.util.Arrays.fill(headers, 0, LRH_STANDIN, (byte) 0xFF);
+    }
 
     /** A byte mask of the header's ICRC-variant fields (spec fields marked {@code icrc: variant}). */
     private static byte[] variantMask(int header) {
@@ -130,44 +131,15 @@ public final class Icrc {
     }
 
     /**
-     * As {@link #overIp(MemorySegment, long, int, boolean, long, long)} over a frame that starts at b[base], in a
-     * reader's read-ahead window that the decoding thread has just copied and so reads from its caches. Where the UDP
-     * header follows the IP header and 8 bytes of the window lie before the IP header (always but for a link type
-     * without a link header at the window's start), the CRC is one {@code update} over the window itself: those 8
-     * bytes and the variant fields are set to ones in place, and the bytes they held are put back before it returns
-     * (b is written for the length of this call only, on the caller's thread). Masked headers in an array of their own
-     * and a second {@code update} for the bytes after the BTH cost a CRC call and a short-buffer CRC per frame more
-     * (docs/benchmarks.md, helper val, fifteenth session). Otherwise only the masked headers are copied.
+     * As {@link #overIp(MemorySegment, long, int, boolean, long, long)} over a frame that starts at b[base]: only the
+     * masked headers are copied (into an array of their own); the bytes after the BTH go to the CRC straight from b. For
+     * a frame in a reader's read-ahead window, which the decoding thread has just copied and so reads from its
+     * caches: no segment copy (a call through the VM under C1) and no second read of the packet from memory.
      */
     public long overIp(byte[] b, int base, int ipOffset, int ipHeaderLength, boolean ipv6, int bthOffset, int end) {
-        int at = base + ipOffset - LRH_STANDIN, n = LRH_STANDIN + ipHeaderLength + Udp.SIZE + Bth.SIZE;
-        if (at < 0 || bthOffset - Udp.SIZE != ipOffset + ipHeaderLength || ipHeaderLength > MAX_IP_HEADER) {
-            return overIpCopied(b, base, ipOffset, ipHeaderLength, ipv6, bthOffset, end);
-        }
-        byte[] saved = headers;
-        System.arraycopy(b, at, saved, 0, n);
-        try {
-            for (int i = at; i < at + LRH_STANDIN; i++) b[i] = (byte) 0xFF;
-            int ip = at + LRH_STANDIN;
-            int[] ipAt = ipv6 ? IPV6_AT : IP_AT;
-            byte[] v = ipv6 ? IPV6_SET : IP_SET;
-            for (int i = 0; i < ipAt.length; i++) b[ip + ipAt[i]] |= v[i];
-            int udp = ip + ipHeaderLength;
-            for (int i = 0; i < UDP_BTH_AT.length; i++) b[udp + UDP_BTH_AT[i]] |= UDP_BTH_SET[i];
-            crc.reset();
-            crc.update(b, at, Math.max(end - ipOffset + LRH_STANDIN, n));
-            return crc.getValue();
-        } finally {
-            System.arraycopy(saved, 0, b, at, n);
-        }
-    }
-
-    /** {@link #overIp(byte[], int, int, int, boolean, int, int)} with the masked headers copied out of b. */
-    private long overIpCopied(byte[] b, int base, int ipOffset, int ipHeaderLength, boolean ipv6, int bthOffset, int end) {
-        // The masked headers in an array of their own, its LRH stand-in written here (the in-place path above uses
-        // the same array for what it saves); the UDP and BTH headers' variant bytes as one list.
+        // The masked headers in an array of their own whose LRH stand-in was written once; the UDP and BTH headers'
+        // variant bytes as one list (once per frame on validate's decoding thread: each loop is a cost under C1).
         byte[] h = headers;
-        java.util.Arrays.fill(h, 0, LRH_STANDIN, (byte) 0xFF);
         int n = LRH_STANDIN;
         System.arraycopy(b, base + ipOffset, h, n, ipHeaderLength);
         int[] at = ipv6 ? IPV6_AT : IP_AT;
