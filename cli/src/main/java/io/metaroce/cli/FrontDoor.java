@@ -67,26 +67,20 @@ public final class FrontDoor {
 
     /**
      * The command of the forms users type most, {@code analyze -r FILE} ({@code --read FILE}, or {@code FILE}) and
-     * {@code validate FILE} ({@code -r FILE}, {@code --read FILE}) with no other argument, ready to run without picocli, or null for every
-     * other command line. picocli's model of a command (its options read by reflection, its converter registry, the
+     * {@code validate FILE} ({@code -r FILE}, {@code --read FILE}) with no other argument, and {@code index PATH... --index
+     * DIR} ({@link #plainIndex}), ready to run without picocli, or null for every other command line. picocli's model of a command (its options read by reflection, its converter registry, the
      * parse) is some 60-80 ms of the main thread's CPU at every start, before the first frame is read: here the command
      * is a new instance (the options' defaults are its fields' initial values) with the file set as picocli would set
      * it. Only a file picocli would take as it is: not empty, not an option ("-..."), not an argument file ("@..."),
      * a valid path; and not with picocli's own system properties that change how it reads arguments (trace, quotes).
      */
     static Callable<Integer> plainCommand(String[] args) {
+        if (args.length > 0 && args[0].equals("index")) return plainIndex(args);
         if (args.length != 2 && args.length != 3) return null;
         boolean read = args.length == 3;
         if (read && !args[1].equals("-r") && !args[1].equals("--read")) return null;
-        String file = args[args.length - 1];
-        if (file.isEmpty() || file.startsWith("-") || file.startsWith("@")) return null;
-        if (System.getProperty("picocli.trace") != null || System.getProperty("picocli.trimQuotes") != null) return null;
-        Path path;
-        try {
-            path = Path.of(file);
-        } catch (InvalidPathException e) {
-            return null;   // picocli's message for it
-        }
+        Path path = plainPath(args[args.length - 1]);
+        if (path == null || picocliReadsArgumentsOtherwise()) return null;
         switch (args[0]) {
             case "analyze" -> {
                 AnalyzeCommand c = new AnalyzeCommand();
@@ -104,6 +98,46 @@ public final class FrontDoor {
                 return null;
             }
         }
+    }
+
+    /**
+     * {@code index PATH... --index DIR} (the option before, between or after the paths) with no other argument, as a
+     * {@link #plainCommand}; null for every other command line. The same rules for each path and for DIR as for a plain
+     * form's file: picocli would take each as it is.
+     */
+    private static Callable<Integer> plainIndex(String[] args) {
+        if (picocliReadsArgumentsOtherwise()) return null;
+        Path dir = null;
+        List<Path> paths = new ArrayList<>();
+        for (int i = 1; i < args.length; i++) {
+            boolean option = args[i].equals("--index");
+            if (option && (dir != null || ++i == args.length)) return null;
+            Path p = plainPath(args[i]);
+            if (p == null) return null;
+            if (option) dir = p;
+            else paths.add(p);
+        }
+        if (dir == null || paths.isEmpty()) return null;
+        IndexCommand c = new IndexCommand();
+        c.backend = new IndexBackend();
+        c.backend.dir = dir;
+        c.paths.addAll(paths);
+        return c;
+    }
+
+    /** A path argument picocli would take as it is (not empty, not an option, not an argument file, valid), or null. */
+    private static Path plainPath(String arg) {
+        if (arg.isEmpty() || arg.startsWith("-") || arg.startsWith("@")) return null;
+        try {
+            return Path.of(arg);
+        } catch (InvalidPathException e) {
+            return null;   // picocli's message for it
+        }
+    }
+
+    /** picocli's own system properties that change how it reads arguments (trace, quotes): then picocli reads them. */
+    private static boolean picocliReadsArgumentsOtherwise() {
+        return System.getProperty("picocli.trace") != null || System.getProperty("picocli.trimQuotes") != null;
     }
 
     /** Runs a {@link #plainCommand} as {@link Main#run} runs it under picocli: its exit code, a failure in one line. */

@@ -54,6 +54,10 @@ import picocli.CommandLine.Spec;
  * every 500,000 documents or 30 seconds, and at the end). Captures run in parallel, one per core; a capture whose
  * content is indexed already is skipped, a changed file replaces its documents. Each capture is reported on stdout
  * once its commit is done, so what was reported survives a crash.
+ *
+ * <p>The options' defaults are the fields' initial values, not picocli's {@code defaultValue}: {@code index PATH...
+ * --index DIR} alone runs on a new instance without picocli ({@link FrontDoor#plainCommand}), as analyze's and
+ * validate's plain forms do.
  */
 @Command(name = "index", sortOptions = false, versionProvider = StandardOptions.Version.class,
         description = "Index captures for postmortems: one document per QP flow per capture (counters, latencies, "
@@ -86,12 +90,12 @@ public final class IndexCommand implements Callable<Integer> {
     @Option(names = "--threads", paramLabel = "N", description = "captures indexed at once (default: one per core)")
     int threads;
 
-    @Option(names = "--split", paramLabel = "N", defaultValue = "" + FlowDocuments.DEFAULT_SPLIT,
+    @Option(names = "--split", paramLabel = "N",
             description = "packets per document; longer flows continue in part documents (default ${DEFAULT-VALUE})")
-    int split;
+    int split = FlowDocuments.DEFAULT_SPLIT;
 
-    @Option(names = "--tap", paramLabel = "auto|host:IP|mirror", defaultValue = "auto", description = "where the captures were taken (default auto, per capture)")
-    String tap;
+    @Option(names = "--tap", paramLabel = "auto|host:IP|mirror", description = "where the captures were taken (default auto, per capture)")
+    String tap = "auto";
 
     @Option(names = {"-d", "--decode-as"}, paramLabel = DecodeAs.LABEL, description = DecodeAs.HELP)
     List<String> ports;

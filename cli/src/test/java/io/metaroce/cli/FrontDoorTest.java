@@ -72,12 +72,24 @@ class FrontDoorTest {
                 new String[] {"validate", "a.pcap"}, new String[] {"validate", "-r", "a.pcap"}, new String[] {"validate", "--read", "d/"})) {
             assertNotNull(FrontDoor.plainCommand(plain), String.join(" ", plain));
         }
+        for (String[] plain : List.of(new String[] {"index", "a.pcap", "--index", "i"}, new String[] {"index", "--index", "i", "a.pcap"},
+                new String[] {"index", "a.pcap", "--index", "i", "d/", "b.pcapng"})) {
+            IndexCommand c = (IndexCommand) FrontDoor.plainCommand(plain);
+            assertNotNull(c, String.join(" ", plain));
+            assertEquals(Path.of("i"), c.backend.dir);
+            assertEquals(plain.length - 3, c.paths.size(), String.join(" ", plain));
+        }
         for (String[] other : List.of(new String[] {"analyze", "-r", "a.pcap", "-T", "json"}, new String[] {"analyze", "@args"},
                 new String[] {"analyze", "--read=a.pcap"}, new String[] {"analyze", "-r", "-T"}, new String[] {"analyze", "-r", "@args"},
                 new String[] {"analyze", "-r", ""}, new String[] {"analyze", "-r", "a\0.pcap"},
                 new String[] {"analyze", "-c", "a.pcap"}, new String[] {"validate", "-T", "json", "a.pcap"},
                 new String[] {"validate", "--help"}, new String[] {"validate", "@args"}, new String[] {"validate", "a.pcap", "b.pcap"},
-                new String[] {"validate"}, new String[] {"dissect", "-r", "a.pcap"}, new String[] {"index", "a.pcap"})) {
+                new String[] {"validate"}, new String[] {"dissect", "-r", "a.pcap"}, new String[] {"index", "a.pcap"},
+                new String[] {"index", "--index", "i"}, new String[] {"index", "a.pcap", "--index"},
+                new String[] {"index", "a.pcap", "--index", "i", "--index", "j"}, new String[] {"index", "a.pcap", "--index=i"},
+                new String[] {"index", "a.pcap", "--index", "i", "--rules"}, new String[] {"index", "a.pcap", "--index", "-i"},
+                new String[] {"index", "@args", "--index", "i"}, new String[] {"index", "a.pcap", "--index", "@i"},
+                new String[] {"index", "", "--index", "i"}, new String[] {"index", "--expire-before", "2026-11-01", "--index", "i"})) {
             assertNull(FrontDoor.plainCommand(other), String.join(" ", other));
         }
     }
@@ -95,6 +107,28 @@ class FrontDoorTest {
             String line = String.join(" ", args);
             assertFalse(picocli.out().isEmpty() && picocli.err().isEmpty(), line);
             assertEquals(picocli, plain, line);
+        }
+    }
+
+    /**
+     * index's plain form prints, and exits with, what picocli's run prints: into two new indexes (the same lines, but for
+     * the index's name), then into a directory that is not an index, then with a capture that does not exist.
+     */
+    @Test
+    void indexsPlainFormSaysWhatPicocliSays(@org.junit.jupiter.api.io.TempDir Path tmp) {
+        String a = tmp.resolve("a").toString(), b = tmp.resolve("b").toString();
+        CliRun picocli = CliRun.of("index", SAMPLE, "--index", a);
+        CliRun plain = front("index", SAMPLE, "--index", b);
+        assertEquals(0, plain.exit(), plain.err());
+        assertTrue(plain.out().contains("7 flows"), plain.out());
+        assertEquals(picocli.out().replace(a, b), plain.out());
+        assertEquals(picocli.err().replace(a, b), plain.err());
+        for (String[] args : List.of(new String[] {"index", SAMPLE, "--index", "../samples/captures"},
+                new String[] {"index", "--index", a, "/nonexistent.pcap"})) {
+            assertNotNull(FrontDoor.plainCommand(args));
+            CliRun viaPicocli = CliRun.of(args);
+            assertFalse(viaPicocli.err().isEmpty(), String.join(" ", args));
+            assertEquals(viaPicocli, front(args), String.join(" ", args));
         }
     }
 
