@@ -6,9 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
@@ -149,22 +147,9 @@ class FrontDoorTest {
 
     private static final String SAMPLE = "../samples/captures/rocev2-clean.pcapng";
 
-    /** {@link FrontDoor#run} with System.out and System.err captured, under CliRun's lock (tests may run in parallel). */
+    /** {@link FrontDoor#run} with System.out and System.err captured, as {@link CliRun#of} captures picocli's run. */
     private static CliRun front(String... args) {
-        synchronized (CliRun.class) {
-            PrintStream oldOut = System.out, oldErr = System.err;
-            ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
-            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-            try {
-                int code = FrontDoor.run(args);
-                System.out.flush();
-                return new CliRun(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-            } finally {
-                System.setOut(oldOut);
-                System.setErr(oldErr);
-            }
-        }
+        return CliRun.through(FrontDoor::run, args);
     }
 
     /** Runs FrontDoor in a fresh JVM on the compiled classes only, logging every class it loads. */
