@@ -84,10 +84,31 @@ class SmallInputCompilerIT {
     }
 
     private static String scaling(String... args) {
+        return decimalFlag("CompileThresholdScaling", args);
+    }
+
+    /** A decimal flag of the JVM the launcher started, to one decimal, as the JVM's flag table prints it. */
+    private static String decimalFlag(String name, String... args) {
         Launcher.Run run = Launcher.run(Launcher.Call.of(args).env(Map.of("METAROCE_JAVA_OPTS", "-XX:+PrintFlagsFinal")));
-        Matcher m = Pattern.compile("CompileThresholdScaling\\s+=\\s+(\\d+\\.\\d)").matcher(run.out());
+        Matcher m = Pattern.compile(name + "\\s+=\\s+(\\d+\\.\\d)").matcher(run.out());
         assertTrue(m.find(), "the JVM printed its flags:\n" + run.show());
         return m.group(1);
+    }
+
+    /**
+     * index of a directory or of big captures starts with a heap of an eighth of the RAM (its young generation holds
+     * Lucene's indexing buffers); a small capture and the other commands keep the JVM's default (a 64th).
+     */
+    @Test
+    void indexOfADirectoryStartsWithALargerHeap(@TempDir Path tmp) throws Exception {
+        Path idx = Files.createDirectories(tmp.resolve("flows.idx"));
+        assertEquals("12.5", initialRam("index", Launcher.CAPTURES.toString(), "--index", idx.toString()));
+        assertEquals("1.5", initialRam("index", SAMPLE, "--index", idx.toString()));
+        assertEquals("1.5", initialRam("analyze", Launcher.CAPTURES.toString()));
+    }
+
+    private static String initialRam(String... args) {
+        return decimalFlag("InitialRAMPercentage", args);
     }
 
     @Test
