@@ -142,6 +142,17 @@ public final class CaptureIdentity {
     /** Whether a stored hash is of the algorithm captures are indexed with now (else XXH3-128 or SHA-256, of an older index). */
     public static boolean isCurrent(String indexedHash) { return indexedHash.length() == HASH_DIGITS; }
 
+    /**
+     * Whether a stored hash is one {@link #hashLike} can check: the lowercase hex digits of the CRC pair (16), of
+     * XXH3-128 (32) or of SHA-256 (64).
+     */
+    public static boolean isKnownHash(String hash) {
+        return hash != null && switch (hash.length()) {
+            case HASH_DIGITS, XXH3_DIGITS, SHA256_DIGITS -> hash.chars().allMatch(c -> c >= '0' && c <= '9' || c >= 'a' && c <= 'f');
+            default -> false;
+        };
+    }
+
     /** The file's content hash by the algorithm of {@code indexedHash}, told by its length, so the two compare. */
     public static String hashLike(Path file, String indexedHash) throws IOException {
         return switch (indexedHash.length()) {

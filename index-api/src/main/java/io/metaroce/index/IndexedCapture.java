@@ -17,8 +17,7 @@ package io.metaroce.index;
 public record IndexedCapture(String path, long size, String hash, String format, String tap, Long firstNs, Long lastNs,
                              long indexedAtNs) {
     public IndexedCapture {
-        if (hash == null || !hash.matches("[0-9a-f]{" + CaptureIdentity.HASH_DIGITS + "}|[0-9a-f]{" + CaptureIdentity.XXH3_DIGITS
-                + "}|[0-9a-f]{" + CaptureIdentity.SHA256_DIGITS + "}"))
+        if (!CaptureIdentity.isKnownHash(hash))
             throw new IllegalArgumentException("capture hash must be " + CaptureIdentity.HASH_DIGITS + ", " + CaptureIdentity.XXH3_DIGITS
                     + " or " + CaptureIdentity.SHA256_DIGITS + " hex digits: " + hash);
     }
