@@ -67,11 +67,11 @@ public final class FrontDoor {
 
     /**
      * The command of the forms users type most, {@code analyze -r FILE} ({@code --read FILE}, or {@code FILE}) and
-     * {@code validate FILE} ({@code -r FILE}, {@code --read FILE}) with no other argument, and {@code index PATH... --index
-     * DIR} ({@link #plainIndex}), ready to run without picocli, or null for every other command line. picocli's model of a command (its options read by reflection, its converter registry, the
-     * parse) is some 60-80 ms of the main thread's CPU at every start, before the first frame is read: here the command
-     * is a new instance (the options' defaults are its fields' initial values) with the file set as picocli would set
-     * it. Only a file picocli would take as it is: not empty, not an option ("-..."), not an argument file ("@..."),
+     * {@code validate FILE} ({@code -r FILE}, {@code --read FILE}) with no other argument, and {@code index PATH...
+     * --index DIR} ({@link #plainIndex}), ready to run without picocli, or null for every other command line. picocli's
+     * model of a command (its options read by reflection, its converter registry, the parse) is some 60-80 ms of the
+     * main thread's CPU at every start, before the first frame is read: here the command is a new instance (the
+     * options' defaults are its fields' initial values) with the file set as picocli would set it. Only a file picocli would take as it is: not empty, not an option ("-..."), not an argument file ("@..."),
      * a valid path; and not with picocli's own system properties that change how it reads arguments (trace, quotes).
      */
     static Callable<Integer> plainCommand(String[] args) {
