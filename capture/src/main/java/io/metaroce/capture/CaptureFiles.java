@@ -1,6 +1,7 @@
 package io.metaroce.capture;
 
 import java.io.IOException;
+import java.io.RandomAccessFile;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -17,7 +18,9 @@ import java.util.HexFormat;
  *
  * <p>The whole file is memory-mapped once ({@code FileChannel.map} into a shared {@link Arena}). Mapping costs
  * address space, not memory: pages are loaded on touch and can be dropped by the OS, so resident memory stays
- * flat whatever the file size, and segments can be sliced with long offsets beyond 2 GiB.
+ * flat whatever the file size, and segments can be sliced with long offsets beyond 2 GiB. The reader's own pass in
+ * file order reads the file through read(2) as well, into its read-ahead window, which costs far less than touching
+ * every page of the mapping on some machines (MappedCapture's {@code in}).
  */
 public final class CaptureFiles {
     private static final ValueLayout.OfInt BE_INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
@@ -59,15 +62,15 @@ public final class CaptureFiles {
     }
 
     /**
-     * The smallest capture {@link #prefetch} opens ahead (a pager's worth, {@link MappedCapture#PAGER_MIN_BYTES}). A
-     * compile-time constant, so a caller can compare a file's size with it without initialising this class.
+     * The smallest capture {@link #prefetch} opens ahead (below it the opening is a few milliseconds, less than a
+     * thread costs to start). A compile-time constant, so a caller can compare a file's size with it without initialising this class.
      */
     public static final long PREFETCH_MIN_BYTES = 32L << 20;
 
     /**
      * Opens a capture file on another thread now, for the first {@link #open(Path)} of the same path to take: a
-     * command line that names one big capture lets the file be mapped, and its first pages mapped in
-     * ({@link MappedCapture#startPager}), while the program sets itself up (the second core is idle then). A file
+     * command line that names one big capture lets the file be opened and mapped (and the foreign-memory API set up)
+     * while the program sets itself up (the second core is idle then). A file
      * that is small or cannot be opened is left to that open, which reports it as usual; one prefetch at a time
      * (a second replaces the first, which is then only closed at exit).
      */
@@ -75,6 +78,14 @@ public final class CaptureFiles {
         Prefetch p = new Prefetch(file);
         prefetched = p;
         p.start();
+    }
+
+    /** The source the pending {@link #prefetch} opened (once it has), not taken; null when there is none. For tests. */
+    static PacketSource prefetchedSource() throws InterruptedException {
+        Prefetch p = prefetched;
+        if (p == null) return null;
+        p.join();
+        return p.source;
     }
 
     /** The file {@link #prefetch} opens, until an {@link #open(Path)} takes it. */
@@ -123,7 +134,12 @@ public final class CaptureFiles {
             }
             PacketSource source = forMapping(name, arena, mapping);
             arena = null; // now owned by the source
-            if (source instanceof MappedCapture m) m.startPager();
+            if (source instanceof MappedCapture m) {
+                // The reader's window comes through read(2), the mapping stays for what is read out of order
+                // (MappedCapture.in says why); a file that cannot be opened again is copied out of the mapping.
+                RandomAccessFile in = openToRead(file);
+                if (in != null) m.readThrough(in);
+            }
             return source;
         } catch (CaptureException e) {
             throw e;
@@ -135,6 +151,15 @@ public final class CaptureFiles {
             if (arena != null) {
                 arena.close();
             }
+        }
+    }
+
+    /** The file open for reading, or null when it cannot be (gone or changed since it was mapped). */
+    private static RandomAccessFile openToRead(Path file) {
+        try {
+            return new RandomAccessFile(file.toFile(), "r");
+        } catch (IOException | RuntimeException e) {
+            return null;
         }
     }
 

@@ -1,5 +1,7 @@
 package io.metaroce.capture;
 
+import java.io.IOException;
+import java.io.RandomAccessFile;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -7,7 +9,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * What the pcap and pcapng readers share: the file mapping, the current-frame fields, problem reporting and
@@ -33,7 +34,8 @@ abstract sealed class MappedCapture implements PacketSource permits PcapReader, 
      * bulk copy: its misses are in flight together, and it is the JDK's copy stub even before the JIT compiled
      * anything) leaves those lines in the cache. On 10 M frames (7.3 GB) this took the reading thread's memory
      * waits from about 1.6 to 1.0 s of CPU (docs/benchmarks.md, helper hot, sixth session); 64 KiB fits the L2
-     * cache, and touching only one byte per page gained nothing.
+     * cache, and touching only one byte per page gained nothing. The block now comes by read(2) ({@link #in}), into
+     * the same array.
      */
     static final int TOUCH_BLOCK = 64 << 10;
     /**
@@ -42,30 +44,25 @@ abstract sealed class MappedCapture implements PacketSource permits PcapReader, 
      * from the mapping).
      */
     static final int HELD = 16 << 10;
-    /**
-     * Files from this size on get a {@link #startPager pager}: below it the page faults are a few milliseconds, less
-     * than a thread costs to start.
-     */
-    static final long PAGER_MIN_BYTES = CaptureFiles.PREFETCH_MIN_BYTES;
-    /**
-     * How far ahead of the reader the pager maps the file in. It is what the pager can do before the first frame is
-     * read (while the rest of the program starts up, when the second core is idle), and it bounds the resident
-     * memory to this plus {@link #RESIDENT_WINDOW} behind the reader.
-     */
-    static final long PAGER_AHEAD = 96L << 20;
-    /** Bytes the pager maps in between two looks at whether it should stop (1 MiB: well under a millisecond). */
-    private static final int PAGER_STEP = 1 << 20;
-    /** How far the reader moves before it wakes a pager that has mapped in all it may (one wake-up per 4 MiB). */
-    private static final int PAGER_WAKE = 4 << 20;
-    /**
-     * The kernel maps in the 16 pages around each faulting page (fault-around, 64 KiB by default) when they are in
-     * the page cache: one read per 64 KiB maps a cached file in (about 11,000 faults for 733 MB, all pages mapped
-     * after them). A page it leaves out is faulted in by the reader as without a pager.
-     */
-    private static final int PAGER_TOUCH = 64 << 10;
     /** Problems kept in the list; later ones are only counted so a hostile file cannot grow memory. */
     static final int MAX_LISTED_PROBLEMS = 1000;
 
+    /**
+     * The file itself, open for read(2), which fills the {@link #window} when set ({@link #readThrough}); null for
+     * contents in memory, and after a read failed (the window is then copied from the mapping, as before). Reading
+     * the window through read(2) instead of copying it out of the mapping never touches the mapping's pages: on a
+     * VM whose page faults and first touches of a mapped page are expensive (this project's benchmark VM, a PVM
+     * guest: every new page costs an exit to the hypervisor), reading 733 MB in 64 KiB blocks took 0.12-0.15 s of
+     * one thread against 0.45-0.59 s for the mapping's faults, copy and release on one thread, or 0.29 s of copy on
+     * the reader plus 0.26 s of faults and release on a pager (a probe, medians of 3; docs/benchmarks.md, helper
+     * speed, sixteenth session). RandomAccessFile, not a FileChannel: a channel is closed by an interrupt of the
+     * reading thread (a pipeline that fails interrupts its decoding thread).
+     */
+    RandomAccessFile in;
+    /** The file position of {@link #in}: the window is read sequentially, so it seeks only after a skip. */
+    private long inAt;
+    /** Bytes {@link #fill} put into the window by read(2), and by a copy out of the mapping (what tests look at). */
+    long bytesRead, bytesCopied;
     /** Owner of the file mapping, closed by close(); null when the caller owns the memory. */
     private final Arena arena;
     final MemorySegment file;
@@ -85,11 +82,8 @@ abstract sealed class MappedCapture implements PacketSource permits PcapReader, 
     int sectionIndex;
     long recordOffset = -1;
     long dataOffset;
-    /**
-     * Everything before this offset has been unloaded from this process. Written under {@link #pagerLock} when there
-     * is a pager (which releases; the reader only when the pager lags far behind).
-     */
-    private volatile long released;
+    /** Everything before this offset has been unloaded from this process. */
+    private long released;
     /** Everything before this offset has been touched by {@link #touchAhead}. */
     private long touchedTo;
     /**
@@ -108,23 +102,6 @@ abstract sealed class MappedCapture implements PacketSource permits PcapReader, 
     private ContentSink contentSink;
     private long commentOffset = -1;
     private int commentLength;
-    /**
-     * Where the reader is (the start of the window it last filled), for the pager; written once per
-     * {@link #TOUCH_BLOCK}.
-     */
-    private volatile long readerAt;
-    /** The pager thread, or null: the reader then faults the pages in and releases them itself. */
-    private Thread pager;
-    /** Held by the pager around each step and by {@link #close} while it stops the pager: no step runs on an unmapped file. */
-    private final Object pagerLock = new Object();
-    private volatile boolean pagerStop;
-    /**
-     * The reader wakes the pager when it reaches this offset (set by the pager before it parks, Long.MAX_VALUE while
-     * it works): a pager that has nothing to do waits without a timer (a source a viewer keeps open for hours costs
-     * nothing), and the reader wakes it once per {@link #PAGER_WAKE}, not per block.
-     */
-    private volatile long pagerWakeAt;
-
     private final List<CaptureProblem> problems = new ArrayList<>();
     private long problemCount;
 
@@ -179,103 +156,15 @@ abstract sealed class MappedCapture implements PacketSource permits PcapReader, 
         // Under a content sink, the bytes a record longer than the window skipped are handed over first.
         if (contentSink != null && at > touchedTo) streamTo(Math.min(at, fileSize));
         touchFrom(at);
-        if (pager != null) {
-            readerAt = at;
-            if (at >= pagerWakeAt) LockSupport.unpark(pager);
-            // A pager that gets no core (a loaded machine) must not let resident memory grow: past twice the usual
-            // distance the reader releases the pages behind itself.
-            if (at - released > 4 * RESIDENT_WINDOW) {
-                synchronized (pagerLock) {
-                    if (!pagerStop && at - released > 2 * RESIDENT_WINDOW) release(at - RESIDENT_WINDOW);
-                }
-            }
-        } else if (at - released > 2 * RESIDENT_WINDOW && arena != null) release(at - RESIDENT_WINDOW);
+        // What others read out of order from the mapping (a long record, a frame's slice) is dropped behind the
+        // reader; with nothing mapped there, the call costs one system call per RESIDENT_WINDOW.
+        if (at - released > 2 * RESIDENT_WINDOW && arena != null) release(at - RESIDENT_WINDOW);
     }
-
-    /**
-     * Starts a thread that maps the file's pages in ahead of the reader and releases them behind it (the reader's
-     * own job otherwise): the page faults and the unmapping are then done on another core, while the reader's
-     * thread (the critical path of {@code analyze}) only copies. Started right after the file is opened, it maps
-     * in the first {@link #PAGER_AHEAD} bytes while the caller sets itself up. Only for a file mapping of at least
-     * {@link #PAGER_MIN_BYTES}, on a machine of more than one core, once.
-     */
-    final void startPager() {
-        if (pager != null || arena == null || fileSize < PAGER_MIN_BYTES || Runtime.getRuntime().availableProcessors() < 2) {
-            return;
-        }
-        // A class of its own, not a lambda: a lambda the AOT cache's training never linked (it reads a small file)
-        // would be spun at every start.
-        pager = new Thread(new Pager(this), "metaroce-pager");
-        pager.setDaemon(true);
-        pager.start();
-    }
-
-    private static final class Pager implements Runnable {
-        private final MappedCapture capture;
-
-        Pager(MappedCapture capture) {
-            this.capture = capture;
-        }
-
-        @Override
-        public void run() {
-            capture.page();
-        }
-    }
-
-    /**
-     * The pager's loop: release what is far behind the reader, map in up to {@link #PAGER_AHEAD} past it (never
-     * what the reader has passed); else park until the reader has moved on far enough for either, and end once
-     * neither can happen again (the file mapped in to its end, and less than the release distance left).
-     */
-    private void page() {
-        long mapped = 0;
-        int sink = 0;
-        byte[] one = new byte[1];
-        try {
-            while (true) {
-                pagerWakeAt = Long.MAX_VALUE;
-                long at = readerAt, wake;
-                synchronized (pagerLock) {
-                    if (pagerStop) return;
-                    if (at - released > 2 * RESIDENT_WINDOW) release(at - RESIDENT_WINDOW);
-                    mapped = Math.max(mapped, at);
-                    long to = Math.min(fileSize, Math.min(at + PAGER_AHEAD, mapped + PAGER_STEP));
-                    if (mapped < to) {
-                        // One byte per step through the reader's own copy (compiled for the window anyway): a read
-                        // through a value layout would have C1 compile its chain of some twenty methods for this.
-                        for (long o = mapped; o < to; o += PAGER_TOUCH) {
-                            MemorySegment.copy(file, ValueLayout.JAVA_BYTE, o, one, 0, 1);
-                            sink += one[0];
-                        }
-                        mapped = to;
-                        continue;
-                    }
-                    if (mapped >= fileSize && fileSize - released <= 2 * RESIDENT_WINDOW) return;
-                    wake = Math.min(mapped < fileSize ? mapped - PAGER_AHEAD + PAGER_WAKE : Long.MAX_VALUE,
-                            released + 2 * RESIDENT_WINDOW + 1);
-                }
-                // Set, then the reader's position read again: either the reader sees the new mark and wakes this
-                // thread (a wake-up before the park makes it return at once), or this thread sees the reader past it.
-                pagerWakeAt = wake;
-                if (readerAt < wake && !pagerStop) LockSupport.park(this);
-            }
-        } catch (RuntimeException | InternalError e) {
-            // The mapping is unusable (InternalError: the file got shorter than its mapping, the JVM's answer to the
-            // SIGBUS): the reader faults in what it reads, as without a pager, and reports it.
-        } finally {
-            pagerSink = sink;
-        }
-    }
-
-    /** Keeps the pager's reads from being optimised away. */
-    @SuppressWarnings("unused")
-    private static volatile int pagerSink;
 
     /**
      * Makes the window start at the reader ({@code at}) and reach up to two blocks on: what it already holds from
      * {@code at} on (less than {@link #HELD}) moves to its start, an array copy in the cache, then the bytes after it
-     * are copied from the mapping; so every byte comes out of the mapping once, and a record of up to
+     * are read from the file ({@link #fill}); so every byte is read once, and a record of up to
      * {@link #HELD} lies wholly in the window. A record longer than the window leaves the bytes it skips untouched
      * (a {@link #contentSink} has had them from {@link #touchAhead}). A content sink gets the bytes copied here.
      */
@@ -286,7 +175,7 @@ abstract sealed class MappedCapture implements PacketSource permits PcapReader, 
         windowStart = at;
         long end = Math.min(fileSize, at + window.length);
         if (end > from) {
-            MemorySegment.copy(file, ValueLayout.JAVA_BYTE, from, window, keep, (int) (end - from));
+            fill(from, keep, (int) (end - from));
             if (contentSink != null) contentSink.accept(window, keep, (int) (end - from));
         }
         touchedTo = Math.max(end, from);
@@ -300,10 +189,61 @@ abstract sealed class MappedCapture implements PacketSource permits PcapReader, 
     private void streamTo(long end) {
         while (touchedTo < end) {
             int n = (int) Math.min(TOUCH_BLOCK, fileSize - touchedTo);
-            MemorySegment.copy(file, ValueLayout.JAVA_BYTE, touchedTo, window, 0, n);
+            fill(touchedTo, 0, n);
             windowStart = touchedTo;
             touchedTo += n;
             contentSink.accept(window, 0, n);
+        }
+    }
+
+    /**
+     * Makes {@link #fill} read the window from {@code in} (the file this source maps) instead of copying it out of
+     * the mapping; before the first frame only. What other code reads from the mapping (a long record, a frame's
+     * slice) it faults in itself.
+     */
+    final void readThrough(RandomAccessFile in) {
+        this.in = in;
+        this.inAt = 0;
+    }
+
+    /**
+     * Puts the file's bytes [from, from + n) into the window at {@code at}: by read(2) when reading through, else (or
+     * for what a read did not bring: a file that got shorter than its mapping, whose mapping then fails as before) a
+     * copy out of the mapping.
+     */
+    private void fill(long from, int at, int n) {
+        RandomAccessFile f = in;
+        if (f != null) {
+            try {
+                if (inAt != from) f.seek(from);
+                inAt = from;
+                int r;
+                while (n > 0 && (r = f.read(window, at, n)) > 0) {
+                    inAt += r;
+                    bytesRead += r;
+                    from += r;
+                    at += r;
+                    n -= r;
+                }
+            } catch (IOException e) {
+                // Unreadable now (the mapping still is, or fails as it would have): the mapping from here on.
+                closeIn();
+            }
+            if (n == 0) return;
+        }
+        MemorySegment.copy(file, ValueLayout.JAVA_BYTE, from, window, at, n);
+        bytesCopied += n;
+    }
+
+    private void closeIn() {
+        RandomAccessFile f = in;
+        in = null;
+        if (f != null) {
+            try {
+                f.close();
+            } catch (IOException e) {
+                // Read-only: nothing was lost.
+            }
         }
     }
 
@@ -489,12 +429,7 @@ abstract sealed class MappedCapture implements PacketSource permits PcapReader, 
         if (!closed) {
             closed = true;
             finished = true;
-            if (pager != null) {
-                synchronized (pagerLock) {
-                    pagerStop = true;
-                }
-                LockSupport.unpark(pager);
-            }
+            closeIn();
             if (arena != null) {
                 arena.close();
             }

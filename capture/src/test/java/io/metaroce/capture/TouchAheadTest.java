@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -171,23 +172,9 @@ class TouchAheadTest {
         assertEquals(4, held, "the four short records");
     }
 
-    /** The pager threads alive now (the pager of every open big file, until it is closed or read to its end). */
-    private static long pagers() {
-        return pagerThreads().size();
-    }
-
-    private static List<Thread> pagerThreads() {
-        return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().equals("metaroce-pager")).toList();
-    }
-
-    private static void awaitPagers(long expected) throws InterruptedException {
-        for (int i = 0; i < 500 && pagers() != expected; i++) Thread.sleep(10);
-        assertEquals(expected, pagers(), "pager threads");
-    }
-
     /**
-     * A pcap file longer than twice the {@link MappedCapture#RESIDENT_WINDOW} (so its pager has pages to release
-     * until the reader nears the end: it waits for the reader, not ending on its own), and its frames.
+     * A pcap file longer than twice the {@link MappedCapture#RESIDENT_WINDOW} (so the reader also releases what lies
+     * behind it), and its frames.
      */
     private List<byte[]> bigPcap(Path file) throws Exception {
         List<byte[]> frames = frames(40_000, 4);
@@ -201,29 +188,62 @@ class TouchAheadTest {
     }
 
     @Test
-    void aBigFileIsPagedByAThreadThatStopsAtClose() throws Exception {
-        // The pager maps pages in ahead and releases them behind on its own thread: the frames read back the same,
-        // and closing the source stops it (it must never touch an unmapped file).
+    void aFileIsReadThroughReadCallsNotOutOfItsMapping() throws Exception {
+        // A file opened by path fills its window by read(2): every byte of it once, none copied out of the mapping;
+        // contents in memory have no file to read and are copied out of their segment.
         Path file = dir.resolve("big.pcap");
         List<byte[]> frames = bigPcap(file);
-        long before = pagers();
         try (PacketSource s = CaptureFiles.open(file)) {
-            awaitPagers(before + 1);
-            // With all it may map in mapped, it waits for the reader without a timer (a source a viewer keeps open
-            // must cost nothing), and closing the source ends it.
-            Thread pager = pagerThreads().getFirst();
-            for (int i = 0; i < 500 && pager.getState() != Thread.State.WAITING; i++) Thread.sleep(10);
-            assertEquals(Thread.State.WAITING, pager.getState());
-        }
-        awaitPagers(before);
-        try (PacketSource s = CaptureFiles.open(file)) {
-            awaitPagers(before + 1);
+            MappedCapture m = (MappedCapture) s;
             readsBack(s, frames);
+            assertEquals(Files.size(file), m.bytesRead, "bytes read through read(2)");
+            assertEquals(0, m.bytesCopied, "bytes copied out of the mapping");
         }
-        awaitPagers(before);
-        // A small file gets none: its faults cost less than a thread.
-        try (PacketSource s = CaptureFiles.open(writePcap("small.pcap", frames(20, 5)))) {
-            assertEquals(before, pagers());
+        List<byte[]> small = frames(20, 3);
+        byte[] bytes = Files.readAllBytes(writePcap("small.pcap", small));
+        try (PacketSource s = CaptureFiles.open("small.pcap", MemorySegment.ofArray(bytes))) {
+            readsBack(s, small);
+            assertEquals(0, ((MappedCapture) s).bytesRead);
+            assertEquals(bytes.length, ((MappedCapture) s).bytesCopied);
+        }
+    }
+
+    @Test
+    void anInterruptedReaderKeepsReading() throws Exception {
+        // A pipeline that fails interrupts its decoding thread; the reader must still read the file (a FileChannel
+        // would close itself on the interrupt) and leave the interrupt for its caller.
+        Path file = dir.resolve("interrupted.pcap");
+        List<byte[]> frames = bigPcap(file);
+        try (PacketSource s = CaptureFiles.open(file)) {
+            Thread.currentThread().interrupt();
+            try {
+                readsBack(s, frames);
+                assertTrue(Thread.currentThread().isInterrupted(), "the interrupt is left set");
+            } finally {
+                Thread.interrupted();
+            }
+            assertEquals(Files.size(file), ((MappedCapture) s).bytesRead);
+        }
+    }
+
+    @Test
+    void aReadThatFailsFallsBackToTheMapping() throws Exception {
+        // The file closed under the reader halfway: read(2) fails, and the rest of the window comes out of the
+        // mapping, frame for frame the same.
+        Path file = dir.resolve("failing.pcap");
+        List<byte[]> frames = bigPcap(file);
+        try (PacketSource s = CaptureFiles.open(file)) {
+            MappedCapture m = (MappedCapture) s;
+            for (int i = 0; i < frames.size(); i++) {
+                if (i == frames.size() / 2) m.in.close();
+                assertTrue(s.next(), "frame " + (i + 1));
+                assertArrayEquals(frames.get(i), s.data().toArray(ValueLayout.JAVA_BYTE), "frame " + (i + 1));
+                fromBuffer(s);
+            }
+            assertFalse(s.next());
+            assertTrue(s.problems().isEmpty(), s.problems().toString());
+            assertTrue(m.bytesRead > 0 && m.bytesCopied > 0, m.bytesRead + " read, " + m.bytesCopied + " copied");
+            assertEquals(Files.size(file), m.bytesRead + m.bytesCopied, "every byte once");
         }
     }
 
@@ -231,20 +251,18 @@ class TouchAheadTest {
     void aPrefetchedFileIsTakenByTheFirstOpenOfItsPath() throws Exception {
         Path file = dir.resolve("prefetched.pcap");
         List<byte[]> frames = bigPcap(file);
-        long before = pagers();
         CaptureFiles.prefetch(file);
-        // Opened and paging before anyone asked for it.
-        awaitPagers(before + 1);
+        PacketSource ahead = CaptureFiles.prefetchedSource();
+        assertTrue(ahead != null, "opened before anyone asked for it");
         try (PacketSource s = CaptureFiles.open(file)) {
-            assertEquals(before + 1, pagers(), "the prefetched source, not a second one");
+            assertSame(ahead, s, "the prefetched source, not a second one");
             readsBack(s, frames);
         }
-        awaitPagers(before);
         // Taken once: the next open opens the file again.
         try (PacketSource s = CaptureFiles.open(file)) {
+            assertNotSame(ahead, s);
             readsBack(s, frames);
         }
-        awaitPagers(before);
     }
 
     @Test
@@ -258,13 +276,15 @@ class TouchAheadTest {
         bigPcap(other);
         List<byte[]> frames = frames(20, 6);
         Path small = writePcap("small.pcap", frames);
-        long before = pagers();
         CaptureFiles.prefetch(other);
+        PacketSource ahead = CaptureFiles.prefetchedSource();
         try (PacketSource s = CaptureFiles.open(small)) {
+            assertNotSame(ahead, s);
             readsBack(s, frames);
         }
-        CaptureFiles.open(other).close(); // takes the prefetched source, and stops its pager
-        awaitPagers(before);
+        try (PacketSource s = CaptureFiles.open(other)) { // takes the prefetched source
+            assertSame(ahead, s);
+        }
         // A prefetched small file is left to open() too.
         CaptureFiles.prefetch(small);
         try (PacketSource s = CaptureFiles.open(small)) {
