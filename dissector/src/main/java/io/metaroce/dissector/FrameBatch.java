@@ -2,12 +2,18 @@ package io.metaroce.dissector;
 
 import io.metaroce.capture.PacketSource;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 
 /**
- * A run of consecutive frames of one capture, recorded as offsets into the capture mapping so that a
- * worker thread can dissect them while the reader fills the next batch. When the source has no mapping
- * (a live capture: see {@link PacketSource}), the batch copies the frames' bytes into a buffer it owns, since
- * the source may reuse its memory on the next frame. Reused, never shared by two threads at once.
+ * A run of consecutive frames of one capture, whose bytes the batch copies into a buffer it owns as the reader takes
+ * them, so that a worker thread can dissect them while the reader fills the next batch: from the reader's read-ahead
+ * window ({@link PacketSource#frameBuffer}) when it holds the frame, else from {@link PacketSource#data()} (a live
+ * capture's memory may be reused on the next frame). Reused, never shared by two threads at once.
+ *
+ * <p>The batch used to keep a file's frames as offsets into the capture mapping, which the workers then read: every
+ * page of the file touched through the mapping, which the reader itself no longer does (it reads the file by
+ * read(2)). On this project's benchmark VM a first touch of a mapped page is expensive (docs/benchmarks.md, helper
+ * speed, sixteenth session); the copy out of the window, which is in the reader's cache, is not.
  */
 public final class FrameBatch {
     final int capacity;
@@ -16,8 +22,7 @@ public final class FrameBatch {
     long captureStartNanos;
     /** Time of the frame before this batch (the capture's first frame for the first batch). */
     long previousNanos = Long.MIN_VALUE;
-    MemorySegment mapping;
-    /** The batch's own copy of the frames' bytes when the source has no mapping (grows, then is reused). */
+    /** The batch's own copy of the frames' bytes (grows, then is reused). */
     private MemorySegment owned = MemorySegment.NULL;
     private long ownedSize;
     final long[] number, timeNanos, originalLength, dataOffset;
@@ -37,10 +42,9 @@ public final class FrameBatch {
         comment = new String[capacity];
     }
 
-    void clear(long sequence, MemorySegment mapping, long captureStartNanos) {
+    void clear(long sequence, long captureStartNanos) {
         this.sequence = sequence;
         this.captureStartNanos = captureStartNanos;
-        this.mapping = mapping;
         ownedSize = 0;
         java.util.Arrays.fill(comment, 0, size, null);
         size = 0;
@@ -53,7 +57,8 @@ public final class FrameBatch {
         timeNanos[i] = src.timestampNanos();
         originalLength[i] = src.originalLength();
         capturedLength[i] = src.capturedLength();
-        dataOffset[i] = mapping != null ? src.dataOffset() : copy(src.data(), capturedLength[i]);
+        int held = src.frameBufferOffset();
+        dataOffset[i] = held >= 0 ? copy(src.frameBuffer(), held, capturedLength[i]) : copy(src.data(), capturedLength[i]);
         linkType[i] = src.linkType();
         fcsLength[i] = src.fcsLength();
         interfaceId[i] = src.interfaceId();
@@ -63,16 +68,29 @@ public final class FrameBatch {
 
     /** Appends n bytes of data to the owned buffer; returns where they start. */
     private long copy(MemorySegment data, int n) {
+        room(n);
+        MemorySegment.copy(data, 0, owned, ownedSize, n);
+        long at = ownedSize;
+        ownedSize += n;
+        return at;
+    }
+
+    /** Appends the n bytes of buffer from offset on to the owned buffer; returns where they start. */
+    private long copy(byte[] buffer, int offset, int n) {
+        room(n);
+        MemorySegment.copy(buffer, offset, owned, ValueLayout.JAVA_BYTE, ownedSize, n);
+        long at = ownedSize;
+        ownedSize += n;
+        return at;
+    }
+
+    private void room(int n) {
         if (ownedSize + n > owned.byteSize()) {
             MemorySegment bigger = MemorySegment.ofArray(new byte[(int) Math.min(Integer.MAX_VALUE - 8,
                     Math.max(ownedSize + n, Math.max(1 << 16, owned.byteSize() * 2)))]);
             MemorySegment.copy(owned, 0, bigger, 0, ownedSize);
             owned = bigger;
         }
-        MemorySegment.copy(data, 0, owned, ownedSize, n);
-        long at = ownedSize;
-        ownedSize += n;
-        return at;
     }
 
     public int size() { return size; }
@@ -86,7 +104,7 @@ public final class FrameBatch {
     public long captureStartNanos() { return captureStartNanos; }
 
     /** The captured bytes of frame i of the batch (valid until the batch is reused). */
-    public MemorySegment data(int i) { return (mapping != null ? mapping : owned).asSlice(dataOffset[i], capturedLength[i]); }
+    public MemorySegment data(int i) { return owned.asSlice(dataOffset[i], capturedLength[i]); }
 
     /** Dissects frame i of the batch into out. */
     public Dissection dissect(int i, Dissector dissector, Dissection out) {

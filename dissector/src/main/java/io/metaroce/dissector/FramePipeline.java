@@ -16,9 +16,8 @@ import java.util.function.Supplier;
  * and the ICRC (the CRC runs over every byte) are what the workers share. With one thread everything
  * runs inline. Memory: a bounded number of batches in flight, whatever the capture size.
  *
- * <p>Any {@link PacketSource} works: a file (batches hold offsets into its mapping) or a source without a
- * mapping such as a live capture (batches copy each frame's bytes as the reader takes it, because such a
- * source may reuse its memory on the next frame).
+ * <p>Any {@link PacketSource} works: a file or a source without a mapping such as a live capture (batches copy each
+ * frame's bytes as the reader takes it: {@link FrameBatch} says why also for a file).
  */
 public final class FramePipeline {
     /** Frames per batch: large enough to amortize hand-offs, small enough to keep output latency low. */
@@ -54,7 +53,7 @@ public final class FramePipeline {
             long seq = 0, start = Long.MIN_VALUE, previous = Long.MIN_VALUE;
             boolean more = true;
             while (more) {
-                batch.clear(seq++, src.mapping(), start);
+                batch.clear(seq++, start);
                 batch.previousNanos = previous;
                 while ((more = src.next()) && batch.add(src) && !src.endOfBurst()) { }
                 if (start == Long.MIN_VALUE && batch.size() > 0) start = batch.captureStartNanos = batch.timeNanos[0];
@@ -85,7 +84,7 @@ public final class FramePipeline {
             boolean more = true, stop = false;
             while (more && !stop) {
                 FrameBatch batch = free.poll();
-                batch.clear(seq++, src.mapping(), start);
+                batch.clear(seq++, start);
                 batch.previousNanos = previous;
                 while ((more = src.next()) && batch.add(src) && !src.endOfBurst()) { }
                 if (start == Long.MIN_VALUE && batch.size() > 0) start = batch.captureStartNanos = batch.timeNanos[0];
