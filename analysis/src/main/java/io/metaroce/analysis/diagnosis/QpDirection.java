@@ -72,6 +72,15 @@ final class QpDirection {
     private final long[] sink = new long[3];
     private long lastMarking;
     private long[] lastMarkingCount, lastSportCount;
+    /**
+     * The marking before {@link #lastMarking} and its counts: a direction's frames often alternate between two
+     * markings (two packet kinds), and each change looked the key up boxed, twice (containsKey, computeIfAbsent), on
+     * the analysis thread: about 2 MB of Longs per 1 M frames, on fresh heap pages, whose first touch is expensive
+     * on this project's benchmark VM (docs/benchmarks.md, helper speed, sixteenth session). Two fields, not a table:
+     * per-direction state stays small.
+     */
+    private long previousMarking;
+    private long[] previousMarkingCount;
     private int lastSport = -1;
     int maxSegmentPayload = -1;
     long segmentFrame;
@@ -110,8 +119,12 @@ final class QpDirection {
         // The same marking and port as the previous packet of the direction (nearly always): no map look-up,
         // no boxing on the per-frame path.
         if (mk != lastMarking || lastMarkingCount == null) {
-            lastMarkingCount = markings.size() < 64 || markings.containsKey(mk)
+            long[] c = mk == previousMarking && previousMarkingCount != null ? previousMarkingCount
+                    : markings.size() < 64 || markings.containsKey(mk)
                     ? markings.computeIfAbsent(mk, k -> new long[] {0, f.number}) : sink;
+            previousMarking = lastMarking;
+            previousMarkingCount = lastMarkingCount;
+            lastMarkingCount = c;
             lastMarking = mk;
         }
         lastMarkingCount[0]++;
