@@ -130,6 +130,15 @@ public final class AnalysisEngine {
      */
     public void onEviction(EvictionListener l) { evictionListener = l; }
 
+    /** Told of each flow the bound evicts, after its result went to the eviction listener (the frame stages' state). */
+    private java.util.function.Consumer<QpFlow> dropped;
+
+    /** The frame stages' hook: their per-flow state of an evicted flow goes with it ({@link AnalysisSession.FrameStages#evicted}). */
+    void onDropped(java.util.function.Consumer<QpFlow> d) { dropped = d; }
+
+    /** The heap (MiB) the flow bound was lowered for ({@link FlowBudget}), or 0: the settings' bound. */
+    long boundHeapMib;
+
     /** The recorded frames of every flow by flow id (empty when not recording); call once, after the pass. */
     Map<String, FrameList> flowFrames() {
         Map<String, FrameList> m = new HashMap<>();
@@ -248,6 +257,7 @@ public final class AnalysisEngine {
             FrameList frames = flowFrames == null ? FrameList.EMPTY : flowFrames.of(fl.index);
             if (flowFrames != null) flowFrames.release(fl.index);
             if (evictionListener != null && fl.packets > 0) evictionListener.evicted(AnalysisResult.summaryOf(fl), frames);
+            if (dropped != null) dropped.accept(fl);
         }
         flows.remove(victims);
     }

@@ -64,7 +64,12 @@ public final class AnalysisResult {
         capture.put("cm_frames", e.cmFrames());
         capture.put("flows", flows.size() + ev.flows);
         // Only when it happened, so that the summary of an ordinary capture keeps its shape.
-        if (ev.flows > 0) capture.put("evicted_flows", ev.flows);
+        if (ev.flows > 0) {
+            capture.put("evicted_flows", ev.flows);
+            // The bound that evicted them: the settings' (65,536), or lower in a heap too small for that (FlowBudget).
+            capture.put("flow_bound", e.settings().maxFlows());
+            if (e.boundHeapMib > 0) capture.put("flow_bound_heap_mib", e.boundHeapMib);
+        }
         capture.put("connections_from_cm", cmFlows / 2);
         capture.put("sampling", sampling(gapPsns, unique, rtx, networkLosses));
         Map<String, Object> st = new LinkedHashMap<>();

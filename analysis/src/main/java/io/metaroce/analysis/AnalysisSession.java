@@ -96,6 +96,19 @@ public final class AnalysisSession {
          *     else. Overwritten by the next frame.
          */
         void analyzed(FrameFacts f, int slot, FrameOutcome outcome);
+
+        /**
+         * What the consumer keeps per flow the engine holds, in bytes (beyond {@link FlowBudget#ENGINE_BYTES}): the
+         * pass lowers its flow bound so that both fit in the heap ({@link FlowBudget}).
+         */
+        default int bytesPerFlow() { return 0; }
+
+        /**
+         * On the analysis thread, as the flow bound evicts flow (its pending verdicts decided, as for an idle flow),
+         * from within the engine's look at a frame, before {@link #analyzed} of that frame: the consumer lets go of
+         * its state of the flow (a later packet of the same QP is a new flow, with a new {@link QpFlow#index()}).
+         */
+        default void evicted(QpFlow flow) {}
     }
 
     /**
@@ -331,9 +344,17 @@ public final class AnalysisSession {
             kept.add(ev);
             live.event(ev);
         };
-        AnalysisEngine e = new AnalysisEngine(settings, options.verdicts(), l);
+        // The flow bound lowered to what the heap holds of this pass's flows (FlowBudget): validate's rule state of
+        // 65,536 flows did not fit in -Xmx1g (docs/benchmarks.md, "helper guard, sixteenth session").
+        int bound = FlowBudget.maxFlows(settings.maxFlows(), stages == null ? 0 : stages.bytesPerFlow());
+        AnalysisEngine e = new AnalysisEngine(bound == settings.maxFlows() ? settings : settings.withMaxFlows(bound),
+                options.verdicts(), l);
+        if (bound < settings.maxFlows() && System.getProperty(FlowBudget.PROPERTY) == null) {
+            e.boundHeapMib = Runtime.getRuntime().maxMemory() >> 20;
+        }
         if (options.flowFrames()) e.recordFlowFrames();
         if (evictionListener != null) e.onEviction(evictionListener);
+        if (stages != null) e.onDropped(stages::evicted);
         engine = e;
         keptEvents = kept;
         return e;

@@ -148,6 +148,16 @@ public final class Reports {
 
     // ------------------------------------------------------------------ text
 
+    /**
+     * What the note on evicted flows says of the bound: nothing at the settings' bound (the note as it always was), its
+     * size and how to raise it where the heap lowered it ({@link FlowBudget}).
+     */
+    public static String boundClause(Map<String, Object> cap) {
+        if (!(cap.get("flow_bound_heap_mib") instanceof Number mib)) return "";
+        long g = Math.max(2, 2 * ((mib.longValue() + 1023) / 1024));
+        return ", " + str(cap.get("flow_bound")) + " flows in a heap of " + mib + " MiB; METAROCE_JAVA_OPTS=-Xmx" + g + "g allows more";
+    }
+
     public static void text(AnalysisResult r, EventBuffer events, Appendable out) throws IOException {
         Map<String, Object> cap = r.capture();
         String rule = "=".repeat(100) + "\n";
@@ -159,8 +169,8 @@ public final class Reports {
         out.append("\nView: S = at the flow's sender, R = at its receiver, M = mid-path (mirror)\n");
         if (cap.get("evicted_flows") != null) {
             out.append("Note: ").append(str(cap.get("evicted_flows"))).append(" of ").append(str(cap.get("flows")))
-                    .append(" flows were evicted (more QPs than the flow bound): they count in the capture totals,")
-                    .append(" not in these tables\n");
+                    .append(" flows were evicted (more QPs than the flow bound").append(boundClause(cap))
+                    .append("): they count in the capture totals, not in these tables\n");
         }
         table(out, new String[] {"Flow", "Peer", "Transport", "Svc", "V", "Frames", "Bytes", "Data", "Msgs", "Done",
                 "Duration(s)", "Goodput"}, r.flows(), f -> new Object[] {f.id(), f.peer() == null ? "-" : f.peer(),

@@ -57,6 +57,8 @@ final class AnalyzeMany {
             bar.update(d, bytes, finished.get(), files.size());
         };
         int n = Math.max(1, Math.min(threads, files.size()));
+        // The passes at once share the heap: each holds that part of the flows it would hold alone.
+        io.metaroce.analysis.FlowBudget.passesAtOnce(n);
         ExecutorService pool = Executors.newFixedThreadPool(n, r -> Thread.ofPlatform().name("metaroce-analyze").daemon().unstarted(r));
         List<Future<Outcome>> futures = new ArrayList<>();
         int worst = 0;

@@ -262,6 +262,8 @@ public final class IndexCommand implements Callable<Integer> {
         AtomicLongArray done = new AtomicLongArray(files.size());
         AtomicInteger finished = new AtomicInteger();
         int n = threads > 0 ? threads : Runtime.getRuntime().availableProcessors();
+        // The passes at once share the heap (beside Lucene's buffers): each holds that part of the flows it would hold alone.
+        io.metaroce.analysis.FlowBudget.passesAtOnce(Math.min(n, files.size()));
         bar = ProgressBar.open("index", progress);
         long all = total;
         Runnable redraw = () -> {
@@ -312,7 +314,8 @@ public final class IndexCommand implements Callable<Integer> {
                     status |= f.get();
                 } catch (java.util.concurrent.ExecutionException e) {
                     Throwable c = e.getCause();
-                    report(err, "metaroce index: internal error: " + c);
+                    // The one line every command ends a failure with (out of memory names the heap and the option).
+                    report(err, FailureLine.of("metaroce index", c));
                     if (System.getenv("METAROCE_DEBUG") != null) c.printStackTrace();
                     status |= 2;
                 } catch (InterruptedException e) {

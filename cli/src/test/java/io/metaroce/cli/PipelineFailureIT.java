@@ -28,6 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(300)
 class PipelineFailureIT {
     private static final int QPS = 400_000;
+    /** The flow table's default bound whatever the heap (FlowBudget's property): these tests need a heap too small for it. */
+    private static final String DEFAULT_BOUND = "-Dmetaroce.maxFlows=65536";
 
     @TempDir
     static Path tmp;
@@ -53,7 +55,9 @@ class PipelineFailureIT {
     @Test
     void outOfMemoryInTheAnalysisThreadEndsTheRunInOneLine() {
         for (List<String> args : List.of(List.of("analyze", "-r", capture.toString()), List.of("validate", capture.toString()))) {
-            Run r = Launcher.run(Call.of(args).env(Map.of("METAROCE_JAVA_OPTS", "-Xmx32m")));
+            // The flow bound the heap would give (FlowBudget: about 2,000 flows) lets this capture through in 32 MB: set to
+            // its default, so that the analysis thread does run out of memory.
+            Run r = Launcher.run(Call.of(args).env(Map.of("METAROCE_JAVA_OPTS", "-Xmx32m " + DEFAULT_BOUND)));
             assertEquals(2, r.exit(), r.show());
             List<String> lines = r.errLines();
             assertEquals(1, lines.size(), r.show());
@@ -65,8 +69,9 @@ class PipelineFailureIT {
 
     /**
      * The heap that stays just short of full (issue 14.3's CI hang): under {@code -Xmx256m} the flow table's 65,536
-     * flows of this capture (its bound) leave about a megabyte free after each full collection, so SerialGC runs full
-     * collection after full collection without throwing. Before HeapWatch this run took 15-20 full collections (10-16 s
+     * flows of this capture (its default bound, set here: the bound the heap gives is about 17,000) leave about a
+     * megabyte free after each full collection, so SerialGC runs full collection after full collection without
+     * throwing. Before HeapWatch this run took 15-20 full collections (10-16 s
      * on a loaded machine) before the JVM's own error, and a heap a little larger (448m) thrashed through 35 of them
      * (42-55 s). The watch ends it after {@value io.metaroce.analysis.HeapWatch#STREAK} in a row, with its own line:
      * counted in the JVM's log of collections, not in seconds, so the load does not decide.
@@ -75,7 +80,7 @@ class PipelineFailureIT {
     void aHeapThatStaysFullEndsTheRunAfterAFewFullCollections() throws Exception {
         Path gc = tmp.resolve("gc-256m.log");
         Run r = Launcher.run(Call.of("analyze", "-r", capture.toString())
-                .env(Map.of("METAROCE_JAVA_OPTS", "-Xmx256m -Xlog:gc:file=" + gc)));
+                .env(Map.of("METAROCE_JAVA_OPTS", "-Xmx256m " + DEFAULT_BOUND + " -Xlog:gc:file=" + gc)));
         assertEquals(2, r.exit(), r.show());
         assertEquals(1, r.errLines().size(), r.show());
         assertTrue(r.errLines().get(0).startsWith("metaroce analyze: out of memory (the heap stayed over 90 % full through 5 full "

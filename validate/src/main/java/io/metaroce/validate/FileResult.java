@@ -21,6 +21,19 @@ public final class FileResult {
     AnalysisResult analysis;
     List<FlowState> flows = List.of();
     long wallNanos;
+    /** Flows the analysis evicted, or null (none: an ordinary capture). */
+    Evicted evicted;
+
+    /**
+     * Flows evicted by the flow bound (a capture of more QPs than the heap holds the state of): how many of all the
+     * capture's flows, the bound, and what the note says of it ({@link io.metaroce.analysis.Reports#boundClause}).
+     */
+    record Evicted(long flows, long of, long bound, String boundClause) {
+        String note() {
+            return flows + " of " + of + " flows were evicted (more QPs than the flow bound" + boundClause
+                    + "): their findings until then are kept, their rule state went with them";
+        }
+    }
 
     FileResult(Path path) { this.path = path; }
 
@@ -75,6 +88,11 @@ public final class FileResult {
         m.put("capture_drops", captureDrops < 0 ? null : captureDrops);
         m.put("tap", tapResolved);
         m.put("tap_how", tapHow);
+        // Only when it happened, so that the summary of an ordinary capture keeps its shape (as analyze's).
+        if (evicted != null) {
+            m.put("evicted_flows", evicted.flows());
+            m.put("flow_bound", evicted.bound());
+        }
         Map<String, Object> rules = new LinkedHashMap<>();
         for (RuleDef r : rulesBroken()) {
             long[] c = counts(r.id());

@@ -192,6 +192,11 @@ public final class FileValidator {
             res.captureDrops = ifDropped < 0 && osDropped < 0 ? -1 : drops;
             res.analysis = analysis;
             if (cap.get("capture_problems") instanceof List<?> l) for (Object p : l) res.problems.add(String.valueOf(p));
+            // Flows the engine evicted (more QPs than its flow bound): their rule state went with them (RuleEngine).
+            if (cap.get("evicted_flows") instanceof Number n) {
+                res.evicted = new FileResult.Evicted(n.longValue(), ((Number) cap.get("flows")).longValue(),
+                        ((Number) cap.get("flow_bound")).longValue(), io.metaroce.analysis.Reports.boundClause(cap));
+            }
             if (diagnosis != null) diagnosis.report(rules.findings, file, settings);
             rules.finish(drops);
             res.frames = rules.frames;

@@ -17,6 +17,8 @@ final class FlowState {
     /** The CM announcement whose parameters the rules applied (the engine's {@link QpFlow#announced()}). */
     CmPairing.Side announced;
     boolean ud;
+    /** The engine evicted its flow (the flow bound): dropped from the rules' tables. */
+    boolean evicted;
 
     // Transport constants of the direction (MR-HDR-006, MR-PATH-*).
     int tver = -1;

@@ -45,6 +45,7 @@ public final class Reports {
             out.printf(Locale.ROOT, "%s: %s  %d frames, %d errors, %d warnings, %d notes  (tap %s)%n", r.path, verdict,
                     r.frames, r.count(Severity.ERROR), r.count(Severity.WARN), r.count(Severity.NOTE), r.tapResolved);
             for (String p : r.problems) out.println("  damaged capture (frames before the damage were validated): " + p);
+            if (r.evicted != null) out.println("  note: " + r.evicted.note());
             for (RuleDef rule : r.rulesBroken()) {
                 long[] c = r.counts(rule.id());
                 Finding first = firstOf(r, rule.id());

@@ -149,6 +149,8 @@ public final class Validation {
     public static List<FileResult> validateAll(List<Path> files, Request req, PrintStream err) {
         int threads = req.threads > 0 ? req.threads : Runtime.getRuntime().availableProcessors();
         threads = Math.max(1, Math.min(threads, files.size()));
+        // The passes at once share the heap: each holds that part of the flows it would hold alone.
+        io.metaroce.analysis.FlowBudget.passesAtOnce(threads);
         boolean plots = req.report != null;
         long[] sizes = new long[files.size()];
         long total = 0;
