@@ -101,16 +101,34 @@ public final class FrontDoor {
     }
 
     /**
-     * {@code index PATH... --index DIR} (the option before, between or after the paths) with no other argument, as a
-     * {@link #plainCommand}; null for every other command line. The same rules for each path and for DIR as for a plain
-     * form's file: picocli would take each as it is.
+     * {@code index PATH... --index DIR} (the option before, between or after the paths), with at most one of
+     * {@code --no-progress} and {@code --progress} and at most one {@code --rules} anywhere among them, as a {@link
+     * #plainCommand}; null for every other command line. The same rules for each path and for DIR as for a plain
+     * form's file: picocli would take each as it is. The flags are set as picocli sets them (FrontDoorTest compares
+     * the fields): {@code --no-progress} is what scripts, cron jobs and bench/index-cpu.sh give, and without it in the
+     * plain form such a run built picocli's model and had the warm-up read its annotations, 0.16 s of CPU more for
+     * index of 1 M frames at load ~10 (1.47 against 1.63 s, medians of 6 interleaved runs; docs/benchmarks.md, "helper
+     * ixcpu, sixteenth session").
      */
     private static Callable<Integer> plainIndex(String[] args) {
         if (picocliReadsArgumentsOtherwise()) return null;
         Path dir = null;
+        Boolean progress = null;
+        boolean rules = false;
         List<Path> paths = new ArrayList<>();
         for (int i = 1; i < args.length; i++) {
-            boolean option = args[i].equals("--index");
+            String a = args[i];
+            if (a.equals("--no-progress") || a.equals("--progress")) {
+                if (progress != null) return null;   // given twice: picocli's message
+                progress = a.equals("--progress");
+                continue;
+            }
+            if (a.equals("--rules")) {
+                if (rules) return null;
+                rules = true;
+                continue;
+            }
+            boolean option = a.equals("--index");
             if (option && (dir != null || ++i == args.length)) return null;
             Path p = plainPath(args[i]);
             if (p == null) return null;
@@ -122,6 +140,8 @@ public final class FrontDoor {
         c.backend = new IndexBackend();
         c.backend.dir = dir;
         c.paths.addAll(paths);
+        c.progress = progress;
+        c.rules = rules;
         return c;
     }
 

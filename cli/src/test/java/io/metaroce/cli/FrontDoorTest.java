@@ -77,6 +77,12 @@ class FrontDoorTest {
             assertEquals(Path.of("i"), c.backend.dir);
             assertEquals(plain.length - 3, c.paths.size(), String.join(" ", plain));
         }
+        // With --no-progress (scripts, bench/index-cpu.sh), --progress or --rules, once each, anywhere.
+        for (String[] plain : List.of(new String[] {"index", "a.pcap", "--index", "i", "--no-progress"},
+                new String[] {"index", "--no-progress", "a.pcap", "--index", "i"}, new String[] {"index", "a.pcap", "--progress", "--index", "i"},
+                new String[] {"index", "a.pcap", "--index", "i", "--rules"}, new String[] {"index", "--rules", "--index", "i", "a.pcap", "--no-progress"})) {
+            assertNotNull(FrontDoor.plainCommand(plain), String.join(" ", plain));
+        }
         for (String[] other : List.of(new String[] {"analyze", "-r", "a.pcap", "-T", "json"}, new String[] {"analyze", "@args"},
                 new String[] {"analyze", "--read=a.pcap"}, new String[] {"analyze", "-r", "-T"}, new String[] {"analyze", "-r", "@args"},
                 new String[] {"analyze", "-r", ""}, new String[] {"analyze", "-r", "a\0.pcap"},
@@ -85,10 +91,44 @@ class FrontDoorTest {
                 new String[] {"validate"}, new String[] {"dissect", "-r", "a.pcap"}, new String[] {"index", "a.pcap"},
                 new String[] {"index", "--index", "i"}, new String[] {"index", "a.pcap", "--index"},
                 new String[] {"index", "a.pcap", "--index", "i", "--index", "j"}, new String[] {"index", "a.pcap", "--index=i"},
-                new String[] {"index", "a.pcap", "--index", "i", "--rules"}, new String[] {"index", "a.pcap", "--index", "-i"},
+                new String[] {"index", "a.pcap", "--index", "i", "--rules", "--rules"}, new String[] {"index", "a.pcap", "--index", "-i"},
+                new String[] {"index", "a.pcap", "--index", "i", "--no-progress", "--progress"},
+                new String[] {"index", "a.pcap", "--index", "i", "--no-progress", "--no-progress"},
+                new String[] {"index", "a.pcap", "--index", "--no-progress"}, new String[] {"index", "a.pcap", "--index", "i", "--progress=false"},
+                new String[] {"index", "a.pcap", "--index", "i", "--threads", "1"}, new String[] {"index", "--no-progress", "--index", "i"},
                 new String[] {"index", "@args", "--index", "i"}, new String[] {"index", "a.pcap", "--index", "@i"},
                 new String[] {"index", "", "--index", "i"}, new String[] {"index", "--expire-before", "2026-11-01", "--index", "i"})) {
             assertNull(FrontDoor.plainCommand(other), String.join(" ", other));
+        }
+    }
+
+    /**
+     * index's plain form sets the fields picocli would set from the same arguments: the paths, the index, {@code
+     * --progress} / {@code --no-progress} (a Boolean: null, true or false) and {@code --rules}; every other field keeps
+     * its initial value, which is picocli's default.
+     */
+    @Test
+    void indexsPlainFormSetsWhatPicocliSets() throws Exception {
+        for (String[] args : List.of(new String[] {"index", "a.pcap", "--index", "i"}, new String[] {"index", "a.pcap", "--index", "i", "--no-progress"},
+                new String[] {"index", "--progress", "a.pcap", "b.pcap", "--index", "i"}, new String[] {"index", "a.pcap", "--rules", "--index", "i"},
+                new String[] {"index", "--no-progress", "--index", "i", "--rules", "d/"})) {
+            IndexCommand plain = (IndexCommand) FrontDoor.plainCommand(args);
+            assertNotNull(plain, String.join(" ", args));
+            IndexCommand parsed = new IndexCommand();
+            new picocli.CommandLine(parsed).parseArgs(java.util.Arrays.copyOfRange(args, 1, args.length));
+            String line = String.join(" ", args);
+            assertEquals(parsed.paths, plain.paths, line);
+            assertEquals(parsed.backend.dir, plain.backend.dir, line);
+            assertEquals(parsed.progress, plain.progress, line);
+            assertEquals(parsed.rules, plain.rules, line);
+            List<String> given = List.of(args);
+            assertEquals(given.contains("--no-progress") ? Boolean.FALSE : given.contains("--progress") ? Boolean.TRUE : null, plain.progress, line);
+            assertEquals(given.contains("--rules"), plain.rules, line);
+            for (String field : List.of("expireBefore", "threads", "split", "tap", "ports", "commitDocuments", "commitSeconds")) {
+                java.lang.reflect.Field f = IndexCommand.class.getDeclaredField(field);
+                f.setAccessible(true);
+                assertEquals(f.get(parsed), f.get(plain), line + ": " + field);
+            }
         }
     }
 
@@ -121,6 +161,13 @@ class FrontDoorTest {
         assertTrue(plain.out().contains("7 flows"), plain.out());
         assertEquals(picocli.out().replace(a, b), plain.out());
         assertEquals(picocli.err().replace(a, b), plain.err());
+        // With the flags of the plain form: the same capture, with its rules, said the same.
+        String c = tmp.resolve("c").toString(), d = tmp.resolve("d").toString();
+        CliRun picocliRules = CliRun.of("index", SAMPLE, "--index", c, "--no-progress", "--rules");
+        CliRun plainRules = front("index", "--rules", SAMPLE, "--no-progress", "--index", d);
+        assertEquals(0, plainRules.exit(), plainRules.err());
+        assertEquals(picocliRules.out().replace(c, d), plainRules.out());
+        assertEquals(picocliRules.err().replace(c, d), plainRules.err());
         for (String[] args : List.of(new String[] {"index", SAMPLE, "--index", "../samples/captures"},
                 new String[] {"index", "--index", a, "/nonexistent.pcap"})) {
             assertNotNull(FrontDoor.plainCommand(args));
