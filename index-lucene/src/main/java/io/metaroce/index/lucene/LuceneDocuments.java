@@ -99,9 +99,24 @@ final class LuceneDocuments {
         private final StoredFlows.Encoder stored = new StoredFlows.Encoder();
         /** Plans of the names that are not fixed fields (the per-path ones), made as they come. */
         private final Map<String, Plan> others = new HashMap<>();
+        /** The document handed to Lucene: cleared and filled again for each flow document (see {@link #reused}). */
+        private final Document doc = new Document();
+        /** The reused fields: two per plan slot (a pointed counter's point, then its doc value). */
+        private Field[] reused = new Field[2 * FIXED_PLANS.size()];
+        private final StoredField storedFlow = new StoredField(StoredFlows.FIELD, new BytesRef());
 
+        /**
+         * The Lucene document of {@code d}, valid until the next call: the single-valued fields (keywords, counters,
+         * points, packed lists kept apart) are the same {@link Field} instances from one document to the next, their
+         * values set in place, as Lucene allows once a document is indexed ({@code IndexWriter} takes a block's
+         * documents one at a time from its iteration and copies what it keeps). WHY: making about 60 field objects,
+         * their BytesRefs and the document's list anew per document was a share of the conversion's 6 us per document
+         * and of the young collections' work (docs/benchmarks.md, "helper docs, sixteenth session").
+         * A map has each name once, so each slot's field is in a document at most once.
+         */
         Document toLucene(FlowDocument d) {
-            Document doc = new Document();
+            Document doc = this.doc;
+            doc.clear();
             stored.reset();
             boolean flow = FlowSchema.KIND_FLOW.equals(d.kind());
             int sparse = 0;
@@ -110,11 +125,15 @@ final class LuceneDocuments {
                 FieldDef f = p.field();
                 String n = f.name();
                 Object v = e.getValue();
+                int at = 2 * p.slot();
                 switch (p.kind()) {
                     case AS_PACKED -> {
                         byte[] b = (byte[]) v;
                         if (StoredFlows.apart(f, b)) {
-                            doc.add(new BinaryDocValuesField(n, new BytesRef(b)));
+                            Field x = reused[at];
+                            if (x == null) reused[at] = x = new BinaryDocValuesField(n, new BytesRef(b));
+                            else x.setBytesValue(new BytesRef(b));
+                            doc.add(x);
                             stored.placeholder(f);
                         } else {
                             stored.inline(f, b);
@@ -123,29 +142,50 @@ final class LuceneDocuments {
                     case AS_KEYWORD -> {
                         String t = (String) v;
                         byte[] b = t.getBytes(StandardCharsets.UTF_8);
+                        Field x = reused[at];
+                        if (x == null) reused[at] = x = new KeywordField(n, new BytesRef(), Field.Store.NO);
                         // As many bytes as chars: ASCII, where Java's UTF-8 and Lucene's are the same bytes (they
                         // differ on a lone surrogate, which the term keeps in Lucene's form, as queries make it).
-                        doc.add(new KeywordField(n, b.length == t.length() ? new BytesRef(b) : new BytesRef(t), Field.Store.NO));
+                        BytesRef r = x.binaryValue();
+                        if (b.length == t.length()) {
+                            r.bytes = b;
+                            r.offset = 0;
+                            r.length = b.length;
+                        } else {
+                            BytesRef lucene = new BytesRef(t);
+                            r.bytes = lucene.bytes;
+                            r.offset = lucene.offset;
+                            r.length = lucene.length;
+                        }
+                        doc.add(x);
                         stored.utf8Field(p.header(), b);
                     }
                     case AS_SPARSE -> {
                         sparse++;
                         long x = (Long) v;
-                        if (x != 0 || !flow) doc.add(NumericDocValuesField.indexedField(n, x));
+                        if (x != 0 || !flow) doc.add(docValue(at, n, x));
                         stored.longField(p.header(), x);
                     }
                     case AS_COUNTER -> {
                         long x = (Long) v;
-                        doc.add(NumericDocValuesField.indexedField(n, x));
+                        doc.add(docValue(at, n, x));
                         stored.longField(p.header(), x);
                     }
                     case AS_POINTED -> {
                         long x = (Long) v;
-                        doc.add(new LongPoint(n, x));
-                        doc.add(new NumericDocValuesField(n, x));
+                        Field point = reused[at], value = reused[at + 1];
+                        if (point == null) {
+                            reused[at] = point = new LongPoint(n, x);
+                            reused[at + 1] = value = new NumericDocValuesField(n, x);
+                        } else {
+                            point.setLongValue(x);
+                            value.setLongValue(x);
+                        }
+                        doc.add(point);
+                        doc.add(value);
                         stored.longField(p.header(), x);
                     }
-                    default -> { // multi-valued fields, IPs, doubles: as they always were
+                    default -> { // multi-valued fields, IPs, doubles: made anew, as they always were
                         if (v instanceof List<?> l) for (Object x : l) add(doc, f, x, false);
                         else add(doc, f, v, flow);
                         stored.field(f, v);
@@ -156,8 +196,17 @@ final class LuceneDocuments {
                 Map<String, Object> fields = d.fields();
                 for (String n : SPARSE_COUNTERS) if (!fields.containsKey(n)) doc.add(new StringField(ABSENT, n, Field.Store.NO));
             }
-            doc.add(new StoredField(StoredFlows.FIELD, stored.bytes()));
+            storedFlow.setBytesValue(stored.bytes());
+            doc.add(storedFlow);
             return doc;
+        }
+
+        /** The reused doc value with a skip index of a plain counter, set to {@code x}. */
+        private Field docValue(int at, String n, long x) {
+            Field f = reused[at];
+            if (f == null) reused[at] = f = NumericDocValuesField.indexedField(n, x);
+            else f.setLongValue(x);
+            return f;
         }
 
         private Plan plan(String name) {
@@ -165,9 +214,13 @@ final class LuceneDocuments {
             if (p != null) return p;
             p = others.get(name);
             if (p == null) {
-                if (others.size() >= 10_000) others.clear(); // path ids are few; a bound all the same
-                p = Plan.of(FlowSchema.field(name));
+                if (others.size() >= 10_000) { // path ids are few; a bound all the same
+                    others.clear();
+                    reused = Arrays.copyOf(reused, 2 * FIXED_PLANS.size());
+                }
+                p = Plan.of(FlowSchema.field(name), FIXED_PLANS.size() + others.size());
                 others.put(name, p);
+                if (2 * p.slot() + 2 > reused.length) reused = Arrays.copyOf(reused, Math.max(2 * p.slot() + 2, 2 * reused.length));
             }
             return p;
         }
@@ -175,9 +228,12 @@ final class LuceneDocuments {
 
     private static final int AS_PACKED = 0, AS_KEYWORD = 1, AS_SPARSE = 2, AS_COUNTER = 3, AS_POINTED = 4, AS_OTHER = 5;
 
-    /** How a field is converted ({@link #AS_PACKED} ... {@link #AS_OTHER}) and the bytes of its code in the stored value. */
-    private record Plan(FieldDef field, int kind, byte[] header) {
-        static Plan of(FieldDef f) {
+    /**
+     * How a field is converted ({@link #AS_PACKED} ... {@link #AS_OTHER}), the bytes of its code in the stored value,
+     * and its slot among a converter's reused fields.
+     */
+    private record Plan(FieldDef field, int kind, byte[] header, int slot) {
+        static Plan of(FieldDef f, int slot) {
             int kind;
             if (StoredFlows.packed(f)) kind = AS_PACKED;
             else if (f.multi()) kind = AS_OTHER;
@@ -186,14 +242,14 @@ final class LuceneDocuments {
                 case LONG, TIME -> pointed(f) ? AS_POINTED : sparse(f) ? AS_SPARSE : AS_COUNTER;
                 default -> AS_OTHER;
             };
-            return new Plan(f, kind, StoredFlows.header(f));
+            return new Plan(f, kind, StoredFlows.header(f), slot);
         }
     }
 
     private static final Map<String, Plan> FIXED_PLANS = new HashMap<>();
 
     static {
-        for (FieldDef f : FlowSchema.fields()) FIXED_PLANS.put(f.name(), Plan.of(f));
+        for (FieldDef f : FlowSchema.fields()) FIXED_PLANS.put(f.name(), Plan.of(f, FIXED_PLANS.size()));
     }
 
     /** @param flow whether {@code doc} is a flow document (where a sparse counter's 0 is left out) */

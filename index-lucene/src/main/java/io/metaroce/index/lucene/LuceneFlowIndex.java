@@ -293,12 +293,75 @@ public final class LuceneFlowIndex implements FlowIndex {
         requireWriter();
         empty = false;
         List<Map.Entry<String, CompletableFuture<Void>>> done = new ArrayList<>();
+        boolean adding = false;
         synchronized (adds) {
-            for (var e : adds.entrySet()) if (e.getValue().isDone()) done.add(Map.entry(e.getKey(), e.getValue()));
+            for (var e : adds.entrySet()) {
+                if (e.getValue().isDone()) done.add(Map.entry(e.getKey(), e.getValue()));
+                else adding = true;
+            }
         }
+        if (!adding && writer.ramBytesUsed() >= parallelFlushBytes) flushInParallel();
         writer.commit();
         synchronized (adds) {
             for (var e : done) adds.remove(e.getKey(), e.getValue());
+        }
+    }
+
+    /**
+     * The buffered documents from which a commit with no add running flushes them on several threads
+     * ({@link #flushInParallel}); below it (one small capture), a commit flushes on its own thread, as Lucene does,
+     * without starting a thread. Not final: tests set it to 0.
+     */
+    static volatile long parallelFlushBytes = 16L << 20;
+    /** Buffers flushed by {@link #flushInParallel} so far (tests). */
+    final java.util.concurrent.atomic.AtomicInteger flushedAhead = new java.util.concurrent.atomic.AtomicInteger();
+
+    /**
+     * Flushes the writer's buffers, one per thread that added documents, on as many threads at once (at most one per
+     * core), before the commit that would flush them one after the other on its own thread. WHY: Lucene's commit
+     * flushes every buffer on the committing thread; at the end of a run (CommitGroups' last commit, when no add
+     * is running) that is up to the whole 128 MB buffer of two adding threads, sorted, encoded and written on one
+     * core while the other waits: a flush is most of a flow document's CPU (doc values, sorts, terms, LZ4:
+     * docs/benchmarks.md, "helper docs, fifteenth session"). Each thread here takes a buffer of its own
+     * ({@code IndexWriter.flushNextBuffer}: a pending one, else the largest), so the segments are the same ones the
+     * commit would have written. Only when no add runs: an add holds its buffer for a whole capture, and a flush
+     * thread waiting for it would flush half a capture's buffer early (a smaller segment).
+     */
+    private void flushInParallel() throws IOException {
+        int helpers = Math.min(Runtime.getRuntime().availableProcessors(), 8) - 1;
+        if (helpers <= 0) return;
+        List<Thread> threads = new ArrayList<>(helpers);
+        List<Throwable> failed = java.util.Collections.synchronizedList(new ArrayList<>());
+        for (int i = 0; i < helpers; i++) {
+            threads.add(Thread.ofPlatform().name("metaroce-flush").start(() -> {
+                try {
+                    if (writer.flushNextBuffer()) flushedAhead.incrementAndGet();
+                } catch (IOException | RuntimeException | Error e) {
+                    failed.add(e);
+                }
+            }));
+        }
+        try {
+            if (writer.flushNextBuffer()) flushedAhead.incrementAndGet();
+        } finally {
+            boolean interrupted = false;
+            for (Thread t : threads) {
+                while (true) {
+                    try {
+                        t.join();
+                        break;
+                    } catch (InterruptedException e) {
+                        interrupted = true;
+                    }
+                }
+            }
+            if (interrupted) Thread.currentThread().interrupt();
+        }
+        if (!failed.isEmpty()) {
+            Throwable e = failed.get(0);
+            if (e instanceof IOException io) throw io;
+            if (e instanceof RuntimeException r) throw r;
+            throw (Error) e;
         }
     }
 

@@ -93,7 +93,10 @@ public final class FlowIndexBench {
             }
             for (Thread t : running) t.join();
             if (!failures.isEmpty()) throw new IllegalStateException("adding failed", failures.get(0));
+            long e0 = System.nanoTime(), ec0 = cpuNs();
             commits = adder.end();
+            // The last commit runs after every add: what it flushes is the run's tail, where a core may wait.
+            System.out.printf(Locale.ROOT, "last commit (after the adds): %.2f s wall, %.2f s CPU%n", (System.nanoTime() - e0) / 1e9, (cpuNs() - ec0) / 1e9);
             // Generation ran inside this span on the adding threads: its CPU is taken out, its wall share estimated.
             addCpu = cpuNs() - c1 - genCpu.get();
             addNs = System.nanoTime() - t1 - genNs.get() / threads;

@@ -311,6 +311,72 @@ class LuceneFlowIndexTest extends FlowIndexContract {
     }
 
     /**
+     * A commit with no add running flushes the buffers of the threads that added, one per thread at once
+     * ({@code LuceneFlowIndex.flushInParallel}); the captures are all in the commit. Below the threshold (a small
+     * capture: {@code metaroce index} of one sample) no thread is started.
+     */
+    @Test
+    void aCommitAfterTheAddsFlushesTheirBuffersOnSeveralThreads(@TempDir Path t) throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(Runtime.getRuntime().availableProcessors() >= 2, "needs two cores");
+        long threshold = LuceneFlowIndex.parallelFlushBytes;
+        SyntheticFlows.Capture a = SyntheticFlows.capture(1, 300, 3), b = SyntheticFlows.capture(2, 300, 4), c = SyntheticFlows.capture(3, 20, 5);
+        try (LuceneFlowIndex idx = LuceneFlowIndex.openForWriting(t.resolve("i"))) {
+            // Two adds at once, so that each fills a buffer of its own: each waits in its iteration for the other.
+            java.util.concurrent.CountDownLatch both = new java.util.concurrent.CountDownLatch(2);
+            List<Thread> adds = new ArrayList<>();
+            List<Throwable> failed = java.util.Collections.synchronizedList(new ArrayList<>());
+            for (SyntheticFlows.Capture x : List.of(a, b)) {
+                Iterable<FlowDocument> gated = () -> new java.util.Iterator<>() {
+                    final java.util.Iterator<FlowDocument> in = x.documents().iterator();
+                    boolean first = true;
+
+                    public boolean hasNext() { return in.hasNext(); }
+
+                    public FlowDocument next() {
+                        if (first) {
+                            first = false;
+                            both.countDown();
+                            try {
+                                assertTrue(both.await(30, java.util.concurrent.TimeUnit.SECONDS));
+                            } catch (InterruptedException e) {
+                                throw new IllegalStateException(e);
+                            }
+                        }
+                        return in.next();
+                    }
+                };
+                adds.add(Thread.ofPlatform().start(() -> {
+                    try {
+                        idx.addUncommitted(x.capture(), gated);
+                    } catch (Throwable e) {
+                        failed.add(e);
+                    }
+                }));
+            }
+            for (Thread th : adds) th.join();
+            assertEquals(List.of(), failed);
+            LuceneFlowIndex.parallelFlushBytes = 0;
+            idx.commit();
+            assertEquals(2, idx.flushedAhead.get(), "each adding thread's buffer flushed on a thread of its own");
+            assertEquals(a.flows().size() + b.flows().size(), idx.search(new FlowQuery.MatchAll(), FlowSort.DEFAULT, 0).total());
+
+            LuceneFlowIndex.parallelFlushBytes = threshold;
+            idx.addCapture(c.capture(), c.documents());
+            assertEquals(2, idx.flushedAhead.get(), "a small capture's commit flushes on its own thread");
+        } finally {
+            LuceneFlowIndex.parallelFlushBytes = threshold;
+        }
+        try (LuceneFlowIndex r = LuceneFlowIndex.openForReading(t.resolve("i"))) {
+            assertEquals(a.flows().size() + b.flows().size() + c.flows().size(), r.search(new FlowQuery.MatchAll(), FlowSort.DEFAULT, 0).total());
+            for (SyntheticFlows.Capture x : List.of(a, b, c)) {
+                SearchResult got = r.search(FlowQueryParser.parse("capture_hash:" + x.capture().hash()), FlowSort.parse("naks"), 1000);
+                assertEquals(x.flows().size(), got.total());
+                for (FlowDocument f : got.flows()) assertEquals(x.documents().stream().filter(y -> y.id().equals(f.id())).findFirst().orElseThrow(), f);
+            }
+        }
+    }
+
+    /**
      * The index holds a usual counter's doc value only where it is not 0, and names the counters a flow document
      * lacks (what the contract's answers rest on: 0 read back from no doc value, absence from the marker).
      */
