@@ -22,8 +22,12 @@ tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 # The launcher's choice of cache: one per heavy command, dissect's for the others.
 case "$1" in analyze|validate|index|search|extract) trained="$1" ;; *) trained=dissect ;; esac
+# `validate -r FILE` alone is the launcher's plain form, with a cache of its own in trees since the sixteenth session.
+[ $# -eq 1 ] && [ "$1" = validate ] && trained=validate-plain
 aot() { # the launcher's cache for this command; a tree from before the per-command caches has one for all
-  if [ -f "$1/cli/target/metaroce-$trained.aot" ]; then echo "$1/cli/target/metaroce-$trained.aot"; else echo "$1/cli/target/metaroce.aot"; fi
+  if [ -f "$1/cli/target/metaroce-$trained.aot" ]; then echo "$1/cli/target/metaroce-$trained.aot"
+  elif [ "$trained" = validate-plain ] && [ -f "$1/cli/target/metaroce-validate.aot" ]; then echo "$1/cli/target/metaroce-validate.aot"
+  else echo "$1/cli/target/metaroce.aot"; fi
 }
 for t in "$before" "$after"; do
   [ -f "$t/cli/target/metaroce.jar" ] && [ -f "$(aot "$t")" ] \

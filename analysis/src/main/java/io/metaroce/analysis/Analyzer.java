@@ -81,7 +81,8 @@ public final class Analyzer {
         }
     }
 
-    private static TapChoice resolveTap(PacketSource src, DissectorConfig dc) {
+    /** The pre-read over a source the caller opened and closes, from where it stands (same-package tests). */
+    static TapChoice resolveTap(PacketSource src, DissectorConfig dc) {
         TapResolver r = new TapResolver();
         Dissector dis = new Dissector(dc.withPorts(dc.roceUdpPorts()));
         Dissection d = new Dissection();
@@ -96,12 +97,18 @@ public final class Analyzer {
      * without on-stack replacement (the launcher's {@code validate}) its body, six calls on the source per frame,
      * ran interpreted to the end; a method called per frame is compiled within a few hundred frames. The common
      * frame takes {@link FastFacts} (the same facts, FastFactsTest), as the pass that follows does: the pre-read
-     * then warms the pass's own decoder instead of compiling the dissector for a few thousand frames.
+     * then warms the pass's own decoder instead of compiling the dissector for a few thousand frames. It takes the
+     * pass's own entry, {@link FastFacts#fill(FrameFacts, PacketSource)}, which reads the frame in the reader's
+     * window: before, it sliced the mapping ({@code src.data()}, an object and a chain of calls per frame) and
+     * copied the headers out of the slice, a path the pass never takes, so the pass's entry and the reader's
+     * {@code current()} were still interpreted when its first frames came. This pre-read runs on the main thread
+     * before validate's pass starts (serial, mostly interpreted): its CPU was 6 of 8 interleaved runs lower, by a
+     * median of 8 ms (docs/benchmarks.md, helper val, sixteenth session).
      */
     private static void prescan(PacketSource src, Dissector dis, Dissection d, FastFacts fast, FrameFacts f, TapResolver r) {
-        MemorySegment data = src.data();
-        if (!fast.fill(f, data, src.frameNumber(), src.timestampNanos(), src.originalLength(), src.linkType(), src.fcsLength())) {
-            dis.dissect(data, src.frameNumber(), src.timestampNanos(), src.originalLength(), src.linkType(), src.fcsLength(), d);
+        if (!fast.fill(f, src)) {
+            dis.dissect(src.data(), src.frameNumber(), src.timestampNanos(), src.originalLength(), src.linkType(),
+                    src.fcsLength(), d);
             f.from(d);
         }
         r.add(f);

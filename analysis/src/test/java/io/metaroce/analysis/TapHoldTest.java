@@ -113,6 +113,60 @@ class TapHoldTest {
         assertEquals("host:10.0.0.1", Analyzer.resolveTap(files.get(0), dc).tap().toString());
     }
 
+    /**
+     * The pre-read reads each common frame where the pass does, in the reader's window
+     * ({@link FastFacts#fill(FrameFacts, io.metaroce.capture.PacketSource)}): no slice of the mapping per frame
+     * ({@code data()}, which it called for every frame before), so the pass's own entry is what it compiles. Frames
+     * FastFacts declines still get their dissection from {@code data()}: the same tap either way.
+     */
+    @Test
+    void thePreReadReadsCommonFramesInTheReadersWindow() throws Exception {
+        Cap c = new Cap();
+        for (int i = 0; i < 5; i++) c.add(1_000, notRoce(i), 0);
+        for (int i = 0; i < 3_000; i++) {
+            c.add(1_000, i % 2 == 0 ? Pkt.of(Pkt.SEND_ONLY).from("10.0.0.1", "10.0.0.2").qp(0x11).psn(i / 2).payload(32).ttl(64)
+                    : Pkt.of(Pkt.ACK).from("10.0.0.2", "10.0.0.1").qp(0x12).psn(i / 2).aeth(0, 31, 0).ttl(62));
+        }
+        Path f = c.write();
+        DissectorConfig dc = new DissectorConfig(AnalysisSettings.DEFAULT.rocePorts(), AnalysisSettings.DEFAULT.checkIcrc());
+        int[] slices = {0};
+        try (io.metaroce.capture.PacketSource src = io.metaroce.capture.CaptureFiles.open(f)) {
+            TapChoice t = Analyzer.resolveTap(new CountingSource(src, slices), dc);
+            assertEquals(Analyzer.resolveTap(f, dc), t);
+            assertEquals("host:10.0.0.1", t.tap().toString(), t.how());
+        }
+        // The five frames FastFacts declines (not RoCE: UDP to port 5000), not one of the 3,000 RoCE frames.
+        assertEquals(5, slices[0]);
+    }
+
+    /** A source that counts the calls of {@link io.metaroce.capture.PacketSource#data()} and passes everything on. */
+    private record CountingSource(io.metaroce.capture.PacketSource s, int[] slices) implements io.metaroce.capture.PacketSource {
+        @Override public boolean next() { return s.next(); }
+        @Override public long frameNumber() { return s.frameNumber(); }
+        @Override public long timestampNanos() { return s.timestampNanos(); }
+        @Override public int capturedLength() { return s.capturedLength(); }
+        @Override public long originalLength() { return s.originalLength(); }
+        @Override public int linkType() { return s.linkType(); }
+        @Override public int fcsLength() { return s.fcsLength(); }
+        @Override public int interfaceId() { return s.interfaceId(); }
+        @Override public int sectionIndex() { return s.sectionIndex(); }
+        @Override public java.lang.foreign.MemorySegment data() {
+            slices[0]++;
+            return s.data();
+        }
+        @Override public byte[] frameBuffer() { return s.frameBuffer(); }
+        @Override public int frameBufferOffset() { return s.frameBufferOffset(); }
+        @Override public io.metaroce.capture.CurrentFrame current() { return s.current(); }
+        @Override public java.lang.foreign.MemorySegment mapping() { return s.mapping(); }
+        @Override public long dataOffset() { return s.dataOffset(); }
+        @Override public long recordOffset() { return s.recordOffset(); }
+        @Override public String comment() { return s.comment(); }
+        @Override public io.metaroce.capture.CaptureFormat format() { return s.format(); }
+        @Override public List<io.metaroce.capture.CaptureProblem> problems() { return s.problems(); }
+        @Override public io.metaroce.capture.CaptureStats stats() { return s.stats(); }
+        @Override public void close() { s.close(); }
+    }
+
     /** Analyzes f with --tap auto on one and two threads and compares with the pre-read and an explicit tap. */
     private static TapChoice assertSameAsPreRead(Path f) throws Exception {
         TapChoice pre = Analyzer.resolveTap(f, new DissectorConfig(AnalysisSettings.DEFAULT.rocePorts(), AnalysisSettings.DEFAULT.checkIcrc()));

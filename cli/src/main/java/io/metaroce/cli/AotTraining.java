@@ -13,7 +13,8 @@ import java.util.stream.Stream;
  * The training run of the launcher's ahead-of-time caches (JDK 25: classes loaded and linked, lambdas and method
  * handles resolved, method profiles; JEP 483/514/515). A cache holds what its training run used, so the run does
  * what users do with one command, on a bundled sample: {@code dissect} (summary, -q, -T jsonl, -T json), {@code
- * analyze} (text, -T json), {@code validate} (text, -T json, sarif, junit), {@code index} (the sample's directory into
+ * analyze} (text, -T json), {@code validate} (text, -T json, sarif, junit; {@code validate-plain}, the launcher's cache
+ * for {@code validate FILE} alone, text only), {@code index} (the sample's directory into
  * a temporary index, then the generated capture below), {@code search} (text, jsonl, json, a sort and an exact top)
  * or {@code extract} (one query into a temporary pcapng). A command the training did not cover still works: it
  * spins its lambdas at start. The output goes wherever stdout goes (the launcher discards it); exit codes do not
@@ -62,6 +63,13 @@ final class AotTraining {
                         runs.add(new String[] {"analyze", "-r", s});
                         runs.add(new String[] {"analyze", "-r", s, "-T", "json"});
                         for (Path other : otherSamples(sample)) runs.add(new String[] {"analyze", "-r", other.toString()});
+                    }
+                    case "validate-plain" -> {
+                        // validate FILE alone (FrontDoor's plain form, the launcher's cache for it): the same two runs
+                        // as validate's first two, without the machine formats' classes, which the JVM would load at
+                        // every start of this form too.
+                        runs.add(new String[] {"validate", trainingCapture(tmp).toString()});
+                        runs.add(new String[] {"validate", s});
                     }
                     case "validate" -> {
                         runs.add(new String[] {"validate", trainingCapture(tmp).toString()});
