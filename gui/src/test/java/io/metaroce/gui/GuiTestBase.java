@@ -13,6 +13,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.util.WaitForAsyncUtils;
 
 /**
  * A main window on a fresh stage per test (headless Monocle), with its own config directory and collected errors.
@@ -113,9 +114,14 @@ public abstract class GuiTestBase {
         }
     }
 
+    /**
+     * The text the packet list shows in this frame's cell, read on the FX thread (after every event queued before
+     * it). Not {@code robot.interact}: that also waits for the FX events after the call, five rounds each with a
+     * 10 ms sleep (TestFX's waitForFxEvents), at least 50 ms per cell read; a read changes nothing to wait for, and
+     * the tests read a column of every frame (CaptureToolbarTest about 1,700 cells: 97 s of the CI run of
+     * 2026-12-03, PacketListTest 55 s). Tests that need the window settled wait with {@link Fx#until} first.
+     */
     String cell(FxRobot robot, int frame, String column) {
-        String[] out = new String[1];
-        robot.interact(() -> out[0] = window.packets().cellText(frame, column));
-        return out[0];
+        return WaitForAsyncUtils.waitFor(WaitForAsyncUtils.asyncFx(() -> window.packets().cellText(frame, column)));
     }
 }
