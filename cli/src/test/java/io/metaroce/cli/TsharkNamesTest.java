@@ -17,6 +17,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -107,22 +111,24 @@ class TsharkNamesTest {
             // ImmDt and IETH are header bytes in tshark (and printed twice, rocev2-facts.md §9); ours are numbers.
             if (f != null && !n.equals("infiniband.immdt") && !n.equals("infiniband.ieth")) names.add(n);
         }
-        for (String capture : CAPTURES) compare(capture, names, null);
+        compareAll(CAPTURES.stream().map(c -> new Check(c, names, null)).toList());
     }
 
     @Test
     void genericFieldsPrintAndFilterAsInTshark() throws Exception {
         List<String> names = List.of("frame.number", "frame.len", "frame.cap_len", "frame.time_epoch", "frame.time_relative",
                 "frame.time_delta", "eth.addr", "ip.addr", "ip.host", "ip.dsfield", "ipv6.addr", "ipv6.host", "ipv6.tclass", "udp.port");
-        for (String capture : CAPTURES) compare(capture, names, null);
+        List<Check> checks = new ArrayList<>();
+        for (String capture : CAPTURES) checks.add(new Check(capture, names, null));
         // Each filter on a capture where it selects some frames but not all (one tshark run each: they are slow).
         Map<String, String> filters = Map.of("ip.addr == 192.168.1.20 && udp.port == 4791", "roce_edge.pcap",
                 "eth.addr == 02:00:00:00:00:0a", "roce_v6.pcap", "ipv6.addr == fd00::10 && ipv6.tclass == 0x6a", "roce_v6.pcap",
                 "ip.host == \"192.168.1.20\" && frame.time_relative >= 0.005", "roce_v4_oracle.pcap",
                 "infiniband.bth.psn >= 210 && !infiniband.aeth", "roce_v4_oracle.pcap", "infiniband && frame.time_delta > 0", "roce_edge.pcap",
                 "infiniband.invariant.crc == 0xdeadbeef", "roce_edge.pcap");
-        for (var f : filters.entrySet()) compare(f.getValue(), List.of("frame.number"), f.getKey());
-        compare("roce_v4_oracle.pcap", List.of("frame.number", "frame.time_delta_displayed", "frame.time_delta"), "infiniband.aeth");
+        for (var f : filters.entrySet()) checks.add(new Check(f.getValue(), List.of("frame.number"), f.getKey()));
+        checks.add(new Check("roce_v4_oracle.pcap", List.of("frame.number", "frame.time_delta_displayed", "frame.time_delta"), "infiniband.aeth"));
+        compareAll(checks);
     }
 
     private static boolean bthOnly(String opcode) {
@@ -131,10 +137,42 @@ class TsharkNamesTest {
         return op >= 0x80 || (op >= 0x40 && op < 0x60) || (op >= 0xA0 && op < 0xC0) || op == 0x1C || op == 0x1D;
     }
 
-    private static void compare(String capture, List<String> names, String filter) throws Exception {
-        List<String> args = new ArrayList<>(List.of("-r", REF + capture, "-T", "fields"));
-        if (filter != null) args.addAll(List.of("-Y", filter));
-        for (String n : names) args.addAll(List.of("-e", n));
+    /** One comparison: a capture of samples/reference, the names printed under -e, a display filter (or null). */
+    private record Check(String capture, List<String> names, String filter) {
+        List<String> args() {
+            List<String> args = new ArrayList<>(List.of("-r", REF + capture, "-T", "fields"));
+            if (filter != null) args.addAll(List.of("-Y", filter));
+            for (String n : names) args.addAll(List.of("-e", n));
+            return args;
+        }
+    }
+
+    /** What tshark printed, one line a frame, and its exit code. */
+    private record Tshark(List<String> lines, int exit) {}
+
+    /**
+     * The checks in order, their tshark runs made ahead, one per core: tshark spends most of its 0.5-1 s a run
+     * starting, and one after the other the 20 runs took most of this class's 13.8 s in the CI run of 2026-12-03.
+     */
+    private static void compareAll(List<Check> checks) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(Math.max(2, Runtime.getRuntime().availableProcessors()));
+        try {
+            List<Future<Tshark>> runs = checks.stream().map(c -> pool.submit(() -> tshark(c.args()))).toList();
+            for (int i = 0; i < checks.size(); i++) {
+                Tshark t;
+                try {
+                    t = runs.get(i).get();
+                } catch (ExecutionException e) {
+                    throw e.getCause() instanceof Exception x ? x : e;
+                }
+                compare(checks.get(i), t);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private static Tshark tshark(List<String> args) throws IOException, InterruptedException {
         List<String> tshark = new ArrayList<>(List.of("tshark"));
         // As the dissector's differential test: keep tshark's RDMA upper-layer heuristics off the payloads.
         for (String ulp : List.of("rpcordma", "smb_direct", "nvme-rdma", "iser", "lnet", "smc", "infiniband_sdp", "fcoib")) {
@@ -142,8 +180,15 @@ class TsharkNamesTest {
         }
         tshark.addAll(args);
         Process p = new ProcessBuilder(tshark).redirectError(ProcessBuilder.Redirect.DISCARD).start();
-        List<String> expected = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).lines().toList();
-        assertEquals(0, p.waitFor(), "tshark " + args);
+        List<String> lines = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).lines().toList();
+        return new Tshark(lines, p.waitFor());
+    }
+
+    private static void compare(Check check, Tshark t) throws Exception {
+        String capture = check.capture(), filter = check.filter();
+        List<String> names = check.names(), args = check.args();
+        List<String> expected = t.lines();
+        assertEquals(0, t.exit(), "tshark " + args);
         List<String> cli = new ArrayList<>(List.of("dissect"));
         cli.addAll(args);
         CliRun r = CliRun.of(cli.toArray(String[]::new));
