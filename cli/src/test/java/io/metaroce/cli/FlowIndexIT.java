@@ -84,15 +84,16 @@ class FlowIndexIT {
 
     @Test
     void indexedCountersEqualTheAnalyzeJsonFieldForField() throws Exception {
-        List<Call> calls = new ArrayList<>();
+        List<Call> analyses = new ArrayList<>(), searches = new ArrayList<>();
         for (Path s : Launcher.samples()) {
-            calls.add(Call.of("analyze", "-r", s.toString(), "-T", "json"));
-            calls.add(Call.of("search", "--index", index.toString(), "capture:\"" + s.toAbsolutePath().normalize() + "\"", "-T", "jsonl", "-n", "100000"));
+            analyses.add(Call.of("analyze", "-r", s.toString(), "-T", "json"));
+            searches.add(Call.of("search", "--index", index.toString(), "capture:\"" + s.toAbsolutePath().normalize() + "\"", "-T", "jsonl", "-n", "100000"));
         }
-        List<Run> runs = Launcher.runAll(calls);
+        // The samples' analyze -T json runs are LauncherIT's too: made once for both.
+        List<Run> analyzed = Launcher.runAllReusing(analyses), found = Launcher.runAll(searches);
         int compared = 0;
-        for (int i = 0; i < runs.size(); i += 2) {
-            Run analyze = runs.get(i), search = runs.get(i + 1);
+        for (int i = 0; i < analyzed.size(); i++) {
+            Run analyze = analyzed.get(i), search = found.get(i);
             assertEquals(0, analyze.exit(), analyze.show());
             assertEquals(0, search.exit(), search.show());
             Map<String, JsonNode> docs = new HashMap<>();
@@ -127,17 +128,21 @@ class FlowIndexIT {
     @Test
     void indexRulesAreTheFindingsOfValidateFlowForFlow() throws Exception {
         Path withRules = tmp.resolve("rules.idx");
-        Run idx = Launcher.run("index", Launcher.CAPTURES.toString(), "--index", withRules.toString(), "--rules");
-        assertEquals(0, idx.exit(), idx.show());
-        List<Call> calls = new ArrayList<>();
+        // The index run and the validate runs need nothing of each other: they run in parallel (one JVM per core),
+        // then the searches of the new index.
+        List<Call> first = new ArrayList<>(List.of(Call.of("index", Launcher.CAPTURES.toString(), "--index", withRules.toString(), "--rules")));
+        List<Call> searches = new ArrayList<>();
         for (Path s : Launcher.samples()) {
-            calls.add(Call.of("validate", "-r", s.toString(), "-T", "json"));
-            calls.add(Call.of("search", "--index", withRules.toString(), "capture:\"" + s.toAbsolutePath().normalize() + "\"", "-T", "jsonl", "-n", "100000"));
+            first.add(Call.of("validate", "-r", s.toString(), "-T", "json"));
+            searches.add(Call.of("search", "--index", withRules.toString(), "capture:\"" + s.toAbsolutePath().normalize() + "\"", "-T", "jsonl", "-n", "100000"));
         }
-        List<Run> runs = Launcher.runAll(calls);
+        List<Run> validates = new ArrayList<>(Launcher.runAll(first));
+        Run idx = validates.removeFirst();
+        assertEquals(0, idx.exit(), idx.show());
+        List<Run> found = Launcher.runAll(searches);
         int withFindings = 0;
-        for (int i = 0; i < runs.size(); i += 2) {
-            Run validate = runs.get(i), search = runs.get(i + 1);
+        for (int i = 0; i < found.size(); i++) {
+            Run validate = validates.get(i), search = found.get(i);
             assertTrue(validate.exit() <= 1, validate.show());
             assertEquals(0, search.exit(), search.show());
             Map<String, Set<String>> expected = new HashMap<>();
@@ -169,11 +174,13 @@ class FlowIndexIT {
         Run r = Launcher.run("index", cap.toString(), "--index", idx.toString());
         assertEquals(0, r.exit(), r.show());
         assertTrue(r.out().contains(": " + qps + " flows, " + (qps + 1) + " documents"), r.show());
-        Run analyze = Launcher.run("analyze", "-r", cap.toString(), "-T", "json");
+        // Independent runs (the capture, two searches of the index) in parallel, one JVM per core.
+        List<Run> runs = Launcher.runAll(List.of(Call.of("analyze", "-r", cap.toString(), "-T", "json"),
+                Call.of("search", "--index", idx.toString(), "*:*", "-n", "0", "-T", "json"),
+                Call.of("search", "--index", idx.toString(), "dest_qp:0x000001", "-T", "json")));
+        Run analyze = runs.get(0), all = runs.get(1), first = runs.get(2);
         assertTrue(JSON.readTree(analyze.out()).get("capture").get("evicted_flows").asLong() > 0, "the capture is over the bound");
-        Run all = Launcher.run("search", "--index", idx.toString(), "*:*", "-n", "0", "-T", "json");
         assertEquals(qps, JSON.readTree(all.out()).get("total").asLong(), all.show());
-        Run first = Launcher.run("search", "--index", idx.toString(), "dest_qp:0x000001", "-T", "json");
         JsonNode f = JSON.readTree(first.out());
         assertEquals(1, f.get("total").asLong(), first.show());
         assertEquals(1, f.get("flows").get(0).get("packets").asLong(), first.show());
@@ -201,9 +208,23 @@ class FlowIndexIT {
         Path sample = Launcher.CAPTURES.resolve("metaroce-spray-lossy-path.pcapng").toAbsolutePath().normalize();
         AnalysisSession s = new AnalysisSession(AnalysisSettings.DEFAULT, new AnalysisSession.Options(false, false, true));
         s.run(sample);
-        for (FlowSummary f : s.flows()) {
+        // One extract per flow, each a user's command line of its own; they run in parallel (one JVM per core),
+        // and the extract of all the NAKed flows with them: they read the index, none writes it.
+        List<FlowSummary> flows = s.flows();
+        List<Path> outs = new ArrayList<>();
+        List<Call> calls = new ArrayList<>();
+        for (FlowSummary f : flows) {
             Path out = tmp.resolve("x-" + f.destQp() + "-" + f.src().replace(':', '_') + ".pcapng");
-            Run r = Launcher.run("extract", "--index", index.toString(), "flow:\"" + f.id() + "\" AND capture:\"" + sample + "\"", "-w", out.toString());
+            outs.add(out);
+            calls.add(Call.of("extract", "--index", index.toString(), "flow:\"" + f.id() + "\" AND capture:\"" + sample + "\"", "-w", out.toString()));
+        }
+        Path all = tmp.resolve("all-naks.pcapng");
+        calls.add(Call.of("extract", "--index", index.toString(), "naks:>0", "-w", all.toString()));
+        List<Run> runs = Launcher.runAll(calls);
+        for (int i = 0; i < flows.size(); i++) {
+            FlowSummary f = flows.get(i);
+            Path out = outs.get(i);
+            Run r = runs.get(i);
             assertEquals(0, r.exit(), r.show());
             FrameList frames = s.framesOf(f.id());
             List<byte[]> want = new ArrayList<>();
@@ -229,8 +250,7 @@ class FlowIndexIT {
             assertEquals(frames.size(), k, f.id());
         }
         // The extracted capture reads like any capture.
-        Path all = tmp.resolve("all-naks.pcapng");
-        Run r = Launcher.run("extract", "--index", index.toString(), "naks:>0", "-w", all.toString());
+        Run r = runs.getLast();
         assertEquals(0, r.exit(), r.show());
         Run a = Launcher.run("analyze", "-r", all.toString(), "-T", "json");
         assertEquals(0, a.exit(), a.show());

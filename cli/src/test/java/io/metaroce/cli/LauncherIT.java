@@ -52,8 +52,8 @@ class LauncherIT {
     @TempDir
     static Path tmp;
 
-    /** Every case: its name, the call, and the check of what it printed. */
-    private record Case(String name, Call call, Consumer<Run> check) {}
+    /** Every case: its name, the call, the check of what it printed, and whether other tests may read the same run. */
+    private record Case(String name, Call call, Consumer<Run> check, boolean shared) {}
 
     private static final List<Case> CASES = new ArrayList<>();
     private static final Map<String, Run> RUNS = new LinkedHashMap<>();
@@ -66,8 +66,12 @@ class LauncherIT {
         diagnosisCases();
         simulateCases();
         badInputCases();
-        List<Run> runs = Launcher.runAll(CASES.stream().map(Case::call).toList());
-        for (int i = 0; i < CASES.size(); i++) RUNS.put(CASES.get(i).name(), runs.get(i));
+        // The runs of the samples that other tests check too (FlowIndexIT, ManyCapturesIT) are made once for all.
+        List<Case> shared = CASES.stream().filter(Case::shared).toList(), own = CASES.stream().filter(c -> !c.shared()).toList();
+        List<Run> runs = Launcher.runAll(own.stream().map(Case::call).toList());
+        for (int i = 0; i < own.size(); i++) RUNS.put(own.get(i).name(), runs.get(i));
+        runs = Launcher.runAllReusing(shared.stream().map(Case::call).toList());
+        for (int i = 0; i < shared.size(); i++) RUNS.put(shared.get(i).name(), runs.get(i));
     }
 
     @TestFactory
@@ -132,17 +136,17 @@ class LauncherIT {
 
     private static void analyzeCases(Path sample) {
         String f = sample.toString(), n = sample.getFileName().toString();
-        add("analyze -T text " + n, Call.of("analyze", "-r", f), r -> {
+        addShared("analyze -T text " + n, Call.of("analyze", "-r", f), r -> {
             ok(r);
             assertTrue(r.out().contains("Frames: " + frames(n)), r.show());
         });
-        add("analyze -T json " + n, Call.of("analyze", "-r", f, "-T", "json"), r -> {
+        addShared("analyze -T json " + n, Call.of("analyze", "-r", f, "-T", "json"), r -> {
             ok(r);
             JsonNode o = parse(r.out(), r);
             assertTrue(o.get("flows").isArray() && o.get("flows").size() > 0, "flows");
             assertTrue(o.has("capture") && o.has("events"), r.show());
         });
-        add("analyze --events jsonl " + n, Call.of("analyze", "-r", f, "--events", "jsonl"), r -> {
+        addShared("analyze --events jsonl " + n, Call.of("analyze", "-r", f, "--events", "jsonl"), r -> {
             ok(r);
             for (String l : r.out().lines().toList()) assertTrue(parse(l, r).hasNonNull("type"), l);
         });
@@ -153,7 +157,7 @@ class LauncherIT {
     private static void diagnosisCases() {
         String retry = Launcher.CAPTURES.resolve("rocev2-retry-exhausted.pcapng").toString();
         String dead = "10.0.0.1>10.0.0.2/0x000020";
-        add("analyze diagnosis -T json (retry exhausted)", Call.of("analyze", "-r", retry, "-T", "json"), r -> {
+        addShared("analyze diagnosis -T json (retry exhausted)", Call.of("analyze", "-r", retry, "-T", "json"), r -> {
             ok(r);
             JsonNode f = null;
             for (JsonNode x : parse(r.out(), r).get("diagnosis").get("findings")) if (x.get("subject").asText().equals(dead)) f = x;
@@ -195,7 +199,7 @@ class LauncherIT {
             for (Path s : Launcher.samples()) assertTrue(r.out().contains(s.getFileName() + ": "), "verdict for " + s);
             assertEquals(r.exit() == 1, r.out().contains(": FAIL "), "exit 1 exactly when a capture fails");
         });
-        add("validate -T json (every sample)", Call.of("validate", "-T", "json", dir), r -> {
+        addShared("validate -T json (every sample)", Call.of("validate", "-T", "json", dir), r -> {
             validateExit(r);
             JsonNode o = parse(r.out(), r);
             assertEquals(files, o.get("files").size());
@@ -316,7 +320,10 @@ class LauncherIT {
 
     // ------------------------------------------------------------------ helpers
 
-    private static void add(String name, Call call, Consumer<Run> check) { CASES.add(new Case(name, call, check)); }
+    private static void add(String name, Call call, Consumer<Run> check) { CASES.add(new Case(name, call, check, false)); }
+
+    /** A case whose run, of the bundled samples only, other tests may check too ({@link Launcher#runAllReusing}). */
+    private static void addShared(String name, Call call, Consumer<Run> check) { CASES.add(new Case(name, call, check, true)); }
 
     /** Success: exit 0 and nothing on stderr. */
     static void ok(Run r) {
