@@ -76,7 +76,8 @@ public final class Analyzer {
     static TapChoice resolveTap(PacketSource pass, Path file, DissectorConfig dc) throws CaptureException {
         MemorySegment map = pass.mapping();
         if (map == null) return resolveTap(file, dc);
-        try (PacketSource src = CaptureFiles.open(file.toString(), map)) {
+        // Read through read(2) like the pass, not copied out of the mapping (CaptureFiles.open(Path, MemorySegment)).
+        try (PacketSource src = CaptureFiles.open(file, map)) {
             return resolveTap(src, dc);
         }
     }

@@ -178,6 +178,28 @@ public final class CaptureFiles {
         return forMapping(name, null, contents.asReadOnly());
     }
 
+    /**
+     * A second reader over the mapping of {@code file} that a caller already has open (from {@link #open(Path)}, via
+     * {@link PacketSource#mapping()}): the file is neither opened as a capture nor mapped again, and the mapping stays
+     * the caller's (closing this reader does not release it). Its window comes through read(2) of the file, as the
+     * first reader's does ({@link MappedCapture#in}); a file that cannot be opened again is copied out of the
+     * mapping. Why not {@link #open(String, MemorySegment)}: validate's pre-read of {@code --tap auto} read its 20,000
+     * frames (14.6 MB of the 1 M-frame capture) that way, copying out of pages of the mapping that nothing had
+     * touched yet, interpreted, on the main thread before the pass: perf samples of that copy there, 8 interleaved
+     * runs each, median 11.3 ms before, 0 after, the kernel's share of the same stretch 84 -> 77 ms (the read(2) of
+     * those 14.6 MB in place of faulting the mapping in; docs/benchmarks.md, helper val, seventeenth session).
+     *
+     * @throws CaptureException as {@link #open(String, MemorySegment)}
+     */
+    public static PacketSource open(Path file, MemorySegment mapping) throws CaptureException {
+        PacketSource source = open(file.toString(), mapping);
+        if (source instanceof MappedCapture m) {
+            RandomAccessFile in = openToRead(file);
+            if (in != null) m.readThrough(in);
+        }
+        return source;
+    }
+
     private static PacketSource forMapping(String name, Arena arena, MemorySegment mapping) throws CaptureException {
         long size = mapping.byteSize();
         if (size < 4) {

@@ -199,6 +199,16 @@ class TouchAheadTest {
             assertEquals(Files.size(file), m.bytesRead, "bytes read through read(2)");
             assertEquals(0, m.bytesCopied, "bytes copied out of the mapping");
         }
+        // A second reader over an open source's mapping (validate's pre-read of --tap auto): read(2) too, and closing
+        // it leaves the first reader's mapping readable.
+        try (PacketSource first = CaptureFiles.open(file)) {
+            try (PacketSource second = CaptureFiles.open(file, first.mapping())) {
+                readsBack(second, frames);
+                assertEquals(Files.size(file), ((MappedCapture) second).bytesRead, "second reader: bytes read through read(2)");
+                assertEquals(0, ((MappedCapture) second).bytesCopied, "second reader: bytes copied out of the mapping");
+            }
+            readsBack(first, frames);
+        }
         List<byte[]> small = frames(20, 3);
         byte[] bytes = Files.readAllBytes(writePcap("small.pcap", small));
         try (PacketSource s = CaptureFiles.open("small.pcap", MemorySegment.ofArray(bytes))) {
