@@ -49,7 +49,21 @@ final class FlowFrameRecorder {
      */
     static final class DeltaStream {
         static final int MARK_SHIFT = 6, MARK_EVERY = 1 << MARK_SHIFT;
+        /**
+         * A stream's bytes live in one array that doubles from 32 bytes up to {@code CHUNK}, then in further arrays
+         * of {@code CHUNK} bytes each: the logical position p is byte {@code p & CHUNK_MASK} of chunk
+         * {@code p >>> CHUNK_SHIFT}. WHY: doubling one array to the end allocated 2-4 times the stream's bytes, and
+         * every fresh heap page is a page fault (15 us of CPU on this VM, docs/benchmarks.md, "helper speed,
+         * sixteenth session"): `metaroce index` of the 1 M-frame capture (3 MB of lists) allocated ~10.6 MB here
+         * on the analysis thread, 2,700 page faults (docs/benchmarks.md, "helper ixcpu, seventeenth session").
+         * Flows below 64 KiB of list (nearly all of a many-QP capture) keep the one small array, as before.
+         */
+        static final int CHUNK_SHIFT = 16, CHUNK = 1 << CHUNK_SHIFT, CHUNK_MASK = CHUNK - 1;
+        /** The chunk being written: number {@code length >>> CHUNK_SHIFT}, with room at {@code length & CHUNK_MASK}. */
         private byte[] buf = new byte[32];
+        /** The filled chunks before {@code buf} (null until the first fills), and how many. */
+        private byte[][] full;
+        private int filled;
         private int length, size;
         private long last;
         private int[] markAt = new int[2];
@@ -65,11 +79,44 @@ final class FlowFrameRecorder {
                 markAt[m] = length;
                 markValue[m] = v;
             }
-            long d = v - last;
+            long z = Varints.zigzag(v - last);
             last = v;
-            if (length + 10 > buf.length) buf = Arrays.copyOf(buf, buf.length * 2);
-            length = Varints.write(buf, length, Varints.zigzag(d));
+            int at = length & CHUNK_MASK;
+            if (at + 10 <= buf.length) length += Varints.write(buf, at, z) - at;
+            else addSlowly(z);
             size++;
+        }
+
+        /** The first array doubled (up to a chunk), or the varint written byte by byte across a chunk's end. */
+        private void addSlowly(long z) {
+            if (buf.length < CHUNK) {
+                buf = Arrays.copyOf(buf, Math.min(CHUNK, buf.length * 2));
+                int at = length & CHUNK_MASK;
+                if (at + 10 <= buf.length) {
+                    length += Varints.write(buf, at, z) - at;
+                    return;
+                }
+            }
+            while ((z & ~0x7FL) != 0) {
+                put((int) ((z & 0x7F) | 0x80));
+                z >>>= 7;
+            }
+            put((int) z);
+        }
+
+        private void put(int b) {
+            buf[length & CHUNK_MASK] = (byte) b;
+            if ((++length & CHUNK_MASK) == 0) {   // this chunk is full: the next byte goes to a new one
+                if (full == null) full = new byte[4][];
+                else if (filled == full.length) full = Arrays.copyOf(full, filled * 2);
+                full[filled++] = buf;
+                buf = new byte[CHUNK];
+            }
+        }
+
+        private byte[] chunk(int p) {
+            int c = p >>> CHUNK_SHIFT;
+            return c == filled ? buf : full[c];
         }
 
         int size() { return size; }
@@ -129,7 +176,13 @@ final class FlowFrameRecorder {
             h = Varints.write(head, h, Varints.zigzag(v));
             int start = pos[0], end = positionOf(to);
             byte[] out = Arrays.copyOf(head, h + end - start);
-            System.arraycopy(buf, start, out, h, end - start);
+            for (int at = h; start < end; ) {
+                byte[] b = chunk(start);
+                int o = start & CHUNK_MASK, n = Math.min(end - start, b.length - o);
+                System.arraycopy(b, o, out, at, n);
+                start += n;
+                at += n;
+            }
             return out;
         }
 
@@ -143,7 +196,7 @@ final class FlowFrameRecorder {
 
         private void skip(int[] pos) {
             int p = pos[0];
-            while ((buf[p++] & 0x80) != 0) { /* continuation byte */ }
+            while ((chunk(p)[p++ & CHUNK_MASK] & 0x80) != 0) { /* continuation byte */ }
             pos[0] = p;
         }
 
@@ -151,7 +204,7 @@ final class FlowFrameRecorder {
             int p = pos[0];
             long v = 0;
             for (int shift = 0; ; shift += 7) {
-                int x = buf[p++];
+                int x = chunk(p)[p++ & CHUNK_MASK];
                 v |= (long) (x & 0x7F) << shift;
                 if (x >= 0) break;
             }

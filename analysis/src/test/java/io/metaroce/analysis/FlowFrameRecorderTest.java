@@ -2,6 +2,7 @@ package io.metaroce.analysis;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.util.Random;
@@ -70,6 +71,85 @@ class FlowFrameRecorderTest {
                 assertArrayEquals(reference(offsets, a, b), l.packedOffsets(a, b), n + ": offsets " + a + ".." + b);
             }
         }
+    }
+
+    /**
+     * Lists of several chunks ({@link FlowFrameRecorder.DeltaStream#CHUNK}): varints of 1 to 10 bytes cross the
+     * chunks' ends, and every element, lookup and range (those starting or ending at a chunk's end among them) must
+     * read through them.
+     */
+    @Test
+    void listsLongerThanAChunkReadAcrossTheChunksEnds() {
+        Random r = new Random(17);
+        int n = 150_000;
+        FlowFrameRecorder rec = new FlowFrameRecorder();
+        long[] frames = new long[n], offsets = new long[n];
+        long f = 1, o = 24;
+        for (int i = 0; i < n; i++) {
+            frames[i] = f;
+            offsets[i] = o;
+            rec.add(2, f, o);
+            f += 1 + r.nextInt(i % 7 == 0 ? 1 << 20 : 3);
+            // deltas of every varint length, the 10-byte one included (a jump of 2^62 and back)
+            int k = r.nextInt(64);
+            o += i % 1000 == 500 ? Long.MIN_VALUE / 2 : i % 1000 == 501 ? Long.MAX_VALUE / 2 : 1L << k >>> 1;
+        }
+        FrameList l = rec.of(2);
+        assertArrayEquals(frames, l.frames());
+        assertArrayEquals(offsets, l.offsets());
+        byte[] all = l.packedOffsets(0, n);
+        assertArrayEquals(reference(offsets, 0, n), all);
+        int chunk = FlowFrameRecorder.DeltaStream.CHUNK;
+        assertTrue(all.length > 8 * chunk, "the offsets span chunks: " + all.length + " bytes");
+        for (int i = 0; i < n; i += 1 + r.nextInt(40)) {
+            assertEquals(frames[i], l.frame(i), "frame " + i);
+            assertEquals(offsets[i], l.offset(i), "offset " + i);
+            assertEquals(i, l.indexOf(frames[i]), "indexOf " + i);
+        }
+        // ranges whose ends fall on the elements around each chunk's end (found by the reference's byte positions)
+        java.util.List<Integer> ends = new java.util.ArrayList<>(java.util.List.of(0, n));
+        // the recording's bytes are the packed form of the whole list without its count
+        byte[] body = reference(offsets, 0, n);
+        int skip = Varints.write(new byte[10], 0, n), inChunk = 0;
+        for (int i = 0, p = skip; i < n; i++) {
+            if ((p - skip) / chunk != inChunk) {
+                inChunk = (p - skip) / chunk;
+                for (int d = -2; d <= 2; d++) if (i + d >= 0 && i + d <= n) ends.add(i + d);
+            }
+            while ((body[p++] & 0x80) != 0) { /* to the next varint */ }
+        }
+        assertTrue(ends.size() > 30, "chunk ends found: " + ends.size());
+        for (int a : ends) {
+            for (int b : ends) {
+                if (a > b) continue;
+                assertArrayEquals(reference(offsets, a, b), l.packedOffsets(a, b), "offsets " + a + ".." + b);
+                assertArrayEquals(reference(frames, a, b), l.packedFrames(a, b), "frames " + a + ".." + b);
+            }
+        }
+    }
+
+    /**
+     * A long list is allocated about once, not doubled to the end: recording 1 M frames of one flow (2-3 bytes
+     * each for both lists) allocates at most 1.3 times the packed lists' bytes plus the marks (12 bytes per 64
+     * elements, doubled). Doubling one array allocated 2-4 times the bytes, each fresh heap page a page fault.
+     */
+    @Test
+    void aLongListIsAllocatedAboutOnce() {
+        var bean = (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        long id = Thread.currentThread().threadId();
+        int n = 1_000_000;
+        FlowFrameRecorder rec = new FlowFrameRecorder();
+        rec.add(0, 0, 24);   // the classes loaded and the recorder's arrays made before the count starts
+        long before = bean.getThreadAllocatedBytes(id);
+        long f = 1, o = 24;
+        for (int i = 1; i < n; i++) {
+            rec.add(0, f += 1 + (i & 3), o += 700 + (i & 127));
+        }
+        long allocated = bean.getThreadAllocatedBytes(id) - before;
+        FrameList l = rec.of(0);
+        long bytes = l.packedFrames(0, n).length + l.packedOffsets(0, n).length;
+        long marks = 2L * 2 * (n / 64) * 12;
+        assertTrue(allocated < 1.3 * bytes + marks, "allocated " + allocated + " bytes for " + bytes + " bytes of lists");
     }
 
     @Test
