@@ -29,7 +29,8 @@ import java.util.TreeMap;
  * file as it is evicted and read back, in the same order, when the capture's documents are made. Before, index kept
  * every evicted flow's {@link FlowSummary} and {@link FrameList} on the heap until its commit, about 2.3 KB per QP
  * (a class histogram of index of 400,000 single-packet QPs: 943 MB), so the heap grew with the capture's QPs and
- * 10^6 QPs ran out of memory under -Xmx1g. A record here is about 130 bytes (varints: most counters are 0), on disk.
+ * 10^6 QPs ran out of memory under -Xmx1g. A record here is some 120-140 bytes for a single-packet QP (an estimate from the encoding: varints,
+ * most counters are 0), on disk.
  *
  * <p>The documents cannot be made at eviction: every document carries the capture's content hash and first and last
  * packet time, known only once the pass is over, and its event types and rules, known only then too. The file is
@@ -53,9 +54,6 @@ public final class EvictedFlowSpill implements AutoCloseable {
 
     /** Flows written so far. */
     public long size() { return count; }
-
-    /** Bytes written so far (the file's size once {@link #flows} began). */
-    public long bytes() { return written + buf.position(); }
 
     /** Writes one evicted flow (on the analysis thread, as it is evicted). */
     public void add(FlowSummary f, FrameList frames) {
