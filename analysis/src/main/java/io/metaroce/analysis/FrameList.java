@@ -15,6 +15,20 @@ public final class FrameList {
         this.offsets = offsets;
     }
 
+    /**
+     * A list of these frames and offsets (aligned, frame numbers rising): the flow index reads an evicted flow's
+     * frames back from where it spilled them during the pass.
+     */
+    public static FrameList of(long[] frames, long[] offsets) {
+        if (frames.length != offsets.length) throw new IllegalArgumentException(frames.length + " frames, " + offsets.length + " offsets");
+        FlowFrameRecorder.DeltaStream f = new FlowFrameRecorder.DeltaStream(), o = new FlowFrameRecorder.DeltaStream();
+        for (int i = 0; i < frames.length; i++) {
+            f.add(frames[i]);
+            o.add(offsets[i]);
+        }
+        return new FrameList(f, o);
+    }
+
     public int size() { return frames.size(); }
 
     /** Frame number of the i-th frame of the flow. */

@@ -9,6 +9,8 @@ import io.metaroce.analysis.FrameList;
 import io.metaroce.capture.CaptureException;
 import io.metaroce.index.CaptureIdentity;
 import io.metaroce.index.CommitGroups;
+import io.metaroce.index.EvictedFlowSpill;
+import io.metaroce.index.FlowOccurrences;
 import io.metaroce.index.FlowDocument;
 import io.metaroce.index.FlowDocuments;
 import io.metaroce.index.FlowIndex;
@@ -40,6 +42,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.stream.Stream;
+import java.util.stream.StreamSupport;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -343,6 +346,13 @@ public final class IndexCommand implements Callable<Integer> {
     /** Analyzes one capture and commits its documents; 0, or 2 when it could not be read (or is damaged). */
     private int indexOne(CompletableFuture<FlowIndex> opening, CompletableFuture<Set<Long>> indexedSizes, Path file, AnalysisSettings settings,
             java.util.function.LongConsumer progressAt) throws IOException {
+        try (EvictedFlowSpill evicted = new EvictedFlowSpill()) {
+            return indexOne(opening, indexedSizes, file, settings, progressAt, evicted, new FlowOccurrences());
+        }
+    }
+
+    private int indexOne(CompletableFuture<FlowIndex> opening, CompletableFuture<Set<Long>> indexedSizes, Path file, AnalysisSettings settings,
+            java.util.function.LongConsumer progressAt, EvictedFlowSpill evicted, FlowOccurrences occurrences) throws IOException {
         Path abs = file.toAbsolutePath().normalize();
         long size = CaptureIdentity.size(abs);
         Map<String, Set<String>> events = new HashMap<>();
@@ -361,10 +371,13 @@ public final class IndexCommand implements Callable<Integer> {
             session = new AnalysisSession(settings, keep).onEvent(eventTypes);
         }
         session.onProgress((pos, total, frames) -> progressAt.accept(pos));
-        // Flows the analysis evicts (more QPs than its flow bound) are documented too: their result and frames
-        // are kept until the commit (a summary and 2-3 bytes per packet, no analysis state).
-        List<Map.Entry<FlowSummary, FrameList>> evicted = new ArrayList<>();
-        session.onEviction((f, frames) -> evicted.add(Map.entry(f, frames)));
+        // Flows the analysis evicts (more QPs than its flow bound) are documented too: each is written to a scratch
+        // file as it is evicted and read back when the documents are made (EvictedFlowSpill). Kept on the heap until
+        // the commit, they cost 2.3 KB each: index of 10^6 single-packet QPs ran out of memory under -Xmx1g.
+        session.onEviction((f, frames) -> {
+            occurrences.note(f.id());
+            evicted.add(f, frames);
+        });
         // A capture of a size no indexed capture has cannot be indexed already (nor be the same file as one indexed
         // under an older hash): its content hash rides on the pass's own read of the file, from the block the reader
         // has just brought into the CPU cache, instead of a second read of the whole file on a third thread
@@ -444,21 +457,25 @@ public final class IndexCommand implements Callable<Integer> {
         IndexedCapture cap = new IndexedCapture(abs.toString(), size, hash, String.valueOf(c.get("format")),
                 tapInfo == null ? null : String.valueOf(tapInfo.get("resolved")), (Long) c.get("first_ns"), (Long) c.get("last_ns"),
                 nowNs());
-        // Made as the index takes them: a capture of many flows never holds all its documents at once.
+        // Made as the index takes them: a capture of many flows never holds all its documents at once. The evicted
+        // flows first, as they were evicted, then those the pass held at its end.
         long[] made = {0};
-        List<Map.Entry<FlowSummary, FrameList>> flows = new ArrayList<>(evicted);
-        for (FlowSummary f : result.flows()) flows.add(Map.entry(f, session.framesOf(f.id())));
+        List<FlowSummary> held = result.flows();
+        for (FlowSummary f : held) occurrences.note(f.id());
+        long flowCount = evicted.size() + held.size();
+        Iterable<Map.Entry<FlowSummary, FrameList>> spilled = evicted.flows();
         // An evicted QP that sent again is a second flow of the same id: each gets its own documents.
-        Map<String, Integer> seen = new HashMap<>();
-        Iterable<FlowDocument> docs = () -> Stream.concat(Stream.of(FlowDocuments.capture(cap)), flows.stream().flatMap(e -> {
-            FlowSummary f = e.getKey();
-            return FlowDocuments.of(cap, f, e.getValue(), events.getOrDefault(f.id(), Set.of()), broken.getOrDefault(f.id(), Set.of()),
-                    split, seen.merge(f.id(), 1, Integer::sum)).stream();
-        })).peek(d -> made[0]++).iterator();
+        Iterable<FlowDocument> docs = () -> Stream.concat(Stream.of(FlowDocuments.capture(cap)),
+                Stream.concat(StreamSupport.stream(spilled.spliterator(), false), held.stream().map(f -> Map.entry(f, session.framesOf(f.id()))))
+                        .flatMap(e -> {
+                            FlowSummary f = e.getKey();
+                            return FlowDocuments.of(cap, f, e.getValue(), events.getOrDefault(f.id(), Set.of()), broken.getOrDefault(f.id(), Set.of()),
+                                    split, occurrences.next(f.id())).stream();
+                        })).peek(d -> made[0]++).iterator();
         List<?> problems = c.get("capture_problems") instanceof List<?> l ? l : List.of();
         // Reported once its group's commit is done (on the thread that commits), so that a line means durable.
         await(grouping).add(cap, docs, n -> {
-            report(out, "indexed " + abs + ": " + flows.size() + " flows, " + made[0] + " documents");
+            report(out, "indexed " + abs + ": " + flowCount + " flows, " + made[0] + " documents");
             for (Object p : problems) report(err, "metaroce index: " + abs + ": " + p + " (indexed what was readable)");
         });
         return problems.isEmpty() ? 0 : 2;

@@ -93,8 +93,65 @@ class ManyQpsIT {
         assertEquals(0, summary.get("errors").asLong(), r.show());
     }
 
-    /** QP i + 1 sends one SEND Only with PSN i, 1 us after QP i (IPv4 10.0.0.1 to 10.0.0.2, a correct ICRC). */
-    static void writeCapture(Path file, int qps) throws Exception {
+    /**
+     * index keeps no evicted flow on the heap: each goes to a scratch file as it is evicted, and a capture's documents
+     * go to Lucene in blocks that its buffer can flush. 100,000 single-packet QPs under {@code -Xmx128m}: every flow
+     * gets its document, the first QP's (evicted early) with its packet. Before, this run ended out of memory (exit 2,
+     * the heap watch's line, 21 full collections, 97 % full): the evicted flows' results (2.3 KB each) stayed to the
+     * commit, and the capture's documents were one Lucene block.
+     */
+    @Test
+    void indexInASmallHeapDocumentsEveryFlow() throws Exception {
+        int qps = 100_000;
+        Path cap = tmp.resolve("100k-qps-index.pcap");
+        writeCapture(cap, qps);
+        Path idx = tmp.resolve("100k.idx");
+        Launcher.Run r = Launcher.run(Launcher.Call.of("index", cap.toString(), "--index", idx.toString())
+                .env(java.util.Map.of("METAROCE_JAVA_OPTS", "-Xmx128m")));
+        assertEquals(0, r.exit(), r.show());
+        assertEquals("", r.err(), r.show());
+        assertTrue(r.out().contains(": " + qps + " flows, " + (qps + 1) + " documents"), r.show());
+        Launcher.Run all = Launcher.run("search", "--index", idx.toString(), "*:*", "-n", "0", "-T", "json");
+        assertEquals(qps, new ObjectMapper().readTree(all.out()).get("total").asLong(), all.show());
+        Path out = tmp.resolve("qp1.pcapng");
+        Launcher.Run ex = Launcher.run("extract", "--index", idx.toString(), "dest_qp:0x000001", "-w", out.toString());
+        assertEquals(0, ex.exit(), ex.show());
+        Launcher.Run back = Launcher.run("dissect", "-r", out.toString(), "-T", "fields", "-e", "bth.dest_qp", "-e", "bth.psn");
+        assertEquals(java.util.List.of("0x000001\t0"), back.out().lines().toList(), back.show());
+    }
+
+    /**
+     * A QP evicted and then sending again is a second flow of its id, with documents of its own ({@code <id>~2}):
+     * 3,000 QPs send twice under a bound of 1,024 flows, so every QP's first flow is evicted (spilled) before its
+     * second comes. The occurrences are counted by hash with the ids of repeated hashes by name (FlowOccurrences).
+     */
+    @Test
+    void aQpEvictedAndBackGetsASecondFlow() throws Exception {
+        int qps = 3_000;
+        Path cap = tmp.resolve("twice.pcap");
+        writeCapture(cap, qps, 2);
+        Path idx = tmp.resolve("twice.idx");
+        Launcher.Run r = Launcher.run(Launcher.Call.of("index", cap.toString(), "--index", idx.toString())
+                .env(java.util.Map.of("METAROCE_JAVA_OPTS", "-Dmetaroce.maxFlows=1024")));
+        assertEquals(0, r.exit(), r.show());
+        assertTrue(r.out().contains(": " + 2 * qps + " flows, " + (2 * qps + 1) + " documents"), r.show());
+        for (String qp : java.util.List.of("0x000001", "0x000bb8")) {
+            Launcher.Run one = Launcher.run("search", "--index", idx.toString(), "dest_qp:" + qp, "-T", "json");
+            JsonNode flows = new ObjectMapper().readTree(one.out()).get("flows");
+            assertEquals(2, flows.size(), one.show());
+            java.util.Set<String> roots = new java.util.TreeSet<>();
+            for (JsonNode f : flows) roots.add(f.get("root_id").asText().replaceAll("^[^/]*/", ""));
+            assertEquals(java.util.Set.of("10.0.0.1>10.0.0.2/" + qp, "10.0.0.1>10.0.0.2/" + qp + "~2"), roots, one.show());
+        }
+    }
+
+    static void writeCapture(Path file, int qps) throws Exception { writeCapture(file, qps, 1); }
+
+    /**
+     * QP i + 1 sends one SEND Only with PSN i, 1 us after QP i (IPv4 10.0.0.1 to 10.0.0.2, a correct ICRC); then, for
+     * each further round, all of them again with the next PSN.
+     */
+    static void writeCapture(Path file, int qps, int rounds) throws Exception {
         byte[] b = new byte[14 + 20 + 8 + 12 + 16 + 4];
         MemorySegment s = MemorySegment.ofArray(b);
         // Ethernet.
@@ -125,11 +182,12 @@ class ManyQpsIT {
         Icrc icrc = new Icrc();
         ValueLayout.OfInt le = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
         try (PcapWriter w = PcapWriter.create(file, CaptureFormat.PCAP_NS, 1, 0)) {
-            for (int i = 0; i < qps; i++) {
+            for (long k = 0; k < (long) qps * rounds; k++) {
+                int i = (int) (k % qps);
                 put24(b, bth + 5, i + 1);
-                put24(b, bth + 9, i);
+                put24(b, bth + 9, (int) (i + k / qps) & 0xFFFFFF);
                 s.set(le, icrcOff, (int) icrc.overIp(s, ip, ipLen, false, bth, icrcOff));
-                w.write(1_000_000_000_000L + i * 1_000L, b);
+                w.write(1_000_000_000_000L + k * 1_000L, b);
             }
         }
     }

@@ -66,6 +66,17 @@ public final class LuceneFlowIndex implements FlowIndex {
      * (fewer merges later). Commits flush it anyway, once per capture. Not final: FlowIndexBench compares settings.
      */
     static volatile double ramBufferMb = 128;
+
+    /**
+     * The buffer for a heap of this many bytes: {@link #ramBufferMb}, but at most a sixth of the heap. WHY: the
+     * buffer is heap, beside the analysis' flows (a third: FlowBudget) and the diagnosis' (a sixth); a 128 MB buffer
+     * in a 123 MiB heap (index of 10^5 QPs under -Xmx128m) was only ever flushed by a full heap: 31 full collections,
+     * up to 82 % full after them. From a heap of 768 MiB up (the launcher's default is a quarter of the RAM) it is
+     * the 128 MB as before.
+     */
+    static double ramBufferMb(long heapBytes) {
+        return Math.max(4, Math.min(ramBufferMb, heapBytes / 6.0 / (1 << 20)));
+    }
     /**
      * Flushed segments stay as separate files instead of being copied into one compound file: every capture's
      * commit flushes a segment, and the copy was pure overhead for a bulk load (merges still decide by size).
@@ -127,7 +138,7 @@ public final class LuceneFlowIndex implements FlowIndex {
         IndexWriter w;
         try {
             IndexWriterConfig cfg = new IndexWriterConfig().setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND)
-                    .setRAMBufferSizeMB(ramBufferMb).setUseCompoundFile(compoundFiles).setCommitOnClose(false)
+                    .setRAMBufferSizeMB(ramBufferMb(Runtime.getRuntime().maxMemory())).setUseCompoundFile(compoundFiles).setCommitOnClose(false)
                     .setMergePolicy(new TieredMergePolicy().setSegmentsPerTier(segmentsPerTier).setFloorSegmentMB(floorSegmentMb)
                             .setMaxMergeAtOnce((int) maxMergeAtOnce));
             w = new IndexWriter(d, cfg);
@@ -207,59 +218,106 @@ public final class LuceneFlowIndex implements FlowIndex {
     }
 
     /**
-     * Not synchronized: two captures are converted and indexed on two threads at once. Each capture is one
-     * {@code addDocuments} call, or one {@code updateDocuments} call when the index may hold documents of its path
-     * or content (Lucene adds such a block all or nothing, in one segment, and deletes the capture's earlier
-     * documents with it), so a commit made by another thread meanwhile holds all of this capture or none of it;
-     * the next commit after this returns makes it durable, before the caller reports it.
+     * Not synchronized: two captures are converted and indexed on two threads at once. A capture's documents go in
+     * blocks of {@link #blockDocuments}: each an {@code addDocuments} call, the first an {@code updateDocuments}
+     * call when the index may hold documents of its path or content (it deletes the capture's earlier documents with
+     * it). A {@link #commit} waits for the adds in progress ({@link #committing}), so that a commit holds all of a
+     * capture or none of it; the next commit after this returns makes it durable, before the caller reports it.
      * Lucene takes the documents one at a time from the iteration and converts each as it comes
-     * ({@link LuceneDocuments.Converter}): a capture's documents are never all in memory at once.
+     * ({@link LuceneDocuments.Converter}): a capture's documents are never all in memory at once, and an iteration
+     * that fails leaves none of this capture's documents in the writer (those of its blocks already in are deleted;
+     * a capture that replaced earlier documents then leaves them deleted too).
      */
     @Override
     public void addUncommitted(IndexedCapture capture, Iterable<FlowDocument> documents) throws IOException {
         requireWriter();
         LuceneDocuments.Converter converter = new LuceneDocuments.Converter();
-        Iterable<Iterable<org.apache.lucene.index.IndexableField>> docs = () -> new java.util.Iterator<>() {
-            final java.util.Iterator<FlowDocument> in = documents.iterator();
+        java.util.Iterator<FlowDocument> in = documents.iterator();
+        CompletableFuture<Void> mine = new CompletableFuture<>();
+        List<CompletableFuture<Void>> before = new ArrayList<>(2);
+        String[] keys = {"path:" + capture.path(), "hash:" + capture.hash()};
+        committing.readLock().lock();
+        try {
+            synchronized (adds) {
+                for (String key : keys) {
+                    CompletableFuture<Void> b = adds.put(key, mine);
+                    if (b != null) before.add(b);
+                }
+            }
+            try {
+                // Nothing of this path or content in the index, nor added by this process: a plain add. Replacing
+                // costs Lucene a reader of the new segment to apply the delete query to after the flush (cold code:
+                // 0.05 s of CPU on the adding thread and as much in the compiler for a 1 M-frame capture).
+                boolean replace = !(before.isEmpty() && (empty || !holds(earlier(capture))));
+                // Replace what was indexed from this path or with this content before, in the first block. An add of
+                // the same path or content begun earlier by another thread is waited for, so that this delete comes
+                // after its documents (a plain add after the delete would leave both).
+                if (replace) for (CompletableFuture<Void> b : before) b.exceptionally(e -> null).join();
+                boolean first = true;
+                try {
+                    do {
+                        Iterable<Iterable<org.apache.lucene.index.IndexableField>> block = block(capture, in, converter);
+                        if (first && replace) writer.updateDocuments(earlier(capture), block);
+                        else writer.addDocuments(block);
+                        first = false;
+                    } while (in.hasNext());
+                } catch (IOException | RuntimeException | Error e) {
+                    // The blocks already in go too: no commit may hold part of a capture.
+                    if (!first) {
+                        try {
+                            writer.deleteDocuments(LuceneQueries.of(FlowIndexQueries.captureHash(capture.hash())));
+                        } catch (IOException | RuntimeException x) {
+                            e.addSuppressed(x);
+                        }
+                    }
+                    throw e;
+                }
+            } finally {
+                // Its entries stay until a commit that began after this completes (commit()): until then the last
+                // commit does not answer for this capture, and a later add of the same path or content must see it.
+                mine.complete(null);
+            }
+        } finally {
+            committing.readLock().unlock();
+        }
+    }
+
+    /**
+     * Documents per {@code addDocuments} call. WHY: Lucene buffers a block's documents in one segment and cannot
+     * flush it before the block ends, whatever its RAM buffer: a capture of 10^6 single-packet QPs (10^6 documents)
+     * was one block and its buffer grew past a 1 GB heap (about 750 bytes per document). In blocks of 10,000 the
+     * writer flushes at its RAM buffer ({@link #ramBufferMb}) between blocks; an ordinary capture (a document per QP
+     * flow) is one block as before. Not final: tests set it low.
+     */
+    static volatile int blockDocuments = 10_000;
+
+    /**
+     * Held (shared) by each add for all its blocks, and alone by a commit, so that a commit never holds part of a
+     * capture. Lucene's commit waits for the blocks being added and then takes the rest; the blocks of one capture
+     * are several adds, and a commit between two of them would make half a capture durable.
+     */
+    private final java.util.concurrent.locks.ReentrantReadWriteLock committing = new java.util.concurrent.locks.ReentrantReadWriteLock();
+
+    /** The next block: at most {@link #blockDocuments} documents of the iteration, converted as Lucene takes them. */
+    private static Iterable<Iterable<org.apache.lucene.index.IndexableField>> block(IndexedCapture capture,
+            java.util.Iterator<FlowDocument> in, LuceneDocuments.Converter converter) {
+        int max = blockDocuments;
+        return () -> new java.util.Iterator<>() {
+            int taken;
 
             @Override
-            public boolean hasNext() { return in.hasNext(); }
+            public boolean hasNext() { return taken < max && in.hasNext(); }
 
             @Override
             public Iterable<org.apache.lucene.index.IndexableField> next() {
+                if (taken >= max) throw new java.util.NoSuchElementException();
+                taken++;
                 FlowDocument d = in.next();
                 if (!capture.hash().equals(d.getString(FlowSchema.CAPTURE_HASH)))
                     throw new IllegalArgumentException("document " + d.id() + " is not of capture " + capture.hash());
                 return converter.toLucene(d);
             }
         };
-        CompletableFuture<Void> mine = new CompletableFuture<>();
-        List<CompletableFuture<Void>> before = new ArrayList<>(2);
-        String[] keys = {"path:" + capture.path(), "hash:" + capture.hash()};
-        synchronized (adds) {
-            for (String key : keys) {
-                CompletableFuture<Void> b = adds.put(key, mine);
-                if (b != null) before.add(b);
-            }
-        }
-        try {
-            if (before.isEmpty() && (empty || !holds(earlier(capture)))) {
-                // Nothing of this path or content in the index, nor added by this process: a plain add. Replacing
-                // costs Lucene a reader of the new segment to apply the delete query to after the flush (cold code:
-                // 0.05 s of CPU on the adding thread and as much in the compiler for a 1 M-frame capture).
-                writer.addDocuments(docs);
-            } else {
-                // Replace what was indexed from this path or with this content before, in the same block. An add of
-                // the same path or content begun earlier by another thread is waited for, so that this delete comes
-                // after its documents (a plain add after the delete would leave both).
-                for (CompletableFuture<Void> b : before) b.exceptionally(e -> null).join();
-                writer.updateDocuments(earlier(capture), docs);
-            }
-        } finally {
-            // Its entries stay until a commit that began after this completes (commit()): until then the last
-            // commit does not answer for this capture, and a later add of the same path or content must see it.
-            mine.complete(null);
-        }
     }
 
     /** The documents of the capture's path or content. */
@@ -300,10 +358,25 @@ public final class LuceneFlowIndex implements FlowIndex {
                 else adding = true;
             }
         }
-        if (!adding && writer.ramBytesUsed() >= parallelFlushBytes) flushInParallel();
-        writer.commit();
+        committing.writeLock().lock();
+        try {
+            if (!adding && writer.ramBytesUsed() >= parallelFlushBytes) flushInParallel();
+            writer.commit();
+        } finally {
+            committing.writeLock().unlock();
+        }
         synchronized (adds) {
             for (var e : done) adds.remove(e.getKey(), e.getValue());
+        }
+    }
+
+    /** A commit with no add in progress ({@link #committing}): it holds whole captures only. */
+    private void commitAlone() throws IOException {
+        committing.writeLock().lock();
+        try {
+            writer.commit();
+        } finally {
+            committing.writeLock().unlock();
         }
     }
 
@@ -391,7 +464,7 @@ public final class LuceneFlowIndex implements FlowIndex {
         if (capture(hash) == null) return false;
         empty = false;
         writer.deleteDocuments(LuceneQueries.of(FlowIndexQueries.captureHash(hash)));
-        writer.commit();
+        commitAlone();
         return true;
     }
 
@@ -402,7 +475,7 @@ public final class LuceneFlowIndex implements FlowIndex {
         List<IndexedCapture> gone = captureDocs(new FlowQuery.And(List.of(FlowIndexQueries.captures(), expired)));
         empty = false;
         writer.deleteDocuments(LuceneQueries.of(expired));
-        writer.commit();
+        commitAlone();
         return gone;
     }
 

@@ -311,6 +311,101 @@ class LuceneFlowIndexTest extends FlowIndexContract {
     }
 
     /**
+     * A capture of more documents than a block ({@code LuceneFlowIndex.blockDocuments}: Lucene cannot flush a block
+     * before its end, so a capture of 10^6 QP flows is added in several) is still whole or absent in every commit:
+     * a commit by another thread waits for the add's last block, and an iteration that fails after some blocks
+     * leaves none of the capture's documents in the next commit.
+     */
+    @Test
+    void aCaptureOfManyBlocksIsCommittedWholeOrNotAtAll(@TempDir Path t) throws Exception {
+        int was = LuceneFlowIndex.blockDocuments;
+        LuceneFlowIndex.blockDocuments = 7;
+        Path d = t.resolve("i");
+        try (LuceneFlowIndex w = LuceneFlowIndex.openForWriting(d)) {
+            SyntheticFlows.Capture a = SyntheticFlows.capture(1, 100, 3);
+            java.util.concurrent.CountDownLatch midway = new java.util.concurrent.CountDownLatch(1), go = new java.util.concurrent.CountDownLatch(1);
+            Iterable<FlowDocument> paused = () -> new java.util.Iterator<>() {
+                final java.util.Iterator<FlowDocument> in = a.documents().iterator();
+                int given;
+
+                public boolean hasNext() { return in.hasNext(); }
+
+                public FlowDocument next() {
+                    if (++given == 30) {
+                        midway.countDown();
+                        try {
+                            go.await();
+                        } catch (InterruptedException e) {
+                            throw new IllegalStateException(e);
+                        }
+                    }
+                    return in.next();
+                }
+            };
+            AtomicReference<Throwable> failed = new AtomicReference<>();
+            Thread adder = Thread.ofPlatform().start(() -> {
+                try {
+                    w.addUncommitted(a.capture(), paused);
+                } catch (Throwable x) {
+                    failed.set(x);
+                }
+            });
+            midway.await();
+            Thread committer = Thread.ofPlatform().start(() -> {
+                try {
+                    w.commit();
+                } catch (Throwable x) {
+                    failed.set(x);
+                }
+            });
+            committer.join(500);
+            // Four blocks are in the writer; a commit made now would hold them without the rest.
+            if (!committer.isAlive()) {
+                try (LuceneFlowIndex r = LuceneFlowIndex.openForReading(d)) {
+                    long n = r.search(new FlowQuery.MatchAll(), FlowSort.DEFAULT, 0).total();
+                    assertTrue(n == 0 || n == 100, n + " flows of 100 in a commit made during the add");
+                }
+            }
+            go.countDown();
+            adder.join();
+            committer.join();
+            if (failed.get() != null) throw new AssertionError(failed.get());
+            w.commit();
+
+            // A new capture whose iteration breaks after four blocks: none of it in the next commit.
+            SyntheticFlows.Capture b = SyntheticFlows.capture(2, 100, 4);
+            int[] given = {0};
+            Iterable<FlowDocument> broken = () -> new java.util.Iterator<>() {
+                final java.util.Iterator<FlowDocument> in = b.documents().iterator();
+
+                public boolean hasNext() { return in.hasNext(); }
+
+                public FlowDocument next() {
+                    if (++given[0] > 30) throw new IllegalStateException("analysis failed");
+                    return in.next();
+                }
+            };
+            assertThrows(IllegalStateException.class, () -> w.addUncommitted(b.capture(), broken));
+            w.commit();
+        } finally {
+            LuceneFlowIndex.blockDocuments = was;
+        }
+        try (LuceneFlowIndex r = LuceneFlowIndex.openForReading(d)) {
+            assertEquals(100, r.search(new FlowQuery.MatchAll(), FlowSort.DEFAULT, 0).total());
+            assertEquals(1, r.captures().size());
+        }
+    }
+
+    /** The indexing buffer is a sixth of the heap at most, and the configured 128 MB from a heap of 768 MiB. */
+    @Test
+    void theBufferFitsTheHeap() {
+        assertEquals(128, LuceneFlowIndex.ramBufferMb(6L << 30));
+        assertEquals(128, LuceneFlowIndex.ramBufferMb(768L << 20));
+        assertEquals(128.0 / 6, LuceneFlowIndex.ramBufferMb(128L << 20), 1e-9);
+        assertEquals(4, LuceneFlowIndex.ramBufferMb(8L << 20));
+    }
+
+    /**
      * A commit with no add running flushes the buffers of the threads that added, one per thread at once
      * ({@code LuceneFlowIndex.flushInParallel}); the captures are all in the commit. Below the threshold (a small
      * capture: {@code metaroce index} of one sample) no thread is started.
