@@ -16,7 +16,8 @@ import java.util.stream.Stream;
  * analyze} (text, -T json), {@code validate} (text, -T json, sarif, junit; {@code validate-plain}, the launcher's cache
  * for {@code validate FILE} alone, text only), {@code index} (the sample's directory into
  * a temporary index, then the generated capture below), {@code search} (text, jsonl, json, a sort and an exact top)
- * or {@code extract} (one query into a temporary pcapng). A command the training did not cover still works: it
+ * or {@code extract} (one query into a temporary pcapng); {@code version} ({@code --version}) and {@code help} ({@code
+ * --help}, then no argument) for the launcher's caches of what a user types first. A command the training did not cover still works: it
  * spins its lambdas at start. The output goes wherever stdout goes (the launcher discards it); exit codes do not
  * matter here.
  *
@@ -45,6 +46,19 @@ final class AotTraining {
     private AotTraining() {}
 
     public static void main(String[] args) throws IOException, InterruptedException {
+        // The launcher's caches for what a user types first: the version query and the top usage. Nothing else runs
+        // in these trainings (no temporary directory: its random name alone loads the JDK's SecureRandom), because
+        // every class the training loads is loaded again at each start from the cache.
+        if (args.length == 2 && args[1].equals("version")) {
+            FrontDoor.main(new String[] {"--version"});   // answered before picocli; returns without System.exit
+            return;
+        }
+        if (args.length == 2 && args[1].equals("help")) {
+            FrontDoor.run(new String[] {"--help"});
+            FrontDoor.run(new String[] {});   // no command: the same usage on stderr, and picocli's error path
+            System.out.flush();
+            return;
+        }
         Path sample = Path.of(args[0]);
         String s = sample.toString();
         Path tmp = Files.createTempDirectory("metaroce-aot-training");

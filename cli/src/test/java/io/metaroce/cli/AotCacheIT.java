@@ -20,7 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Start-up (issue 14.1): the launcher keeps one AOT cache per heavy command (dissect, analyze, validate, index,
- * search, extract), trained on first use with what users run of it, and picocli (Java 5 class files upstream) is retargeted in the shipped jar so that the cache holds it.
+ * search, extract), trained on first use with what users run of it, two small ones for what a user types first (the
+ * version query, the top usage), and picocli (Java 5 class files upstream) is retargeted in the shipped jar so that the cache holds it.
  */
 class AotCacheIT {
     private static final Path TARGET = Launcher.ROOT.resolve("cli/target");
@@ -81,6 +82,40 @@ class AotCacheIT {
     }
 
     @Test
+    void whatAUserTypesFirstRunsFromSmallCachesOfItsOwn() throws Exception {
+        // The version query and the top usage train caches of their own on first use (the JVM loads, maps and
+        // relocates all of a cache at start: dissect's, which they used before, is twice the version query's).
+        Launcher.Run version = Launcher.run("--version");
+        assertEquals(0, version.exit(), version.show());
+        assertEquals(0, Launcher.run("-h").exit());
+        Path versionCache = TARGET.resolve("metaroce-version.aot");
+        assertTrue(Files.isRegularFile(versionCache), versionCache + " was trained on first use");
+        assertTrue(Files.isRegularFile(TARGET.resolve("metaroce-help.aot")), "the top usage's cache was trained on first use");
+        // Every class of a cache is loaded at start: the version query's holds no picocli, no command and not the
+        // training's own temporary files (SecureRandom).
+        String log = classLoading(versionCache, List.of("--version"));
+        assertTrue(log.contains(StandardOptions.VERSION), log);
+        for (String absent : List.of(" picocli.", " io.metaroce.cli.Main ", "Command ", " java.security.SecureRandom ")) {
+            assertTrue(!log.contains(absent), absent.trim() + " loaded by the version query:\n" + log);
+        }
+        // The top usage: picocli and every command from its cache, none read from the jar.
+        String help = classLoading(TARGET.resolve("metaroce-help.aot"), List.of("--help"));
+        List<String> fromJar = help.lines().filter(l -> l.contains("source: file:") || l.contains("source: jar:")).toList();
+        assertTrue(fromJar.stream().noneMatch(l -> l.contains(" picocli.") || l.contains("Command ")), "read from the jar:\n"
+                + String.join("\n", fromJar));
+    }
+
+    @Test
+    void theLauncherNamesTheMainClassInsteadOfReadingTheManifest() {
+        // -cp JAR io.metaroce.cli.FrontDoor, not -jar JAR: the JVM then opens no JarFile for the manifest (the jar's
+        // 10,400-entry central directory) before main. The JVM's own record of its command line says which.
+        for (String[] args : List.of(new String[] {"--version"}, new String[] {"analyze", "-r", SAMPLE})) {
+            Launcher.Run run = Launcher.run(Launcher.Call.of(args).env(Map.of("METAROCE_JAVA_OPTS", "-XshowSettings:properties")));
+            assertTrue(run.err().contains("sun.java.command = io.metaroce.cli.FrontDoor " + args[0]), run.show());
+        }
+    }
+
+    @Test
     void theIndexCommandsRunFromTheirOwnCaches(@TempDir Path tmp) throws Exception {
         String index = tmp.resolve("flows.idx").toString();
         // Through the launcher, as a user runs them: each trains its cache on first use.
@@ -115,7 +150,8 @@ class AotCacheIT {
     private static String classLoading(Path cache, List<String> args) throws Exception {
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-XX:+UseSerialGC", "-Djdk.console=java.base", "--enable-native-access=ALL-UNNAMED", "-XX:AOTMode=on",
-                "-XX:AOTCache=" + cache, "-Xlog:class+load=info", "-jar", TARGET.resolve("metaroce.jar").toString()));
+                "-XX:AOTCache=" + cache, "-Xlog:class+load=info", "-cp", TARGET.resolve("metaroce.jar").toString(),
+                FrontDoor.class.getName()));
         cmd.addAll(args);
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         String log = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

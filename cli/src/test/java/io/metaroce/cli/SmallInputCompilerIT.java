@@ -41,6 +41,17 @@ class SmallInputCompilerIT {
     }
 
     @Test
+    void theTopUsageRunsWithC1Alone() {
+        // picocli's model of every command, built once: C2 compiled methods that never ran again
+        assertEquals(1, level("--help"));
+        assertEquals(1, level("-h"));
+        assertEquals(1, level("help"));
+        assertEquals(1, level());
+        assertEquals(4, level("help", "analyze"), "only the top usage");
+        assertEquals(4, level("simulate", "--help"), "only the top usage");
+    }
+
+    @Test
     void bigInputsDirectoriesAndOtherCommandsKeepC2(@TempDir Path tmp) throws Exception {
         Path big = tmp.resolve("big.pcap");   // sparse: only its size matters to the launcher (the run then fails)
         try (RandomAccessFile f = new RandomAccessFile(big.toFile(), "rw")) {
