@@ -134,24 +134,9 @@ class LuceneFlowIndexTest extends FlowIndexContract {
             // Thread one adds capture 6 and stops after its first document; thread two adds capture 6 again meanwhile.
             SyntheticFlows.Capture first = SyntheticFlows.capture(6, 40, 1), second = SyntheticFlows.capture(6, 25, 2);
             java.util.concurrent.CountDownLatch started = new java.util.concurrent.CountDownLatch(1), go = new java.util.concurrent.CountDownLatch(1);
-            Iterable<FlowDocument> slow = () -> new java.util.Iterator<>() {
-                final java.util.Iterator<FlowDocument> in = first.documents().iterator();
-                int given;
-
-                public boolean hasNext() { return in.hasNext(); }
-
-                public FlowDocument next() {
-                    if (given++ == 1) {
-                        started.countDown();
-                        try {
-                            go.await();
-                        } catch (InterruptedException e) {
-                            throw new IllegalStateException(e);
-                        }
-                    }
-                    return in.next();
-                }
-            };
+            Iterable<FlowDocument> slow = watched(first.documents(), n -> {
+                if (n == 2) holdAt(started, go);
+            });
             AtomicReference<Throwable> failed = new AtomicReference<>();
             Thread one = Thread.ofPlatform().start(() -> {
                 try {
@@ -290,17 +275,9 @@ class LuceneFlowIndexTest extends FlowIndexContract {
 
             // The same path again, with other content whose iteration breaks after half of its documents.
             SyntheticFlows.Capture b = SyntheticFlows.capture(4, 300, 10);
-            int[] given = {0};
-            Iterable<FlowDocument> broken = () -> new java.util.Iterator<>() {
-                final java.util.Iterator<FlowDocument> in = b.documents().iterator();
-
-                public boolean hasNext() { return in.hasNext(); }
-
-                public FlowDocument next() {
-                    if (++given[0] > b.documents().size() / 2) throw new IllegalStateException("analysis failed");
-                    return in.next();
-                }
-            };
+            Iterable<FlowDocument> broken = watched(b.documents(), n -> {
+                if (n > b.documents().size() / 2) throw new IllegalStateException("analysis failed");
+            });
             assertThrows(IllegalStateException.class, () -> idx.addCapture(b.capture(), broken));
             idx.addCapture(SyntheticFlows.capture(5, 10, 9).capture(), SyntheticFlows.capture(5, 10, 9).documents()); // commits
         }
@@ -324,24 +301,9 @@ class LuceneFlowIndexTest extends FlowIndexContract {
         try (LuceneFlowIndex w = LuceneFlowIndex.openForWriting(d)) {
             SyntheticFlows.Capture a = SyntheticFlows.capture(1, 100, 3);
             java.util.concurrent.CountDownLatch midway = new java.util.concurrent.CountDownLatch(1), go = new java.util.concurrent.CountDownLatch(1);
-            Iterable<FlowDocument> paused = () -> new java.util.Iterator<>() {
-                final java.util.Iterator<FlowDocument> in = a.documents().iterator();
-                int given;
-
-                public boolean hasNext() { return in.hasNext(); }
-
-                public FlowDocument next() {
-                    if (++given == 30) {
-                        midway.countDown();
-                        try {
-                            go.await();
-                        } catch (InterruptedException e) {
-                            throw new IllegalStateException(e);
-                        }
-                    }
-                    return in.next();
-                }
-            };
+            Iterable<FlowDocument> paused = watched(a.documents(), n -> {
+                if (n == 30) holdAt(midway, go);
+            });
             AtomicReference<Throwable> failed = new AtomicReference<>();
             Thread adder = Thread.ofPlatform().start(() -> {
                 try {
@@ -351,40 +313,33 @@ class LuceneFlowIndexTest extends FlowIndexContract {
                 }
             });
             midway.await();
+            // Four blocks are in the writer and a fifth is being added: a commit made now would hold them without the
+            // rest (Lucene itself waits only for the block in progress). What the committer's commit holds is read
+            // back at once; no other commit comes before the test's own, after both threads end.
+            java.util.concurrent.atomic.AtomicLong committed = new java.util.concurrent.atomic.AtomicLong(-1);
             Thread committer = Thread.ofPlatform().start(() -> {
                 try {
                     w.commit();
+                    try (LuceneFlowIndex r = LuceneFlowIndex.openForReading(d)) {
+                        committed.set(r.search(new FlowQuery.MatchAll(), FlowSort.DEFAULT, 0).total());
+                    }
                 } catch (Throwable x) {
                     failed.set(x);
                 }
             });
-            committer.join(500);
-            // Four blocks are in the writer; a commit made now would hold them without the rest.
-            if (!committer.isAlive()) {
-                try (LuceneFlowIndex r = LuceneFlowIndex.openForReading(d)) {
-                    long n = r.search(new FlowQuery.MatchAll(), FlowSort.DEFAULT, 0).total();
-                    assertTrue(n == 0 || n == 100, n + " flows of 100 in a commit made during the add");
-                }
-            }
+            committer.join(200);
             go.countDown();
             adder.join();
             committer.join();
             if (failed.get() != null) throw new AssertionError(failed.get());
+            assertTrue(committed.get() == 0 || committed.get() == 100, committed.get() + " flows of 100 in a commit made during the add");
             w.commit();
 
             // A new capture whose iteration breaks after four blocks: none of it in the next commit.
             SyntheticFlows.Capture b = SyntheticFlows.capture(2, 100, 4);
-            int[] given = {0};
-            Iterable<FlowDocument> broken = () -> new java.util.Iterator<>() {
-                final java.util.Iterator<FlowDocument> in = b.documents().iterator();
-
-                public boolean hasNext() { return in.hasNext(); }
-
-                public FlowDocument next() {
-                    if (++given[0] > 30) throw new IllegalStateException("analysis failed");
-                    return in.next();
-                }
-            };
+            Iterable<FlowDocument> broken = watched(b.documents(), n -> {
+                if (n > 30) throw new IllegalStateException("analysis failed");
+            });
             assertThrows(IllegalStateException.class, () -> w.addUncommitted(b.capture(), broken));
             w.commit();
         } finally {
@@ -421,25 +376,15 @@ class LuceneFlowIndexTest extends FlowIndexContract {
             List<Thread> adds = new ArrayList<>();
             List<Throwable> failed = java.util.Collections.synchronizedList(new ArrayList<>());
             for (SyntheticFlows.Capture x : List.of(a, b)) {
-                Iterable<FlowDocument> gated = () -> new java.util.Iterator<>() {
-                    final java.util.Iterator<FlowDocument> in = x.documents().iterator();
-                    boolean first = true;
-
-                    public boolean hasNext() { return in.hasNext(); }
-
-                    public FlowDocument next() {
-                        if (first) {
-                            first = false;
-                            both.countDown();
-                            try {
-                                assertTrue(both.await(30, java.util.concurrent.TimeUnit.SECONDS));
-                            } catch (InterruptedException e) {
-                                throw new IllegalStateException(e);
-                            }
-                        }
-                        return in.next();
+                Iterable<FlowDocument> gated = watched(x.documents(), n -> {
+                    if (n != 1) return;
+                    both.countDown();
+                    try {
+                        assertTrue(both.await(30, java.util.concurrent.TimeUnit.SECONDS));
+                    } catch (InterruptedException e) {
+                        throw new IllegalStateException(e);
                     }
-                };
+                });
                 adds.add(Thread.ofPlatform().start(() -> {
                     try {
                         idx.addUncommitted(x.capture(), gated);
@@ -604,5 +549,33 @@ class LuceneFlowIndexTest extends FlowIndexContract {
         Files.writeString(old.resolve(IndexMarker.FILE), "schema=0\n");
         String v = assertThrows(IndexFormatException.class, () -> LuceneFlowIndex.openForReading(old)).getMessage();
         assertTrue(v.contains("schema version 0; this metaroce reads version " + FlowSchema.VERSION), v);
+    }
+
+    /**
+     * The documents as an add iterates them, {@code beforeEach} told the number (from 1) of each before it is given:
+     * to hold an add at a chosen document, or fail it there.
+     */
+    private static Iterable<FlowDocument> watched(List<FlowDocument> documents, java.util.function.IntConsumer beforeEach) {
+        return () -> new java.util.Iterator<>() {
+            final java.util.Iterator<FlowDocument> in = documents.iterator();
+            int given;
+
+            public boolean hasNext() { return in.hasNext(); }
+
+            public FlowDocument next() {
+                beforeEach.accept(++given);
+                return in.next();
+            }
+        };
+    }
+
+    /** Tells {@code reached} and waits for {@code go}: the adding thread held inside its add. */
+    private static void holdAt(java.util.concurrent.CountDownLatch reached, java.util.concurrent.CountDownLatch go) {
+        reached.countDown();
+        try {
+            go.await();
+        } catch (InterruptedException e) {
+            throw new IllegalStateException(e);
+        }
     }
 }
