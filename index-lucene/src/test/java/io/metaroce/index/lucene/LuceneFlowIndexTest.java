@@ -91,17 +91,13 @@ class LuceneFlowIndexTest extends FlowIndexContract {
         Path d = t.resolve("live");
         try (LuceneFlowIndex w = LuceneFlowIndex.openForWriting(d); LuceneFlowIndex r = LuceneFlowIndex.openForReading(d)) {
             AtomicReference<Throwable> failed = new AtomicReference<>();
-            Thread reader = Thread.ofPlatform().start(() -> {
-                try {
-                    for (int i = 0; i < 200; i++) {
-                        for (var c : r.captures()) {
-                            long n = r.search(FlowQueryParser.parse("hash:" + c.hash()), FlowSort.DEFAULT, 0).total();
-                            long want = SyntheticFlows.capture(Integer.parseInt(c.path().replaceAll("\\D", "")), 0, 5).capture().hash().equals(c.hash()) ? 100 : -1;
-                            if (n != want) throw new AssertionError(c.path() + ": " + n + " flows of 100");
-                        }
+            Thread reader = running(failed, () -> {
+                for (int i = 0; i < 200; i++) {
+                    for (var c : r.captures()) {
+                        long n = r.search(FlowQueryParser.parse("hash:" + c.hash()), FlowSort.DEFAULT, 0).total();
+                        long want = SyntheticFlows.capture(Integer.parseInt(c.path().replaceAll("\\D", "")), 0, 5).capture().hash().equals(c.hash()) ? 100 : -1;
+                        if (n != want) throw new AssertionError(c.path() + ": " + n + " flows of 100");
                     }
-                } catch (Throwable x) {
-                    failed.set(x);
                 }
             });
             for (int c = 0; c < 15; c++) {
@@ -138,21 +134,9 @@ class LuceneFlowIndexTest extends FlowIndexContract {
                 if (n == 2) holdAt(started, go);
             });
             AtomicReference<Throwable> failed = new AtomicReference<>();
-            Thread one = Thread.ofPlatform().start(() -> {
-                try {
-                    w.addCapture(first.capture(), slow);
-                } catch (Throwable x) {
-                    failed.set(x);
-                }
-            });
+            Thread one = running(failed, () -> w.addCapture(first.capture(), slow));
             assertTrue(started.await(10, java.util.concurrent.TimeUnit.SECONDS));
-            Thread two = Thread.ofPlatform().start(() -> {
-                try {
-                    w.addCapture(second.capture(), second.documents());
-                } catch (Throwable x) {
-                    failed.set(x);
-                }
-            });
+            Thread two = running(failed, () -> w.addCapture(second.capture(), second.documents()));
             // Two waits for one (or, if it did not, has finished: its delete then came before one's documents).
             while (two.getState() != Thread.State.WAITING && two.isAlive()) Thread.sleep(5);
             go.countDown();
@@ -305,26 +289,16 @@ class LuceneFlowIndexTest extends FlowIndexContract {
                 if (n == 30) holdAt(midway, go);
             });
             AtomicReference<Throwable> failed = new AtomicReference<>();
-            Thread adder = Thread.ofPlatform().start(() -> {
-                try {
-                    w.addUncommitted(a.capture(), paused);
-                } catch (Throwable x) {
-                    failed.set(x);
-                }
-            });
+            Thread adder = running(failed, () -> w.addUncommitted(a.capture(), paused));
             midway.await();
             // Four blocks are in the writer and a fifth is being added: a commit made now would hold them without the
             // rest (Lucene itself waits only for the block in progress). What the committer's commit holds is read
             // back at once; no other commit comes before the test's own, after both threads end.
             java.util.concurrent.atomic.AtomicLong committed = new java.util.concurrent.atomic.AtomicLong(-1);
-            Thread committer = Thread.ofPlatform().start(() -> {
-                try {
-                    w.commit();
-                    try (LuceneFlowIndex r = LuceneFlowIndex.openForReading(d)) {
-                        committed.set(r.search(new FlowQuery.MatchAll(), FlowSort.DEFAULT, 0).total());
-                    }
-                } catch (Throwable x) {
-                    failed.set(x);
+            Thread committer = running(failed, () -> {
+                w.commit();
+                try (LuceneFlowIndex r = LuceneFlowIndex.openForReading(d)) {
+                    committed.set(r.search(new FlowQuery.MatchAll(), FlowSort.DEFAULT, 0).total());
                 }
             });
             committer.join(200);
@@ -577,5 +551,21 @@ class LuceneFlowIndexTest extends FlowIndexContract {
         } catch (InterruptedException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /** A step of a test thread, which may throw. */
+    private interface Step {
+        void run() throws Throwable;
+    }
+
+    /** A platform thread running {@code step}; what it throws is kept in {@code failed}, for the test to rethrow. */
+    private static Thread running(AtomicReference<Throwable> failed, Step step) {
+        return Thread.ofPlatform().start(() -> {
+            try {
+                step.run();
+            } catch (Throwable x) {
+                failed.set(x);
+            }
+        });
     }
 }
