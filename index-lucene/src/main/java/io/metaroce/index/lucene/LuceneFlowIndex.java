@@ -22,12 +22,16 @@ import java.util.concurrent.CompletableFuture;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.apache.lucene.document.Document;
+import org.apache.lucene.document.StringField;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexNotFoundException;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.SegmentInfos;
+import org.apache.lucene.index.Term;
 import org.apache.lucene.index.TieredMergePolicy;
+import org.apache.lucene.search.BooleanClause;
+import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ReferenceManager;
@@ -37,6 +41,7 @@ import org.apache.lucene.search.SearcherManager;
 import org.apache.lucene.search.Sort;
 import org.apache.lucene.search.SortField;
 import org.apache.lucene.search.SortedSetSortField;
+import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.search.TopFieldCollectorManager;
 import org.apache.lucene.search.TopFieldDocs;
@@ -219,14 +224,18 @@ public final class LuceneFlowIndex implements FlowIndex {
 
     /**
      * Not synchronized: two captures are converted and indexed on two threads at once. A capture's documents go in
-     * blocks of {@link #blockDocuments}: each an {@code addDocuments} call, the first an {@code updateDocuments}
-     * call when the index may hold documents of its path or content (it deletes the capture's earlier documents with
-     * it). A {@link #commit} waits for the adds in progress ({@link #committing}), so that a commit holds all of a
+     * blocks of {@link #blockDocuments}: each an {@code addDocuments} call, then, when the index may hold documents of
+     * its path or content, a delete of those earlier documents. A {@link #commit} waits for the adds in progress ({@link #committing}), so that a commit holds all of a
      * capture or none of it; the next commit after this returns makes it durable, before the caller reports it.
      * Lucene takes the documents one at a time from the iteration and converts each as it comes
      * ({@link LuceneDocuments.Converter}): a capture's documents are never all in memory at once, and an iteration
-     * that fails leaves none of this capture's documents in the writer (those of its blocks already in are deleted;
-     * a capture that replaced earlier documents then leaves them deleted too).
+     * that fails leaves none of this capture's documents in the writer (those of its blocks already in are deleted)
+     * and the earlier documents it was to replace where they were: a replacing add tags its documents with an id of
+     * its own ({@link #ATTEMPT}) and deletes the earlier ones (of the path or content, without its tag) only after
+     * its last block, or, when it fails, its own by the tag. WHY: the seventeenth session's replacing add deleted
+     * them with its first block ({@code updateDocuments}), so a failure in a later block and the next commit lost
+     * both the old and the new documents of the capture; Lucene offers no undo of a delete short of {@code
+     * rollback()}, which would throw away the other threads' adds too.
      */
     @Override
     public void addUncommitted(IndexedCapture capture, Iterable<FlowDocument> documents) throws IOException {
@@ -249,23 +258,35 @@ public final class LuceneFlowIndex implements FlowIndex {
                 // costs Lucene a reader of the new segment to apply the delete query to after the flush (cold code:
                 // 0.05 s of CPU on the adding thread and as much in the compiler for a 1 M-frame capture).
                 boolean replace = !(before.isEmpty() && (empty || !holds(earlier(capture))));
-                // Replace what was indexed from this path or with this content before, in the first block. An add of
+                // Replace what was indexed from this path or with this content before, after the last block. An add of
                 // the same path or content begun earlier by another thread is waited for, so that this delete comes
                 // after its documents (a plain add after the delete would leave both).
                 if (replace) for (CompletableFuture<Void> b : before) b.exceptionally(e -> null).join();
+                // A replacing add's own documents, told apart from the earlier ones of the same path or content (which
+                // may have the same path and hash: the same file indexed again) only by this tag.
+                StringField tag = replace ? new StringField(ATTEMPT, attempt(), org.apache.lucene.document.Field.Store.NO) : null;
                 boolean first = true;
                 try {
                     do {
-                        Iterable<Iterable<org.apache.lucene.index.IndexableField>> block = block(capture, in, converter);
-                        if (first && replace) writer.updateDocuments(earlier(capture), block);
-                        else writer.addDocuments(block);
+                        writer.addDocuments(block(capture, in, converter, tag));
                         first = false;
                     } while (in.hasNext());
+                    // After the last block and before any commit (this add holds the commit lock shared): a commit
+                    // holds the earlier documents or the new ones, never both nor neither. Lucene applies a delete
+                    // to the documents added before it, this add's blocks too: those are kept by their tag.
+                    if (replace) {
+                        writer.deleteDocuments(new BooleanQuery.Builder().add(earlier(capture), BooleanClause.Occur.FILTER)
+                                .add(new TermQuery(new Term(ATTEMPT, tag.stringValue())), BooleanClause.Occur.MUST_NOT).build());
+                    }
                 } catch (IOException | RuntimeException | Error e) {
-                    // The blocks already in go too: no commit may hold part of a capture.
+                    // The blocks already in go too: no commit may hold part of a capture. A plain add's capture has no
+                    // other documents of its content (nothing in the index, nothing added by this process), a replacing
+                    // add's are the ones with its tag; a failed block is undone by Lucene itself (its documents are
+                    // marked deleted), and the earlier documents stay.
                     if (!first) {
                         try {
-                            writer.deleteDocuments(LuceneQueries.of(FlowIndexQueries.captureHash(capture.hash())));
+                            if (replace) writer.deleteDocuments(new Term(ATTEMPT, tag.stringValue()));
+                            else writer.deleteDocuments(LuceneQueries.of(FlowIndexQueries.captureHash(capture.hash())));
                         } catch (IOException | RuntimeException x) {
                             e.addSuppressed(x);
                         }
@@ -298,9 +319,26 @@ public final class LuceneFlowIndex implements FlowIndex {
      */
     private final java.util.concurrent.locks.ReentrantReadWriteLock committing = new java.util.concurrent.locks.ReentrantReadWriteLock();
 
-    /** The next block: at most {@link #blockDocuments} documents of the iteration, converted as Lucene takes them. */
+    /**
+     * The field that tags a replacing add's documents with the add's id ({@link #attempt}): indexed, not stored, no doc
+     * values, not a name of the schema (so no query, listing or document shows it). Documents added with no earlier
+     * ones to replace have none. The id stays in the index: the next replacement of the same capture tells its own
+     * documents from these by it, so it must differ from every earlier add's, of any process.
+     */
+    static final String ATTEMPT = "_attempt";
+    /** This writer's prefix of attempt ids: random, so that no add of another process had the same id. */
+    private final String attemptPrefix = java.util.UUID.randomUUID() + ":";
+    private final java.util.concurrent.atomic.AtomicLong attempts = new java.util.concurrent.atomic.AtomicLong();
+
+    /** A new id for a replacing add, unique to this writer and, by its random prefix, to every other. */
+    private String attempt() { return attemptPrefix + attempts.incrementAndGet(); }
+
+    /**
+     * The next block: at most {@link #blockDocuments} documents of the iteration, converted as Lucene takes them, each
+     * with {@code tag} when not null.
+     */
     private static Iterable<Iterable<org.apache.lucene.index.IndexableField>> block(IndexedCapture capture,
-            java.util.Iterator<FlowDocument> in, LuceneDocuments.Converter converter) {
+            java.util.Iterator<FlowDocument> in, LuceneDocuments.Converter converter, StringField tag) {
         int max = blockDocuments;
         return () -> new java.util.Iterator<>() {
             int taken;
@@ -315,7 +353,9 @@ public final class LuceneFlowIndex implements FlowIndex {
                 FlowDocument d = in.next();
                 if (!capture.hash().equals(d.getString(FlowSchema.CAPTURE_HASH)))
                     throw new IllegalArgumentException("document " + d.id() + " is not of capture " + capture.hash());
-                return converter.toLucene(d);
+                Document doc = converter.toLucene(d);
+                if (tag != null) doc.add(tag);
+                return doc;
             }
         };
     }

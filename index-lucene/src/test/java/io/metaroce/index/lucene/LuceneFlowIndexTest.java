@@ -325,6 +325,105 @@ class LuceneFlowIndexTest extends FlowIndexContract {
         }
     }
 
+    /**
+     * A capture that replaces earlier documents (a changed file indexed again: the same path, another hash) and whose
+     * iteration fails in a later block leaves the earlier documents whole, in the writer and after the next commit
+     * and a reopen; the same replacement that succeeds leaves only the new ones, also when the earlier documents have
+     * the same path and hash (the same file indexed again), and a commit by another thread while its blocks go in
+     * holds the earlier capture whole. Before, the first block's {@code updateDocuments} deleted the earlier
+     * documents: a failure after it lost both.
+     */
+    @Test
+    void aReplacingCaptureThatFailsInALaterBlockLeavesTheEarlierDocuments(@TempDir Path t) throws Exception {
+        int was = LuceneFlowIndex.blockDocuments;
+        LuceneFlowIndex.blockDocuments = 7;
+        Path d = t.resolve("i");
+        SyntheticFlows.Capture old = SyntheticFlows.capture(1, 60, 3);
+        SyntheticFlows.Capture changedContent = SyntheticFlows.capture(2, 100, 4);
+        // Capture 2's documents under capture 1's path: the file at that path changed.
+        io.metaroce.index.IndexedCapture c2 = changedContent.capture();
+        io.metaroce.index.IndexedCapture changed = new io.metaroce.index.IndexedCapture(old.capture().path(), c2.size(), c2.hash(), c2.format(),
+                c2.tap(), c2.firstNs(), c2.lastNs(), c2.indexedAtNs());
+        List<FlowDocument> changedDocs = new ArrayList<>();
+        for (FlowDocument x : changedContent.documents()) {
+            FlowDocument.Builder nb = FlowDocument.builder();
+            x.fields().forEach((k, v) -> {
+                if (v instanceof List<?> l) l.forEach(e -> nb.add(k, e));
+                else nb.put(k, k.equals(FlowSchema.CAPTURE_PATH) ? changed.path() : v);
+            });
+            changedDocs.add(nb.build());
+        }
+        try {
+            try (LuceneFlowIndex w = LuceneFlowIndex.openForWriting(d)) {
+                w.addCapture(old.capture(), old.documents());
+            }
+            try (LuceneFlowIndex w = LuceneFlowIndex.openForWriting(d)) {
+                // Fails in its sixth block: five blocks (35 documents) of the new content are in the writer.
+                Iterable<FlowDocument> broken = watched(changedDocs, n -> {
+                    if (n == 40) throw new IllegalStateException("analysis failed");
+                });
+                assertThrows(IllegalStateException.class, () -> w.addUncommitted(changed, broken));
+                w.commit();
+                assertEquals(old.flows().size(), w.search(new FlowQuery.MatchAll(), FlowSort.DEFAULT, 0).total());
+                assertEquals(old.capture(), w.capture(old.capture().hash()));
+                assertNull(w.capture(changed.hash()));
+            }
+            try (LuceneFlowIndex r = LuceneFlowIndex.openForReading(d)) {
+                assertEquals(old.flows().size(), r.search(new FlowQuery.MatchAll(), FlowSort.DEFAULT, 0).total());
+                assertEquals(old.flows().size(), r.search(FlowQueryParser.parse("capture_hash:" + old.capture().hash()), FlowSort.DEFAULT, 0).total());
+                assertEquals(List.of(old.capture()), r.captures());
+            }
+            try (LuceneFlowIndex w = LuceneFlowIndex.openForWriting(d)) {
+                // The same replacement, held after four blocks while another thread commits: that commit holds the
+                // earlier capture whole, and the end of the add replaces it whole.
+                java.util.concurrent.CountDownLatch midway = new java.util.concurrent.CountDownLatch(1), go = new java.util.concurrent.CountDownLatch(1);
+                Iterable<FlowDocument> paused = watched(changedDocs, n -> {
+                    if (n == 30) holdAt(midway, go);
+                });
+                AtomicReference<Throwable> failed = new AtomicReference<>();
+                Thread adder = running(failed, () -> w.addUncommitted(changed, paused));
+                midway.await();
+                java.util.concurrent.atomic.AtomicReference<List<Long>> committed = new AtomicReference<>();
+                Thread committer = running(failed, () -> {
+                    w.commit();
+                    try (LuceneFlowIndex r = LuceneFlowIndex.openForReading(d)) {
+                        committed.set(List.of(r.search(new FlowQuery.MatchAll(), FlowSort.DEFAULT, 0).total(),
+                                r.search(FlowQueryParser.parse("capture_hash:" + changed.hash()), FlowSort.DEFAULT, 0).total()));
+                    }
+                });
+                committer.join(200);
+                go.countDown();
+                adder.join();
+                committer.join();
+                if (failed.get() != null) throw new AssertionError(failed.get());
+                assertTrue(committed.get().equals(List.of((long) old.flows().size(), 0L)) || committed.get().equals(List.of(100L, 100L)),
+                        "a commit during the replacement held " + committed.get() + " (all flows, new flows)");
+                w.commit();
+                assertEquals(100, w.search(new FlowQuery.MatchAll(), FlowSort.DEFAULT, 0).total());
+                assertEquals(List.of(changed), w.captures());
+
+                // The same path and content again (its documents cannot be told from the earlier ones but by the add's
+                // tag): replaced, not doubled, in many blocks; and again failing in a later block: left as it was.
+                w.addCapture(changed, changedDocs);
+                assertEquals(100, w.search(new FlowQuery.MatchAll(), FlowSort.DEFAULT, 0).total());
+                Iterable<FlowDocument> brokenAgain = watched(changedDocs, n -> {
+                    if (n == 90) throw new IllegalStateException("analysis failed");
+                });
+                assertThrows(IllegalStateException.class, () -> w.addUncommitted(changed, brokenAgain));
+                w.commit();
+                assertEquals(100, w.search(new FlowQuery.MatchAll(), FlowSort.DEFAULT, 0).total());
+                assertEquals(List.of(changed), w.captures());
+            }
+        } finally {
+            LuceneFlowIndex.blockDocuments = was;
+        }
+        try (LuceneFlowIndex r = LuceneFlowIndex.openForReading(d)) {
+            SearchResult all = r.search(new FlowQuery.MatchAll(), FlowSort.DEFAULT, 1000);
+            assertEquals(100, all.total());
+            for (FlowDocument f : all.flows()) assertEquals(changedDocs.stream().filter(x -> x.id().equals(f.id())).findFirst().orElseThrow(), f);
+        }
+    }
+
     /** The indexing buffer is a sixth of the heap at most, and the configured 128 MB from a heap of 768 MiB. */
     @Test
     void theBufferFitsTheHeap() {
