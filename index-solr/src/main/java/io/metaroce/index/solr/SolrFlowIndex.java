@@ -39,7 +39,11 @@ import org.apache.solr.common.params.CursorMarkParams;
  * <p>A capture's documents become visible together: they are sent, then committed once (the configset never
  * opens a searcher on its own). SolrCloud has no transaction across shards, so a writer killed between sending
  * and committing leaves documents that a later commit exposes without their capture document; indexing that
- * capture again replaces them (its hash and path are deleted first).
+ * capture again replaces them (its hash and path are deleted first). What Solr can give, then: a capture whose
+ * documents fail to be made (the iteration throws) leaves the collection as it was, since nothing is sent before the
+ * iteration ends; a capture whose sending fails or is killed midway leaves, at the next commit of any writer, its
+ * earlier documents deleted and part of the new ones without their capture document (a capture not indexed, which
+ * the next run indexes again); a capture counts as indexed once its commit returns.
  */
 public final class SolrFlowIndex implements FlowIndex {
 
@@ -92,25 +96,63 @@ public final class SolrFlowIndex implements FlowIndex {
 
   @Override
   public void addCapture(IndexedCapture capture, List<FlowDocument> documents) throws IOException {
+    addCapture(capture, (Iterable<FlowDocument>) documents);
+  }
+
+  /**
+   * Streamed: the documents are converted as the iteration gives them and kept in batches of {@link #BATCH}; a capture
+   * of more than one batch keeps them in a scratch file ({@link SolrBatchSpool}), not in a list, and nothing is sent
+   * before the iteration has ended, so an iteration that fails leaves the collection as it was (SolrCloud could not take
+   * back what was sent). Then, as before: the delete of the capture's earlier documents (its path or content), the
+   * batches, the capture document last, one commit.
+   */
+  @Override
+  public void addCapture(IndexedCapture capture, Iterable<FlowDocument> documents) throws IOException {
     String replaced = SolrQueries.toSolr(new FlowQuery.Or(List.of(FlowIndexQueries.captureHash(capture.hash()),
         FlowIndexQueries.capturePath(capture.path()))));
-    List<SolrInputDocument> flows = new ArrayList<>(documents.size()), captureDocs = new ArrayList<>(1);
-    for (FlowDocument d : documents) {
-      if (!capture.hash().equals(d.getString(FlowSchema.CAPTURE_HASH))) {
-        throw new IllegalArgumentException("document " + d.id() + " is not of capture " + capture.hash());
+    List<SolrInputDocument> flows = new ArrayList<>(), captureDocs = new ArrayList<>(1);
+    SolrBatchSpool spool = null;
+    try {
+      for (FlowDocument d : documents) {
+        if (!capture.hash().equals(d.getString(FlowSchema.CAPTURE_HASH))) {
+          throw new IllegalArgumentException("document " + d.id() + " is not of capture " + capture.hash());
+        }
+        // The capture document is sent last: a writer that dies midway leaves no capture document, so the
+        // capture counts as not indexed and the next run indexes it again (replacing what was sent).
+        if (FlowSchema.KIND_CAPTURE.equals(d.kind())) {
+          captureDocs.add(SolrDocuments.toSolr(d));
+          continue;
+        }
+        flows.add(SolrDocuments.toSolr(d));
+        if (flows.size() == BATCH) {
+          // An ordinary capture (one batch or less) never opens the file.
+          if (spool == null) spool = SolrBatchSpool.open(spoolDir);
+          spool.write(flows);
+          spooled.incrementAndGet();
+          flows.clear();
+        }
       }
-      // The capture document is sent last: a writer that dies midway leaves no capture document, so the
-      // capture counts as not indexed and the next run indexes it again (replacing what was sent).
-      (FlowSchema.KIND_CAPTURE.equals(d.kind()) ? captureDocs : flows).add(SolrDocuments.toSolr(d));
+      SolrBatchSpool spooled = spool;
+      run(() -> {
+        client.deleteByQuery(replaced);
+        if (spooled != null) {
+          for (var batches = spooled.read(); batches.hasNext(); ) client.add(batches.next());
+        }
+        if (!flows.isEmpty()) client.add(flows);
+        if (!captureDocs.isEmpty()) client.add(captureDocs);
+        client.commit(true, true);
+        return null;
+      });
+    } finally {
+      if (spool != null) spool.close();
     }
-    run(() -> {
-      client.deleteByQuery(replaced);
-      for (int i = 0; i < flows.size(); i += BATCH) client.add(flows.subList(i, Math.min(flows.size(), i + BATCH)));
-      if (!captureDocs.isEmpty()) client.add(captureDocs);
-      client.commit(true, true);
-      return null;
-    });
   }
+
+  /** Batches written to a {@link SolrBatchSpool} so far (tests: a capture of many batches is not held in a list). */
+  static final java.util.concurrent.atomic.AtomicLong spooled = new java.util.concurrent.atomic.AtomicLong();
+
+  /** Where {@link SolrBatchSpool} keeps a capture's batches (tests: a directory of their own). */
+  static volatile java.nio.file.Path spoolDir = java.nio.file.Path.of(System.getProperty("java.io.tmpdir"));
 
   @Override
   public IndexedCapture capture(String hash) throws IOException {

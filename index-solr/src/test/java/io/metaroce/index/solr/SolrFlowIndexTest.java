@@ -196,6 +196,59 @@ class SolrFlowIndexTest {
     assertArrayEquals(new long[] {77}, parts.get(1).offsets());
   }
 
+  /**
+   * A capture of more documents than a batch ({@code SolrFlowIndex.BATCH}) goes through the scratch file and comes
+   * back whole, every document as it went in; a changed capture of the same path whose iteration fails after three
+   * batches leaves the collection as it was (nothing was sent: the earlier capture whole, none of the new one), also
+   * after a commit; no scratch file is left. In a collection of its own, so the other tests' answers stay.
+   */
+  @Test
+  void aCaptureOfManyBatchesIsStreamedAndAFailedOneLeavesTheCollectionAsItWas(MiniSolrCloud cloud, @org.junit.jupiter.api.io.TempDir java.nio.file.Path spool) throws IOException {
+    java.nio.file.Path was = SolrFlowIndex.spoolDir;
+    SolrFlowIndex.spoolDir = spool;
+    try (SolrFlowIndex streamed = SolrFlowIndex.open(SolrTarget.parse(cloud.allNodeUrls(), "streamed"), 2, 2)) {
+      IndexedCapture big = capture("/caps/big.pcapng", 'f', T0, T0 + 9_000);
+      List<FlowDocument> docs = new ArrayList<>();
+      for (int i = 0; i < 3_500; i++) docs.addAll(flow(big, i));
+      long spooledBefore = SolrFlowIndex.spooled.get();
+      streamed.addCapture(big, (Iterable<FlowDocument>) () -> withCapture(big, docs).iterator());
+      assertEquals(3, SolrFlowIndex.spooled.get() - spooledBefore, "3,501 flow and part documents: three batches through the file, 501 sent from memory");
+      var all = streamed.search(new FlowQuery.MatchAll(), FlowSort.DEFAULT, 10_000);
+      assertEquals(3_500, all.total());
+      java.util.Map<String, FlowDocument> byId = new java.util.HashMap<>();
+      for (FlowDocument d : docs) byId.put(d.id(), d);
+      for (FlowDocument f : all.flows()) assertEquals(byId.get(f.id()), f);
+      assertEquals(docs.subList(4, 6), streamed.parts(docs.get(4).getString(FlowSchema.ROOT_ID)));
+      assertEquals(List.of(big), streamed.captures());
+
+      IndexedCapture changed = capture("/caps/big.pcapng", '9', T0, T0 + 9_500);
+      List<FlowDocument> changedDocs = withCapture(changed, new ArrayList<>());
+      for (int i = 0; i < 3_500; i++) changedDocs.addAll(flow(changed, i));
+      Iterable<FlowDocument> broken = () -> new java.util.Iterator<>() {
+        final java.util.Iterator<FlowDocument> in = changedDocs.iterator();
+        int given;
+
+        public boolean hasNext() { return in.hasNext(); }
+
+        public FlowDocument next() {
+          if (++given == 3_200) throw new IllegalStateException("analysis failed");
+          return in.next();
+        }
+      };
+      assertThrows(IllegalStateException.class, () -> streamed.addCapture(changed, broken));
+      streamed.addCapture(capture("/caps/other.pcapng", '8', T0, T0 + 1), withCapture(capture("/caps/other.pcapng", '8', T0, T0 + 1), List.of()));   // a commit
+      assertEquals(3_500, streamed.search(FlowQueryParser.parse("capture_path:\"/caps/big.pcapng\""), FlowSort.DEFAULT, 0).total());
+      assertEquals(3_500, streamed.search(FlowQueryParser.parse("capture_hash:" + big.hash()), FlowSort.DEFAULT, 0).total());
+      assertEquals(big, streamed.capture(big.hash()));
+      assertNull(streamed.capture(changed.hash()));
+      try (var left = java.nio.file.Files.list(spool)) {
+        assertEquals(List.of(), left.toList(), "no scratch file left");
+      }
+    } finally {
+      SolrFlowIndex.spoolDir = was;
+    }
+  }
+
   @Test
   void capturesAreKnownByHashReplacedDeletedAndExpired() throws IOException {
     assertEquals(List.of(a, b), index.captures());
