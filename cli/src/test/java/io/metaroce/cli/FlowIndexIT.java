@@ -466,6 +466,65 @@ class FlowIndexIT {
         }
     }
 
+    /**
+     * A real {@code kill -9} while a changed capture (the same path, other content) replaces one indexed before, in the
+     * middle of its blocks (60,001 single-packet QPs: seven blocks of 10,000 documents; under -Xmx128m Lucene's buffer
+     * is 21 MB, so it flushes a segment of the new documents after about three blocks, and the kill follows that
+     * segment's first file): the index opens with the earlier capture whole (60,000 flows) and nothing of the new one,
+     * and the next run replaces it whole.
+     */
+    @Test
+    void killDashNineInTheBlocksOfAChangedCaptureLeavesTheEarlierOne() throws Exception {
+        Path dir = Files.createDirectories(tmp.resolve("changed"));
+        Path cap = dir.resolve("many-qps.pcap");
+        ManyQpsIT.writeCapture(cap, 60_000);
+        Path idx = tmp.resolve("changed.idx");
+        Run first = Launcher.run("index", cap.toString(), "--index", idx.toString());
+        assertEquals(0, first.exit(), first.show());
+        String oldHash;
+        try (LuceneFlowIndex before = LuceneFlowIndex.openForReading(idx)) {
+            oldHash = before.captures().get(0).hash();
+        }
+        Set<String> committed;
+        try (var files = Files.list(idx)) {
+            committed = new TreeSet<>(files.map(f -> f.getFileName().toString()).toList());
+        }
+        ManyQpsIT.writeCapture(cap, 60_001);
+
+        ProcessBuilder pb = new ProcessBuilder(Launcher.SCRIPT.toString(), "index", cap.toString(), "--index", idx.toString(), "--threads", "1")
+                .redirectError(ProcessBuilder.Redirect.DISCARD).redirectOutput(ProcessBuilder.Redirect.DISCARD);
+        pb.environment().put("METAROCE_NO_BUILD", "1");
+        pb.environment().put("METAROCE_JAVA_OPTS", "-Xmx128m");
+        Process p = pb.start();
+        String flushed = null;
+        long deadline = System.nanoTime() + 300_000_000_000L;
+        while (flushed == null && p.isAlive() && System.nanoTime() < deadline) {
+            try (var files = Files.list(idx)) {
+                flushed = files.map(f -> f.getFileName().toString()).filter(n -> n.endsWith(".si") && !committed.contains(n)).findFirst().orElse(null);
+            }
+            if (flushed == null) Thread.sleep(5);
+        }
+        p.destroyForcibly();
+        p.waitFor();
+        assertNotNull(flushed, "a segment of the new documents was written before the end (exit " + p.exitValue() + ")");
+        assertEquals(137, p.exitValue(), "killed by SIGKILL");
+        try (LuceneFlowIndex after = LuceneFlowIndex.openForReading(idx)) {
+            List<IndexedCapture> held = after.captures();
+            assertEquals(1, held.size(), held.toString());
+            assertEquals(oldHash, held.get(0).hash(), "the earlier capture, not the changed one");
+            assertEquals(60_000, after.search(FlowQueryParser.parse("*:*"), FlowSort.DEFAULT, 0).total());
+            assertEquals(60_000, after.search(FlowQueryParser.parse("hash:" + oldHash), FlowSort.DEFAULT, 0).total());
+        }
+        Run again = Launcher.run("index", cap.toString(), "--index", idx.toString());
+        assertEquals(0, again.exit(), again.show());
+        try (LuceneFlowIndex done = LuceneFlowIndex.openForReading(idx)) {
+            List<IndexedCapture> held = done.captures();
+            assertEquals(1, held.size(), held.toString());
+            assertFalse(held.get(0).hash().equals(oldHash));
+            assertEquals(60_001, done.search(FlowQueryParser.parse("*:*"), FlowSort.DEFAULT, 0).total());
+        }
+    }
+
     /** The same packets with another section comment: a capture of other content (another hash). */
     private static void rewrite(Path from, Path to, String comment) throws Exception {
         try (PacketSource src = CaptureFiles.open(from);

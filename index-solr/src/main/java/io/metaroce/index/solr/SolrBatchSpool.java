@@ -19,8 +19,10 @@ import org.apache.solr.common.util.JavaBinCodec;
  * read back one batch at a time and sent. WHY: {@code SolrFlowIndex} must not send a document before the iteration
  * ends (a failed iteration must leave the collection as it was, and SolrCloud cannot take back what was sent: no
  * rollback in cloud mode, and any writer's commit exposes it), and holding them all was a list of every document of the
- * capture (about 4 KB of heap per SolrInputDocument of a flow: 10^6 single-packet QPs did not fit any heap). Each batch
- * is written in SolrJ's own wire form (javabin), so that what is read back is what SolrJ would have sent.
+ * capture: 6.0 KB of heap per SolrInputDocument of a synthetic flow with every counter (719 MB for the 120,125 documents
+ * of 100,000 flows, so 10^6 flows would need some 6 GB); through this file 0.8 MB stay on the heap and the file takes
+ * 750 bytes a document (docs/benchmarks.md, "helper guard, eighteenth session"). Each batch is written in SolrJ's own
+ * wire form (javabin), so that what is read back is what SolrJ would have sent.
  *
  * <p>The file is unlinked as soon as it is open (POSIX keeps the open file; {@code DELETE_ON_CLOSE} elsewhere): a
  * process killed with -9 leaves nothing behind.
