@@ -15,7 +15,8 @@ import java.util.stream.Stream;
  * what users do with one command, on a bundled sample: {@code dissect} (summary, -q, -T jsonl, -T json), {@code
  * analyze} (text, -T json), {@code validate} (text, -T json, sarif, junit; {@code validate-plain}, the launcher's cache
  * for {@code validate FILE} alone, text only), {@code index} (the sample's directory into
- * a temporary index, then the generated capture below), {@code search} (text, jsonl, json, a sort and an exact top)
+ * a temporary index, then the generated capture below; {@code index-new}, the launcher's cache for indexing into a new
+ * index in the plain form, both into a new index in one run), {@code search} (text, jsonl, json, a sort and an exact top)
  * or {@code extract} (one query into a temporary pcapng); {@code version} ({@code --version}) and {@code help} ({@code
  * --help}, then no argument) for the launcher's caches of what a user types first. A command the training did not cover still works: it
  * spins its lambdas at start. The output goes wherever stdout goes (the launcher discards it); exit codes do not
@@ -100,6 +101,13 @@ final class AotTraining {
                                 "--index", tmp.resolve("index").toString(), "--no-progress", "--tap", "auto"});
                         runs.add(new String[] {"index", trainingCapture(tmp).toString(), "--index", tmp.resolve("index").toString(),
                                 "--no-progress"});
+                    }
+                    case "index-new" -> {
+                        // index into a new index in the plain form (the launcher's cache for it): the samples (captures
+                        // with problems: their events' and findings' classes) and the generated pcap, in one run, as a
+                        // user indexes a directory; no picocli, no reader of an existing index.
+                        runs.add(new String[] {"index", String.valueOf(sample.toAbsolutePath().getParent()), trainingCapture(tmp).toString(),
+                                "--index", tmp.resolve("new-index").toString(), "--no-progress"});
                     }
                     case "search" -> {
                         String index = sampleIndex(sample, tmp).toString();

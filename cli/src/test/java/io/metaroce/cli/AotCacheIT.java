@@ -118,17 +118,20 @@ class AotCacheIT {
     @Test
     void theIndexCommandsRunFromTheirOwnCaches(@TempDir Path tmp) throws Exception {
         String index = tmp.resolve("flows.idx").toString();
-        // Through the launcher, as a user runs them: each trains its cache on first use.
+        // Through the launcher, as a user runs them: each trains its cache on first use. Indexing into a new index in
+        // the plain form has a cache of its own (index-new); into an existing one (or with other options), index's.
         assertEquals(0, Launcher.run("index", SAMPLE, "--index", index).exit());
+        assertEquals(0, Launcher.run("index", SAMPLE, "--index", index, "--no-progress").exit());
         assertEquals(0, Launcher.run("search", "--index", index, "*:*").exit());
         assertEquals(0, Launcher.run("extract", "--index", index, "*:*", "-w", tmp.resolve("x.pcapng").toString()).exit());
         Map<String, List<String>> runs = Map.of(
-                "index", List.of("index", SAMPLE, "--index", tmp.resolve("again.idx").toString()),
+                "index-new", List.of("index", SAMPLE, "--index", tmp.resolve("new.idx").toString()),
+                "index", List.of("index", SAMPLE, "--index", tmp.resolve("again.idx").toString(), "--rules"),
                 "search", List.of("search", "--index", index, "naks:>=0", "-T", "jsonl"),
                 "extract", List.of("extract", "--index", index, "*:*", "-w", tmp.resolve("y.pcapng").toString()));
         for (var run : runs.entrySet()) {
-            String command = run.getKey();
-            Path cache = TARGET.resolve("metaroce-" + command + ".aot");
+            String command = run.getValue().get(0);
+            Path cache = TARGET.resolve("metaroce-" + run.getKey() + ".aot");
             assertTrue(Files.isRegularFile(cache), cache + " was trained on first use");
             String log = classLoading(cache, run.getValue());
             List<String> fromJar = log.lines().filter(l -> l.contains("source: file:") || l.contains("source: jar:")).toList();
@@ -138,6 +141,14 @@ class AotCacheIT {
                 assertTrue(fromJar.stream().noneMatch(l -> l.contains(held)), command + ": " + held.trim() + " read from the jar:\n"
                         + String.join("\n", fromJar));
             }
+        }
+        // The new-index cache holds what indexing into a new index runs, not the search side of an existing index
+        // (which index's cache holds: its training indexes into the index it made) nor picocli's model.
+        String fresh = classLoading(TARGET.resolve("metaroce-index-new.aot"), List.of("index", SAMPLE, "--index", tmp.resolve("new2.idx").toString()));
+        String existing = classLoading(TARGET.resolve("metaroce-index.aot"), List.of("index", SAMPLE, "--index", tmp.resolve("new3.idx").toString()));
+        for (String searchSide : List.of(" org.apache.lucene.search.FieldValueHitQueue ", " org.apache.lucene.search.BooleanQuery$Builder ", " picocli.CommandLine$Model$CommandSpec ")) {
+            assertTrue(!fresh.contains(searchSide), searchSide.trim() + " in the new-index cache");
+            assertTrue(existing.contains(searchSide + "source: shared objects file"), searchSide.trim() + " not in index's cache");
         }
         // search's and extract's training built its index in a child JVM: the indexer is not in their caches.
         for (String command : List.of("search", "extract")) {

@@ -40,6 +40,9 @@ import org.apache.lucene.util.BytesRef;
  * query is either a filter beside a selective clause (the doc values check the few candidates) or a scan of one
  * column; a point per counter cost more at indexing (sixty BKD trees per segment) than it ever saved there.
  * The usual counters of a flow document get no doc value when 0 ({@link #SPARSE_COUNTERS}).
+ *
+ * <p>A part document (a long flow's further packet lists) is stored whole like any other, but indexed only by the
+ * fields that queries reach it by ({@link #ON_PART}): every search, facet and sort runs on flow documents alone.
  */
 final class LuceneDocuments {
     /** The single-valued LONG fields that are points as well as doc values. */
@@ -72,6 +75,20 @@ final class LuceneDocuments {
             if (f == null || f.type() != FieldType.LONG || f.multi() || pointed(f)) throw new IllegalStateException("not a plain counter: " + n);
         }
     }
+
+    /**
+     * The fields a part document is indexed by, each as a flow document indexes it (Lucene wants one schema per
+     * field name in every document that has it); a part's other fields (its flow's and capture's identity, repeated
+     * from the flow document) are in its stored value only. WHY: searches, facets and sorts run on flow documents
+     * alone ({@code FlowIndexQueries.flows}); a part is reached only by its capture (the replace and delete terms
+     * {@code capture_path}, {@code capture_hash}), its flow ({@code root_id}, sorted by {@code part}), the expiry
+     * ({@code capture_last_ns}, {@code indexed_at_ns}) and its {@code kind} and {@code id}. Indexing the other
+     * sixteen fields (a term and a sorted-set doc value per keyword, a point and a doc value per time and QP, the IPs)
+     * was cold code for every part at the end of a run: the 98 parts of the 1 M-frame capture cost some 0.07 s of CPU
+     * after the pass (docs/benchmarks.md, "helper ixcpu, eighteenth session").
+     */
+    static final Set<String> ON_PART = Set.of(FlowSchema.ID, FlowSchema.KIND, FlowSchema.ROOT_ID, FlowSchema.PART,
+            FlowSchema.CAPTURE_PATH, FlowSchema.CAPTURE_HASH, FlowSchema.CAPTURE_LAST, FlowSchema.INDEXED_AT);
 
     private LuceneDocuments() {}
 
@@ -119,6 +136,7 @@ final class LuceneDocuments {
             doc.clear();
             stored.reset();
             boolean flow = FlowSchema.KIND_FLOW.equals(d.kind());
+            boolean part = !flow && FlowSchema.KIND_PART.equals(d.kind());
             int sparse = 0;
             for (var e : d.fields().entrySet()) {
                 Plan p = plan(e.getKey());
@@ -126,6 +144,10 @@ final class LuceneDocuments {
                 String n = f.name();
                 Object v = e.getValue();
                 int at = 2 * p.slot();
+                if (part && !p.onPart()) { // stored only (ON_PART)
+                    stored(p, v);
+                    continue;
+                }
                 switch (p.kind()) {
                     case AS_PACKED -> {
                         byte[] b = (byte[]) v;
@@ -201,6 +223,15 @@ final class LuceneDocuments {
             return doc;
         }
 
+        /** {@code v} into the stored value alone, as {@link #toLucene} stores it beside indexing it. */
+        private void stored(Plan p, Object v) {
+            switch (p.kind()) {
+                case AS_KEYWORD -> stored.utf8Field(p.header(), ((String) v).getBytes(StandardCharsets.UTF_8));
+                case AS_SPARSE, AS_COUNTER, AS_POINTED -> stored.longField(p.header(), (Long) v);
+                default -> stored.field(p.field(), v);
+            }
+        }
+
         /** The reused doc value with a skip index of a plain counter, set to {@code x}. */
         private Field docValue(int at, String n, long x) {
             Field f = reused[at];
@@ -232,7 +263,7 @@ final class LuceneDocuments {
      * How a field is converted ({@link #AS_PACKED} ... {@link #AS_OTHER}), the bytes of its code in the stored value,
      * and its slot among a converter's reused fields.
      */
-    private record Plan(FieldDef field, int kind, byte[] header, int slot) {
+    private record Plan(FieldDef field, int kind, byte[] header, int slot, boolean onPart) {
         static Plan of(FieldDef f, int slot) {
             int kind;
             if (StoredFlows.packed(f)) kind = AS_PACKED;
@@ -242,7 +273,7 @@ final class LuceneDocuments {
                 case LONG, TIME -> pointed(f) ? AS_POINTED : sparse(f) ? AS_SPARSE : AS_COUNTER;
                 default -> AS_OTHER;
             };
-            return new Plan(f, kind, StoredFlows.header(f), slot);
+            return new Plan(f, kind, StoredFlows.header(f), slot, kind == AS_PACKED || ON_PART.contains(f.name()));
         }
     }
 

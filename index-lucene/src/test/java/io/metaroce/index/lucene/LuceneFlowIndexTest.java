@@ -516,6 +516,90 @@ class LuceneFlowIndexTest extends FlowIndexContract {
     }
 
     /**
+     * A part document is indexed only by the fields that reach it ({@link LuceneDocuments#ON_PART}: its flow, its
+     * capture, the expiry), each as a flow document indexes it; its flow's identity (keywords, IPs, QPs, times) is in
+     * its stored value alone. It still reads back whole, in order, and goes with its capture.
+     */
+    @Test
+    void partDocumentsAreIndexedOnlyByTheFieldsThatReachThem(@TempDir Path t) throws Exception {
+        Path d = t.resolve("i");
+        SyntheticFlows.Capture a = SyntheticFlows.capture(4, 60, 7);
+        List<FlowDocument> parts = a.documents().stream().filter(x -> FlowSchema.KIND_PART.equals(x.kind())).toList();
+        FlowDocument split = a.flows().stream().filter(f -> f.getLong(FlowSchema.PARTS) > 2).findFirst().orElseThrow();
+        int all = a.documents().size(), flows = a.flows().size();
+        assertTrue(parts.size() > 10 && all == flows + parts.size() + 1, parts.size() + " " + all);
+        try (LuceneFlowIndex idx = LuceneFlowIndex.openForWriting(d)) {
+            idx.addCapture(a.capture(), a.documents());
+        }
+        try (var dir = org.apache.lucene.store.FSDirectory.open(d); var r = org.apache.lucene.index.DirectoryReader.open(dir)) {
+            String root = split.getString(FlowSchema.ROOT_ID);
+            int ofFlow = split.getLong(FlowSchema.PARTS).intValue();
+            // the fields of ON_PART: on every document of the flow or capture
+            assertEquals(ofFlow, r.docFreq(new org.apache.lucene.index.Term(FlowSchema.ROOT_ID, root)));
+            assertEquals(all, r.docFreq(new org.apache.lucene.index.Term(FlowSchema.CAPTURE_HASH, a.capture().hash())));
+            assertEquals(all, r.docFreq(new org.apache.lucene.index.Term(FlowSchema.CAPTURE_PATH, a.capture().path())));
+            assertEquals(parts.size(), r.docFreq(new org.apache.lucene.index.Term(FlowSchema.KIND, FlowSchema.KIND_PART)));
+            assertEquals(all, count(r, FlowSchema.CAPTURE_LAST, true));
+            assertEquals(all, count(r, FlowSchema.CAPTURE_LAST, false));
+            assertEquals(all, count(r, FlowSchema.INDEXED_AT, true));
+            assertEquals(all, count(r, FlowSchema.INDEXED_AT, false));
+            assertEquals(flows + parts.size(), count(r, FlowSchema.PART, false));
+            assertEquals(all, sortedSetDocs(r, FlowSchema.ID));
+            // the flow's identity: on the flow document only
+            assertEquals(1, r.docFreq(new org.apache.lucene.index.Term(FlowSchema.FLOW, split.getString(FlowSchema.FLOW))));
+            assertEquals(flows, count(r, FlowSchema.DEST_QP, false));
+            assertEquals(flows, count(r, FlowSchema.DEST_QP, true));
+            assertEquals(flows, count(r, FlowSchema.SRC, true));
+            assertEquals(flows, count(r, FlowSchema.FIRST, true));
+            assertEquals(flows + 1, count(r, FlowSchema.CAPTURE_FIRST, true), "the flows and the capture document");
+            assertEquals(flows + 1, sortedSetDocs(r, FlowSchema.CAPTURE_FORMAT));
+        }
+        try (LuceneFlowIndex idx = LuceneFlowIndex.openForWriting(d)) {
+            List<FlowDocument> back = idx.parts(split.getString(FlowSchema.ROOT_ID));
+            List<FlowDocument> want = a.documents().stream().filter(x -> split.getString(FlowSchema.ROOT_ID).equals(x.getString(FlowSchema.ROOT_ID))).toList();
+            assertEquals(want.size(), back.size());
+            for (int i = 0; i < want.size(); i++) {
+                assertEquals(List.copyOf(want.get(i).fields().keySet()), List.copyOf(back.get(i).fields().keySet()));
+                for (String k : want.get(i).fields().keySet()) {
+                    Object w = want.get(i).get(k), b = back.get(i).get(k);
+                    if (w instanceof byte[] wb) assertArrayEquals(wb, (byte[]) b, k);
+                    else assertEquals(w, b, k);
+                }
+            }
+            // found by the query of a flow's own field: the flow, never its parts
+            assertEquals(1, idx.search(new FlowQuery.Term(FlowSchema.field(FlowSchema.FLOW), split.getString(FlowSchema.FLOW)), FlowSort.DEFAULT, 10).total());
+            assertEquals(1, idx.expireBefore(a.capture().lastNs() + 1).size());
+        }
+        try (var dir = org.apache.lucene.store.FSDirectory.open(d); var r = org.apache.lucene.index.DirectoryReader.open(dir)) {
+            assertEquals(0, r.numDocs(), "the expiry takes the parts too");
+        }
+    }
+
+    /** Documents with a point ({@code points}) or a numeric or sorted-set doc value of the field. */
+    private static int count(org.apache.lucene.index.IndexReader r, String field, boolean points) throws IOException {
+        int n = 0;
+        for (var leaf : r.leaves()) {
+            if (points) {
+                var p = leaf.reader().getPointValues(field);
+                if (p != null) n += p.getDocCount();
+                continue;
+            }
+            var dv = leaf.reader().getNumericDocValues(field);
+            if (dv != null) while (dv.nextDoc() != org.apache.lucene.search.DocIdSetIterator.NO_MORE_DOCS) n++;
+        }
+        return n;
+    }
+
+    private static int sortedSetDocs(org.apache.lucene.index.IndexReader r, String field) throws IOException {
+        int n = 0;
+        for (var leaf : r.leaves()) {
+            var dv = leaf.reader().getSortedSetDocValues(field);
+            if (dv != null) while (dv.nextDoc() != org.apache.lucene.search.DocIdSetIterator.NO_MORE_DOCS) n++;
+        }
+        return n;
+    }
+
+    /**
      * A long flow's packed frame numbers and offsets are binary doc values (stored as they are), not in the stored
      * value (which Lucene compresses); short ones stay in the stored value. Every document still reads back whole,
      * also when the hits come in another order than the documents (each value is read with an iterator of its own).
