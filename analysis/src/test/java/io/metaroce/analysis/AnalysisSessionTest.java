@@ -214,6 +214,11 @@ class AnalysisSessionTest {
         }
         assertTrue(messagesWith > 1000 && rttsWith > 20 && events > 100, "not vacuous: " + messagesWith + " messages, "
                 + rttsWith + " flows with ACK round trips, " + events + " events");
+        // A pass that records per-frame verdicts (they name the message a frame completed) keeps the statistics.
+        AnalysisResult all = new AnalysisSession(AnalysisSettings.DEFAULT, AnalysisSession.Options.ALL).withoutStatistics().run(GBN);
+        AnalysisResult plain = new AnalysisSession(AnalysisSettings.DEFAULT, AnalysisSession.Options.ALL).run(GBN);
+        assertEquals(plain.flows(), all.flows());
+        assertTrue(all.flows().stream().mapToLong(f -> f.counters().messages()).sum() > 0);
     }
 
     @SuppressWarnings("unchecked")
