@@ -17,6 +17,8 @@ final class Acknowledgements {
     private final RetransmissionCauses causes;
     private final RetransmissionVerdicts verdicts;
     private final UnseenAcks unseen;
+    /** Whether the ACK round trips are collected (off: {@link AnalysisEngine#withoutStatistics}). */
+    boolean statistics = true;
     /** The cumulative acknowledgement being applied shows the responder held the retransmitted PSNs it covers. */
     private boolean coverDupAck;
 
@@ -277,7 +279,7 @@ final class Acknowledgements {
         if ((st & SeqWindow.SEEN) != 0 && w.copies[i] == 1 && fl.view != View.RECEIVER) {
             long rtt = f.timeNs - w.firstTime[i];
             if (rtt >= 0) {
-                fl.ackRtt.add(rtt);
+                if (statistics) fl.ackRtt.add(rtt);
                 if (rtt < fl.minRtt) fl.minRtt = rtt;
             }
         }

@@ -110,6 +110,16 @@ public final class AnalysisEngine {
         if (flowFrames == null) flowFrames = new FlowFrameRecorder();
     }
 
+    /**
+     * No open messages per request stream and no ACK round-trip or message-completion distributions from now on
+     * (call before the first frame): see {@link AnalysisSession#withoutStatistics}. The flow results then count
+     * no messages and report no such latencies; events and other verdicts are unchanged.
+     */
+    void withoutStatistics() {
+        stream.statistics = false;
+        acks.statistics = false;
+    }
+
     /** Told of each flow the bound evicts, with its result as it stood and its recorded frames. */
     @FunctionalInterface
     public interface EvictionListener {

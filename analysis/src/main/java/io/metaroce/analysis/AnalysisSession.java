@@ -153,6 +153,7 @@ public final class AnalysisSession {
     private FrameStages stages;
     private BatchHook batchHook;
     private long pipelineFromBytes = pipelineMinBytes;
+    private boolean statistics = true;
     private String tapHow = "as given";
     private volatile boolean cancelled;
     private volatile State state = State.NEW;
@@ -245,6 +246,22 @@ public final class AnalysisSession {
     public AnalysisSession pipelineFrom(long bytes) {
         requireNew();
         pipelineFromBytes = bytes;
+        return this;
+    }
+
+    /**
+     * Leaves out what only the flow results' statistics need: the open messages of each request stream (message
+     * counts, completion) and the latency distributions of ACK round trips and message completion. For a pass
+     * whose caller reads no flow statistics ({@code metaroce validate}: its findings, the pairing, the events and the
+     * paths of its HTML report do not depend on them); every event and every other verdict stays the same. Ignored
+     * when the pass records per-frame verdicts, which name the message a frame completed. Why: on 1 M frames of
+     * rocev2-clean the message ring and the latency histogram were about 30 ms of validate's analysis thread under
+     * C1 alone (Flow$Messages add/findByPsn/compact, RequestStream.message, Latency.add; perf, docs/benchmarks.md,
+     * helper val, eighteenth session), work whose results validate threw away.
+     */
+    public AnalysisSession withoutStatistics() {
+        requireNew();
+        statistics = false;
         return this;
     }
 
@@ -353,6 +370,7 @@ public final class AnalysisSession {
             e.boundHeapMib = Runtime.getRuntime().maxMemory() >> 20;
         }
         if (options.flowFrames()) e.recordFlowFrames();
+        if (!statistics && !options.verdicts()) e.withoutStatistics();
         if (evictionListener != null) e.onEviction(evictionListener);
         if (stages != null) e.onDropped(stages::evicted);
         engine = e;

@@ -24,6 +24,8 @@ final class RequestStream {
     private final UnseenAcks unseen;
     private final Congestion congestion;
     private final MetaRoceControl control;
+    /** Whether the open messages are kept (off: {@link AnalysisEngine#withoutStatistics}). */
+    boolean statistics = true;
 
     RequestStream(AnalysisSettings settings, VerdictSink sink, RetransmissionCauses causes, RetransmissionVerdicts verdicts,
                   UnseenAcks unseen, Congestion congestion, MetaRoceControl control) {
@@ -264,6 +266,9 @@ final class RequestStream {
     }
 
     private void message(Flow fl, FrameFacts f, long u, boolean isRead) {
+        // Without statistics no message is opened: every PSN's message stays -1 (SeqWindow), so that the look-ups
+        // by it (READ reservations, completion on acknowledgement) find none.
+        if (!statistics) return;
         OpcodeDef op = f.opcode;
         Flow.Messages m = fl.msgs;
         SeqWindow w = fl.w;

@@ -174,4 +174,62 @@ class AnalysisSessionTest {
                     ((Map<?, ?>) live.capture().get("tap")).get("resolved"));
         }
     }
+
+    /**
+     * A pass without statistics (validate's) keeps no open messages and no ACK round-trip or message-completion
+     * distributions, and nothing else changes: the same events in the same order, the same capture summary, the same
+     * flows but those counts and latencies, on every bundled capture. Fails when the engine ignores the setting
+     * (messages still counted) and when leaving the statistics out changes a verdict.
+     */
+    @Test
+    void withoutStatisticsOnlyTheStatisticsGo() throws Exception {
+        AnalysisSession.Options eventsOnly = new AnalysisSession.Options(false, true, false);
+        long messagesWith = 0, rttsWith = 0, events = 0;
+        List<Path> files = new ArrayList<>();
+        try (var dir = java.nio.file.Files.newDirectoryStream(SAMPLES, "*.pcap*")) {
+            for (Path p : dir) files.add(p);
+        }
+        files.sort(null);
+        assertTrue(files.size() >= 20, "the bundled captures: " + files);
+        for (Path file : files) {
+            List<AnalysisEvent> withEv = new ArrayList<>(), withoutEv = new ArrayList<>();
+            AnalysisResult with = new AnalysisSession(AnalysisSettings.DEFAULT, eventsOnly).onEvent(withEv::add).run(file);
+            AnalysisResult without = new AnalysisSession(AnalysisSettings.DEFAULT, eventsOnly).onEvent(withoutEv::add)
+                    .withoutStatistics().run(file);
+            assertEquals(withEv.stream().map(AnalysisEvent::toJson).toList(),
+                    withoutEv.stream().map(AnalysisEvent::toJson).toList(), file.toString());
+            events += withEv.size();
+            assertEquals(with.capture(), without.capture(), file.toString());
+            assertEquals(with.flows().size(), without.flows().size(), file.toString());
+            for (int i = 0; i < with.flows().size(); i++) {
+                Map<String, Object> a = with.flows().get(i).toJsonMap(), b = without.flows().get(i).toJsonMap();
+                messagesWith += ((Number) a.get("messages")).longValue();
+                if (((Map<?, ?>) a.get("latency")).get("ack_rtt_ns") != null) rttsWith++;
+                if (with.flows().get(i).srcQps() == null) assertEquals(0L, ((Number) b.get("messages")).longValue(), file + " " + a.get("id"));
+                assertEquals(0L, ((Number) b.get("messages_completed")).longValue(), file + " " + a.get("id"));
+                assertEquals(null, ((Map<?, ?>) b.get("latency")).get("ack_rtt_ns"), file + " " + a.get("id"));
+                assertEquals(null, ((Map<?, ?>) b.get("latency")).get("message_completion_ns"), file + " " + a.get("id"));
+                assertEquals(withoutStatistics(a), withoutStatistics(b), file + " " + a.get("id"));
+            }
+        }
+        assertTrue(messagesWith > 1000 && rttsWith > 20 && events > 100, "not vacuous: " + messagesWith + " messages, "
+                + rttsWith + " flows with ACK round trips, " + events + " events");
+        // A pass that records per-frame verdicts (they name the message a frame completed) keeps the statistics.
+        AnalysisResult all = new AnalysisSession(AnalysisSettings.DEFAULT, AnalysisSession.Options.ALL).withoutStatistics().run(GBN);
+        AnalysisResult plain = new AnalysisSession(AnalysisSettings.DEFAULT, AnalysisSession.Options.ALL).run(GBN);
+        assertEquals(plain.flows(), all.flows());
+        assertTrue(all.flows().stream().mapToLong(f -> f.counters().messages()).sum() > 0);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> withoutStatistics(Map<String, Object> flow) {
+        Map<String, Object> m = new java.util.LinkedHashMap<>(flow);
+        m.remove("messages");
+        m.remove("messages_completed");
+        Map<String, Object> lat = new java.util.LinkedHashMap<>((Map<String, Object>) m.get("latency"));
+        lat.remove("ack_rtt_ns");
+        lat.remove("message_completion_ns");
+        m.put("latency", lat);
+        return m;
+    }
 }

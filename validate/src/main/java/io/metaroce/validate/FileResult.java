@@ -18,6 +18,10 @@ public final class FileResult {
     final List<Finding> findings = new ArrayList<>();
     final Map<String, long[]> counts = new LinkedHashMap<>();
     List<String> problems = new ArrayList<>();
+    /**
+     * The pass's flow results (the HTML report's path table), from a pass without statistics: no message counts, no
+     * ACK round-trip or message-completion latencies (AnalysisSession#withoutStatistics).
+     */
     AnalysisResult analysis;
     List<FlowState> flows = List.of();
     long wallNanos;

@@ -49,7 +49,9 @@ public final class FileValidator {
         FileResult res = new FileResult(file);
         long t0 = System.nanoTime();
         try {
-            AnalysisSession session = session(settings, options, progress, pipelineFrom);
+            // validate reads no flow statistics (FileResult.analysis serves the HTML report's path table): the
+            // engine keeps no open messages and no latency distributions (AnalysisSession#withoutStatistics).
+            AnalysisSession session = session(settings, options, progress, pipelineFrom).withoutStatistics();
             Pass pass = new Pass(settings, plots, null, session, file);
             pass.rules.fast = fastFrames;
             pass.finish(session.run(file), res);
@@ -83,7 +85,7 @@ public final class FileValidator {
         FileResult res = new FileResult(Path.of(name));
         long t0 = System.nanoTime();
         try {
-            AnalysisSession session = session(settings, AnalysisSession.Options.RESULTS, null, -1);
+            AnalysisSession session = session(settings, AnalysisSession.Options.RESULTS, null, -1).withoutStatistics();
             Pass pass = new Pass(settings, plots, live, session, null);
             pass.finish(session.run(source, name), res);
         } catch (RuntimeException e) {
