@@ -74,6 +74,22 @@ public final class Analyzer {
      * then opened, mapped and paged the file in from scratch. A source without a mapping opens the file.
      */
     static TapChoice resolveTap(PacketSource pass, Path file, DissectorConfig dc) throws CaptureException {
+        TapChoice ahead = TapAhead.take(pass, file, dc);
+        return ahead != null ? ahead : resolveTapOver(pass, file, dc);
+    }
+
+    /**
+     * The pre-read of {@link #resolveTap(PacketSource, Path, DissectorConfig)} for file, to run on the thread that
+     * opens it ahead ({@link io.metaroce.capture.CaptureFiles#prefetch(Path, java.util.function.Consumer)}): the pass
+     * over the source that prefetch opened takes its choice instead of reading the first frames itself ({@link
+     * TapAhead}). dc: the decoder's configuration the pass will have; with another, the pass reads ahead itself.
+     */
+    public static java.util.function.Consumer<PacketSource> tapAhead(Path file, DissectorConfig dc) {
+        return TapAhead.of(file, dc);
+    }
+
+    /** {@link #resolveTap(PacketSource, Path, DissectorConfig)} without a choice made ahead. */
+    static TapChoice resolveTapOver(PacketSource pass, Path file, DissectorConfig dc) throws CaptureException {
         MemorySegment map = pass.mapping();
         if (map == null) return resolveTap(file, dc);
         // Read through read(2) like the pass, not copied out of the mapping (CaptureFiles.open(Path, MemorySegment)).

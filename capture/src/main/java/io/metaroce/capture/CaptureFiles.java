@@ -75,7 +75,18 @@ public final class CaptureFiles {
      * (a second replaces the first, which is then only closed at exit).
      */
     public static void prefetch(Path file) {
-        Prefetch p = new Prefetch(file);
+        prefetch(file, null);
+    }
+
+    /**
+     * As {@link #prefetch(Path)}, and then, on the same thread and only when it opened the file, {@code then} with the
+     * opened source: work that needs the file ahead (validate's pre-read of {@code --tap auto}). The first {@link
+     * #open(Path)} of the path waits for it as for the opening. {@code then} must not move the source (it may read the
+     * file through a second reader over {@link PacketSource#mapping()}, {@link #open(Path, MemorySegment)}); what it
+     * throws is dropped, the source is handed over all the same.
+     */
+    public static void prefetch(Path file, java.util.function.Consumer<PacketSource> then) {
+        Prefetch p = new Prefetch(file, then);
         prefetched = p;
         p.start();
     }
@@ -93,13 +104,16 @@ public final class CaptureFiles {
 
     private static final class Prefetch extends Thread {
         final Path file;
+        /** What runs with the opened source before open() takes it; null for nothing. */
+        private final java.util.function.Consumer<PacketSource> then;
         /** The opened source; null when the file was small or could not be opened. Read after join(). */
         PacketSource source;
 
-        Prefetch(Path file) {
+        Prefetch(Path file, java.util.function.Consumer<PacketSource> then) {
             super("metaroce-prefetch");
             setDaemon(true);
             this.file = file;
+            this.then = then;
         }
 
         @Override
@@ -108,6 +122,13 @@ public final class CaptureFiles {
                 if (Files.isRegularFile(file) && Files.size(file) >= PREFETCH_MIN_BYTES) source = openNow(file);
             } catch (IOException | RuntimeException e) {
                 // Left to open(), which reports it.
+            }
+            if (source != null && then != null) {
+                try {
+                    then.accept(source);
+                } catch (RuntimeException | Error e) {
+                    // Only work ahead: whoever takes the source does it again (and meets the error there, if any).
+                }
             }
         }
     }

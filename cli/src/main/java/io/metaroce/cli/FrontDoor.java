@@ -1,6 +1,8 @@
 package io.metaroce.cli;
 
 import io.metaroce.capture.CaptureFiles;
+import io.metaroce.validate.FileValidator;
+import io.metaroce.validate.ValidateSettings;
 import java.io.File;
 import java.io.PrintWriter;
 import java.lang.foreign.MemorySegment;
@@ -56,7 +58,13 @@ public final class FrontDoor {
             // warm-up does beside picocli.
             if (file != null && new File(file).length() >= CaptureFiles.PREFETCH_MIN_BYTES) {
                 try {
-                    CaptureFiles.prefetch(Path.of(file));
+                    Path p = Path.of(file);
+                    // validate also resolves --tap auto there, beside the set-up (FileValidator.tapAhead).
+                    if (args[0].equals("validate") && defaultDecoderAndTap(args)) {
+                        CaptureFiles.prefetch(p, FileValidator.tapAhead(p, ValidateSettings.defaults()));
+                    } else {
+                        CaptureFiles.prefetch(p);
+                    }
                 } catch (RuntimeException e) {
                     // Not a path (InvalidPathException): the command reports it.
                 }
@@ -272,6 +280,24 @@ public final class FrontDoor {
             file = f;
         }
         return file;
+    }
+
+    /**
+     * Whether a validate command line keeps the default RoCE ports and {@code --tap auto}, so that its pass will take
+     * the tap its capture's prefetch resolved ahead with the default settings: no argument that is or may be an
+     * option setting them ({@code --tap}, {@code --config}, {@code -d}/{@code --decode-as}, also with "=" or a
+     * value attached). A line it lets through wrongly only wastes that work: the pass compares the ports and
+     * reads ahead itself when they differ (or sees no pre-read at all under a tap given).
+     */
+    static boolean defaultDecoderAndTap(String[] args) {
+        for (int i = 1; i < args.length; i++) {
+            String a = args[i];
+            if (a.equals("--")) break;
+            // A short option's cluster may hold -d (-pd PORT...): any "-x..." with a 'd' counts.
+            if (a.startsWith("--tap") || a.startsWith("--config") || a.startsWith("--decode-as")
+                    || !a.startsWith("--") && a.startsWith("-") && a.indexOf('d') > 0) return false;
+        }
+        return true;
     }
 
     /**

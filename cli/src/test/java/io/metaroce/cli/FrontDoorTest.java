@@ -62,6 +62,23 @@ class FrontDoorTest {
         assertEquals(null, FrontDoor.validatePrefetchTarget(new String[] {"validate", "--", "a.pcap"}));
     }
 
+    /**
+     * validate resolves --tap auto ahead with the default RoCE ports only for a line that sets neither the ports nor
+     * the tap (nor may, through a config file or a cluster of short options holding -d).
+     */
+    @Test
+    void validateResolvesTheTapAheadOnlyWithTheDefaultPortsAndTap() {
+        for (String[] line : List.of(new String[] {"validate", "a.pcap"}, new String[] {"validate", "-r", "a.pcap"},
+                new String[] {"validate", "-T", "json", "a.pcap", "--report", "r.html"}, new String[] {"validate", "--fail-on=never", "a.pcap"})) {
+            assertTrue(FrontDoor.defaultDecoderAndTap(line), String.join(" ", line));
+        }
+        for (String[] line : List.of(new String[] {"validate", "--tap", "mirror", "a.pcap"}, new String[] {"validate", "--tap=auto", "a.pcap"},
+                new String[] {"validate", "--config", "c.yaml", "a.pcap"}, new String[] {"validate", "-d", "udp.port==4792,metaroce", "a.pcap"},
+                new String[] {"validate", "--decode-as=udp.port==4792,metaroce", "a.pcap"}, new String[] {"validate", "-pd", "x", "a.pcap"})) {
+            assertFalse(FrontDoor.defaultDecoderAndTap(line), String.join(" ", line));
+        }
+    }
+
     /** analyze -r FILE and validate FILE alone run without picocli; any other argument, or a file picocli reads otherwise, with it. */
     @Test
     void onlyThePlainFormsRunWithoutPicocli() {

@@ -146,12 +146,30 @@ public final class FileValidator {
     }
 
     /**
+     * The pre-read of {@code --tap auto} that {@link #validate(Path, ValidateSettings, boolean, LongConsumer)} of file
+     * with settings makes before its pass, to run on the thread that opens the file ahead ({@link
+     * io.metaroce.capture.CaptureFiles#prefetch(Path, Consumer)}, from the command line's front door): the pass then
+     * takes its choice ({@link io.metaroce.analysis.Analyzer#tapAhead}). With the decoder's configuration of
+     * {@link #session}, so that the pass's matches it.
+     */
+    public static Consumer<PacketSource> tapAhead(Path file, ValidateSettings settings) {
+        io.metaroce.analysis.AnalysisSettings a = passSettings(settings);
+        return io.metaroce.analysis.Analyzer.tapAhead(file,
+                new io.metaroce.dissector.DissectorConfig(a.rocePorts(), a.checkIcrc()));
+    }
+
+    /** The pass's settings: the decoder checks no ICRC (see {@link #session}). */
+    private static io.metaroce.analysis.AnalysisSettings passSettings(ValidateSettings settings) {
+        return settings.analysis.withCheckIcrc(false);
+    }
+
+    /**
      * The analysis pass the rules ride on, the tap resolved as analyze does. The decoder does not check ICRCs:
      * the rules do (MR-FRAME-001), on the analysis thread, which has the time to spare.
      */
     private static AnalysisSession session(ValidateSettings settings, AnalysisSession.Options options, LongConsumer progress,
                                            long pipelineFrom) {
-        AnalysisSession s = new AnalysisSession(settings.analysis.withCheckIcrc(false), options);
+        AnalysisSession s = new AnalysisSession(passSettings(settings), options);
         if (progress != null) s.onProgress((position, total, frames) -> progress.accept(position));
         if (pipelineFrom >= 0) s.pipelineFrom(pipelineFrom);
         return s;
