@@ -237,6 +237,78 @@ class TouchAheadTest {
     }
 
     @Test
+    void aBigFileIsReadByPreadStraightIntoTheWindow() throws Exception {
+        // From NATIVE_READ_MIN on (forced here on a smaller file), the window comes by pread(2) into the array itself
+        // (NativeRead): every byte once, frame for frame the same, across block boundaries, with records longer than
+        // the window skipped (a positional read needs no seek), and with the caller's interrupt left set.
+        assertTrue(NativeRead.link(), "the calls link under the tests' --enable-native-access");
+        Path file = dir.resolve("pread.pcap");
+        List<byte[]> frames = bigPcap(file);
+        try (PacketSource s = CaptureFiles.open(file)) {
+            MappedCapture m = (MappedCapture) s;
+            m.readNatively(file);
+            Thread.currentThread().interrupt();
+            try {
+                readsBack(s, frames);
+                assertTrue(Thread.currentThread().isInterrupted(), "the interrupt is left set");
+            } finally {
+                Thread.interrupted();
+            }
+            assertEquals(Files.size(file), m.bytesPread, "bytes read by pread(2)");
+            assertEquals(Files.size(file), m.bytesRead, "every byte once");
+            assertEquals(0, m.bytesCopied, "bytes copied out of the mapping");
+        }
+        List<byte[]> longOnes = new ArrayList<>();
+        for (int i = 0; i < 12; i++) longOnes.add(Blocks.frame(i % 3 == 0 ? 60 : 200_000, i));
+        Path longFile = dir.resolve("pread-long-records.pcap");
+        try (PcapWriter w = new PcapWriter(FileChannel.open(longFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING), CaptureFormat.PCAP_NS, LinkTypes.ETHERNET, 524_288,
+                ByteOrder.LITTLE_ENDIAN)) {
+            for (int i = 0; i < longOnes.size(); i++) w.write(T0 + i, longOnes.get(i));
+        }
+        try (PacketSource s = CaptureFiles.open(longFile)) {
+            MappedCapture m = (MappedCapture) s;
+            m.readNatively(longFile);
+            readsBack(s, longOnes);
+            assertTrue(m.bytesPread > 0 && m.bytesPread == m.bytesRead, m.bytesPread + " of " + m.bytesRead);
+            assertEquals(0, m.bytesCopied);
+        }
+    }
+
+    @Test
+    void preadTakesOverLateAndHandsBackWhenItFails() throws Exception {
+        // The calls are linked on another thread while the reader starts with read(2): it switches to pread(2) at the
+        // next window once they are there, and a pread that fails (its descriptor closed here) hands the rest back
+        // to read(2), frame for frame the same, every byte read once and none copied out of the mapping.
+        assertTrue(NativeRead.link());
+        Path file = dir.resolve("switching.pcap");
+        List<byte[]> frames = bigPcap(file);
+        try (PacketSource s = CaptureFiles.open(file)) {
+            MappedCapture m = (MappedCapture) s;
+            long preadBeforeFailure = -1;
+            for (int i = 0; i < frames.size(); i++) {
+                if (i == frames.size() / 3) {
+                    assertEquals(0, m.bytesPread, "read(2) until then");
+                    m.readNatively(file);
+                }
+                if (i == 2 * frames.size() / 3) {
+                    preadBeforeFailure = m.bytesPread;
+                    assertTrue(preadBeforeFailure > 0, "pread(2) took over");
+                    m.nat.close();
+                }
+                assertTrue(s.next(), "frame " + (i + 1));
+                assertArrayEquals(frames.get(i), s.data().toArray(ValueLayout.JAVA_BYTE), "frame " + (i + 1));
+                fromBuffer(s);
+            }
+            assertFalse(s.next());
+            assertTrue(s.problems().isEmpty(), s.problems().toString());
+            assertEquals(preadBeforeFailure, m.bytesPread, "no pread(2) after the failure");
+            assertEquals(Files.size(file), m.bytesRead, "every byte once, by pread(2) or read(2)");
+            assertEquals(0, m.bytesCopied);
+        }
+    }
+
+    @Test
     void aReadThatFailsFallsBackToTheMapping() throws Exception {
         // The file closed under the reader halfway: read(2) fails, and the rest of the window comes out of the
         // mapping, frame for frame the same.
