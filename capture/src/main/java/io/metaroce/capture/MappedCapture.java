@@ -46,7 +46,7 @@ abstract sealed class MappedCapture implements PacketSource permits PcapReader, 
     static final int HELD = 16 << 10;
     /**
      * Files from this size on are read by {@link NativeRead} once it is linked. The copy it saves costs the reading
-     * thread about 0.02 s per GB (0.14 s on 7.3 GB); linking costs 0.1 s of CPU on a thread of its own plus 0.06-0.08 s
+     * thread about 0.02 s per GB (0.14 s on 7.3 GB); linking costs 0.1 s of CPU on a thread of its own plus about 0.08 s
      * of C1's, whatever the size (perf, 10 M frames; docs/benchmarks.md, helper tenm, eighteenth session), which on
      * the 1 M-frame capture (733 MB) would be more than the 14 ms it saves. From 1 GiB on, where the launcher runs
      * analyze with both compilers too.
@@ -227,8 +227,7 @@ abstract sealed class MappedCapture implements PacketSource permits PcapReader, 
 
     /**
      * Makes {@link #fill} read through {@link NativeRead} from the file at {@code path} (the file this source maps)
-     * once it is linked, which starts now on another thread. A positional read keeps no file position, so the switch
-     * may come at any window (TouchAheadTest makes it late on purpose). Nothing when it cannot be.
+     * once it is linked, which starts now on another thread; before the first frame only. Nothing when it cannot be.
      */
     final void readNatively(java.nio.file.Path path) {
         if (!NativeRead.possible()) return;

@@ -22,9 +22,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * started when a big capture is opened, and a reader switches from {@link java.io.RandomAccessFile} to this once
  * {@link #ready}. Linux only (the flags of open(2)), and only when native access is enabled for this code (the
  * launcher's {@code --enable-native-access=ALL-UNNAMED}; without it a restricted call would print a warning).
- *
- * <p>A critical call keeps its thread from a safepoint until it returns: a read of the window (up to 128 KiB) from
- * the page cache takes tens of microseconds, from disk about a millisecond, which is what a collection may wait.
  */
 final class NativeRead {
     /** O_RDONLY | O_CLOEXEC on Linux (x86-64 and aarch64). */
