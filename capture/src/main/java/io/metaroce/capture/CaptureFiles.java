@@ -159,7 +159,7 @@ public final class CaptureFiles {
                 // The reader's window comes through read(2), the mapping stays for what is read out of order
                 // (MappedCapture.in says why); a file that cannot be opened again is copied out of the mapping.
                 RandomAccessFile in = openToRead(file);
-                if (in != null) m.readThrough(in, file);
+                if (in != null) m.readThrough(in);
             }
             return source;
         } catch (CaptureException e) {
@@ -216,7 +216,7 @@ public final class CaptureFiles {
         PacketSource source = open(file.toString(), mapping);
         if (source instanceof MappedCapture m) {
             RandomAccessFile in = openToRead(file);
-            if (in != null) m.readThrough(in, file);
+            if (in != null) m.readThrough(in);
         }
         return source;
     }

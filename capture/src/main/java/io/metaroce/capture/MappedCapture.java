@@ -44,14 +44,6 @@ abstract sealed class MappedCapture implements PacketSource permits PcapReader, 
      * from the mapping).
      */
     static final int HELD = 16 << 10;
-    /**
-     * Files from this size on are read by {@link NativeRead} once it is linked. The copy it saves costs the reading
-     * thread about 0.02 s per GB (0.14 s on 7.3 GB); linking costs 0.1 s of CPU on a thread of its own plus about 0.08 s
-     * of C1's, whatever the size (perf, 10 M frames; docs/benchmarks.md, helper tenm, eighteenth session), which on
-     * the 1 M-frame capture (733 MB) would be more than the 14 ms it saves. From 1 GiB on, where the launcher runs
-     * analyze with both compilers too.
-     */
-    static final long NATIVE_READ_MIN = 1L << 30;
     /** Problems kept in the list; later ones are only counted so a hostile file cannot grow memory. */
     static final int MAX_LISTED_PROBLEMS = 1000;
 
@@ -67,20 +59,10 @@ abstract sealed class MappedCapture implements PacketSource permits PcapReader, 
      * reading thread (a pipeline that fails interrupts its decoding thread).
      */
     RandomAccessFile in;
-    /**
-     * The file open for pread(2) straight into the window ({@link NativeRead}), which then fills it instead of
-     * {@link #in}; null until {@link NativeRead#ready} (the calls are linked on another thread meanwhile), for files
-     * under {@link #NATIVE_READ_MIN}, and after a read through it failed.
-     */
-    NativeRead.File nat;
-    /** The file to open as {@link #nat} once {@link NativeRead#ready}; null when there is none or it is open. */
-    private java.nio.file.Path natPath;
     /** The file position of {@link #in}: the window is read sequentially, so it seeks only after a skip. */
     private long inAt;
     /** Bytes {@link #fill} put into the window by read(2), and by a copy out of the mapping (what tests look at). */
     long bytesRead, bytesCopied;
-    /** Of {@link #bytesRead}, those read by {@link #nat} (what tests look at). */
-    long bytesPread;
     /** Owner of the file mapping, closed by close(); null when the caller owns the memory. */
     private final Arena arena;
     final MemorySegment file;
@@ -219,48 +201,17 @@ abstract sealed class MappedCapture implements PacketSource permits PcapReader, 
      * the mapping; before the first frame only. What other code reads from the mapping (a long record, a frame's
      * slice) it faults in itself.
      */
-    final void readThrough(RandomAccessFile in, java.nio.file.Path path) {
+    final void readThrough(RandomAccessFile in) {
         this.in = in;
         this.inAt = 0;
-        if (fileSize >= NATIVE_READ_MIN) readNatively(path);
     }
 
     /**
-     * Makes {@link #fill} read through {@link NativeRead} from the file at {@code path} (the file this source maps)
-     * once it is linked, which starts now on another thread; before the first frame only. Nothing when it cannot be.
-     */
-    final void readNatively(java.nio.file.Path path) {
-        if (!NativeRead.possible()) return;
-        natPath = path;
-        NativeRead.prepare();
-    }
-
-    /**
-     * Puts the file's bytes [from, from + n) into the window at {@code at}: by pread(2) straight into it through
-     * {@link #nat} once that is open (a failed or short read closes it for good), by read(2) when reading through, else (or
+     * Puts the file's bytes [from, from + n) into the window at {@code at}: by read(2) when reading through, else (or
      * for what a read did not bring: a file that got shorter than its mapping, whose mapping then fails as before) a
      * copy out of the mapping.
      */
     private void fill(long from, int at, int n) {
-        NativeRead.File nf = nat;
-        if (nf == null && natPath != null && NativeRead.ready()) {
-            nf = nat = NativeRead.open(natPath);
-            natPath = null;
-        }
-        if (nf != null) {
-            long r;
-            while (n > 0 && (r = nf.read(window, at, n, from)) > 0) {
-                bytesRead += r;
-                bytesPread += r;
-                from += r;
-                at += r;
-                n -= (int) r;
-            }
-            if (n == 0) return;
-            // Failed or short (a file that got shorter): the rest as before, through in, then from the mapping.
-            nf.close();
-            nat = null;
-        }
         RandomAccessFile f = in;
         if (f != null) {
             try {
@@ -479,9 +430,6 @@ abstract sealed class MappedCapture implements PacketSource permits PcapReader, 
             closed = true;
             finished = true;
             closeIn();
-            if (nat != null) nat.close();
-            nat = null;
-            natPath = null;
             if (arena != null) {
                 arena.close();
             }
