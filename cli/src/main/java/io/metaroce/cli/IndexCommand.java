@@ -4,6 +4,7 @@ import io.metaroce.analysis.AnalysisEngine;
 import io.metaroce.analysis.AnalysisResult;
 import io.metaroce.analysis.AnalysisSession;
 import io.metaroce.analysis.AnalysisSettings;
+import io.metaroce.analysis.EventType;
 import io.metaroce.analysis.FlowSummary;
 import io.metaroce.analysis.FrameList;
 import io.metaroce.capture.CaptureException;
@@ -355,9 +356,13 @@ public final class IndexCommand implements Callable<Integer> {
             java.util.function.LongConsumer progressAt, EvictedFlowSpill evicted, FlowOccurrences occurrences) throws IOException {
         Path abs = file.toAbsolutePath().normalize();
         long size = CaptureIdentity.size(abs);
-        Map<String, Set<String>> events = new HashMap<>();
+        // Each flow's event types as a mask of EventType ordinals (eventLabels gives a document its labels): held
+        // for every flow with an event until its documents are made. A TreeSet of labels per flow held 150 bytes per
+        // flow with one type and 192 with two, the mask 48 (the map's entry and table included, the keys not; 2x10^5
+        // flows, heap after GC; docs/benchmarks.md, end of the eighteenth session).
+        Map<String, Integer> events = new HashMap<>();
         AnalysisEngine.EventListener eventTypes = e -> {
-            if (e.flow() != null) events.computeIfAbsent(e.flow(), x -> new TreeSet<>()).add(e.type().label());
+            if (e.flow() != null) events.merge(e.flow(), eventBit(e.type()), (a, b) -> a | b);
         };
         AnalysisSession.Options keep = new AnalysisSession.Options(false, false, true);
         // --rules: the conformance rules ride on the same pass (as validate runs them), not a second one.
@@ -469,7 +474,7 @@ public final class IndexCommand implements Callable<Integer> {
                 Stream.concat(StreamSupport.stream(spilled.spliterator(), false), held.stream().map(f -> Map.entry(f, session.framesOf(f.id()))))
                         .flatMap(e -> {
                             FlowSummary f = e.getKey();
-                            return FlowDocuments.of(cap, f, e.getValue(), events.getOrDefault(f.id(), Set.of()), broken.getOrDefault(f.id(), Set.of()),
+                            return FlowDocuments.of(cap, f, e.getValue(), eventLabels(events.get(f.id())), broken.getOrDefault(f.id(), Set.of()),
                                     split, occurrences.next(f.id())).stream();
                         })).peek(d -> made[0]++).iterator();
         List<?> problems = c.get("capture_problems") instanceof List<?> l ? l : List.of();
@@ -479,6 +484,24 @@ public final class IndexCommand implements Callable<Integer> {
             for (Object p : problems) report(err, "metaroce index: " + abs + ": " + p + " (indexed what was readable)");
         });
         return problems.isEmpty() ? 0 : 2;
+    }
+
+    static {
+        // A flow's mask of event types is an int of their ordinals.
+        if (EventType.values().length > Integer.SIZE) throw new IllegalStateException("more event types than bits in an int");
+    }
+
+    /** The bit of type in a flow's mask of event types. */
+    static int eventBit(EventType type) {
+        return 1 << type.ordinal();
+    }
+
+    /** The labels of the event types in mask (null: none); FlowDocuments sorts them. */
+    static List<String> eventLabels(Integer mask) {
+        if (mask == null) return List.of();
+        List<String> labels = new ArrayList<>(Integer.bitCount(mask));
+        for (EventType t : EventType.values()) if ((mask & eventBit(t)) != 0) labels.add(t.label());
+        return labels;
     }
 
     /** The capture of this content in the index, or added in this run and waiting for its commit; or null. */
