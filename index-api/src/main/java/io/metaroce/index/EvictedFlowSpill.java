@@ -14,9 +14,7 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -40,7 +38,6 @@ import java.util.TreeMap;
 public final class EvictedFlowSpill implements AutoCloseable {
     private final Path dir;
     private FileChannel file;
-    private Path name;
     private final ByteBuffer buf = ByteBuffer.allocate(1 << 16);
     /** One record as it is encoded (a flow of one packet: about 130 bytes). */
     private final ByteBuffer record = ByteBuffer.allocate(4_096);
@@ -85,15 +82,8 @@ public final class EvictedFlowSpill implements AutoCloseable {
     }
 
     private void open() throws IOException {
-        Files.createDirectories(dir);
-        name = Files.createTempFile(dir, "metaroce-evicted-", ".spill");
-        file = FileChannel.open(name, StandardOpenOption.READ, StandardOpenOption.WRITE, StandardOpenOption.DELETE_ON_CLOSE);
-        try {
-            // Gone from the directory at once (POSIX keeps the open file): a run killed with -9 leaves no scratch file.
-            Files.delete(name);
-        } catch (IOException e) {
-            // Not where an open file cannot be deleted: DELETE_ON_CLOSE removes it when the spill closes.
-        }
+        // Gone from the directory at once: a run killed with -9 leaves no scratch file.
+        file = ScratchFiles.openUnlinked(dir, "metaroce-evicted-");
     }
 
     private void flush() throws IOException {

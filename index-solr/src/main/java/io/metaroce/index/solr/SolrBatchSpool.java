@@ -1,12 +1,11 @@
 package io.metaroce.index.solr;
 
+import io.metaroce.index.ScratchFiles;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -39,15 +38,7 @@ final class SolrBatchSpool implements AutoCloseable {
 
     /** A new, empty spool in {@code dir}. */
     static SolrBatchSpool open(Path dir) throws IOException {
-        Files.createDirectories(dir);
-        Path name = Files.createTempFile(dir, "metaroce-solr-", ".spill");
-        FileChannel f = FileChannel.open(name, StandardOpenOption.READ, StandardOpenOption.WRITE, StandardOpenOption.DELETE_ON_CLOSE);
-        try {
-            Files.delete(name);
-        } catch (IOException e) {
-            // Not where an open file cannot be deleted: DELETE_ON_CLOSE removes it when the spool closes.
-        }
-        return new SolrBatchSpool(f);
+        return new SolrBatchSpool(ScratchFiles.openUnlinked(dir, "metaroce-solr-"));
     }
 
     /** Appends one batch (the list may be reused by the caller afterwards). */
