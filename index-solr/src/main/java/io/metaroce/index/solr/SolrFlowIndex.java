@@ -132,11 +132,11 @@ public final class SolrFlowIndex implements FlowIndex {
           flows.clear();
         }
       }
-      SolrBatchSpool spooled = spool;
+      SolrBatchSpool toSend = spool;
       run(() -> {
         client.deleteByQuery(replaced);
-        if (spooled != null) {
-          for (var batches = spooled.read(); batches.hasNext(); ) client.add(batches.next());
+        if (toSend != null) {
+          for (var batches = toSend.read(); batches.hasNext(); ) client.add(batches.next());
         }
         if (!flows.isEmpty()) client.add(flows);
         if (!captureDocs.isEmpty()) client.add(captureDocs);
