@@ -15,9 +15,15 @@ import java.util.zip.ZipOutputStream;
  */
 public final class FlowConfigset {
 
-  /** Bumped with every change to the field list or types; part of the configset name. */
-  public static final int SCHEMA_VERSION = 1;
+  /**
+   * Bumped with every change to the field list or types; part of the configset name. 2: the hidden field {@code
+   * _attempt} (SolrFlowIndex.ATTEMPT). A collection of version 1 is still opened ({@link #OLDER}): its documents are the
+   * same, and SolrFlowIndex replaces a capture in it in the order of version 1 (see SolrFlowIndex).
+   */
+  public static final int SCHEMA_VERSION = 2;
   public static final String NAME = "metaroce-flows-v" + SCHEMA_VERSION;
+  /** The configset of the schema version before, whose collections this tool still reads and writes. */
+  public static final String OLDER = "metaroce-flows-v" + (SCHEMA_VERSION - 1);
   static final String RESOURCE_DIR = "/io/metaroce/index/solr/configset/";
   static final List<String> FILES = List.of("solrconfig.xml", "managed-schema.xml");
 

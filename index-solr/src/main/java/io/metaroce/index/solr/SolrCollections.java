@@ -85,7 +85,9 @@ public final class SolrCollections {
     } catch (SolrException | IOException e) {
       throw new IndexFormatException("SolrCloud collection '" + target.collection() + "': cannot read its state: " + e.getMessage());
     }
-    if (!FlowConfigset.NAME.equals(config)) {
+    // The older version differs by the hidden attempt field only: same documents, same queries (SolrFlowIndex asks
+    // the schema itself whether the field is there before its first add).
+    if (!FlowConfigset.NAME.equals(config) && !FlowConfigset.OLDER.equals(config)) {
       throw new IndexFormatException("SolrCloud collection '" + target.collection() + "' uses configset '" + config
           + "', not " + FlowConfigset.NAME + ": it is not a flow index of this schema version");
     }

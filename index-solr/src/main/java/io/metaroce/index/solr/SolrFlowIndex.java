@@ -21,6 +21,7 @@ import org.apache.solr.client.solrj.SolrQuery;
 import org.apache.solr.client.solrj.SolrServerException;
 import org.apache.solr.client.solrj.impl.CloudHttp2SolrClient;
 import org.apache.solr.client.solrj.request.json.JsonQueryRequest;
+import org.apache.solr.client.solrj.request.schema.SchemaRequest;
 import org.apache.solr.client.solrj.request.json.TermsFacetMap;
 import org.apache.solr.client.solrj.response.QueryResponse;
 import org.apache.solr.client.solrj.response.json.BucketBasedJsonFacet;
@@ -37,13 +38,20 @@ import org.apache.solr.common.params.CursorMarkParams;
  * them ({@link FacetBucket#ORDER}).
  *
  * <p>A capture's documents become visible together: they are sent, then committed once (the configset never
- * opens a searcher on its own). SolrCloud has no transaction across shards, so a writer killed between sending
- * and committing leaves documents that a later commit exposes without their capture document; indexing that
- * capture again replaces them (its hash and path are deleted first). What Solr can give, then: a capture whose
- * documents fail to be made (the iteration throws) leaves the collection as it was, since nothing is sent before the
- * iteration ends; a capture whose sending fails or is killed midway leaves, at the next commit of any writer, its
- * earlier documents deleted and part of the new ones without their capture document (a capture not indexed, which
- * the next run indexes again); a capture counts as indexed once its commit returns.
+ * opens a searcher on its own). SolrCloud has no transaction across shards or requests and no rollback in cloud mode,
+ * and any writer's commit (or a node's autoCommit with a new searcher) exposes whatever was sent. What Solr can give,
+ * then, and what this does: a capture whose documents fail to be made (the iteration throws) leaves the collection as
+ * it was, since nothing is sent before the iteration ends; then its documents are sent tagged with an id of this add
+ * ({@link #ATTEMPT}), and only after the last of them the earlier documents of its path or content are deleted, by a
+ * query that spares this add's tag, then the capture document is sent and the commit made. So a send that fails or
+ * is killed before that delete leaves, at the next commit of any writer, <b>the earlier capture whole</b>, plus the
+ * flow documents of this add sent so far, without a capture document (a capture not indexed: the next run indexes it
+ * again and its delete, by path, removes them; a send that fails with Solr still reachable removes them itself); one
+ * killed between the delete and the capture document leaves the new flows whole without their capture document (the
+ * next run indexes the capture again). A capture counts as indexed once its commit returns. This is the order of the
+ * embedded index (LuceneFlowIndex's {@code _attempt}), without its atomic commit. A collection made with the configset
+ * of schema version 1 has no such field: there a capture is replaced in the order of version 1 (the earlier documents
+ * deleted first), so a killed send leaves neither capture until the next run.
  */
 public final class SolrFlowIndex implements FlowIndex {
 
@@ -103,13 +111,14 @@ public final class SolrFlowIndex implements FlowIndex {
    * Streamed: the documents are converted as the iteration gives them and kept in batches of {@link #BATCH}; a capture
    * of more than one batch keeps them in a scratch file ({@link SolrBatchSpool}), not in a list, and nothing is sent
    * before the iteration has ended, so an iteration that fails leaves the collection as it was (SolrCloud could not take
-   * back what was sent). Then, as before: the delete of the capture's earlier documents (its path or content), the
-   * batches, the capture document last, one commit.
+   * back what was sent). Then the batches, tagged with this add's {@link #ATTEMPT} id; the delete of the capture's
+   * earlier documents (its path or content) that this add did not send; the capture document last; one commit.
    */
   @Override
   public void addCapture(IndexedCapture capture, Iterable<FlowDocument> documents) throws IOException {
     String replaced = SolrQueries.toSolr(new FlowQuery.Or(List.of(FlowIndexQueries.captureHash(capture.hash()),
         FlowIndexQueries.capturePath(capture.path()))));
+    String attempt = tagged() ? attemptPrefix + attempts.incrementAndGet() : null;
     List<SolrInputDocument> flows = new ArrayList<>(), captureDocs = new ArrayList<>(1);
     SolrBatchSpool spool = null;
     try {
@@ -117,13 +126,15 @@ public final class SolrFlowIndex implements FlowIndex {
         if (!capture.hash().equals(d.getString(FlowSchema.CAPTURE_HASH))) {
           throw new IllegalArgumentException("document " + d.id() + " is not of capture " + capture.hash());
         }
+        SolrInputDocument s = SolrDocuments.toSolr(d);
+        if (attempt != null) s.addField(ATTEMPT, attempt);
         // The capture document is sent last: a writer that dies midway leaves no capture document, so the
         // capture counts as not indexed and the next run indexes it again (replacing what was sent).
         if (FlowSchema.KIND_CAPTURE.equals(d.kind())) {
-          captureDocs.add(SolrDocuments.toSolr(d));
+          captureDocs.add(s);
           continue;
         }
-        flows.add(SolrDocuments.toSolr(d));
+        flows.add(s);
         if (flows.size() == BATCH) {
           // An ordinary capture (one batch or less) never opens the file.
           if (spool == null) spool = SolrBatchSpool.open(spoolDir);
@@ -133,20 +144,106 @@ public final class SolrFlowIndex implements FlowIndex {
         }
       }
       SolrBatchSpool toSend = spool;
-      run(() -> {
-        client.deleteByQuery(replaced);
-        if (toSend != null) {
-          for (var batches = toSend.read(); batches.hasNext(); ) client.add(batches.next());
-        }
-        if (!flows.isEmpty()) client.add(flows);
-        if (!captureDocs.isEmpty()) client.add(captureDocs);
-        client.commit(true, true);
-        return null;
-      });
+      if (attempt == null) {
+        // Schema version 1 (no attempt field): the earlier documents deleted first, as that version did.
+        run(() -> {
+          client.deleteByQuery(replaced);
+          send(toSend, flows);
+          if (!captureDocs.isEmpty()) client.add(captureDocs);
+          client.commit(true, true);
+          return null;
+        });
+      } else {
+        run(() -> {
+          sendTagged(capture, replaced, attempt, toSend, flows, captureDocs);
+          return null;
+        });
+      }
     } finally {
       if (spool != null) spool.close();
     }
   }
+
+  /** Sends the spooled batches, then the last one (held in memory); before each, {@link #sending} (tests). */
+  private void send(SolrBatchSpool spooled, List<SolrInputDocument> last) throws SolrServerException, IOException {
+    int n = 0;
+    if (spooled != null) {
+      for (var batches = spooled.read(); batches.hasNext(); ) {
+        List<SolrInputDocument> batch = batches.next();
+        sending.accept(n++);
+        client.add(batch);
+      }
+    }
+    if (!last.isEmpty()) {
+      sending.accept(n);
+      client.add(last);
+    }
+  }
+
+  /**
+   * The order of schema version 2: this add's documents, then the delete of the earlier ones that spares them, then the
+   * capture document and the commit. A failure before the delete was sent takes this add's documents back out (best
+   * effort: with Solr unreachable that fails too, and the next run of the path deletes them), unless a capture of the
+   * same content is indexed: its documents have the same ids as these, so Solr replaced them with these (equal but
+   * for the indexing time and the tag), and deleting these would leave that capture with holes.
+   */
+  private void sendTagged(IndexedCapture capture, String replaced, String attempt, SolrBatchSpool spooled,
+      List<SolrInputDocument> last, List<SolrInputDocument> captureDocs) throws SolrServerException, IOException {
+    boolean deleting = false;
+    try {
+      send(spooled, last);
+      // Set before the call: a delete whose answer is lost may have been applied all the same.
+      deleting = true;
+      client.deleteByQuery("(" + replaced + ") AND NOT " + ATTEMPT + ":" + SolrQueries.escape(attempt));
+      if (!captureDocs.isEmpty()) client.add(captureDocs);
+      client.commit(true, true);
+    } catch (SolrServerException | IOException | RuntimeException | Error e) {
+      if (!deleting) {
+        try {
+          if (capture(capture.hash()) == null) {
+            client.deleteByQuery(ATTEMPT + ":" + SolrQueries.escape(attempt));
+            client.commit(true, true);
+          }
+        } catch (SolrServerException | IOException | RuntimeException x) {
+          e.addSuppressed(x);
+        }
+      }
+      throw e;
+    }
+  }
+
+  /**
+   * The hidden field that tags every document an add sends with the add's id: declared by the configset of schema
+   * version 2 as indexed, not stored, no doc values, and not a name of {@link FlowSchema}, so no query of the tool,
+   * listing or document shows it ({@link SolrDocuments#fromSolr} reads the schema's names only, and Solr returns stored
+   * fields only). The id stays in the collection: the next replacement of the capture tells its own documents from
+   * these by it (they may have the same path and hash: the same file indexed again), so it differs from every earlier
+   * add's, of any process (a random prefix per writer plus a counter).
+   */
+  static final String ATTEMPT = "_attempt";
+  private final String attemptPrefix = java.util.UUID.randomUUID() + ":";
+  private final java.util.concurrent.atomic.AtomicLong attempts = new java.util.concurrent.atomic.AtomicLong();
+  /** Whether the collection's schema has {@link #ATTEMPT}; asked once, at the first add (a search never needs it). */
+  private volatile Boolean tagged;
+
+  /**
+   * Whether this collection's schema declares {@link #ATTEMPT}: a collection made from the configset of schema version
+   * 1 does not (Solr would refuse the documents: unknown field), nor does one whose operator kept that configset. Asked
+   * of the schema itself, not told by the configset's name, so that an operator who added the field by hand (the
+   * schema is mutable: {@code POST /schema} with the field line of the shipped managed-schema.xml) gets the order of
+   * version 2.
+   */
+  boolean tagged() throws IOException {
+    Boolean t = tagged;
+    if (t == null) {
+      var fields = run(() -> new SchemaRequest.Fields().process(client, target.collection())).getFields();
+      tagged = t = fields.stream().anyMatch(f -> ATTEMPT.equals(f.get("name")));
+    }
+    return t;
+  }
+
+  /** Called with the batch number before each batch is sent (tests: a send that fails or is cut midway). */
+  static volatile java.util.function.IntConsumer sending = n -> {};
 
   /** Batches written to a {@link SolrBatchSpool} so far (tests: a capture of many batches is not held in a list). */
   static final java.util.concurrent.atomic.AtomicLong spooled = new java.util.concurrent.atomic.AtomicLong();
@@ -185,12 +282,16 @@ public final class SolrFlowIndex implements FlowIndex {
     List<IndexedCapture> expired = new ArrayList<>();
     var q = new FlowQuery.And(List.of(FlowIndexQueries.captures(), FlowIndexQueries.expiredBefore(epochNs)));
     each(q, FlowSchema.CAPTURE_PATH, false, Integer.MAX_VALUE, d -> expired.add(identity(d)));
-    if (expired.isEmpty()) return expired;
+    // Documents of that age without a capture document: what a send killed midway left of a capture whose path is not
+    // indexed again (the next index of the path would delete them). Every document carries its capture's times.
+    String stale = SolrQueries.toSolr(FlowIndexQueries.expiredBefore(epochNs));
+    if (expired.isEmpty() && each(FlowIndexQueries.expiredBefore(epochNs), FlowSchema.ID, false, 0, d -> {}) == 0) return expired;
     List<FlowQuery> hashes = expired.stream().map(c -> FlowIndexQueries.captureHash(c.hash())).toList();
     run(() -> {
       for (int i = 0; i < hashes.size(); i += 256) {   // stays under Solr's boolean clause limit
         client.deleteByQuery(SolrQueries.toSolr(new FlowQuery.Or(hashes.subList(i, Math.min(hashes.size(), i + 256)))));
       }
+      client.deleteByQuery(stale);
       client.commit(true, true);
       return null;
     });

@@ -249,6 +249,212 @@ class SolrFlowIndexTest {
     }
   }
 
+  /** Documents of the collection matching a Solr query, hidden fields included, through a client of its own. */
+  static long raw(SolrTarget target, String solrQuery) throws Exception {
+    try (var client = SolrCollections.connect(target)) {
+      return client.query(new org.apache.solr.client.solrj.SolrQuery(solrQuery).setRows(0)).getResults().getNumFound();
+    }
+  }
+
+  /** The flow documents (not parts, not the capture) among the first {@code n} documents a capture sends. */
+  static long flowsAmongFirst(List<FlowDocument> docs, int n) {
+    return docs.stream().filter(d -> !FlowSchema.KIND_CAPTURE.equals(d.kind())).limit(n)
+        .filter(d -> FlowSchema.KIND_FLOW.equals(d.kind())).count();
+  }
+
+  static long total(SolrFlowIndex index, String query) throws IOException {
+    return index.search(FlowQueryParser.parse(query), FlowSort.DEFAULT, 0).total();
+  }
+
+  /**
+   * Schema version 2: a capture's documents carry the hidden attempt tag (indexed, never shown), and a changed capture
+   * whose send stops after two of its four batches leaves the earlier capture whole after another writer's commit:
+   * (a) a send that fails with Solr reachable takes its own documents back out; (b) one cut off (its client closed
+   * under it, as a kill -9 or a lost network would) leaves them without a capture document: search shows them beside
+   * the earlier capture's flows, the capture is not indexed; (c) the next index of that path (other content) deletes
+   * them with the earlier capture; (d) the same file cut midway when indexed again leaves it whole (Solr replaced
+   * equal documents by id, and no tagged delete ran); (e) a capture cut midway whose path is never indexed again goes
+   * with the expiry. On the order of schema version 1 (the earlier documents deleted first) (a) and (b) fail: 0 of
+   * the 3,500 earlier flows.
+   */
+  @Test
+  void aChangedCaptureWhoseSendStopsMidwayLeavesTheEarlierOneWhole(MiniSolrCloud cloud, @org.junit.jupiter.api.io.TempDir java.nio.file.Path spool) throws Exception {
+    java.nio.file.Path was = SolrFlowIndex.spoolDir;
+    SolrFlowIndex.spoolDir = spool;
+    SolrTarget target = SolrTarget.parse(cloud.allNodeUrls(), "attempts");
+    try (SolrFlowIndex writer = SolrFlowIndex.open(target, 2, 2)) {
+      assertTrue(writer.tagged(), "the shipped configset declares the attempt field");
+      IndexedCapture big = capture("/caps/big.pcapng", 'f', T0, T0 + 9_000);
+      List<FlowDocument> docs = withCapture(big, new ArrayList<>());
+      for (int i = 0; i < 3_500; i++) docs.addAll(flow(big, i));
+      writer.addCapture(big, docs);
+      // every document tagged (the capture's too), the tag in no answer
+      assertEquals(3_502, raw(target, SolrFlowIndex.ATTEMPT + ":*"));
+      try (var client = SolrCollections.connect(target)) {
+        var d = client.query(new org.apache.solr.client.solrj.SolrQuery("id:" + SolrQueries.escape(docs.get(1).id())).setFields("*")).getResults().getFirst();
+        assertFalse(d.getFieldNames().contains(SolrFlowIndex.ATTEMPT), d.getFieldNames().toString());
+      }
+      FlowDocument f4 = writer.search(FlowQueryParser.parse("flow:f4"), FlowSort.DEFAULT, 1).flows().getFirst();
+      assertEquals(flow(big, 4).getFirst(), f4);
+
+      IndexedCapture changed = capture("/caps/big.pcapng", '9', T0, T0 + 9_500);
+      List<FlowDocument> changedDocs = withCapture(changed, new ArrayList<>());
+      for (int i = 0; i < 3_500; i++) changedDocs.addAll(flow(changed, i));
+      IndexedCapture other = capture("/caps/other.pcapng", '8', T0, T0 + 1);
+      List<Integer> batchesSent = new ArrayList<>();
+
+      // (a) fails at the third batch, Solr reachable
+      SolrFlowIndex.sending = n -> {
+        if (n == 2) throw new java.io.UncheckedIOException(new IOException("connection reset (test)"));
+        batchesSent.add(n);
+      };
+      assertThrows(java.io.UncheckedIOException.class, () -> writer.addCapture(changed, changedDocs));
+      assertEquals(List.of(0, 1), batchesSent);
+      SolrFlowIndex.sending = n -> {};
+      writer.addCapture(other, withCapture(other, List.of()));   // another writer's commit
+      assertEquals(big, writer.capture(big.hash()));
+      assertEquals(3_500, total(writer, "capture_path:\"/caps/big.pcapng\""));
+      assertEquals(3_500, total(writer, "capture_hash:" + big.hash()));
+      assertEquals(0, raw(target, "capture_hash:" + changed.hash()), "a failed send takes its own documents back");
+
+      // (b) cut off at the third batch: nothing can be taken back
+      try (SolrFlowIndex cut = SolrFlowIndex.open(target, 0, 0)) {
+        SolrFlowIndex.sending = n -> {
+          if (n == 2) {
+            try {
+              cut.close();
+            } catch (IOException e) {
+              throw new java.io.UncheckedIOException(e);
+            }
+          }
+        };
+        assertThrows(Exception.class, () -> cut.addCapture(changed, changedDocs));
+      }
+      SolrFlowIndex.sending = n -> {};
+      writer.addCapture(other, withCapture(other, List.of()));
+      assertEquals(List.of(big, other), writer.captures());
+      assertEquals(3_500, total(writer, "capture_hash:" + big.hash()), "the earlier capture whole");
+      assertEquals(big, writer.capture(big.hash()));
+      long orphans = flowsAmongFirst(changedDocs, 2_000);
+      assertEquals(1_999, orphans);
+      assertEquals(2_000, raw(target, "capture_hash:" + changed.hash()));
+      assertNull(writer.capture(changed.hash()));
+      assertEquals(3_500 + orphans, total(writer, "capture_path:\"/caps/big.pcapng\""), "search shows the cut capture's flows sent");
+
+      // (c) the next index of the path replaces both
+      IndexedCapture third = capture("/caps/big.pcapng", '7', T0, T0 + 9_700);
+      List<FlowDocument> thirdDocs = withCapture(third, new ArrayList<>());
+      for (int i = 0; i < 3_500; i++) thirdDocs.addAll(flow(third, i));
+      writer.addCapture(third, thirdDocs);
+      assertEquals(List.of(third, other), writer.captures());
+      assertEquals(3_500, total(writer, "capture_path:\"/caps/big.pcapng\""));
+      assertEquals(0, raw(target, "capture_hash:" + changed.hash() + " OR capture_hash:" + big.hash()));
+
+      // (d) the same file indexed again and cut midway
+      try (SolrFlowIndex cut = SolrFlowIndex.open(target, 0, 0)) {
+        SolrFlowIndex.sending = n -> {
+          if (n == 2) {
+            try {
+              cut.close();
+            } catch (IOException e) {
+              throw new java.io.UncheckedIOException(e);
+            }
+          }
+        };
+        assertThrows(Exception.class, () -> cut.addCapture(third, thirdDocs));
+      }
+      SolrFlowIndex.sending = n -> {};
+      writer.addCapture(other, withCapture(other, List.of()));
+      assertEquals(third, writer.capture(third.hash()));
+      var all = writer.search(FlowQueryParser.parse("capture_path:\"/caps/big.pcapng\""), FlowSort.DEFAULT, 10_000);
+      assertEquals(3_500, all.total());
+      java.util.Map<String, FlowDocument> byId = new java.util.HashMap<>();
+      for (FlowDocument d : thirdDocs) byId.put(d.id(), d);
+      for (FlowDocument f : all.flows()) assertEquals(byId.get(f.id()), f);
+
+      // (d') the same, failing with Solr reachable: not taken back (those ids are the indexed capture's)
+      SolrFlowIndex.sending = n -> {
+        if (n == 2) throw new java.io.UncheckedIOException(new IOException("connection reset (test)"));
+      };
+      assertThrows(java.io.UncheckedIOException.class, () -> writer.addCapture(third, thirdDocs));
+      SolrFlowIndex.sending = n -> {};
+      writer.addCapture(other, withCapture(other, List.of()));
+      assertEquals(third, writer.capture(third.hash()));
+      all = writer.search(FlowQueryParser.parse("capture_path:\"/caps/big.pcapng\""), FlowSort.DEFAULT, 10_000);
+      assertEquals(3_500, all.total());
+      for (FlowDocument f : all.flows()) assertEquals(byId.get(f.id()), f);
+
+      // (e) a capture of a path never indexed again, cut midway: its documents go with the expiry of their time
+      IndexedCapture gone = capture("/caps/gone.pcapng", '6', T0 - 100, T0 - 50);
+      List<FlowDocument> goneDocs = withCapture(gone, new ArrayList<>());
+      for (int i = 0; i < 3_500; i++) goneDocs.addAll(flow(gone, i));
+      try (SolrFlowIndex cut = SolrFlowIndex.open(target, 0, 0)) {
+        SolrFlowIndex.sending = n -> {
+          if (n == 1) {
+            try {
+              cut.close();
+            } catch (IOException e) {
+              throw new java.io.UncheckedIOException(e);
+            }
+          }
+        };
+        assertThrows(Exception.class, () -> cut.addCapture(gone, goneDocs));
+      }
+      SolrFlowIndex.sending = n -> {};
+      writer.addCapture(other, withCapture(other, List.of()));
+      assertEquals(1_000, raw(target, "capture_hash:" + gone.hash()));
+      assertEquals(List.of(), writer.expireBefore(T0), "no capture document expired");
+      assertEquals(0, raw(target, "capture_hash:" + gone.hash()), "the documents without one did");
+      assertEquals(List.of(third, other), writer.captures());
+      assertEquals(3_500, total(writer, "*:*"));
+    } finally {
+      SolrFlowIndex.sending = n -> {};
+      SolrFlowIndex.spoolDir = was;
+    }
+  }
+
+  /**
+   * A collection made by the tool before the attempt field (configset metaroce-flows-v1, the shipped one without that
+   * field) opens, is searched and replaces captures as before (the earlier documents deleted first): Solr would refuse
+   * a tagged document there ("unknown field").
+   */
+  @Test
+  void aCollectionOfSchemaVersion1KeepsWorkingInItsOrder(MiniSolrCloud cloud) throws Exception {
+    assertTrue(index.tagged());
+    SolrTarget target = SolrTarget.parse(cloud.allNodeUrls(), "legacy");
+    try (var client = SolrCollections.connect(target)) {
+      var zip = new java.io.ByteArrayOutputStream();
+      try (var out = new java.util.zip.ZipOutputStream(zip)) {
+        for (String f : FlowConfigset.FILES) {
+          out.putNextEntry(new java.util.zip.ZipEntry(f));
+          String text = FlowConfigset.file(f);
+          if (f.equals("managed-schema.xml")) {
+            String line = text.lines().filter(l -> l.contains("name=\"" + SolrFlowIndex.ATTEMPT + "\"")).findFirst().orElseThrow();
+            text = text.replace(line + "\n", "");
+          }
+          out.write(text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+          out.closeEntry();
+        }
+      }
+      var stream = new org.apache.solr.common.util.ContentStreamBase.ByteArrayStream(zip.toByteArray(), "v1.zip", "application/zip");
+      new org.apache.solr.client.solrj.request.ConfigSetAdminRequest.Upload().setConfigSetName(FlowConfigset.OLDER).setUploadStream(stream).process(client);
+      var create = org.apache.solr.client.solrj.request.CollectionAdminRequest.createCollection("legacy", FlowConfigset.OLDER, 1, 1);
+      create.setWaitForFinalState(true);
+      create.process(client);
+    }
+    try (SolrFlowIndex legacy = SolrFlowIndex.open(target, 2, 2)) {
+      assertFalse(legacy.tagged(), "no attempt field in a version 1 schema");
+      IndexedCapture c = capture("/caps/c.pcapng", 'c', T0 + 5, T0 + 6);
+      legacy.addCapture(c, withCapture(c, flow(c, 100)));
+      IndexedCapture c2 = capture("/caps/c.pcapng", 'd', T0 + 5, T0 + 7);
+      legacy.addCapture(c2, withCapture(c2, flow(c2, 101)));
+      assertEquals(List.of(c2), legacy.captures());
+      FlowDocument f = legacy.search(new FlowQuery.MatchAll(), FlowSort.DEFAULT, 10).flows().getFirst();
+      assertEquals(flow(c2, 101).getFirst(), f);
+      assertEquals(2, raw(target, "*:*"), "the flow and its capture: the earlier capture deleted");
+    }
+  }
+
   @Test
   void capturesAreKnownByHashReplacedDeletedAndExpired() throws IOException {
     assertEquals(List.of(a, b), index.captures());
