@@ -283,9 +283,13 @@ public final class SolrFlowIndex implements FlowIndex {
     var q = new FlowQuery.And(List.of(FlowIndexQueries.captures(), FlowIndexQueries.expiredBefore(epochNs)));
     each(q, FlowSchema.CAPTURE_PATH, false, Integer.MAX_VALUE, d -> expired.add(identity(d)));
     // Documents of that age without a capture document: what a send killed midway left of a capture whose path is not
-    // indexed again (the next index of the path would delete them). Every document carries its capture's times.
-    String stale = SolrQueries.toSolr(FlowIndexQueries.expiredBefore(epochNs));
-    if (expired.isEmpty() && each(FlowIndexQueries.expiredBefore(epochNs), FlowSchema.ID, false, 0, d -> {}) == 0) return expired;
+    // indexed again (the next index of the path would delete them). Every document carries its capture's times. Only
+    // those indexed a day ago or more: an old capture being sent right now by another writer (its capture document
+    // not there yet) must not lose part of its flows (it goes whole with the next expiry).
+    FlowQuery staleQuery = new FlowQuery.And(List.of(FlowIndexQueries.expiredBefore(epochNs),
+        new FlowQuery.LongRange(FlowSchema.field(FlowSchema.INDEXED_AT), Long.MIN_VALUE, nowNs() - STALE_AFTER_NS)));
+    String stale = SolrQueries.toSolr(staleQuery);
+    if (expired.isEmpty() && each(staleQuery, FlowSchema.ID, false, 0, d -> {}) == 0) return expired;
     List<FlowQuery> hashes = expired.stream().map(c -> FlowIndexQueries.captureHash(c.hash())).toList();
     run(() -> {
       for (int i = 0; i < hashes.size(); i += 256) {   // stays under Solr's boolean clause limit
@@ -296,6 +300,14 @@ public final class SolrFlowIndex implements FlowIndex {
       return null;
     });
     return expired;
+  }
+
+  /** How long ago a document without a capture document must have been indexed for the expiry to take it: a day. */
+  static final long STALE_AFTER_NS = 86_400_000_000_000L;
+
+  private static long nowNs() {
+    java.time.Instant t = java.time.Instant.now();
+    return t.getEpochSecond() * 1_000_000_000L + t.getNano();
   }
 
   @Override
