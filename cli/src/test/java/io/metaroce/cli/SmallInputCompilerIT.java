@@ -122,6 +122,42 @@ class SmallInputCompilerIT {
         return decimalFlag("InitialRAMPercentage", args);
     }
 
+    /**
+     * index runs with its heap in transparent huge pages where the kernel offers them ("always" or "madvise"; where it
+     * does not, the JVM drops the flag quietly and reports it off): on a PVM guest each fresh 4 KB page of heap is a
+     * page fault of ~15 us of CPU, and index touches fresh heap for the flows' frame lists, the part documents' packed
+     * lists and Lucene's buffers (docs/benchmarks.md, "helper ixend, nineteenth session"). Both forms: a capture into a
+     * new index (the plain form's own cache, C1 alone) and a directory into an existing index (both compilers).
+     */
+    @Test
+    void indexRunsWithTransparentHugePages(@TempDir Path tmp) throws Exception {
+        boolean offered = transparentHugePagesOffered();
+        Path idx = tmp.resolve("flows.idx");
+        Launcher.Run first = Launcher.run(Launcher.Call.of("index", SAMPLE, "--index", idx.toString(), "--no-progress")
+                .env(Map.of("METAROCE_JAVA_OPTS", "-XX:+PrintFlagsFinal")));
+        assertEquals(0, first.exit(), first.show());
+        assertEquals(offered, thp(first), first.show());
+        assertTrue(first.out().contains("indexed " + SAMPLE), "no word of the flag on the way:\n" + first.show());
+        assertEquals("", first.err(), "no word of the flag on the way");
+        Launcher.Run again = Launcher.run(Launcher.Call.of("index", Launcher.CAPTURES.toString(), "--index", idx.toString(),
+                "--no-progress").env(Map.of("METAROCE_JAVA_OPTS", "-XX:+PrintFlagsFinal")));
+        assertEquals(offered, thp(again), again.show());
+    }
+
+    private static boolean thp(Launcher.Run run) {
+        Matcher m = Pattern.compile("UseTransparentHugePages\\s+=\\s+(true|false)").matcher(run.out());
+        assertTrue(m.find(), "the JVM printed its flags:\n" + run.show());
+        return Boolean.parseBoolean(m.group(1));
+    }
+
+    /** Whether the kernel gives huge pages to a region that asks for them (its mode is the bracketed word). */
+    private static boolean transparentHugePagesOffered() throws java.io.IOException {
+        Path mode = Path.of("/sys/kernel/mm/transparent_hugepage/enabled");
+        if (!Files.isReadable(mode)) return false;
+        String s = Files.readString(mode);
+        return s.contains("[always]") || s.contains("[madvise]");
+    }
+
     @Test
     void theUserCanAskForC2() {
         assertEquals(4, level(Map.of("METAROCE_JAVA_OPTS", "-XX:TieredStopAtLevel=4 -XX:+PrintFlagsFinal"), "analyze", "-r", SAMPLE));
