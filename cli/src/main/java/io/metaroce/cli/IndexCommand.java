@@ -478,8 +478,10 @@ public final class IndexCommand implements Callable<Integer> {
                                     split, occurrences.next(f.id())).stream();
                         })).peek(d -> made[0]++).iterator();
         List<?> problems = c.get("capture_problems") instanceof List<?> l ? l : List.of();
-        // Reported once its group's commit is done (on the thread that commits), so that a line means durable.
-        await(grouping).add(cap, docs, n -> {
+        // Reported once its group's commit is done (on the thread that commits), so that a line means durable. Its
+        // flows and its capture document are a lower bound of its documents: one of many blocks is added apart
+        // (LuceneFlowIndex.addApart), and other captures' commits do not wait for it.
+        await(grouping).add(cap, docs, flowCount + 1, n -> {
             report(out, "indexed " + abs + ": " + flowCount + " flows, " + made[0] + " documents");
             for (Object p : problems) report(err, "metaroce index: " + abs + ": " + p + " (indexed what was readable)");
         });

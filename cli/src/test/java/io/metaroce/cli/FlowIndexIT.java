@@ -470,8 +470,9 @@ class FlowIndexIT {
      * A real {@code kill -9} while a changed capture (the same path, other content) replaces one indexed before, in the
      * middle of its blocks (60,001 single-packet QPs: seven blocks of 10,000 documents; under -Xmx128m Lucene's buffer
      * is 21 MB, so it flushes a segment of the new documents after about three blocks, and the kill follows that
-     * segment's first file): the index opens with the earlier capture whole (60,000 flows) and nothing of the new one,
-     * and the next run replaces it whole.
+     * segment's first file, in the scratch directory the capture is added in apart: LuceneFlowIndex.addApart): the
+     * index opens with the earlier capture whole (60,000 flows) and nothing of the new one, and the next run removes
+     * the scratch directory and replaces the capture whole.
      */
     @Test
     void killDashNineInTheBlocksOfAChangedCaptureLeavesTheEarlierOne() throws Exception {
@@ -499,8 +500,12 @@ class FlowIndexIT {
         String flushed = null;
         long deadline = System.nanoTime() + 300_000_000_000L;
         while (flushed == null && p.isAlive() && System.nanoTime() < deadline) {
-            try (var files = Files.list(idx)) {
-                flushed = files.map(f -> f.getFileName().toString()).filter(n -> n.endsWith(".si") && !committed.contains(n)).findFirst().orElse(null);
+            // The whole tree: a capture of many blocks is added in a scratch directory inside the index first
+            // (LuceneFlowIndex.addApart), which the writer may remove while it is walked.
+            try (var files = Files.walk(idx)) {
+                flushed = files.map(f -> idx.relativize(f).toString()).filter(n -> n.endsWith(".si") && !committed.contains(n)).findFirst().orElse(null);
+            } catch (java.io.UncheckedIOException | java.nio.file.NoSuchFileException e) {
+                // a file or directory removed during the walk: walked again
             }
             if (flushed == null) Thread.sleep(5);
         }
@@ -508,6 +513,7 @@ class FlowIndexIT {
         p.waitFor();
         assertNotNull(flushed, "a segment of the new documents was written before the end (exit " + p.exitValue() + ")");
         assertEquals(137, p.exitValue(), "killed by SIGKILL");
+        assertTrue(flushed.startsWith(LuceneFlowIndex.SCRATCH), "the capture of 60,001 flows was being added apart: " + flushed);
         try (LuceneFlowIndex after = LuceneFlowIndex.openForReading(idx)) {
             List<IndexedCapture> held = after.captures();
             assertEquals(1, held.size(), held.toString());
@@ -517,6 +523,10 @@ class FlowIndexIT {
         }
         Run again = Launcher.run("index", cap.toString(), "--index", idx.toString());
         assertEquals(0, again.exit(), again.show());
+        try (var files = Files.list(idx)) {
+            assertEquals(List.of(), files.filter(f -> f.getFileName().toString().startsWith(LuceneFlowIndex.SCRATCH)).toList(),
+                    "the killed run's scratch directory was removed");
+        }
         try (LuceneFlowIndex done = LuceneFlowIndex.openForReading(idx)) {
             List<IndexedCapture> held = done.captures();
             assertEquals(1, held.size(), held.toString());

@@ -60,6 +60,14 @@ public final class CommitGroups implements AutoCloseable {
      * holds it, on the thread that commits. An exception from the add leaves the capture out and reports nothing.
      */
     public void add(IndexedCapture capture, Iterable<FlowDocument> documents, LongConsumer committed) throws IOException {
+        add(capture, documents, 0, committed);
+    }
+
+    /**
+     * As {@link #add(IndexedCapture, Iterable, LongConsumer)}, the iteration known to give at least {@code atLeast}
+     * documents ({@link FlowIndex#addUncommitted(IndexedCapture, Iterable, long)}).
+     */
+    public void add(IndexedCapture capture, Iterable<FlowDocument> documents, long atLeast, LongConsumer committed) throws IOException {
         long[] n = {0};
         index.addUncommitted(capture, () -> {
             Iterator<FlowDocument> in = documents.iterator();
@@ -74,7 +82,7 @@ public final class CommitGroups implements AutoCloseable {
                     return d;
                 }
             };
-        });
+        }, atLeast);
         boolean due;
         synchronized (this) {
             if (waiting.isEmpty()) {

@@ -42,6 +42,16 @@ public interface FlowIndex extends AutoCloseable {
         addCapture(capture, documents);
     }
 
+    /**
+     * As {@link #addUncommitted(IndexedCapture, Iterable)}, told that the iteration gives at least {@code atLeast}
+     * documents (the caller knows its flows before their documents are made): a backend may add a large capture
+     * otherwise than a small one (the embedded index adds one of many blocks apart, so that commits do not wait for
+     * it). This default ignores the number.
+     */
+    default void addUncommitted(IndexedCapture capture, Iterable<FlowDocument> documents, long atLeast) throws IOException {
+        addUncommitted(capture, documents);
+    }
+
     /** Makes every capture whose {@link #addUncommitted} returned before this call durable; this default has none waiting. */
     default void commit() throws IOException {}
 

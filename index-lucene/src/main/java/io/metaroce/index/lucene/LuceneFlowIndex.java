@@ -13,6 +13,7 @@ import io.metaroce.index.IndexFormatException;
 import io.metaroce.index.IndexedCapture;
 import io.metaroce.index.SearchResult;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -27,6 +28,7 @@ import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexNotFoundException;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.index.NoMergePolicy;
 import org.apache.lucene.index.SegmentInfos;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.index.TieredMergePolicy;
@@ -47,6 +49,7 @@ import org.apache.lucene.search.TopFieldCollectorManager;
 import org.apache.lucene.search.TopFieldDocs;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
+import org.apache.lucene.store.FilterDirectory;
 import org.apache.lucene.store.LockObtainFailedException;
 import org.apache.lucene.store.NIOFSDirectory;
 
@@ -139,14 +142,10 @@ public final class LuceneFlowIndex implements FlowIndex {
         // held by the AOT cache): `metaroce index` of one capture spent 0.04 instead of 0.066 s of CPU on its
         // open thread, and its compiler less (docs/benchmarks.md, "helper ixcpu, twelfth session"). Searching
         // processes (openForReading) keep the maps.
-        Directory d = new NIOFSDirectory(dir);
+        Directory d = new LinkingDirectory(new NIOFSDirectory(dir));
         IndexWriter w;
         try {
-            IndexWriterConfig cfg = new IndexWriterConfig().setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND)
-                    .setRAMBufferSizeMB(ramBufferMb(Runtime.getRuntime().maxMemory())).setUseCompoundFile(compoundFiles).setCommitOnClose(false)
-                    .setMergePolicy(new TieredMergePolicy().setSegmentsPerTier(segmentsPerTier).setFloorSegmentMB(floorSegmentMb)
-                            .setMaxMergeAtOnce((int) maxMergeAtOnce));
-            w = new IndexWriter(d, cfg);
+            w = new IndexWriter(d, config());
         } catch (LockObtainFailedException e) {
             d.close();
             throw new IndexFormatException(dir + ": another metaroce index is writing to this index (its write.lock is held)");
@@ -155,6 +154,8 @@ public final class LuceneFlowIndex implements FlowIndex {
             throw e;
         }
         try {
+            // The write lock is held: no other writer adds a capture apart now, so a scratch directory is a killed one's.
+            removeScratch(dir);
             checkCommitData(dir, w.getLiveCommitData());
             // A first, empty commit, so readers can open the index before the first capture is in.
             w.setLiveCommitData(Map.of(SCHEMA_KEY, Integer.toString(FlowSchema.VERSION)).entrySet());
@@ -171,6 +172,47 @@ public final class LuceneFlowIndex implements FlowIndex {
             w.rollback();
             d.close();
             throw e;
+        }
+    }
+
+    /** A writer's configuration (the index's writer and a capture's own: {@link #addApart}). */
+    private static IndexWriterConfig config() {
+        return new IndexWriterConfig().setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND)
+                .setRAMBufferSizeMB(ramBufferMb(Runtime.getRuntime().maxMemory())).setUseCompoundFile(compoundFiles).setCommitOnClose(false)
+                .setMergePolicy(new TieredMergePolicy().setSegmentsPerTier(segmentsPerTier).setFloorSegmentMB(floorSegmentMb)
+                        .setMaxMergeAtOnce((int) maxMergeAtOnce));
+    }
+
+    /** Files brought into the index as hard links, and as copies (a link failed), so far (tests). */
+    static final java.util.concurrent.atomic.AtomicLong linkedFiles = new java.util.concurrent.atomic.AtomicLong(),
+            copiedFiles = new java.util.concurrent.atomic.AtomicLong();
+    /** Whether {@link LinkingDirectory} tries links (tests turn it off to take the copy). */
+    static volatile boolean linkFiles = true;
+
+    /**
+     * The index's directory, whose {@code copyFrom} (what {@code IndexWriter.addIndexes} copies each file of a
+     * capture added apart with) makes a hard link when both directories are on the file system, and copies when the
+     * link fails (another file system, no links). WHY: Lucene never changes a file once written, so a link is the
+     * file; a copy of a 10^6-flow capture's segments (some 320 MB) would be read and written again under the
+     * commit lock.
+     */
+    static final class LinkingDirectory extends org.apache.lucene.store.FilterDirectory {
+        LinkingDirectory(Directory in) { super(in); }
+
+        @Override
+        public void copyFrom(Directory from, String src, String dest, org.apache.lucene.store.IOContext context) throws IOException {
+            if (linkFiles && FilterDirectory.unwrap(from) instanceof FSDirectory f && FilterDirectory.unwrap(in) instanceof FSDirectory t) {
+                try {
+                    Files.createLink(t.getDirectory().resolve(dest), f.getDirectory().resolve(src));
+                    linkedFiles.incrementAndGet();
+                    return;
+                } catch (IOException | UnsupportedOperationException e) {
+                    // Not linked (another file system, or none of links): copied below. A link half made does not
+                    // exist (link(2) is atomic), so the copy's new file is not in the way.
+                }
+            }
+            super.copyFrom(from, src, dest, context);
+            copiedFiles.incrementAndGet();
         }
     }
 
@@ -239,67 +281,189 @@ public final class LuceneFlowIndex implements FlowIndex {
      */
     @Override
     public void addUncommitted(IndexedCapture capture, Iterable<FlowDocument> documents) throws IOException {
+        addUncommitted(capture, documents, 0);
+    }
+
+    /**
+     * As {@link #addUncommitted(IndexedCapture, Iterable)}; a capture of at least {@code atLeast} documents, more than
+     * one block ({@link #blockDocuments}), is added apart ({@link #addApart}): to a writer of its own, then brought in
+     * whole, so that commits (other captures' reports) do not wait for its blocks.
+     */
+    @Override
+    public void addUncommitted(IndexedCapture capture, Iterable<FlowDocument> documents, long atLeast) throws IOException {
         requireWriter();
         LuceneDocuments.Converter converter = new LuceneDocuments.Converter();
         java.util.Iterator<FlowDocument> in = documents.iterator();
         CompletableFuture<Void> mine = new CompletableFuture<>();
         List<CompletableFuture<Void>> before = new ArrayList<>(2);
         String[] keys = {"path:" + capture.path(), "hash:" + capture.hash()};
+        synchronized (adds) {
+            for (String key : keys) {
+                CompletableFuture<Void> b = adds.put(key, mine);
+                if (b != null) before.add(b);
+            }
+        }
+        try {
+            // Nothing of this path or content in the index, nor added by this process: a plain add. Replacing
+            // costs Lucene a reader of the new segment to apply the delete query to after the flush (cold code:
+            // 0.05 s of CPU on the adding thread and as much in the compiler for a 1 M-frame capture). Read from the
+            // last commit, without the commit lock: an add of this process with the same path or content either is in
+            // {@link #adds} (before) or was removed from it by a commit that holds it, which the check then reads.
+            boolean replace = !(before.isEmpty() && (empty || !holds(earlier(capture))));
+            // Replace what was indexed from this path or with this content before, after the last block. An add of
+            // the same path or content begun earlier by another thread is waited for, so that this delete comes
+            // after its documents (a plain add after the delete would leave both). Waited for without the commit
+            // lock: an add apart takes the lock only at its end, and a reader of a ReentrantReadWriteLock queues
+            // behind a waiting commit, so waiting for it inside the lock with a commit waiting would never end.
+            if (replace) for (CompletableFuture<Void> b : before) b.exceptionally(e -> null).join();
+            // A replacing add's own documents, told apart from the earlier ones of the same path or content (which
+            // may have the same path and hash: the same file indexed again) only by this tag.
+            StringField tag = replace ? new StringField(ATTEMPT, attempt(), org.apache.lucene.document.Field.Store.NO) : null;
+            if (atLeast > blockDocuments) addApart(capture, in, converter, tag);
+            else addInBlocks(capture, in, converter, tag);
+        } finally {
+            // Its entries stay until a commit that began after this completes (commit()): until then the last
+            // commit does not answer for this capture, and a later add of the same path or content must see it.
+            mine.complete(null);
+        }
+    }
+
+    /**
+     * The capture's blocks into the index's writer, all under the commit lock ({@link #committing}, shared): a commit
+     * waits for the last block, so that it holds all of the capture or none of it.
+     */
+    private void addInBlocks(IndexedCapture capture, java.util.Iterator<FlowDocument> in, LuceneDocuments.Converter converter, StringField tag)
+            throws IOException {
         committing.readLock().lock();
         try {
-            synchronized (adds) {
-                for (String key : keys) {
-                    CompletableFuture<Void> b = adds.put(key, mine);
-                    if (b != null) before.add(b);
-                }
-            }
+            boolean first = true;
             try {
-                // Nothing of this path or content in the index, nor added by this process: a plain add. Replacing
-                // costs Lucene a reader of the new segment to apply the delete query to after the flush (cold code:
-                // 0.05 s of CPU on the adding thread and as much in the compiler for a 1 M-frame capture).
-                boolean replace = !(before.isEmpty() && (empty || !holds(earlier(capture))));
-                // Replace what was indexed from this path or with this content before, after the last block. An add of
-                // the same path or content begun earlier by another thread is waited for, so that this delete comes
-                // after its documents (a plain add after the delete would leave both).
-                if (replace) for (CompletableFuture<Void> b : before) b.exceptionally(e -> null).join();
-                // A replacing add's own documents, told apart from the earlier ones of the same path or content (which
-                // may have the same path and hash: the same file indexed again) only by this tag.
-                StringField tag = replace ? new StringField(ATTEMPT, attempt(), org.apache.lucene.document.Field.Store.NO) : null;
-                boolean first = true;
-                try {
-                    do {
-                        writer.addDocuments(block(capture, in, converter, tag));
-                        first = false;
-                    } while (in.hasNext());
-                    // After the last block and before any commit (this add holds the commit lock shared): a commit
-                    // holds the earlier documents or the new ones, never both nor neither. Lucene applies a delete
-                    // to the documents added before it, this add's blocks too: those are kept by their tag.
-                    if (replace) {
-                        writer.deleteDocuments(new BooleanQuery.Builder().add(earlier(capture), BooleanClause.Occur.FILTER)
-                                .add(new TermQuery(new Term(ATTEMPT, tag.stringValue())), BooleanClause.Occur.MUST_NOT).build());
-                    }
-                } catch (IOException | RuntimeException | Error e) {
-                    // The blocks already in go too: no commit may hold part of a capture. A plain add's capture has no
-                    // other documents of its content (nothing in the index, nothing added by this process), a replacing
-                    // add's are the ones with its tag; a failed block is undone by Lucene itself (its documents are
-                    // marked deleted), and the earlier documents stay.
-                    if (!first) {
-                        try {
-                            if (replace) writer.deleteDocuments(new Term(ATTEMPT, tag.stringValue()));
-                            else writer.deleteDocuments(LuceneQueries.of(FlowIndexQueries.captureHash(capture.hash())));
-                        } catch (IOException | RuntimeException x) {
-                            e.addSuppressed(x);
-                        }
-                    }
-                    throw e;
-                }
-            } finally {
-                // Its entries stay until a commit that began after this completes (commit()): until then the last
-                // commit does not answer for this capture, and a later add of the same path or content must see it.
-                mine.complete(null);
+                do {
+                    writer.addDocuments(block(capture, in, converter, tag));
+                    first = false;
+                } while (in.hasNext());
+                // After the last block and before any commit (this add holds the commit lock shared): a commit
+                // holds the earlier documents or the new ones, never both nor neither. Lucene applies a delete
+                // to the documents added before it, this add's blocks too: those are kept by their tag.
+                if (tag != null) replaceEarlier(capture, tag);
+            } catch (IOException | RuntimeException | Error e) {
+                // The blocks already in go too: no commit may hold part of a capture. A plain add's capture has no
+                // other documents of its content (nothing in the index, nothing added by this process), a replacing
+                // add's are the ones with its tag; a failed block is undone by Lucene itself (its documents are
+                // marked deleted), and the earlier documents stay.
+                if (!first) undo(capture, tag, e);
+                throw e;
             }
         } finally {
             committing.readLock().unlock();
+        }
+    }
+
+    /**
+     * A capture of many blocks: its blocks into a writer of its own, in a scratch directory inside the index
+     * directory ({@link #SCRATCH}), committed there; then, under the commit lock, {@code addIndexes} brings its
+     * segments into the index (all of them or none: Lucene adds them to the writer's segments at once, and a commit
+     * holds them only from then on) as hard links ({@link LinkingDirectory}), and a replacing add deletes the earlier
+     * documents. WHY: in blocks under the commit lock, a capture of 10^6 flows kept every commit, and so every other
+     * capture's report, waiting for all its blocks (58-59 s in CommitWaitBench), and the other adding thread
+     * stalled as long in its next add (a reader of the lock queues behind the waiting commit): one core idle for a
+     * minute (docs/benchmarks.md, "helper guard, eighteenth session"; this session's figures in "helper commit").
+     * The lock is now held for a flush of the index's buffer, links and a delete. A kill at any point leaves the
+     * index as of its last commit: the scratch directory is removed by the next writer ({@link #openForWriting}),
+     * links that no commit names by Lucene's own clean-up of unreferenced files when it opens. The scratch writer
+     * merges nothing ({@link NoMergePolicy}): its segments are merged in the index, as they were when flushed there.
+     */
+    private void addApart(IndexedCapture capture, java.util.Iterator<FlowDocument> in, LuceneDocuments.Converter converter, StringField tag)
+            throws IOException {
+        Path scratch = path.resolve(SCRATCH + java.util.UUID.randomUUID());
+        try (Directory sd = new NIOFSDirectory(Files.createDirectory(scratch))) {
+            IndexWriter own = new IndexWriter(sd, config().setMergePolicy(NoMergePolicy.INSTANCE));
+            share(own, true);
+            try {
+                do {
+                    own.addDocuments(block(capture, in, converter, tag));
+                } while (in.hasNext());
+                own.commit();
+            } finally {
+                share(own, false);
+                own.close(); // commitOnClose is off: after a failure nothing of it is committed, and nothing reaches the index
+            }
+            apartAdded.incrementAndGet();
+            committing.readLock().lock();
+            try {
+                boolean added = false;
+                try {
+                    writer.addIndexes(sd);
+                    added = true;
+                    if (tag != null) replaceEarlier(capture, tag);
+                } catch (IOException | RuntimeException | Error e) {
+                    if (added) undo(capture, tag, e);
+                    throw e;
+                }
+            } finally {
+                committing.readLock().unlock();
+            }
+        } finally {
+            deleteScratch(scratch);
+        }
+    }
+
+    /** The earlier documents of the capture's path or content deleted, those of this add (its tag) kept. */
+    private void replaceEarlier(IndexedCapture capture, StringField tag) throws IOException {
+        writer.deleteDocuments(new BooleanQuery.Builder().add(earlier(capture), BooleanClause.Occur.FILTER)
+                .add(new TermQuery(new Term(ATTEMPT, tag.stringValue())), BooleanClause.Occur.MUST_NOT).build());
+    }
+
+    /** This add's documents in the writer deleted after a failure: by its tag, or (a plain add) by its content. */
+    private void undo(IndexedCapture capture, StringField tag, Throwable failure) {
+        try {
+            if (tag != null) writer.deleteDocuments(new Term(ATTEMPT, tag.stringValue()));
+            else writer.deleteDocuments(LuceneQueries.of(FlowIndexQueries.captureHash(capture.hash())));
+        } catch (IOException | RuntimeException x) {
+            failure.addSuppressed(x);
+        }
+    }
+
+    /**
+     * The prefix of a capture's scratch directory inside the index directory ({@link #addApart}). Not a name Lucene
+     * writes or reads (its files start with {@code _} or {@code segments}), so the index's writer and readers pass
+     * over it; in the index directory so that its files can be hard-linked into the index (same file system).
+     */
+    public static final String SCRATCH = "metaroce-scratch-";
+    /** Captures added apart so far (tests). */
+    final java.util.concurrent.atomic.AtomicInteger apartAdded = new java.util.concurrent.atomic.AtomicInteger();
+
+    /** Removes a scratch directory and what is in it; what cannot be removed is left for the next writer. */
+    private static void deleteScratch(Path scratch) {
+        try (var all = Files.walk(scratch)) {
+            for (Path f : all.sorted(java.util.Comparator.reverseOrder()).toList()) Files.deleteIfExists(f);
+        } catch (IOException | java.io.UncheckedIOException e) {
+            // Left behind: the next openForWriting removes it.
+        }
+    }
+
+    /** Removes the scratch directories of an earlier writer (killed or failed while adding a capture apart). */
+    private static void removeScratch(Path dir) throws IOException {
+        try (var s = Files.newDirectoryStream(dir, SCRATCH + "*")) {
+            for (Path p : s) deleteScratch(p);
+        }
+    }
+
+    /**
+     * The writers adding to this index now, the index's own first: each capture added apart has one of its own for
+     * the time of its blocks. They share the buffer ({@link #ramBufferMb(long)}), each an equal part of it. WHY: the
+     * buffer is heap; a second full buffer beside the index's would take another sixth of the heap under -Xmx1g.
+     */
+    private final List<IndexWriter> buffers = new ArrayList<>();
+    private final double bufferMb = ramBufferMb(Runtime.getRuntime().maxMemory());
+
+    private void share(IndexWriter w, boolean open) {
+        synchronized (buffers) {
+            if (buffers.isEmpty()) buffers.add(writer);
+            if (open) buffers.add(w);
+            else buffers.remove(w);
+            double each = Math.max(4, bufferMb / buffers.size());
+            for (IndexWriter x : buffers) x.getConfig().setRAMBufferSizeMB(each);
         }
     }
 

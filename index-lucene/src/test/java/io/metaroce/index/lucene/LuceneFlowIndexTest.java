@@ -424,6 +424,148 @@ class LuceneFlowIndexTest extends FlowIndexContract {
         }
     }
 
+    /**
+     * While a capture of many blocks is held inside its iteration (its add told it has that many documents, as {@code
+     * metaroce index} tells it), a small capture added on another thread is committed and reported, a reader sees it
+     * and nothing of the held one, and the same thread's next add and commit complete too; then the held capture ends
+     * and is committed whole, brought in from its scratch directory, which is gone. Before (every capture's blocks
+     * under the commit lock), the small capture's commit waited for the held add's last block: here for ever, so the
+     * wait below fails after a minute instead (the huge capture of CommitWaitBench: 58-59 s of waiting).
+     */
+    @Test
+    void aSmallCapturesCommitDoesNotWaitForACaptureOfManyBlocks(@TempDir Path t) throws Exception {
+        int was = LuceneFlowIndex.blockDocuments;
+        LuceneFlowIndex.blockDocuments = 7;
+        Path d = t.resolve("i");
+        long linked = LuceneFlowIndex.linkedFiles.get();
+        try (LuceneFlowIndex w = LuceneFlowIndex.openForWriting(d); CommitGroups groups = new CommitGroups(w, 1, 3600)) {
+            SyntheticFlows.Capture huge = SyntheticFlows.capture(1, 100, 3);
+            java.util.concurrent.CountDownLatch midway = new java.util.concurrent.CountDownLatch(1), go = new java.util.concurrent.CountDownLatch(1);
+            Iterable<FlowDocument> paused = watched(huge.documents(), n -> {
+                if (n == 50) holdAt(midway, go);
+            });
+            AtomicReference<Throwable> failed = new AtomicReference<>();
+            java.util.concurrent.atomic.AtomicLong hugeReported = new java.util.concurrent.atomic.AtomicLong(-1);
+            Thread adder = running(failed, () -> groups.add(huge.capture(), paused, huge.documents().size(), hugeReported::set));
+            try {
+                midway.await();
+                assertEquals(1, scratchDirectories(d).size(), "the capture of many blocks is added in a scratch directory of its own");
+                java.util.concurrent.CompletableFuture<List<Long>> small = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                    try {
+                        List<Long> reported = java.util.Collections.synchronizedList(new ArrayList<>());
+                        for (int c = 2; c <= 3; c++) {
+                            SyntheticFlows.Capture s = SyntheticFlows.capture(c, 3, c);
+                            groups.add(s.capture(), s.documents(), s.documents().size(), reported::add);
+                        }
+                        return reported;
+                    } catch (IOException e) {
+                        throw new java.io.UncheckedIOException(e);
+                    }
+                });
+                // Not a measure of time: the minute is only there so that the old code fails instead of hanging.
+                List<Long> expected = List.of((long) SyntheticFlows.capture(2, 3, 2).documents().size(), (long) SyntheticFlows.capture(3, 3, 3).documents().size());
+                assertEquals(expected, small.get(60, java.util.concurrent.TimeUnit.SECONDS), "both small captures committed and reported");
+                assertEquals(-1, hugeReported.get());
+                try (LuceneFlowIndex r = LuceneFlowIndex.openForReading(d)) {
+                    assertEquals(6, r.search(new FlowQuery.MatchAll(), FlowSort.DEFAULT, 0).total());
+                    assertEquals(List.of(SyntheticFlows.identity(2), SyntheticFlows.identity(3)), r.captures());
+                }
+            } finally {
+                go.countDown();
+                adder.join();
+            }
+            if (failed.get() != null) throw new AssertionError(failed.get());
+            groups.commit();
+            assertEquals(huge.documents().size(), hugeReported.get());
+            assertEquals(1, w.apartAdded.get());
+            assertEquals(List.of(), scratchDirectories(d));
+            assertTrue(LuceneFlowIndex.linkedFiles.get() > linked, "the scratch segments' files were linked into the index");
+        } finally {
+            LuceneFlowIndex.blockDocuments = was;
+        }
+        try (LuceneFlowIndex r = LuceneFlowIndex.openForReading(d)) {
+            SearchResult all = r.search(FlowQueryParser.parse("capture_hash:" + SyntheticFlows.hash(1)), FlowSort.DEFAULT, 1000);
+            assertEquals(100, all.total());
+            List<FlowDocument> expected = SyntheticFlows.capture(1, 100, 3).flows();
+            for (FlowDocument f : all.flows()) assertEquals(expected.stream().filter(x -> x.id().equals(f.id())).findFirst().orElseThrow(), f);
+            assertEquals(3, r.captures().size());
+        }
+    }
+
+    /**
+     * A capture of many blocks added apart that replaces an earlier one (same path, other content): a failure in a
+     * later block leaves the earlier capture whole and no scratch directory; the whole add replaces it, with links
+     * and, when links are off, with copies; the same path and content again is replaced, not doubled; and a scratch
+     * directory left by a killed writer is removed by the next one.
+     */
+    @Test
+    void aCaptureAddedApartReplacesWholeOrLeavesTheEarlier(@TempDir Path t) throws Exception {
+        int was = LuceneFlowIndex.blockDocuments;
+        LuceneFlowIndex.blockDocuments = 7;
+        Path d = t.resolve("i");
+        SyntheticFlows.Capture old = SyntheticFlows.capture(1, 60, 3);
+        SyntheticFlows.Capture changedContent = SyntheticFlows.capture(2, 100, 4);
+        io.metaroce.index.IndexedCapture c2 = changedContent.capture();
+        io.metaroce.index.IndexedCapture changed = new io.metaroce.index.IndexedCapture(old.capture().path(), c2.size(), c2.hash(), c2.format(),
+                c2.tap(), c2.firstNs(), c2.lastNs(), c2.indexedAtNs());
+        List<FlowDocument> changedDocs = new ArrayList<>();
+        for (FlowDocument x : changedContent.documents()) {
+            FlowDocument.Builder nb = FlowDocument.builder();
+            x.fields().forEach((k, v) -> {
+                if (v instanceof List<?> l) l.forEach(e -> nb.add(k, e));
+                else nb.put(k, k.equals(FlowSchema.CAPTURE_PATH) ? changed.path() : v);
+            });
+            changedDocs.add(nb.build());
+        }
+        try {
+            try (LuceneFlowIndex w = LuceneFlowIndex.openForWriting(d)) {
+                w.addUncommitted(old.capture(), old.documents(), old.documents().size());
+                w.commit();
+                assertEquals(1, w.apartAdded.get());
+                Iterable<FlowDocument> broken = watched(changedDocs, n -> {
+                    if (n == 40) throw new IllegalStateException("analysis failed");
+                });
+                assertThrows(IllegalStateException.class, () -> w.addUncommitted(changed, broken, changedDocs.size()));
+                w.commit();
+                assertEquals(List.of(), scratchDirectories(d));
+                assertEquals(old.flows().size(), w.search(new FlowQuery.MatchAll(), FlowSort.DEFAULT, 0).total());
+                assertEquals(List.of(old.capture()), w.captures());
+            }
+            // A killed writer's scratch directory, with a segment's file in it: removed when the index is opened.
+            Path left = Files.createDirectories(d.resolve(LuceneFlowIndex.SCRATCH + "killed"));
+            Files.writeString(left.resolve("_0.si"), "half");
+            for (boolean links : new boolean[] {false, true}) {
+                LuceneFlowIndex.linkFiles = links;
+                long copied = LuceneFlowIndex.copiedFiles.get(), linked = LuceneFlowIndex.linkedFiles.get();
+                try (LuceneFlowIndex w = LuceneFlowIndex.openForWriting(d)) {
+                    assertEquals(List.of(), scratchDirectories(d));
+                    w.addUncommitted(changed, changedDocs, changedDocs.size());
+                    w.commit();
+                    assertEquals(100, w.search(new FlowQuery.MatchAll(), FlowSort.DEFAULT, 0).total());
+                    assertEquals(List.of(changed), w.captures());
+                }
+                assertEquals(links, LuceneFlowIndex.linkedFiles.get() > linked);
+                assertEquals(!links, LuceneFlowIndex.copiedFiles.get() > copied);
+            }
+        } finally {
+            LuceneFlowIndex.blockDocuments = was;
+            LuceneFlowIndex.linkFiles = true;
+        }
+        try (LuceneFlowIndex r = LuceneFlowIndex.openForReading(d)) {
+            SearchResult all = r.search(new FlowQuery.MatchAll(), FlowSort.DEFAULT, 1000);
+            assertEquals(100, all.total());
+            for (FlowDocument f : all.flows()) assertEquals(changedDocs.stream().filter(x -> x.id().equals(f.id())).findFirst().orElseThrow(), f);
+            assertEquals(List.of(changed), r.captures());
+        }
+    }
+
+    /** The scratch directories of captures added apart in the index directory. */
+    private static List<Path> scratchDirectories(Path index) throws IOException {
+        try (var s = Files.list(index)) {
+            return s.filter(p -> p.getFileName().toString().startsWith(LuceneFlowIndex.SCRATCH)).toList();
+        }
+    }
+
     /** The indexing buffer is a sixth of the heap at most, and the configured 128 MB from a heap of 768 MiB. */
     @Test
     void theBufferFitsTheHeap() {
