@@ -76,6 +76,14 @@ public final class TwoThreadPipeline<B> {
     }
 
     /**
+     * Filled batches the second thread has not taken yet (not counting the one it works on): how far the producer
+     * is ahead, for a producer that shifts work to the consumer when it would otherwise wait.
+     */
+    public int waiting() {
+        return full.size();
+    }
+
+    /**
      * Runs the pipeline to its end (the producer's last batch consumed) or to the first failure, which is
      * rethrown here once the second thread has ended. Single use.
      *
