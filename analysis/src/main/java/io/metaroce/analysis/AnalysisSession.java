@@ -45,8 +45,13 @@ public final class AnalysisSession {
     /**
      * Under {@link #SPLIT_AUTO}, a batch is deferred when at most this many filled batches wait for the analysis
      * thread: it then has time to spare; with more, it is the slower side and the decoding thread fills itself.
+     * The queue then hovers around this depth: 2 rather than 1 so that a short stall of the decoding thread (a
+     * read(2), a page of the window) does not leave the analysis thread without a batch, and far below what the
+     * pool lets wait (10 batches, up to 4 held for return, 1 on each side), so the decoding thread never waits for an
+     * empty one because of the split. Under the other helpers' load (2 cores, load 9-11) 1, 2 and 3 gave the same
+     * per-thread CPU within the noise; {@code -Dmetaroce.fillSplitWaiting=N} for a measurement on a quiet machine.
      */
-    static final int SPLIT_WAITING = Integer.getInteger("metaroce.fillSplitWaiting", 1);
+    static final int SPLIT_WAITING = Integer.getInteger("metaroce.fillSplitWaiting", 2);
     /** Frames between two progress reports and cancellation checks. */
     private static final int REPORT_EVERY = 4096;
 
