@@ -45,13 +45,14 @@ public final class AnalysisSession {
     /**
      * Under {@link #SPLIT_AUTO}, a batch is deferred when at most this many filled batches wait for the analysis
      * thread: it then has time to spare; with more, it is the slower side and the decoding thread fills itself.
-     * The queue then hovers around this depth: 2 rather than 1 so that a short stall of the decoding thread (a
-     * read(2), a page of the window) does not leave the analysis thread without a batch, and far below what the
-     * pool lets wait (10 batches, up to 4 held for return, 1 on each side), so the decoding thread never waits for an
-     * empty one because of the split. Under the other helpers' load (2 cores, load 9-11) 1, 2 and 3 gave the same
-     * per-thread CPU within the noise; {@code -Dmetaroce.fillSplitWaiting=N} for a measurement on a quiet machine.
+     * The queue then hovers around this depth, so that a stall of the decoding thread (a read(2), a page of the
+     * window) does not leave the analysis thread without a batch, below what the pool lets wait (10 batches, up to
+     * 4 held for return, 1 on each side). Measured (docs/benchmarks.md, helper bal, nineteenth session; the other
+     * helpers' load kept off by the scheduler), medians of 5 interleaved runs of 10 M frames under -Xmx1g: base 3.37
+     * and 3.72 s, depth 2 2.62, 3 2.54, 4 2.40 and 2.43, 6 2.51, every batch deferred 2.57; 1 M frames (7 runs): base
+     * 0.81, 2 0.74, 4 0.73, every batch 0.79. {@code -Dmetaroce.fillSplitWaiting=N} to measure again.
      */
-    static final int SPLIT_WAITING = Integer.getInteger("metaroce.fillSplitWaiting", 2);
+    static final int SPLIT_WAITING = Integer.getInteger("metaroce.fillSplitWaiting", 4);
     /** Frames between two progress reports and cancellation checks. */
     private static final int REPORT_EVERY = 4096;
 
