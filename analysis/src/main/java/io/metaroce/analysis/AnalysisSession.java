@@ -31,6 +31,28 @@ public final class AnalysisSession {
     /** Captures from this size on are decoded on one thread and analyzed on a second (default of {@link #pipelineFrom}). */
     static volatile long pipelineMinBytes = 32L << 20;
     private static final int BATCH = 512;
+    /**
+     * Whether the decoding thread of a file's pass may leave {@link FastFacts#fill} to the analysis thread
+     * ({@link FillSplit}): {@link #SPLIT_AUTO} per batch by how far ahead of the analysis thread it is, or always, or
+     * never (tests; the system property {@code metaroce.fillSplit=auto|always|never} for A/B runs of one jar).
+     */
+    static volatile int fillSplit = switch (System.getProperty("metaroce.fillSplit", "auto")) {
+        case "always" -> 1;
+        case "never" -> 2;
+        default -> 0;
+    };
+    static final int SPLIT_AUTO = 0, SPLIT_ALWAYS = 1, SPLIT_NEVER = 2;
+    /**
+     * Under {@link #SPLIT_AUTO}, a batch is deferred when at most this many filled batches wait for the analysis
+     * thread: it then has time to spare; with more, it is the slower side and the decoding thread fills itself.
+     * The queue then hovers around this depth, so that a stall of the decoding thread (a read(2), a page of the
+     * window) does not leave the analysis thread without a batch, below what the pool lets wait (10 batches, up to
+     * 4 held for return, 1 on each side). Measured (docs/benchmarks.md, helper bal, nineteenth session; the other
+     * helpers' load kept off by the scheduler), medians of 5 interleaved runs of 10 M frames under -Xmx1g: base 3.37
+     * and 3.72 s, depth 2 2.62, 3 2.54, 4 2.40 and 2.43, 6 2.51, every batch deferred 2.57; 1 M frames (7 runs): base
+     * 0.81, 2 0.74, 4 0.73, every batch 0.79. {@code -Dmetaroce.fillSplitWaiting=N} to measure again.
+     */
+    static final int SPLIT_WAITING = Integer.getInteger("metaroce.fillSplitWaiting", 4);
     /** Frames between two progress reports and cancellation checks. */
     private static final int REPORT_EVERY = 4096;
 
@@ -486,29 +508,32 @@ public final class AnalysisSession {
      * of either thread ends both at once and is rethrown here ({@link TwoThreadPipeline}).
      */
     private void runPipelined(PacketSource src, DissectorConfig dc, AnalysisEngine engine, long total) {
-        List<FrameFacts[]> pool = new ArrayList<>();
+        List<FillSplit.Batch> pool = new ArrayList<>();
         // Frame stages name a frame by its slot: batch i of the pool holds slots [i*BATCH, (i+1)*BATCH).
-        java.util.IdentityHashMap<FrameFacts[], Integer> slotBase = new java.util.IdentityHashMap<>();
-        for (int i = 0; i < FRAME_SLOTS / BATCH; i++) {
-            FrameFacts[] b = new FrameFacts[BATCH];
-            for (int k = 0; k < BATCH; k++) b[k] = new FrameFacts();
-            slotBase.put(b, i * BATCH);
-            pool.add(b);
-        }
+        for (int i = 0; i < FRAME_SLOTS / BATCH; i++) pool.add(new FillSplit.Batch(BATCH, i * BATCH));
         FrameStages st = stages;
         Dissector dis = new Dissector(dc);
         io.metaroce.dissector.Dissection d = new io.metaroce.dissector.Dissection();
         FastFacts fast = fastFacts(dc);
+        int splitMode = fillSplit;
+        FillSplit split = splitMode != SPLIT_NEVER && FillSplit.applies(src, fast, st, dc) ? new FillSplit(src.mapping(), dc) : null;
         long[] frames = {0};
         // A file never pauses (endOfBurst is false): not asked per frame, a call each under C1 alone.
         boolean live = src.mapping() == null;
-        new TwoThreadPipeline<>(pool, "metaroce-analysis").run(slot -> {
-            FrameFacts[] b = slot.items;
-            int base = slotBase.get(b);
+        TwoThreadPipeline<FillSplit.Batch> pipe = new TwoThreadPipeline<>(pool, "metaroce-analysis");
+        pipe.run(slot -> {
+            FillSplit.Batch bt = slot.items;
+            // Deferred when the analysis thread would otherwise soon wait (FillSplit): the batches ahead of it
+            // are few, and the frames it had to read from the mapping rare.
+            boolean defer = split != null && (splitMode == SPLIT_ALWAYS
+                    || pipe.waiting() <= SPLIT_WAITING && !split.tooManyFromMapping());
+            FillSplit sp = defer ? split : null;
+            bt.deferred = defer ? 1 : 0;
+            int base = bt.base;
             int n = 0;
             boolean more = true;
             while (n < BATCH) {
-                int r = decodeChunk(src, dis, fast, d, b, n, Math.min(n + CHUNK, BATCH), st, base, live);
+                int r = decodeChunk(src, dis, fast, d, bt, sp, n, Math.min(n + CHUNK, BATCH), st, base, live);
                 n = r & CHUNK_INDEX;
                 if ((r & CHUNK_END) != 0) {
                     more = false;
@@ -524,19 +549,30 @@ public final class AnalysisSession {
             return more;
         }, slot -> {
             heapFull();
-            FrameFacts[] b = slot.items;
-            int base = slotBase.get(b);
+            FillSplit.Batch bt = slot.items;
+            FrameFacts[] b = bt.facts;
+            int base = bt.base;
+            boolean fill = bt.deferred != 0;
+            // The held frames of --tap auto leave the batch whole: filled first (the engine never sees them unfilled).
+            if (fill && tapHold != null) {
+                split.fill(bt, 0, slot.size);
+                fill = false;
+            }
             BatchHook hook = batchHook;
             if (hook == null) {
                 for (int k = tapHold == null ? 0 : hold(engine, b, slot.size); k < slot.size; k += CHUNK) {
-                    feedChunk(engine, b, k, Math.min(k + CHUNK, slot.size), base);
+                    int to = Math.min(k + CHUNK, slot.size);
+                    if (fill) split.fill(bt, k, to);
+                    feedChunk(engine, b, k, to, base);
                 }
                 return;
             }
             hook.before();
             try {
                 for (int k = tapHold == null ? 0 : hold(engine, b, slot.size); k < slot.size; k += CHUNK) {
-                    feedChunk(engine, b, k, Math.min(k + CHUNK, slot.size), base);
+                    int to = Math.min(k + CHUNK, slot.size);
+                    if (fill) split.fill(bt, k, to);
+                    feedChunk(engine, b, k, to, base);
                 }
             } finally {
                 hook.after(slot.size);
@@ -558,13 +594,16 @@ public final class AnalysisSession {
     /**
      * Decodes frames into b[n, to) on the decoding thread (see {@link #CHUNK}); returns the index after the last frame
      * decoded, with {@link #CHUNK_END} when the source has no more frames, {@link #CHUNK_BURST} when a live source's
-     * burst ended.
+     * burst ended. split: not null when this batch's frames are deferred to the analysis thread ({@link FillSplit}).
      */
     private static int decodeChunk(PacketSource src, Dissector dis, FastFacts fast, io.metaroce.dissector.Dissection d,
-                                   FrameFacts[] b, int n, int to, FrameStages st, int base, boolean live) {
+                                   FillSplit.Batch bt, FillSplit split, int n, int to, FrameStages st, int base,
+                                   boolean live) {
+        FrameFacts[] b = bt.facts;
         while (n < to) {
             if (!src.next()) return n | CHUNK_END;
-            decode(src, dis, fast, d, b[n], st, base + n);
+            // A deferred batch (split not null): the frame's head copied for the analysis thread's fill if it can be.
+            if (split == null || !split.defer(src, bt, n)) decode(src, dis, fast, d, b[n], st, base + n);
             n++;
             // A live source hands over what it has when no frame is waiting, so events come as they happen.
             if (live && src.endOfBurst()) return n | CHUNK_BURST;

@@ -71,6 +71,11 @@ final class FastFacts implements FastFrame {
     private byte[] buffer;
     private int bufferAt;
     private int capLen;
+    /**
+     * Set by {@link #fillFromHead} when it stopped because the frame's head copy did not hold a byte it needed
+     * (headers beyond the copy, or an ICRC that is neither in the copy nor the frame's last 4 bytes).
+     */
+    private boolean needFrame;
     /** The accepted frame's layout ({@link FastFrame}), set only when {@link #fill} accepts. */
     private int ipOff, ipHdrLen, udpOff, bthOff, mrthOff, payloadOff, icrcOff;
     private boolean ipv6;
@@ -88,7 +93,7 @@ final class FastFacts implements FastFrame {
      */
     boolean fill(FrameFacts f, MemorySegment data, long number, long timeNanos, long originalLength, int linkType,
                  int fcsLength) {
-        return fill(f, data, null, null, 0, (int) data.byteSize(), number, timeNanos, originalLength, linkType, fcsLength);
+        return fill(f, data, null, null, 0, (int) data.byteSize(), 0, 0, number, timeNanos, originalLength, linkType, fcsLength);
     }
 
     /**
@@ -101,16 +106,46 @@ final class FastFacts implements FastFrame {
         CurrentFrame c = src.current();
         // One call on the source for all of the frame's fields (a file reader's), not eight.
         if (c != null && c.bufferOffset >= 0) return fill(f, null, src, c.buffer, c.bufferOffset, c.capturedLength,
-                c.number, c.timestampNanos, c.originalLength, c.linkType, c.fcsLength);
+                c.capturedLength, 0, c.number, c.timestampNanos, c.originalLength, c.linkType, c.fcsLength);
         int at = src.frameBufferOffset();
         if (at < 0) return fill(f, src.data(), src.frameNumber(), src.timestampNanos(), src.originalLength(),
                 src.linkType(), src.fcsLength());
-        return fill(f, null, src, src.frameBuffer(), at, src.capturedLength(), src.frameNumber(), src.timestampNanos(),
-                src.originalLength(), src.linkType(), src.fcsLength());
+        return fill(f, null, src, src.frameBuffer(), at, src.capturedLength(), src.capturedLength(), 0, src.frameNumber(),
+                src.timestampNanos(), src.originalLength(), src.linkType(), src.fcsLength());
     }
 
+    /** What {@link #fillFromHead} found: the frame's facts are in f, it needs the full dissection, or its whole bytes. */
+    static final int FILLED = 0, DECLINED = 1, NEED_FRAME = 2;
+
+    /**
+     * As {@link #fill(FrameFacts, PacketSource)} for a frame of which only a copy of the first bytes is at hand
+     * ({@link FillSplit}: the decoding thread copied them, this runs later on the analysis thread): the first
+     * {@code copied} of the frame's {@code capLen} bytes are {@code heads[at, at + copied)}, and when the frame is
+     * longer than that, {@code tail} holds its last 4 bytes (little-endian), which is where the ICRC of a frame
+     * without Ethernet padding lies. The record fields are f's (number, timeNs, origLen), set by the caller; an
+     * Ethernet frame without FCS. {@link #NEED_FRAME} when a byte it needs is not in the copy: nothing written,
+     * the caller fills again from the whole frame. copied must be at least min(capLen, {@link #MIN_HEAD}).
+     */
+    int fillFromHead(FrameFacts f, byte[] heads, int at, int copied, int capLen, int tail) {
+        boolean ok = fill(f, null, null, heads, at, capLen, copied, tail, f.number, f.timeNs, f.origLen, LINKTYPE_ETHERNET, 0);
+        return ok ? FILLED : needFrame ? NEED_FRAME : DECLINED;
+    }
+
+    /**
+     * The head copy {@link #fillFromHead} needs at least (or the whole frame when shorter): every read before the
+     * first check against the copy's end lies within it (Ethernet, two VLAN tags, the fixed IPv4 header or the IPv6
+     * header: at most 14 + 8 + 40 bytes).
+     */
+    static final int MIN_HEAD = 64;
+
+    /**
+     * The walk over the frame's bytes: from data (copied into {@link #head} as far as needed) when buffer is null,
+     * else from buffer[bufferAt, bufferAt + limit), which holds the whole frame (limit == end) or, for
+     * {@link #fillFromHead}, its first limit bytes, with the last 4 in tail.
+     */
     private boolean fill(FrameFacts f, MemorySegment data, PacketSource source, byte[] buffer, int bufferAt, int end,
-                         long number, long timeNanos, long originalLength, int linkType, int fcsLength) {
+                         int limit, int tail, long number, long timeNanos, long originalLength, int linkType, int fcsLength) {
+        needFrame = false;
         // An FCS the file announces shortens the frame, and any other link type has its own decoder: declined.
         if (linkType != LINKTYPE_ETHERNET || fcsLength > 0) return false;
         if (end < Eth.SIZE) return false;
@@ -173,6 +208,8 @@ final class FastFacts implements FastFrame {
         if (buffer == null) {
             ensure(udp + Udp.SIZE);
             s = head;
+        } else if (udp + Udp.SIZE > limit) {
+            return needFrame();
         }
         if (udp + Udp.length(s, b + udp) != ipEnd || Udp.length(s, b + udp) < Udp.SIZE) return false;
         if (!config.isRocePort(Udp.dstport(s, b + udp))) return false;
@@ -182,6 +219,8 @@ final class FastFacts implements FastFrame {
         if (buffer == null) {
             ensure(bth + Bth.SIZE);
             s = head;
+        } else if (bth + Bth.SIZE > limit) {
+            return needFrame();
         }
         int tver = Bth.tver(s, b + bth), opcodeValue = Bth.opcode(s, b + bth);
         int p = bth + Bth.SIZE, mrth = -1;
@@ -196,6 +235,8 @@ final class FastFacts implements FastFrame {
             if (buffer == null) {
                 ensure(p + Mrth.SIZE);
                 s = head;
+            } else if (p + Mrth.SIZE > limit) {
+                return needFrame();
             }
             if (Mrth.version(s, b + p) != 1) return false;
             mrth = p;
@@ -227,12 +268,18 @@ final class FastFacts implements FastFrame {
         if (buffer == null) {
             ensure(p);
             s = head;
+        } else if (p > limit) {
+            return needFrame();
         }
         int pad = Bth.padCnt(s, b + bth);
         int payloadLength = icrcOff - p - pad;
         if (payloadLength < 0 || !def.payload() && icrcOff - p > 0
                 || def.payloadBytes() >= 0 && payloadLength != def.payloadBytes()) return false;
-        long icrcValue = (buffer != null ? littleEndianInt(buffer, bufferAt + icrcOff) : data.get(LE_INT, icrcOff)) & 0xFFFFFFFFL;
+        long icrcValue;
+        if (buffer == null) icrcValue = data.get(LE_INT, icrcOff) & 0xFFFFFFFFL;
+        else if (icrcOff + 4 <= limit) icrcValue = littleEndianInt(buffer, bufferAt + icrcOff) & 0xFFFFFFFFL;
+        else if (icrcOff + 4 == end) icrcValue = tail & 0xFFFFFFFFL; // a head copy: the frame's last 4 bytes
+        else return needFrame();
         if (icrc != null && icrc.overIp(data(), ip, ipHeaderLength, v6, bth, icrcOff) != icrcValue) return false;
 
         // Accepted: the layout for FastFrame, then the same fields as FrameFacts.from, in its order.
@@ -363,6 +410,11 @@ final class FastFacts implements FastFrame {
         return true;
     }
 
+    private boolean needFrame() {
+        needFrame = true;
+        return false;
+    }
+
     @Override public MemorySegment data() {
         if (data == null) data = source.data();
         return data;
@@ -398,7 +450,7 @@ final class FastFacts implements FastFrame {
         headLength = n;
     }
 
-    private static int littleEndianInt(byte[] b, int i) {
+    static int littleEndianInt(byte[] b, int i) {
         return (b[i] & 0xFF) | (b[i + 1] & 0xFF) << 8 | (b[i + 2] & 0xFF) << 16 | b[i + 3] << 24;
     }
 }

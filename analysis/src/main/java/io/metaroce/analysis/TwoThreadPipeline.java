@@ -60,6 +60,9 @@ public final class TwoThreadPipeline<B> {
     private final String threadName;
     private final AtomicReference<Throwable> consumerFailure = new AtomicReference<>();
     private volatile boolean producerDone;
+    /** Batches handed to the second thread (written by the producer only), and taken by it (by the consumer only). */
+    private long added;
+    private volatile long taken;
     /** Set before the consumer is woken, so that what the wake-up makes it throw is not taken for the cause. */
     private volatile Throwable producerFailure;
 
@@ -73,6 +76,15 @@ public final class TwoThreadPipeline<B> {
         this.full = new ArrayBlockingQueue<>(pool.size());
         for (B b : pool) empty.add(new Slot<>(b));
         this.threadName = threadName;
+    }
+
+    /**
+     * Filled batches the second thread has not taken yet (not counting the one it works on): how far the producer
+     * is ahead, for a producer that shifts work to the consumer when it would otherwise wait.
+     */
+    public int waiting() {
+        // Two counters, not full.size(): that takes the queue's lock, which the second thread takes for every batch.
+        return (int) (added - taken);
     }
 
     /**
@@ -118,6 +130,7 @@ public final class TwoThreadPipeline<B> {
             if (s == null) continue;
             boolean more = producer.fill(s);
             s.last = !more;
+            added++;
             full.add(s); // never full: it can hold the whole pool
             if (!more) return;
         }
@@ -145,6 +158,7 @@ public final class TwoThreadPipeline<B> {
                     if (producerDone && full.isEmpty()) return;
                     continue;
                 }
+                taken++; // this thread alone writes it
                 consumer.accept(s);
                 if (s.last) return;
                 done[held++] = s;

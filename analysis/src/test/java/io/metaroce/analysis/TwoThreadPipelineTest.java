@@ -216,4 +216,44 @@ class TwoThreadPipelineTest {
     private static boolean consumerAlive() {
         return Thread.getAllStackTraces().keySet().stream().anyMatch(t -> t.getName().equals(THREAD) && t.isAlive());
     }
+
+    /**
+     * {@link TwoThreadPipeline#waiting}, which the decoding thread reads to choose whether to leave work to the
+     * analysis thread ({@link FillSplit}): the filled batches the second thread has not taken, without the one it
+     * works on. The consumer holds the first batch until the producer has filled three more.
+     */
+    @Test
+    void waitingCountsTheBatchesNotTakenYet() throws Exception {
+        List<int[]> pool = new ArrayList<>();
+        for (int i = 0; i < 4; i++) pool.add(new int[1]);
+        TwoThreadPipeline<int[]> p = new TwoThreadPipeline<>(pool, "waiting-test");
+        CountDownLatch tookFirst = new CountDownLatch(1), release = new CountDownLatch(1);
+        List<Integer> seen = new ArrayList<>();
+        AtomicInteger fills = new AtomicInteger();
+        p.run(slot -> {
+            int n = fills.incrementAndGet();
+            if (n == 2) await(tookFirst);
+            seen.add(p.waiting());
+            slot.size = 1;
+            if (n == 4) release.countDown();
+            return n < 6;
+        }, slot -> {
+            if (tookFirst.getCount() > 0) {
+                tookFirst.countDown();
+                await(release);
+            }
+        });
+        // Fill 1: nothing handed over; 2: the first taken; 3 and 4: one and two waiting behind it; then the consumer runs.
+        assertEquals(List.of(0, 0, 1, 2), seen.subList(0, 4));
+        assertEquals(6, fills.get());
+        assertEquals(0, p.waiting(), "every batch taken at the end");
+    }
+
+    private static void await(CountDownLatch l) {
+        try {
+            l.await();
+        } catch (InterruptedException e) {
+            throw new AssertionError(e);
+        }
+    }
 }
