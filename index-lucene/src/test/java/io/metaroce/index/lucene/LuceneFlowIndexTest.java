@@ -325,6 +325,26 @@ class LuceneFlowIndexTest extends FlowIndexContract {
         }
     }
 
+    /** The capture found at path instead of its own. */
+    private static io.metaroce.index.IndexedCapture atPath(io.metaroce.index.IndexedCapture c, String path) {
+        return new io.metaroce.index.IndexedCapture(path, c.size(), c.hash(), c.format(), c.tap(), c.firstNs(), c.lastNs(),
+                c.indexedAtNs());
+    }
+
+    /** The documents with their capture path replaced by path: another content found at a path indexed before. */
+    private static List<FlowDocument> atPath(List<FlowDocument> docs, String path) {
+        List<FlowDocument> moved = new ArrayList<>();
+        for (FlowDocument x : docs) {
+            FlowDocument.Builder nb = FlowDocument.builder();
+            x.fields().forEach((k, v) -> {
+                if (v instanceof List<?> l) l.forEach(e -> nb.add(k, e));
+                else nb.put(k, k.equals(FlowSchema.CAPTURE_PATH) ? path : v);
+            });
+            moved.add(nb.build());
+        }
+        return moved;
+    }
+
     /**
      * A capture that replaces earlier documents (a changed file indexed again: the same path, another hash) and whose
      * iteration fails in a later block leaves the earlier documents whole, in the writer and after the next commit
@@ -341,18 +361,8 @@ class LuceneFlowIndexTest extends FlowIndexContract {
         SyntheticFlows.Capture old = SyntheticFlows.capture(1, 60, 3);
         SyntheticFlows.Capture changedContent = SyntheticFlows.capture(2, 100, 4);
         // Capture 2's documents under capture 1's path: the file at that path changed.
-        io.metaroce.index.IndexedCapture c2 = changedContent.capture();
-        io.metaroce.index.IndexedCapture changed = new io.metaroce.index.IndexedCapture(old.capture().path(), c2.size(), c2.hash(), c2.format(),
-                c2.tap(), c2.firstNs(), c2.lastNs(), c2.indexedAtNs());
-        List<FlowDocument> changedDocs = new ArrayList<>();
-        for (FlowDocument x : changedContent.documents()) {
-            FlowDocument.Builder nb = FlowDocument.builder();
-            x.fields().forEach((k, v) -> {
-                if (v instanceof List<?> l) l.forEach(e -> nb.add(k, e));
-                else nb.put(k, k.equals(FlowSchema.CAPTURE_PATH) ? changed.path() : v);
-            });
-            changedDocs.add(nb.build());
-        }
+        io.metaroce.index.IndexedCapture changed = atPath(changedContent.capture(), old.capture().path());
+        List<FlowDocument> changedDocs = atPath(changedContent.documents(), changed.path());
         try {
             try (LuceneFlowIndex w = LuceneFlowIndex.openForWriting(d)) {
                 w.addCapture(old.capture(), old.documents());
@@ -505,18 +515,8 @@ class LuceneFlowIndexTest extends FlowIndexContract {
         Path d = t.resolve("i");
         SyntheticFlows.Capture old = SyntheticFlows.capture(1, 60, 3);
         SyntheticFlows.Capture changedContent = SyntheticFlows.capture(2, 100, 4);
-        io.metaroce.index.IndexedCapture c2 = changedContent.capture();
-        io.metaroce.index.IndexedCapture changed = new io.metaroce.index.IndexedCapture(old.capture().path(), c2.size(), c2.hash(), c2.format(),
-                c2.tap(), c2.firstNs(), c2.lastNs(), c2.indexedAtNs());
-        List<FlowDocument> changedDocs = new ArrayList<>();
-        for (FlowDocument x : changedContent.documents()) {
-            FlowDocument.Builder nb = FlowDocument.builder();
-            x.fields().forEach((k, v) -> {
-                if (v instanceof List<?> l) l.forEach(e -> nb.add(k, e));
-                else nb.put(k, k.equals(FlowSchema.CAPTURE_PATH) ? changed.path() : v);
-            });
-            changedDocs.add(nb.build());
-        }
+        io.metaroce.index.IndexedCapture changed = atPath(changedContent.capture(), old.capture().path());
+        List<FlowDocument> changedDocs = atPath(changedContent.documents(), changed.path());
         try {
             try (LuceneFlowIndex w = LuceneFlowIndex.openForWriting(d)) {
                 w.addUncommitted(old.capture(), old.documents(), old.documents().size());

@@ -92,6 +92,25 @@ class SolrFlowIndexTest {
     return docs;
   }
 
+  /** The capture's document, then the documents of its flows 0 to n - 1. */
+  static List<FlowDocument> withFlows(IndexedCapture c, int n) {
+    List<FlowDocument> docs = withCapture(c, new ArrayList<>());
+    for (int i = 0; i < n; i++) docs.addAll(flow(c, i));
+    return docs;
+  }
+
+  /** A sending hook that closes the client under the add when its batch n is about to go: a send cut off midway. */
+  static java.util.function.IntConsumer closingAt(SolrFlowIndex client, int n) {
+    return sent -> {
+      if (sent != n) return;
+      try {
+        client.close();
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    };
+  }
+
   static List<FlowDocument> withCapture(IndexedCapture c, List<FlowDocument> flows) {
     List<FlowDocument> all = new ArrayList<>(flows);
     all.add(0, FlowDocuments.capture(c));   // first in the list: the backend still commits it last
@@ -222,8 +241,7 @@ class SolrFlowIndexTest {
       assertEquals(List.of(big), streamed.captures());
 
       IndexedCapture changed = capture("/caps/big.pcapng", '9', T0, T0 + 9_500);
-      List<FlowDocument> changedDocs = withCapture(changed, new ArrayList<>());
-      for (int i = 0; i < 3_500; i++) changedDocs.addAll(flow(changed, i));
+      List<FlowDocument> changedDocs = withFlows(changed, 3_500);
       Iterable<FlowDocument> broken = () -> new java.util.Iterator<>() {
         final java.util.Iterator<FlowDocument> in = changedDocs.iterator();
         int given;
@@ -286,8 +304,7 @@ class SolrFlowIndexTest {
     try (SolrFlowIndex writer = SolrFlowIndex.open(target, 2, 2)) {
       assertTrue(writer.tagged(), "the shipped configset declares the attempt field");
       IndexedCapture big = capture("/caps/big.pcapng", 'f', T0, T0 + 9_000);
-      List<FlowDocument> docs = withCapture(big, new ArrayList<>());
-      for (int i = 0; i < 3_500; i++) docs.addAll(flow(big, i));
+      List<FlowDocument> docs = withFlows(big, 3_500);
       writer.addCapture(big, docs);
       // every document tagged (the capture's too), the tag in no answer
       assertEquals(3_502, raw(target, SolrFlowIndex.ATTEMPT + ":*"));
@@ -299,8 +316,7 @@ class SolrFlowIndexTest {
       assertEquals(flow(big, 4).getFirst(), f4);
 
       IndexedCapture changed = capture("/caps/big.pcapng", '9', T0, T0 + 9_500);
-      List<FlowDocument> changedDocs = withCapture(changed, new ArrayList<>());
-      for (int i = 0; i < 3_500; i++) changedDocs.addAll(flow(changed, i));
+      List<FlowDocument> changedDocs = withFlows(changed, 3_500);
       IndexedCapture other = capture("/caps/other.pcapng", '8', T0, T0 + 1);
       List<Integer> batchesSent = new ArrayList<>();
 
@@ -320,15 +336,7 @@ class SolrFlowIndexTest {
 
       // (b) cut off at the third batch: nothing can be taken back
       try (SolrFlowIndex cut = SolrFlowIndex.open(target, 0, 0)) {
-        SolrFlowIndex.sending = n -> {
-          if (n == 2) {
-            try {
-              cut.close();
-            } catch (IOException e) {
-              throw new java.io.UncheckedIOException(e);
-            }
-          }
-        };
+        SolrFlowIndex.sending = closingAt(cut, 2);
         assertThrows(Exception.class, () -> cut.addCapture(changed, changedDocs));
       }
       SolrFlowIndex.sending = n -> {};
@@ -344,8 +352,7 @@ class SolrFlowIndexTest {
 
       // (c) the next index of the path replaces both
       IndexedCapture third = capture("/caps/big.pcapng", '7', T0, T0 + 9_700);
-      List<FlowDocument> thirdDocs = withCapture(third, new ArrayList<>());
-      for (int i = 0; i < 3_500; i++) thirdDocs.addAll(flow(third, i));
+      List<FlowDocument> thirdDocs = withFlows(third, 3_500);
       writer.addCapture(third, thirdDocs);
       assertEquals(List.of(third, other), writer.captures());
       assertEquals(3_500, total(writer, "capture_path:\"/caps/big.pcapng\""));
@@ -353,15 +360,7 @@ class SolrFlowIndexTest {
 
       // (d) the same file indexed again and cut midway
       try (SolrFlowIndex cut = SolrFlowIndex.open(target, 0, 0)) {
-        SolrFlowIndex.sending = n -> {
-          if (n == 2) {
-            try {
-              cut.close();
-            } catch (IOException e) {
-              throw new java.io.UncheckedIOException(e);
-            }
-          }
-        };
+        SolrFlowIndex.sending = closingAt(cut, 2);
         assertThrows(Exception.class, () -> cut.addCapture(third, thirdDocs));
       }
       SolrFlowIndex.sending = n -> {};
@@ -387,35 +386,17 @@ class SolrFlowIndexTest {
 
       // (e) a capture of a path never indexed again, cut midway: its documents go with the expiry of their time
       IndexedCapture gone = capture("/caps/gone.pcapng", '6', T0 - 100, T0 - 50);
-      List<FlowDocument> goneDocs = withCapture(gone, new ArrayList<>());
-      for (int i = 0; i < 3_500; i++) goneDocs.addAll(flow(gone, i));
+      List<FlowDocument> goneDocs = withFlows(gone, 3_500);
       try (SolrFlowIndex cut = SolrFlowIndex.open(target, 0, 0)) {
-        SolrFlowIndex.sending = n -> {
-          if (n == 1) {
-            try {
-              cut.close();
-            } catch (IOException e) {
-              throw new java.io.UncheckedIOException(e);
-            }
-          }
-        };
+        SolrFlowIndex.sending = closingAt(cut, 1);
         assertThrows(Exception.class, () -> cut.addCapture(gone, goneDocs));
       }
       // the same of an old capture indexed just now (as by a writer still sending it): not taken by the expiry
       long now = java.time.Instant.now().getEpochSecond() * 1_000_000_000L;
       IndexedCapture fresh = new IndexedCapture("/caps/fresh.pcapng", 1234, "5".repeat(64), "pcapng", "mirror", T0 - 100, T0 - 50, now);
-      List<FlowDocument> freshDocs = withCapture(fresh, new ArrayList<>());
-      for (int i = 0; i < 3_500; i++) freshDocs.addAll(flow(fresh, i));
+      List<FlowDocument> freshDocs = withFlows(fresh, 3_500);
       try (SolrFlowIndex cut = SolrFlowIndex.open(target, 0, 0)) {
-        SolrFlowIndex.sending = n -> {
-          if (n == 1) {
-            try {
-              cut.close();
-            } catch (IOException e) {
-              throw new java.io.UncheckedIOException(e);
-            }
-          }
-        };
+        SolrFlowIndex.sending = closingAt(cut, 1);
         assertThrows(Exception.class, () -> cut.addCapture(fresh, freshDocs));
       }
       SolrFlowIndex.sending = n -> {};
