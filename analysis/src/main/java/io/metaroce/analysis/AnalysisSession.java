@@ -510,13 +510,13 @@ public final class AnalysisSession {
     private void runPipelined(PacketSource src, DissectorConfig dc, AnalysisEngine engine, long total) {
         List<FillSplit.Batch> pool = new ArrayList<>();
         // Frame stages name a frame by its slot: batch i of the pool holds slots [i*BATCH, (i+1)*BATCH).
-        for (int i = 0; i < FRAME_SLOTS / BATCH; i++) pool.add(new FillSplit.Batch(BATCH, i * BATCH));
         FrameStages st = stages;
         Dissector dis = new Dissector(dc);
         io.metaroce.dissector.Dissection d = new io.metaroce.dissector.Dissection();
         FastFacts fast = fastFacts(dc);
         int splitMode = fillSplit;
         FillSplit split = splitMode != SPLIT_NEVER && FillSplit.applies(src, fast, st, dc) ? new FillSplit(src.mapping(), dc) : null;
+        for (int i = 0; i < FRAME_SLOTS / BATCH; i++) pool.add(new FillSplit.Batch(BATCH, i * BATCH, split != null));
         long[] frames = {0};
         // A file never pauses (endOfBurst is false): not asked per frame, a call each under C1 alone.
         boolean live = src.mapping() == null;
