@@ -461,7 +461,7 @@ public final class IndexCommand implements Callable<Integer> {
         Map<String, Object> tapInfo = (Map<String, Object>) c.get("tap");
         IndexedCapture cap = new IndexedCapture(abs.toString(), size, hash, String.valueOf(c.get("format")),
                 tapInfo == null ? null : String.valueOf(tapInfo.get("resolved")), (Long) c.get("first_ns"), (Long) c.get("last_ns"),
-                nowNs());
+                IndexedCapture.nowNs());
         // Made as the index takes them: a capture of many flows never holds all its documents at once. The evicted
         // flows first, as they were evicted, then those the pass held at its end.
         long[] made = {0};
@@ -524,11 +524,6 @@ public final class IndexCommand implements Callable<Integer> {
     private IndexedCapture indexedBeforeWithOlderHash(Path abs, long size) throws IOException {
         IndexedCapture old = indexedWithOlderHash.get(abs.toString());
         return old != null && old.size() == size && CaptureIdentity.hashLike(abs, old.hash()).equals(old.hash()) ? old : null;
-    }
-
-    private static long nowNs() {
-        java.time.Instant t = java.time.Instant.now();
-        return t.getEpochSecond() * 1_000_000_000L + t.getNano();
     }
 
     /** One line, printed whole and at once even with the bar drawn and two captures finishing together. */

@@ -21,4 +21,10 @@ public record IndexedCapture(String path, long size, String hash, String format,
             throw new IllegalArgumentException("capture hash must be " + CaptureIdentity.HASH_DIGITS + ", " + CaptureIdentity.XXH3_DIGITS
                     + " or " + CaptureIdentity.SHA256_DIGITS + " hex digits: " + hash);
     }
+
+    /** The time now as {@link #indexedAtNs} counts it: nanoseconds since the epoch. */
+    public static long nowNs() {
+        java.time.Instant t = java.time.Instant.now();
+        return t.getEpochSecond() * 1_000_000_000L + t.getNano();
+    }
 }

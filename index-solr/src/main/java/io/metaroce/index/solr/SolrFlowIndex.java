@@ -287,7 +287,7 @@ public final class SolrFlowIndex implements FlowIndex {
     // those indexed a day ago or more: an old capture being sent right now by another writer (its capture document
     // not there yet) must not lose part of its flows (it goes whole with the next expiry).
     FlowQuery staleQuery = new FlowQuery.And(List.of(FlowIndexQueries.expiredBefore(epochNs),
-        new FlowQuery.LongRange(FlowSchema.field(FlowSchema.INDEXED_AT), Long.MIN_VALUE, nowNs() - STALE_AFTER_NS)));
+        new FlowQuery.LongRange(FlowSchema.field(FlowSchema.INDEXED_AT), Long.MIN_VALUE, IndexedCapture.nowNs() - STALE_AFTER_NS)));
     String stale = SolrQueries.toSolr(staleQuery);
     if (expired.isEmpty() && each(staleQuery, FlowSchema.ID, false, 0, d -> {}) == 0) return expired;
     List<FlowQuery> hashes = expired.stream().map(c -> FlowIndexQueries.captureHash(c.hash())).toList();
@@ -304,11 +304,6 @@ public final class SolrFlowIndex implements FlowIndex {
 
   /** How long ago a document without a capture document must have been indexed for the expiry to take it: a day. */
   static final long STALE_AFTER_NS = 86_400_000_000_000L;
-
-  private static long nowNs() {
-    java.time.Instant t = java.time.Instant.now();
-    return t.getEpochSecond() * 1_000_000_000L + t.getNano();
-  }
 
   @Override
   public SearchResult search(FlowQuery query, FlowSort sort, int limit) throws IOException {
