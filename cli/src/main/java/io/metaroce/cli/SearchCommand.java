@@ -125,6 +125,11 @@ public final class SearchCommand implements Callable<Integer> {
             return 2;
         } catch (ClosedStdout e) {
             return 0;
+        } catch (java.io.UncheckedIOException e) {
+            // -T json and jsonl write through JsonOut, which wraps the writer's IOException: `search ... | head` is a
+            // closed stdout there too, not an internal error.
+            if (e.getCause() instanceof ClosedStdout) return 0;
+            throw e;
         }
         return 0;
     }

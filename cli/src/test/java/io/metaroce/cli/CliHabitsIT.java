@@ -191,14 +191,21 @@ class CliHabitsIT {
 
     /**
      * {@code dissect -V | head -1}: the capture is cut at its very end, so a run that went on to the end would
-     * report the damage and exit 2; a run that stops at the closed pipe ends quietly with 0 before it gets there.
+     * report the damage and exit 2; a run that stops at the closed pipe ends quietly with 0 before it gets there. The
+     * same for {@code search -T jsonl|json | head -1}.
      */
     @Test
     void aClosedStdoutStopsTheRunQuietly() throws Exception {
         byte[] all = Files.readAllBytes(big);
         Path cutAtEnd = Files.write(tmp.resolve("big-cut.pcap"), Arrays.copyOf(all, all.length - 20));
+        // search's JSON lines of every sample's flows (~300 KB, more than a pipe holds) behind the same closed pipe.
+        Path idx = tmp.resolve("closed-stdout.idx");
+        Run indexed = Launcher.run(Call.of("index", Launcher.CAPTURES.toString(), "--index", idx.toString()));
+        assertEquals(0, indexed.exit(), indexed.show()); // its stderr names the samples' truth files it skipped
         for (List<String> args : List.of(List.of("dissect", "-r", cutAtEnd.toString(), "-V"),
-                List.of("dissect", "-r", cutAtEnd.toString(), "-T", "jsonl", "--threads", "1"))) {
+                List.of("dissect", "-r", cutAtEnd.toString(), "-T", "jsonl", "--threads", "1"),
+                List.of("search", "--index", idx.toString(), "*:*", "-T", "jsonl", "-n", "100000"),
+                List.of("search", "--index", idx.toString(), "*:*", "-T", "json", "-n", "100000"))) {
             List<String> cmd = new ArrayList<>();
             cmd.add(Launcher.SCRIPT.toString());
             cmd.addAll(args);
