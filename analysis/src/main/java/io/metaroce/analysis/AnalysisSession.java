@@ -103,6 +103,13 @@ public final class AnalysisSession {
         default boolean decodedFast(FastFrame l, FrameFacts f, int slot) { return false; }
 
         /**
+         * The stages whose {@link #decoded} and {@link #decodedFast} the decoding thread calls (those two only), once
+         * per pass: this by default. A consumer whose analysis-thread methods write its fields for every frame gives
+         * the decoding thread an object of its own, so that the two threads do not share those cache lines.
+         */
+        default FrameStages decodingSide() { return this; }
+
+        /**
          * On the analysis thread, in capture order, just before the engine sees f: work that needs no
          * {@link Dissection} moves here off the decoding thread (which is the busier one); the consumer may still
          * clear {@link FrameFacts#judgeable}. The frame's bytes are still valid: a source is pipelined only when it
@@ -488,7 +495,7 @@ public final class AnalysisSession {
         FastFacts fast = fastFacts(dc);
         long n = 0;
         while (src.next()) {
-            decode(src, dis, fast, d, f, stages, 0);
+            decode(src, dis, fast, d, f, stages == null ? null : stages.decodingSide(), 0);
             if (batchHook == null) {
                 f = feedOrHold(engine, f);
             } else {
@@ -511,6 +518,8 @@ public final class AnalysisSession {
         List<FillSplit.Batch> pool = new ArrayList<>();
         // Frame stages name a frame by its slot: batch i of the pool holds slots [i*BATCH, (i+1)*BATCH).
         FrameStages st = stages;
+        // The decoding thread's calls go to the stages' decoding side (FrameStages#decodingSide).
+        FrameStages dst = st == null ? null : st.decodingSide();
         Dissector dis = new Dissector(dc);
         io.metaroce.dissector.Dissection d = new io.metaroce.dissector.Dissection();
         FastFacts fast = fastFacts(dc);
@@ -533,7 +542,7 @@ public final class AnalysisSession {
             int n = 0;
             boolean more = true;
             while (n < BATCH) {
-                int r = decodeChunk(src, dis, fast, d, bt, sp, n, Math.min(n + CHUNK, BATCH), st, base, live);
+                int r = decodeChunk(src, dis, fast, d, bt, sp, n, Math.min(n + CHUNK, BATCH), dst, base, live);
                 n = r & CHUNK_INDEX;
                 if ((r & CHUNK_END) != 0) {
                     more = false;

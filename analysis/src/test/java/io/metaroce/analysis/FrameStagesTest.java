@@ -92,4 +92,74 @@ class FrameStagesTest {
         assertEquals(r.roce - r.duplicates, unjudged);
         for (FlowSummary f : res.flows()) assertEquals(0, f.counters().retransmittedPackets(), f.id());
     }
+
+    /**
+     * The decoding thread calls {@link AnalysisSession.FrameStages#decoded} and {@code decodedFast} on the stages'
+     * {@link AnalysisSession.FrameStages#decodingSide} (validate's RuleEngine keeps their fields apart from the ones its
+     * analysis thread writes for every frame), never on the stages themselves, and every other method on the stages:
+     * on one thread and on two, for frames the short cut takes and for dissected ones.
+     */
+    @Test
+    void theDecodingThreadCallsTheDecodingSide() throws Exception {
+        final class Side implements AnalysisSession.FrameStages {
+            final long[] slotFrame = new long[AnalysisSession.FRAME_SLOTS];
+            long decoded, fast;
+            String thread;
+
+            @Override
+            public void decoded(Dissection d, FrameFacts f, int fcsLength, int slot) {
+                slotFrame[slot] = f.number;
+                decoded++;
+                thread = Thread.currentThread().getName();
+            }
+
+            @Override
+            public boolean decodedFast(FastFrame l, FrameFacts f, int slot) {
+                fast++;
+                return false;
+            }
+
+            @Override
+            public void analyzed(FrameFacts f, int slot, FrameOutcome outcome) {
+                throw new AssertionError("analyzed on the decoding side");
+            }
+        }
+        final class Stages implements AnalysisSession.FrameStages {
+            final Side side = new Side();
+            long analyzed;
+
+            @Override
+            public AnalysisSession.FrameStages decodingSide() { return side; }
+
+            @Override
+            public boolean fastFrames() { return true; }
+
+            @Override
+            public void decoded(Dissection d, FrameFacts f, int fcsLength, int slot) {
+                throw new AssertionError("decoded on the stages, not their decoding side");
+            }
+
+            @Override
+            public boolean decodedFast(FastFrame l, FrameFacts f, int slot) {
+                throw new AssertionError("decodedFast on the stages, not their decoding side");
+            }
+
+            @Override
+            public void analyzed(FrameFacts f, int slot, FrameOutcome outcome) {
+                assertEquals(side.slotFrame[slot], f.number, "the decoding side decoded the frame into its slot");
+                analyzed++;
+            }
+        }
+        Path file = SAMPLES.resolve("rocev2-gbn-loss.pcapng");
+        for (long pipelineFrom : new long[] {Long.MAX_VALUE, 0}) {
+            Stages st = new Stages();
+            AnalysisResult res = new AnalysisSession(AnalysisSettings.DEFAULT, AnalysisSession.Options.RESULTS)
+                    .onFrame(st).pipelineFrom(pipelineFrom).run(file);
+            long frames = ((Number) res.capture().get("frames")).longValue();
+            assertEquals(frames, st.side.decoded);
+            assertEquals(frames, st.analyzed);
+            assertTrue(st.side.fast > frames / 2, "frames the short cut offered to the decoding side: " + st.side.fast);
+            if (pipelineFrom == 0) assertTrue(!"metaroce-analysis".equals(st.side.thread), st.side.thread);
+        }
+    }
 }

@@ -55,8 +55,8 @@ public final class FileValidator {
             Pass pass = new Pass(settings, plots, null, session, file);
             pass.rules.fast = fastFrames;
             pass.finish(session.run(file), res);
-            if (taken != null) taken[0] = pass.rules.fastTaken;
-            if (taken != null && taken.length > 1) taken[1] = pass.rules.fastIcrcInWindow;
+            if (taken != null) taken[0] = pass.rules.fastTaken();
+            if (taken != null && taken.length > 1) taken[1] = pass.rules.fastIcrcInWindow();
         } catch (CaptureException e) {
             res.error = e.getMessage();
         } catch (RuntimeException e) {

@@ -8,7 +8,7 @@ import java.util.ArrayList;
  * What the rules carry of one frame from the decoding thread to the analysis thread besides its
  * {@link io.metaroce.analysis.FrameFacts}: the findings of the frame rules, waiting for the engine's verdict on
  * the frame (a capture duplicate is not reported twice); where the bytes a retransmission keeps equal lie (a
- * slice of the capture mapping, valid while the capture is open); and the flow the stream stage found. One per
+ * slice of the capture mapping, valid while the capture is open). One per
  * session frame slot, reused.
  */
 final class FrameExtra {
@@ -37,7 +37,6 @@ final class FrameExtra {
     long icrcValue;
     /** The tap's view of a frame the engine keeps no flow for (no known opcode), for its ICRC verdict. */
     io.metaroce.analysis.View view;
-    FlowState flow;
     /** A request's bytes: the capture mapping (or the frame's slice of it) and where the frame starts in it. */
     MemorySegment seg;
     long segAt;
@@ -51,7 +50,6 @@ final class FrameExtra {
         if (pending != null) pending.clear();
         flowId = null;
         udPayload = -1;
-        flow = null;
         seg = null;
         icrcOffset = -1;
         frame = null;

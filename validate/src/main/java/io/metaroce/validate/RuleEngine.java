@@ -96,6 +96,9 @@ final class RuleEngine implements AnalysisSession.FrameStages {
         this.settings = settings;
         this.findings = new Findings(settings);
         this.plots = plots;
+        // Made here, right before the slots: the next object in memory is slot 0's, not one the analysis thread
+        // writes for every frame (see Decoding).
+        this.decoding = new Decoding();
         for (int i = 0; i < extras.length; i++) extras[i] = new FrameExtra(settings);
     }
 
@@ -170,15 +173,19 @@ final class RuleEngine implements AnalysisSession.FrameStages {
     /** Whether the clean common frame skips its dissection ({@link #decodedFast}); off only to compare both paths. */
     boolean fast = true;
     /** Frames {@link #decodedFast} took (for the test that compares both paths: it must not be vacuous). */
-    long fastTaken;
+    long fastTaken() { return decoding.taken; }
+
     /** ICRCs {@link #decodedFast} verified in the reader's window, good or bad (for the same test). */
-    long fastIcrcInWindow;
+    long fastIcrcInWindow() { return decoding.icrcInWindow; }
 
     @Override
     public boolean fastFrames() { return fast; }
 
-    /** The ICRC of the frames {@link #decodedFast} takes (decoding thread; {@link #icrc} is the analysis thread's). */
-    private final io.metaroce.dissector.Icrc decodingIcrc = new io.metaroce.dissector.Icrc();
+    /** The decoding thread's side of the first stage ({@link Decoding}). */
+    private final Decoding decoding;
+
+    @Override
+    public AnalysisSession.FrameStages decodingSide() { return decoding; }
 
     /**
      * What {@link #decodedFast} needs of an opcode's header chain, worked out once per opcode instead of on every
@@ -288,127 +295,169 @@ final class RuleEngine implements AnalysisSession.FrameStages {
     }
 
 
-    /**
-     * First stage for a frame the decoder's short cut accepted ({@link io.metaroce.analysis.FastFrame}: Ethernet,
-     * VLAN tags, IP, UDP, BTH, MRTH and the opcode's whole chain captured, no expert item): what {@link #decoded}
-     * does, without the frame's dissection. Takes only the frame on which no frame rule has anything to say and
-     * leaves it as {@link #decoded} would (ICRC inputs, anchors, request bytes); declines, having written nothing,
-     * every frame on which one of them could (a trailer after the datagram, a cut frame, a UDP checksum that does
-     * not verify, a reserved bit set, a pad that disagrees, a control packet, a path id the rules judge), and the
-     * frame then takes the dissection and {@link #decoded}. Why: the dissection, FrameFacts.from and the frame
-     * rules were about a third of validate's decoding thread (docs/benchmarks.md, helper val, ninth session).
-     * Which of {@link #frameRules}' checks the short cut already guarantees is said at each; FastFramesTest runs
-     * both paths over every sample, external capture and damaged copies and requires the same findings.
-     */
+    /** As {@link Decoding#decodedFast}, on the decoding thread. */
     @Override
     public boolean decodedFast(io.metaroce.analysis.FastFrame l, FrameFacts f, int slot) {
-        int ip = l.ipOffset(), udp = l.udpOffset(), bth = l.bthOffset(), mrth = l.mrthOffset(), p = l.payloadOffset();
-        int icrcOff = l.icrcOffset(), cap = (int) f.capLen;
-        // MR-FRAME-002: the short cut has checked that UDP ends where IP does and that the datagram is captured;
-        // a frame that is the datagram and nothing more (no padding, no FCS, not cut) leaves nothing unaccounted.
-        if (icrcOff + 4 != cap || f.origLen != cap) return false;
-        // The headers' bytes from the reader's window when the frame lies in it (the short cut read them there; the
-        // head copy would be one more copy per frame), else from the head copy: hb[hbase + offset in the frame].
-        byte[] buffer = l.buffer(), hb;
-        int hbase;
-        if (buffer != null) {
-            hb = buffer;
-            hbase = l.bufferOffset();
-        } else {
-            hb = l.head();
-            hbase = 0;
-        }
-        // MR-FRAME-003: a checksum of 0 is not judged, any other must verify. The field from the header bytes: the
-        // frame's slice (an object per frame) is made only where a frame's bytes are kept or read whole.
-        if (Udp.checksum(hb, hbase + udp) != 0) {
-            MemorySegment s = l.data();
-            if (udpSum(s, udp, l.ipv6() ? -1 : ip, l.ipv6() ? ip : -1, Udp.length(s, udp)) != 0xFFFF) return false;
-        }
-        // MR-HDR-001/002/004 and 005: the short cut took tver 0 or 1, a defined opcode outside the RD/DC range, an
-        // MRTH of version 1 and every header of the opcode's chain. MR-CTL-001 reads a control packet's fields.
-        OpcodeDef op = f.opcode;
-        if (op.role() == OpcodeDef.Role.CONTROL) return false;
-        // The opcode's kinds as FastFacts worked them out (OpcodeKinds.isUd is two calls C1 does not inline).
-        boolean ud = (f.opcodeKinds() & OpcodeKinds.UD) != 0;
-        Shape shape = Shape.TABLE[Shape.index(f.tver, op.code(), mrth >= 0, f.spray)];
-        // The chain ends where the payload starts; MR-UD-001 (per frame): the DETH. A shape not in the table (an
-        // MRTH the version does not call for) takes the dissection.
-        if (shape == null || shape.op != op || shape.never
-                || (mrth >= 0 ? mrth + Mrth.SIZE : bth + Bth.SIZE) + shape.bytes != p || ud && !shape.deth) return false;
-        int[] chain = shape.chain;
-        // MR-HDR-003: every reserved bit 0: the IP and UDP headers', then the BTH's, the MRTH's and the chain's
-        // from the opcode's shape (Ethernet and VLAN tags are not judged).
-        boolean v6 = l.ipv6();
-        int ihl = l.ipHeaderLength();
-        int[] iat = v6 ? Shape.IPV6_AT : Shape.IPV4_AT;
-        if (iat != null && udp == ip + (v6 ? Ipv6.SIZE : Ip.SIZE) && ihl == (v6 ? Ipv6.SIZE : Ip.SIZE)) {
-            // The frame holds its headers whole (the short cut took the chain after them).
-            byte[] ibits = v6 ? Shape.IPV6_BITS : Shape.IPV4_BITS;
-            int i0 = hbase + ip;
-            for (int k = 0; k < iat.length; k++) if ((hb[i0 + iat[k]] & ibits[k]) != 0) return false;
-        } else if (!reservedAllZero(v6 ? Ipv6.HEADER : Ip.HEADER, hb, hbase, ip, cap)
-                || !reservedAllZero(Udp.HEADER, hb, hbase, udp, cap)) return false;
-        int[] rat = shape.at;
-        byte[] rbits = shape.bits;
-        int b0 = hbase + bth;
-        for (int k = 0; k < rat.length; k++) if ((hb[b0 + rat[k]] & rbits[k]) != 0) return false;
-        // MR-FRAME-004: payload + pad a multiple of 4, the pad within it, no pad on First and Middle.
-        int wireBytes = icrcOff - p, pad = f.padCnt;
-        if (wireBytes % 4 != 0 || pad > wireBytes || pad != 0 && (op.segment() == OpcodeDef.Segment.FIRST
-                || op.segment() == OpcodeDef.Segment.MIDDLE)) return false;
-        // MR-PATH-001 (per frame).
-        if (mrth >= 0 && (f.pathId > 1023 || op.role() == OpcodeDef.Role.REQUEST && !f.spray && f.pathId != 0))
-            return false;
-        // MR-FRAME-001: the ICRC, here where the frame's bytes are in the reader's window and in the caches (on the
-        // analysis thread, from the mapping, it was that thread's largest cost under C1: docs/benchmarks.md, helper
-        // val, eleventh and twelfth sessions). A frame whose ICRC does not verify is declined: the dissection's
-        // path reports it, with the source-port search. Without the window, the analysis thread checks it.
-        boolean icrcDone = buffer != null;
-        if (icrcDone) fastIcrcInWindow++;
-        if (icrcDone && decodingIcrc.overIp(buffer, l.bufferOffset(), ip, l.ipHeaderLength(), l.ipv6(), bth, icrcOff)
-                != l.icrcValue()) return false;
+        return decoding.decodedFast(l, f, slot);
+    }
 
-        // Taken: as decoded and frameRules leave a frame without findings.
-        fastTaken++;
-        FrameExtra x = extras[slot];
-        // FrameExtra.reset()'s work in place, as a short-cut frame leaves it (its roce and addressed set): a call
-        // fewer per frame under C1. Keep the two alike.
-        x.truncated = false;
-        if (x.pending != null) x.pending.clear();
-        x.flowId = null;
-        x.udPayload = -1;
-        x.flow = null;
-        x.seg = null;
-        x.icrcOffset = -1;
-        x.frame = null;
-        x.view = null;
-        x.next = null;
-        x.roce = true;
-        x.addressed = true;
-        anchors.recordFast(f.number, ip, l.ipv6(), bth, mrth, chain, p, f.payloadLength);
-        if (!icrcDone) {
-            x.frame = l.data();
-            x.ipOffset = ip;
-            x.ipHeaderLength = l.ipHeaderLength();
-            x.ipv6 = l.ipv6();
-            x.bthOffset = bth;
-            x.icrcOffset = icrcOff;
-            x.icrcValue = l.icrcValue();
+    /**
+     * The first stage as the decoding thread calls it ({@link AnalysisSession.FrameStages#decodingSide}): the short
+     * cut's frame rules ({@link #decodedFast}) with the fields they read for every frame in an object of their own,
+     * and {@link #decoded} (the dissected frame, rare) passed on to the rule engine. Why: as fields of the rule engine
+     * they lay beside the ones the analysis thread writes for every frame ({@link #about}, {@link #frames}, {@link
+     * #lastNs}; the decoding thread also wrote its two counters there for every frame), so every frame made the two
+     * cores hand those cache lines back and forth (docs/benchmarks.md, helper val, twentieth session). Fields only
+     * this thread writes, after 64 bytes of padding (HotSpot lays out the longs first, references last, and the
+     * object made after this one is slot 0's {@link FrameExtra}).
+     */
+    private final class Decoding implements AnalysisSession.FrameStages {
+        @SuppressWarnings("unused")
+        private long pad0, pad1, pad2, pad3, pad4, pad5, pad6, pad7;
+        /** Takes the 4 bytes after the object's header, which HotSpot would fill with a reference below. */
+        @SuppressWarnings("unused")
+        private int padHeader;
+        /** Frames {@link #decodedFast} took, ICRCs it verified in the reader's window (RuleEngine#fastTaken). */
+        long taken, icrcInWindow;
+        private final FrameExtra[] extras = RuleEngine.this.extras;
+        private final FrameAnchors anchors = RuleEngine.this.anchors;
+        /** The ICRC of the frames {@link #decodedFast} takes ({@link RuleEngine#icrc} is the analysis thread's). */
+        private final io.metaroce.dissector.Icrc icrc = new io.metaroce.dissector.Icrc();
+
+        @Override
+        public void decoded(Dissection d, FrameFacts f, int fcsLength, int slot) {
+            RuleEngine.this.decoded(d, f, fcsLength, slot);
         }
-        if (ud) x.udPayload = f.payloadLength;
-        f.judgeable = true;
-        if (op.role() == OpcodeDef.Role.REQUEST) {
-            // The mapping itself where the frame lies in it: no slice object per request.
-            MemorySegment map = l.mapping();
-            long at = map != null ? l.mappingOffset() : -1;
-            x.seg = at >= 0 ? map : l.data();
-            x.segAt = at >= 0 ? at : 0;
-            x.extOff = mrth >= 0 ? mrth + Mrth.SIZE : bth + Bth.SIZE;
-            x.payOff = p;
-            x.endOff = icrcOff;
-            x.pad = pad;
+
+        @Override
+        public boolean fastFrames() { return RuleEngine.this.fast; }
+
+        @Override
+        public void analyzed(FrameFacts f, int slot, FrameOutcome outcome) {
+            throw new IllegalStateException("the analysis thread's stage is the rule engine's");
         }
-        return true;
+
+        /**
+         * First stage for a frame the decoder's short cut accepted ({@link io.metaroce.analysis.FastFrame}: Ethernet,
+         * VLAN tags, IP, UDP, BTH, MRTH and the opcode's whole chain captured, no expert item): what {@link #decoded}
+         * does, without the frame's dissection. Takes only the frame on which no frame rule has anything to say and
+         * leaves it as {@link #decoded} would (ICRC inputs, anchors, request bytes); declines, having written nothing,
+         * every frame on which one of them could (a trailer after the datagram, a cut frame, a UDP checksum that does
+         * not verify, a reserved bit set, a pad that disagrees, a control packet, a path id the rules judge), and the
+         * frame then takes the dissection and {@link #decoded}. Why: the dissection, FrameFacts.from and the frame
+         * rules were about a third of validate's decoding thread (docs/benchmarks.md, helper val, ninth session).
+         * Which of {@link #frameRules}' checks the short cut already guarantees is said at each; FastFramesTest runs
+         * both paths over every sample, external capture and damaged copies and requires the same findings.
+         */
+        @Override
+        public boolean decodedFast(io.metaroce.analysis.FastFrame l, FrameFacts f, int slot) {
+            int ip = l.ipOffset(), udp = l.udpOffset(), bth = l.bthOffset(), mrth = l.mrthOffset(), p = l.payloadOffset();
+            int icrcOff = l.icrcOffset(), cap = (int) f.capLen;
+            // MR-FRAME-002: the short cut has checked that UDP ends where IP does and that the datagram is captured;
+            // a frame that is the datagram and nothing more (no padding, no FCS, not cut) leaves nothing unaccounted.
+            if (icrcOff + 4 != cap || f.origLen != cap) return false;
+            // The headers' bytes from the reader's window when the frame lies in it (the short cut read them there; the
+            // head copy would be one more copy per frame), else from the head copy: hb[hbase + offset in the frame].
+            byte[] buffer = l.buffer(), hb;
+            int hbase;
+            if (buffer != null) {
+                hb = buffer;
+                hbase = l.bufferOffset();
+            } else {
+                hb = l.head();
+                hbase = 0;
+            }
+            // MR-FRAME-003: a checksum of 0 is not judged, any other must verify. The field from the header bytes: the
+            // frame's slice (an object per frame) is made only where a frame's bytes are kept or read whole.
+            if (Udp.checksum(hb, hbase + udp) != 0) {
+                MemorySegment s = l.data();
+                if (udpSum(s, udp, l.ipv6() ? -1 : ip, l.ipv6() ? ip : -1, Udp.length(s, udp)) != 0xFFFF) return false;
+            }
+            // MR-HDR-001/002/004 and 005: the short cut took tver 0 or 1, a defined opcode outside the RD/DC range, an
+            // MRTH of version 1 and every header of the opcode's chain. MR-CTL-001 reads a control packet's fields.
+            OpcodeDef op = f.opcode;
+            if (op.role() == OpcodeDef.Role.CONTROL) return false;
+            // The opcode's kinds as FastFacts worked them out (OpcodeKinds.isUd is two calls C1 does not inline).
+            boolean ud = (f.opcodeKinds() & OpcodeKinds.UD) != 0;
+            Shape shape = Shape.TABLE[Shape.index(f.tver, op.code(), mrth >= 0, f.spray)];
+            // The chain ends where the payload starts; MR-UD-001 (per frame): the DETH. A shape not in the table (an
+            // MRTH the version does not call for) takes the dissection.
+            if (shape == null || shape.op != op || shape.never
+                    || (mrth >= 0 ? mrth + Mrth.SIZE : bth + Bth.SIZE) + shape.bytes != p || ud && !shape.deth) return false;
+            int[] chain = shape.chain;
+            // MR-HDR-003: every reserved bit 0: the IP and UDP headers', then the BTH's, the MRTH's and the chain's
+            // from the opcode's shape (Ethernet and VLAN tags are not judged).
+            boolean v6 = l.ipv6();
+            int ihl = l.ipHeaderLength();
+            int[] iat = v6 ? Shape.IPV6_AT : Shape.IPV4_AT;
+            if (iat != null && udp == ip + (v6 ? Ipv6.SIZE : Ip.SIZE) && ihl == (v6 ? Ipv6.SIZE : Ip.SIZE)) {
+                // The frame holds its headers whole (the short cut took the chain after them).
+                byte[] ibits = v6 ? Shape.IPV6_BITS : Shape.IPV4_BITS;
+                int i0 = hbase + ip;
+                for (int k = 0; k < iat.length; k++) if ((hb[i0 + iat[k]] & ibits[k]) != 0) return false;
+            } else if (!reservedAllZero(v6 ? Ipv6.HEADER : Ip.HEADER, hb, hbase, ip, cap)
+                    || !reservedAllZero(Udp.HEADER, hb, hbase, udp, cap)) return false;
+            int[] rat = shape.at;
+            byte[] rbits = shape.bits;
+            int b0 = hbase + bth;
+            for (int k = 0; k < rat.length; k++) if ((hb[b0 + rat[k]] & rbits[k]) != 0) return false;
+            // MR-FRAME-004: payload + pad a multiple of 4, the pad within it, no pad on First and Middle.
+            int wireBytes = icrcOff - p, pad = f.padCnt;
+            if (wireBytes % 4 != 0 || pad > wireBytes || pad != 0 && (op.segment() == OpcodeDef.Segment.FIRST
+                    || op.segment() == OpcodeDef.Segment.MIDDLE)) return false;
+            // MR-PATH-001 (per frame).
+            if (mrth >= 0 && (f.pathId > 1023 || op.role() == OpcodeDef.Role.REQUEST && !f.spray && f.pathId != 0))
+                return false;
+            // MR-FRAME-001: the ICRC, here where the frame's bytes are in the reader's window and in the caches (on the
+            // analysis thread, from the mapping, it was that thread's largest cost under C1: docs/benchmarks.md, helper
+            // val, eleventh and twelfth sessions). A frame whose ICRC does not verify is declined: the dissection's
+            // path reports it, with the source-port search. Without the window, the analysis thread checks it.
+            boolean icrcDone = buffer != null;
+            if (icrcDone) icrcInWindow++;
+            if (icrcDone && icrc.overIp(buffer, l.bufferOffset(), ip, l.ipHeaderLength(), l.ipv6(), bth, icrcOff)
+                    != l.icrcValue()) return false;
+
+            // Taken: as decoded and frameRules leave a frame without findings.
+            taken++;
+            FrameExtra x = extras[slot];
+            // FrameExtra.reset()'s work in place, as a short-cut frame leaves it (its roce and addressed set): a call
+            // fewer per frame under C1. Keep the two alike.
+            x.truncated = false;
+            if (x.pending != null) x.pending.clear();
+            x.flowId = null;
+            x.udPayload = -1;
+            x.seg = null;
+            x.icrcOffset = -1;
+            x.frame = null;
+            x.view = null;
+            x.next = null;
+            x.roce = true;
+            x.addressed = true;
+            anchors.recordFast(f.number, ip, l.ipv6(), bth, mrth, chain, p, f.payloadLength);
+            if (!icrcDone) {
+                x.frame = l.data();
+                x.ipOffset = ip;
+                x.ipHeaderLength = l.ipHeaderLength();
+                x.ipv6 = l.ipv6();
+                x.bthOffset = bth;
+                x.icrcOffset = icrcOff;
+                x.icrcValue = l.icrcValue();
+            }
+            if (ud) x.udPayload = f.payloadLength;
+            f.judgeable = true;
+            if (op.role() == OpcodeDef.Role.REQUEST) {
+                // The mapping itself where the frame lies in it: no slice object per request.
+                MemorySegment map = l.mapping();
+                long at = map != null ? l.mappingOffset() : -1;
+                x.seg = at >= 0 ? map : l.data();
+                x.segAt = at >= 0 ? at : 0;
+                x.extOff = mrth >= 0 ? mrth + Mrth.SIZE : bth + Bth.SIZE;
+                x.payOff = p;
+                x.endOff = icrcOff;
+                x.pad = pad;
+            }
+            return true;
+        }
     }
 
     /**
@@ -569,7 +618,6 @@ final class RuleEngine implements AnalysisSession.FrameStages {
             if (x.udPayload >= 0) udPmtu(f, fl, x.udPayload);
             return;
         }
-        x.flow = fl;
         // The stateful rules of the QP streams: here, not in a method of their own (a call per frame under C1).
         if (t >= nextExpiry) {
             expireIdle(t);

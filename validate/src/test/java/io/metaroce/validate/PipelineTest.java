@@ -30,6 +30,22 @@ class PipelineTest {
     }
 
     /**
+     * The rule engine gives the decoding thread an object of its own (RuleEngine.Decoding: the fields it reads for
+     * every frame apart from the ones the analysis thread writes), which takes the short cut as the engine does; the
+     * findings on two threads are those on one ({@link #sameFindingsOnOneOrTwoThreads}).
+     */
+    @Test
+    void theDecodingThreadHasAnObjectOfItsOwn() {
+        RuleEngine rules = new RuleEngine(ValidateSettings.defaults(), false);
+        io.metaroce.analysis.AnalysisSession.FrameStages side = rules.decodingSide();
+        assertTrue(side != rules, "the decoding side is the rule engine itself");
+        assertTrue(side.fastFrames());
+        rules.fast = false;
+        assertFalse(side.fastFrames());
+        assertThrows(IllegalStateException.class, () -> side.analyzed(null, 0, null));
+    }
+
+    /**
      * The decoding thread computes each frame's ICRC into the frame's slot and the analysis thread judges it there
      * (MR-FRAME-001): over more frames than there are slots (so each slot serves a bad and then a good frame, and
      * the other way round), the bad ICRCs are found at exactly their frames on two threads as on one.
