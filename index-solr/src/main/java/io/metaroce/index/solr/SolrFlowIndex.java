@@ -21,6 +21,7 @@ import org.apache.solr.client.solrj.SolrQuery;
 import org.apache.solr.client.solrj.SolrServerException;
 import org.apache.solr.client.solrj.impl.CloudHttp2SolrClient;
 import org.apache.solr.client.solrj.request.json.JsonQueryRequest;
+import org.apache.solr.client.solrj.request.json.QueryFacetMap;
 import org.apache.solr.client.solrj.request.schema.SchemaRequest;
 import org.apache.solr.client.solrj.request.json.TermsFacetMap;
 import org.apache.solr.client.solrj.response.QueryResponse;
@@ -52,6 +53,11 @@ import org.apache.solr.common.params.CursorMarkParams;
  * embedded index (LuceneFlowIndex's {@code _attempt}), without its atomic commit. A collection made with the configset
  * of schema version 1 has no such field: there a capture is replaced in the order of version 1 (the earlier documents
  * deleted first), so a killed send leaves neither capture until the next run.
+ *
+ * <p>What a killed send leaves is never read: {@link #search} (its count too), {@link #parts} and {@link #top} see only
+ * the documents of captures whose capture document is in the collection ({@link #hidden}). So every read shows whole
+ * captures, those whose commit was reported, also while another writer's capture is being sent; the documents without
+ * a capture document stay in the collection until the next index of their path or the expiry deletes them.
  */
 public final class SolrFlowIndex implements FlowIndex {
 
@@ -160,6 +166,7 @@ public final class SolrFlowIndex implements FlowIndex {
         });
       }
     } finally {
+      hidden = null;   // what this add sent or left changes which hashes are orphans
       if (spool != null) spool.close();
     }
   }
@@ -195,6 +202,7 @@ public final class SolrFlowIndex implements FlowIndex {
       // Set before the call: a delete whose answer is lost may have been applied all the same.
       deleting = true;
       client.deleteByQuery("(" + replaced + ") AND NOT " + ATTEMPT + ":" + SolrQueries.escape(attempt));
+      sendingCapture.run();
       if (!captureDocs.isEmpty()) client.add(captureDocs);
       client.commit(true, true);
     } catch (SolrServerException | IOException | RuntimeException | Error e) {
@@ -245,6 +253,9 @@ public final class SolrFlowIndex implements FlowIndex {
   /** Called with the batch number before each batch is sent (tests: a send that fails or is cut midway). */
   static volatile java.util.function.IntConsumer sending = n -> {};
 
+  /** Called after the delete of the earlier documents, before the capture document is sent (tests: a send cut there). */
+  static volatile Runnable sendingCapture = () -> {};
+
   /** Batches written to a {@link SolrBatchSpool} so far (tests: a capture of many batches is not held in a list). */
   static final java.util.concurrent.atomic.AtomicLong spooled = new java.util.concurrent.atomic.AtomicLong();
 
@@ -269,11 +280,15 @@ public final class SolrFlowIndex implements FlowIndex {
   @Override
   public boolean deleteCapture(String hash) throws IOException {
     if (capture(hash) == null) return false;
-    run(() -> {
-      client.deleteByQuery(SolrQueries.toSolr(FlowIndexQueries.captureHash(hash)));
-      client.commit(true, true);
-      return null;
-    });
+    try {
+      run(() -> {
+        client.deleteByQuery(SolrQueries.toSolr(FlowIndexQueries.captureHash(hash)));
+        client.commit(true, true);
+        return null;
+      });
+    } finally {
+      hidden = null;
+    }
     return true;
   }
 
@@ -291,14 +306,18 @@ public final class SolrFlowIndex implements FlowIndex {
     String stale = SolrQueries.toSolr(staleQuery);
     if (expired.isEmpty() && each(staleQuery, FlowSchema.ID, false, 0, d -> {}) == 0) return expired;
     List<FlowQuery> hashes = expired.stream().map(c -> FlowIndexQueries.captureHash(c.hash())).toList();
-    run(() -> {
-      for (int i = 0; i < hashes.size(); i += 256) {   // stays under Solr's boolean clause limit
-        client.deleteByQuery(SolrQueries.toSolr(new FlowQuery.Or(hashes.subList(i, Math.min(hashes.size(), i + 256)))));
-      }
-      client.deleteByQuery(stale);
-      client.commit(true, true);
-      return null;
-    });
+    try {
+      run(() -> {
+        for (int i = 0; i < hashes.size(); i += 256) {   // stays under Solr's boolean clause limit
+          client.deleteByQuery(SolrQueries.toSolr(new FlowQuery.Or(hashes.subList(i, Math.min(hashes.size(), i + 256)))));
+        }
+        client.deleteByQuery(stale);
+        client.commit(true, true);
+        return null;
+      });
+    } finally {
+      hidden = null;
+    }
     return expired;
   }
 
@@ -308,7 +327,7 @@ public final class SolrFlowIndex implements FlowIndex {
   @Override
   public SearchResult search(FlowQuery query, FlowSort sort, int limit) throws IOException {
     List<FlowDocument> flows = new ArrayList<>(Math.min(limit, PAGE));
-    long total = each(FlowIndexQueries.flows(query), sort.field().name(), sort.descending(), limit,
+    long total = each(FlowIndexQueries.flows(query), hidden(), sort.field().name(), sort.descending(), limit,
         d -> flows.add(SolrDocuments.fromSolr(d)));
     return new SearchResult(total, flows);
   }
@@ -316,7 +335,7 @@ public final class SolrFlowIndex implements FlowIndex {
   @Override
   public List<FlowDocument> parts(String rootId) throws IOException {
     List<FlowDocument> out = new ArrayList<>();
-    each(FlowIndexQueries.root(rootId), FlowSchema.PART, false, Integer.MAX_VALUE, d -> out.add(SolrDocuments.fromSolr(d)));
+    each(FlowIndexQueries.root(rootId), hidden(), FlowSchema.PART, false, Integer.MAX_VALUE, d -> out.add(SolrDocuments.fromSolr(d)));
     return out;
   }
 
@@ -329,6 +348,7 @@ public final class SolrFlowIndex implements FlowIndex {
         .withStatSubFacet("s", "sum(" + counter.name() + ")");
     var request = new JsonQueryRequest().setQuery("*:*").withFilter(SolrQueries.toSolr(FlowIndexQueries.flows(filter)))
         .setLimit(0).withFacet("g", terms);
+    for (String hide : hidden()) request.withFilter(hide);
     QueryResponse response = run(() -> request.process(client));
     // Keyed by value; IP text merged by address: ::ffff:10.0.0.2 (an IPv6 header carrying an IPv4-mapped address) is
     // the address 10.0.0.2, as the embedded index's InetAddressPoint groups it, so both backends give one bucket.
@@ -359,7 +379,14 @@ public final class SolrFlowIndex implements FlowIndex {
    * that a large answer never makes a shard collect it in one queue. Returns how many match in all.
    */
   private long each(FlowQuery query, String sortField, boolean descending, int limit, Consumer<SolrDocument> sink) throws IOException {
+    return each(query, List.of(), sortField, descending, limit, sink);
+  }
+
+  /** As {@link #each(FlowQuery, String, boolean, int, Consumer)}, with more filter queries (Solr's syntax). */
+  private long each(FlowQuery query, List<String> filters, String sortField, boolean descending, int limit,
+      Consumer<SolrDocument> sink) throws IOException {
     var q = new SolrQuery("*:*").addFilterQuery(SolrQueries.toSolr(query)).setFields("*");
+    for (String f : filters) q.addFilterQuery(f);
     q.addSort(sortField, descending ? SolrQuery.ORDER.desc : SolrQuery.ORDER.asc);
     if (!sortField.equals(FlowSchema.ID)) q.addSort(FlowSchema.ID, SolrQuery.ORDER.asc);
     q.setRows(Math.min(limit, PAGE));
@@ -378,6 +405,59 @@ public final class SolrFlowIndex implements FlowIndex {
       if (seen >= limit || r.getResults().isEmpty() || next.equals(cursor)) return total;
       cursor = next;
     }
+  }
+
+  /**
+   * The filter queries that keep a read to the documents of indexed captures: none when every capture hash that
+   * documents carry has its capture document (the usual case: no filter is added), else filters excluding the others'
+   * hashes ("orphans": what a send killed or cut off midway left, or a capture being sent by another writer that a
+   * commit exposed before its capture document). A flow cannot be filtered by its capture document inside Solr (the
+   * capture document and the flows are on shards by id, and a join runs per shard), so this asks the collection, in one
+   * request, for every capture hash with the number of capture documents carrying it (a terms facet over the docValues
+   * of {@code capture_hash}, every bucket of every shard, with a query facet on {@code kind:capture} in each): the hashes
+   * with none are the orphans. Asked once for the life of this object, at its first read (a search or extract run asks
+   * once; extract reads the parts of every flow), and again after this object writes; a reader that lives on sees a
+   * capture that another writer indexes after that while its orphans stay hidden, and an orphan made after that.
+   */
+  List<String> hidden() throws IOException {
+    List<String> h = hidden;
+    if (h == null) hidden = h = filtersExcluding(orphans());
+    return h;
+  }
+
+  /** The filters of {@link #hidden()}; null when not asked yet, or after a write of this object. */
+  private volatile List<String> hidden;
+
+  /** Forgets the filters of {@link #hidden()}, so that the next read asks again (benchmark: each read as a run's first). */
+  void forgetHidden() {
+    hidden = null;
+  }
+
+  /** The capture hashes of documents whose capture has no capture document, in index order. */
+  List<String> orphans() throws IOException {
+    var perHash = new TermsFacetMap(FlowSchema.CAPTURE_HASH).setLimit(-1).setMinCount(1).setSort("index asc")
+        .withSubFacet("c", new QueryFacetMap(SolrQueries.toSolr(FlowIndexQueries.captures())));
+    var request = new JsonQueryRequest().setQuery("*:*").setLimit(0).withFacet("h", perHash);
+    QueryResponse response = run(() -> request.process(client));
+    List<String> orphans = new ArrayList<>();
+    BucketBasedJsonFacet h = response.getJsonFacetingResponse().getBucketBasedFacets("h");
+    if (h != null) {
+      for (BucketJsonFacet b : h.getBuckets()) {
+        var c = b.getQueryFacet("c");
+        if (c == null || c.getCount() == 0) orphans.add(b.getVal().toString());
+      }
+    }
+    return orphans;
+  }
+
+  /** Filter queries that no document of these capture hashes passes, 256 hashes a filter (Solr's clause limit). */
+  static List<String> filtersExcluding(List<String> hashes) {
+    List<String> filters = new ArrayList<>();
+    for (int i = 0; i < hashes.size(); i += 256) {
+      List<FlowQuery> some = hashes.subList(i, Math.min(hashes.size(), i + 256)).stream().map(FlowIndexQueries::captureHash).toList();
+      filters.add(SolrQueries.toSolr(new FlowQuery.Not(new FlowQuery.Or(some))));
+    }
+    return List.copyOf(filters);
   }
 
   private static IndexedCapture identity(SolrDocument s) {
