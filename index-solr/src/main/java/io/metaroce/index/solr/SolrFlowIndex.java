@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import org.apache.solr.client.solrj.SolrQuery;
+import org.apache.solr.client.solrj.SolrRequest;
 import org.apache.solr.client.solrj.SolrServerException;
 import org.apache.solr.client.solrj.impl.CloudHttp2SolrClient;
 import org.apache.solr.client.solrj.request.json.JsonQueryRequest;
@@ -395,7 +396,9 @@ public final class SolrFlowIndex implements FlowIndex {
     int seen = 0;
     while (true) {
       q.set(CursorMarkParams.CURSOR_MARK_PARAM, cursor);
-      QueryResponse r = run(() -> client.query(q));
+      // With filters of hidden hashes, a POST: in the URL of a GET, 1,100 hashes overflow HTTP/2's header encoder (and
+      // a few dozen a server's 8 KB header limit); without any, the GET as before.
+      QueryResponse r = run(() -> filters.isEmpty() ? client.query(q) : client.query(q, SolrRequest.METHOD.POST));
       if (total < 0) total = r.getResults().getNumFound();
       for (SolrDocument d : r.getResults()) {
         if (seen++ == limit) return total;
