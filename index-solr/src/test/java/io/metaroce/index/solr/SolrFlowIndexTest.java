@@ -289,8 +289,8 @@ class SolrFlowIndexTest {
    * whose send stops after two of its four batches leaves the earlier capture whole after another writer's commit:
    * (a) a send that fails with Solr reachable takes its own documents back out; (b) one cut off (its client closed
    * under it, as a kill -9 or a lost network would) leaves them without a capture document: search does not show them
-   * (every read: {@link #aCutSendIsInvisibleToEveryRead}), the capture is not indexed; (c) the next index of that path (other content) deletes
-   * them with the earlier capture; (d) the same file cut midway when indexed again leaves it whole (Solr replaced
+   * (every read: {@link #aCutSendIsInvisibleToEveryRead}), the capture is not indexed; (c) the next index of that path
+   * (other content) deletes them with the earlier capture; (d) the same file cut midway when indexed again leaves it whole (Solr replaced
    * equal documents by id, and no tagged delete ran), (d') also when the send fails with Solr reachable (the take-back
    * spares the ids of an indexed capture); (e) a capture cut midway whose path is never indexed again goes with the
    * expiry, when indexed a day ago or more (not an add still being sent). On the order of schema version 1 (the
@@ -453,8 +453,8 @@ class SolrFlowIndexTest {
    * hidden); (2) the same content sent again and cut again, further on (both attempts hidden); then that capture
    * indexed whole: exactly the new capture, no document of an attempt left; (3) a third content cut between the delete
    * and its capture document: nothing of that path (the capture is simply not indexed), until indexed again. No filter
-   * is sent when there is no orphan. Fails without the filter ({@code SolrFlowIndex.hidden} giving none): (1) shows
-   * 2,000 more documents.
+   * is sent when there is no orphan. Fails without the filter ({@code SolrFlowIndex.hidden} giving none): at (1), 5,499
+   * flows of the path for 3,500.
    */
   @Test
   void aCutSendIsInvisibleToEveryRead(MiniSolrCloud cloud, @org.junit.jupiter.api.io.TempDir java.nio.file.Path spool) throws Exception {
