@@ -397,7 +397,7 @@ public final class SolrFlowIndex implements FlowIndex {
     while (true) {
       q.set(CursorMarkParams.CURSOR_MARK_PARAM, cursor);
       // With filters of hidden hashes, a POST: in the URL of a GET, 1,100 hashes overflow HTTP/2's header encoder (and
-      // a few dozen a server's 8 KB header limit); without any, the GET as before.
+      // about a hundred would pass Jetty's default 8 KB request header, not tried); without any, the GET as before.
       QueryResponse r = run(() -> filters.isEmpty() ? client.query(q) : client.query(q, SolrRequest.METHOD.POST));
       if (total < 0) total = r.getResults().getNumFound();
       for (SolrDocument d : r.getResults()) {
@@ -463,7 +463,7 @@ public final class SolrFlowIndex implements FlowIndex {
     return facet == null ? List.of() : facet.getBuckets();
   }
 
-  /** Filter queries that no document of these capture hashes passes, 256 hashes a filter (Solr's clause limit). */
+  /** Filter queries that no document of these capture hashes passes, 256 hashes a filter (under Solr's clause limit). */
   static List<String> filtersExcluding(List<String> hashes) {
     List<String> filters = new ArrayList<>();
     for (int i = 0; i < hashes.size(); i += 256) {
