@@ -18,9 +18,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import org.apache.solr.client.solrj.SolrQuery;
+import org.apache.solr.client.solrj.SolrRequest;
 import org.apache.solr.client.solrj.SolrServerException;
 import org.apache.solr.client.solrj.impl.CloudHttp2SolrClient;
 import org.apache.solr.client.solrj.request.json.JsonQueryRequest;
+import org.apache.solr.client.solrj.request.json.DomainMap;
 import org.apache.solr.client.solrj.request.schema.SchemaRequest;
 import org.apache.solr.client.solrj.request.json.TermsFacetMap;
 import org.apache.solr.client.solrj.response.QueryResponse;
@@ -52,6 +54,11 @@ import org.apache.solr.common.params.CursorMarkParams;
  * embedded index (LuceneFlowIndex's {@code _attempt}), without its atomic commit. A collection made with the configset
  * of schema version 1 has no such field: there a capture is replaced in the order of version 1 (the earlier documents
  * deleted first), so a killed send leaves neither capture until the next run.
+ *
+ * <p>What a killed send leaves is never read: {@link #search} (its count too), {@link #parts} and {@link #top} see only
+ * the documents of captures whose capture document is in the collection ({@link #hidden}). So every read shows whole
+ * captures, those whose commit was reported, also while another writer's capture is being sent; the documents without
+ * a capture document stay in the collection until the next index of their path or the expiry deletes them.
  */
 public final class SolrFlowIndex implements FlowIndex {
 
@@ -160,6 +167,7 @@ public final class SolrFlowIndex implements FlowIndex {
         });
       }
     } finally {
+      hidden = null;   // what this add sent or left changes which hashes are orphans
       if (spool != null) spool.close();
     }
   }
@@ -195,6 +203,7 @@ public final class SolrFlowIndex implements FlowIndex {
       // Set before the call: a delete whose answer is lost may have been applied all the same.
       deleting = true;
       client.deleteByQuery("(" + replaced + ") AND NOT " + ATTEMPT + ":" + SolrQueries.escape(attempt));
+      sendingCapture.run();
       if (!captureDocs.isEmpty()) client.add(captureDocs);
       client.commit(true, true);
     } catch (SolrServerException | IOException | RuntimeException | Error e) {
@@ -245,6 +254,9 @@ public final class SolrFlowIndex implements FlowIndex {
   /** Called with the batch number before each batch is sent (tests: a send that fails or is cut midway). */
   static volatile java.util.function.IntConsumer sending = n -> {};
 
+  /** Called after the delete of the earlier documents, before the capture document is sent (tests: a send cut there). */
+  static volatile Runnable sendingCapture = () -> {};
+
   /** Batches written to a {@link SolrBatchSpool} so far (tests: a capture of many batches is not held in a list). */
   static final java.util.concurrent.atomic.AtomicLong spooled = new java.util.concurrent.atomic.AtomicLong();
 
@@ -269,11 +281,15 @@ public final class SolrFlowIndex implements FlowIndex {
   @Override
   public boolean deleteCapture(String hash) throws IOException {
     if (capture(hash) == null) return false;
-    run(() -> {
-      client.deleteByQuery(SolrQueries.toSolr(FlowIndexQueries.captureHash(hash)));
-      client.commit(true, true);
-      return null;
-    });
+    try {
+      run(() -> {
+        client.deleteByQuery(SolrQueries.toSolr(FlowIndexQueries.captureHash(hash)));
+        client.commit(true, true);
+        return null;
+      });
+    } finally {
+      hidden = null;
+    }
     return true;
   }
 
@@ -291,14 +307,18 @@ public final class SolrFlowIndex implements FlowIndex {
     String stale = SolrQueries.toSolr(staleQuery);
     if (expired.isEmpty() && each(staleQuery, FlowSchema.ID, false, 0, d -> {}) == 0) return expired;
     List<FlowQuery> hashes = expired.stream().map(c -> FlowIndexQueries.captureHash(c.hash())).toList();
-    run(() -> {
-      for (int i = 0; i < hashes.size(); i += 256) {   // stays under Solr's boolean clause limit
-        client.deleteByQuery(SolrQueries.toSolr(new FlowQuery.Or(hashes.subList(i, Math.min(hashes.size(), i + 256)))));
-      }
-      client.deleteByQuery(stale);
-      client.commit(true, true);
-      return null;
-    });
+    try {
+      run(() -> {
+        for (int i = 0; i < hashes.size(); i += 256) {   // stays under Solr's boolean clause limit
+          client.deleteByQuery(SolrQueries.toSolr(new FlowQuery.Or(hashes.subList(i, Math.min(hashes.size(), i + 256)))));
+        }
+        client.deleteByQuery(stale);
+        client.commit(true, true);
+        return null;
+      });
+    } finally {
+      hidden = null;
+    }
     return expired;
   }
 
@@ -308,7 +328,7 @@ public final class SolrFlowIndex implements FlowIndex {
   @Override
   public SearchResult search(FlowQuery query, FlowSort sort, int limit) throws IOException {
     List<FlowDocument> flows = new ArrayList<>(Math.min(limit, PAGE));
-    long total = each(FlowIndexQueries.flows(query), sort.field().name(), sort.descending(), limit,
+    long total = each(FlowIndexQueries.flows(query), hidden(), sort.field().name(), sort.descending(), limit,
         d -> flows.add(SolrDocuments.fromSolr(d)));
     return new SearchResult(total, flows);
   }
@@ -316,7 +336,7 @@ public final class SolrFlowIndex implements FlowIndex {
   @Override
   public List<FlowDocument> parts(String rootId) throws IOException {
     List<FlowDocument> out = new ArrayList<>();
-    each(FlowIndexQueries.root(rootId), FlowSchema.PART, false, Integer.MAX_VALUE, d -> out.add(SolrDocuments.fromSolr(d)));
+    each(FlowIndexQueries.root(rootId), hidden(), FlowSchema.PART, false, Integer.MAX_VALUE, d -> out.add(SolrDocuments.fromSolr(d)));
     return out;
   }
 
@@ -329,6 +349,7 @@ public final class SolrFlowIndex implements FlowIndex {
         .withStatSubFacet("s", "sum(" + counter.name() + ")");
     var request = new JsonQueryRequest().setQuery("*:*").withFilter(SolrQueries.toSolr(FlowIndexQueries.flows(filter)))
         .setLimit(0).withFacet("g", terms);
+    for (String hide : hidden()) request.withFilter(hide);
     QueryResponse response = run(() -> request.process(client));
     // Keyed by value; IP text merged by address: ::ffff:10.0.0.2 (an IPv6 header carrying an IPv4-mapped address) is
     // the address 10.0.0.2, as the embedded index's InetAddressPoint groups it, so both backends give one bucket.
@@ -359,7 +380,14 @@ public final class SolrFlowIndex implements FlowIndex {
    * that a large answer never makes a shard collect it in one queue. Returns how many match in all.
    */
   private long each(FlowQuery query, String sortField, boolean descending, int limit, Consumer<SolrDocument> sink) throws IOException {
+    return each(query, List.of(), sortField, descending, limit, sink);
+  }
+
+  /** As {@link #each(FlowQuery, String, boolean, int, Consumer)}, with more filter queries (Solr's syntax). */
+  private long each(FlowQuery query, List<String> filters, String sortField, boolean descending, int limit,
+      Consumer<SolrDocument> sink) throws IOException {
     var q = new SolrQuery("*:*").addFilterQuery(SolrQueries.toSolr(query)).setFields("*");
+    for (String f : filters) q.addFilterQuery(f);
     q.addSort(sortField, descending ? SolrQuery.ORDER.desc : SolrQuery.ORDER.asc);
     if (!sortField.equals(FlowSchema.ID)) q.addSort(FlowSchema.ID, SolrQuery.ORDER.asc);
     q.setRows(Math.min(limit, PAGE));
@@ -368,7 +396,9 @@ public final class SolrFlowIndex implements FlowIndex {
     int seen = 0;
     while (true) {
       q.set(CursorMarkParams.CURSOR_MARK_PARAM, cursor);
-      QueryResponse r = run(() -> client.query(q));
+      // With filters of hidden hashes, a POST: in the URL of a GET, 1,100 hashes overflow HTTP/2's header encoder (and
+      // about a hundred would pass Jetty's default 8 KB request header, not tried); without any, the GET as before.
+      QueryResponse r = run(() -> filters.isEmpty() ? client.query(q) : client.query(q, SolrRequest.METHOD.POST));
       if (total < 0) total = r.getResults().getNumFound();
       for (SolrDocument d : r.getResults()) {
         if (seen++ == limit) return total;
@@ -378,6 +408,69 @@ public final class SolrFlowIndex implements FlowIndex {
       if (seen >= limit || r.getResults().isEmpty() || next.equals(cursor)) return total;
       cursor = next;
     }
+  }
+
+  /**
+   * The filter queries that keep a read to the documents of indexed captures: none when every capture hash that
+   * documents carry has its capture document (the usual case: no filter is added), else filters excluding the others'
+   * hashes ("orphans": what a send killed or cut off midway left, or a capture being sent by another writer that a
+   * commit exposed before its capture document). A flow cannot be filtered by its capture document inside Solr (the
+   * capture document and the flows are on shards by id, and a join runs per shard), so this asks the collection, in one
+   * request, for every capture hash that documents carry and every one that capture documents carry ({@link #orphans}):
+   * the difference is the orphans. Asked once for the life of this object, at its first read (a search or extract run asks
+   * once; extract reads the parts of every flow), and again after this object writes. So a reader that lives on keeps
+   * hiding a capture that was without its capture document when asked, also once another writer has indexed it, and
+   * shows the documents of a send cut after it asked; and a commit between the question and a read can expose a
+   * capture being sent (milliseconds: the same as before this filter).
+   */
+  List<String> hidden() throws IOException {
+    List<String> h = hidden;
+    if (h == null) hidden = h = filtersExcluding(orphans());
+    return h;
+  }
+
+  /** The filters of {@link #hidden()}; null when not asked yet, or after a write of this object. */
+  private volatile List<String> hidden;
+
+  /** Forgets the filters of {@link #hidden()}, so that the next read asks again (benchmark: each read as a run's first). */
+  void forgetHidden() {
+    hidden = null;
+  }
+
+  /**
+   * The capture hashes of documents whose capture has no capture document, in index order: two terms facets on
+   * {@code capture_hash} in one request, every bucket of every shard (limit -1, so exact), one over every document, one
+   * over the capture documents; the hashes of the first that are not in the second. (A query facet on
+   * {@code kind:capture} inside each bucket of one facet gave the same at 3.5 times the time: 20.5 against 5.9 ms at
+   * 1,000 captures, docs/benchmarks.md.)
+   */
+  List<String> orphans() throws IOException {
+    var all = new TermsFacetMap(FlowSchema.CAPTURE_HASH).setLimit(-1).setMinCount(1).setSort("index asc");
+    var indexed = new TermsFacetMap(FlowSchema.CAPTURE_HASH).setLimit(-1).setMinCount(1).setSort("index asc")
+        .withDomain(new DomainMap().withFilter(SolrQueries.toSolr(FlowIndexQueries.captures())));
+    var request = new JsonQueryRequest().setQuery("*:*").setLimit(0).withFacet("all", all).withFacet("indexed", indexed);
+    var facets = run(() -> request.process(client)).getJsonFacetingResponse();
+    java.util.Set<String> withCapture = new java.util.HashSet<>();
+    for (BucketJsonFacet b : buckets(facets.getBucketBasedFacets("indexed"))) withCapture.add(b.getVal().toString());
+    List<String> orphans = new ArrayList<>();
+    for (BucketJsonFacet b : buckets(facets.getBucketBasedFacets("all"))) {
+      if (!withCapture.contains(b.getVal().toString())) orphans.add(b.getVal().toString());
+    }
+    return orphans;
+  }
+
+  private static List<BucketJsonFacet> buckets(BucketBasedJsonFacet facet) {
+    return facet == null ? List.of() : facet.getBuckets();
+  }
+
+  /** Filter queries that no document of these capture hashes passes, 256 hashes a filter (under Solr's clause limit). */
+  static List<String> filtersExcluding(List<String> hashes) {
+    List<String> filters = new ArrayList<>();
+    for (int i = 0; i < hashes.size(); i += 256) {
+      List<FlowQuery> some = hashes.subList(i, Math.min(hashes.size(), i + 256)).stream().map(FlowIndexQueries::captureHash).toList();
+      filters.add(SolrQueries.toSolr(new FlowQuery.Not(new FlowQuery.Or(some))));
+    }
+    return List.copyOf(filters);
   }
 
   private static IndexedCapture identity(SolrDocument s) {
