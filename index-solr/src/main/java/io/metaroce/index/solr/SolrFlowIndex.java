@@ -306,12 +306,10 @@ public final class SolrFlowIndex implements FlowIndex {
         new FlowQuery.LongRange(FlowSchema.field(FlowSchema.INDEXED_AT), Long.MIN_VALUE, IndexedCapture.nowNs() - STALE_AFTER_NS)));
     String stale = SolrQueries.toSolr(staleQuery);
     if (expired.isEmpty() && each(staleQuery, FlowSchema.ID, false, 0, d -> {}) == 0) return expired;
-    List<FlowQuery> hashes = expired.stream().map(c -> FlowIndexQueries.captureHash(c.hash())).toList();
+    List<FlowQuery> groups = anyOfHashes(expired.stream().map(IndexedCapture::hash).toList());
     try {
       run(() -> {
-        for (int i = 0; i < hashes.size(); i += 256) {   // stays under Solr's boolean clause limit
-          client.deleteByQuery(SolrQueries.toSolr(new FlowQuery.Or(hashes.subList(i, Math.min(hashes.size(), i + 256)))));
-        }
+        for (FlowQuery group : groups) client.deleteByQuery(SolrQueries.toSolr(group));
         client.deleteByQuery(stale);
         client.commit(true, true);
         return null;
@@ -463,14 +461,19 @@ public final class SolrFlowIndex implements FlowIndex {
     return facet == null ? List.of() : facet.getBuckets();
   }
 
-  /** Filter queries that no document of these capture hashes passes, 256 hashes a filter (under Solr's clause limit). */
+  /** Filter queries that no document of these capture hashes passes, 256 hashes a filter ({@link #anyOfHashes}). */
   static List<String> filtersExcluding(List<String> hashes) {
-    List<String> filters = new ArrayList<>();
+    return anyOfHashes(hashes).stream().map(group -> SolrQueries.toSolr(new FlowQuery.Not(group))).toList();
+  }
+
+  /** Queries for the documents of these capture hashes, 256 hashes a query: under Solr's boolean clause limit. */
+  private static List<FlowQuery> anyOfHashes(List<String> hashes) {
+    List<FlowQuery> groups = new ArrayList<>();
     for (int i = 0; i < hashes.size(); i += 256) {
-      List<FlowQuery> some = hashes.subList(i, Math.min(hashes.size(), i + 256)).stream().map(FlowIndexQueries::captureHash).toList();
-      filters.add(SolrQueries.toSolr(new FlowQuery.Not(new FlowQuery.Or(some))));
+      groups.add(new FlowQuery.Or(hashes.subList(i, Math.min(hashes.size(), i + 256)).stream()
+          .map(FlowIndexQueries::captureHash).toList()));
     }
-    return List.copyOf(filters);
+    return groups;
   }
 
   private static IndexedCapture identity(SolrDocument s) {
