@@ -14,6 +14,8 @@ final class BuiltCapture {
     static final long A = 0x0A000001L, B = 0x0A000002L;
     private final List<byte[]> frames = new ArrayList<>();
     private final List<Long> times = new ArrayList<>();
+    /** Bytes of each frame written (the snap length's cut), -1 for the whole frame. */
+    private final List<Integer> captured = new ArrayList<>();
     private long t = 1_767_225_600_000_000_000L;
 
     /** A RoCEv2 frame from src to dst (10.0.0.1 / 10.0.0.2); fields set by name after the defaults. */
@@ -35,6 +37,14 @@ final class BuiltCapture {
         t += gapNs;
         frames.add(b.build());
         times.add(t);
+        captured.add(-1);
+        return this;
+    }
+
+    /** A frame of which only the first capturedLength bytes are written (cut by the snap length). */
+    BuiltCapture addCut(FrameBuilder b, int capturedLength) {
+        add(b);
+        captured.set(captured.size() - 1, capturedLength);
         return this;
     }
 
@@ -42,7 +52,11 @@ final class BuiltCapture {
 
     Path write(Path file) throws IOException {
         try (PcapWriter w = PcapWriter.create(file, CaptureFormat.PCAP_NS, LinkTypes.ETHERNET, 0)) {
-            for (int i = 0; i < frames.size(); i++) w.write(times.get(i), frames.get(i));
+            for (int i = 0; i < frames.size(); i++) {
+                byte[] f = frames.get(i);
+                int cap = captured.get(i);
+                w.write(times.get(i), f, 0, cap < 0 ? f.length : Math.min(cap, f.length), f.length);
+            }
         }
         return file;
     }
