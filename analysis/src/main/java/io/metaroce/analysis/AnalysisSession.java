@@ -110,15 +110,6 @@ public final class AnalysisSession {
         default FrameStages decodingSide() { return this; }
 
         /**
-         * The stages whose {@link #decodedFast} and {@link #decoded} the analysis thread calls, once per pass, for the
-         * frames of a file's batch the decoding thread left to it ({@link FillSplit}: it copied their heads and worked
-         * out their ICRCs, {@link FastFrame#icrcKnown}), just before their {@link #handedOver}; or
-         * null (the default): every frame's first stage runs on the decoding thread. Both sides run at once, on the
-         * frames of different batches: whatever they write must be the frame's (its slot's) or thread-confined.
-         */
-        default FrameStages splitSide() { return null; }
-
-        /**
          * On the analysis thread, in capture order, just before the engine sees f: work that needs no
          * {@link Dissection} moves here off the decoding thread (which is the busier one); the consumer may still
          * clear {@link FrameFacts#judgeable}. The frame's bytes are still valid: a source is pipelined only when it
@@ -284,25 +275,6 @@ public final class AnalysisSession {
     public AnalysisSession pipelineFrom(long bytes) {
         requireNew();
         pipelineFromBytes = bytes;
-        return this;
-    }
-
-    /** {@link #fillSplit(String)}'s choice, -1: {@link #fillSplit} as the pass starts. */
-    private int splitMode = -1;
-
-    /**
-     * For this pass, whether the decoding thread leaves batches' fill (and the frame stages' first stage) to the
-     * analysis thread ({@link FillSplit}): "auto" (the default, or the system property {@code metaroce.fillSplit}),
-     * "always" or "never"; tests compare the paths' results.
-     */
-    public AnalysisSession fillSplit(String mode) {
-        requireNew();
-        splitMode = switch (mode) {
-            case "always" -> SPLIT_ALWAYS;
-            case "never" -> SPLIT_NEVER;
-            case "auto" -> SPLIT_AUTO;
-            default -> throw new IllegalArgumentException("fill split " + mode + ": auto, always or never");
-        };
         return this;
     }
 
@@ -551,10 +523,9 @@ public final class AnalysisSession {
         Dissector dis = new Dissector(dc);
         io.metaroce.dissector.Dissection d = new io.metaroce.dissector.Dissection();
         FastFacts fast = fastFacts(dc);
-        int splitMode = this.splitMode >= 0 ? this.splitMode : fillSplit;
-        FillSplit split = splitMode != SPLIT_NEVER && FillSplit.applies(src, fast, st, dc)
-                ? new FillSplit(src.mapping(), dc, st == null ? null : st.splitSide()) : null;
-        for (int i = 0; i < FRAME_SLOTS / BATCH; i++) pool.add(new FillSplit.Batch(BATCH, i * BATCH, split != null, st != null));
+        int splitMode = fillSplit;
+        FillSplit split = splitMode != SPLIT_NEVER && FillSplit.applies(src, fast, st, dc) ? new FillSplit(src.mapping(), dc) : null;
+        for (int i = 0; i < FRAME_SLOTS / BATCH; i++) pool.add(new FillSplit.Batch(BATCH, i * BATCH, split != null));
         long[] frames = {0};
         // A file never pauses (endOfBurst is false): not asked per frame, a call each under C1 alone.
         boolean live = src.mapping() == null;

@@ -80,14 +80,6 @@ final class FastFacts implements FastFrame {
     private int ipOff, ipHdrLen, udpOff, bthOff, mrthOff, payloadOff, icrcOff;
     private boolean ipv6;
     private long icrc32;
-    /**
-     * A frame {@link FillSplit} filled from its head copy for frame stages ({@link #splitFrame}): {@link #buffer()} is
-     * then null (the copy is not the whole frame), the frame lies in splitMap from splitAt on, and its ICRC as the
-     * split worked it out is splitIcrc (-1: not known). Only the analysis thread's instance (FillSplit's) sets it.
-     */
-    private boolean split;
-    private MemorySegment splitMap;
-    private long splitAt, splitIcrc;
 
     FastFacts(DissectorConfig config) {
         this.config = config;
@@ -423,24 +415,8 @@ final class FastFacts implements FastFrame {
         return false;
     }
 
-    /**
-     * After {@link #fillFromHead} accepted a frame, for frame stages: where the whole frame lies (the file mapping,
-     * from at on) and its ICRC if worked out (else -1); {@link #unsplit} before the stages see any other frame.
-     */
-    void splitFrame(MemorySegment map, long at, long icrc) {
-        split = true;
-        splitMap = map;
-        splitAt = at;
-        splitIcrc = icrc;
-    }
-
-    void unsplit() {
-        split = false;
-        splitMap = null;
-    }
-
     @Override public MemorySegment data() {
-        if (data == null) data = source != null ? source.data() : splitMap.asSlice(splitAt, capLen);
+        if (data == null) data = source.data();
         return data;
     }
     @Override public byte[] head() {
@@ -448,11 +424,10 @@ final class FastFacts implements FastFrame {
         if (buffer != null && headLength == 0) copyHead(Math.min(capLen, Math.max(payloadOff, HEAD_CHUNK)));
         return head;
     }
-    @Override public byte[] buffer() { return split ? null : buffer; }
-    @Override public int bufferOffset() { return buffer != null && !split ? bufferAt : -1; }
-    @Override public MemorySegment mapping() { return source != null ? source.mapping() : splitMap; }
-    @Override public long mappingOffset() { return source != null ? source.dataOffset() : split ? splitAt : -1; }
-    @Override public long icrcKnown() { return split ? splitIcrc : -1; }
+    @Override public byte[] buffer() { return buffer; }
+    @Override public int bufferOffset() { return buffer != null ? bufferAt : -1; }
+    @Override public MemorySegment mapping() { return source != null ? source.mapping() : null; }
+    @Override public long mappingOffset() { return source != null ? source.dataOffset() : -1; }
     @Override public int ipOffset() { return ipOff; }
     @Override public boolean ipv6() { return ipv6; }
     @Override public int ipHeaderLength() { return ipHdrLen; }

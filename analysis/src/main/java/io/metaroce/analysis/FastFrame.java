@@ -36,13 +36,6 @@ public interface FastFrame {
     /** Where the frame starts in {@link #mapping()}; -1 without one. */
     default long mappingOffset() { return -1; }
 
-    /**
-     * The frame's ICRC as already worked out (on the analysis thread, for a frame {@link FillSplit} left to it: the
-     * decoding thread worked it out while it had the frame's bytes in its window), or -1 when the consumer
-     * works it out itself (from {@link #buffer()}, or {@link #mapping()} without one).
-     */
-    default long icrcKnown() { return -1; }
-
     /** A copy of the frame's first bytes, at least up to {@link #payloadOffset} (as {@code Dissection.head()}). */
     byte[] head();
 

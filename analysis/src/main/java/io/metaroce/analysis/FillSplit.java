@@ -5,8 +5,6 @@ import io.metaroce.capture.PacketSource;
 import io.metaroce.dissector.Dissection;
 import io.metaroce.dissector.Dissector;
 import io.metaroce.dissector.DissectorConfig;
-import io.metaroce.dissector.Icrc;
-import io.metaroce.protocol.Bth;
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -26,15 +24,8 @@ import java.lang.foreign.MemorySegment;
  * analysis thread from the file mapping ({@link #fill}), as the decoding thread would have from its window: the
  * same bytes, so the same facts, but a page fault per page the reader has already released (~15 us on this VM), so
  * the decoding thread stops deferring when such frames are more than a few ({@link #tooManyFromMapping}).
- * Only for a file source (a mapping), without {@code --check-icrc} (the CRC needs the whole frame).
- *
- * <p>Under frame stages that have a {@link AnalysisSession.FrameStages#splitSide} (validate's rules), a deferred
- * frame's first stage runs on the analysis thread too, after its fill; the decoding thread keeps the one step that
- * reads the whole frame, its ICRC ({@link #icrcOf}), and decodes now a frame whose UDP checksum is set. validate's
- * decoding thread was its critical path (1 M frames, perf: decoding 640 ms, analysis 290 ms, the analysis thread idle
- * half of the steady state). Measured (docs/benchmarks.md, helper bal, twenty-first session, the other helper's load
- * 3-4.6 on the 2 cores): validate of 1 M frames, per-round ratios against base (medians of 20 interleaved rounds)
- * 0.944 and 0.957, against this tree without the split 0.939 and 0.993; CPU +40-60 ms (the heads cross cores).
+ * Only for a file source (a mapping), analyze's pass (no frame stages: validate reads the frame's whole bytes on
+ * the decoding thread), without {@code --check-icrc} (the CRC needs the whole frame).
  */
 final class FillSplit {
     /**
@@ -60,18 +51,11 @@ final class FillSplit {
         /** Per deferred frame: the file record's FCS length and where its captured bytes lie in the mapping. */
         final int[] fcsLengths;
         final long[] dataOffsets;
-        /**
-         * Per deferred frame under frame stages ({@link #side}): the ICRC the decoding thread worked out ({@link
-         * #icrcOf}) and the IP header's and the BTH's offsets it assumed ({@code ip << 16 | bth}); null without frame
-         * stages.
-         */
-        final long[] icrcs;
-        final int[] icrcAt;
         /** Frames of this batch left to the analysis thread (0: nothing to fill there). */
         int deferred;
 
         Batch(int size, int base) {
-            this(size, base, true, false);
+            this(size, base, true);
         }
 
         /**
@@ -79,7 +63,7 @@ final class FillSplit {
          * (10 batches of 512 frames: ~740 KB of fresh heap, on this VM ~180 page faults of ~15 us, that validate's
          * and a live capture's passes never use).
          */
-        Batch(int size, int base, boolean split, boolean stages) {
+        Batch(int size, int base, boolean split) {
             facts = new FrameFacts[size];
             for (int k = 0; k < size; k++) facts[k] = new FrameFacts();
             this.base = base;
@@ -88,8 +72,6 @@ final class FillSplit {
             tails = split ? new int[size] : null;
             fcsLengths = split ? new int[size] : null;
             dataOffsets = split ? new long[size] : null;
-            icrcs = split && stages ? new long[size] : null;
-            icrcAt = split && stages ? new int[size] : null;
         }
     }
 
@@ -105,35 +87,17 @@ final class FillSplit {
     /** Deferred frames the analysis thread read from the mapping (written by it alone, read by the decoding thread). */
     private volatile long fromMapping;
 
-    /**
-     * The frame stages' side whose {@link AnalysisSession.FrameStages#decodedFast} and {@link
-     * AnalysisSession.FrameStages#decoded} run on the analysis thread for the deferred frames
-     * ({@link AnalysisSession.FrameStages#splitSide}), or null (analyze: no frame stages).
-     */
-    private final AnalysisSession.FrameStages side;
-    /** The decoding thread's ICRC of a deferred frame ({@link #icrcOf}). */
-    private final Icrc icrc;
-
     FillSplit(MemorySegment mapping, DissectorConfig config) {
-        this(mapping, config, null);
-    }
-
-    FillSplit(MemorySegment mapping, DissectorConfig config, AnalysisSession.FrameStages side) {
         this.mapping = mapping;
         this.config = config;
         this.fast = new FastFacts(config);
-        this.side = side;
-        this.icrc = side != null ? new Icrc() : null;
     }
 
     /**
-     * Whether the split applies to a pass at all: a file source, a fast path, no ICRC check, and no frame stages or
-     * ones that run their first stage of a deferred frame on the analysis thread ({@link
-     * AnalysisSession.FrameStages#splitSide}).
+     * Whether the split applies to a pass at all: a file source, a fast path, no frame stages, no ICRC check.
      */
     static boolean applies(PacketSource src, FastFacts fast, AnalysisSession.FrameStages stages, DissectorConfig dc) {
-        return src.mapping() != null && fast != null && (stages == null || stages.splitSide() != null)
-                && !dc.checkIcrc();
+        return src.mapping() != null && fast != null && stages == null && !dc.checkIcrc();
     }
 
     /**
@@ -145,10 +109,6 @@ final class FillSplit {
         CurrentFrame c = src.current();
         int cap;
         if (c == null || c.bufferOffset < 0 || c.linkType != 1 || c.fcsLength > 0 || (cap = c.capturedLength) < 14) {
-            b.copied[k] = 0;
-            return false;
-        }
-        if (side != null && !icrcOf(c.buffer, c.bufferOffset, cap, b, k)) {
             b.copied[k] = 0;
             return false;
         }
@@ -165,37 +125,6 @@ final class FillSplit {
         f.capLen = cap;
         f.fileOffset = src.recordOffset();
         deferredFrames++;
-        return true;
-    }
-
-    /**
-     * On the decoding thread, under frame stages: the frame's ICRC over its bytes in the reader's window, where they
-     * are in the caches, for the analysis thread's first stage of the frame ({@link FastFrame#icrcKnown}). The ICRC is
-     * the one per-frame step of validate's short cut that reads every byte of the frame: left alone to the analysis
-     * thread, from the mapping (its pages' first touches, on this VM an exit to the hypervisor each), validate of 1 M
-     * frames took 0.700 s here and 0.755 s left per batch as this split decides, 0.955 s left for every frame (CPU
-     * 1.13, 1.32, 1.48 s; medians of 8 interleaved runs; docs/benchmarks.md, helper bal, twenty-first session).
-     * Where the IP header and the BTH lie is worked out from the Ethernet type, up to two VLAN
-     * tags and the IP header's length, for an ICRC in the frame's last 4 bytes; {@link #staged} checks them against
-     * the fill's. False (the frame is decoded now) for a frame that is not IP, or whose UDP checksum is set (its check
-     * reads the whole datagram).
-     */
-    private boolean icrcOf(byte[] w, int at, int cap, Batch b, int k) {
-        int e = 12, type = (w[at + e] & 0xFF) << 8 | w[at + e + 1] & 0xFF;
-        for (int tags = 0; tags < 2 && (type == 0x8100 || type == 0x88A8 || type == 0x9100); tags++) {
-            e += 4;
-            if (e + 2 > cap) return false;
-            type = (w[at + e] & 0xFF) << 8 | w[at + e + 1] & 0xFF;
-        }
-        int ip = e + 2, ihl;
-        boolean v6 = type == 0x86DD;
-        if (type == 0x0800 && ip < cap) ihl = (w[at + ip] & 0x0F) * 4;
-        else if (v6) ihl = 40;
-        else return false;
-        int udp = ip + ihl, bth = udp + 8, end = cap - 4;
-        if (bth + Bth.SIZE > end || w[at + udp + 6] != 0 || w[at + udp + 7] != 0) return false;
-        b.icrcs[k] = icrc.overIp(w, at, ip, ihl, v6, bth, end);
-        b.icrcAt[k] = ip << 16 | bth;
         return true;
     }
 
@@ -220,41 +149,9 @@ final class FillSplit {
             FrameFacts f = facts[k];
             long fileOffset = f.fileOffset;
             int r = fast.fillFromHead(f, b.heads, k * HEAD, n, f.capLen, b.tails[k]);
-            if (side != null) staged(b, k, r, f);
-            else if (r != FastFacts.FILLED) fromMapping(f, b.dataOffsets[k], b.fcsLengths[k], r == FastFacts.DECLINED);
+            if (r != FastFacts.FILLED) fromMapping(f, b.dataOffsets[k], b.fcsLengths[k], r == FastFacts.DECLINED);
             f.fileOffset = fileOffset;
         }
-    }
-
-    /**
-     * Under frame stages, after the fill from the head copy (r): what the decoding thread's decode does with the frame
-     * stages, on this thread ({@link #side}); the ICRC the decoding thread worked out when it found the IP header and
-     * the BTH where the fill did and the ICRC is the frame's last 4 bytes. A frame the stages decline, or that the
-     * head copy does not suffice for, is read from the mapping (rare: {@link #tooManyFromMapping}).
-     */
-    private void staged(Batch b, int k, int r, FrameFacts f) {
-        FastFacts l = fast;
-        int slot = b.base + k;
-        long at = b.dataOffsets[k];
-        if (r == FastFacts.FILLED) {
-            long known = b.icrcAt[k] == (l.ipOffset() << 16 | l.bthOffset()) && l.icrcOffset() + 4 == f.capLen
-                    ? b.icrcs[k] : -1;
-            l.splitFrame(mapping, at, known);
-            boolean taken = side.decodedFast(l, f, slot);
-            l.unsplit();
-            if (taken) return;
-        }
-        fromMapping++;
-        MemorySegment data = mapping.asSlice(at, f.capLen);
-        if (r == FastFacts.NEED_FRAME && l.fill(f, data, f.number, f.timeNs, f.origLen, 1, b.fcsLengths[k])
-                && side.decodedFast(l, f, slot)) return;
-        if (dissector == null) {
-            dissector = new Dissector(config);
-            dissection = new Dissection();
-        }
-        dissector.dissect(data, f.number, f.timeNs, f.origLen, 1, b.fcsLengths[k], dissection);
-        f.from(dissection);
-        side.decoded(dissection, f, b.fcsLengths[k], slot);
     }
 
     /** As the decoding thread's decode, from the frame's bytes in the mapping (declined: known to need the dissection). */

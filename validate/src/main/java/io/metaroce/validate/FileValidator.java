@@ -39,14 +39,10 @@ public final class FileValidator {
         return validate(file, settings, plots, progress, options, pipelineFrom, true, null);
     }
 
-    /** The passes' {@link AnalysisSession#fillSplit} when not null (tests compare "always" and "never"). */
-    static volatile String fillSplitForTests;
-
     /**
      * As above; fastFrames false dissects every frame (RuleEngine#decodedFast off), to compare the two paths;
      * taken (when not null) receives the number of frames the short cut took (and, in taken[1] if there, how many
-     * ICRCs it verified in the reader's window; in taken[2] if there, how many the decoding thread worked out for
-     * the analysis thread's first stage, AnalysisSession#fillSplit).
+     * ICRCs it verified in the reader's window).
      */
     static FileResult validate(Path file, ValidateSettings settings, boolean plots, LongConsumer progress,
                                AnalysisSession.Options options, long pipelineFrom, boolean fastFrames, long[] taken) {
@@ -56,13 +52,11 @@ public final class FileValidator {
             // validate reads no flow statistics (FileResult.analysis serves the HTML report's path table): the
             // engine keeps no open messages and no latency distributions (AnalysisSession#withoutStatistics).
             AnalysisSession session = session(settings, options, progress, pipelineFrom).withoutStatistics();
-            if (fillSplitForTests != null) session.fillSplit(fillSplitForTests);
             Pass pass = new Pass(settings, plots, null, session, file);
             pass.rules.fast = fastFrames;
             pass.finish(session.run(file), res);
             if (taken != null) taken[0] = pass.rules.fastTaken();
             if (taken != null && taken.length > 1) taken[1] = pass.rules.fastIcrcInWindow();
-            if (taken != null && taken.length > 2) taken[2] = pass.rules.splitIcrcs();
         } catch (CaptureException e) {
             res.error = e.getMessage();
         } catch (RuntimeException e) {

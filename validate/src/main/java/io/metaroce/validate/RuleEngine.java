@@ -173,31 +173,10 @@ final class RuleEngine implements AnalysisSession.FrameStages {
     /** Whether the clean common frame skips its dissection ({@link #decodedFast}); off only to compare both paths. */
     boolean fast = true;
     /** Frames {@link #decodedFast} took (for the test that compares both paths: it must not be vacuous). */
-    long fastTaken() { return decoding.taken + (splitDecoding == null ? 0 : splitDecoding.taken); }
+    long fastTaken() { return decoding.taken; }
 
     /** ICRCs {@link #decodedFast} verified in the reader's window, good or bad (for the same test). */
     long fastIcrcInWindow() { return decoding.icrcInWindow; }
-
-    /** ICRCs the decoding thread worked out for the analysis thread's {@link #splitSide} (same test). */
-    long splitIcrcs() { return splitDecoding == null ? 0 : splitDecoding.icrcKnown; }
-
-    /** The analysis thread's side of the first stage ({@link #splitSide}), made when the pass asks for it. */
-    private Decoding splitDecoding;
-
-    /**
-     * The short cut's frame rules on the analysis thread, for the frames of the batches the decoding thread left to
-     * it (analysis FillSplit, when that thread has time to spare): a {@link Decoding} of its own (its counters and
-     * ICRC), so that neither thread writes what the other does; the frame's slot and its ring entry in
-     * {@link FrameAnchors} are the frame's own. Why: validate's decoding thread was its critical path while the
-     * analysis thread waited half of the run (1 M frames, perf: 640 against 290 ms; docs/benchmarks.md, helper bal,
-     * twenty-first session).
-     */
-    @Override
-    public AnalysisSession.FrameStages splitSide() {
-        if (!fast) return null;
-        if (splitDecoding == null) splitDecoding = new Decoding();
-        return splitDecoding;
-    }
 
     @Override
     public boolean fastFrames() { return fast; }
@@ -338,12 +317,8 @@ final class RuleEngine implements AnalysisSession.FrameStages {
         /** Takes the 4 bytes after the object's header, which HotSpot would fill with a reference below. */
         @SuppressWarnings("unused")
         private int padHeader;
-        /**
-         * Frames {@link #decodedFast} took, ICRCs it verified in the reader's window (RuleEngine#fastTaken) and as the
-         * decoding thread worked them out (the analysis thread's side,
-         * {@link io.metaroce.analysis.FastFrame#icrcKnown}).
-         */
-        long taken, icrcInWindow, icrcKnown;
+        /** Frames {@link #decodedFast} took, ICRCs it verified in the reader's window (RuleEngine#fastTaken). */
+        long taken, icrcInWindow;
         private final FrameExtra[] extras = RuleEngine.this.extras;
         private final FrameAnchors anchors = RuleEngine.this.anchors;
         /** The ICRC of the frames {@link #decodedFast} takes ({@link RuleEngine#icrc} is the analysis thread's). */
@@ -437,14 +412,9 @@ final class RuleEngine implements AnalysisSession.FrameStages {
             // analysis thread, from the mapping, it was that thread's largest cost under C1: docs/benchmarks.md, helper
             // val, eleventh and twelfth sessions). A frame whose ICRC does not verify is declined: the dissection's
             // path reports it, with the source-port search. Without the window, the analysis thread checks it.
-            // On the analysis thread's side (splitSide), the ICRC as the decoding thread worked it out from its window
-            // (analysis FillSplit), when it could.
-            long known = l.icrcKnown();
-            boolean icrcDone = buffer != null || known >= 0;
-            if (buffer != null) icrcInWindow++;
-            else if (known >= 0) icrcKnown++;
-            if (icrcDone && (known >= 0 ? known
-                    : icrc.overIp(buffer, l.bufferOffset(), ip, l.ipHeaderLength(), l.ipv6(), bth, icrcOff))
+            boolean icrcDone = buffer != null;
+            if (icrcDone) icrcInWindow++;
+            if (icrcDone && icrc.overIp(buffer, l.bufferOffset(), ip, l.ipHeaderLength(), l.ipv6(), bth, icrcOff)
                     != l.icrcValue()) return false;
 
             // Taken: as decoded and frameRules leave a frame without findings.
