@@ -1,6 +1,7 @@
 package io.metaroce.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.metaroce.testsupport.Launcher;
@@ -142,6 +143,25 @@ class SmallInputCompilerIT {
         Launcher.Run again = Launcher.run(Launcher.Call.of("index", Launcher.CAPTURES.toString(), "--index", idx.toString(),
                 "--no-progress").env(Map.of("METAROCE_JAVA_OPTS", "-XX:+PrintFlagsFinal")));
         assertEquals(offered, thp(again), again.show());
+    }
+
+    /**
+     * validate too, in its plain form and in every other (each has a cache of its own): its start touches fresh heap
+     * for the rule engine's frame anchors, its per-slot state and the frame slots before the pass's first frame
+     * (docs/benchmarks.md, "helper start, twenty-first session"). Not analyze, which the launcher leaves as it was.
+     */
+    @Test
+    void validateRunsWithTransparentHugePages() throws Exception {
+        boolean offered = transparentHugePagesOffered();
+        Map<String, String> flags = Map.of("METAROCE_JAVA_OPTS", "-XX:+PrintFlagsFinal");
+        Launcher.Run plain = Launcher.run(Launcher.Call.of("validate", SAMPLE).env(flags));
+        assertEquals(0, plain.exit(), plain.show());
+        assertEquals(offered, thp(plain), plain.show());
+        assertTrue(plain.out().contains(SAMPLE + ": PASS"), "no word of the flag on the way:\n" + plain.show());
+        assertEquals("", plain.err(), "no word of the flag on the way");
+        Launcher.Run json = Launcher.run(Launcher.Call.of("validate", SAMPLE, "-T", "json").env(flags));
+        assertEquals(offered, thp(json), json.show());
+        assertFalse(thp(Launcher.run(Launcher.Call.of("analyze", "-r", SAMPLE).env(flags))), "analyze as it was");
     }
 
     private static boolean thp(Launcher.Run run) {
