@@ -234,8 +234,8 @@ public final class AnalysisEngine {
 
     private void control(Flow g, FrameFacts f) {
         // A MetaRoCE control packet cut before its extended header (the snap length) has none of the header's fields,
-        // and a FrameFacts slot keeps the last frame's values of fields its frame lacks (only the has-flags are
-        // cleared): the handler would judge the frame on another frame's cum_psn or first_psn. Not read then.
+        // and a FrameFacts object keeps, for fields its frame lacks, the values of the last frame it held (only the
+        // has-flags are cleared): the handler would judge the frame on another frame's cum_psn or first_psn. Not read.
         switch (f.opcodeKinds() & OpcodeKinds.CONTROL_MASK) {
             case OpcodeKinds.CNP -> congestion.cnp(g, f);
             case OpcodeKinds.SACK -> { if (f.hasSack) sacks.sack(g, f); }
