@@ -148,10 +148,11 @@ class SmallInputCompilerIT {
     /**
      * validate too, in its plain form and in every other (each has a cache of its own): its start touches fresh heap
      * for the rule engine's frame anchors, its per-slot state and the frame slots before the pass's first frame
-     * (docs/benchmarks.md, "helper start, twenty-first session"). Not analyze, which the launcher leaves as it was.
+     * (docs/benchmarks.md, "helper start, twenty-first session"); analyze as well (the same pass without the rules:
+     * "End of the twenty-first session"). Not dissect, which the launcher leaves as it was.
      */
     @Test
-    void validateRunsWithTransparentHugePages() throws Exception {
+    void validateAndAnalyzeRunWithTransparentHugePages() throws Exception {
         boolean offered = transparentHugePagesOffered();
         Map<String, String> flags = Map.of("METAROCE_JAVA_OPTS", "-XX:+PrintFlagsFinal");
         Launcher.Run plain = Launcher.run(Launcher.Call.of("validate", SAMPLE).env(flags));
@@ -161,7 +162,11 @@ class SmallInputCompilerIT {
         assertEquals("", plain.err(), "no word of the flag on the way");
         Launcher.Run json = Launcher.run(Launcher.Call.of("validate", SAMPLE, "-T", "json").env(flags));
         assertEquals(offered, thp(json), json.show());
-        assertFalse(thp(Launcher.run(Launcher.Call.of("analyze", "-r", SAMPLE).env(flags))), "analyze as it was");
+        Launcher.Run analyze = Launcher.run(Launcher.Call.of("analyze", "-r", SAMPLE).env(flags));
+        assertEquals(0, analyze.exit(), analyze.show());
+        assertEquals(offered, thp(analyze), analyze.show());
+        assertEquals("", analyze.err(), "no word of the flag on the way");
+        assertFalse(thp(Launcher.run(Launcher.Call.of("dissect", "-r", SAMPLE, "-q").env(flags))), "dissect as it was");
     }
 
     private static boolean thp(Launcher.Run run) {
