@@ -233,15 +233,14 @@ public final class AnalysisEngine {
     }
 
     private void control(Flow g, FrameFacts f) {
-        // A MetaRoCE control packet cut before its extended header (the snap length) has none of the header's fields,
-        // and a FrameFacts object keeps, for fields its frame lacks, the values of the last frame it held (only the
-        // has-flags are cleared): the handler would judge the frame on another frame's cum_psn or first_psn. Not read.
+        // Cut before its extended header: not judged on another frame's cum_psn or first_psn (FrameFacts#hasControlHeader).
+        if (!f.hasControlHeader()) return;
         switch (f.opcodeKinds() & OpcodeKinds.CONTROL_MASK) {
             case OpcodeKinds.CNP -> congestion.cnp(g, f);
-            case OpcodeKinds.SACK -> { if (f.hasSack) sacks.sack(g, f); }
-            case OpcodeKinds.NACK -> { if (f.hasNack) sacks.nack(g, f); }
-            case OpcodeKinds.CREDIT -> { if (f.hasCredit) control.credit(g, f); }
-            case OpcodeKinds.PROBE -> { if (f.hasProbe) control.probe(g, f); }
+            case OpcodeKinds.SACK -> sacks.sack(g, f);
+            case OpcodeKinds.NACK -> sacks.nack(g, f);
+            case OpcodeKinds.CREDIT -> control.credit(g, f);
+            case OpcodeKinds.PROBE -> control.probe(g, f);
             default -> { }
         }
     }

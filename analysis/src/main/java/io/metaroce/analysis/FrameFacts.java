@@ -103,6 +103,23 @@ public final class FrameFacts {
         return kinds;
     }
 
+    /**
+     * Whether a MetaRoCE control packet holds the extended header its handlers read (an MR-SACK its SACKETH, an MR-NACK
+     * its NACKETH, a credit grant its CREDITETH, a probe its PROBEETH); true for every other frame, and for a CNP, whose
+     * MRCNPETH is optional ({@link #hasMrCnp}). A packet cut before that header (the snap length) has none of its fields,
+     * and a FrameFacts object keeps, for fields its frame lacks, the values of the last frame it held (only the
+     * has-flags are cleared): the analysis engine and validate's rules read such a packet no further.
+     */
+    public boolean hasControlHeader() {
+        return switch (opcodeKinds() & OpcodeKinds.CONTROL_MASK) {
+            case OpcodeKinds.SACK -> hasSack;
+            case OpcodeKinds.NACK -> hasNack;
+            case OpcodeKinds.CREDIT -> hasCredit;
+            case OpcodeKinds.PROBE -> hasProbe;
+            default -> true;
+        };
+    }
+
     /** Sets {@link #opcodeKinds()} of op (which is {@link #opcode}) from a table. */
     void opcodeKinds(OpcodeDef op, int k) {
         kindsOf = op;

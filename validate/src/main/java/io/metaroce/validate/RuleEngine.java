@@ -2057,14 +2057,14 @@ final class RuleEngine implements AnalysisSession.FrameStages {
     // ================================================================== MetaRoCE control packets and CNPs
 
     private void control(FrameFacts f, FlowState g) {
-        // A control packet cut before its extended header is not judged on fields it does not have (the frame's slot
-        // still holds an earlier frame's: AnalysisEngine#control).
+        // Cut before its extended header: not judged on fields it does not have (FrameFacts#hasControlHeader).
+        if (!f.hasControlHeader()) return;
         switch (f.opcode.family()) {
             case "cnp" -> cnp(f, g);
-            case "sack" -> { if (f.hasSack) sack(f, g); }
-            case "nack" -> { if (f.hasNack) nack(f, g); }
-            case "credit" -> { if (f.hasCredit) creditGrant(f, g); }
-            case "probe" -> { if (f.hasProbe) probe(f, g); }
+            case "sack" -> sack(f, g);
+            case "nack" -> nack(f, g);
+            case "credit" -> creditGrant(f, g);
+            case "probe" -> probe(f, g);
             default -> { }
         }
     }
