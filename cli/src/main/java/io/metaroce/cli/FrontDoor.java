@@ -170,10 +170,14 @@ public final class FrontDoor {
 
     /** Runs a {@link #plainCommand} as {@link Main#run} runs it under picocli: its exit code, a failure in one line. */
     private static int runPlain(String name, Callable<Integer> command) {
+        // Made before the run: a run that filled the heap ends here with no room to build them (WarmUp has loaded
+        // FailureLine and linked its string building for the same reason).
+        PrintWriter err = new PrintWriter(System.err, true);
+        String qualified = "metaroce " + name;
         try {
             return command.call();
         } catch (Exception | VirtualMachineError e) {
-            return FailureLine.print(new PrintWriter(System.err, true), "metaroce " + name, e);
+            return FailureLine.print(err, qualified, e);
         }
     }
 
@@ -232,6 +236,12 @@ public final class FrontDoor {
                 }
                 MemorySegment.copy(m, ValueLayout.JAVA_BYTE, 0, new byte[1], 0, 1);
                 String.format(Locale.ROOT, "%.2f %d", 1.5, 1L);
+                // The line a run that runs out of memory ends with, built once now while the heap has room: loading
+                // FailureLine at that point opens the jar (every other class comes from the AOT cache, so the jar is
+                // still closed), whose central directory (~1 MB) a full heap cannot hold, and the JVM's own error
+                // would end the run with a stack trace (issue 14.3). The AOT training runs this too, so the class
+                // and its string building come from the cache.
+                FailureLine.of("metaroce", new OutOfMemoryError());
             } catch (RuntimeException | LinkageError | ClassNotFoundException e) {
                 // Only a warm-up: the command does it again and reports what is wrong.
             }
