@@ -80,15 +80,20 @@ final class AotTraining {
                         for (Path other : otherSamples(sample)) runs.add(new String[] {"analyze", "-r", other.toString()});
                     }
                     case "validate-plain" -> {
-                        // validate FILE alone (FrontDoor's plain form, the launcher's cache for it): the same two runs
-                        // as validate's first two, without the machine formats' classes, which the JVM would load at
-                        // every start of this form too.
+                        // validate FILE alone (FrontDoor's plain form, the launcher's cache for it): validate's runs in
+                        // text, without the machine formats' classes, which the JVM would load at every start of this
+                        // form too.
                         runs.add(new String[] {"validate", trainingCapture(tmp).toString()});
                         runs.add(new String[] {"validate", s});
+                        for (Path other : otherSamples(sample)) runs.add(new String[] {"validate", other.toString()});
                     }
                     case "validate" -> {
                         runs.add(new String[] {"validate", trainingCapture(tmp).toString()});
                         runs.add(new String[] {"validate", s});
+                        // The samples with problems, as analyze's training has them: their findings' classes (Finding,
+                        // Anchor, the rules' messages), which a capture with findings otherwise read from the jar,
+                        // opening it (~1 MB of central directory) at the first finding.
+                        for (Path other : otherSamples(sample)) runs.add(new String[] {"validate", other.toString()});
                         // The machine formats (CI's): -T json and sarif write with Jackson, some 400 classes that were
                         // otherwise read from the jar and verified at every such start; junit's writer and lambdas too.
                         for (String format : new String[] {"json", "sarif", "junit"}) runs.add(new String[] {"validate", s, "-T", format});
