@@ -53,17 +53,21 @@ class PipelineFailureIT {
     }
 
     @Test
-    void outOfMemoryInTheAnalysisThreadEndsTheRunInOneLine() {
+    void outOfMemoryInTheAnalysisThreadEndsTheRunInOneLine() throws Exception {
         for (List<String> args : List.of(List.of("analyze", "-r", capture.toString()), List.of("validate", capture.toString()))) {
             // The flow bound the heap would give (FlowBudget: about 2,000 flows) lets this capture through in 32 MB: set to
             // its default, so that the analysis thread does run out of memory.
-            Run r = Launcher.run(Call.of(args).env(Map.of("METAROCE_JAVA_OPTS", "-Xmx32m " + DEFAULT_BOUND)));
+            Path classes = tmp.resolve("classes-32m-" + args.get(0) + ".log");
+            Run r = Launcher.run(Call.of(args).env(Map.of("METAROCE_JAVA_OPTS", "-Xmx32m " + DEFAULT_BOUND
+                    + " -Xlog:class+load=info:file=" + classes)));
             assertEquals(2, r.exit(), r.show());
             List<String> lines = r.errLines();
             assertEquals(1, lines.size(), r.show());
             assertTrue(lines.get(0).startsWith("metaroce " + args.get(0) + ": out of memory ("), r.show());
             assertTrue(lines.get(0).contains("METAROCE_JAVA_OPTS=-Xmx"), r.show());
             assertFalse(r.err().contains("\tat ") || r.err().contains("Exception in thread"), r.show());
+            // As below: a class read from the jar at a full heap is a second OutOfMemoryError (the jar's central directory).
+            assertEquals(List.of(), Files.readAllLines(classes).stream().filter(l -> l.contains("source: file:")).toList(), r.show());
         }
     }
 
