@@ -9,7 +9,8 @@ import java.util.ArrayList;
  * {@link io.metaroce.analysis.FrameFacts}: the findings of the frame rules, waiting for the engine's verdict on
  * the frame (a capture duplicate is not reported twice); where the bytes a retransmission keeps equal lie (a
  * slice of the capture mapping, valid while the capture is open). One per
- * session frame slot, reused.
+ * session frame slot, reused. A frame the decoder's short cut takes leaves its slot alone: the analysis thread works
+ * out what the slot would hold from the frame's facts (RuleEngine#fastAt, RuleEngine#extraOf).
  */
 final class FrameExtra {
     /** A finding of the frame rules, before the flow is known. fold: one per flow ({@link Findings#fold}). */

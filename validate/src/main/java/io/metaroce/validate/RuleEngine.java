@@ -88,6 +88,22 @@ final class RuleEngine implements AnalysisSession.FrameStages {
     private QpFlow about;
     /** Per-frame scratch between the two stages, by the session's frame slot. */
     private final FrameExtra[] extras = new FrameExtra[AnalysisSession.FRAME_SLOTS];
+    /**
+     * By slot: where a frame the short cut took ({@link Decoding#decodedFast}) starts in {@link #fastMapping}, or -1
+     * when the slot's {@link FrameExtra} holds the frame (a dissected frame, or one read without the reader's window).
+     * A taken frame leaves its FrameExtra as it was: the analysis thread works out what that slot would have held from
+     * the frame's facts ({@link #extraOf}). Why: the slot's two cache lines, written by the decoding thread for every
+     * frame and read by the analysis thread, crossed the cores per frame; this column crosses one line per 8 frames.
+     */
+    private final long[] fastAt = new long[AnalysisSession.FRAME_SLOTS];
+    /** The capture mapping of the short cut's frames (set once by the decoding thread, before its first taken frame). */
+    private MemorySegment fastMapping;
+    /**
+     * The analysis thread's stand-in for the FrameExtra of a frame taken by the short cut: as {@link
+     * FrameExtra#reset()} and the short cut leave it (roce, addressed, no finding, ICRC verified), the request's
+     * bytes and the UD payload set per frame by {@link #extraOf}.
+     */
+    private final FrameExtra fastExtra;
 
     long frames, roceFrames, duplicates, truncated, unjudged, firstTruncFrame = -1, firstNs = -1, lastNs;
     private long nextExpiry;
@@ -100,6 +116,9 @@ final class RuleEngine implements AnalysisSession.FrameStages {
         // writes for every frame (see Decoding).
         this.decoding = new Decoding();
         for (int i = 0; i < extras.length; i++) extras[i] = new FrameExtra(settings);
+        fastExtra = new FrameExtra(settings);
+        fastExtra.reset();
+        fastExtra.roce = fastExtra.addressed = true;
     }
 
     @Override
@@ -134,6 +153,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
      */
     @Override
     public void decoded(Dissection d, FrameFacts f, int fcsLength, int slot) {
+        fastAt[slot] = -1;
         FrameExtra x = extras[slot];
         x.reset();
         x.roce = d.isRoce();
@@ -174,6 +194,9 @@ final class RuleEngine implements AnalysisSession.FrameStages {
     boolean fast = true;
     /** Frames {@link #decodedFast} took (for the test that compares both paths: it must not be vacuous). */
     long fastTaken() { return decoding.taken; }
+
+    /** The FrameExtra of a session slot (for the test that a taken frame leaves it alone). */
+    FrameExtra slot(int k) { return extras[k]; }
 
     /** ICRCs {@link #decodedFast} verified in the reader's window, good or bad (for the same test). */
     long fastIcrcInWindow() { return decoding.icrcInWindow; }
@@ -323,6 +346,9 @@ final class RuleEngine implements AnalysisSession.FrameStages {
         private final FrameAnchors anchors = RuleEngine.this.anchors;
         /** The ICRC of the frames {@link #decodedFast} takes ({@link RuleEngine#icrc} is the analysis thread's). */
         private final io.metaroce.dissector.Icrc icrc = new io.metaroce.dissector.Icrc();
+        private final long[] fastAt = RuleEngine.this.fastAt;
+        /** {@link RuleEngine#fastMapping} as this thread set it. */
+        private MemorySegment mapping;
 
         @Override
         public void decoded(Dissection d, FrameFacts f, int fcsLength, int slot) {
@@ -419,6 +445,23 @@ final class RuleEngine implements AnalysisSession.FrameStages {
 
             // Taken: as decoded and frameRules leave a frame without findings.
             taken++;
+            anchors.recordFast(f.number, ip, l.ipv6(), bth, mrth, chain, p, f.payloadLength);
+            f.judgeable = true;
+            // The frame in the reader's window (its ICRC verified) and in the capture's mapping: its place in the mapping
+            // is all the analysis thread needs beside the facts (RuleEngine#fastAt); its FrameExtra stays untouched.
+            MemorySegment map = l.mapping();
+            if (icrcDone && map != null) {
+                if (mapping == null) {
+                    mapping = map;
+                    fastMapping = map;
+                }
+                long at = l.mappingOffset();
+                if (map == mapping && at >= 0) {
+                    fastAt[slot] = at;
+                    return true;
+                }
+            }
+            fastAt[slot] = -1;
             FrameExtra x = extras[slot];
             // FrameExtra.reset()'s work in place, as a short-cut frame leaves it (its roce and addressed set): a call
             // fewer per frame under C1. Keep the two alike.
@@ -433,7 +476,6 @@ final class RuleEngine implements AnalysisSession.FrameStages {
             x.next = null;
             x.roce = true;
             x.addressed = true;
-            anchors.recordFast(f.number, ip, l.ipv6(), bth, mrth, chain, p, f.payloadLength);
             if (!icrcDone) {
                 x.frame = l.data();
                 x.ipOffset = ip;
@@ -444,10 +486,8 @@ final class RuleEngine implements AnalysisSession.FrameStages {
                 x.icrcValue = l.icrcValue();
             }
             if (ud) x.udPayload = f.payloadLength;
-            f.judgeable = true;
             if (op.role() == OpcodeDef.Role.REQUEST) {
                 // The mapping itself where the frame lies in it: no slice object per request.
-                MemorySegment map = l.mapping();
                 long at = map != null ? l.mappingOffset() : -1;
                 x.seg = at >= 0 ? map : l.data();
                 x.segAt = at >= 0 ? at : 0;
@@ -466,13 +506,37 @@ final class RuleEngine implements AnalysisSession.FrameStages {
      */
     @Override
     public void analyzed(FrameFacts f, int slot, FrameOutcome outcome) {
-        FrameExtra x = extras[slot];
+        long at = fastAt[slot];
+        FrameExtra x = at < 0 ? extras[slot] : extraOf(f, at);
         about = outcome.about();
         judge(f, x, outcome.flow(), outcome.duplicate());
         drainEvents();
         // Checked here: nearly every frame has no new finding, and the call was one more per frame under C1.
         if (findings.freshAdded) anchorFresh();
         if (evictedFlows != null) dropEvicted();
+    }
+
+    /**
+     * What {@link Decoding#decodedFast} wrote into a taken frame's FrameExtra before it left the slot alone
+     * ({@link #fastAt}), from the frame's facts: the frame ends with its ICRC (capLen - 4), the payload and pad before
+     * it, the opcode's header chain (its shape's bytes) before those; at: where the frame starts in the mapping.
+     */
+    private FrameExtra extraOf(FrameFacts f, long at) {
+        FrameExtra x = fastExtra;
+        x.udPayload = (f.opcodeKinds() & OpcodeKinds.UD) != 0 ? f.payloadLength : -1;
+        OpcodeDef op = f.opcode;
+        if (op.role() != OpcodeDef.Role.REQUEST) {
+            x.seg = null;
+            return x;
+        }
+        int end = f.capLen - 4, pay = end - f.padCnt - f.payloadLength;
+        x.seg = fastMapping;
+        x.segAt = at;
+        x.extOff = pay - Shape.TABLE[Shape.index(f.tver, op.code(), f.mrth, f.spray)].bytes;
+        x.payOff = pay;
+        x.endOff = end;
+        x.pad = f.padCnt;
+        return x;
     }
 
     /**
@@ -942,6 +1006,7 @@ final class RuleEngine implements AnalysisSession.FrameStages {
     public void handedOver(FrameFacts f, int slot) {
         // Small enough for C1 to inline into the session's call: most frames had their ICRC verified on the decoding
         // thread (decodedFast) and have nothing to check here.
+        if (fastAt[slot] >= 0) return; // taken by the short cut, its ICRC verified there
         FrameExtra x = extras[slot];
         if (x.icrcOffset >= 0) icrcHere(f, x);
     }

@@ -50,6 +50,15 @@ final class BuiltCapture {
 
     BuiltCapture add(FrameBuilder b) { return add(b, 1_000); }
 
+    /** A frame given as its bytes (e.g. a built frame changed after the builder, its ICRC made right again). */
+    BuiltCapture add(byte[] frame) {
+        t += 1_000;
+        frames.add(frame);
+        times.add(t);
+        captured.add(-1);
+        return this;
+    }
+
     Path write(Path file) throws IOException {
         try (PcapWriter w = PcapWriter.create(file, CaptureFormat.PCAP_NS, LinkTypes.ETHERNET, 0)) {
             for (int i = 0; i < frames.size(); i++) {
