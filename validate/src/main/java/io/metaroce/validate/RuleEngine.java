@@ -347,7 +347,10 @@ final class RuleEngine implements AnalysisSession.FrameStages {
         /** The ICRC of the frames {@link #decodedFast} takes ({@link RuleEngine#icrc} is the analysis thread's). */
         private final io.metaroce.dissector.Icrc icrc = new io.metaroce.dissector.Icrc();
         private final long[] fastAt = RuleEngine.this.fastAt;
-        /** {@link RuleEngine#fastMapping} as this thread set it. */
+        /**
+         * {@link RuleEngine#fastMapping} as this thread set it, kept here to be read per frame: RuleEngine's own fields
+         * share cache lines with the counters the analysis thread writes per frame ({@link RuleEngine#frames}...).
+         */
         private MemorySegment mapping;
 
         @Override
