@@ -75,7 +75,7 @@ public final class Validation {
 
     static boolean isCapture(Path p) {
         String n = p.getFileName().toString().toLowerCase(Locale.ROOT);
-        return n.endsWith(".pcap") || n.endsWith(".pcapng") || n.endsWith(".cap") || n.endsWith(".pcap.gz") && false;
+        return n.endsWith(".pcap") || n.endsWith(".pcapng") || n.endsWith(".cap");
     }
 
     /** Runs the request; out receives the chosen format unless -o names a file, err the progress and problems. */
