@@ -141,8 +141,10 @@ abstract sealed class MappedCapture implements PacketSource permits PcapReader, 
 
     @Override
     public final boolean streamContent(ContentSink sink) {
-        if (touchedTo != 0 || finished || closed) return false;
+        if (touchedTo != 0 || closed) return false;
         contentSink = sink;
+        // Damaged before its first frame (a file header cut short): next() reads nothing, so the whole file goes now.
+        if (finished) streamTo(fileSize);
         return true;
     }
 

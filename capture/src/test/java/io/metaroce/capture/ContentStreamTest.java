@@ -152,6 +152,28 @@ class ContentStreamTest {
         assertArrayEquals(Files.readAllBytes(file), sink.bytes.toByteArray());
     }
 
+    /**
+     * A file whose header is cut short (a pcap of 10 bytes, a pcapng section header of 6) has no frame, and its reader
+     * is finished when it opens: it still takes the sink and hands it the whole file, so that {@code metaroce index}
+     * reports the damage and indexes what was readable, as for damage further in, instead of failing inside
+     * ("does not stream its content", an internal error and no message about the file).
+     */
+    @Test
+    void aFileCutInItsHeaderIsStreamedWhole() throws Exception {
+        byte[] pcap = Files.readAllBytes(writePcap("whole.pcap", List.of(Blocks.frame(100, 0)), 65535));
+        Path cutPcap = Files.write(dir.resolve("cut10.pcap"), java.util.Arrays.copyOf(pcap, 10));
+        Path cutShb = Files.write(dir.resolve("cut6.pcapng"), new byte[] {0x0A, 0x0D, 0x0D, 0x0A, 0x1C, 0x00});
+        for (Path file : List.of(cutPcap, cutShb)) {
+            Collected sink = new Collected();
+            try (PacketSource s = CaptureFiles.open(file)) {
+                assertTrue(s.streamContent(sink), file.toString());
+                assertFalse(s.next());
+                assertTrue(s.problems().get(0).message().startsWith("truncated "), s.problems().toString());
+            }
+            assertArrayEquals(Files.readAllBytes(file), sink.bytes.toByteArray(), file.toString());
+        }
+    }
+
     @Test
     void onlyBeforeTheFirstFrame() throws Exception {
         Path file = writePcap("late.pcap", List.of(Blocks.frame(100, 0), Blocks.frame(100, 1)), 65535);

@@ -8,6 +8,8 @@ import io.metaroce.analysis.EventType;
 import io.metaroce.analysis.FlowSummary;
 import io.metaroce.analysis.FrameList;
 import io.metaroce.capture.CaptureException;
+import io.metaroce.capture.CaptureFiles;
+import io.metaroce.capture.PacketSource;
 import io.metaroce.index.CaptureIdentity;
 import io.metaroce.index.CommitGroups;
 import io.metaroce.index.EvictedFlowSpill;
@@ -215,25 +217,45 @@ public final class IndexCommand implements Callable<Integer> {
         }
     }
 
-    /** Adds the capture files under a path (sorted); a missing path is an error, other files one line each. */
+    /**
+     * Adds the capture files under a path (sorted). A missing path is an error, and so is a file named on the command
+     * line that is not a capture (empty, a text file), in the words of analyze and validate, with their exit status 2
+     * (README, exit codes); the other files of a directory are skipped with one line each (a capture's notes, sidecar
+     * files), as they are not errors.
+     */
     private int expand(Path p, List<Path> files) throws IOException {
         if (!Files.exists(p)) {
             err.println("metaroce index: " + p + ": no such file or directory");
             return 2;
         }
-        List<Path> found;
-        if (Files.isDirectory(p)) {
-            try (Stream<Path> s = Files.walk(p)) {
-                found = s.filter(Files::isRegularFile).sorted().toList();
+        if (!Files.isDirectory(p)) {
+            // Not a regular file (a pipe, a device): its first bytes are not even read, a read of a pipe would wait
+            // for a writer forever.
+            if (Files.isRegularFile(p) && CaptureIdentity.looksLikeCapture(p)) {
+                files.add(p);
+                return 0;
             }
-        } else {
-            found = List.of(p);
+            err.println("metaroce index: " + notACapture(p));
+            return 2;
+        }
+        List<Path> found;
+        try (Stream<Path> s = Files.walk(p)) {
+            found = s.filter(Files::isRegularFile).sorted().toList();
         }
         for (Path f : found) {
             if (CaptureIdentity.looksLikeCapture(f)) files.add(f);
             else err.println("metaroce index: skipped " + f + ": not a pcap or pcapng capture");
         }
         return 0;
+    }
+
+    /** Why a file is not a capture, as the capture reader says it ({@code analyze -r FILE} prints the same). */
+    private static String notACapture(Path f) {
+        try (PacketSource s = CaptureFiles.open(f)) {
+            return f + ": not a pcap or pcapng capture";
+        } catch (CaptureException e) {
+            return e.getMessage();
+        }
     }
 
     private int indexAll(CompletableFuture<FlowIndex> opening, List<Path> files, AnalysisSettings settings) throws IOException {

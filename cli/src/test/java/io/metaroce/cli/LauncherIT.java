@@ -290,6 +290,11 @@ class LauncherIT {
         m.put("capture cut mid-record", Files.write(dir.resolve("cut.pcapng"), Arrays.copyOf(all, 40000)));
         byte[] pcap = Files.readAllBytes(Launcher.ROOT.resolve("samples/reference/roce_v4_oracle.pcap"));
         m.put("capture cut in its file header", Files.write(dir.resolve("cut10.pcap"), Arrays.copyOf(pcap, 10)));
+        // A named pipe nobody writes to: a reader that opened it to look at its first bytes would wait forever (index
+        // did, before it asked whether the path is a regular file).
+        Path pipe = dir.resolve("pipe.pcap");
+        if (!Files.exists(pipe)) assertEquals(0, new ProcessBuilder("mkfifo", pipe.toString()).start().waitFor(), "mkfifo");
+        m.put("named pipe", pipe);
         return m;
     }
 
@@ -300,6 +305,17 @@ class LauncherIT {
             add("dissect -q, " + e.getKey(), Call.of("dissect", "-r", f, "-q"), LauncherIT::oneLineExit2);
             add("analyze, " + e.getKey(), Call.of("analyze", "-r", f), LauncherIT::oneLineExit2);
             add("validate, " + e.getKey(), Call.of("validate", f), LauncherIT::oneLineExit2);
+            // index names the file's problem in analyze's words (a file named on its command line is no directory's
+            // stray file to skip), indexes what was readable of a damaged capture, and exits 2 as the others do.
+            String idx = tmp.resolve("bad-" + e.getValue().getFileName() + ".idx").toString();
+            add("index, " + e.getKey(), Call.of("index", f, "--index", idx), r -> {
+                oneLineExit2(r);
+                assertFalse(r.err().contains("skipped") || r.err().contains("internal error"), r.show());
+                if (e.getKey().equals("text file")) assertTrue(r.err().contains(f + ": not a pcap or pcapng file (first bytes 68 65 6c 6c)"), r.show());
+                if (e.getKey().equals("empty file")) assertTrue(r.err().contains(f + ": empty file"), r.show());
+                if (e.getKey().equals("named pipe")) assertTrue(r.err().contains(f + ": not a regular file"), r.show());
+                if (e.getKey().startsWith("capture cut")) assertTrue(r.err().contains("truncated ") && r.err().strip().endsWith("(indexed what was readable)"), r.show());
+            });
         }
         String sample = Launcher.CAPTURES.resolve("rocev2-clean.pcapng").toString();
         add("dissect, bad filter", Call.of("dissect", "-r", sample, "-Y", "bth.psm == 1"), r -> {

@@ -42,6 +42,8 @@ public final class CaptureIdentity {
 
     /** Whether a file starts like a pcap (either byte order, µs or ns) or pcapng capture. */
     public static boolean looksLikeCapture(Path file) {
+        // A pipe or a device is no capture file (and reading one could wait forever).
+        if (!Files.isRegularFile(file)) return false;
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
             ByteBuffer b = ByteBuffer.allocate(4);
             while (b.hasRemaining() && ch.read(b) > 0) { /* fill */ }
