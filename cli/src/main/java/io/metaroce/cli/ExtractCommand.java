@@ -63,6 +63,11 @@ public final class ExtractCommand implements Callable<Integer> {
             return 2;
         }
         if (limit != null && limit < 0) throw new ParameterException(spec.commandLine(), "--limit must not be negative");
+        String why = OutputFiles.unwritable(output);
+        if (why != null) {
+            err.println("metaroce extract: cannot write " + output + ": " + why);
+            return 2;
+        }
         FlowExtract.Result r;
         try (FlowIndex index = backend.open(false)) {
             long total = index.search(q, FlowSort.DEFAULT, 0).total();
@@ -71,6 +76,10 @@ public final class ExtractCommand implements Callable<Integer> {
             r = FlowExtract.write(index, flows, output);
         } catch (IndexFormatException e) {
             err.println("metaroce extract: " + e.getMessage());
+            return 2;
+        } catch (IOException e) {
+            // In plain words: the output, a capture it copies from, or the index's files (its format problems are above).
+            err.println("metaroce extract: " + OutputFiles.failure(e));
             return 2;
         }
         for (String problem : r.problems()) err.println("metaroce extract: " + problem);

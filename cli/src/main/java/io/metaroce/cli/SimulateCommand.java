@@ -123,7 +123,7 @@ public final class SimulateCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
         for (Path f : new Path[] {out, truth}) {
-            String why = f == null ? null : unwritable(f);
+            String why = f == null ? null : OutputFiles.unwritable(f);
             if (why != null) {
                 spec.commandLine().getErr().println("metaroce simulate: cannot write " + f + ": " + why);
                 return 2;
@@ -134,11 +134,7 @@ public final class SimulateCommand implements Callable<Integer> {
         try (ProgressBar bar = ProgressBar.open("simulate", progress); Poll poll = new Poll(bar, out)) {
             r = Simulator.run(scenario, p, out, truth);
         } catch (java.io.IOException e) {
-            // In plain words, never a Java exception name.
-            String why = e instanceof java.nio.file.NoSuchFileException ? "no such file or directory: " + e.getMessage()
-                    : e instanceof java.nio.file.AccessDeniedException ? "permission denied: " + e.getMessage()
-                    : e instanceof java.nio.file.FileSystemException f ? f.getFile() + ": " + f.getReason() : e.getMessage();
-            spec.commandLine().getErr().println("metaroce simulate: cannot write " + why);
+            spec.commandLine().getErr().println("metaroce simulate: cannot write " + OutputFiles.failure(e));
             return 2;
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
@@ -150,15 +146,6 @@ public final class SimulateCommand implements Callable<Integer> {
         if (truth != null) w.printf("truth:   %s (%d bytes)%n", truth, Files.size(truth));
         w.flush();
         return 0;
-    }
-
-    /** Why a file cannot be written, in plain words, or null. */
-    static String unwritable(Path f) {
-        Path dir = f.toAbsolutePath().getParent();
-        if (Files.isDirectory(f)) return "it is a directory";
-        if (dir == null || !Files.isDirectory(dir)) return "no such directory: " + dir;
-        if (Files.exists(f) ? !Files.isWritable(f) : !Files.isWritable(dir)) return "permission denied";
-        return null;
     }
 
     /** Shows the capture's growing size on the progress bar (the simulator has no progress callback). */

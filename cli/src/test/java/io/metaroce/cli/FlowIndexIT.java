@@ -218,9 +218,19 @@ class FlowIndexIT {
             outs.add(out);
             calls.add(Call.of("extract", "--index", index.toString(), "flow:\"" + f.id() + "\" AND capture:\"" + sample + "\"", "-w", out.toString()));
         }
+        // Outputs that cannot be written: one line in plain words and exit 2 before any work (it was an internal error
+        // naming java.nio.file.NoSuchFileException).
+        Path noDir = tmp.resolve("no-such-dir").resolve("x.pcapng");
+        calls.add(Call.of("extract", "--index", index.toString(), "naks:>0", "-w", noDir.toString()));
+        calls.add(Call.of("extract", "--index", index.toString(), "naks:>0", "-w", tmp.toString()));
         Path all = tmp.resolve("all-naks.pcapng");
         calls.add(Call.of("extract", "--index", index.toString(), "naks:>0", "-w", all.toString()));
         List<Run> runs = Launcher.runAll(calls);
+        Run missingDir = runs.get(flows.size()), aDirectory = runs.get(flows.size() + 1);
+        LauncherIT.oneLineExit2(missingDir);
+        assertEquals("metaroce extract: cannot write " + noDir + ": no such directory: " + noDir.getParent(), missingDir.err().strip(), missingDir.show());
+        LauncherIT.oneLineExit2(aDirectory);
+        assertEquals("metaroce extract: cannot write " + tmp + ": it is a directory", aDirectory.err().strip(), aDirectory.show());
         for (int i = 0; i < flows.size(); i++) {
             FlowSummary f = flows.get(i);
             Path out = outs.get(i);

@@ -1,0 +1,29 @@
+package io.metaroce.cli;
+
+import java.io.IOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+
+/** Why a file a command was asked to write cannot be, in plain words: never a Java exception's name. */
+final class OutputFiles {
+    private OutputFiles() {}
+
+    /** Why f cannot be written, asked before any work starts, or null. */
+    static String unwritable(Path f) {
+        Path dir = f.toAbsolutePath().getParent();
+        if (Files.isDirectory(f)) return "it is a directory";
+        if (dir == null || !Files.isDirectory(dir)) return "no such directory: " + dir;
+        if (Files.exists(f) ? !Files.isWritable(f) : !Files.isWritable(dir)) return "permission denied";
+        return null;
+    }
+
+    /** A failed write (the directory went away, the disk is full), for "cannot write " + this. */
+    static String failure(IOException e) {
+        return e instanceof NoSuchFileException ? "no such file or directory: " + e.getMessage()
+                : e instanceof AccessDeniedException ? "permission denied: " + e.getMessage()
+                : e instanceof FileSystemException f ? f.getFile() + ": " + f.getReason() : e.getMessage();
+    }
+}
