@@ -323,6 +323,11 @@ class LauncherIT {
             assertTrue(r.err().contains("\"bth.psm\" is not a valid protocol or protocol field"), r.show());
         });
         add("dissect, filter syntax error", Call.of("dissect", "-r", sample, "-Y", "bth.psn = 1"), LauncherIT::oneLineExit2);
+        String brokenConfig = Files.writeString(tmp.resolve("broken.yaml"), "rules: [\n").toString();
+        add("validate, --config with a YAML syntax error", Call.of("validate", "--config", brokenConfig, sample), r -> {
+            oneLineExit2(r);
+            assertTrue(r.err().startsWith("metaroce validate: " + brokenConfig + ": line 2, column 1: expected the node content"), r.show());
+        });
         add("dissect, unknown field", Call.of("dissect", "-r", sample, "-T", "fields", "-e", "bth.nosuch"), LauncherIT::oneLineExit2);
     }
 

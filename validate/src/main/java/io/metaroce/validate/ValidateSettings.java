@@ -1,5 +1,7 @@
 package io.metaroce.validate;
 
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
@@ -9,6 +11,7 @@ import io.metaroce.protocol.RuleDef;
 import io.metaroce.protocol.Severity;
 import io.metaroce.protocol.Spec;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -20,6 +23,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import org.yaml.snakeyaml.error.MarkedYAMLException;
 
 /**
  * What a validation run uses: the settings of spec §13 (as the analysis takes them), the validator's own
@@ -199,9 +203,36 @@ public final class ValidateSettings {
             return v;
         }
 
+        /**
+         * The config file's tree. Its problems are one line naming the file, as a capture's are: a missing file or a
+         * directory in plain words, a syntax error with the line and column of the problem (the YAML parser's own text
+         * spans several lines, with an excerpt and a caret, and ended with Jackson's "[Source: (File); ...]").
+         */
+        private static JsonNode readConfig(Path file) throws IOException {
+            if (!Files.exists(file)) throw new IllegalArgumentException(file + ": no such file");
+            if (Files.isDirectory(file)) throw new IllegalArgumentException(file + ": is a directory, not a config file");
+            try {
+                return new ObjectMapper(new YAMLFactory()).readTree(file.toFile());
+            } catch (JsonProcessingException e) {
+                throw new IllegalArgumentException(file + ": " + syntaxError(e));
+            }
+        }
+
+        private static String syntaxError(JsonProcessingException e) {
+            for (Throwable c = e; c != null; c = c.getCause()) {
+                if (c instanceof MarkedYAMLException m && m.getProblemMark() != null && m.getProblem() != null) {
+                    return "line " + (m.getProblemMark().getLine() + 1) + ", column " + (m.getProblemMark().getColumn() + 1)
+                            + ": " + m.getProblem();
+                }
+            }
+            JsonLocation at = e.getLocation();
+            String what = e.getOriginalMessage().lines().findFirst().orElse("not YAML");
+            return (at != null ? "line " + at.getLineNr() + ", column " + at.getColumnNr() + ": " : "") + what;
+        }
+
         /** Reads a YAML (or JSON) config file; unknown keys are an error so that typos do not go unnoticed. */
         public Builder config(Path file) throws IOException {
-            JsonNode root = new ObjectMapper(new YAMLFactory()).readTree(file.toFile());
+            JsonNode root = readConfig(file);
             if (root == null || root.isNull() || root.isMissingNode()) return this;
             if (!root.isObject()) throw new IllegalArgumentException(file + ": expected a mapping at the top level");
             for (Map.Entry<String, JsonNode> e : root.properties()) {

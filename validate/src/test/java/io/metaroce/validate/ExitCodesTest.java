@@ -10,6 +10,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -103,5 +104,24 @@ class ExitCodesTest {
         assertEquals(1, r.counts("MR-HDR-003")[2]);
         Path badYaml = Files.writeString(dir.resolve("bad.yaml"), "thresholds: {cnp_interval: 3}\n");
         assertThrows(IllegalArgumentException.class, () -> b().config(badYaml));
+    }
+
+    /** A config file's problems are one line naming the file and, for a syntax error, where it is. */
+    @Test
+    void configFileProblemsAreOneLine() throws Exception {
+        Map<String, String> cases = new java.util.LinkedHashMap<>();
+        cases.put("rules: [\n", "line 2, column 1: expected the node content, but found '<stream end>'");
+        cases.put("thresholds:\n  a: b\n c: d\n", "line 3, column 2: expected <block end>, but found '<block mapping start>'");
+        cases.put("\t- x\n", "line 1, column 1: found character '\\t(TAB)' that cannot start any token. (Do not use \\t(TAB) for indentation)");
+        int n = 0;
+        for (var c : cases.entrySet()) {
+            Path f = Files.writeString(dir.resolve("broken-" + n++ + ".yaml"), c.getKey());
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> b().config(f));
+            assertEquals(f + ": " + c.getValue(), e.getMessage());
+        }
+        Path missing = dir.resolve("no-such.yaml");
+        assertEquals(missing + ": no such file", assertThrows(IllegalArgumentException.class, () -> b().config(missing)).getMessage());
+        assertEquals(dir + ": is a directory, not a config file",
+                assertThrows(IllegalArgumentException.class, () -> b().config(dir)).getMessage());
     }
 }
