@@ -52,7 +52,7 @@ public final class ValidateCommand implements Callable<Integer> {
     Path report;
 
     @Option(names = "--fail-on", paramLabel = "LEVEL",
-            description = "error | warn | never: exit 1 when a finding at or above LEVEL was found (default: ${DEFAULT-VALUE}).")
+            description = "error | warn | note | never: exit 1 when a finding at or above LEVEL was found (default: ${DEFAULT-VALUE}).")
     String failOn = "error";
 
     @Option(names = "--tap", paramLabel = "auto|host:IP|mirror", description = "Where the captures were taken (default: auto).")
@@ -163,7 +163,7 @@ public final class ValidateCommand implements Callable<Integer> {
                 case "warn", "warning" -> Severity.WARN;
                 case "note" -> Severity.NOTE;
                 case "never" -> null;
-                default -> throw new IllegalArgumentException("--fail-on must be error, warn or never, not '" + failOn + "'");
+                default -> throw new IllegalArgumentException("--fail-on must be error, warn, note or never, not '" + failOn + "'");
             };
         } catch (IllegalArgumentException | java.io.IOException e) {
             System.err.println("metaroce validate: " + e.getMessage());
