@@ -7,7 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 
-/** Why a file a command was asked to write cannot be, in plain words: never a Java exception's name. */
+/** Why a file a command was asked to write cannot be, or why an I/O call failed, in plain words: never a Java exception's name. */
 final class OutputFiles {
     private OutputFiles() {}
 
@@ -20,7 +20,7 @@ final class OutputFiles {
         return null;
     }
 
-    /** A failed write (the directory went away, the disk is full), for "cannot write " + this. */
+    /** A failed read or write (the directory went away, the disk is full), naming the file where the exception does. */
     static String failure(IOException e) {
         return e instanceof NoSuchFileException ? "no such file or directory: " + e.getMessage()
                 : e instanceof AccessDeniedException ? "permission denied: " + e.getMessage()
