@@ -79,6 +79,12 @@ final class CaptureCommand implements Callable<Integer> {
         boolean toStdout = output.equals("-");
         if (toStdout && (rb.rotates() || stop.files() > 0)) return usage("a ring buffer (-b) needs a file, not -w -");
         if (stop.files() > 0 && !rb.rotates()) return usage("-a files:N needs a ring buffer (-b filesize or -b duration)");
+        // Before the interface is opened: a capture must not start only to find it has nowhere to go.
+        String why = toStdout ? null : OutputFiles.unwritable(Path.of(output));
+        if (why != null) {
+            err.println("metaroce capture: cannot write " + output + ": " + why);
+            return 2;
+        }
         LiveSession session = LiveSession.start("capture", live, extraPorts(), count, stop.durationNanos(), err);
         if (session == null) return 2;
         LiveCapture capture = session.capture();
@@ -98,7 +104,7 @@ final class CaptureCommand implements Callable<Integer> {
         } catch (IOException e) {
             capture.stop("write error");
             Path file = writer == null ? null : writer.currentFile();
-            failure = "cannot write " + (file == null ? output : file) + ": " + e.getMessage();
+            failure = "cannot write " + (file == null ? output : file) + ": " + OutputFiles.failure(e);
             if (writer != null) {
                 // Full disk or a vanished reader: wait for the capture to end so that the statistics are final.
                 while (capture.take() != null) { }

@@ -169,6 +169,14 @@ public final class ValidateCommand implements Callable<Integer> {
             System.err.println("metaroce validate: " + e.getMessage());
             return 2;
         }
+        // Asked before the run, not found out after it: a long validation whose -o or --report lands nowhere.
+        for (Path f : new Path[] {output, report}) {
+            String why = f == null ? null : OutputFiles.unwritable(f);
+            if (why != null) {
+                System.err.println("metaroce validate: cannot write " + f + ": " + why);
+                return 2;
+            }
+        }
         req.inputs = inputs;
         if (live.live()) return LiveValidate.run(req, live, count, format, output, report, System.out, System.err);
         req.format = format;

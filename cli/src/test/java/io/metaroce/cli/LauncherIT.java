@@ -323,6 +323,22 @@ class LauncherIT {
             assertTrue(r.err().contains("\"bth.psm\" is not a valid protocol or protocol field"), r.show());
         });
         add("dissect, filter syntax error", Call.of("dissect", "-r", sample, "-Y", "bth.psn = 1"), LauncherIT::oneLineExit2);
+        // An output that cannot be written is found before the run (the interface is not even opened), in plain words.
+        String noDir = tmp.resolve("no-such-dir").resolve("out").toString();
+        add("validate -o, a missing directory", Call.of("validate", sample, "-T", "json", "-o", noDir + ".json"), r -> {
+            oneLineExit2(r);
+            assertEquals("metaroce validate: cannot write " + noDir + ".json: no such directory: " + tmp.resolve("no-such-dir"), r.err().strip(), r.show());
+            assertEquals("", r.out(), "nothing validated: " + r.show());
+        });
+        add("validate --report, a directory", Call.of("validate", sample, "--report", tmp.toString()), r -> {
+            oneLineExit2(r);
+            assertEquals("metaroce validate: cannot write " + tmp + ": it is a directory", r.err().strip(), r.show());
+            assertEquals("", r.out(), "nothing validated: " + r.show());
+        });
+        add("capture -w, a missing directory", Call.of("capture", "-i", "lo", "-a", "duration:1", "-w", noDir + ".pcapng"), r -> {
+            oneLineExit2(r);
+            assertEquals("metaroce capture: cannot write " + noDir + ".pcapng: no such directory: " + tmp.resolve("no-such-dir"), r.err().strip(), r.show());
+        });
         String brokenConfig = Files.writeString(tmp.resolve("broken.yaml"), "rules: [\n").toString();
         add("validate, --config with a YAML syntax error", Call.of("validate", "--config", brokenConfig, sample), r -> {
             oneLineExit2(r);
