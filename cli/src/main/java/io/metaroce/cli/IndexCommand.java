@@ -24,6 +24,7 @@ import io.metaroce.validate.FileResult;
 import io.metaroce.validate.FileValidator;
 import io.metaroce.validate.Finding;
 import io.metaroce.validate.ValidateSettings;
+import io.metaroce.validate.Validation;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -218,8 +219,9 @@ public final class IndexCommand implements Callable<Integer> {
     }
 
     /**
-     * Adds the capture files under a path (sorted). A missing path is an error, and so is a file named on the command
-     * line that is not a capture (empty, a text file), in the words of analyze and validate, with their exit status 2
+     * Adds the capture files under a path (sorted): every file that starts like a capture, whatever its name. A missing
+     * path is an error, and so is a file that is not a capture (empty, a text file) named on the command line or named
+     * like one (*.pcap, *.pcapng, *.cap) in a directory, in the words of analyze and validate, with their exit status 2
      * (README, exit codes); the other files of a directory are skipped with one line each (a capture's notes, sidecar
      * files), as they are not errors.
      */
@@ -242,11 +244,20 @@ public final class IndexCommand implements Callable<Integer> {
         try (Stream<Path> s = Files.walk(p)) {
             found = s.filter(Files::isRegularFile).sorted().toList();
         }
+        int status = 0;
         for (Path f : found) {
-            if (CaptureIdentity.looksLikeCapture(f)) files.add(f);
-            else err.println("metaroce index: skipped " + f + ": not a pcap or pcapng capture");
+            if (CaptureIdentity.looksLikeCapture(f)) {
+                files.add(f);
+            } else if (Validation.isCapture(f)) {
+                // Named as a capture but not one (cut to nothing, overwritten): an error, as analyze and validate of
+                // the same directory say.
+                err.println("metaroce index: " + notACapture(f));
+                status = 2;
+            } else {
+                err.println("metaroce index: skipped " + f + ": not a pcap or pcapng capture");
+            }
         }
-        return 0;
+        return status;
     }
 
     /** Why a file is not a capture, as the capture reader says it ({@code analyze -r FILE} prints the same). */

@@ -339,6 +339,29 @@ class LauncherIT {
             oneLineExit2(r);
             assertEquals("metaroce capture: cannot write " + noDir + ".pcapng: no such directory: " + tmp.resolve("no-such-dir"), r.err().strip(), r.show());
         });
+        // A directory with a capture, a text file named like a capture, and a note: the three commands that take
+        // directories agree that the second is an error (exit 2, the capture still done); index skips the note.
+        Path mixed = Files.createDirectories(tmp.resolve("mixed"));
+        Files.copy(Path.of(sample), mixed.resolve("a.pcapng"));
+        Files.writeString(mixed.resolve("b.pcap"), "not a capture\n");
+        Files.writeString(mixed.resolve("c.txt"), "notes\n");
+        String notCapture = "metaroce %s: " + mixed.resolve("b.pcap") + ": not a pcap or pcapng file (first bytes 6e 6f 74 20)";
+        add("analyze, a directory with a text file named .pcap", Call.of("analyze", "-r", mixed.toString()), r -> {
+            oneLineExit2(r);
+            assertEquals(notCapture.formatted("analyze"), r.err().strip(), r.show());
+            assertTrue(r.out().contains("a.pcapng"), r.show());
+        });
+        add("validate, a directory with a text file named .pcap", Call.of("validate", mixed.toString()), r -> {
+            oneLineExit2(r);
+            assertEquals(notCapture.formatted("validate"), r.err().strip(), r.show());
+            assertTrue(r.out().contains("a.pcapng: PASS"), r.show());
+        });
+        add("index, a directory with a text file named .pcap", Call.of("index", mixed.toString(), "--index", tmp.resolve("mixed.idx").toString()), r -> {
+            assertEquals(2, r.exit(), r.show());
+            assertEquals(List.of(notCapture.formatted("index"), "metaroce index: skipped " + mixed.resolve("c.txt") + ": not a pcap or pcapng capture"),
+                    r.errLines(), r.show());
+            assertTrue(r.out().startsWith("indexed " + mixed.resolve("a.pcapng").toAbsolutePath()), r.show());
+        });
         String brokenConfig = Files.writeString(tmp.resolve("broken.yaml"), "rules: [\n").toString();
         add("validate, --config with a YAML syntax error", Call.of("validate", "--config", brokenConfig, sample), r -> {
             oneLineExit2(r);

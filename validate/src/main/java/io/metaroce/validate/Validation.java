@@ -73,7 +73,11 @@ public final class Validation {
         return files;
     }
 
-    static boolean isCapture(Path p) {
+    /**
+     * Whether a file's name says it is a capture (*.pcap, *.pcapng, *.cap): what a directory's walk takes, and what
+     * {@code index} (which takes any file that starts like a capture) reports as an error when it is not one.
+     */
+    public static boolean isCapture(Path p) {
         String n = p.getFileName().toString().toLowerCase(Locale.ROOT);
         return n.endsWith(".pcap") || n.endsWith(".pcapng") || n.endsWith(".cap");
     }
