@@ -79,15 +79,7 @@ final class AotTraining {
                         runs.add(new String[] {"analyze", "-r", s, "-T", "json"});
                         for (Path other : otherSamples(sample)) runs.add(new String[] {"analyze", "-r", other.toString()});
                     }
-                    case "validate-plain" -> {
-                        // validate FILE alone (FrontDoor's plain form, the launcher's cache for it): validate's runs in
-                        // text, without the machine formats' classes, which the JVM would load at every start of this
-                        // form too.
-                        runs.add(new String[] {"validate", trainingCapture(tmp).toString()});
-                        runs.add(new String[] {"validate", s});
-                        for (Path other : otherSamples(sample)) runs.add(new String[] {"validate", other.toString()});
-                    }
-                    case "validate" -> {
+                    case "validate-plain", "validate" -> {
                         runs.add(new String[] {"validate", trainingCapture(tmp).toString()});
                         runs.add(new String[] {"validate", s});
                         // The samples with problems, as analyze's training has them: their findings' classes (Finding,
@@ -96,7 +88,11 @@ final class AotTraining {
                         for (Path other : otherSamples(sample)) runs.add(new String[] {"validate", other.toString()});
                         // The machine formats (CI's): -T json and sarif write with Jackson, some 400 classes that were
                         // otherwise read from the jar and verified at every such start; junit's writer and lambdas too.
-                        for (String format : new String[] {"json", "sarif", "junit"}) runs.add(new String[] {"validate", s, "-T", format});
+                        // Not for validate FILE alone (FrontDoor's plain form, the launcher's cache for it): the JVM
+                        // would load their classes at every start of that form too.
+                        if (args[i].equals("validate")) {
+                            for (String format : new String[] {"json", "sarif", "junit"}) runs.add(new String[] {"validate", s, "-T", format});
+                        }
                     }
                     case "index" -> {
                         // The samples through picocli (--tap auto is the default, given so that the line is not index's

@@ -58,7 +58,7 @@ class AotCacheIT {
             args.addAll(command.equals("validate") ? List.of(SAMPLE) : List.of("-r", SAMPLE));
             String log = classLoading(cache, args);
             // -XX:AOTMode=on: the JVM refuses to start when the cache does not fit the jar and the options.
-            List<String> fromJar = log.lines().filter(l -> l.contains("source: file:") || l.contains("source: jar:")).toList();
+            List<String> fromJar = classesFromTheJar(log.lines());
             assertTrue(fromJar.stream().noneMatch(l -> l.contains(" picocli.")), command + ": picocli classes read from the jar:\n"
                     + String.join("\n", fromJar));
             assertTrue(fromJar.stream().noneMatch(l -> l.contains(" io.metaroce.cli." + Character.toUpperCase(command.charAt(0))
@@ -100,7 +100,7 @@ class AotCacheIT {
         }
         // The top usage: picocli and every command from its cache, none read from the jar.
         String help = classLoading(TARGET.resolve("metaroce-help.aot"), List.of("--help"));
-        List<String> fromJar = help.lines().filter(l -> l.contains("source: file:") || l.contains("source: jar:")).toList();
+        List<String> fromJar = classesFromTheJar(help.lines());
         assertTrue(fromJar.stream().noneMatch(l -> l.contains(" picocli.") || l.contains("Command ")), "read from the jar:\n"
                 + String.join("\n", fromJar));
     }
@@ -134,7 +134,7 @@ class AotCacheIT {
             Path cache = TARGET.resolve("metaroce-" + run.getKey() + ".aot");
             assertTrue(Files.isRegularFile(cache), cache + " was trained on first use");
             String log = classLoading(cache, run.getValue());
-            List<String> fromJar = log.lines().filter(l -> l.contains("source: file:") || l.contains("source: jar:")).toList();
+            List<String> fromJar = classesFromTheJar(log.lines());
             String ownClass = " io.metaroce.cli." + Character.toUpperCase(command.charAt(0)) + command.substring(1) + "Command ";
             // Without its cache the command reads its own class, picocli and Lucene from the jar (about a second of CPU).
             for (String held : List.of(ownClass, " picocli.", " org.apache.lucene.")) {
@@ -170,5 +170,13 @@ class AotCacheIT {
         assertTrue(p.exitValue() == 0 || args.get(0).equals("validate"), log);
         assertTrue(log.contains("source: shared objects file"), "classes come from the cache");
         return log;
+    }
+
+    /**
+     * The lines of a {@code -Xlog:class+load} log for classes read from the jar, not from the AOT cache or the JDK
+     * (PipelineFailureIT and ValidateTrainingIT ask the same of their runs).
+     */
+    static List<String> classesFromTheJar(java.util.stream.Stream<String> log) {
+        return log.filter(l -> l.contains("source: file:") || l.contains("source: jar:")).toList();
     }
 }

@@ -103,7 +103,7 @@ class PipelineFailureIT {
 
     /** The lines of a {@code -Xlog:class+load} file for classes read from the jar rather than the AOT cache or the JDK. */
     private static List<String> classesFromTheJar(Path log) throws java.io.IOException {
-        return Files.readAllLines(log).stream().filter(l -> l.contains("source: file:")).toList();
+        return AotCacheIT.classesFromTheJar(Files.readAllLines(log).stream());
     }
 
     /** The watch never fires on a heap with room: the same capture under -Xmx1g runs to its report. */

@@ -34,8 +34,12 @@ final class BuiltCapture {
     }
 
     BuiltCapture add(FrameBuilder b, long gapNs) {
+        return add(b.build(), gapNs);
+    }
+
+    private BuiltCapture add(byte[] frame, long gapNs) {
         t += gapNs;
-        frames.add(b.build());
+        frames.add(frame);
         times.add(t);
         captured.add(-1);
         return this;
@@ -51,13 +55,7 @@ final class BuiltCapture {
     BuiltCapture add(FrameBuilder b) { return add(b, 1_000); }
 
     /** A frame given as its bytes (e.g. a built frame changed after the builder, its ICRC made right again). */
-    BuiltCapture add(byte[] frame) {
-        t += 1_000;
-        frames.add(frame);
-        times.add(t);
-        captured.add(-1);
-        return this;
-    }
+    BuiltCapture add(byte[] frame) { return add(frame, 1_000); }
 
     Path write(Path file) throws IOException {
         try (PcapWriter w = PcapWriter.create(file, CaptureFormat.PCAP_NS, LinkTypes.ETHERNET, 0)) {
