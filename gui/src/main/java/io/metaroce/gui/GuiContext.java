@@ -159,7 +159,17 @@ public final class GuiContext {
 
     /** Opens a capture in the background: first the frame index (the packet list shows), then the analysis. */
     public void open(Path file) {
+        open(file, "");
+    }
+
+    /**
+     * As {@link #open(Path)}, then applies a display filter (one that compiles; empty: none) as soon as the frame index
+     * is built: the filter bar shows it from the start ({@code metaroce gui -r FILE -Y FILTER}).
+     */
+    public void open(Path file, String filter) {
         closeCapture();
+        requestedFilter = filter;
+        appliedFilter.set(filter);
         load(file);
     }
 
@@ -219,8 +229,10 @@ public final class GuiContext {
             String filter = requestedFilter;     // applied, or still running over the first frames
             capture.set(oc);
             view.set(FrameView.all(oc.frames()));
-            appliedFilter.set("");
-            if (first != null && !filter.isEmpty()) applyFilter(filter);    // now over every frame
+            // The filter asked for while the frames loaded (typed over the first frames, or given with the file) runs
+            // now over every frame; the bar keeps showing it.
+            appliedFilter.set(filter);
+            if (!filter.isEmpty()) applyFilter(filter);
             banner.set(bannerText(oc));
             status.set(oc.frames() + " frames" + (oc.cancelled() ? " (loading cancelled)" : "") + "; analyzing ...");
         });

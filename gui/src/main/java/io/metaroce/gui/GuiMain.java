@@ -4,7 +4,7 @@ import java.io.PrintStream;
 import javafx.application.Application;
 
 /**
- * Entry point of {@code metaroce gui [FILE]}. Not an {@link Application} itself: with JavaFX on the class path
+ * Entry point of {@code metaroce gui [-r FILE | FILE] [-Y FILTER]} ({@link GuiArgs}). Not an {@link Application} itself: with JavaFX on the class path
  * (the shaded jar) the Java launcher refuses a main class that extends Application.
  *
  * <p>Without a display the GUI cannot start; that is a usage situation, not a crash: one line on stderr naming
@@ -26,13 +26,18 @@ public final class GuiMain {
     /** Starts the GUI and returns when its window is closed; returns the exit code. */
     static int run(String[] args, java.util.Map<String, String> env, PrintStream err) {
         RenderingSetup.beforeToolkitStart();        // first: nothing may start the toolkit before it
-        if (args.length > 0 && (args[0].equals("-h") || args[0].equals("--help"))) {
-            System.out.println("usage: metaroce gui [FILE]   open a capture (pcap or pcapng) in the desktop analyzer");
-            return 0;
-        }
-        if (args.length > 1) {
-            err.println("metaroce gui: one capture file at most (got " + args.length + " arguments)");
+        // The command line first: its mistakes are said the same way with a display or without one.
+        GuiArgs parsed;
+        try {
+            parsed = GuiArgs.parse(args);
+        } catch (GuiArgs.UsageException e) {
+            err.println("metaroce gui: " + e.getMessage());
+            if (e.pointToHelp) err.println("Try 'metaroce gui --help'.");
             return 2;
+        }
+        if (parsed.help()) {
+            System.out.println(GuiArgs.USAGE);
+            return 0;
         }
         if (!hasDisplay(env)) {
             err.println(NO_DISPLAY);

@@ -117,9 +117,14 @@ public final class MainWindow {
 
     /** Opens a file and remembers it in the recent files. */
     void open(Path file) {
+        open(file, "");
+    }
+
+    /** Opens file, then shows only its packets that match filter (a display filter that compiles; empty: all). */
+    void open(Path file, String filter) {
         recent.add(file);
         refreshRecent();
-        ctx.open(file);
+        ctx.open(file, filter);
     }
 
     // ------------------------------------------------------------------ menus

@@ -1,11 +1,9 @@
 package io.metaroce.gui;
 
-import java.nio.file.Path;
-import java.util.List;
 import javafx.application.Application;
 import javafx.stage.Stage;
 
-/** The JavaFX application: one main window, opening the file named on the command line if any. */
+/** The JavaFX application: one main window, opening the capture named on the command line (if any) with its filter. */
 public final class MetaRoceApp extends Application {
     private GuiContext context;
 
@@ -14,8 +12,14 @@ public final class MetaRoceApp extends Application {
         context = new GuiContext(stage);
         MainWindow window = new MainWindow(context);
         window.show();
-        List<String> args = getParameters().getUnnamed();
-        if (!args.isEmpty()) context.open(Path.of(args.get(0)));
+        // Checked by GuiMain before the toolkit started: parsed again here, where the application is.
+        GuiArgs args;
+        try {
+            args = GuiArgs.parse(getParameters().getRaw().toArray(new String[0]));
+        } catch (GuiArgs.UsageException e) {
+            throw new IllegalStateException(e);
+        }
+        if (args.file() != null) window.open(args.file(), args.filter());
     }
 
     @Override

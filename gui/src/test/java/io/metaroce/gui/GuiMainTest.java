@@ -31,6 +31,26 @@ class GuiMainTest {
         }
     }
 
+    /** A mistake on the command line is said as such, with a display or without one: never a window, never "no display". */
+    @Test
+    void commandLineMistakesComeBeforeTheDisplayCheck() {
+        String before = System.getProperty("glass.platform");
+        System.clearProperty("glass.platform");
+        try {
+            ByteArrayOutputStream err = new ByteArrayOutputStream();
+            int code = GuiMain.run(new String[] {"--nosuch"}, Map.of(), new PrintStream(err, true, StandardCharsets.UTF_8));
+            assertEquals(2, code);
+            assertEquals("metaroce gui: Unknown option: '--nosuch'\nTry 'metaroce gui --help'.\n",
+                    err.toString(StandardCharsets.UTF_8).replace(System.lineSeparator(), "\n"));
+            err.reset();
+            code = GuiMain.run(new String[] {"a.pcapng", "-Y", "bth.psn = 1"}, Map.of("DISPLAY", ":0"), new PrintStream(err, true, StandardCharsets.UTF_8));
+            assertEquals(2, code);
+            assertTrue(err.toString(StandardCharsets.UTF_8).startsWith("metaroce gui: bad display filter: \"=\" is not a valid operator"), err.toString(StandardCharsets.UTF_8));
+        } finally {
+            if (before != null) System.setProperty("glass.platform", before);
+        }
+    }
+
     /** The product's Prism settings are set first thing (before anything can start the toolkit); a user's -D wins. */
     @Test
     void prismSettingsAreSetBeforeTheToolkitCanStart() {
