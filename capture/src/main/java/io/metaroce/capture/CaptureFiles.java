@@ -34,7 +34,8 @@ public final class CaptureFiles {
     }
 
     /**
-     * Opens a pcap or pcapng file for reading.
+     * Opens a pcap or pcapng file for reading; {@code -} reads standard input, and a gzip-compressed file is
+     * decompressed first (both through a temporary copy, {@link Spools}).
      *
      * <p>A file that starts like a capture but is cut short or damaged still opens; its damage is reported by
      * {@link PacketSource#problems()}. Only files that cannot be a capture at all are refused.
@@ -135,12 +136,24 @@ public final class CaptureFiles {
 
     private static PacketSource openNow(Path file) throws CaptureException {
         String name = file.toString();
+        if (Spools.needed(file)) {
+            // Standard input or gzip data: read from its copy (Spools), named as the user named it.
+            Spools.Spool spool = Spools.of(file, name);
+            PacketSource source = openNow(spool.copy(), name);
+            CaptureProblem cut = spool.problem();
+            if (cut != null && source instanceof MappedCapture m) m.problem(cut.offset(), cut.message());
+            return source;
+        }
+        return openNow(file, name);
+    }
+
+    private static PacketSource openNow(Path file, String name) throws CaptureException {
         if (Files.isDirectory(file)) {
             throw new CaptureException(name + ": is a directory, not a capture file");
         }
         if (Files.exists(file) && !Files.isRegularFile(file)) {
             throw new CaptureException(name + ": not a regular file (pipes and devices cannot be memory-mapped;"
-                    + " save the capture to a file first)");
+                    + " save the capture to a file first, or give it on standard input: -r - < FILE)");
         }
         Arena arena = Arena.ofShared();
         try {
@@ -173,6 +186,14 @@ public final class CaptureFiles {
                 arena.close();
             }
         }
+    }
+
+    /**
+     * Whether file is a regular file that starts like gzip data: {@link #open(Path)} reads it decompressed (through a
+     * temporary copy), which what reads the file itself by offsets (the flow index) cannot.
+     */
+    public static boolean isGzip(Path file) {
+        return Spools.isGzip(file);
     }
 
     /** The file open for reading, or null when it cannot be (gone or changed since it was mapped). */
@@ -215,7 +236,8 @@ public final class CaptureFiles {
     public static PacketSource open(Path file, MemorySegment mapping) throws CaptureException {
         PacketSource source = open(file.toString(), mapping);
         if (source instanceof MappedCapture m) {
-            RandomAccessFile in = openToRead(file);
+            // A file read through a copy (Spools) maps the copy: its read(2) is of the copy too.
+            RandomAccessFile in = openToRead(Spools.needed(file) ? Spools.of(file, file.toString()).copy() : file);
             if (in != null) m.readThrough(in);
         }
         return source;
@@ -246,6 +268,7 @@ public final class CaptureFiles {
             return "modified (Kuznetzov) pcap is not supported; convert it with: editcap -F pcap in out";
         }
         if ((magic >>> 16) == 0x1F8B) {
+            // Only a capture in memory gets here (a file is decompressed first, Spools).
             return "gzip-compressed; decompress it first (gunzip)";
         }
         if (magic == 0x28B52FFD) {

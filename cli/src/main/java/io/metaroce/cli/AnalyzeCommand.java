@@ -44,7 +44,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
     @picocli.CommandLine.Mixin
     StandardOptions.NoVerbose noVerbose;
 
-    @Option(names = {"-r", "--read"}, paramLabel = "FILE", description = "capture to read (pcap or pcapng); repeatable, or a directory")
+    @Option(names = {"-r", "--read"}, paramLabel = "FILE", description = "capture to read (pcap or pcapng, gzip-compressed or not; - reads standard input); repeatable, or a directory")
     List<Path> reads = new java.util.ArrayList<>();
 
     @picocli.CommandLine.Parameters(paramLabel = "FILE|DIR", arity = "0..*",

@@ -52,7 +52,7 @@ final class DissectCommand implements Callable<Integer> {
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
-    @Option(names = {"-r", "--read"}, paramLabel = "FILE", description = "Capture file to read (pcap or pcapng).")
+    @Option(names = {"-r", "--read"}, paramLabel = "FILE", description = "Capture file to read (pcap or pcapng, gzip-compressed or not; - reads standard input).")
     Path file;
 
     @Option(names = {"-T", "--format"}, paramLabel = "FORMAT", description = "Output: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).", defaultValue = "text")

@@ -221,7 +221,7 @@ public final class IndexCommand implements Callable<Integer> {
     /**
      * Adds the capture files under a path (sorted): every file that starts like a capture, whatever its name. A missing
      * path is an error, and so is a file that is not a capture (empty, a text file) named on the command line or named
-     * like one (*.pcap, *.pcapng, *.cap) in a directory, in the words of analyze and validate, with their exit status 2
+     * like one (*.pcap, *.pcapng, *.cap, or those .gz: see notACapture) in a directory, in the words of analyze and validate, with their exit status 2
      * (README, exit codes); the other files of a directory are skipped with one line each (a capture's notes, sidecar
      * files), as they are not errors.
      */
@@ -262,6 +262,12 @@ public final class IndexCommand implements Callable<Integer> {
 
     /** Why a file is not a capture, as the capture reader says it ({@code analyze -r FILE} prints the same). */
     private static String notACapture(Path f) {
+        // The readers decompress a gzip capture into a copy; the index points into the file itself (extract reads each
+        // flow's packets back by their offsets, CaptureIdentity hashes the file's bytes).
+        if (CaptureFiles.isGzip(f)) {
+            return f + ": gzip-compressed: the index points at packets by their offsets in the capture file, so it takes"
+                    + " uncompressed captures; decompress it first (gunzip)";
+        }
         try (PacketSource s = CaptureFiles.open(f)) {
             return f + ": not a pcap or pcapng capture";
         } catch (CaptureException e) {

@@ -35,10 +35,10 @@ public final class ValidateCommand implements Callable<Integer> {
     @picocli.CommandLine.Mixin
     StandardOptions.NoVerbose noVerbose;
 
-    @Parameters(paramLabel = "FILE|DIR", arity = "0..*", description = "Captures (pcap, pcapng) or directories of them.")
+    @Parameters(paramLabel = "FILE|DIR", arity = "0..*", description = "Captures (pcap, pcapng, gzip-compressed or not) or directories of them.")
     List<Path> inputs = new ArrayList<>();
 
-    @Option(names = {"-r", "--read"}, paramLabel = "FILE", description = "A capture to validate, as tshark -r (repeatable; same as naming it).")
+    @Option(names = {"-r", "--read"}, paramLabel = "FILE", description = "A capture to validate, as tshark -r (repeatable; same as naming it; - reads standard input).")
     List<Path> reads = new ArrayList<>();
 
     @Option(names = {"-T", "--format"}, paramLabel = "FORMAT",

@@ -204,7 +204,8 @@ public final class MainWindow {
     private void chooseAndOpen() {
         FileChooser fc = new FileChooser();
         fc.setTitle("Open Capture File");
-        fc.getExtensionFilters().addAll(new FileChooser.ExtensionFilter("Captures (pcap, pcapng, erf)", "*.pcap", "*.pcapng", "*.cap", "*.erf"),
+        fc.getExtensionFilters().addAll(new FileChooser.ExtensionFilter("Captures (pcap, pcapng, erf, gzip-compressed or not)", "*.pcap", "*.pcapng", "*.cap", "*.erf",
+                        "*.pcap.gz", "*.pcapng.gz", "*.cap.gz"),
                 new FileChooser.ExtensionFilter("All files", "*"));
         File f = fc.showOpenDialog(stage);
         if (f != null) open(f.toPath());

@@ -46,17 +46,23 @@ public final class Launcher {
         }
     }
 
-    /** One invocation: arguments, extra environment, working directory, launcher path and how long it may take. */
-    public record Call(List<String> args, Map<String, String> env, Path dir, Path launcher, long timeoutSeconds) {
+    /**
+     * One invocation: arguments, extra environment, working directory, launcher path, how long it may take, and the
+     * file on its standard input (/dev/null when null).
+     */
+    public record Call(List<String> args, Map<String, String> env, Path dir, Path launcher, long timeoutSeconds, Path stdin) {
         public static Call of(String... args) { return of(List.of(args)); }
 
-        public static Call of(List<String> args) { return new Call(List.copyOf(args), Map.of(), ROOT, SCRIPT, DEFAULT_TIMEOUT_S); }
+        public static Call of(List<String> args) { return new Call(List.copyOf(args), Map.of(), ROOT, SCRIPT, DEFAULT_TIMEOUT_S, null); }
 
-        public Call env(Map<String, String> e) { return new Call(args, e, dir, launcher, timeoutSeconds); }
+        public Call env(Map<String, String> e) { return new Call(args, e, dir, launcher, timeoutSeconds, stdin); }
 
-        public Call via(Path launcherPath, Path workDir) { return new Call(args, env, workDir, launcherPath, timeoutSeconds); }
+        public Call via(Path launcherPath, Path workDir) { return new Call(args, env, workDir, launcherPath, timeoutSeconds, stdin); }
 
-        public Call timeout(long seconds) { return new Call(args, env, dir, launcher, seconds); }
+        public Call timeout(long seconds) { return new Call(args, env, dir, launcher, seconds, stdin); }
+
+        /** The same call with file on its standard input ({@code -r -}). */
+        public Call stdin(Path file) { return new Call(args, env, dir, launcher, timeoutSeconds, file); }
     }
 
     private Launcher() {}
@@ -147,7 +153,7 @@ public final class Launcher {
             Path out = Files.createTempFile("metaroce-it", ".out"), err = Files.createTempFile("metaroce-it", ".err");
             try {
                 ProcessBuilder pb = new ProcessBuilder(cmd).directory(c.dir().toFile())
-                        .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()))
+                        .redirectInput(ProcessBuilder.Redirect.from((c.stdin() != null ? c.stdin() : Path.of("/dev/null")).toFile()))
                         .redirectOutput(out.toFile()).redirectError(err.toFile());
                 pb.environment().put("METAROCE_NO_BUILD", "1");   // the jar this build made, never a rebuild
                 pb.environment().remove("COLUMNS");

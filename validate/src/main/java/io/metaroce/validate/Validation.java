@@ -54,14 +54,14 @@ public final class Validation {
 
     private Validation() {}
 
-    /** Capture files: the files given, and under each directory the *.pcap, *.pcapng, *.cap files (sorted). */
+    /** Capture files: the files given, and under each directory the *.pcap, *.pcapng, *.cap files and their *.gz (sorted). */
     public static List<Path> expand(List<Path> inputs, List<String> problems) {
         List<Path> files = new ArrayList<>();
         for (Path p : inputs) {
             if (Files.isDirectory(p)) {
                 try (Stream<Path> s = Files.walk(p)) {
                     List<Path> found = s.filter(Files::isRegularFile).filter(Validation::isCapture).sorted().toList();
-                    if (found.isEmpty()) problems.add(p + ": no capture files (*.pcap, *.pcapng, *.cap) in this directory");
+                    if (found.isEmpty()) problems.add(p + ": no capture files (*.pcap, *.pcapng, *.cap, or those .gz) in this directory");
                     files.addAll(found);
                 } catch (IOException e) {
                     problems.add(p + ": cannot list: " + e.getMessage());
@@ -74,11 +74,13 @@ public final class Validation {
     }
 
     /**
-     * Whether a file's name says it is a capture (*.pcap, *.pcapng, *.cap): what a directory's walk takes, and what
-     * {@code index} (which takes any file that starts like a capture) reports as an error when it is not one.
+     * Whether a file's name says it is a capture (*.pcap, *.pcapng, *.cap, gzip-compressed or not: the readers
+     * decompress it): what a directory's walk takes, and what {@code index} (which takes any file that starts like a
+     * capture) reports as an error when it is not one.
      */
     public static boolean isCapture(Path p) {
         String n = p.getFileName().toString().toLowerCase(Locale.ROOT);
+        if (n.endsWith(".gz")) n = n.substring(0, n.length() - 3);
         return n.endsWith(".pcap") || n.endsWith(".pcapng") || n.endsWith(".cap");
     }
 
