@@ -48,6 +48,8 @@ final class IndexBackend {
         if (solr != null) return openSolr();
         if (collection != null || createCollection) throw usage("--collection and --create-collection go with --solr URL");
         if (dir == null) throw usage("no index given (--index DIR, or --solr URL --collection NAME)");
+        // An empty name is the current directory to Path: ": not empty and not a metaroce flow index" named nothing.
+        if (dir.toString().isEmpty()) throw usage("--index needs a directory name");
         return write ? LuceneFlowIndex.openForWriting(dir) : LuceneFlowIndex.openForReading(dir);
     }
 

@@ -123,6 +123,10 @@ public final class SearchCommand implements Callable<Integer> {
         } catch (IndexFormatException e) {
             err.println("metaroce search: " + e.getMessage());
             return 2;
+        } catch (QuerySyntaxException e) {
+            // A query the parser took but the index refuses (too many terms for one search): the query's problem.
+            err.println("metaroce search: query: " + e.reason());
+            return 2;
         } catch (ClosedStdout e) {
             return 0;
         } catch (java.io.UncheckedIOException e) {
