@@ -137,6 +137,11 @@ public final class ValidateCommand implements Callable<Integer> {
             System.err.println("metaroce validate: no capture given (FILE|DIR..., or -i IFACE to capture live); see --help");
             return 2;
         }
+        // -c stops a live capture; on files it was ignored, and the whole file validated.
+        if (count != null && !live.live()) {
+            System.err.println("metaroce validate: -c N goes with -i IFACE (a capture file is validated whole)");
+            return 2;
+        }
         // Not the default in disguise: 0 or a negative count of threads is a typo, not "one per core".
         if (threads != null && threads < 1) {
             System.err.println("metaroce validate: --threads must be at least 1, not " + threads);
@@ -168,6 +173,9 @@ public final class ValidateCommand implements Callable<Integer> {
             for (String d : decodeAs) b.addPort(DecodeAs.port(d));
             if (notOffloaded) b.offloaded(false);
             if (noCreditChecks) b.creditChecks(false);
+            // An empty list (--rules '') selected no pattern, which is "every rule": the opposite of what it says.
+            if (!rules.isEmpty() && rules.stream().allMatch(String::isBlank)) throw new IllegalArgumentException("--rules needs rule ids (MR-RTX-001, or wildcards: MR-CC-*), not ''");
+            if (!skipRules.isEmpty() && skipRules.stream().allMatch(String::isBlank)) throw new IllegalArgumentException("--skip-rules needs rule ids (MR-RTX-001, or wildcards: MR-CC-*), not ''");
             if (!rules.isEmpty()) b.rules(rules);
             if (!skipRules.isEmpty()) b.skipRules(skipRules);
             for (var e : severity.entrySet()) b.severity(e.getKey(), e.getValue());

@@ -102,6 +102,14 @@ class OptionSweepBIT {
                 r -> oneLine(r, "metaroce validate: cannot write /dev/full: No space left on device"));
         add("validate --report /dev/full", Call.of("validate", "--report", "/dev/full", CLEAN),
                 r -> oneLine(r, "metaroce validate: cannot write /dev/full: No space left on device"));
+        // An empty --rules selected no pattern, which meant every rule; --skip-rules '' skipped none, silently.
+        add("validate --rules ''", Call.of("validate", "--rules", "", CLEAN),
+                r -> oneLine(r, "metaroce validate: --rules needs rule ids (MR-RTX-001, or wildcards: MR-CC-*), not ''"));
+        add("validate --skip-rules ''", Call.of("validate", "--skip-rules", "", CLEAN),
+                r -> oneLine(r, "metaroce validate: --skip-rules needs rule ids (MR-RTX-001, or wildcards: MR-CC-*), not ''"));
+        // -c without -i was ignored: the whole file validated, exit 0.
+        add("validate -c on a file", Call.of("validate", "-c", "5", CLEAN),
+                r -> oneLine(r, "metaroce validate: -c N goes with -i IFACE (a capture file is validated whole)"));
         // -c 0 with -i was "no count limit", silently (as capture's -c 0).
         add("validate -i lo -c 0", Call.of("validate", "-i", "lo", "-c", "0", "-a", "duration:1"),
                 r -> oneLine(r, "metaroce validate: -c must be at least 1, not 0"));
@@ -142,6 +150,9 @@ class OptionSweepBIT {
         add("extract, a query of 1025 terms", Call.of("extract", "--index", index, many, "-w", tmp.resolve("many.pcapng").toString()),
                 r -> oneLine(r, "metaroce extract: query: " + tooMany));
 
+        // search --top -n 0 printed an empty table and exited 0 (-n 0 without --top counts the matches, and stays).
+        add("search --top -n 0", Call.of("search", "--index", index, "*:*", "--top", "src", "--by", "naks", "-n", "0"),
+                r -> oneLine(r, "metaroce search: --limit must be at least 1 with --top, not 0"));
         // extract -n 0 wrote an empty capture and exited 0.
         add("extract -n 0", Call.of("extract", "--index", index, "*:*", "-n", "0", "-w", tmp.resolve("none.pcapng").toString()),
                 r -> oneLine(r, "metaroce extract: --limit must be at least 1, not 0"));
