@@ -45,6 +45,8 @@ final class IndexBackend {
      * @throws io.metaroce.index.IndexFormatException one line for the user (not an index, other schema, locked)
      */
     FlowIndex open(boolean write) throws IOException {
+        // Checked whatever the index: --shards 0 beside --index (or --solr without --create-collection) was ignored.
+        if (shards < 1 || replicas < 1) throw usage("--shards and --replicas must be at least 1");
         if (solr != null) return openSolr();
         if (collection != null || createCollection) throw usage("--collection and --create-collection go with --solr URL");
         if (dir == null) throw usage("no index given (--index DIR, or --solr URL --collection NAME)");
@@ -56,7 +58,6 @@ final class IndexBackend {
     private FlowIndex openSolr() throws IOException {
         if (dir != null) throw usage("--index and --solr name two indexes: give one");
         if (collection == null) throw usage("--solr needs --collection NAME");
-        if (createCollection && (shards < 1 || replicas < 1)) throw usage("--shards and --replicas must be at least 1");
         SolrTarget target;
         try {
             target = SolrTarget.parse(solr, collection);

@@ -121,6 +121,11 @@ class OptionSweepBIT {
         String index = idx.toString();
         add("index --threads 0", Call.of("index", CLEAN, "--index", tmp.resolve("threads.idx").toString(), "--threads", "0"),
                 r -> oneLine(r, "metaroce index: --threads must be at least 1, not 0"));
+        // --shards 0 beside --index was ignored (checked only with --solr --create-collection).
+        add("index --shards 0 with --index", Call.of("index", CLEAN, "--index", tmp.resolve("shards.idx").toString(), "--shards", "0"),
+                r -> oneLine(r, "metaroce index: --shards and --replicas must be at least 1"));
+        add("search --replicas -1", Call.of("search", "--index", index, "*:*", "--replicas", "-1"),
+                r -> oneLine(r, "metaroce search: --shards and --replicas must be at least 1"));
         // A parent that is a file: an internal error naming FileSystemException.
         Path file = Files.writeString(tmp.resolve("a-file"), "x\n");
         add("index --index under a file", Call.of("index", CLEAN, "--index", file.resolve("flows.idx").toString()),
