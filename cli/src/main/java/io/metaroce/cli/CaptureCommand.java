@@ -54,7 +54,7 @@ final class CaptureCommand implements Callable<Integer> {
     List<String> ring = new ArrayList<>();
 
     @Option(names = {"-c"}, paramLabel = "N", description = "Stop after N frames.")
-    long count;
+    Long count;
 
     @Option(names = {"-d", "--decode-as"}, paramLabel = DecodeAs.LABEL,
             description = "Also capture (and decode as RoCE) this UDP port, the same -d as dissect, analyze and validate (repeatable).")
@@ -75,7 +75,8 @@ final class CaptureCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             return usage(e.getMessage());
         }
-        if (count < 0) return usage("-c must not be negative");
+        // -c 0 captured without a count limit, silently (0 is "no limit" inside); dumpcap refuses it too.
+        if (count != null && count < 1) return usage("-c must be at least 1, not " + count);
         boolean toStdout = output.equals("-");
         if (toStdout && (rb.rotates() || stop.files() > 0)) return usage("a ring buffer (-b) needs a file, not -w -");
         if (stop.files() > 0 && !rb.rotates()) return usage("-a files:N needs a ring buffer (-b filesize or -b duration)");
@@ -85,7 +86,7 @@ final class CaptureCommand implements Callable<Integer> {
             err.println("metaroce capture: cannot write " + output + ": " + why);
             return 2;
         }
-        LiveSession session = LiveSession.start("capture", live, extraPorts(), count, stop.durationNanos(), err);
+        LiveSession session = LiveSession.start("capture", live, extraPorts(), count == null ? 0 : count, stop.durationNanos(), err);
         if (session == null) return 2;
         LiveCapture capture = session.capture();
         // The file descriptor, not System.out: a PrintStream swallows write errors, and a reader that went
@@ -151,17 +152,22 @@ final class CaptureCommand implements Callable<Integer> {
         int files = 0;
         for (String spec : specs) {
             String[] kv = spec.split(":", 2);
+            double value;
             try {
                 switch (kv.length == 2 ? kv[0] : "") {
                     case "filesize" -> bytes = Long.parseLong(kv[1]) * 1000;
-                    case "duration" -> nanos = (long) (Double.parseDouble(kv[1]) * 1e9);
+                    case "duration" -> nanos = Math.max(1, (long) (Double.parseDouble(kv[1]) * 1e9));
                     case "files" -> files = Integer.parseInt(kv[1]);
                     default -> throw new IllegalArgumentException("-b expects filesize:KB, duration:S or files:N, not '" + spec + "'");
                 }
+                value = Double.parseDouble(kv[1]);
             } catch (NumberFormatException e) {
                 throw new IllegalArgumentException("-b " + spec + ": not a number");
             }
-            if (bytes < 0 || nanos < 0 || files < 0) throw new IllegalArgumentException("-b " + spec + ": must not be negative");
+            if (value < 0) throw new IllegalArgumentException("-b " + spec + ": must not be negative");
+            // 0 is "not rotating" / "keep every file" inside: given, -b filesize:0 wrote one file without a ring,
+            // silently. dumpcap refuses a zero ring value too.
+            if (!(value > 0)) throw new IllegalArgumentException("-b " + spec + ": must be above 0");
         }
         if (files > 0 && bytes == 0 && nanos == 0) throw new IllegalArgumentException("-b files:N needs -b filesize:KB or -b duration:S");
         return new LiveFileWriter.Ring(bytes, nanos, files);

@@ -62,7 +62,8 @@ public final class ExtractCommand implements Callable<Integer> {
             err.println("metaroce extract: query: " + e.getMessage());
             return 2;
         }
-        if (limit != null && limit < 0) throw new ParameterException(spec.commandLine(), "--limit must not be negative");
+        // -n 0 wrote an empty capture and exited 0 (search's -n 0 counts the matches; there is nothing to count here).
+        if (limit != null && limit < 1) throw new ParameterException(spec.commandLine(), "--limit must be at least 1, not " + limit);
         String why = OutputFiles.unwritable(output);
         if (why != null) {
             err.println("metaroce extract: cannot write " + output + ": " + why);
@@ -76,6 +77,10 @@ public final class ExtractCommand implements Callable<Integer> {
             r = FlowExtract.write(index, flows, output);
         } catch (IndexFormatException e) {
             err.println("metaroce extract: " + e.getMessage());
+            return 2;
+        } catch (QuerySyntaxException e) {
+            // A query the parser took but the index refuses (too many terms for one search): the query's problem.
+            err.println("metaroce extract: query: " + e.reason());
             return 2;
         } catch (IOException e) {
             // In plain words: the output, a capture it copies from, or the index's files (its format problems are above).

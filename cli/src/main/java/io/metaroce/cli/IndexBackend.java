@@ -45,16 +45,19 @@ final class IndexBackend {
      * @throws io.metaroce.index.IndexFormatException one line for the user (not an index, other schema, locked)
      */
     FlowIndex open(boolean write) throws IOException {
+        // Checked whatever the index: --shards 0 beside --index (or --solr without --create-collection) was ignored.
+        if (shards < 1 || replicas < 1) throw usage("--shards and --replicas must be at least 1");
         if (solr != null) return openSolr();
         if (collection != null || createCollection) throw usage("--collection and --create-collection go with --solr URL");
         if (dir == null) throw usage("no index given (--index DIR, or --solr URL --collection NAME)");
+        // An empty name is the current directory to Path: ": not empty and not a metaroce flow index" named nothing.
+        if (dir.toString().isEmpty()) throw usage("--index needs a directory name");
         return write ? LuceneFlowIndex.openForWriting(dir) : LuceneFlowIndex.openForReading(dir);
     }
 
     private FlowIndex openSolr() throws IOException {
         if (dir != null) throw usage("--index and --solr name two indexes: give one");
         if (collection == null) throw usage("--solr needs --collection NAME");
-        if (createCollection && (shards < 1 || replicas < 1)) throw usage("--shards and --replicas must be at least 1");
         SolrTarget target;
         try {
             target = SolrTarget.parse(solr, collection);

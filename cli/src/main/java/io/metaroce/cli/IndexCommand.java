@@ -95,7 +95,7 @@ public final class IndexCommand implements Callable<Integer> {
     boolean rules;
 
     @Option(names = "--threads", paramLabel = "N", description = "captures indexed at once (default: one per core)")
-    int threads;
+    Integer threads;
 
     @Option(names = "--split", paramLabel = "N",
             description = "packets per document; longer flows continue in part documents (default ${DEFAULT-VALUE})")
@@ -136,6 +136,8 @@ public final class IndexCommand implements Callable<Integer> {
         err = System.err;
         if (paths.isEmpty() && expireBefore == null) throw new ParameterException(spec.commandLine(), "no captures given (PATH...), and no --expire-before");
         if (split < 1) throw new ParameterException(spec.commandLine(), "--split must be at least 1");
+        // Not the default in disguise: 0 or a negative count of threads is a typo.
+        if (threads != null && threads < 1) throw new ParameterException(spec.commandLine(), "--threads must be at least 1, not " + threads);
         if (commitDocuments < 1 || !(commitSeconds > 0)) throw new ParameterException(spec.commandLine(), "--commit-documents and --commit-seconds must be above 0");
         long expireNs = 0;
         if (expireBefore != null) {
@@ -304,7 +306,7 @@ public final class IndexCommand implements Callable<Integer> {
         }
         AtomicLongArray done = new AtomicLongArray(files.size());
         AtomicInteger finished = new AtomicInteger();
-        int n = threads > 0 ? threads : Runtime.getRuntime().availableProcessors();
+        int n = threads != null ? threads : Runtime.getRuntime().availableProcessors();
         // The passes at once share the heap (beside Lucene's buffers): each holds that part of the flows it would hold alone.
         io.metaroce.analysis.FlowBudget.passesAtOnce(Math.min(n, files.size()));
         bar = ProgressBar.open("index", progress);

@@ -23,9 +23,11 @@ final class LiveSession implements AutoCloseable {
             for (String spec : specs) {
                 String[] kv = spec.split(":", 2);
                 if (kv.length != 2) throw new IllegalArgumentException("-a expects duration:S, filesize:KB or files:N, not '" + spec + "'");
+                double value;
                 try {
+                    value = Double.parseDouble(kv[1]);
                     switch (kv[0]) {
-                        case "duration" -> d = (long) (Double.parseDouble(kv[1]) * 1e9);
+                        case "duration" -> d = Math.max(1, (long) (value * 1e9));
                         case "filesize" -> kb = Long.parseLong(kv[1]);
                         case "files" -> files = Integer.parseInt(kv[1]);
                         case "packets" -> throw new IllegalArgumentException("use -c N to stop after N packets");
@@ -34,7 +36,10 @@ final class LiveSession implements AutoCloseable {
                 } catch (NumberFormatException e) {
                     throw new IllegalArgumentException("-a " + spec + ": not a number");
                 }
-                if (d < 0 || kb < 0 || files < 0) throw new IllegalArgumentException("-a " + spec + ": must not be negative");
+                if (value < 0) throw new IllegalArgumentException("-a " + spec + ": must not be negative");
+                // 0 is "no limit" inside (the value of a key not given): given, it was a capture without that stop,
+                // silently. dumpcap refuses a zero autostop too.
+                if (!(value > 0)) throw new IllegalArgumentException("-a " + spec + ": must be above 0");
             }
             return new Autostop(d, kb, files);
         }

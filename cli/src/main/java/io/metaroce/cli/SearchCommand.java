@@ -115,6 +115,8 @@ public final class SearchCommand implements Callable<Integer> {
         }
         int n = limit != null ? limit : top != null ? 10 : 100;
         if (n < 0) throw new ParameterException(spec.commandLine(), "--limit must not be negative");
+        // -n 0 counts the matching flows; --top has no count to give, and printed an empty table.
+        if (n == 0 && top != null) throw new ParameterException(spec.commandLine(), "--limit must be at least 1 with --top, not 0");
         Writer out = new BufferedWriter(new OutputStreamWriter(new ClosedStdout.Guard(System.out), StandardCharsets.UTF_8), 1 << 16);
         try (FlowIndex index = backend.open(false)) {
             if (group != null) facet(out, form, group, counter, index.top(group, counter, n, q));
@@ -122,6 +124,10 @@ public final class SearchCommand implements Callable<Integer> {
             out.flush();
         } catch (IndexFormatException e) {
             err.println("metaroce search: " + e.getMessage());
+            return 2;
+        } catch (QuerySyntaxException e) {
+            // A query the parser took but the index refuses (too many terms for one search): the query's problem.
+            err.println("metaroce search: query: " + e.reason());
             return 2;
         } catch (ClosedStdout e) {
             return 0;

@@ -101,7 +101,7 @@ public final class ValidateCommand implements Callable<Integer> {
     boolean noCreditChecks;
 
     @Option(names = "--threads", paramLabel = "N", description = "Captures validated at once (default: one per core).")
-    int threads;
+    Integer threads;
 
     @Option(names = "--progress", negatable = true, description = "Progress bar on stderr (default: only when stderr is a terminal).")
     Boolean progress;
@@ -114,7 +114,16 @@ public final class ValidateCommand implements Callable<Integer> {
     LiveOptions live;
 
     @Option(names = "-c", paramLabel = "N", description = "with -i: stop after N frames")
-    long count;
+    Long count;
+
+    /** An option's number; Java's own text ("For input string: ...") named neither the option nor the value's role. */
+    private static int integer(String option, String value) {
+        try {
+            return Integer.parseInt(value.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(option + ": '" + value + "' is not a number");
+        }
+    }
 
     @Override
     public Integer call() {
@@ -128,6 +137,16 @@ public final class ValidateCommand implements Callable<Integer> {
             System.err.println("metaroce validate: no capture given (FILE|DIR..., or -i IFACE to capture live); see --help");
             return 2;
         }
+        // -c stops a live capture; on files it was ignored, and the whole file validated.
+        if (count != null && !live.live()) {
+            System.err.println("metaroce validate: -c N goes with -i IFACE (a capture file is validated whole)");
+            return 2;
+        }
+        // Not the default in disguise: 0 or a negative count of threads is a typo, not "one per core".
+        if (threads != null && threads < 1) {
+            System.err.println("metaroce validate: --threads must be at least 1, not " + threads);
+            return 2;
+        }
         Validation.Request req = new Validation.Request();
         try {
             ValidateSettings.Builder b = new ValidateSettings.Builder();
@@ -136,24 +155,27 @@ public final class ValidateCommand implements Callable<Integer> {
                 TapCheck.parse(tap);
                 b.tap(tap);
             }
-            if (cnpIntervalUs != null) b.cnpIntervalNs(Math.round(cnpIntervalUs * 1000));
-            if (ceWindowUs != null) b.ceWindowNs(Math.round(ceWindowUs * 1000));
-            if (slackUs != null) b.slackNs(Math.round(slackUs * 1000));
-            if (minRttUs != null) b.minRttNs(Math.round(minRttUs * 1000));
-            if (reorderWindowUs != null) b.reorderWindowNs(Math.round(reorderWindowUs * 1000));
+            if (cnpIntervalUs != null) b.cnpIntervalNs(ValidateSettings.Builder.nanos("--cnp-interval-us", cnpIntervalUs));
+            if (ceWindowUs != null) b.ceWindowNs(ValidateSettings.Builder.nanos("--ce-window-us", ceWindowUs));
+            if (slackUs != null) b.slackNs(ValidateSettings.Builder.nanos("--slack-us", slackUs));
+            if (minRttUs != null) b.minRttNs(ValidateSettings.Builder.nanos("--min-rtt-us", minRttUs));
+            if (reorderWindowUs != null) b.reorderWindowNs(ValidateSettings.Builder.nanos("--reorder-window-us", reorderWindowUs));
             for (String p : pmtu) {
                 int eq = p.lastIndexOf('=');
-                if (eq < 0) b.pmtu(Integer.parseInt(p.trim()));
-                else b.pmtu(p.substring(0, eq), Integer.parseInt(p.substring(eq + 1).trim()));
+                if (eq < 0) b.pmtu(integer("--pmtu", p));
+                else b.pmtu(p.substring(0, eq), integer("--pmtu", p.substring(eq + 1)));
             }
             for (String p : pathCount) {
                 int eq = p.lastIndexOf('=');
                 if (eq < 0) throw new IllegalArgumentException("--path-count expects QP=N, got '" + p + "'");
-                b.pathCount(p.substring(0, eq), Integer.parseInt(p.substring(eq + 1).trim()));
+                b.pathCount(p.substring(0, eq), integer("--path-count", p.substring(eq + 1)));
             }
             for (String d : decodeAs) b.addPort(DecodeAs.port(d));
             if (notOffloaded) b.offloaded(false);
             if (noCreditChecks) b.creditChecks(false);
+            // An empty list (--rules '') selected no pattern, which is "every rule": the opposite of what it says.
+            if (!rules.isEmpty() && rules.stream().allMatch(String::isBlank)) throw new IllegalArgumentException("--rules needs rule ids (MR-RTX-001, or wildcards: MR-CC-*), not ''");
+            if (!skipRules.isEmpty() && skipRules.stream().allMatch(String::isBlank)) throw new IllegalArgumentException("--skip-rules needs rule ids (MR-RTX-001, or wildcards: MR-CC-*), not ''");
             if (!rules.isEmpty()) b.rules(rules);
             if (!skipRules.isEmpty()) b.skipRules(skipRules);
             for (var e : severity.entrySet()) b.severity(e.getKey(), e.getValue());
@@ -178,11 +200,18 @@ public final class ValidateCommand implements Callable<Integer> {
             }
         }
         req.inputs = inputs;
-        if (live.live()) return LiveValidate.run(req, live, count, format, output, report, System.out, System.err);
+        if (live.live()) {
+            // -c 0 validated without a count limit, silently (0 is "no limit" inside), as capture's -c 0 did.
+            if (count != null && count < 1) {
+                System.err.println("metaroce validate: -c must be at least 1, not " + count);
+                return 2;
+            }
+            return LiveValidate.run(req, live, count == null ? 0 : count, format, output, report, System.out, System.err);
+        }
         req.format = format;
         req.output = output;
         req.report = report;
-        req.threads = threads;
+        req.threads = threads == null ? 0 : threads;
         if (req.settings.tap().kind() == io.metaroce.analysis.AnalysisSettings.Tap.Kind.HOST) {
             for (Path f : Validation.expand(inputs, new ArrayList<>())) {
                 String w = TapCheck.warning(f, req.settings.analysis().rocePorts(), req.settings.tap());

@@ -61,7 +61,7 @@ public final class FlowExtract {
         // By capture, in the order the captures first appear, so each source is read once.
         Map<String, List<Flow>> byCapture = new LinkedHashMap<>();
         for (Flow f : flows) byCapture.computeIfAbsent(f.captureHash(), k -> new ArrayList<>()).add(f);
-        try (PcapngWriter w = PcapngWriter.create(output)) {
+        try (PcapngWriter w = new PcapngWriter(new Named(output), java.nio.ByteOrder.LITTLE_ENDIAN, PcapngWriter.DEFAULT_APPLICATION, null)) {
             for (var e : byCapture.entrySet()) {
                 IndexedCapture cap = index.capture(e.getKey());
                 String problem = cap == null ? "its capture is no longer indexed" : CaptureIdentity.changedSince(cap);
@@ -112,6 +112,46 @@ public final class FlowExtract {
             }
         }
         return copyReadingThrough(cap, wanted, interfaces, problems);
+    }
+
+    /**
+     * The output file, whose write failures name it. WHY: a full disk (extract -w /dev/full) was the bare "No space
+     * left on device", which could as well have been a source capture's read.
+     */
+    private static final class Named implements java.nio.channels.WritableByteChannel {
+        private final Path file;
+        private final java.nio.channels.FileChannel ch;
+
+        Named(Path file) throws IOException {
+            this.file = file;
+            this.ch = java.nio.channels.FileChannel.open(file, java.nio.file.StandardOpenOption.CREATE,
+                    java.nio.file.StandardOpenOption.TRUNCATE_EXISTING, java.nio.file.StandardOpenOption.WRITE);
+        }
+
+        private IOException named(IOException e) {
+            return e instanceof java.nio.file.FileSystemException ? e : new java.nio.file.FileSystemException(file.toString(), null, e.getMessage());
+        }
+
+        @Override
+        public int write(java.nio.ByteBuffer src) throws IOException {
+            try {
+                return ch.write(src);
+            } catch (IOException e) {
+                throw named(e);
+            }
+        }
+
+        @Override
+        public boolean isOpen() { return ch.isOpen(); }
+
+        @Override
+        public void close() throws IOException {
+            try {
+                ch.close();
+            } catch (IOException e) {
+                throw named(e);
+            }
+        }
     }
 
     /** Records are gathered this many bytes at a time: a flow of any length is extracted in bounded memory. */

@@ -193,7 +193,13 @@ public final class ValidateSettings {
         private static String key(String flowOrQp) {
             String k = flowOrQp.trim();
             if (k.contains(">")) return k;
-            long qp = k.startsWith("0x") || k.startsWith("0X") ? Long.parseLong(k.substring(2), 16) : Long.parseLong(k);
+            long qp;
+            try {
+                qp = k.startsWith("0x") || k.startsWith("0X") ? Long.parseLong(k.substring(2), 16) : Long.parseLong(k);
+            } catch (NumberFormatException e) {
+                // Java's own text ("For input string: ...") named neither the value's role nor the expected form.
+                throw new IllegalArgumentException("'" + flowOrQp + "' is not a QP (0x000201) or a flow id (10.0.0.1>10.0.0.2/0x000201)");
+            }
             return String.format("0x%06x", qp);
         }
 
@@ -232,6 +238,16 @@ public final class ValidateSettings {
 
         /** Reads a YAML (or JSON) config file; unknown keys are an error so that typos do not go unnoticed. */
         public Builder config(Path file) throws IOException {
+            try {
+                return configTree(file);
+            } catch (IllegalArgumentException e) {
+                // Every problem of the file's content names the file, as its syntax errors do.
+                String m = String.valueOf(e.getMessage());
+                throw m.startsWith(file + ": ") ? e : new IllegalArgumentException(file + ": " + m);
+            }
+        }
+
+        private Builder configTree(Path file) throws IOException {
             JsonNode root = readConfig(file);
             if (root == null || root.isNull() || root.isMissingNode()) return this;
             if (!root.isObject()) throw new IllegalArgumentException(file + ": expected a mapping at the top level");
@@ -242,18 +258,18 @@ public final class ValidateSettings {
                     case "offloaded" -> offloaded(bool(v, "offloaded"));
                     case "thresholds" -> thresholds(v);
                     case "pmtu" -> {
-                        if (v.isNumber()) pmtu(v.asInt());
-                        else for (Map.Entry<String, JsonNode> p : v.properties()) {
-                            pmtu(p.getKey(), p.getValue().asInt());
+                        if (v.isNumber()) pmtu(integer(v, "pmtu"));
+                        else for (Map.Entry<String, JsonNode> p : mapping(v, "pmtu").properties()) {
+                            pmtu(p.getKey(), integer(p.getValue(), "pmtu of " + p.getKey()));
                         }
                     }
                     case "path_count" -> {
-                        for (Map.Entry<String, JsonNode> p : v.properties()) {
-                            pathCount(p.getKey(), p.getValue().asInt());
+                        for (Map.Entry<String, JsonNode> p : mapping(v, "path_count").properties()) {
+                            pathCount(p.getKey(), integer(p.getValue(), "path_count of " + p.getKey()));
                         }
                     }
                     case "severity", "severities" -> {
-                        for (Map.Entry<String, JsonNode> p : v.properties()) {
+                        for (Map.Entry<String, JsonNode> p : mapping(v, e.getKey()).properties()) {
                             // YAML 1.1 reads an unquoted off (and no) as false: that is the level "off".
                             JsonNode level = p.getValue();
                             severity(p.getKey(), level.isBoolean() && !level.asBoolean() ? "off" : level.asText());
@@ -269,20 +285,24 @@ public final class ValidateSettings {
         }
 
         private void thresholds(JsonNode t) {
-            for (Map.Entry<String, JsonNode> e : t.properties()) {
+            for (Map.Entry<String, JsonNode> e : mapping(t, "thresholds").properties()) {
                 JsonNode v = e.getValue();
+                String name = e.getKey();
                 switch (e.getKey().replace('-', '_')) {
-                    case "cnp_interval_us" -> cnpIntervalNs(us(v));
-                    case "cnp_interval_ns" -> cnpIntervalNs(v.asLong());
-                    case "ce_window_us" -> ceWindowNs(us(v));
-                    case "slack_us" -> slackNs(us(v));
-                    case "min_rtt_us" -> minRttNs(us(v));
-                    case "reorder_window_us" -> reorderWindowNs(us(v));
-                    case "pmtu" -> pmtu(v.asInt());
+                    case "cnp_interval_us" -> cnpIntervalNs(us(v, name));
+                    case "cnp_interval_ns" -> {
+                        if (!v.isNumber()) throw new IllegalArgumentException(name + ": expected a number of nanoseconds, got '" + v.asText() + "'");
+                        cnpIntervalNs(nanos(name, v.asDouble() / 1000));
+                    }
+                    case "ce_window_us" -> ceWindowNs(us(v, name));
+                    case "slack_us" -> slackNs(us(v, name));
+                    case "min_rtt_us" -> minRttNs(us(v, name));
+                    case "reorder_window_us" -> reorderWindowNs(us(v, name));
+                    case "pmtu" -> pmtu(integer(v, name));
                     case "roce_udp_ports", "udp_ports", "ports" -> {
                         Set<Integer> p = new LinkedHashSet<>();
-                        if (v.isArray()) for (JsonNode n : v) p.add(port(n.asInt()));
-                        else p.add(port(v.asInt()));
+                        if (v.isArray()) for (JsonNode n : v) p.add(port(integer(n, name)));
+                        else p.add(port(integer(v, name)));
                         ports(p);
                     }
                     case "credit_checks" -> creditChecks(bool(v, "credit_checks"));
@@ -298,10 +318,37 @@ public final class ValidateSettings {
             return p;
         }
 
-        private static long us(JsonNode v) {
-            if (!v.isNumber()) throw new IllegalArgumentException("expected a number of microseconds, got '" + v.asText() + "'");
-            return Math.round(v.asDouble() * 1000);
+        private static long us(JsonNode v, String name) {
+            if (!v.isNumber()) throw new IllegalArgumentException(name + ": expected a number of microseconds, got '" + v.asText() + "'");
+            return nanos(name, v.asDouble());
         }
+
+        /**
+         * A duration in microseconds as nanoseconds (the command line's and the config's). Negative, NaN or infinite
+         * durations were taken as they came (NaN as 0) and the run went on: none is a window or an interval.
+         */
+        public static long nanos(String name, double us) {
+            if (!(us >= 0) || Double.isInfinite(us) || us > Long.MAX_VALUE / 1000.0)
+                throw new IllegalArgumentException(name + " must be a number of microseconds, at least 0, not " + us);
+            return Math.round(us * 1000);
+        }
+
+        /**
+         * A section that must be a mapping. WHY: a scalar or a list there ({@code thresholds: 50}) has no properties,
+         * so it was read as an empty section and the run went on with the defaults, silently.
+         */
+        private static JsonNode mapping(JsonNode v, String name) {
+            if (!v.isObject()) throw new IllegalArgumentException(name + ": expected a mapping (name: value), got '" + text(v) + "'");
+            return v;
+        }
+
+        /** An integer value; a text or a fraction was read as 0 (or cut) by asInt. */
+        private static int integer(JsonNode v, String name) {
+            if (!v.isIntegralNumber() || !v.canConvertToInt()) throw new IllegalArgumentException(name + ": expected an integer, got '" + text(v) + "'");
+            return v.asInt();
+        }
+
+        private static String text(JsonNode v) { return v.isValueNode() ? v.asText() : v.toString(); }
 
         private static boolean bool(JsonNode v, String what) {
             if (!v.isBoolean()) throw new IllegalArgumentException(what + " must be true or false");

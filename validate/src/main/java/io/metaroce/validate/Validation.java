@@ -118,11 +118,16 @@ public final class Validation {
                 err.println("metaroce validate: " + r.path + ": damaged capture: " + p);
             }
         }
+        // Each write failure names its file: "cannot write output: No space left on device" was said of -o and of
+        // --report alike, so a full disk under the report read as the main output's.
+        Path writing = req.output;
         try {
             write(req, results, out);
+            writing = req.report;
             if (req.report != null) HtmlReport.write(results, req.settings, req.failOn, req.report);
         } catch (IOException e) {
-            err.println("metaroce validate: cannot write output: " + e.getMessage());
+            String why = e instanceof java.nio.file.FileSystemException f && f.getReason() != null ? f.getReason() : e.getMessage();
+            err.println("metaroce validate: cannot write " + (writing == null ? "output" : writing) + ": " + why);
             return 2;
         }
         return unreadable ? 2 : code;

@@ -72,7 +72,16 @@ final class IndexMarker {
             check(dir);
             return;
         }
-        Files.createDirectories(dir);
+        try {
+            Files.createDirectories(dir);
+        } catch (java.nio.file.FileSystemException e) {
+            // A parent that is a file, a read-only file system, no permission: one line, not an internal error.
+            Path existing = dir.toAbsolutePath().getParent();
+            while (existing != null && !Files.exists(existing)) existing = existing.getParent();
+            String why = existing != null && !Files.isDirectory(existing) ? existing + " is a file, not a directory"
+                    : e.getReason() != null ? e.getReason().toLowerCase(java.util.Locale.ROOT) : "cannot create " + e.getFile();
+            throw new IndexFormatException(dir + ": cannot create the flow index directory: " + why);
+        }
         Path tmp = dir.resolve(FILE + ".tmp");
         try (Writer w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
             w.write("# metaroce flow index (embedded Lucene); do not edit\nschema=" + FlowSchema.VERSION + "\nlayout=" + LAYOUT + "\nfields="

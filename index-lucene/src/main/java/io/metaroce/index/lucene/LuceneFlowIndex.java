@@ -11,6 +11,7 @@ import io.metaroce.index.FlowSchema;
 import io.metaroce.index.FlowSort;
 import io.metaroce.index.IndexFormatException;
 import io.metaroce.index.IndexedCapture;
+import io.metaroce.index.QuerySyntaxException;
 import io.metaroce.index.SearchResult;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -24,7 +25,10 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.StringField;
+import org.apache.lucene.index.CorruptIndexException;
 import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.IndexFormatTooNewException;
+import org.apache.lucene.index.IndexFormatTooOldException;
 import org.apache.lucene.index.IndexNotFoundException;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
@@ -149,7 +153,10 @@ public final class LuceneFlowIndex implements FlowIndex {
         } catch (LockObtainFailedException e) {
             d.close();
             throw new IndexFormatException(dir + ": another metaroce index is writing to this index (its write.lock is held)");
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException e) {
+            d.close();
+            throw damaged(dir, e);
+        } catch (RuntimeException e) {
             d.close();
             throw e;
         }
@@ -171,6 +178,7 @@ public final class LuceneFlowIndex implements FlowIndex {
         } catch (IOException | RuntimeException e) {
             w.rollback();
             d.close();
+            if (e instanceof IOException i) throw damaged(dir, i);
             throw e;
         }
     }
@@ -229,8 +237,44 @@ public final class LuceneFlowIndex implements FlowIndex {
             return new LuceneFlowIndex(dir, d, null, null);
         } catch (IOException | RuntimeException e) {
             d.close();
+            if (e instanceof IOException i) throw damaged(dir, i);
             throw e;
         }
+    }
+
+    /**
+     * A read of the index's own files that failed on their content is one line naming the index and what to do,
+     * not Lucene's exception as an internal error of search, extract or index: a file cut short (a full disk, a copy
+     * interrupted), a footer or checksum that does not match (a file edited or overwritten), a file of a commit
+     * missing, data that does not decompress (Lucene then throws a plain IOException). Other failures (permission
+     * denied, an interrupted channel) are left as they are.
+     */
+    static IOException damaged(Path dir, IOException e) {
+        boolean damage = e instanceof CorruptIndexException || e instanceof java.io.EOFException
+                || e instanceof IndexFormatTooOldException || e instanceof IndexFormatTooNewException
+                || e instanceof java.nio.file.NoSuchFileException || e instanceof java.io.FileNotFoundException
+                || e.getClass() == IOException.class;
+        if (!damage) return e;
+        // The innermost cause says what is wrong ("Problem reading index" wraps it), with its file's name only.
+        Throwable c = e;
+        while (c.getCause() instanceof IOException inner && inner != c) c = inner;
+        String why = c instanceof java.nio.file.NoSuchFileException || c instanceof java.io.FileNotFoundException
+                ? "a file is missing: " + Path.of(String.valueOf(c.getMessage())).getFileName() : String.valueOf(c.getMessage());
+        int resource = why.indexOf(" (resource=");
+        if (resource > 0) why = why.substring(0, resource);
+        why = why.replaceAll("\\w*IndexInput\\(path=\"(?:[^\"]*/)?([^\"/]*)\"\\)", "$1");
+        why = why.lines().findFirst().orElse("").strip();
+        if (why.length() > 200) why = why.substring(0, 200) + "...";
+        return new IndexFormatException(dir + ": the flow index is damaged (" + why + "); index the captures again into a new directory");
+    }
+
+    /**
+     * A query that Lucene refuses for its size (more than {@link IndexSearcher#getMaxClauseCount} clauses: a long
+     * OR list, or a bare value searched in five fields) is the user's query to change, not an internal error.
+     */
+    private static QuerySyntaxException tooManyClauses() {
+        return new QuerySyntaxException("the query has more than " + IndexSearcher.getMaxClauseCount()
+                + " terms for one search; split it into several searches", 1);
     }
 
     private static void checkCommitData(Path dir, Iterable<Map.Entry<String, String>> data) throws IndexFormatException {
@@ -686,16 +730,23 @@ public final class LuceneFlowIndex implements FlowIndex {
     @Override
     public SearchResult search(FlowQuery query, FlowSort sort, int limit) throws IOException {
         if (writer == null && searchers == null) return new SearchResult(0, List.of());
-        Query q = LuceneQueries.of(FlowIndexQueries.flows(query));
-        IndexSearcher s = acquire();
         try {
-            if (limit <= 0) return new SearchResult(s.count(q), List.of());
-            // One pass: the top documents and the exact total together (no hit-count threshold).
-            int n = Math.max(1, Math.min(limit, s.getIndexReader().maxDoc()));
-            TopFieldDocs top = s.search(q, new TopFieldCollectorManager(luceneSort(sort), n, null, Integer.MAX_VALUE));
-            return new SearchResult(top.totalHits.value(), load(s, top));
-        } finally {
-            searchers.release(s);
+            // Inside: building the query is where Lucene counts its clauses.
+            Query q = LuceneQueries.of(FlowIndexQueries.flows(query));
+            IndexSearcher s = acquire();
+            try {
+                if (limit <= 0) return new SearchResult(s.count(q), List.of());
+                // One pass: the top documents and the exact total together (no hit-count threshold).
+                int n = Math.max(1, Math.min(limit, s.getIndexReader().maxDoc()));
+                TopFieldDocs top = s.search(q, new TopFieldCollectorManager(luceneSort(sort), n, null, Integer.MAX_VALUE));
+                return new SearchResult(top.totalHits.value(), load(s, top));
+            } finally {
+                searchers.release(s);
+            }
+        } catch (IndexSearcher.TooManyClauses e) {
+            throw tooManyClauses();
+        } catch (IOException e) {
+            throw damaged(path, e);
         }
     }
 
@@ -708,11 +759,17 @@ public final class LuceneFlowIndex implements FlowIndex {
     public List<FacetBucket> top(FieldDef groupField, FieldDef counter, int n, FlowQuery filter) throws IOException {
         ExactFacet facet = new ExactFacet(groupField, counter, n);
         if (writer == null && searchers == null) return List.of();
-        IndexSearcher s = acquire();
         try {
-            return s.search(LuceneQueries.of(FlowIndexQueries.flows(filter)), facet);
-        } finally {
-            searchers.release(s);
+            IndexSearcher s = acquire();
+            try {
+                return s.search(LuceneQueries.of(FlowIndexQueries.flows(filter)), facet);
+            } finally {
+                searchers.release(s);
+            }
+        } catch (IndexSearcher.TooManyClauses e) {
+            throw tooManyClauses();
+        } catch (IOException e) {
+            throw damaged(path, e);
         }
     }
 
@@ -720,12 +777,16 @@ public final class LuceneFlowIndex implements FlowIndex {
     private List<FlowDocument> all(FlowQuery query, Sort sort) throws IOException {
         if (empty || writer == null && searchers == null) return List.of();
         Query q = LuceneQueries.of(query);
-        IndexSearcher s = acquire();
         try {
-            int n = s.count(q);
-            return n == 0 ? List.of() : load(s, s.search(q, n, sort));
-        } finally {
-            searchers.release(s);
+            IndexSearcher s = acquire();
+            try {
+                int n = s.count(q);
+                return n == 0 ? List.of() : load(s, s.search(q, n, sort));
+            } finally {
+                searchers.release(s);
+            }
+        } catch (IOException e) {
+            throw damaged(path, e);
         }
     }
 
