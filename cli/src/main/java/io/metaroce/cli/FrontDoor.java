@@ -38,7 +38,7 @@ public final class FrontDoor {
             System.out.flush();
             return;
         }
-        System.exit(run(args));
+        System.exit(StdoutFailure.exitCode(run(args), args));
     }
 
     /**
