@@ -165,6 +165,11 @@ public final class CaptureFiles {
         } catch (CaptureException e) {
             throw e;
         } catch (NoSuchFileException e) {
+            // tshark reads standard input for "-r -"; here "-: no such file" read as if the file had gone missing.
+            if (name.equals("-")) {
+                throw new CaptureException("-: standard input cannot be read (captures are memory-mapped);"
+                        + " save the capture to a file first", e);
+            }
             throw new CaptureException(name + ": no such file", e);
         } catch (IOException | UnsupportedOperationException e) {
             throw new CaptureException(name + ": cannot read: " + e.getMessage(), e);

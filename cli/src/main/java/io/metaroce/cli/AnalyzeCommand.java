@@ -52,14 +52,14 @@ public final class AnalyzeCommand implements Callable<Integer> {
     List<Path> inputs = new java.util.ArrayList<>();
 
     @Option(names = "--threads", paramLabel = "N", description = "captures analyzed at once (default: one per core)")
-    int threads;
+    Integer threads;
 
     /** Live capture instead of -r (-i IFACE, -f, -s, -B, -p, --immediate, --queue, -a duration:S); see LiveAnalyze. */
     @picocli.CommandLine.Mixin
     LiveOptions live;
 
     @Option(names = "-c", paramLabel = "N", description = "with -i: stop after N frames")
-    long count;
+    Long count;
 
     @Option(names = {"-T", "--format"}, paramLabel = "FORMAT",
             description = "report format: text (tshark-style tables, default) or json (one object: capture, flows, events)")
@@ -142,8 +142,14 @@ public final class AnalyzeCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
+        // 0 or a negative count of threads was taken silently as the default.
+        if (threads != null && threads < 1) throw new ParameterException(spec.commandLine(), "--threads must be at least 1, not " + threads);
+        // -c counts the frames of a live capture; on a file it was ignored without a word (every frame analyzed).
+        if (count != null && !live.live()) {
+            throw new ParameterException(spec.commandLine(), "-c applies to a live capture (-i IFACE); a capture file is analyzed whole");
+        }
         io.metaroce.analysis.diagnosis.DiagnosisOptions diagnosis = diagnosisOptions();
-        if (live.live()) return LiveAnalyze.run(live, settings, form, !compact, count, spec.commandLine().getErr());
+        if (live.live()) return LiveAnalyze.run(live, settings, form, !compact, count == null ? 0 : count, spec.commandLine().getErr());
         List<Path> given = new java.util.ArrayList<>(reads);
         given.addAll(inputs);
         if (given.isEmpty()) throw new ParameterException(spec.commandLine(), "no capture given (-r FILE, or -i IFACE to capture live)");
@@ -197,7 +203,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
         int code;
         try (ProgressBar bar = ProgressBar.open("analyze", streaming && progress == null ? Boolean.FALSE : progress)) {
             code = AnalyzeMany.run(files, settings, form, !compact, diagnosis, fit != null ? fit : stdout, System.err, bar,
-                    threads > 0 ? threads : Runtime.getRuntime().availableProcessors());
+                    threads != null ? threads : Runtime.getRuntime().availableProcessors());
         }
         if (fit != null) {
             try {
