@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.metaroce.testsupport.Launcher;
 import io.metaroce.testsupport.Launcher.Call;
 import io.metaroce.testsupport.Launcher.Run;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -15,15 +17,20 @@ import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Bad option values of {@code dissect} and {@code analyze}, through the shipped launcher: each
+ * Bad option values of {@code dissect}, {@code analyze} and {@code simulate}, through the shipped launcher: each
  * was accepted without a word (and ignored or misread), ran out of memory, hung, or failed with an internal error
  * or a line that named nothing. Each must now be one line on stderr naming the tool, and exit 2. The launcher
  * processes run in parallel, once, before the checks (as in {@link LauncherIT}).
  */
 class OptionSweepAIT {
+    @TempDir
+    static Path tmp;
+
     private record Case(String name, Call call, Consumer<Run> check) {}
 
     private static final List<Case> CASES = new ArrayList<>();
@@ -57,6 +64,34 @@ class OptionSweepAIT {
         // -r -: tshark's standard input; it said "-: no such file".
         add("dissect -r -", Call.of("dissect", "-r", "-"), says("-: standard input cannot be read"));
 
+        // simulate: NaN passed the probability checks (every comparison with NaN is false) and the run went on.
+        String out = tmp.resolve("x.pcap").toString();
+        add("simulate --loss NaN", Call.of("simulate", "--scenario", "rocev2-clean", "--loss", "NaN", "--out", out),
+                says("parameter loss: 'NaN' is not a valid value"));
+        add("simulate --capture-drop NaN", Call.of("simulate", "--scenario", "rocev2-clean", "--capture-drop", "NaN", "--out", out),
+                says("parameter capture-drop: 'NaN' is not a valid value"));
+        add("simulate -p line-rate-gbps=Infinity", Call.of("simulate", "--scenario", "rocev2-clean", "-p", "line-rate-gbps=Infinity", "--out", out),
+                says("parameter line-rate-gbps: 'Infinity' is not a valid value"));
+        add("simulate -p delay-ns=-1", Call.of("simulate", "--scenario", "rocev2-clean", "-p", "delay-ns=-1", "--out", out),
+                says("delay-ns must be >= 0"));
+        // mirror-paths: a path that is not there was an internal error (ArrayIndexOutOfBoundsException), a word
+        // a bare "For input string".
+        add("simulate -p mirror-paths=99", Call.of("simulate", "--scenario", "rocev2-clean", "--tap", "mirror", "-p", "mirror-paths=99",
+                "--out", out), says("mirror-paths must be 'all' or path numbers 0..3"));
+        add("simulate -p mirror-paths=x", Call.of("simulate", "--scenario", "rocev2-clean", "--tap", "mirror", "-p", "mirror-paths=x",
+                "--out", out), says("mirror-paths must be 'all' or path numbers 0..3"));
+        // --out and --truth on one file: the JSON overwrote the capture and the run said it wrote both.
+        String same = tmp.resolve("same.pcap").toString();
+        add("simulate --out and --truth the same file", Call.of("simulate", "--scenario", "rocev2-clean", "--out", same,
+                "--truth", tmp.resolve(".").resolve("same.pcap").toString()), r -> {
+                    says("--out and --truth name the same file").accept(r);
+                    assertFalse(Files.exists(Path.of(same)), "nothing written");
+                });
+        // A full disk: the line said "cannot write No space left on device", without the file.
+        add("simulate --out /dev/full", Call.of("simulate", "--scenario", "rocev2-clean", "--out", "/dev/full"),
+                says("cannot write /dev/full: No space left on device"));
+        add("simulate --out ''", Call.of("simulate", "--scenario", "rocev2-clean", "--out", ""), says("the file name is empty"));
+
         List<Run> runs = Launcher.runAll(CASES.stream().map(Case::call).toList());
         for (int i = 0; i < CASES.size(); i++) RUNS.put(CASES.get(i).name(), runs.get(i));
     }
@@ -64,6 +99,14 @@ class OptionSweepAIT {
     @TestFactory
     Stream<DynamicTest> everyCase() {
         return CASES.stream().map(c -> DynamicTest.dynamicTest(c.name(), () -> c.check().accept(RUNS.get(c.name()))));
+    }
+
+    /** A retransmission timeout of 0 ns fired again at the same instant for ever: simulate never ended. */
+    @Test
+    void simulateWithAZeroRetransmissionTimeoutEnds() {
+        Run r = Launcher.run(Call.of("simulate", "--scenario", "rocev2-clean", "-p", "rto-us=0",
+                "--out", tmp.resolve("rto.pcap").toString()).timeout(60));
+        says("rto-us must be at least 0.001 (1 ns)").accept(r);
     }
 
     /** Exit 2, one line on stderr that names the tool and says {@code what}, no stack trace, no internal error. */
