@@ -11,6 +11,7 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -122,6 +123,10 @@ public final class AnalyzeCommand implements Callable<Integer> {
         AnalyzeOutput.Form form;
         if (events != null) {
             if (!events.equalsIgnoreCase("jsonl")) throw new ParameterException(spec.commandLine(), "--events takes jsonl");
+            // --events prints the events alone; -T json with it was dropped without a word.
+            if (format.equalsIgnoreCase("json")) {
+                throw new ParameterException(spec.commandLine(), "--events jsonl and -T json are two outputs: give one (-T json holds the events too)");
+            }
             form = AnalyzeOutput.Form.EVENTS_JSONL;
         } else {
             form = switch (format.toLowerCase()) {
@@ -132,12 +137,24 @@ public final class AnalyzeCommand implements Callable<Integer> {
         }
         AnalysisSettings settings;
         try {
+            Map<String, Integer> pmtus = AnalysisSettings.parseOverrides(pmtu, "--pmtu");
+            Map<String, Integer> pathCounts = AnalysisSettings.parseOverrides(pathCount, "--path-count");
+            // validate's ranges (ValidateSettings): analyze took --pmtu 1000, 0 or -1 and --path-count 0 in silence
+            // and judged by them (--pmtu 1000 made a full 1024-byte packet a retransmission by timeout).
+            for (int v : pmtus.values()) {
+                if (v < 256 || v > 4096 || Integer.bitCount(v) != 1) {
+                    throw new IllegalArgumentException("PMTU must be 256, 512, 1024, 2048 or 4096, not " + v);
+                }
+            }
+            for (int v : pathCounts.values()) {
+                if (v < 1 || v > 1024) throw new IllegalArgumentException("path_count must be 1..1024, not " + v);
+            }
             Set<Integer> portSet = DecodeAs.ports(ports);
             settings = AnalysisSettings.DEFAULT.withPorts(portSet)
                     .withTap(TapCheck.parse(tap))
                     .withCnp(AnalysisSettings.micros(cnpIntervalUs), AnalysisSettings.CnpPacing.parse(cnpPacing))
                     .withTimes(AnalysisSettings.micros(ceWindowUs), AnalysisSettings.micros(slackUs), AnalysisSettings.micros(minRttUs))
-                    .withOverrides(AnalysisSettings.parseOverrides(pmtu, "--pmtu"), AnalysisSettings.parseOverrides(pathCount, "--path-count"))
+                    .withOverrides(pmtus, pathCounts)
                     .withCheckIcrc(checkIcrc);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());

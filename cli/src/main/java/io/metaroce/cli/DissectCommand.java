@@ -39,10 +39,14 @@ import picocli.CommandLine.Option;
         description = {"Decode every frame of a capture: Ethernet/VLAN/IP/UDP, RoCEv1/v2, MetaRoCE v1 headers, CM MADs, "
                 + "and check the ICRC.", "Field names: bth.psn, mrth.path_id, icrc.status, ... (Wireshark names such as "
                 + "infiniband.bth.psn work too); list them with --list-fields."},
+        // Each example fits the help's 80 columns, continued with a backslash: picocli cut the filters in the
+        // middle of a field name ("bth.<newline>opcode"), and the copied lines did not run.
         footer = {"", "Examples:", "  metaroce dissect -r samples/captures/rocev2-clean.pcapng",
-                "  metaroce dissect -r x.pcap -T fields -e frame.number -e bth.psn -Y 'bth.opcode == 0x11 && aeth.syndrome.kind == nak'",
+                "  metaroce dissect -r x.pcap -T fields -e frame.number -e bth.psn \\",
+                "      -Y 'bth.opcode == 0x11 && aeth.syndrome.kind == nak'",
                 "  metaroce dissect -r x.pcap -T jsonl -c 10", "  metaroce dissect -r x.pcap -q",
-                "  metaroce dissect -r x.pcap -Y 'analysis.retransmission && analysis.retransmission_cause == \"nak\"'"})
+                "  metaroce dissect -r x.pcap \\",
+                "      -Y 'analysis.retransmission && analysis.retransmission_cause == \"nak\"'"})
 final class DissectCommand implements Callable<Integer> {
     enum Format { text, json, jsonl, fields }
 

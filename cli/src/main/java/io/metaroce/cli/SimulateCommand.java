@@ -21,10 +21,14 @@ import picocli.CommandLine.Spec;
 @Command(name = "simulate", versionProvider = StandardOptions.Version.class,
         description = {"Generate a deterministic RoCEv2 / MetaRoCE capture with a ground-truth JSON file.",
                 "Same scenario, seed and parameters give byte-identical files. See samples/README.md."},
+        // Each example fits the help's 80 columns, continued with a backslash: picocli cut the longer ones at a
+        // space, and the copied lines were two commands.
         footer = {"", "Examples:",
-                "  metaroce simulate --scenario metaroce-spray-lossy-path --out x.pcapng --truth x.json",
+                "  metaroce simulate --scenario metaroce-spray-lossy-path --out x.pcapng \\",
+                "      --truth x.json",
                 "  metaroce simulate --scenario rocev2-clean --frames 1000000 --out bench.pcap",
-                "  metaroce simulate --scenario rocev2-gbn-loss --tap mirror --param loss=0.05 --out m.pcapng"})
+                "  metaroce simulate --scenario rocev2-gbn-loss --tap mirror --param loss=0.05 \\",
+                "      --out m.pcapng"})
 public final class SimulateCommand implements Callable<Integer> {
 
     @Spec

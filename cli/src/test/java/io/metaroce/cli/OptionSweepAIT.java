@@ -51,6 +51,31 @@ class OptionSweepAIT {
         // analyze -c counts live frames; on a file it was ignored (every frame analyzed, exit 0).
         add("analyze -r FILE -c 5", Call.of("analyze", "-r", sample, "-c", "5"), says("-c applies to a live capture (-i IFACE)"));
 
+        // --pmtu and --path-count outside validate's ranges were taken in silence and judged by (--pmtu 1000 made a
+        // full 1024-byte packet a retransmission by timeout); a QPN that is not hex was "For input string" alone.
+        for (String v : new String[] {"1000", "0", "-1"}) {
+            add("analyze --pmtu " + v, Call.of("analyze", "-r", sample, "--pmtu", v), says("PMTU must be 256, 512, 1024, 2048 or 4096, not " + v));
+        }
+        add("analyze --path-count 0", Call.of("analyze", "-r", sample, "--path-count", "0x000201=0"), says("path_count must be 1..1024, not 0"));
+        add("analyze --pmtu 0xzz=1024", Call.of("analyze", "-r", sample, "--pmtu", "0xzz=1024"),
+                says("--pmtu must be N, FLOW=N or 0xQPN=N, not '0xzz=1024'"));
+        add("analyze --pmtu =1024", Call.of("analyze", "-r", sample, "--pmtu", "=1024"), says("--pmtu must be N, FLOW=N or 0xQPN=N, not '=1024'"));
+        // --events jsonl with -T json printed the events alone, -T dropped without a word.
+        add("analyze --events jsonl -T json", Call.of("analyze", "-r", sample, "--events", "jsonl", "-T", "json"),
+                says("--events jsonl and -T json are two outputs"));
+        // The help's examples are whole lines of at most 80 columns: picocli cut a filter in the middle of a field name.
+        for (String c : new String[] {"dissect", "simulate"}) {
+            add(c + " -h, examples fit 80 columns", Call.of(c, "-h"), r -> {
+                assertEquals(0, r.exit(), r.show());
+                String examples = r.out().substring(r.out().indexOf("Examples:"));
+                for (String line : examples.lines().skip(1).toList()) {
+                    assertTrue(line.isEmpty() || line.startsWith("  metaroce ") || line.startsWith("      -"),
+                            "a cut example line: '" + line + "'\n" + examples);
+                    assertTrue(line.length() <= 80, line);
+                }
+            });
+        }
+
         // -E values outside the documented ones: header=maybe was n, quote=z was n, separator=xx was "xx".
         for (String e : new String[] {"header=maybe", "quote=z", "separator=xx", "separator=", "aggregator="}) {
             add("dissect -E " + e, call(fields, "-E", e), says("bad -E value '" + e + "'"));
