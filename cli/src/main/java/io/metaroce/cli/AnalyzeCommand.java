@@ -161,6 +161,8 @@ public final class AnalyzeCommand implements Callable<Integer> {
         }
         // 0 or a negative count of threads was taken silently as the default.
         if (threads != null && threads < 1) throw new ParameterException(spec.commandLine(), "--threads must be at least 1, not " + threads);
+        String conflict = live.fileConflict();
+        if (conflict != null) throw new ParameterException(spec.commandLine(), conflict);
         // -c counts the frames of a live capture; on a file it was ignored without a word (every frame analyzed).
         if (count != null && !live.live()) {
             throw new ParameterException(spec.commandLine(), "-c applies to a live capture (-i IFACE); a capture file is analyzed whole");

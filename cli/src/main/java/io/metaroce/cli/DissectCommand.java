@@ -132,6 +132,8 @@ final class DissectCommand implements Callable<Integer> {
             if (countOption < 0) throw usage("The specified packet count \"" + countOption + "\" is a negative number");
             count = countOption;
         }
+        String conflict = live.fileConflict();
+        if (conflict != null) throw usage(conflict);
         // 0 or a negative count of threads was taken silently as the default; too many ran out of memory.
         if (threads != null && (threads < 1 || threads > MAX_THREADS)) {
             throw usage("--threads must be 1 to " + MAX_THREADS + ", not " + threads);

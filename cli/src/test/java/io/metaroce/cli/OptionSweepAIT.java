@@ -76,6 +76,13 @@ class OptionSweepAIT {
             });
         }
 
+        // A capture filter or a stop condition with a capture file was ignored (tshark refuses both with -r).
+        add("dissect -r FILE -f udp", Call.of("dissect", "-r", sample, "-f", "udp"), says("-f is a capture filter: it applies to a live capture"));
+        add("analyze -r FILE -f udp", Call.of("analyze", "-r", sample, "-f", "udp"), says("-f is a capture filter: it applies to a live capture"));
+        add("dissect -r FILE -a duration:5", Call.of("dissect", "-r", sample, "-a", "duration:5"),
+                says("-a duration:5 stops a live capture (-i IFACE)"));
+        add("analyze -r FILE -a nosuch", Call.of("analyze", "-r", sample, "-a", "nosuch"), says("-a nosuch stops a live capture (-i IFACE)"));
+
         // -E values outside the documented ones: header=maybe was n, quote=z was n, separator=xx was "xx".
         for (String e : new String[] {"header=maybe", "quote=z", "separator=xx", "separator=", "aggregator="}) {
             add("dissect -E " + e, call(fields, "-E", e), says("bad -E value '" + e + "'"));
