@@ -35,10 +35,27 @@ public final class FrontDoor {
         if (args.length == 1 && (args[0].equals("--version") || args[0].equals("-V"))) {
             // A compile-time constant: reading it loads no class of the command line.
             System.out.println(StandardOptions.VERSION);
-            System.out.flush();
-            return;
+            System.exit(stdoutWritten("metaroce", 0));
         }
-        System.exit(run(args));
+        System.exit(stdoutWritten(args.length > 0 && !args[0].startsWith("-") ? "metaroce " + args[0] : "metaroce", run(args)));
+    }
+
+    /**
+     * The exit code once stdout is flushed. PrintStream keeps a failed write to itself (an error flag): a reader that
+     * went away ({@code | head}) is a quiet success (README, exit codes), but a file or device that refused the bytes
+     * ({@code > /dev/full}, a full disk) left an incomplete output with exit 0 and no word. tshark: one line, exit 2.
+     */
+    static int stdoutWritten(String tool, int code) {
+        if (!System.out.checkError()) return code;
+        String target = "";
+        try {
+            target = java.nio.file.Files.readSymbolicLink(Path.of("/proc/self/fd/1")).toString();
+        } catch (java.io.IOException | RuntimeException e) {
+            return code; // cannot tell a closed pipe from a full disk: as before
+        }
+        if (target.startsWith("pipe:") || target.startsWith("socket:")) return code;
+        System.err.println(tool + ": cannot write standard output (" + target + "): the output is incomplete (a full disk?)");
+        return Math.max(code, 2);
     }
 
     /**

@@ -124,6 +124,21 @@ class OptionSweepAIT {
                 says("cannot write /dev/full: No space left on device"));
         add("simulate --out ''", Call.of("simulate", "--scenario", "rocev2-clean", "--out", ""), says("the file name is empty"));
 
+        // Stdout onto a device that refuses the bytes: PrintStream kept the error to itself and the run exited 0 with
+        // an incomplete output (tshark: one line, exit 2). A pipe whose reader went away stays a quiet 0 (README).
+        Path toFull = tmp.resolve("to-dev-full");
+        try {
+            Files.writeString(toFull, "#!/bin/sh\nexec '" + Launcher.SCRIPT + "' \"$@\" > /dev/full\n");
+            toFull.toFile().setExecutable(true);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        for (List<String> a : List.of(List.of("dissect", "-r", sample), List.of("dissect", "-r", sample, "-q"), List.of("analyze", "-r", sample),
+                List.of("analyze", "-r", sample, "-T", "json", "--compact"), List.of("simulate", "--list"))) {
+            add(String.join(" ", a).replace(sample, "FILE") + " > /dev/full", Call.of(a).via(toFull, Launcher.ROOT),
+                    says("cannot write standard output (/dev/full): the output is incomplete"));
+        }
+
         List<Run> runs = Launcher.runAll(CASES.stream().map(Case::call).toList());
         for (int i = 0; i < CASES.size(); i++) RUNS.put(CASES.get(i).name(), runs.get(i));
     }
