@@ -115,10 +115,12 @@ public record AnalysisSettings(Set<Integer> rocePorts, Tap tap, long cnpInterval
             int v;
             try {
                 v = Integer.parseInt(val);
+                // A QPN that is not hex was "For input string: ..." alone; an empty key (=1024) matched no flow.
+                if (key.startsWith("0x") || key.startsWith("0X")) key = String.format("0x%06x", Integer.parseInt(key.substring(2), 16));
+                if (key.isEmpty()) throw new NumberFormatException();
             } catch (NumberFormatException e) {
                 throw new IllegalArgumentException(what + " must be N, FLOW=N or 0xQPN=N, not '" + spec + "'");
             }
-            if (key.startsWith("0x") || key.startsWith("0X")) key = String.format("0x%06x", Integer.parseInt(key.substring(2), 16));
             m.put(key, v);
         }
         return m;

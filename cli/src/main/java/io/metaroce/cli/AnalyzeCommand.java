@@ -11,6 +11,7 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -52,14 +53,14 @@ public final class AnalyzeCommand implements Callable<Integer> {
     List<Path> inputs = new java.util.ArrayList<>();
 
     @Option(names = "--threads", paramLabel = "N", description = "captures analyzed at once (default: one per core)")
-    int threads;
+    Integer threads;
 
     /** Live capture instead of -r (-i IFACE, -f, -s, -B, -p, --immediate, --queue, -a duration:S); see LiveAnalyze. */
     @picocli.CommandLine.Mixin
     LiveOptions live;
 
     @Option(names = "-c", paramLabel = "N", description = "with -i: stop after N frames")
-    long count;
+    Long count;
 
     @Option(names = {"-T", "--format"}, paramLabel = "FORMAT",
             description = "report format: text (tshark-style tables, default) or json (one object: capture, flows, events)")
@@ -122,6 +123,10 @@ public final class AnalyzeCommand implements Callable<Integer> {
         AnalyzeOutput.Form form;
         if (events != null) {
             if (!events.equalsIgnoreCase("jsonl")) throw new ParameterException(spec.commandLine(), "--events takes jsonl");
+            // --events prints the events alone; -T json with it was dropped without a word.
+            if (format.equalsIgnoreCase("json")) {
+                throw new ParameterException(spec.commandLine(), "--events jsonl and -T json are two outputs: give one (-T json holds the events too)");
+            }
             form = AnalyzeOutput.Form.EVENTS_JSONL;
         } else {
             form = switch (format.toLowerCase()) {
@@ -132,18 +137,38 @@ public final class AnalyzeCommand implements Callable<Integer> {
         }
         AnalysisSettings settings;
         try {
+            Map<String, Integer> pmtus = AnalysisSettings.parseOverrides(pmtu, "--pmtu");
+            Map<String, Integer> pathCounts = AnalysisSettings.parseOverrides(pathCount, "--path-count");
+            // validate's ranges (ValidateSettings): analyze took --pmtu 1000, 0 or -1 and --path-count 0 in silence
+            // and judged by them (--pmtu 1000 made a full 1024-byte packet a retransmission by timeout).
+            for (int v : pmtus.values()) {
+                if (v < 256 || v > 4096 || Integer.bitCount(v) != 1) {
+                    throw new IllegalArgumentException("PMTU must be 256, 512, 1024, 2048 or 4096, not " + v);
+                }
+            }
+            for (int v : pathCounts.values()) {
+                if (v < 1 || v > 1024) throw new IllegalArgumentException("path_count must be 1..1024, not " + v);
+            }
             Set<Integer> portSet = DecodeAs.ports(ports);
             settings = AnalysisSettings.DEFAULT.withPorts(portSet)
                     .withTap(TapCheck.parse(tap))
                     .withCnp(AnalysisSettings.micros(cnpIntervalUs), AnalysisSettings.CnpPacing.parse(cnpPacing))
                     .withTimes(AnalysisSettings.micros(ceWindowUs), AnalysisSettings.micros(slackUs), AnalysisSettings.micros(minRttUs))
-                    .withOverrides(AnalysisSettings.parseOverrides(pmtu, "--pmtu"), AnalysisSettings.parseOverrides(pathCount, "--path-count"))
+                    .withOverrides(pmtus, pathCounts)
                     .withCheckIcrc(checkIcrc);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
+        // 0 or a negative count of threads was taken silently as the default.
+        if (threads != null && threads < 1) throw new ParameterException(spec.commandLine(), "--threads must be at least 1, not " + threads);
+        String conflict = live.fileConflict();
+        if (conflict != null) throw new ParameterException(spec.commandLine(), conflict);
+        // -c counts the frames of a live capture; on a file it was ignored without a word (every frame analyzed).
+        if (count != null && !live.live()) {
+            throw new ParameterException(spec.commandLine(), "-c applies to a live capture (-i IFACE); a capture file is analyzed whole");
+        }
         io.metaroce.analysis.diagnosis.DiagnosisOptions diagnosis = diagnosisOptions();
-        if (live.live()) return LiveAnalyze.run(live, settings, form, !compact, count, spec.commandLine().getErr());
+        if (live.live()) return LiveAnalyze.run(live, settings, form, !compact, count == null ? 0 : count, spec.commandLine().getErr());
         List<Path> given = new java.util.ArrayList<>(reads);
         given.addAll(inputs);
         if (given.isEmpty()) throw new ParameterException(spec.commandLine(), "no capture given (-r FILE, or -i IFACE to capture live)");
@@ -197,7 +222,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
         int code;
         try (ProgressBar bar = ProgressBar.open("analyze", streaming && progress == null ? Boolean.FALSE : progress)) {
             code = AnalyzeMany.run(files, settings, form, !compact, diagnosis, fit != null ? fit : stdout, System.err, bar,
-                    threads > 0 ? threads : Runtime.getRuntime().availableProcessors());
+                    threads != null ? threads : Runtime.getRuntime().availableProcessors());
         }
         if (fit != null) {
             try {

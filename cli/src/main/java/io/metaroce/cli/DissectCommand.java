@@ -39,10 +39,14 @@ import picocli.CommandLine.Option;
         description = {"Decode every frame of a capture: Ethernet/VLAN/IP/UDP, RoCEv1/v2, MetaRoCE v1 headers, CM MADs, "
                 + "and check the ICRC.", "Field names: bth.psn, mrth.path_id, icrc.status, ... (Wireshark names such as "
                 + "infiniband.bth.psn work too); list them with --list-fields."},
+        // Each example fits the help's 80 columns, continued with a backslash: picocli cut the filters in the
+        // middle of a field name ("bth.<newline>opcode"), and the copied lines did not run.
         footer = {"", "Examples:", "  metaroce dissect -r samples/captures/rocev2-clean.pcapng",
-                "  metaroce dissect -r x.pcap -T fields -e frame.number -e bth.psn -Y 'bth.opcode == 0x11 && aeth.syndrome.kind == nak'",
+                "  metaroce dissect -r x.pcap -T fields -e frame.number -e bth.psn \\",
+                "      -Y 'bth.opcode == 0x11 && aeth.syndrome.kind == nak'",
                 "  metaroce dissect -r x.pcap -T jsonl -c 10", "  metaroce dissect -r x.pcap -q",
-                "  metaroce dissect -r x.pcap -Y 'analysis.retransmission && analysis.retransmission_cause == \"nak\"'"})
+                "  metaroce dissect -r x.pcap \\",
+                "      -Y 'analysis.retransmission && analysis.retransmission_cause == \"nak\"'"})
 final class DissectCommand implements Callable<Integer> {
     enum Format { text, json, jsonl, fields }
 
@@ -61,7 +65,7 @@ final class DissectCommand implements Callable<Integer> {
     @Option(names = {"-e", "--field"}, paramLabel = "FIELD", description = "Field to print with -T fields (repeatable).")
     List<String> fields = new ArrayList<>();
 
-    @Option(names = "-E", paramLabel = "KEY=VALUE", description = "-T fields options: header=y|n, separator=/t|/s|C, aggregator=C, quote=d|s|n.")
+    @Option(names = "-E", paramLabel = "KEY=VALUE", description = "-T fields options: header=y|n, separator=/t|/s|C, aggregator=/t|/s|C, quote=d|s|n (C: one character).")
     List<String> fieldOptions = new ArrayList<>();
 
     @Option(names = {"-c", "--count"}, paramLabel = "N", description = "Stop after N frames (that pass -Y).")
@@ -89,7 +93,13 @@ final class DissectCommand implements Callable<Integer> {
     String tap;
 
     @Option(names = "--threads", paramLabel = "N", description = "Worker threads (default: one per core; output order is kept).")
-    int threads;
+    Integer threads;
+
+    /**
+     * The most --threads takes: the pipeline holds three batches per worker, so 100,000 workers filled a 6 GiB heap
+     * before the first frame (out of memory); past the cores more workers only cost memory.
+     */
+    static final int MAX_THREADS = 1024;
 
     @Option(names = "--no-icrc", description = "Do not compute the ICRC.")
     boolean noIcrc;
@@ -121,6 +131,12 @@ final class DissectCommand implements Callable<Integer> {
             if (countOption == 0) throw usage("The specified packet count is zero");
             if (countOption < 0) throw usage("The specified packet count \"" + countOption + "\" is a negative number");
             count = countOption;
+        }
+        String conflict = live.fileConflict();
+        if (conflict != null) throw usage(conflict);
+        // 0 or a negative count of threads was taken silently as the default; too many ran out of memory.
+        if (threads != null && (threads < 1 || threads > MAX_THREADS)) {
+            throw usage("--threads must be 1 to " + MAX_THREADS + ", not " + threads);
         }
         Set<Integer> ports = new HashSet<>(DissectorConfig.DEFAULT.roceUdpPorts());
         AnalysisSettings.Tap tapChoice;
@@ -212,7 +228,7 @@ final class DissectCommand implements Callable<Integer> {
             }
         }
         try (src) {
-            int workers = threads > 0 ? threads : FramePipeline.defaultThreads();
+            int workers = threads != null ? threads : FramePipeline.defaultThreads();
             if (quiet) quietRun(src, config, displayFilter, count == Long.MAX_VALUE ? workers : 1, verdicts);
             // frame.time_delta_displayed needs the frames in display order: one worker then.
             else if (!outputRun(src, config, displayFilter, selected, fo,
@@ -472,15 +488,38 @@ final class DissectCommand implements Callable<Integer> {
                 int eq = o.indexOf('=');
                 if (eq < 0) throw new IllegalArgumentException("-E expects KEY=VALUE, got '" + o + "'");
                 String k = o.substring(0, eq), v = o.substring(eq + 1);
+                // A value outside the documented ones is an error, as in tshark (which refuses header=maybe, quote=z
+                // and an empty separator); before, header=maybe was taken as n, quote=z as n, separator=xx as "xx".
                 switch (k) {
-                    case "header" -> header = v.equals("y");
-                    case "separator" -> sep = v.equals("/t") ? "\t" : v.equals("/s") ? " " : v;
-                    case "aggregator" -> agg = v.equals("/s") ? " " : v;
-                    case "quote" -> quote = v.equals("d") ? '"' : v.equals("s") ? '\'' : 0;
+                    case "header" -> header = switch (v) {
+                        case "y" -> true;
+                        case "n" -> false;
+                        default -> throw badValue(o, "y or n");
+                    };
+                    case "separator" -> sep = character(o, v);
+                    case "aggregator" -> agg = character(o, v);
+                    case "quote" -> quote = switch (v) {
+                        case "d" -> '"';
+                        case "s" -> '\'';
+                        case "n" -> 0;
+                        default -> throw badValue(o, "d, s or n");
+                    };
                     default -> throw new IllegalArgumentException("unknown -E option '" + k + "'");
                 }
             }
             return new FieldsOptions(header, sep, agg, quote);
+        }
+
+        /** A separator or aggregator: /t (tab), /s (space) or one character. */
+        private static String character(String option, String v) {
+            if (v.equals("/t")) return "\t";
+            if (v.equals("/s")) return " ";
+            if (v.codePointCount(0, v.length()) != 1) throw badValue(option, "/t, /s or one character");
+            return v;
+        }
+
+        private static IllegalArgumentException badValue(String option, String expected) {
+            return new IllegalArgumentException("bad -E value '" + option + "': expected " + expected);
         }
     }
 

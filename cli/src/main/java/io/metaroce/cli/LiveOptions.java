@@ -43,4 +43,17 @@ final class LiveOptions {
     boolean live() {
         return !interfaces.isEmpty();
     }
+
+    /**
+     * Why the options cannot go with a capture file, or null: a capture filter or a stop condition without -i was
+     * ignored without a word. tshark refuses both with -r ("Only read filters, not capture filters, can be specified
+     * when reading a capture file"; "A maximum capture time was specified, but a capture isn't being done"); like
+     * tshark, -s, -B, -p, --immediate and --queue are ignored with a file.
+     */
+    String fileConflict() {
+        if (live()) return null;
+        if (captureFilter != null) return "-f is a capture filter: it applies to a live capture (-i IFACE), not to a capture file";
+        if (!autostop.isEmpty()) return "-a " + autostop.get(0) + " stops a live capture (-i IFACE); a capture file is read whole";
+        return null;
+    }
 }

@@ -13,6 +13,8 @@ final class OutputFiles {
 
     /** Why f cannot be written, asked before any work starts, or null. */
     static String unwritable(Path f) {
+        // An empty name is the working directory to Path: "cannot write : it is a directory" said nothing useful.
+        if (f.toString().isEmpty()) return "the file name is empty";
         Path dir = f.toAbsolutePath().getParent();
         if (Files.isDirectory(f)) return "it is a directory";
         if (dir == null || !Files.isDirectory(dir)) return "no such directory: " + dir;

@@ -21,10 +21,14 @@ import picocli.CommandLine.Spec;
 @Command(name = "simulate", versionProvider = StandardOptions.Version.class,
         description = {"Generate a deterministic RoCEv2 / MetaRoCE capture with a ground-truth JSON file.",
                 "Same scenario, seed and parameters give byte-identical files. See samples/README.md."},
+        // Each example fits the help's 80 columns, continued with a backslash: picocli cut the longer ones at a
+        // space, and the copied lines were two commands.
         footer = {"", "Examples:",
-                "  metaroce simulate --scenario metaroce-spray-lossy-path --out x.pcapng --truth x.json",
+                "  metaroce simulate --scenario metaroce-spray-lossy-path --out x.pcapng \\",
+                "      --truth x.json",
                 "  metaroce simulate --scenario rocev2-clean --frames 1000000 --out bench.pcap",
-                "  metaroce simulate --scenario rocev2-gbn-loss --tap mirror --param loss=0.05 --out m.pcapng"})
+                "  metaroce simulate --scenario rocev2-gbn-loss --tap mirror --param loss=0.05 \\",
+                "      --out m.pcapng"})
 public final class SimulateCommand implements Callable<Integer> {
 
     @Spec
@@ -122,6 +126,11 @@ public final class SimulateCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
+        // Both into one file: the JSON ran over the capture and the run said it wrote both.
+        if (out != null && truth != null && sameFile(out, truth)) {
+            spec.commandLine().getErr().println("metaroce simulate: --out and --truth name the same file: " + out);
+            return 2;
+        }
         for (Path f : new Path[] {out, truth}) {
             String why = f == null ? null : OutputFiles.unwritable(f);
             if (why != null) {
@@ -134,7 +143,12 @@ public final class SimulateCommand implements Callable<Integer> {
         try (ProgressBar bar = ProgressBar.open("simulate", progress); Poll poll = new Poll(bar, out)) {
             r = Simulator.run(scenario, p, out, truth);
         } catch (java.io.IOException e) {
-            spec.commandLine().getErr().println("metaroce simulate: cannot write " + OutputFiles.failure(e));
+            // A full disk says only "No space left on device": name the file then (the one written, or both).
+            String why = OutputFiles.failure(e);
+            if (!(e instanceof java.nio.file.FileSystemException)) {
+                why = (out == null ? truth : truth == null ? out : out + " or " + truth) + ": " + why;
+            }
+            spec.commandLine().getErr().println("metaroce simulate: cannot write " + why);
             return 2;
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
@@ -146,6 +160,16 @@ public final class SimulateCommand implements Callable<Integer> {
         if (truth != null) w.printf("truth:   %s (%d bytes)%n", truth, Files.size(truth));
         w.flush();
         return 0;
+    }
+
+    /** a and b are one file: the same path, or links to one existing file. */
+    private static boolean sameFile(Path a, Path b) {
+        try {
+            if (a.toAbsolutePath().normalize().equals(b.toAbsolutePath().normalize())) return true;
+            return Files.exists(a) && Files.exists(b) && Files.isSameFile(a, b);
+        } catch (java.io.IOException | RuntimeException e) {
+            return false; // left to the writing, which says what is wrong
+        }
     }
 
     /** Shows the capture's growing size on the progress bar (the simulator has no progress callback). */

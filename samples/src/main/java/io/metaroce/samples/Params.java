@@ -117,7 +117,9 @@ public final class Params {
             if (def.equals("true") || def.equals("false")) {
                 if (!v.equals("true") && !v.equals("false")) throw new IllegalArgumentException("true or false");
             } else if (isDecimal(k)) {
-                Double.parseDouble(v);
+                // NaN and Infinity parse, but no parameter means them: loss=NaN passed the 0..1 check (every
+                // comparison with NaN is false) and rto-us=NaN became a timeout of 0 ns, a run that never ended.
+                if (!Double.isFinite(Double.parseDouble(v))) throw new IllegalArgumentException("not finite");
             } else if (def.matches("-?\\d+")) {
                 Long.parseLong(v);
             }

@@ -90,6 +90,29 @@ public final class Simulator {
             if (p.d(k) < 0 || p.d(k) > 1) throw new IllegalArgumentException(k + " must be a probability 0..1");
         }
         if (p.d("line-rate-gbps") <= 0) throw new IllegalArgumentException("line-rate-gbps must be > 0");
+        // Times are durations or instants after the start; a negative one ran the clock backwards without a word.
+        for (String k : p.asMap().keySet()) {
+            if ((k.endsWith("-us") || k.endsWith("-ns")) && p.d(k) < 0) throw new IllegalArgumentException(k + " must be >= 0");
+        }
+        // A timeout of 0 ns fires again at the same instant for ever: the run never ended.
+        if (p.us("rto-us") < 1) throw new IllegalArgumentException("rto-us must be at least 0.001 (1 ns)");
+        String mirrored = p.str("mirror-paths");
+        if (!mirrored.equals("all")) {
+            // Checked here, not when the mirror tap is built: path 99 of 4 was an internal error, 'x' a bare
+            // "For input string".
+            for (String path : mirrored.split(",", -1)) {
+                int i;
+                try {
+                    i = Integer.parseInt(path.trim());
+                } catch (NumberFormatException e) {
+                    i = -1;
+                }
+                if (i < 0 || i >= p.i("paths")) {
+                    throw new IllegalArgumentException("mirror-paths must be 'all' or path numbers 0.." + (p.i("paths") - 1)
+                            + " separated by commas, not '" + mirrored + "'");
+                }
+            }
+        }
     }
 
     /** Runs a scenario writing to streams (closed by this call when not null). */
