@@ -730,16 +730,32 @@ public final class LuceneFlowIndex implements FlowIndex {
     @Override
     public SearchResult search(FlowQuery query, FlowSort sort, int limit) throws IOException {
         if (writer == null && searchers == null) return new SearchResult(0, List.of());
-        try {
+        return searching(s -> {
             // Inside: building the query is where Lucene counts its clauses.
             Query q = LuceneQueries.of(FlowIndexQueries.flows(query));
+            if (limit <= 0) return new SearchResult(s.count(q), List.of());
+            // One pass: the top documents and the exact total together (no hit-count threshold).
+            int n = Math.max(1, Math.min(limit, s.getIndexReader().maxDoc()));
+            TopFieldDocs top = s.search(q, new TopFieldCollectorManager(luceneSort(sort), n, null, Integer.MAX_VALUE));
+            return new SearchResult(top.totalHits.value(), load(s, top));
+        });
+    }
+
+    /** What a search does with a searcher of the latest commit. */
+    @FunctionalInterface
+    private interface SearcherWork<T> {
+        T run(IndexSearcher s) throws IOException;
+    }
+
+    /**
+     * Runs work with a searcher of the latest commit ({@link #acquire}), released after it; a query too large for
+     * Lucene and a damaged index come out as the user's one-line errors ({@link #tooManyClauses}, {@link #damaged}).
+     */
+    private <T> T searching(SearcherWork<T> work) throws IOException {
+        try {
             IndexSearcher s = acquire();
             try {
-                if (limit <= 0) return new SearchResult(s.count(q), List.of());
-                // One pass: the top documents and the exact total together (no hit-count threshold).
-                int n = Math.max(1, Math.min(limit, s.getIndexReader().maxDoc()));
-                TopFieldDocs top = s.search(q, new TopFieldCollectorManager(luceneSort(sort), n, null, Integer.MAX_VALUE));
-                return new SearchResult(top.totalHits.value(), load(s, top));
+                return work.run(s);
             } finally {
                 searchers.release(s);
             }
@@ -759,35 +775,17 @@ public final class LuceneFlowIndex implements FlowIndex {
     public List<FacetBucket> top(FieldDef groupField, FieldDef counter, int n, FlowQuery filter) throws IOException {
         ExactFacet facet = new ExactFacet(groupField, counter, n);
         if (writer == null && searchers == null) return List.of();
-        try {
-            IndexSearcher s = acquire();
-            try {
-                return s.search(LuceneQueries.of(FlowIndexQueries.flows(filter)), facet);
-            } finally {
-                searchers.release(s);
-            }
-        } catch (IndexSearcher.TooManyClauses e) {
-            throw tooManyClauses();
-        } catch (IOException e) {
-            throw damaged(path, e);
-        }
+        return searching(s -> s.search(LuceneQueries.of(FlowIndexQueries.flows(filter)), facet));
     }
 
     /** Every document matching a query (capture listings, a flow's parts: small sets). */
     private List<FlowDocument> all(FlowQuery query, Sort sort) throws IOException {
         if (empty || writer == null && searchers == null) return List.of();
         Query q = LuceneQueries.of(query);
-        try {
-            IndexSearcher s = acquire();
-            try {
-                int n = s.count(q);
-                return n == 0 ? List.of() : load(s, s.search(q, n, sort));
-            } finally {
-                searchers.release(s);
-            }
-        } catch (IOException e) {
-            throw damaged(path, e);
-        }
+        return searching(s -> {
+            int n = s.count(q);
+            return n == 0 ? List.of() : load(s, s.search(q, n, sort));
+        });
     }
 
     /**
