@@ -38,7 +38,32 @@ public final class FrontDoor {
             System.out.flush();
             return;
         }
-        System.exit(StdoutFailure.exitCode(run(args), args));
+        System.exit(stdoutChecked(run(args), args));
+    }
+
+    /**
+     * The exit code of a command line that ended with code, once standard output is checked: output that failed for a
+     * reason other than its reader going away (a full disk, {@code > /dev/full}, a file that cannot grow) is said in
+     * one line and the exit code becomes 2 (README, exit codes). {@link java.io.PrintStream} keeps only an error flag,
+     * and the commands take that flag for a closed pipe ({@link ClosedStdout}: {@code | head} ends a run quietly, exit
+     * 0), so such a run exited 0 with its output cut short. A method of this class, not of one of its own: a run that
+     * ends out of memory must read no class from the jar at its end (PipelineFailureIT; FailureLine says why).
+     */
+    static int stdoutChecked(int code, String[] args) {
+        if (!System.out.checkError()) return code;
+        String target;
+        try {
+            // A pipe or a socket fails when its reader went away, which is not an error; so does a system without
+            // /proc (nothing is said, as before).
+            target = java.nio.file.Files.readSymbolicLink(Path.of("/proc/self/fd/1")).toString();
+        } catch (java.io.IOException | RuntimeException e) {
+            return code;
+        }
+        if (target.startsWith("pipe:") || target.startsWith("socket:")) return code;
+        String command = args.length > 0 && !args[0].startsWith("-") ? " " + args[0] : "";
+        System.err.println("metaroce" + command + ": cannot write to standard output (" + target
+                + "): the disk is full or the output cannot grow; what was written is incomplete");
+        return Math.max(code, 2);
     }
 
     /**

@@ -25,7 +25,7 @@ public final class Main implements Runnable {
     }
 
     public static void main(String[] args) {
-        System.exit(StdoutFailure.exitCode(run(args), args));
+        System.exit(FrontDoor.stdoutChecked(run(args), args));
     }
 
     /** Runs a command line and returns the exit code (tests call this instead of main). */
