@@ -159,7 +159,7 @@ final class DissectCommand implements Callable<Integer> {
                     String reason = FieldCatalog.get().resolve(words.group()) == null ? FieldCatalog.unmappedReason(words.group()) : null;
                     if (reason != null) why.append("; ").append(words.group()).append(" has no equivalent here: ").append(reason);
                 }
-                err.println("metaroce dissect: bad display filter: " + e.getMessage() + " (column " + e.column() + ")" + why);
+                err.println("metaroce dissect: bad display filter: " + e.oneLine() + why);
                 if (Terminal.stderrIsTerminal()) err.println(e.formatted().substring(e.getMessage().length() + 1));
                 return 2;
             }

@@ -40,6 +40,11 @@ public final class FilterException extends Exception {
         return filterText;
     }
 
+    /** The message and where in the filter, on one line: {@code "=" is not a valid operator; ... (column 9)}. */
+    public String oneLine() {
+        return getMessage() + " (column " + column + ")";
+    }
+
     /**
      * The message, the filter on the next line and a caret line under the offending part, like Wireshark:
      * <pre>

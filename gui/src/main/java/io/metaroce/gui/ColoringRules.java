@@ -62,7 +62,7 @@ public final class ColoringRules {
             GuiContext.compile(rules.get(i).filter());
             return null;
         } catch (FilterException e) {
-            return e.getMessage() + " (column " + e.column() + ")";
+            return e.oneLine();
         }
     }
 

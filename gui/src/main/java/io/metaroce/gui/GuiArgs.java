@@ -82,7 +82,7 @@ record GuiArgs(Path file, String filter, boolean help) {
             try {
                 compiled = GuiContext.compile(filter).text();
             } catch (FilterException e) {
-                throw new UsageException("bad display filter: " + e.getMessage() + " (column " + e.column() + ")", false);
+                throw new UsageException("bad display filter: " + e.oneLine(), false);
             }
         }
         Path path;

@@ -124,7 +124,7 @@ public final class IoGraphWindow implements GuiWindow {
                 for (Row r : rows)
                     if (r.on().isSelected() && r.filter().getText().strip().equals(e.filterText() == null ? "" : e.filterText().strip()))
                         r.filter().setStyle("-fx-control-inner-background: #ffd0d0;");
-                status.setText("Bad filter: " + e.getMessage() + " (column " + e.column() + ")");
+                status.setText("Bad filter: " + e.oneLine());
                 return;
             }
             long iv = interval.getValue() == 0 ? autoInterval(cap.index()) : interval.getValue();
