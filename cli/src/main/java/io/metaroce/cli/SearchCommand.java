@@ -143,7 +143,7 @@ public final class SearchCommand implements Callable<Integer> {
     }
 
     private static FieldDef field(String name, String option) {
-        FieldDef f = FlowSchema.field(name);
+        FieldDef f = FlowSchema.userField(name);
         if (f == null) throw new IllegalArgumentException(option + ": unknown field '" + name + "'");
         return f;
     }

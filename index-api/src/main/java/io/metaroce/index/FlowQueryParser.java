@@ -116,7 +116,7 @@ public final class FlowQueryParser {
         if (end > 0) {
             String name = s.substring(start, end);
             FieldDef f = FlowSchema.field(name);
-            if (f == null && name.matches("paths\\.\\d{1,9}\\..+") && FlowSchema.field(name.replaceFirst("\\d+", "0")) != null) {
+            if (f != null && FlowSchema.pathIdBeyond16Bits(name)) {
                 String id = name.substring(6, name.indexOf('.', 6));
                 throw error("path id " + id + " in '" + name + "' is beyond " + FlowSchema.MAX_PATH_ID + " (a MetaRoCE path id is 16 bits)", start);
             }

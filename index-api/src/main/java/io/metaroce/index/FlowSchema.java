@@ -110,8 +110,7 @@ public final class FlowSchema {
         f = PATH_FIELDS.get(name);
         if (f != null) return f;
         Matcher m = PATH_FIELD.matcher(name);
-        // A path id is 16 bits (MRTH): paths.70000.packets names no field, for a query, --sort, --top or --by alike.
-        if (m.matches() && Long.parseLong(m.group(1)) <= MAX_PATH_ID) {
+        if (m.matches()) {
             FieldType t = PATH_KEYS.get(m.group(2));
             if (t != null) {
                 f = new FieldDef(name, t, false);
@@ -153,6 +152,19 @@ public final class FlowSchema {
         if (n.equals("path_count")) return "0 to " + MAX_PATH_ID + ": MetaRoCE's path_count is 16 bits";
         if (longRange(f)[1] == MAX_PATH_ID) return "0 to " + MAX_PATH_ID + ": a MetaRoCE path id is 16 bits";
         return "0 or more";
+    }
+
+    /**
+     * {@link #field} for a name a user typed ({@code --sort}, {@code --top}, {@code --by}): also null for a per-path
+     * field of a path id beyond {@link #MAX_PATH_ID}, which no flow holds (MRTH's path_id is 16 bits). The stored
+     * documents' own names go through {@link #field}, which takes any path id.
+     */
+    public static FieldDef userField(String name) { return pathIdBeyond16Bits(name) ? null : field(name); }
+
+    /** Whether a name is {@code paths.<id>.<key>} with an id beyond {@link #MAX_PATH_ID}. */
+    public static boolean pathIdBeyond16Bits(String name) {
+        Matcher m = PATH_FIELD.matcher(name);
+        return m.matches() && Long.parseLong(m.group(1)) > MAX_PATH_ID;
     }
 
     /** The name of the per-path field {@code key} of path {@code id}. */
