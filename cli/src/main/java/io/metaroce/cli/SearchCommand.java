@@ -89,6 +89,8 @@ public final class SearchCommand implements Callable<Integer> {
         String form = format.toLowerCase(Locale.ROOT);
         if (!List.of("text", "json", "jsonl").contains(form)) throw new ParameterException(spec.commandLine(), "-T must be text, json or jsonl, not '" + format + "'");
         if ((top == null) != (by == null)) throw new ParameterException(spec.commandLine(), "--top and --by go together (--top dest_qp --by naks)");
+        // --top's values are ordered by their --by sums: a --sort beside it was ignored without a word.
+        if (top != null && sort != null) throw new ParameterException(spec.commandLine(), "--sort orders flows, --top lists values by their --by sums: give one");
         FlowQuery q;
         try {
             q = FlowQueryParser.parse(query);
@@ -141,7 +143,7 @@ public final class SearchCommand implements Callable<Integer> {
     }
 
     private static FieldDef field(String name, String option) {
-        FieldDef f = FlowSchema.field(name);
+        FieldDef f = FlowSchema.userField(name);
         if (f == null) throw new IllegalArgumentException(option + ": unknown field '" + name + "'");
         return f;
     }

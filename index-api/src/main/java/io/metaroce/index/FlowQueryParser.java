@@ -116,6 +116,10 @@ public final class FlowQueryParser {
         if (end > 0) {
             String name = s.substring(start, end);
             FieldDef f = FlowSchema.field(name);
+            if (f != null && FlowSchema.pathIdBeyond16Bits(name)) {
+                String id = name.substring(6, name.indexOf('.', 6));
+                throw error("path id " + id + " in '" + name + "' is beyond " + FlowSchema.MAX_PATH_ID + " (a MetaRoCE path id is 16 bits)", start);
+            }
             if (f == null) {
                 List<String> near = FlowSchema.closest(name);
                 throw error("unknown field '" + name + "'" + (near.isEmpty() ? "" : " (did you mean " + String.join(", ", near) + "?)"), start);
@@ -189,6 +193,10 @@ public final class FlowQueryParser {
         String raw = quoted ? quoted() : word();
         if (raw.isEmpty()) throw error("a value was expected", at);
         if (f != null) return single(f, raw, quoted, at);
+        // ":5" is a field clause without its field (Lucene: "Cannot parse"), not the keyword ":5" in the default
+        // fields, which matched nothing in silence; "::1" stays an IPv6 address.
+        if (!quoted && raw.startsWith(":") && IpAddresses.parse(unescape(raw)) == null)
+            throw error("a field name is missing before ':' (e.g. naks:5)", at);
         List<FlowQuery> fits = new ArrayList<>();
         for (String name : DEFAULT_FIELDS) {
             try {
@@ -222,11 +230,12 @@ public final class FlowQueryParser {
                 return cidr(f, ip(f, v.substring(0, slash), at), v.substring(slash + 1), at);
             }
             case DOUBLE -> {
-                double d = dbl(f, raw, at);
+                double d = inRange(f, raw, dbl(f, raw, at), at);
                 return new FlowQuery.DoubleRange(f, d, d);
             }
             default -> {
-                long[] span = span(f, quoted ? raw : unescape(raw), at);
+                String v = quoted ? raw : unescape(raw);
+                long[] span = inRange(f, v, span(f, v, at), at);
                 return new FlowQuery.LongRange(f, span[0], span[1]);
             }
         }
@@ -266,9 +275,14 @@ public final class FlowQueryParser {
         switch (f.type()) {
             case KEYWORD -> throw error("'" + f.name() + "' is a keyword field: ranges need a number, time or IP field", at);
             case DOUBLE -> {
-                double l = lo.equals("*") ? Double.NEGATIVE_INFINITY : dbl(f, lo, loAt);
-                double h = hi.equals("*") ? Double.POSITIVE_INFINITY : dbl(f, hi, hiAt);
-                return new FlowQuery.DoubleRange(f, loIncl || lo.equals("*") ? l : Math.nextUp(l), hiIncl || hi.equals("*") ? h : Math.nextDown(h));
+                double l = lo.equals("*") ? Double.NEGATIVE_INFINITY : inRange(f, lo, dbl(f, lo, loAt), loAt);
+                double h = hi.equals("*") ? Double.POSITIVE_INFINITY : inRange(f, hi, dbl(f, hi, hiAt), hiAt);
+                l = loIncl || lo.equals("*") ? l : Math.nextUp(l);
+                h = hiIncl || hi.equals("*") ? h : Math.nextDown(h);
+                double[] r = FlowSchema.doubleRange(f);
+                if (l > h) throw emptyRange(at);
+                if (l > r[1] || h < r[0]) throw matchesNothing(f, at);
+                return new FlowQuery.DoubleRange(f, l, h);
             }
             case IP -> {
                 if (!loIncl || !hiIncl) throw error("IP ranges take inclusive bounds: [a TO b]", at);
@@ -277,24 +291,33 @@ public final class FlowQueryParser {
                 boolean v6 = (l != null ? l : h).getAddress().length == 16;
                 if (l == null) l = v6 ? ip(f, "::", loAt) : ip(f, "0.0.0.0", loAt);
                 if (h == null) h = v6 ? ip(f, "ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff", hiAt) : ip(f, "255.255.255.255", hiAt);
+                // One family per range (FlowQuery.IpRange): [10.0.0.1 TO ::1] spans no address of either family as
+                // typed, and in the 16-byte order it would be empty; [::1 TO 10.0.0.1] would take IPv4 below it.
+                if (l.getAddress().length != h.getAddress().length)
+                    throw error("an IP range's bounds must both be IPv4 or both IPv6", at);
+                if (java.util.Arrays.compareUnsigned(l.getAddress(), h.getAddress()) > 0) throw emptyRange(at);
                 return new FlowQuery.IpRange(f, l, h);
             }
             default -> {
                 // A bound names a span (one unit, or a minute of a time): [ starts at its start, ] ends at its end.
                 long l = Long.MIN_VALUE, h = Long.MAX_VALUE;
-                boolean empty = false;
+                long[] r = FlowSchema.longRange(f);
                 if (!lo.equals("*")) {
-                    long[] sp = span(f, lo, loAt);
-                    if (!loIncl && sp[1] == Long.MAX_VALUE) empty = true;
-                    else l = loIncl ? sp[0] : sp[1] + 1;
+                    long[] sp = inRange(f, lo, span(f, lo, loAt), loAt);
+                    // Nothing is above the largest value: {MAX TO *] matches nothing, like a bound past the range.
+                    if (!loIncl && sp[1] == Long.MAX_VALUE) throw matchesNothing(f, at);
+                    l = loIncl ? sp[0] : sp[1] + 1;
                 }
                 if (!hi.equals("*")) {
-                    long[] sp = span(f, hi, hiAt);
-                    if (!hiIncl && sp[0] == Long.MIN_VALUE) empty = true;
-                    else h = hiIncl ? sp[1] : sp[0] - 1;
+                    long[] sp = inRange(f, hi, span(f, hi, hiAt), hiAt);
+                    if (!hiIncl && sp[0] == Long.MIN_VALUE) throw matchesNothing(f, at);
+                    h = hiIncl ? sp[1] : sp[0] - 1;
                 }
-                // Nothing is above the largest or below the smallest value: the empty range, in one form.
-                return empty ? new FlowQuery.LongRange(f, Long.MAX_VALUE, Long.MIN_VALUE) : new FlowQuery.LongRange(f, l, h);
+                // An inverted range, or one outside the field's values (naks:<0), would silently match no flow: an
+                // error, so that "0 flows match" always means that no flow has such a value.
+                if (l > h) throw emptyRange(at);
+                if (l > r[1] || h < r[0]) throw matchesNothing(f, at);
+                return new FlowQuery.LongRange(f, l, h);
             }
         }
     }
@@ -340,6 +363,31 @@ public final class FlowQueryParser {
         } catch (NumberFormatException e) {
             throw error("'" + v + "' is not an integer for '" + f.name() + "' (decimal, or hex as 0x000201)", at);
         }
+    }
+
+    /** The span of a value, unless it lies outside the field's values ({@link FlowSchema#longRange}): then an error. */
+    private long[] inRange(FieldDef f, String v, long[] span, int at) {
+        long[] r = FlowSchema.longRange(f);
+        if (span[0] < r[0] || span[1] > r[1]) throw outOfRange(f, v, at);
+        return span;
+    }
+
+    private double inRange(FieldDef f, String v, double d, int at) {
+        double[] r = FlowSchema.doubleRange(f);
+        if (d < r[0] || d > r[1]) throw outOfRange(f, v, at);
+        return d;
+    }
+
+    private QuerySyntaxException outOfRange(FieldDef f, String v, int at) {
+        return error("'" + v + "' is out of range for '" + f.name() + "' (" + FlowSchema.rangeText(f) + ")", at);
+    }
+
+    private QuerySyntaxException emptyRange(int at) {
+        return error("the range is empty: no value lies between its bounds", at);
+    }
+
+    private QuerySyntaxException matchesNothing(FieldDef f, int at) {
+        return error("the range matches nothing: '" + f.name() + "' is " + FlowSchema.rangeText(f), at);
     }
 
     private double dbl(FieldDef f, String v, int at) {

@@ -122,6 +122,51 @@ public final class FlowSchema {
         return null;
     }
 
+    /** The largest MetaRoCE path id: MRTH's path_id is 16 bits (the spec allows 0..1023; a violation may carry more). */
+    public static final int MAX_PATH_ID = 0xFFFF;
+
+    /**
+     * The values a LONG, TIME or DOUBLE field can hold, {@code {min, max}} (DOUBLE as {@link Double#doubleToLongBits}
+     * would not order: DOUBLE fields are the per-path rates, 0 to 1, see {@link #doubleRange}). WHY: a query value
+     * outside them can never match, and a search that silently finds nothing reads as "no such flow"; the parser
+     * refuses it with {@link #rangeText}, as Arkime refuses a value outside a field's range.
+     */
+    public static long[] longRange(FieldDef f) {
+        String n = f.name();
+        if (f.type() == FieldType.TIME) return new long[] {Long.MIN_VALUE, Long.MAX_VALUE};
+        if (n.equals(DEST_QP) || n.equals(SRC_QPS)) return new long[] {0, 0xFFFFFF};
+        if (n.equals(PATH_IDS) || n.equals(LOSSY_PATHS) || n.equals(CE_PATHS) || n.equals(DOWN_PATHS) || n.equals("path_count"))
+            return new long[] {0, MAX_PATH_ID};
+        return new long[] {0, Long.MAX_VALUE}; // every other integer is a count, a size, a latency or a rate: never negative
+    }
+
+    /** The values a DOUBLE field can hold (the per-path loss rates: fractions). */
+    public static double[] doubleRange(FieldDef f) { return new double[] {0, 1}; }
+
+    /** The range of {@link #longRange} / {@link #doubleRange} in words, for an error message. */
+    public static String rangeText(FieldDef f) {
+        if (f.type() == FieldType.DOUBLE) return "0 to 1: a fraction";
+        if (f.type() == FieldType.TIME) return "a time, nanoseconds since 1970 in 64 bits";
+        String n = f.name();
+        if (n.equals(DEST_QP) || n.equals(SRC_QPS)) return "0 to 0xFFFFFF: a QP number is 24 bits";
+        if (n.equals("path_count")) return "0 to " + MAX_PATH_ID + ": MetaRoCE's path_count is 16 bits";
+        if (longRange(f)[1] == MAX_PATH_ID) return "0 to " + MAX_PATH_ID + ": a MetaRoCE path id is 16 bits";
+        return "0 or more";
+    }
+
+    /**
+     * {@link #field} for a name a user typed ({@code --sort}, {@code --top}, {@code --by}): also null for a per-path
+     * field of a path id beyond {@link #MAX_PATH_ID}, which no flow holds (MRTH's path_id is 16 bits). The stored
+     * documents' own names go through {@link #field}, which takes any path id.
+     */
+    public static FieldDef userField(String name) { return pathIdBeyond16Bits(name) ? null : field(name); }
+
+    /** Whether a name is {@code paths.<id>.<key>} with an id beyond {@link #MAX_PATH_ID}. */
+    public static boolean pathIdBeyond16Bits(String name) {
+        Matcher m = PATH_FIELD.matcher(name);
+        return m.matches() && Long.parseLong(m.group(1)) > MAX_PATH_ID;
+    }
+
     /** The name of the per-path field {@code key} of path {@code id}. */
     public static String pathField(int id, String key) { return "paths." + id + "." + key; }
 

@@ -26,7 +26,7 @@ public record FlowSort(FieldDef field, boolean descending) {
             dir = spec.substring(c + 1);
             if (!dir.equals("asc") && !dir.equals("desc")) throw new IllegalArgumentException("sort direction must be asc or desc, not '" + dir + "'");
         }
-        FieldDef f = FlowSchema.field(name);
+        FieldDef f = FlowSchema.userField(name);
         if (f == null) throw new IllegalArgumentException("unknown sort field '" + name + "'");
         boolean desc = dir == null ? f.type() != FieldType.TIME : dir.equals("desc");
         return new FlowSort(f, desc);

@@ -149,6 +149,9 @@ public final class LuceneFlowIndex implements FlowIndex {
         Directory d = new LinkingDirectory(new NIOFSDirectory(dir));
         IndexWriter w;
         try {
+            // Before the writer opens: on a directory without a commit it starts a new index, and deletes the old
+            // segments no commit names. A lost segments_N must keep the data and say so.
+            if (!DirectoryReader.indexExists(d)) checkNoCommit(dir);
             w = new IndexWriter(d, config());
         } catch (LockObtainFailedException e) {
             d.close();
@@ -229,16 +232,47 @@ public final class LuceneFlowIndex implements FlowIndex {
         IndexMarker.check(dir);
         Directory d = FSDirectory.open(dir);
         try {
-            if (!DirectoryReader.indexExists(d)) return new LuceneFlowIndex(dir, d, null, null);
+            if (!DirectoryReader.indexExists(d)) {
+                checkNoCommit(dir);
+                return new LuceneFlowIndex(dir, d, null, null);
+            }
             DirectoryReader r = DirectoryReader.open(d);
             checkCommitData(dir, r.getIndexCommit().getUserData().entrySet());
             return new LuceneFlowIndex(dir, d, null, new SearcherManager(r, new SearcherFactory()));
         } catch (IndexNotFoundException e) {
+            checkNoCommit(dir);
             return new LuceneFlowIndex(dir, d, null, null);
         } catch (IOException | RuntimeException e) {
             d.close();
             if (e instanceof IOException i) throw damaged(dir, i);
             throw e;
+        }
+    }
+
+    /**
+     * An index directory without a commit point ({@code segments_N}) is a new index only while it holds nothing but
+     * the marker, the write lock and a first commit being written ({@code pending_segments_N}): the writer that
+     * creates an index commits once, empty, right after it opens. Anything more means the commit file was lost
+     * (deleted, or the directory copied without it), and is damage. WHY: Lucene takes such a directory for no index
+     * at all: {@code search} and {@code extract} answered "0 flows match", and {@code index} started a new index
+     * whose writer deleted the old segments.
+     */
+    static void checkNoCommit(Path dir) throws IOException {
+        int others = 0;
+        String example = null;
+        try (var files = Files.newDirectoryStream(dir)) {
+            for (Path p : files) {
+                String n = p.getFileName().toString();
+                if (n.equals(IndexMarker.FILE) || n.equals(IndexMarker.FILE + ".tmp") || n.equals(IndexWriter.WRITE_LOCK_NAME)
+                        || n.startsWith("pending_segments_") || n.startsWith(SCRATCH)) continue;
+                others++;
+                if (example == null || n.compareTo(example) < 0) example = n;
+            }
+        }
+        if (others > 0) {
+            throw new IndexFormatException(dir + ": the flow index is damaged (its commit file segments_N is missing, "
+                    + (others == 1 ? "and " + example + " is there" : "and " + others + " other files are there")
+                    + "); index the captures again into a new directory");
         }
     }
 

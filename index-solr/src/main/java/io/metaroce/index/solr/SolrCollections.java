@@ -99,6 +99,12 @@ public final class SolrCollections {
     Throwable root = e;
     while (root.getCause() != null && root.getCause() != root) root = root.getCause();
     String why = root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
+    // SolrJ's words when no node of the list answered (refused, no route, not Solr) name its own classes ("try
+    // re-creating a new CloudSolrClient using working solr URLs") and give no reason: say it in the user's terms.
+    if (why.startsWith("Failed fetching live_nodes")) {
+      return "SolrCloud at " + String.join(",", target.nodeUrls())
+          + ": no Solr node answered (is Solr running there, in SolrCloud mode? check --solr)";
+    }
     String head = e.getMessage() == null ? "" : e.getMessage();
     String msg = head.startsWith("SolrCloud") ? head : "SolrCloud at " + String.join(",", target.nodeUrls()) + ": " + head;
     return msg.contains(why) ? msg : msg + " (" + why + ")";

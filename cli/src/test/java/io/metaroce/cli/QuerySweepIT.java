@@ -1,0 +1,157 @@
+package io.metaroce.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.metaroce.testsupport.Launcher;
+import io.metaroce.testsupport.Launcher.Call;
+import io.metaroce.testsupport.Launcher.Run;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The search query language and the flow index commands with bad input, as the shipped command gets them (sweep D
+ * of the twenty-fifth session): each case below matched nothing in silence ("0 flows match", exit 0), ignored an
+ * option, or printed SolrJ's own words before its fix; each must now be one line on stderr and exit 2. The launcher
+ * processes run in parallel, once, before the checks (as in OptionSweepBIT).
+ */
+class QuerySweepIT {
+    @TempDir
+    static Path tmp;
+
+    private record Case(String name, Call call, Consumer<Run> check) {}
+
+    private static final List<Case> CASES = new ArrayList<>();
+    private static final Map<String, Run> RUNS = new LinkedHashMap<>();
+    private static final String GBN = Launcher.CAPTURES.resolve("rocev2-gbn-loss.pcapng").toString();
+    private static final String CLEAN = Launcher.CAPTURES.resolve("rocev2-clean.pcapng").toString();
+    private static Path noCommitForIndex;
+    private static long filesBefore;
+
+    @BeforeAll
+    static void runEveryCase() throws Exception {
+        Path idx = tmp.resolve("flows.idx");
+        Run made = Launcher.run("index", GBN, "--index", idx.toString());
+        assertEquals(0, made.exit(), made.show());
+        queryCases(idx.toString());
+        indexCases(idx);
+        List<Run> runs = Launcher.runAll(CASES.stream().map(Case::call).toList());
+        for (int i = 0; i < CASES.size(); i++) RUNS.put(CASES.get(i).name(), runs.get(i));
+    }
+
+    @TestFactory
+    Stream<DynamicTest> everyCase() {
+        return CASES.stream().map(c -> DynamicTest.dynamicTest(c.name(), () -> c.check().accept(RUNS.get(c.name()))));
+    }
+
+    // ------------------------------------------------------------------ the query language
+
+    private static void queryCases(String index) {
+        // A value no flow can hold: a QP number is 24 bits, a count is never negative, a path id is 16 bits, a rate
+        // is a fraction. Each matched nothing and said "0 flows match".
+        Map<String, String> outOfRange = new LinkedHashMap<>();
+        outOfRange.put("dest_qp:0x1000000", "column 9: '0x1000000' is out of range for 'dest_qp' (0 to 0xFFFFFF: a QP number is 24 bits)");
+        outOfRange.put("src_qps:-1", "column 9: '-1' is out of range for 'src_qps' (0 to 0xFFFFFF: a QP number is 24 bits)");
+        outOfRange.put("naks:-1", "column 6: '-1' is out of range for 'naks' (0 or more)");
+        outOfRange.put("path_ids:65536", "column 10: '65536' is out of range for 'path_ids' (0 to 65535: a MetaRoCE path id is 16 bits)");
+        outOfRange.put("paths.1.loss_rate:2", "column 19: '2' is out of range for 'paths.1.loss_rate' (0 to 1: a fraction)");
+        outOfRange.put("paths.70000.packets:1", "column 1: path id 70000 in 'paths.70000.packets' is beyond 65535 (a MetaRoCE path id is 16 bits)");
+        // Ranges no value lies in: inverted, or outside the field's values.
+        outOfRange.put("naks:[10 TO 1]", "column 6: the range is empty: no value lies between its bounds");
+        outOfRange.put("src:[10.0.0.9 TO 10.0.0.1]", "column 5: the range is empty: no value lies between its bounds");
+        outOfRange.put("first:[2026-01-02 TO 2026-01-01]", "column 7: the range is empty: no value lies between its bounds");
+        outOfRange.put("src:[10.0.0.1 TO ::1]", "column 5: an IP range's bounds must both be IPv4 or both IPv6");
+        outOfRange.put("naks:<0", "column 6: the range matches nothing: 'naks' is 0 or more");
+        outOfRange.put("dest_qp:>0xFFFFFF", "column 9: the range matches nothing: 'dest_qp' is 0 to 0xFFFFFF: a QP number is 24 bits");
+        // A field clause without its field was the keyword ":5" in the default fields.
+        outOfRange.put(":5", "column 1: a field name is missing before ':' (e.g. naks:5)");
+        for (var e : outOfRange.entrySet()) {
+            add("search " + e.getKey(), Call.of("search", "--index", index, e.getKey()), r -> oneLine(r, "metaroce search: query: " + e.getValue()));
+        }
+        add("extract dest_qp:0x1000000", Call.of("extract", "--index", index, "dest_qp:0x1000000", "-w", tmp.resolve("qp.pcapng").toString()),
+                r -> oneLine(r, "metaroce extract: query: " + outOfRange.get("dest_qp:0x1000000")));
+        // The edges of a range are values: no error, and the query runs.
+        for (String q : List.of("dest_qp:0xFFFFFF", "naks:<1", "path_ids:65535", "paths.1.loss_rate:[0 TO 1]")) {
+            add("search " + q + " (an edge)", Call.of("search", "--index", index, q), r -> {
+                assertEquals(0, r.exit(), r.show());
+                assertEquals("", r.err(), r.show());
+            });
+        }
+        // --sort beside --top was ignored without a word; a path id past 16 bits was a sort field.
+        add("search --sort with --top", Call.of("search", "--index", index, "*:*", "--top", "src", "--by", "naks", "--sort", "naks"),
+                r -> oneLine(r, "metaroce search: --sort orders flows, --top lists values by their --by sums: give one"));
+        add("search --sort paths.70000.packets", Call.of("search", "--index", index, "*:*", "--sort", "paths.70000.packets"),
+                r -> oneLine(r, "metaroce search: unknown sort field 'paths.70000.packets'"));
+        // No Solr there: SolrJ's "Failed fetching live_nodes ... try re-creating a new CloudSolrClient".
+        add("search --solr without a Solr", Call.of("search", "--solr", "http://127.0.0.1:1", "--collection", "x", "*:*").timeout(60),
+                r -> oneLine(r, "metaroce search: SolrCloud at http://127.0.0.1:1/solr: no Solr node answered (is Solr running there, in SolrCloud mode? check --solr)"));
+    }
+
+    // ------------------------------------------------------------------ index integrity
+
+    private static void indexCases(Path idx) throws Exception {
+        // The commit file deleted: Lucene reads the directory as no index at all, so search and extract said
+        // "0 flows match" and index started a new index over the old segments (and deleted them).
+        Path noCommit = copyWithoutCommit(idx, "no-commit");
+        add("search, no segments_N", Call.of("search", "--index", noCommit.toString(), "*:*"), r -> noCommit(r, "search", noCommit));
+        add("extract, no segments_N", Call.of("extract", "--index", noCommit.toString(), "*:*", "-w", tmp.resolve("nc.pcapng").toString()),
+                r -> noCommit(r, "extract", noCommit));
+        noCommitForIndex = copyWithoutCommit(idx, "no-commit-index");
+        try (Stream<Path> s = Files.list(noCommitForIndex)) {
+            filesBefore = s.count();
+        }
+        add("index into an index without segments_N", Call.of("index", CLEAN, "--index", noCommitForIndex.toString()), r -> {
+            noCommit(r, "index", noCommitForIndex);
+            try (Stream<Path> s = Files.list(noCommitForIndex)) {
+                assertEquals(filesBefore, s.count(), "the segments are left as they were");
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+        // The commit file gone and another file in its place.
+        Path garbage = copyWithoutCommit(idx, "garbage");
+        Files.writeString(garbage.resolve("notes.txt"), "x\n");
+        add("search, no segments_N and a stray file", Call.of("search", "--index", garbage.toString(), "*:*"), r -> noCommit(r, "search", garbage));
+        // Not an index at all (these already said so; kept with the damage cases).
+        Path empty = Files.createDirectories(tmp.resolve("empty"));
+        add("search, an empty directory", Call.of("search", "--index", empty.toString(), "*:*"),
+                r -> oneLine(r, "metaroce search: " + empty + ": not a metaroce flow index (no metaroce-index.properties)"));
+        add("extract, a directory of captures", Call.of("extract", "--index", Launcher.CAPTURES.toString(), "*:*", "-w", tmp.resolve("c.pcapng").toString()),
+                r -> oneLine(r, "metaroce extract: " + Launcher.CAPTURES + ": not a metaroce flow index (no metaroce-index.properties)"));
+    }
+
+    private static Path copyWithoutCommit(Path idx, String name) throws Exception {
+        Path copy = Files.createDirectories(tmp.resolve(name));
+        try (Stream<Path> s = Files.list(idx)) {
+            for (Path f : s.toList()) if (!f.getFileName().toString().startsWith("segments_")) Files.copy(f, copy.resolve(f.getFileName()));
+        }
+        return copy;
+    }
+
+    private static void noCommit(Run r, String command, Path dir) {
+        LauncherIT.oneLineExit2(r);
+        String line = r.err().strip();
+        assertTrue(line.startsWith("metaroce " + command + ": " + dir + ": the flow index is damaged (its commit file segments_N is missing, and "), r.show());
+        assertTrue(line.endsWith("); index the captures again into a new directory"), r.show());
+    }
+
+    // ------------------------------------------------------------------ helpers
+
+    private static void add(String name, Call call, Consumer<Run> check) { CASES.add(new Case(name, call, check)); }
+
+    /** Exit 2 and exactly this one line on stderr. */
+    private static void oneLine(Run r, String line) {
+        LauncherIT.oneLineExit2(r);
+        assertEquals(line, r.err().strip(), r.show());
+    }
+}
