@@ -69,6 +69,38 @@ class CompareMatcherTest {
     }
 
     @Test
+    void packetsMatchedBehindALostOneDoNotWaitForTheWindow() {
+        // A window of a whole second over 100,000 packets 50 ns apart (5 ms): only the lost packet waits that long.
+        CompareMatcher m = new CompareMatcher(1_000_000_000L);
+        m.packet(CompareMatcher.P1, packet(true, 7, SEND_ONLY, 1), 5, 5);
+        for (int i = 0; i < 100_000; i++) {
+            long t = 100 + i * 50L;
+            m.packet(CompareMatcher.P1, packet(true, 1000 + i, SEND_ONLY, i), t, t);
+            m.packet(CompareMatcher.P2, packet(true, 1000 + i, SEND_ONLY, i), t + 10, t + 10);
+        }
+        assertTrue(m.pendingPeak() < 10, "pending peak " + m.pendingPeak());
+        m.end();
+        assertEquals(1, flow(m, "10.0.0.1>10.0.0.2/0x000201").unmatched[CompareMatcher.P1].n);
+    }
+
+    @Test
+    void resentPsnsAreRememberedPerFlowAcrossThePsnWrap() {
+        CompareMatcher m = new CompareMatcher(1_000_000_000L);
+        long t = 0;
+        // PSNs 0xFFFFF0 .. 0x00000F (across the wrap) seen at both points, then 0xFFFFF8 and 0x000002 resent.
+        for (int i = 0; i < 32; i++, t += 100) {
+            int psn = (0xFFFFF0 + i) & 0xFFFFFF;
+            m.packet(CompareMatcher.P1, packet(true, psn, SEND_ONLY, i), t, t);
+            m.packet(CompareMatcher.P2, packet(true, psn, SEND_ONLY, i), t + 10, t + 10);
+        }
+        m.packet(CompareMatcher.P1, packet(true, 0xFFFFF8, SEND_ONLY, 100), t, t);
+        m.packet(CompareMatcher.P1, packet(true, 2, SEND_ONLY, 101), t + 1, t + 1);
+        m.end();
+        assertEquals(2, flow(m, "10.0.0.1>10.0.0.2/0x000201").again[CompareMatcher.P1]);
+        assertEquals(0, flow(m, "10.0.0.1>10.0.0.2/0x000201").again[CompareMatcher.P2]);
+    }
+
+    @Test
     void aRequestResentAfterBothPointsHadItIsCounted() {
         CompareMatcher m = new CompareMatcher(1_000_000);
         m.packet(CompareMatcher.P1, packet(true, 9, SEND_ONLY, 1), 0, 0);

@@ -43,7 +43,7 @@ public final class CompareCommand implements Callable<Integer> {
     @picocli.CommandLine.Mixin
     StandardOptions.NoVerbose noVerbose;
 
-    @Parameters(paramLabel = "FILE", arity = "0..*", description = "the two captures (pcap or pcapng): point 1, point 2")
+    @Parameters(paramLabel = "FILE", arity = "0..*", description = "the two captures (pcap, pcapng): point 1, 2")
     List<Path> files = new java.util.ArrayList<>();
 
     @Option(names = {"-T", "--format"}, paramLabel = "FORMAT", description = "report format: text (tables, default) or json (one object)")
