@@ -42,7 +42,7 @@ public final class CompareMatcher {
     private final Pending[] head = new Pending[2], tail = new Pending[2];
     private final long[] waiting = new long[2];
     /** The largest |t2 - t1| of a match on the common clock: the window's extension. */
-    private long maxDelayNs;
+    private long maxDelayNs, minDelayNs = Long.MAX_VALUE;
     /** First and last time (common clock) and packets per point. */
     final long[] first = {Long.MAX_VALUE, Long.MAX_VALUE}, last = {Long.MIN_VALUE, Long.MIN_VALUE};
     final long[] roce = new long[2];
@@ -177,6 +177,7 @@ public final class CompareMatcher {
             long c = point == P2 ? common - o.common : o.common - common;
             d.raw.add(c);
             maxDelayNs = Math.max(maxDelayNs, Math.abs(c));
+            minDelayNs = Math.min(minDelayNs, Math.abs(c));
             if (request) d.markSeen(f.psn);
             return;
         }
@@ -241,6 +242,9 @@ public final class CompareMatcher {
 
     /** The largest number of packets waiting for their match at once (the window's memory). */
     public long pendingPeak() { return pendingPeak; }
+
+    /** The smallest |t2 - t1| of a match on the common clock (0 before any). */
+    public long minDelayNs() { return minDelayNs == Long.MAX_VALUE ? 0 : minDelayNs; }
 
     /** The largest |t2 - t1| of a match on the common clock so far. */
     public long maxDelayNs() { return maxDelayNs; }

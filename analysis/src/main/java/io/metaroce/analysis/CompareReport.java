@@ -166,17 +166,16 @@ final class CompareReport {
         return false;
     }
 
-    /** The largest one-way delay on the common clock: the margin at each capture's ends. */
-    private long margin() { return m.maxDelayNs() + 1; }
-
     /**
-     * Whether an unmatched packet of point p at common time t lies where the other point's capture could not have
-     * seen it: the other capture had not started, or had ended, by the time the copy would have passed there.
+     * Whether an unmatched packet of point p at common time t may lie where the other point's capture could not have
+     * seen it: its copy would have passed there (between the smallest and the largest one-way delay seen before or
+     * after t) before the other capture started or after it ended. In doubt, not counted as lost.
      */
     private boolean outside(int p, int up, long t) {
         int o = 1 - p;
-        if (p == up) return t + margin() > m.last[o] || t + margin() < m.first[o];
-        return t - margin() < m.first[o] || t - margin() > m.last[o];
+        long min = m.minDelayNs(), max = m.maxDelayNs() + 1;
+        if (p == up) return t + max > m.last[o] || t + min < m.first[o];
+        return t - min > m.last[o] || t - max < m.first[o];
     }
 
     Map<String, Object> model(List<String> problems) {
