@@ -11,7 +11,7 @@ import picocli.CommandLine.Command;
 @Command(name = "metaroce", mixinStandardHelpOptions = true, versionProvider = StandardOptions.Version.class,
         description = "Protocol analyzer for RoCEv2 and MetaRoCE v1 captures.",
         subcommands = {DissectCommand.class, AnalyzeCommand.class, ValidateCommand.class, SimulateCommand.class, CaptureCommand.class,
-                IndexCommand.class, SearchCommand.class, ExtractCommand.class,
+                IndexCommand.class, SearchCommand.class, ExtractCommand.class, CompareCommand.class,
                 CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
     @CommandLine.Spec
@@ -59,6 +59,7 @@ public final class Main implements Runnable {
             case "index" -> new IndexCommand();
             case "search" -> new SearchCommand();
             case "extract" -> new ExtractCommand();
+            case "compare" -> new CompareCommand();
             default -> null;
         };
     }
