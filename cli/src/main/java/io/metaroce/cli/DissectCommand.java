@@ -80,6 +80,11 @@ final class DissectCommand implements Callable<Integer> {
     @Option(names = "-V", description = "Print the full field tree of each frame (text output).")
     boolean verbose;
 
+    @Option(names = "-O", paramLabel = "PROTO[,PROTO]", split = ",", description = "As -V, with the fields of these protocols "
+            + "only (header names such as bth, reth, ip; infiniband for all the RoCE headers; frame; analysis), the others "
+            + "as one line each, as tshark -O.")
+    List<String> onlyProtocols;
+
     @Option(names = "-x", description = "After each frame's summary (-P) or tree (-V), or alone, the hex and ASCII dump of its bytes, as tshark -x.")
     boolean hex;
 
@@ -218,6 +223,17 @@ final class DissectCommand implements Callable<Integer> {
             return 2;
         }
         if (twoPass) analysis = true; // tshark's -2 is a first pass over the file: here, the analysis pass
+        if (onlyProtocols != null) {
+            // tshark takes any word in silence (and shows no protocol's fields); a typo here is said.
+            java.util.Set<String> known = TreeText.protocols();
+            for (String p : onlyProtocols) {
+                if (!known.contains(p)) {
+                    err.println("metaroce dissect: -O " + p + ": no such protocol here (one of " + String.join(", ", known) + ")");
+                    return 2;
+                }
+            }
+            verbose = true; // -O is -V for some protocols
+        }
         if (timeFormat != null) {
             time = timeColumn(timeFormat);
             if (time == null) {
@@ -530,7 +546,7 @@ final class DissectCommand implements Callable<Integer> {
      * (then only with -P); -x adds the hex dump after either. With nothing to print, a sink that prints nothing.
      */
     private FrameSink textSink(ByteOut out, boolean writing) {
-        FrameSink base = verbose ? new TreeText(out)
+        FrameSink base = verbose ? new TreeText(out, onlyProtocols == null ? null : java.util.Set.copyOf(onlyProtocols))
                 : printSummary || (!writing && !hex) ? new SummaryLines(out, time) : null;
         if (quiet) return (d, ff) -> { };
         if (hex) return new HexDump(out, base, base != null && !verbose);

@@ -149,7 +149,25 @@ class DissectHabitsIT {
             assertTrue(r.out().contains("\nAnalysis\n"), "-2 analyzes first, as -A: " + r.show());
         });
 
+        // -O: the tree with the fields of the named protocols only, the other blocks as their top line (tshark -O).
+        add("-O bth,ip", Call.of("dissect", "-r", SPRAY, "-O", "bth,ip", "-Y", "bth.opcode == 7", "-c", "2"), r -> {
+            assertEquals(0, r.exit(), r.show());
+            List<String> fields = r.out().lines().filter(l -> l.startsWith("    ")).toList();
+            assertFalse(fields.isEmpty(), r.show());
+            for (String l : fields) assertTrue(l.matches(".*\\[(bth|ip)\\.[a-z0-9_.]+\\]$"), "only bth and ip fields: " + l);
+            assertEquals(2, r.out().lines().filter(l -> l.startsWith("Ethernet II")).count(), "the other layers as one line");
+            assertEquals(2, r.out().lines().filter(l -> l.startsWith("RDMA Extended Transport Header")).count(), r.show());
+        });
+        add("-O infiniband", Call.of("dissect", "-r", SPRAY, "-O", "infiniband", "-Y", "bth.opcode == 7", "-c", "1"), r -> {
+            assertEquals(0, r.exit(), r.show());
+            List<String> fields = r.out().lines().filter(l -> l.startsWith("    ")).toList();
+            assertTrue(fields.stream().anyMatch(l -> l.endsWith("[reth.dma_length]")), r.show());
+            assertTrue(fields.stream().anyMatch(l -> l.endsWith("[mrth.path_id]")), r.show());
+            assertFalse(fields.stream().anyMatch(l -> l.matches(".*\\[(eth|ip|udp|frame)\\..*")), "not below RoCE: " + r.show());
+        });
+
         // Bad command lines: one line, exit 2, tshark's wording where it has one.
+        add("-O nosuch", Call.of("dissect", "-r", SPRAY, "-O", "bth,nosuch"), says("-O nosuch: no such protocol here (one of "));
         add("-F alone", Call.of("dissect", "-r", SPRAY, "-w", tmp.resolve("f.pcapng").toString(), "-F"),
                 says("The available capture file types for the \"-F\" flag are: pcap"));
         add("-F xyz", Call.of("dissect", "-r", SPRAY, "-w", tmp.resolve("f.pcapng").toString(), "-F", "xyz"),
