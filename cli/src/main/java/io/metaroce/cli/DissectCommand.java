@@ -34,7 +34,7 @@ import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code metaroce dissect}: decode a capture with tshark's habits (-T, -e, -E, -c, -Y, -V, -q, -d, -w, -x, -t). */
+/** {@code metaroce dissect}: decode a capture with tshark's habits (-T, -e, -E, -c, -Y, -V, -q, -d, -w, -x, -O, -t, -z). */
 @Command(name = "dissect", sortOptions = false, versionProvider = StandardOptions.Version.class,
         description = {"Decode every frame of a capture: Ethernet/VLAN/IP/UDP, RoCEv1/v2, MetaRoCE v1 headers, CM MADs, "
                 + "and check the ICRC.", "Field names: bth.psn, mrth.path_id, icrc.status, ... (Wireshark names such as "
@@ -102,6 +102,15 @@ final class DissectCommand implements Callable<Integer> {
     @Option(names = "-t", paramLabel = "FORMAT", description = "Time column: a|ad|adoy|d|dd|e|r|u|ud|udoy, as tshark (default: r, "
             + "seconds since the first frame); .N sets the decimals (e.g. ad.6).")
     String timeFormat;
+
+    @Option(names = "-z", paramLabel = "STAT", description = "Statistics after the frames (repeatable; with -q only them), as tshark -z: "
+            + "io,phs (protocol hierarchy), io,stat,INTERVAL (frames and bytes per INTERVAL seconds); -z help lists them.")
+    List<String> zStats;
+    private boolean zPhs;
+    private long zIntervalNanos;
+    private String zIntervalText;
+    /** -z: every worker's counts, merged after the run. */
+    private final List<ZStats> zWorkers = java.util.Collections.synchronizedList(new ArrayList<>());
 
     @Option(names = "-n", description = "No name resolution (accepted as in tshark: nothing is resolved here anyway).")
     boolean noResolve;
@@ -223,6 +232,21 @@ final class DissectCommand implements Callable<Integer> {
             return 2;
         }
         if (twoPass) analysis = true; // tshark's -2 is a first pass over the file: here, the analysis pass
+        if (zStats != null) {
+            for (String z : zStats) {
+                if (z.equals("help")) {
+                    System.out.println("     " + String.join("\n     ", ZStats.SUPPORTED));
+                    return 0;
+                }
+                if (z.equals("io,phs")) zPhs = true;
+                else if (z.startsWith("io,stat,") && zInterval(z.substring(8))) zIntervalText = z.substring(8);
+                else {
+                    err.println("metaroce dissect: invalid -z argument \"" + z + "\"; it must be one of: io,phs, io,stat,INTERVAL "
+                            + "(INTERVAL: seconds, more than 0)");
+                    return 2;
+                }
+            }
+        }
         if (onlyProtocols != null) {
             // tshark takes any word in silence (and shows no protocol's fields); a typo here is said.
             java.util.Set<String> known = TreeText.protocols();
@@ -310,20 +334,25 @@ final class DissectCommand implements Callable<Integer> {
         CaptureCopy copy = null;
         try (src) {
             int workers = threads != null ? threads : FramePipeline.defaultThreads();
-            if (copyTarget != null) {
-                try {
-                    copy = new CaptureCopy(copyTarget, pcapOut, src);
-                } catch (java.io.IOException e) {
-                    err.println("metaroce dissect: cannot write " + writeFile + ": " + e.getMessage());
-                    return 2;
+            if (copyTarget != null || zStats != null) {
+                if (copyTarget != null) {
+                    try {
+                        copy = new CaptureCopy(copyTarget, pcapOut, src);
+                    } catch (java.io.IOException e) {
+                        err.println("metaroce dissect: cannot write " + writeFile + ": " + e.getMessage());
+                        return 2;
+                    }
                 }
                 // -w: the frames are written in capture order by this thread; the text (if any) goes along.
-                if (!outputRun(src, config, displayFilter, selected, fo, timeNeedsOrder() ? 1 : workers, verdicts, copy))
+                // -z -c N: the statistics count the first N frames shown, which one worker sees in order.
+                if (!outputRun(src, config, displayFilter, selected, fo,
+                        timeNeedsOrder() || (zStats != null && count != Long.MAX_VALUE) ? 1 : workers, verdicts, copy))
                     return 0;
                 if (copyFailed != null) {
                     err.println("metaroce dissect: cannot write " + writeFile + ": " + copyFailed);
                     return 2;
                 }
+                if (zStats != null) printStats();
             }
             else if (quiet) quietRun(src, config, displayFilter, count == Long.MAX_VALUE ? workers : 1, verdicts);
             // frame.time_delta_displayed needs the frames in display order: one worker then.
@@ -379,6 +408,30 @@ final class DissectCommand implements Callable<Integer> {
         return new int[] {mode, digits};
     }
 
+    /** -z io,stat,INTERVAL: seconds, more than 0 (at least 1 ns); false when it is not. */
+    private boolean zInterval(String seconds) {
+        try {
+            java.math.BigDecimal ns = new java.math.BigDecimal(seconds).movePointRight(9);
+            if (ns.signum() <= 0 || ns.compareTo(java.math.BigDecimal.valueOf(Long.MAX_VALUE)) > 0) return false;
+            zIntervalNanos = Math.max(1, ns.longValue());
+            return true;
+        } catch (NumberFormatException e) {
+            return false;
+        }
+    }
+
+    /** -z: the statistics of every worker merged, in the order asked for. */
+    private void printStats() {
+        ZStats all = new ZStats((d, ff) -> { }, zPhs, zIntervalNanos, 0);
+        for (ZStats z : zWorkers) all.merge(z);
+        ByteOut out = new ByteOut(System.out);
+        for (String z : zStats) {
+            if (z.equals("io,phs")) all.printPhs(out, filter);
+            else all.printIoStat(out, zIntervalNanos, zIntervalText);
+        }
+        out.flush();
+    }
+
     /** -t dd: the delta to the previous displayed frame needs the frames in display order (one worker). */
     private boolean timeNeedsOrder() {
         return time != null && SummaryLines.TIME_FORMATS[time[0]].equals("dd");
@@ -387,9 +440,9 @@ final class DissectCommand implements Callable<Integer> {
     /** Why -w cannot run with the rest of the command line, or null. */
     private String writeConflict() {
         if (live.live()) return "-w with -i: a live capture is written by metaroce capture -w";
-        boolean text = format != Format.text || verbose || hex || printSummary;
+        boolean text = format != Format.text || verbose || hex || printSummary || zStats != null;
         if (writeFile.equals("-") && text && !quiet) {
-            return "-w - writes the capture to standard output, where the text of -P, -V, -x or -T would mix into it";
+            return "-w - writes the capture to standard output, where the text of -P, -V, -x, -z or -T would mix into it";
         }
         if (!writeFile.equals("-") && !"-".equals(file.toString())) {
             try {
@@ -487,11 +540,11 @@ final class DissectCommand implements Callable<Integer> {
         boolean[] first = {true};
         // The batches' buffers go round: a worker renders into one, this thread writes it out and hands it back.
         Queue<byte[]> spare = new ConcurrentLinkedQueue<>();
-        FramePipeline.run(src, workers, () -> new OutputWorker(config, displayFilter, verdicts, spare, copy != null, out -> switch (format) {
+        FramePipeline.run(src, workers, () -> new OutputWorker(config, displayFilter, verdicts, spare, copy != null, out -> withStats(switch (format) {
             case text -> textSink(out, copy != null);
             case json, jsonl -> new FrameJson(out, array, selected.isEmpty() ? null : selected)::frame;
             case fields -> new FieldsText(out, selected, fields, fo);
-        }), chunk -> {
+        })), chunk -> {
             int[] ends = chunk.ends();
             if (copy != null && !writeCopies(copy, chunk.copies(), remaining[0])) return false;
             if (!array && remaining[0] >= ends.length) {
@@ -552,6 +605,14 @@ final class DissectCommand implements Callable<Integer> {
         if (hex) return new HexDump(out, base, base != null && !verbose);
         if (base == null) return (d, ff) -> { };
         return base;
+    }
+
+    /** With -z, the sink counts the frames it is given too (each worker its own, merged at the end). */
+    private FrameSink withStats(FrameSink sink) {
+        if (zStats == null) return sink;
+        ZStats z = new ZStats(sink, zPhs, zIntervalNanos, count);
+        zWorkers.add(z);
+        return z;
     }
 
     /** -t: the time column's format (index into SummaryLines.TIME_FORMATS) and decimals; null: the default. */

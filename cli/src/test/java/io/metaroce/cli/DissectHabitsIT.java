@@ -166,6 +166,38 @@ class DissectHabitsIT {
             assertFalse(fields.stream().anyMatch(l -> l.matches(".*\\[(eth|ip|udp|frame)\\..*")), "not below RoCE: " + r.show());
         });
 
+        // -z io,phs and io,stat: the frames and bytes as tshark counts them (tshark's infiniband is our bth and below).
+        for (String sample : List.of(SPRAY, Launcher.CAPTURES.resolve("rocev2-gbn-loss.pcapng").toString(), ORACLE)) {
+            String name = Path.of(sample).getFileName().toString();
+            add("-z io,phs " + name, Call.of("dissect", "-r", sample, "-q", "-z", "io,phs"), r -> {
+                assertEquals(0, r.exit(), r.show());
+                assertTrue(r.out().startsWith("\n===================================================================\nProtocol Hierarchy Statistics\n"), r.show());
+                List<String> t = tshark("-r", sample, "-q", "-z", "io,phs");
+                if (t == null) return;
+                for (String[] p : new String[][] {{"eth", "eth"}, {"  ip", "  ip"}, {"    udp", "    udp"}, {"      bth", "      infiniband"}}) {
+                    assertEquals(phsCounts(t, p[1]), phsCounts(r.out().lines().toList(), p[0]), p[0] + " as tshark's " + p[1] + ": " + r.out());
+                }
+            });
+            // An interval that does not divide the captures' durations: tshark drops a last frame that ends exactly on
+            // an interval's bound (no row for it), which we keep.
+            add("-z io,stat " + name, Call.of("dissect", "-r", sample, "-q", "-z", "io,stat,0.00007"), r -> {
+                assertEquals(0, r.exit(), r.show());
+                List<String> t = tshark("-r", sample, "-q", "-z", "io,stat,0.00007");
+                if (t != null) assertEquals(ioRows(t), ioRows(r.out().lines().toList()), "frames and bytes per interval as tshark's");
+            });
+        }
+        add("-z io,phs, frames printed before", Call.of("dissect", "-r", SPRAY, "-c", "2", "-z", "io,phs"), r -> {
+            assertEquals(0, r.exit(), r.show());
+            assertTrue(r.out().startsWith("     1 0.000000000 "), r.show());
+            assertTrue(r.out().contains("\neth                                      frames:2 bytes:644\n"), r.show());
+        });
+        add("-z help", Call.of("dissect", "-r", SPRAY, "-z", "help"), r -> {
+            assertEquals(0, r.exit(), r.show());
+            assertEquals("     io,phs\n     io,stat,INTERVAL\n", r.out());
+        });
+        add("-z nope", Call.of("dissect", "-r", SPRAY, "-z", "nope"), says("invalid -z argument \"nope\"; it must be one of: io,phs, io,stat,INTERVAL"));
+        add("-z io,stat,0", Call.of("dissect", "-r", SPRAY, "-z", "io,stat,0"), says("invalid -z argument \"io,stat,0\""));
+
         // Bad command lines: one line, exit 2, tshark's wording where it has one.
         add("-O nosuch", Call.of("dissect", "-r", SPRAY, "-O", "bth,nosuch"), says("-O nosuch: no such protocol here (one of "));
         add("-F alone", Call.of("dissect", "-r", SPRAY, "-w", tmp.resolve("f.pcapng").toString(), "-F"),
@@ -215,6 +247,20 @@ class DissectHabitsIT {
                 "frames, times and lengths as tshark -w wrote them");
         assertEquals(tshark("-r", theirs.toString(), "-x"), tshark("-r", ours.toString(), "-x"), "the bytes as tshark -w wrote them");
         assertTrue(tshark("-r", ours.toString(), "-x").size() > 0);
+    }
+
+    /** The "frames:N bytes:M" of the io,phs line of a protocol (its indent included). */
+    private static String phsCounts(List<String> lines, String indentedName) {
+        for (String l : lines) if (l.startsWith(indentedName + " ")) return l.substring(41).trim();
+        return "no " + indentedName + " in " + lines;
+    }
+
+    /** The frames and bytes of each io,stat row (tshark prints the interval bounds with other decimals). */
+    private static List<String> ioRows(List<String> lines) {
+        return lines.stream().filter(l -> l.contains("<>")).map(l -> {
+            String[] cells = l.split("\\|");
+            return cells[2].trim() + " " + cells[3].trim();
+        }).toList();
     }
 
     private static String[] concat(String[] a, String[] b) {
