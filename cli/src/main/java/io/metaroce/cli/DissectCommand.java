@@ -34,7 +34,7 @@ import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code metaroce dissect}: decode a capture with tshark's habits (-T, -e, -E, -c, -Y, -V, -q, -d). */
+/** {@code metaroce dissect}: decode a capture with tshark's habits (-T, -e, -E, -c, -Y, -V, -q, -d, -w, -x, -O, -t, -z). */
 @Command(name = "dissect", sortOptions = false, versionProvider = StandardOptions.Version.class,
         description = {"Decode every frame of a capture: Ethernet/VLAN/IP/UDP, RoCEv1/v2, MetaRoCE v1 headers, CM MADs, "
                 + "and check the ICRC.", "Field names: bth.psn, mrth.path_id, icrc.status, ... (Wireshark names such as "
@@ -45,6 +45,8 @@ import picocli.CommandLine.Option;
                 "  metaroce dissect -r x.pcap -T fields -e frame.number -e bth.psn \\",
                 "      -Y 'bth.opcode == 0x11 && aeth.syndrome.kind == nak'",
                 "  metaroce dissect -r x.pcap -T jsonl -c 10", "  metaroce dissect -r x.pcap -q",
+                "  metaroce dissect -r x.pcap -Y 'bth.opcode == 7' -w write-middle.pcapng",
+                "  metaroce dissect -r x.pcap -c 2 -P -x -t ud",
                 "  metaroce dissect -r x.pcap \\",
                 "      -Y 'analysis.retransmission && analysis.retransmission_cause == \"nak\"'"})
 final class DissectCommand implements Callable<Integer> {
@@ -77,6 +79,44 @@ final class DissectCommand implements Callable<Integer> {
 
     @Option(names = "-V", description = "Print the full field tree of each frame (text output).")
     boolean verbose;
+
+    @Option(names = "-O", paramLabel = "PROTO[,PROTO]", split = ",", description = "As -V, with the fields of these protocols "
+            + "only (header names such as bth, reth, ip; infiniband for all the RoCE headers; frame; analysis), the others "
+            + "as one line each, as tshark -O.")
+    List<String> onlyProtocols;
+
+    @Option(names = "-x", description = "After each frame's summary (-P) or tree (-V), or alone, the hex and ASCII dump of its bytes, as tshark -x.")
+    boolean hex;
+
+    @Option(names = "-P", description = "Print the summary line of each frame even with -w (or with -x).")
+    boolean printSummary;
+
+    @Option(names = "-w", paramLabel = "FILE", description = "Write the frames that pass -Y (and -c) to a capture file, as read (- is standard output); "
+            + "nothing is printed per frame unless -P, -V or -x.")
+    String writeFile;
+
+    @Option(names = "-F", paramLabel = "pcapng|pcap", arity = "0..1", fallbackValue = "",
+            description = "File type for -w (default: pcapng); -F alone lists the types.")
+    String writeType;
+
+    @Option(names = "-t", paramLabel = "FORMAT", description = "Time column: a|ad|adoy|d|dd|e|r|u|ud|udoy, as tshark (default: r, "
+            + "seconds since the first frame); .N sets the decimals (e.g. ad.6).")
+    String timeFormat;
+
+    @Option(names = "-z", paramLabel = "STAT", description = "Statistics after the frames (repeatable; with -q only them), as tshark -z: "
+            + "io,phs (protocol hierarchy), io,stat,INTERVAL (frames and bytes per INTERVAL seconds); -z help lists them.")
+    List<String> zStats;
+    private boolean zPhs;
+    private long zIntervalNanos;
+    private String zIntervalText;
+    /** -z: every worker's counts, merged after the run. */
+    private final List<ZStats> zWorkers = java.util.Collections.synchronizedList(new ArrayList<>());
+
+    @Option(names = "-n", description = "No name resolution (accepted as in tshark: nothing is resolved here anyway).")
+    boolean noResolve;
+
+    @Option(names = "-2", description = "Two passes, as tshark -2: the same as -A (the first pass analyzes the capture).")
+    boolean twoPass;
 
     @Option(names = "-q", description = "Decode and check every frame; print only a summary of frames, protocols and expert items.")
     boolean quiet;
@@ -191,6 +231,70 @@ final class DissectCommand implements Callable<Integer> {
             err.println("metaroce dissect: " + e.getMessage());
             return 2;
         }
+        if (twoPass) analysis = true; // tshark's -2 is a first pass over the file: here, the analysis pass
+        if (zStats != null) {
+            for (String z : zStats) {
+                if (z.equals("help")) {
+                    System.out.println("     " + String.join("\n     ", ZStats.SUPPORTED));
+                    return 0;
+                }
+                if (z.equals("io,phs")) zPhs = true;
+                else if (z.startsWith("io,stat,") && zInterval(z.substring(8))) zIntervalText = z.substring(8);
+                else {
+                    err.println("metaroce dissect: invalid -z argument \"" + z + "\"; it must be one of: io,phs, io,stat,INTERVAL "
+                            + "(INTERVAL: seconds, more than 0)");
+                    return 2;
+                }
+            }
+        }
+        if (onlyProtocols != null) {
+            // tshark takes any word in silence (and shows no protocol's fields); a typo here is said.
+            java.util.Set<String> known = TreeText.protocols();
+            for (String p : onlyProtocols) {
+                if (!known.contains(p)) {
+                    err.println("metaroce dissect: -O " + p + ": no such protocol here (one of " + String.join(", ", known) + ")");
+                    return 2;
+                }
+            }
+            verbose = true; // -O is -V for some protocols
+        }
+        if (timeFormat != null) {
+            time = timeColumn(timeFormat);
+            if (time == null) {
+                err.println("metaroce dissect: Invalid time stamp type \"" + timeFormat + "\"; it must be one of a, ad, adoy, d, dd, "
+                        + "e, r, u, ud, udoy (add .N for N decimals, e.g. ad.6)");
+                return 2;
+            }
+        }
+        if (hex && format != Format.text) {
+            err.println("metaroce dissect: -x prints the hex dump with the text output, not with -T " + format);
+            return 2;
+        }
+        boolean pcapOut = false;
+        if (writeType != null) {
+            switch (writeType) {
+                case "pcapng" -> pcapOut = false;
+                case "pcap" -> pcapOut = true;
+                // tshark: -F alone lists the types; an unknown one says so and lists them.
+                case "" -> {
+                    err.println("metaroce dissect: The available capture file types for the \"-F\" flag are: "
+                            + "pcap (Wireshark/tcpdump/... - pcap), pcapng (Wireshark/... - pcapng)");
+                    return 2;
+                }
+                default -> {
+                    err.println("metaroce dissect: \"" + writeType + "\" isn't a valid capture file type; "
+                            + "the available types for -F are pcap and pcapng");
+                    return 2;
+                }
+            }
+        }
+        java.io.OutputStream copyTarget = null;
+        if (writeFile != null) {
+            String why = writeConflict();
+            if (why != null) throw usage(why);
+            copyTarget = openCopyTarget();
+            if (copyTarget == null) return 2;
+        }
         DissectorConfig config = new DissectorConfig(ports, !noIcrc);
         boolean needAnalysis = analysis || selected.stream().anyMatch(f -> f.name().startsWith("analysis."))
                 || (displayFilter != null && displayFilter.referencedFields().stream().anyMatch(f -> f.name().startsWith("analysis.")));
@@ -227,12 +331,34 @@ final class DissectCommand implements Callable<Integer> {
                 return 2;
             }
         }
+        CaptureCopy copy = null;
         try (src) {
             int workers = threads != null ? threads : FramePipeline.defaultThreads();
-            if (quiet) quietRun(src, config, displayFilter, count == Long.MAX_VALUE ? workers : 1, verdicts);
+            if (copyTarget != null || zStats != null) {
+                if (copyTarget != null) {
+                    try {
+                        copy = new CaptureCopy(copyTarget, pcapOut, src);
+                    } catch (java.io.IOException e) {
+                        err.println("metaroce dissect: cannot write " + writeFile + ": " + e.getMessage());
+                        return 2;
+                    }
+                }
+                // -w: the frames are written in capture order by this thread; the text (if any) goes along.
+                // -z -c N: the statistics count the first N frames shown, which one worker sees in order.
+                if (!outputRun(src, config, displayFilter, selected, fo,
+                        timeNeedsOrder() || (zStats != null && count != Long.MAX_VALUE) ? 1 : workers, verdicts, copy))
+                    return 0;
+                if (copyFailed != null) {
+                    err.println("metaroce dissect: cannot write " + writeFile + ": " + copyFailed);
+                    return 2;
+                }
+                if (zStats != null) printStats();
+            }
+            else if (quiet) quietRun(src, config, displayFilter, count == Long.MAX_VALUE ? workers : 1, verdicts);
             // frame.time_delta_displayed needs the frames in display order: one worker then.
             else if (!outputRun(src, config, displayFilter, selected, fo,
-                    selected.stream().anyMatch(f -> f.name().equals("frame.time_delta_displayed")) ? 1 : workers, verdicts))
+                    selected.stream().anyMatch(f -> f.name().equals("frame.time_delta_displayed")) || timeNeedsOrder() ? 1 : workers,
+                    verdicts, null))
                 return 0; // stdout closed
             System.out.flush();
             if (session == null) {
@@ -265,6 +391,86 @@ final class DissectCommand implements Callable<Integer> {
         if (session == null) return null;
         file = Path.of(String.join(",", live.interfaces));
         return new io.metaroce.capture.live.LivePacketSource(session.capture());
+    }
+
+    /** -t: the time column's format and decimals (default r, 9), or null when FORMAT is not one of tshark's. */
+    static int[] timeColumn(String format) {
+        int dot = format.indexOf('.');
+        String name = dot < 0 ? format : format.substring(0, dot);
+        int mode = java.util.List.of(SummaryLines.TIME_FORMATS).indexOf(name);
+        if (mode < 0) return null;
+        int digits = 9;
+        if (dot >= 0) {
+            String n = format.substring(dot + 1);
+            if (n.length() != 1 || n.charAt(0) < '0' || n.charAt(0) > '9') return null;
+            digits = n.charAt(0) - '0';
+        }
+        return new int[] {mode, digits};
+    }
+
+    /** -z io,stat,INTERVAL: seconds, more than 0 (at least 1 ns); false when it is not. */
+    private boolean zInterval(String seconds) {
+        try {
+            java.math.BigDecimal ns = new java.math.BigDecimal(seconds).movePointRight(9);
+            if (ns.signum() <= 0 || ns.compareTo(java.math.BigDecimal.valueOf(Long.MAX_VALUE)) > 0) return false;
+            zIntervalNanos = Math.max(1, ns.longValue());
+            return true;
+        } catch (NumberFormatException e) {
+            return false;
+        }
+    }
+
+    /** -z: the statistics of every worker merged, in the order asked for. */
+    private void printStats() {
+        ZStats all = new ZStats((d, ff) -> { }, zPhs, zIntervalNanos, 0);
+        for (ZStats z : zWorkers) all.merge(z);
+        ByteOut out = new ByteOut(System.out);
+        for (String z : zStats) {
+            if (z.equals("io,phs")) all.printPhs(out, filter);
+            else all.printIoStat(out, zIntervalNanos, zIntervalText);
+        }
+        out.flush();
+    }
+
+    /** -t dd: the delta to the previous displayed frame needs the frames in display order (one worker). */
+    private boolean timeNeedsOrder() {
+        return time != null && SummaryLines.TIME_FORMATS[time[0]].equals("dd");
+    }
+
+    /** Why -w cannot run with the rest of the command line, or null. */
+    private String writeConflict() {
+        if (live.live()) return "-w with -i: a live capture is written by metaroce capture -w";
+        boolean text = format != Format.text || verbose || hex || printSummary || zStats != null;
+        if (writeFile.equals("-") && text && !quiet) {
+            return "-w - writes the capture to standard output, where the text of -P, -V, -x, -z or -T would mix into it";
+        }
+        if (!writeFile.equals("-") && !"-".equals(file.toString())) {
+            try {
+                Path out = Path.of(writeFile);
+                if (java.nio.file.Files.exists(out) && java.nio.file.Files.isSameFile(out, file)) {
+                    return "-w " + writeFile + " is the capture being read: write to another file";
+                }
+            } catch (java.io.IOException | java.nio.file.InvalidPathException e) {
+                return null; // opening it says what is wrong
+            }
+        }
+        return null;
+    }
+
+    /** The stream -w writes to, or null after saying (tshark's wording) why the file cannot be opened. */
+    private java.io.OutputStream openCopyTarget() {
+        if (writeFile.equals("-")) return CaptureCopy.stdout();
+        try {
+            return new java.io.BufferedOutputStream(java.nio.file.Files.newOutputStream(Path.of(writeFile)), 1 << 16);
+        } catch (java.io.IOException | java.nio.file.InvalidPathException e) {
+            String reason = e instanceof java.nio.file.NoSuchFileException ? "No such file or directory"
+                    : e instanceof java.nio.file.AccessDeniedException ? "Permission denied"
+                    : e instanceof java.nio.file.FileSystemException f && f.getReason() != null ? f.getReason()
+                    : e.getMessage();
+            err.println("metaroce dissect: The file to which the capture would be saved (\"" + writeFile
+                    + "\") could not be opened: " + reason + ".");
+            return null;
+        }
     }
 
     private picocli.CommandLine.ParameterException usage(String message) {
@@ -325,7 +531,7 @@ final class DissectCommand implements Callable<Integer> {
      * Returns false when stdout was closed (a pipe to head): the run stops at the next batch, quietly.
      */
     private boolean outputRun(PacketSource src, DissectorConfig config, DisplayFilter displayFilter, List<FieldDef> selected,
-                           FieldsOptions fo, int workers, AnalysisSession verdicts) throws InterruptedException {
+                           FieldsOptions fo, int workers, AnalysisSession verdicts, CaptureCopy copy) throws InterruptedException {
         boolean array = format == Format.json;
         ByteOut stdout = new ByteOut(System.out);
         if (array) stdout.ch('[');
@@ -334,12 +540,13 @@ final class DissectCommand implements Callable<Integer> {
         boolean[] first = {true};
         // The batches' buffers go round: a worker renders into one, this thread writes it out and hands it back.
         Queue<byte[]> spare = new ConcurrentLinkedQueue<>();
-        FramePipeline.run(src, workers, () -> new OutputWorker(config, displayFilter, verdicts, spare, out -> switch (format) {
-            case text -> verbose ? new TreeText(out) : new SummaryLines(out);
+        FramePipeline.run(src, workers, () -> new OutputWorker(config, displayFilter, verdicts, spare, copy != null, out -> withStats(switch (format) {
+            case text -> textSink(out, copy != null);
             case json, jsonl -> new FrameJson(out, array, selected.isEmpty() ? null : selected)::frame;
             case fields -> new FieldsText(out, selected, fields, fo);
-        }), chunk -> {
+        })), chunk -> {
             int[] ends = chunk.ends();
+            if (copy != null && !writeCopies(copy, chunk.copies(), remaining[0])) return false;
             if (!array && remaining[0] >= ends.length) {
                 // Every frame of the batch is shown and nothing goes between them: one write for all (from 64 KiB
                 // on, ByteOut hands it to stdout without copying it into its own buffer).
@@ -361,11 +568,61 @@ final class DissectCommand implements Callable<Integer> {
         });
         if (array) stdout.ascii(first[0] ? "]\n" : "\n]\n");
         stdout.flush();
+        if (copy != null && copyFailed == null) {
+            try {
+                copy.close();
+            } catch (java.io.IOException e) {
+                copyFailed = e.getMessage();
+            }
+        }
         return !stdout.closed();
     }
 
-    /** The rendered frames of one batch and where each ends ({@code bytes} may be longer than the last end). */
-    record Chunk(byte[] bytes, int[] ends) {}
+    /** Why writing -w's file failed (the run stopped at that batch), or null. */
+    private String copyFailed;
+
+    /** -w: writes the batch's frames that are shown (at most {@code budget}); false after a failure (copyFailed). */
+    private boolean writeCopies(CaptureCopy copy, List<CaptureCopy.Frame> frames, long budget) {
+        try {
+            for (int k = 0; k < frames.size() && k < budget; k++) copy.write(frames.get(k));
+            return true;
+        } catch (java.io.IOException e) {
+            copyFailed = e.getMessage();
+        } catch (IllegalStateException e) {
+            copyFailed = e.getMessage();
+        }
+        return false;
+    }
+
+    /**
+     * The text output's sink, with tshark's rules: -V prints the tree; otherwise the summary line, unless -w or -x
+     * (then only with -P); -x adds the hex dump after either. With nothing to print, a sink that prints nothing.
+     */
+    private FrameSink textSink(ByteOut out, boolean writing) {
+        FrameSink base = verbose ? new TreeText(out, onlyProtocols == null ? null : java.util.Set.copyOf(onlyProtocols))
+                : printSummary || (!writing && !hex) ? new SummaryLines(out, time) : null;
+        if (quiet) return (d, ff) -> { };
+        if (hex) return new HexDump(out, base, base != null && !verbose);
+        if (base == null) return (d, ff) -> { };
+        return base;
+    }
+
+    /** With -z, the sink counts the frames it is given too (each worker its own, merged at the end). */
+    private FrameSink withStats(FrameSink sink) {
+        if (zStats == null) return sink;
+        ZStats z = new ZStats(sink, zPhs, zIntervalNanos, count);
+        zWorkers.add(z);
+        return z;
+    }
+
+    /** -t: the time column's format (index into SummaryLines.TIME_FORMATS) and decimals; null: the default. */
+    private int[] time;
+
+    /**
+     * The rendered frames of one batch and where each ends ({@code bytes} may be longer than the last end); with
+     * -w also the frames shown, copied, to write.
+     */
+    record Chunk(byte[] bytes, int[] ends, List<CaptureCopy.Frame> copies) {}
 
     private static final class OutputWorker implements FramePipeline.Worker<Chunk> {
         final Dissector dissector;
@@ -380,8 +637,12 @@ final class DissectCommand implements Callable<Integer> {
         long lastShownNanos = Long.MIN_VALUE;
         int[] ends = new int[FramePipeline.defaultBatch()];
 
+        /** -w: the frames shown are copied for the writer. */
+        final boolean copying;
+
         OutputWorker(DissectorConfig config, DisplayFilter filter, AnalysisSession verdicts, Queue<byte[]> spare,
-                     java.util.function.Function<ByteOut, FrameSink> sinks) {
+                     boolean copying, java.util.function.Function<ByteOut, FrameSink> sinks) {
+            this.copying = copying;
             this.buffer = new GrowBuffer(spare);
             this.out = new ByteOut(buffer);
             this.dissector = new Dissector(config);
@@ -396,6 +657,7 @@ final class DissectCommand implements Callable<Integer> {
             buffer.reset();
             long base = out.position();
             sink.batch(batch);
+            List<CaptureCopy.Frame> copied = copying ? new ArrayList<>() : null;
             int k = 0;
             for (int i = 0; i < batch.size(); i++) {
                 batch.dissect(i, dissector, d);
@@ -404,11 +666,12 @@ final class DissectCommand implements Callable<Integer> {
                 d.previousDisplayedNanos(lastShownNanos);
                 lastShownNanos = d.timeNanos();
                 sink.frame(d, ff.of(d));
+                if (copied != null) copied.add(CaptureCopy.Frame.of(d));
                 if (k == ends.length) ends = java.util.Arrays.copyOf(ends, k * 2);
                 ends[k++] = (int) (out.position() - base);
             }
             out.flush();
-            return new Chunk(buffer.take(), java.util.Arrays.copyOf(ends, k));
+            return new Chunk(buffer.take(), java.util.Arrays.copyOf(ends, k), copied);
         }
     }
 

@@ -12,10 +12,26 @@ import io.metaroce.dissector.FrameSummary;
  * the text after the time is the dissector's {@link FrameSummary} in its line style, shared with the GUI's packet list.
  */
 final class SummaryLines implements DissectCommand.FrameSink {
+    /** tshark's -t formats; the index is the mode. */
+    static final String[] TIME_FORMATS = {"r", "a", "ad", "adoy", "d", "dd", "e", "u", "ud", "udoy"};
+    private static final int R = 0, A = 1, AD = 2, ADOY = 3, D = 4, DD = 5, E = 6, U = 7, UD = 8, UDOY = 9;
+    private static final long[] TENS = {1L, 10L, 100L, 1_000L, 10_000L, 100_000L, 1_000_000L, 10_000_000L, 100_000_000L, 1_000_000_000L};
+
     private final ByteOut out;
     private long firstTime = Long.MIN_VALUE;
+    private final int mode, digits;
+    /** -t dd: the time of the frame shown before (the run then has one worker, so this is the previous displayed). */
+    private long lastShown = Long.MIN_VALUE;
+    private final java.time.ZoneId zone = java.time.ZoneId.systemDefault();
 
-    SummaryLines(ByteOut out) { this.out = out; }
+    SummaryLines(ByteOut out) { this(out, null); }
+
+    /** @param time -t's mode (index into {@link #TIME_FORMATS}) and decimals, or null for r with 9 (the default) */
+    SummaryLines(ByteOut out, int[] time) {
+        this.out = out;
+        this.mode = time == null ? R : time[0];
+        this.digits = time == null ? 9 : time[1];
+    }
 
     @Override
     public void batch(io.metaroce.dissector.FrameBatch batch) { firstTime = batch.captureStartNanos(); }
@@ -23,13 +39,55 @@ final class SummaryLines implements DissectCommand.FrameSink {
     @Override
     public void frame(Dissection d, FrameFields ff) {
         if (firstTime == Long.MIN_VALUE) firstTime = d.timeNanos();
-        long rel = d.timeNanos() - firstTime;
         String no = Long.toString(d.number());
         for (int i = no.length(); i < 6; i++) out.ch(' ');
-        out.ascii(no).ch(' ').num(rel / 1_000_000_000L).ch('.');
-        String frac = Long.toString(Math.abs(rel % 1_000_000_000L));
-        for (int i = frac.length(); i < 9; i++) out.ch('0');
-        out.ascii(frac).ch(' ').str(FrameSummary.source(d, LINE)).str(" \u2192 ").str(FrameSummary.destination(d, LINE)).ch(' ')
+        out.ascii(no).ch(' ');
+        if (mode == R && digits == 9) {
+            long rel = d.timeNanos() - firstTime;
+            out.num(rel / 1_000_000_000L).ch('.');
+            String frac = Long.toString(Math.abs(rel % 1_000_000_000L));
+            for (int i = frac.length(); i < 9; i++) out.ch('0');
+            out.ascii(frac);
+        } else {
+            time(d);
+        }
+        out.ch(' ').str(FrameSummary.source(d, LINE)).str(" \u2192 ").str(FrameSummary.destination(d, LINE)).ch(' ')
                 .ascii(FrameSummary.protocol(d, LINE)).ch(' ').num(d.originalLength()).ch(' ').str(FrameSummary.info(d, LINE)).ch('\n');
+    }
+
+    /** The time column in one of tshark's -t formats other than the default, with {@code digits} decimals (cut). */
+    private void time(Dissection d) {
+        long t = d.timeNanos();
+        switch (mode) {
+            case R -> seconds(t - firstTime);
+            case D -> seconds(t - d.previousTimeNanos());
+            case DD -> seconds(lastShown == Long.MIN_VALUE ? 0 : t - lastShown);
+            case E -> seconds(t);
+            default -> {
+                java.time.LocalDateTime at = java.time.LocalDateTime.ofEpochSecond(Math.floorDiv(t, 1_000_000_000L), 0,
+                        mode == A || mode == AD || mode == ADOY ? zone.getRules().getOffset(java.time.Instant.ofEpochSecond(Math.floorDiv(t, 1_000_000_000L)))
+                                : java.time.ZoneOffset.UTC);
+                if (mode == AD || mode == UD) out.ascii(String.format("%04d-%02d-%02d ", at.getYear(), at.getMonthValue(), at.getDayOfMonth()));
+                if (mode == ADOY || mode == UDOY) out.ascii(String.format("%04d/%03d ", at.getYear(), at.getDayOfYear()));
+                out.ascii(String.format("%02d:%02d:%02d", at.getHour(), at.getMinute(), at.getSecond()));
+                fraction(Math.floorMod(t, 1_000_000_000L));
+            }
+        }
+        lastShown = t;
+    }
+
+    private void seconds(long ns) {
+        if (ns < 0) out.ch('-');
+        long abs = Math.abs(ns);
+        out.num(abs / 1_000_000_000L);
+        fraction(abs % 1_000_000_000L);
+    }
+
+    private void fraction(long ns) {
+        if (digits == 0) return;
+        String frac = Long.toString(ns / TENS[9 - digits]);
+        out.ch('.');
+        for (int i = frac.length(); i < digits; i++) out.ch('0');
+        out.ascii(frac);
     }
 }
