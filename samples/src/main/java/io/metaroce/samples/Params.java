@@ -184,7 +184,7 @@ public final class Params {
         if (range != null) {
             long n = Long.parseLong(v);
             if (n < range[0] || n > range[1]) {
-                String allowed = range[1] >= Integer.MAX_VALUE ? "at least " + range[0] : range[0] + ".." + range[1];
+                String allowed = range[1] == Integer.MAX_VALUE || range[1] == Long.MAX_VALUE ? "at least " + range[0] : range[0] + ".." + range[1];
                 throw new IllegalArgumentException("parameter " + key + " must be " + allowed + ", not " + v);
             }
         }
