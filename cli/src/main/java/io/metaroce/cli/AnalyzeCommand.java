@@ -167,11 +167,16 @@ public final class AnalyzeCommand implements Callable<Integer> {
         if (count != null && !live.live()) {
             throw new ParameterException(spec.commandLine(), "-c applies to a live capture (-i IFACE); a capture file is analyzed whole");
         }
+        // -c 0 (and a negative count) analyzed without a count limit, silently (0 is "no limit" inside); validate's
+        // and capture's words (tshark refuses it too: "The specified packet count is zero").
+        if (count != null && count < 1) throw new ParameterException(spec.commandLine(), "-c must be at least 1, not " + count);
         io.metaroce.analysis.diagnosis.DiagnosisOptions diagnosis = diagnosisOptions();
         if (live.live()) return LiveAnalyze.run(live, settings, form, !compact, count == null ? 0 : count, spec.commandLine().getErr());
         List<Path> given = new java.util.ArrayList<>(reads);
         given.addAll(inputs);
         if (given.isEmpty()) throw new ParameterException(spec.commandLine(), "no capture given (-r FILE, or -i IFACE to capture live)");
+        // An empty name is the path of the working directory: -r '' analyzed every capture under it.
+        for (Path p : given) if (p.toString().isEmpty()) throw new ParameterException(spec.commandLine(), "'': the file name is empty");
         java.io.PrintStream err = System.err;
         if (given.size() > 1 || java.nio.file.Files.isDirectory(given.get(0))) return analyzeMany(given, settings, form, diagnosis);
         Path file = given.get(0);

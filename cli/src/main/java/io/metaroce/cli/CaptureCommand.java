@@ -28,8 +28,13 @@ import picocli.CommandLine.Option;
         description = {"Capture live RoCEv2/MetaRoCE traffic into pcapng, with dumpcap's options. Needs root or "
                 + "CAP_NET_RAW; -D does not.", "Default filter: udp port 4791 (plus every -d port)."},
         footer = {"", "Examples:", "  metaroce capture -D", "  sudo metaroce capture -i eth1 -w roce.pcapng",
-                "  sudo metaroce capture -i eth1 -i eth2 -w ring.pcapng -b filesize:100000 -b files:10",
-                "  sudo metaroce capture -i eth1 -w - | metaroce analyze -r /dev/stdin   (not seekable: prefer analyze -i)"})
+                // Each example fits the help's 80 columns (picocli cut longer ones anywhere), and runs when copied:
+                // the remark is a shell comment of its own, and standard input is "-r -" (-r /dev/stdin is a pipe,
+                // which analyze refuses to map).
+                "  sudo metaroce capture -i eth1 -i eth2 -w ring.pcapng \\",
+                "      -b filesize:100000 -b files:10",
+                "  sudo metaroce capture -i eth1 -w - | metaroce analyze -r -",
+                "      # analyze reads standard input once it ends; analyze -i eth1 is live"})
 final class CaptureCommand implements Callable<Integer> {
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;

@@ -174,6 +174,8 @@ final class DissectCommand implements Callable<Integer> {
         }
         String conflict = live.fileConflict();
         if (conflict != null) throw usage(conflict);
+        // An empty name is the path of the working directory (": is a directory, not a capture file").
+        if (file != null && file.toString().isEmpty()) throw usage("'': the file name is empty");
         // 0 or a negative count of threads was taken silently as the default; too many ran out of memory.
         if (threads != null && (threads < 1 || threads > MAX_THREADS)) {
             throw usage("--threads must be 1 to " + MAX_THREADS + ", not " + threads);

@@ -28,7 +28,9 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "extract", sortOptions = false, versionProvider = StandardOptions.Version.class,
         description = "Write the packets of the flows matching a query to one pcapng, read from the source captures.",
-        footer = {"", "Examples:", "  metaroce extract --index flows.idx 'naks:>0 AND dest_qp:0x000201' -w naks.pcapng",
+        // Each example fits the help's 80 columns, continued with a backslash (picocli cut a longer one anywhere).
+        footer = {"", "Examples:", "  metaroce extract --index flows.idx 'naks:>0 AND dest_qp:0x000201' \\",
+                "      -w naks.pcapng",
                 "  metaroce analyze -r naks.pcapng"})
 public final class ExtractCommand implements Callable<Integer> {
     @Spec(Spec.Target.SELF)

@@ -156,6 +156,8 @@ public final class IndexCommand implements Callable<Integer> {
         int status = 0;
         List<Path> files = new ArrayList<>();
         for (Path p : paths) status |= expand(p, files);
+        // Nothing to index and nothing to expire: each path has said why; no index is created for nothing.
+        if (files.isEmpty() && expireBefore == null && status != 0) return status;
         // Lucene's open (the marker, the directory, the writer, the first reader: 0.06-0.2 s, much of it cold
         // code) runs beside the first captures' passes instead of before them (docs/benchmarks.md, "helper ixa,
         // ninth session"). Nothing is reported before the index is open, so a directory that is not an index
@@ -228,6 +230,11 @@ public final class IndexCommand implements Callable<Integer> {
      * files), as they are not errors.
      */
     private int expand(Path p, List<Path> files) throws IOException {
+        if (p.toString().isEmpty()) {
+            // The path of the working directory: index '' indexed every capture under it.
+            err.println("metaroce index: '': the file name is empty");
+            return 2;
+        }
         if (!Files.exists(p)) {
             err.println("metaroce index: " + p + ": no such file or directory");
             return 2;
@@ -246,7 +253,7 @@ public final class IndexCommand implements Callable<Integer> {
         try (Stream<Path> s = Files.walk(p)) {
             found = s.filter(Files::isRegularFile).sorted().toList();
         }
-        int status = 0;
+        int status = 0, before = files.size();
         for (Path f : found) {
             if (CaptureIdentity.looksLikeCapture(f)) {
                 files.add(f);
@@ -258,6 +265,12 @@ public final class IndexCommand implements Callable<Integer> {
             } else {
                 err.println("metaroce index: skipped " + f + ": not a pcap or pcapng capture");
             }
+        }
+        // A directory without a capture indexed nothing and exited 0 in silence (a wrong path in a cron job looked
+        // like a night without traffic): an error, as validate says of it, and the other paths are still indexed.
+        if (files.size() == before && status == 0) {
+            err.println("metaroce index: " + p + ": no pcap or pcapng capture in this directory");
+            status = 2;
         }
         return status;
     }

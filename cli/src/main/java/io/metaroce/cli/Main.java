@@ -1,5 +1,7 @@
 package io.metaroce.cli;
 
+import java.util.ArrayList;
+import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -72,7 +74,12 @@ public final class Main implements Runnable {
         });
         cl.setParameterExceptionHandler((e, a) -> {
             String name = e.getCommandLine().getCommandSpec().qualifiedName();
-            e.getCommandLine().getErr().println(name + ": " + e.getMessage());
+            String command = unknownCommand(e);
+            if (command != null) {
+                e.getCommandLine().getErr().println(name + ": " + command);
+                return 2;
+            }
+            e.getCommandLine().getErr().println(name + ": " + badValue(e));
             // A bad value is one line; an unknown or missing option also points at the help.
             if (e instanceof CommandLine.UnmatchedArgumentException || e instanceof CommandLine.MissingParameterException) {
                 e.getCommandLine().getErr().println("Try '" + name + " --help'.");
@@ -86,6 +93,91 @@ public final class Main implements Runnable {
             // thread of a pipeline: it is rethrown on this one) ends here, in one line too.
             return FailureLine.print(cl.getErr(), commandName(cl, args), e);
         }
+    }
+
+    /**
+     * The line for a first argument that names no command ({@code metaroce nosuch}, {@code metaroce analyse}), or null
+     * for any other mistake. picocli said "Unmatched argument at index 0: 'nosuch'", which names neither what the word
+     * was taken for nor the commands; a near miss (one or two letters off, or the start of a name) gets a "did you mean".
+     */
+    static String unknownCommand(CommandLine.ParameterException e) {
+        if (!(e instanceof CommandLine.UnmatchedArgumentException u) || e.getCommandLine().getParent() != null) return null;
+        var commands = e.getCommandLine().getSubcommands();
+        if (commands.isEmpty() || u.getUnmatched().isEmpty()) return null;
+        String word = u.getUnmatched().get(0);
+        if (word.startsWith("-")) return null;   // an unknown option: picocli's line and the pointer to the help
+        List<String> names = new ArrayList<>();
+        for (String c : commands.keySet()) if (!c.equals("help")) names.add(c);
+        names.add("gui");   // started by the launcher script, not by this class
+        String near = null;
+        for (String c : names) {
+            boolean prefix = word.length() >= 2 && c.startsWith(word);
+            if (prefix || editDistance(word.toLowerCase(java.util.Locale.ROOT), c) <= Math.min(2, c.length() / 3)) {
+                near = c;
+                break;
+            }
+        }
+        return near != null ? "unknown command '" + word + "'; did you mean '" + near + "'? (see metaroce --help)"
+                : "unknown command '" + word + "' (commands: " + String.join(", ", names) + "; see metaroce --help)";
+    }
+
+    /** Levenshtein distance, transpositions counting one (analyse, anaylze: one from analyze). */
+    private static int editDistance(String a, String b) {
+        int[][] d = new int[a.length() + 1][b.length() + 1];
+        for (int i = 0; i <= a.length(); i++) d[i][0] = i;
+        for (int j = 0; j <= b.length(); j++) d[0][j] = j;
+        for (int i = 1; i <= a.length(); i++) {
+            for (int j = 1; j <= b.length(); j++) {
+                int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
+                d[i][j] = Math.min(Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1), d[i - 1][j - 1] + cost);
+                if (i > 1 && j > 1 && a.charAt(i - 1) == b.charAt(j - 2) && a.charAt(i - 2) == b.charAt(j - 1)) {
+                    d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+                }
+            }
+        }
+        return d[a.length()][b.length()];
+    }
+
+    /**
+     * The message of a bad option value in the product's words ("-c must be a whole number, not 'abc'"), else
+     * picocli's message as it is. picocli wrote "Invalid value for option '--count': 'abc' is not a long" (Java's type
+     * names, and the long name when -c was typed), "expected one of [text, json] (case-sensitive) but was 'xml'", and
+     * for a KEY=VALUE option "Value for option option '--severity' (RULE=LEVEL) should be in KEY=VALUE format but was
+     * x", the word doubled.
+     */
+    static String badValue(CommandLine.ParameterException e) {
+        String m = String.valueOf(e.getMessage());
+        if (!(e.getArgSpec() instanceof CommandLine.Model.OptionSpec o)) return m;
+        String option = o.shortestName(), value = e.getValue();
+        if (m.startsWith("Value for option option '") && m.contains(" should be in KEY=VALUE format but was ")) {
+            if (value == null) value = m.substring(m.indexOf(" but was ") + " but was ".length());
+            return option + " must be " + o.paramLabel() + ", not '" + value + "'";
+        }
+        if (!m.startsWith("Invalid value for option '") || value == null) return m;
+        Class<?> type = o.typeInfo().isMultiValue() && o.typeInfo().getAuxiliaryTypes().length > 0
+                ? o.typeInfo().getAuxiliaryTypes()[o.typeInfo().getAuxiliaryTypes().length - 1] : o.type();
+        boolean isLong = type == long.class || type == Long.class;
+        if (type == int.class || type == Integer.class || isLong) {
+            // A whole number past the type's range is one all the same: say it is too large instead.
+            if (value.strip().matches("[-+]?\\d+")) {
+                return option + ": '" + value + "' is too " + (value.strip().startsWith("-") ? "small" : "large")
+                        + " (at most " + (isLong ? Long.MAX_VALUE : Integer.MAX_VALUE) + ")";
+            }
+            return option + " must be a whole number, not '" + value + "'";
+        }
+        if (type == double.class || type == Double.class || type == float.class || type == Float.class) {
+            return option + " must be a number, not '" + value + "'";
+        }
+        if (type.isEnum()) {
+            List<String> names = new ArrayList<>();
+            for (Object c : type.getEnumConstants()) names.add(c.toString());
+            String last = names.remove(names.size() - 1);
+            return option + " must be " + (names.isEmpty() ? last : String.join(", ", names) + " or " + last)
+                    + ", not '" + value + "'";
+        }
+        // A converter's own message, after picocli's "Invalid value for option '--x': ".
+        int colon = m.indexOf("': ");
+        return colon < 0 ? m : option + ": " + m.substring(colon + 3);
     }
 
     /** "metaroce CMD" for the first argument that names a subcommand, else "metaroce". */

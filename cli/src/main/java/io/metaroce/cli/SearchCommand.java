@@ -45,7 +45,9 @@ import picocli.CommandLine.Spec;
                 + "ranges (naks:[5 TO *], naks:>=5), hex QPs (dest_qp:0x000201), IPs and CIDR (src:10.0.0.0/24), "
                 + "human times (first:[2026-11-30T02:00 TO 2026-11-30T02:10], UTC), wildcards (rule:MR-RTX-*), "
                 + "AND/OR/NOT and parentheses; a bare value searches flow, src, dst, rules and events.",
-        footer = {"", "Examples:", "  metaroce search --index flows.idx 'retransmitted_packets:[1 TO *]' --sort retransmitted_packets",
+        // Each example fits the help's 80 columns, continued with a backslash (picocli cut a longer one anywhere).
+        footer = {"", "Examples:", "  metaroce search --index flows.idx 'retransmitted_packets:[1 TO *]' \\",
+                "      --sort retransmitted_packets",
                 "  metaroce search --index flows.idx 'src:10.0.0.0/24 AND naks:>0' -T jsonl",
                 "  metaroce search --index flows.idx '*:*' --top dest_qp --by naks"})
 public final class SearchCommand implements Callable<Integer> {

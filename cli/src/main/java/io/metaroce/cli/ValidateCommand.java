@@ -25,7 +25,10 @@ import picocli.CommandLine.Parameters;
                 "Exit code: 0 nothing at or above --fail-on, 1 something was, 2 a capture could not be read or is damaged "
                         + "(the others are still validated) or bad usage."},
         footer = {"", "Examples:", "  metaroce validate captures/",
-                "  metaroce validate --fail-on error -T junit -o results.xml --report report.html captures/",
+                // Each example fits the help's 80 columns, continued with a backslash: picocli cut a longer one
+                // at any character (report.\nhtml), and the copied lines did not run.
+                "  metaroce validate --fail-on error -T junit -o results.xml \\",
+                "      --report report.html captures/",
                 "  metaroce validate --tap host:10.0.0.1 --skip-rules 'MR-CC-*' run.pcapng",
                 "  metaroce validate -T sarif -o results.sarif --config validate.yaml run.pcapng"})
 public final class ValidateCommand implements Callable<Integer> {
@@ -133,6 +136,13 @@ public final class ValidateCommand implements Callable<Integer> {
             return 0;
         }
         inputs.addAll(reads);
+        // An empty name is the path of the working directory: validate '' validated every capture under it.
+        for (Path p : inputs) {
+            if (p.toString().isEmpty()) {
+                System.err.println("metaroce validate: '': the file name is empty");
+                return 2;
+            }
+        }
         if (inputs.isEmpty() && !live.live()) {
             System.err.println("metaroce validate: no capture given (FILE|DIR..., or -i IFACE to capture live); see --help");
             return 2;

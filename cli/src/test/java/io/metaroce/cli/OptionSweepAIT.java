@@ -105,7 +105,7 @@ class OptionSweepAIT {
         add("simulate -p line-rate-gbps=Infinity", Call.of("simulate", "--scenario", "rocev2-clean", "-p", "line-rate-gbps=Infinity", "--out", out),
                 says("parameter line-rate-gbps: 'Infinity' is not a valid value"));
         add("simulate -p delay-ns=-1", Call.of("simulate", "--scenario", "rocev2-clean", "-p", "delay-ns=-1", "--out", out),
-                says("delay-ns must be >= 0"));
+                says("parameter delay-ns must be 0..1000000000000000, not -1"));
         // mirror-paths: a path that is not there was an internal error (ArrayIndexOutOfBoundsException), a word
         // a bare "For input string".
         add("simulate -p mirror-paths=99", Call.of("simulate", "--scenario", "rocev2-clean", "--tap", "mirror", "-p", "mirror-paths=99",

@@ -19,6 +19,12 @@ public final class Params {
     /** All parameters, in documentation order. */
     public static final Map<String, Key> KEYS;
 
+    /** The largest time a "-ns" parameter takes, and (in microseconds) a "-us" one: 10^15 ns, 11.6 days. */
+    static final long MAX_NS = 1_000_000_000_000_000L;
+
+    /** The allowed range {min, max} of each integer parameter. */
+    private static final Map<String, long[]> RANGES;
+
     static {
         Map<String, Key> k = new LinkedHashMap<>();
         add(k, "seed", "1", "random seed; the same seed and parameters give the same bytes");
@@ -95,6 +101,53 @@ public final class Params {
         add(k, "capture-drop-burst", "1", "capture drops come in bursts of this many packets");
         add(k, "sample", "1", "keep 1 packet in N at the tap (sampling)");
         KEYS = Collections.unmodifiableMap(k);
+        // The integer parameters' ranges. Outside them a value was taken as given and the run went on with
+        // nonsense (vlan=5000 wrote a VLAN id that does not fit its 12 bits, dscp=999 one beyond 6 bits,
+        // ack-every=0 and credit-window=0 were raised to 1 and 2 without a word) or ended in Java's "For input
+        // string" (a value past an int). -1 is "none" where the key documents it.
+        Map<String, long[]> r = new LinkedHashMap<>();
+        long i = Integer.MAX_VALUE;
+        range(r, "frames", 0, Long.MAX_VALUE);
+        range(r, "hosts", 2, 4096);
+        // QP pairs per host pair: each QP keeps rings of RING (65,536) PSNs, about 2.5 MiB a pair, so the heap
+        // bounds their number long before this (Simulator.validate says so before anything is allocated); this
+        // only keeps the count an int.
+        range(r, "qps", 1, 65536);
+        range(r, "paths", 1, 1024);
+        // At most the send ring (RcQp.RING): a window beyond it would overwrite PSNs still in flight.
+        range(r, "credit-window", 2, 65536);
+        range(r, "window", 1, 65536);
+        range(r, "vlan", -1, 4094);   // 12 bits; 4095 is reserved (802.1Q)
+        range(r, "dscp", 0, 63);      // 6 bits
+        range(r, "odd-dscp", 0, 63);
+        // Nanosecond times: at most 10^15 ns (11.6 days), so that sums of times (a path's delay plus its index
+        // times the step, added to the clock) stay far inside the 64-bit nanosecond clock.
+        for (String t : new String[] {"delay-ns", "delay-step-ns", "jitter-ns", "slow-path-extra-ns"}) {
+            range(r, t, 0, MAX_NS);
+        }
+        for (String t : new String[] {"lossy-path", "path-down", "slow-path"}) range(r, t, -1, 1023);
+        range(r, "ecn-threshold-bytes", 0, Long.MAX_VALUE);
+        range(r, "buffer-bytes", 0, Long.MAX_VALUE);
+        range(r, "ack-every", 1, i);
+        range(r, "messages", 0, i);
+        range(r, "ud-count", 0, i);
+        range(r, "rnr-buffers", -1, i);
+        range(r, "rnr-timer", 0, 31);   // the 5-bit RNR timer code of the AETH
+        range(r, "retry-count", -1, i);
+        range(r, "fail-qp", -1, i);
+        range(r, "host-down", -1, 4095);
+        range(r, "odd-dscp-qp", -1, i);
+        range(r, "link-mtu", 0, 65535);   // an IP packet's length field
+        range(r, "big-message-at", -1, i);
+        range(r, "snaplen", 0, i);
+        range(r, "capture-drop-burst", 1, i);
+        range(r, "sample", 1, i);
+        RANGES = Collections.unmodifiableMap(r);
+    }
+
+    private static void range(Map<String, long[]> m, String name, long min, long max) {
+        if (!KEYS.containsKey(name)) throw new IllegalStateException(name);
+        m.put(name, new long[] {min, max});
     }
 
     private static void add(Map<String, Key> m, String name, String def, String doc) {
@@ -126,6 +179,21 @@ public final class Params {
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("parameter " + key + ": '" + value + "' is not a valid value (default "
                     + def + ")");
+        }
+        long[] range = RANGES.get(key);
+        if (range != null) {
+            long n = Long.parseLong(v);
+            if (n < range[0] || n > range[1]) {
+                String allowed = range[1] == Integer.MAX_VALUE || range[1] == Long.MAX_VALUE ? "at least " + range[0] : range[0] + ".." + range[1];
+                throw new IllegalArgumentException("parameter " + key + " must be " + allowed + ", not " + v);
+            }
+        }
+        boolean time = key.endsWith("-us"), rate = key.endsWith("-gbps");
+        if ((time || rate) && Double.parseDouble(v) > (time ? MAX_NS / 1000 : 1e6)) {
+            // A time beyond 10^12 us (11.6 days) overflows the nanosecond clock once added to it; a rate beyond
+            // 10^6 Gb/s is no network. (A probability beyond 1 is refused by Simulator.validate.)
+            throw new IllegalArgumentException("parameter " + key + " must be at most "
+                    + (time ? "1000000000000 (11.6 days)" : "1000000") + ", not " + v);
         }
         values.put(key, v);
         return this;

@@ -76,16 +76,38 @@ public final class Simulator {
 
     /** Checks the parameters a run would reject, before any file is created (IllegalArgumentException). */
     public static void validate(Params p) {
-        int pmtu = p.i("pmtu");
-        if (pmtu < 256 || pmtu > 4096 || Integer.bitCount(pmtu) != 1) {
+        // Read as longs: a value past an int was Java's "For input string" here.
+        long pmtu = p.l("pmtu"), peerPmtu = p.l("peer-pmtu");
+        if (pmtu < 256 || pmtu > 4096 || Long.bitCount(pmtu) != 1) {
             throw new IllegalArgumentException("pmtu must be 256, 512, 1024, 2048 or 4096, not " + pmtu);
         }
+        // peer-pmtu < 0 was taken as 0 (none), 999 as a path MTU no QP can have.
+        if (peerPmtu != 0 && (peerPmtu < 256 || peerPmtu > 4096 || Long.bitCount(peerPmtu) != 1)) {
+            throw new IllegalArgumentException("peer-pmtu must be 0 (pmtu), 256, 512, 1024, 2048 or 4096, not " + peerPmtu);
+        }
+        // The text parameters: an unknown transport or workload was the default (rocev2, write) without a word, a
+        // tap or format only refused once the output files were created.
+        oneOf(p, "transport", "rocev2", "metaroce");
+        oneOf(p, "workload", "write", "send", "mixed", "read-atomic", "ring-allreduce", "incast", "alltoall");
+        oneOf(p, "tap", "sender", "receiver", "mirror");
+        oneOf(p, "format", "pcap", "pcapng", "auto");
+        messageSize(p.str("message-size"));
         if (p.i("paths") < 1 || p.i("paths") > 1024) throw new IllegalArgumentException("paths must be 1..1024");
         if (p.i("hosts") < 2 || p.i("hosts") > 4096) throw new IllegalArgumentException("hosts must be 2..4096");
         if (p.i("qps") < 1 || p.i("window") < 1 || p.i("sample") < 1 || p.i("messages") < 0 || p.l("frames") < 0) {
             throw new IllegalArgumentException("qps, window and sample must be >= 1; messages and frames >= 0");
         }
         if (p.i("snaplen") < 0) throw new IllegalArgumentException("snaplen must be >= 0");
+        // A fault on a path or host that does not exist was no fault at all, silently.
+        for (String k : new String[] {"lossy-path", "path-down", "slow-path"}) {
+            if (p.i(k) >= p.i("paths")) {
+                throw new IllegalArgumentException(k + " must be -1 (none) or a path 0.." + (p.i("paths") - 1) + ", not " + p.i(k));
+            }
+        }
+        if (p.i("host-down") >= Math.max(2, p.i("hosts"))) {
+            throw new IllegalArgumentException("host-down must be -1 (none) or a host 0.." + (p.i("hosts") - 1) + ", not " + p.i("host-down"));
+        }
+        qpMemory(p, Runtime.getRuntime().maxMemory());
         for (String k : new String[] {"loss", "capture-drop"}) {
             if (p.d(k) < 0 || p.d(k) > 1) throw new IllegalArgumentException(k + " must be a probability 0..1");
         }
@@ -112,6 +134,81 @@ public final class Simulator {
                             + " separated by commas, not '" + mirrored + "'");
                 }
             }
+        }
+    }
+
+    /** key's value is one of the choices (the one check of each text parameter's spelling). */
+    private static void oneOf(Params p, String key, String... choices) {
+        String v = p.str(key);
+        for (String c : choices) if (c.equals(v) || key.equals("format") && c.equalsIgnoreCase(v)) return;
+        throw new IllegalArgumentException(key + " must be " + String.join(", ", java.util.Arrays.asList(choices).subList(0,
+                choices.length - 1)) + " or " + choices[choices.length - 1] + ", not '" + v + "'");
+    }
+
+    /**
+     * message-size as {@code Scenarios.size} reads it: fixed:N, uniform:MIN:MAX or lognormal:MEDIAN:SIGMA. A size
+     * outside 1..4 MiB was clamped in silence (fixed:-1 sent 1-byte messages), a missing or extra part or a number
+     * that is not one ended the run in Java's words after the files were created.
+     */
+    static void messageSize(String dist) {
+        String[] f = dist.split(":", -1);
+        String why = null;
+        try {
+            switch (f[0]) {
+                case "fixed" -> {
+                    if (f.length != 2) why = "fixed:N";
+                    else if (!size(f[1])) why = "fixed:N with N 1.." + MAX_MESSAGE;
+                }
+                case "uniform" -> {
+                    if (f.length != 3) why = "uniform:MIN:MAX";
+                    else if (!size(f[1]) || !size(f[2]) || Integer.parseInt(f[1]) > Integer.parseInt(f[2])) {
+                        why = "uniform:MIN:MAX with 1 <= MIN <= MAX <= " + MAX_MESSAGE;
+                    }
+                }
+                case "lognormal" -> {
+                    double median = f.length == 3 ? Double.parseDouble(f[1]) : Double.NaN;
+                    double sigma = f.length == 3 ? Double.parseDouble(f[2]) : Double.NaN;
+                    if (!(median >= 1 && median <= MAX_MESSAGE && sigma >= 0 && Double.isFinite(sigma))) {
+                        why = "lognormal:MEDIAN:SIGMA with MEDIAN 1.." + MAX_MESSAGE + " and SIGMA at least 0";
+                    }
+                }
+                default -> why = "fixed:N, uniform:MIN:MAX or lognormal:MEDIAN:SIGMA (bytes)";
+            }
+        } catch (NumberFormatException e) {
+            why = "fixed:N, uniform:MIN:MAX or lognormal:MEDIAN:SIGMA with numbers of bytes";
+        }
+        if (why != null) throw new IllegalArgumentException("message-size must be " + why + ", not '" + dist + "'");
+    }
+
+    /** The largest message (Scenarios.size clamps a drawn size to it). */
+    private static final int MAX_MESSAGE = 1 << 22;
+
+    private static boolean size(String n) {
+        int v = Integer.parseInt(n);
+        return v >= 1 && v <= MAX_MESSAGE;
+    }
+
+    /** The heap one RC QP pair takes: each of its two QPs allocates rings of RcQp.RING (65,536) PSNs, about 1.1 MiB. */
+    static final long QP_PAIR_BYTES = 5L << 19;   // 2.5 MiB, measured 2.3 (qps=1000: 2.3 GB)
+
+    /**
+     * Refuses, before anything is allocated, a run whose RC QP pairs alone would take more than half the heap
+     * (the rest is the event queue, the frames in flight and the truth; qps=1000, 2.3 GB, ran in a heap of 5.8): qps=100000000 ran for half a minute and ended out of
+     * memory. The count follows the workloads of {@code Scenarios.generic} (the only ones qps and hosts scale).
+     */
+    static void qpMemory(Params p, long maxHeap) {
+        long hosts = Math.max(2, p.l("hosts")), qps = p.l("qps");
+        long pairs = switch (p.str("workload")) {
+            case "incast" -> (hosts - 1) * qps;
+            case "alltoall" -> hosts * (hosts - 1);
+            case "ring-allreduce" -> Math.max(3, hosts);
+            default -> qps;
+        };
+        long fits = maxHeap / 2 / QP_PAIR_BYTES;
+        if (pairs > fits) {
+            throw new IllegalArgumentException("qps=" + qps + ", hosts=" + hosts + ", workload=" + p.str("workload") + ": "
+                    + pairs + " RC QP pairs need about " + (pairs * QP_PAIR_BYTES >> 20) + " MiB; a heap of " + (maxHeap >> 20)
+                    + " MiB takes " + fits + ": fewer qps or hosts, or more heap (METAROCE_JAVA_OPTS=-Xmx8g)");
         }
     }
 
