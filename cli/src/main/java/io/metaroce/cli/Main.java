@@ -160,8 +160,9 @@ public final class Main implements Runnable {
         if (type == int.class || type == Integer.class || isLong) {
             // A whole number past the type's range is one all the same: say it is too large instead.
             if (value.strip().matches("[-+]?\\d+")) {
-                return option + ": '" + value + "' is too " + (value.strip().startsWith("-") ? "small" : "large")
-                        + " (at most " + (isLong ? Long.MAX_VALUE : Integer.MAX_VALUE) + ")";
+                boolean negative = value.strip().startsWith("-");
+                return option + ": '" + value + "' is too " + (negative ? "small (at least " : "large (at most ")
+                        + (negative ? (isLong ? Long.MIN_VALUE : Integer.MIN_VALUE) : (isLong ? Long.MAX_VALUE : Integer.MAX_VALUE)) + ")";
             }
             return option + " must be a whole number, not '" + value + "'";
         }

@@ -122,6 +122,8 @@ class OptionSweepCIT {
         bad("dissect -c abc", "metaroce dissect: -c must be a whole number, not 'abc'", "dissect", "-r", CLEAN, "-c", "abc");
         bad("dissect -c past a long", "metaroce dissect: -c: '99999999999999999999' is too large (at most 9223372036854775807)",
                 "dissect", "-r", CLEAN, "-c", "99999999999999999999");
+        bad("validate --threads below an int", "metaroce validate: --threads: '-99999999999' is too small (at least -2147483648)",
+                "validate", "--threads", "-99999999999", CLEAN);
         bad("dissect -T xml", "metaroce dissect: -T must be text, json, jsonl or fields, not 'xml'", "dissect", "-r", CLEAN, "-T", "xml");
         bad("validate --threads x", "metaroce validate: --threads must be a whole number, not 'x'", "validate", "--threads", "x", CLEAN);
         bad("validate --severity x", "metaroce validate: --severity must be RULE=LEVEL, not 'x'", "validate", "--severity", "x", CLEAN);
