@@ -72,10 +72,12 @@ final class CaptureCopy implements AutoCloseable {
      * Writes one frame. Throws IllegalStateException when -F pcap meets a second link type (a pcap file has one).
      */
     void write(Frame f) throws IOException {
-        CaptureInterface ci = sourceInterface(f.interfaceId(), f.linkType());
-        int fcs = ci == null ? -1 : ci.fcsLength();
         if (pcap) {
             if (classic == null) {
+                // The source's interface only where the file's header or an interface block is made: stats() copies
+                // every interface's description, which is no work to do per frame.
+                CaptureInterface ci = sourceInterface(f.interfaceId(), f.linkType());
+                int fcs = ci == null ? -1 : ci.fcsLength();
                 int snap = ci == null || ci.snapLength() <= 0 || ci.snapLength() > PCAP_NO_LIMIT ? PCAP_NO_LIMIT : (int) ci.snapLength();
                 classic = new PcapWriter(java.nio.channels.Channels.newChannel(target), CaptureFormat.PCAP_NS,
                         fcs > 0 ? LinkTypes.pcapLinkTypeWithFcs(f.linkType(), fcs) : f.linkType(), snap, java.nio.ByteOrder.LITTLE_ENDIAN);
@@ -89,6 +91,8 @@ final class CaptureCopy implements AutoCloseable {
             long key = ((long) f.interfaceId() << 16) | (f.linkType() & 0xFFFF);
             Integer id = interfaces.get(key);
             if (id == null) {
+                CaptureInterface ci = sourceInterface(f.interfaceId(), f.linkType());
+                int fcs = ci == null ? -1 : ci.fcsLength();
                 id = ng.addInterface(f.linkType(), ci == null || ci.snapLength() > Integer.MAX_VALUE ? 0 : (int) ci.snapLength(),
                         ci == null ? null : ci.name(), ci == null ? null : ci.description(), null, fcs);
                 interfaces.put(key, id);

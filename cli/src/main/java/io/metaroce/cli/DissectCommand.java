@@ -588,9 +588,7 @@ final class DissectCommand implements Callable<Integer> {
         try {
             for (int k = 0; k < frames.size() && k < budget; k++) copy.write(frames.get(k));
             return true;
-        } catch (java.io.IOException e) {
-            copyFailed = e.getMessage();
-        } catch (IllegalStateException e) {
+        } catch (java.io.IOException | IllegalStateException e) {
             copyFailed = e.getMessage();
         }
         return false;

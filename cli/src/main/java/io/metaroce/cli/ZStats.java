@@ -131,7 +131,7 @@ final class ZStats implements DissectCommand.FrameSink {
         long last = lastTime == Long.MIN_VALUE ? -1 : lastTime / intervalNanos;
         for (long i = 0; i <= last; i++) {
             long[] c = intervals.getOrDefault(i, new long[2]);
-            long end = Math.min((i + 1) * intervalNanos, Math.max(lastTime, (i + 1) * intervalNanos));
+            long end = (i + 1) * intervalNanos;
             out.ascii("| ").ascii(secs(i * intervalNanos)).ascii(" <> ").ascii(secs(i == last ? Math.min(end, lastTime) : end))
                     .ascii(" | ").ascii(String.format("%6d", c[0])).ascii(" | ").ascii(String.format("%6d", c[1])).ascii(" |\n");
         }
