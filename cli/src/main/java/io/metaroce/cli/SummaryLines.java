@@ -67,9 +67,9 @@ final class SummaryLines implements DissectCommand.FrameSink {
                 java.time.LocalDateTime at = java.time.LocalDateTime.ofEpochSecond(Math.floorDiv(t, 1_000_000_000L), 0,
                         mode == A || mode == AD || mode == ADOY ? zone.getRules().getOffset(java.time.Instant.ofEpochSecond(Math.floorDiv(t, 1_000_000_000L)))
                                 : java.time.ZoneOffset.UTC);
-                if (mode == AD || mode == UD) out.ascii(String.format("%04d-%02d-%02d ", at.getYear(), at.getMonthValue(), at.getDayOfMonth()));
-                if (mode == ADOY || mode == UDOY) out.ascii(String.format("%04d/%03d ", at.getYear(), at.getDayOfYear()));
-                out.ascii(String.format("%02d:%02d:%02d", at.getHour(), at.getMinute(), at.getSecond()));
+                if (mode == AD || mode == UD) out.ascii(String.format(java.util.Locale.ROOT, "%04d-%02d-%02d ", at.getYear(), at.getMonthValue(), at.getDayOfMonth()));
+                if (mode == ADOY || mode == UDOY) out.ascii(String.format(java.util.Locale.ROOT, "%04d/%03d ", at.getYear(), at.getDayOfYear()));
+                out.ascii(String.format(java.util.Locale.ROOT, "%02d:%02d:%02d", at.getHour(), at.getMinute(), at.getSecond()));
                 fraction(Math.floorMod(t, 1_000_000_000L));
             }
         }

@@ -133,12 +133,12 @@ final class ZStats implements DissectCommand.FrameSink {
             long[] c = intervals.getOrDefault(i, new long[2]);
             long end = (i + 1) * intervalNanos;
             out.ascii("| ").ascii(secs(i * intervalNanos)).ascii(" <> ").ascii(secs(i == last ? Math.min(end, lastTime) : end))
-                    .ascii(" | ").ascii(String.format("%6d", c[0])).ascii(" | ").ascii(String.format("%6d", c[1])).ascii(" |\n");
+                    .ascii(" | ").ascii(String.format(java.util.Locale.ROOT, "%6d", c[0])).ascii(" | ").ascii(String.format(java.util.Locale.ROOT, "%6d", c[1])).ascii(" |\n");
         }
         out.ascii("========================================\n");
     }
 
     private static String secs(long ns) {
-        return String.format("%.5f", ns / 1e9);
+        return String.format(java.util.Locale.ROOT, "%.5f", ns / 1e9);
     }
 }
