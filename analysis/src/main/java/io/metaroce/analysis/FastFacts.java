@@ -280,7 +280,14 @@ final class FastFacts implements FastFrame {
         else if (icrcOff + 4 <= limit) icrcValue = littleEndianInt(buffer, bufferAt + icrcOff) & 0xFFFFFFFFL;
         else if (icrcOff + 4 == end) icrcValue = tail & 0xFFFFFFFFL; // a head copy: the frame's last 4 bytes
         else return needFrame();
-        if (icrc != null && icrc.overIp(data(), ip, ipHeaderLength, v6, bth, icrcOff) != icrcValue) return false;
+        // The frame whole in the reader's window (buffer, limit == end): its CRC from there, as validate's short cut
+        // does. Not from the file's mapping (data()): the first touch of each of its pages is a page fault, on this VM
+        // an exit to the hypervisor, and the CRC reads every page (analyze --check-icrc of 1 M frames, 733 MB: 1.50 ->
+        // 0.74 s wall; docs/benchmarks.md, "Twenty-sixth session"). FillSplit, which copies only a frame's head, does
+        // not run under --check-icrc.
+        if (icrc != null && (buffer != null && limit == end
+                ? icrc.overIp(buffer, bufferAt, ip, ipHeaderLength, v6, bth, icrcOff)
+                : icrc.overIp(data(), ip, ipHeaderLength, v6, bth, icrcOff)) != icrcValue) return false;
 
         // Accepted: the layout for FastFrame, then the same fields as FrameFacts.from, in its order.
         ipOff = ip;
@@ -413,6 +420,11 @@ final class FastFacts implements FastFrame {
     private boolean needFrame() {
         needFrame = true;
         return false;
+    }
+
+    /** Whether this frame's bytes were sliced out of the file's mapping ({@link #data()}): never for the window's. */
+    boolean slicedTheMapping() {
+        return data != null;
     }
 
     @Override public MemorySegment data() {

@@ -75,6 +75,9 @@ final class AotTraining {
                     }
                     case "analyze" -> {
                         runs.add(new String[] {"analyze", "-r", trainingCapture(tmp).toString()});
+                        // --check-icrc's pass (the ICRC on the decoding thread, no FillSplit): its classes and
+                        // profiles, otherwise read from the jar and profiled anew at every such start.
+                        runs.add(new String[] {"analyze", "--check-icrc", "-r", trainingCapture(tmp).toString()});
                         runs.add(new String[] {"analyze", "-r", s});
                         runs.add(new String[] {"analyze", "-r", s, "-T", "json"});
                         for (Path other : otherSamples(sample)) runs.add(new String[] {"analyze", "-r", other.toString()});
