@@ -853,7 +853,8 @@ final class DissectCommand implements Callable<Integer> {
                         bits = (end - first) * 8;
                         mask = ((1L << f.bitWidth()) - 1) << (bits - (f.bitOffset() - first * 8) - f.bitWidth());
                     }
-                    int width = bits <= 8 ? 8 : bits <= 16 ? 16 : bits <= 24 ? 24 : bits <= 32 ? 32 : 64;
+                    // A computed field (frame.len, analysis.*) has no width on the wire: a 64-bit number.
+                    int width = bits == 0 ? 64 : bits <= 8 ? 8 : bits <= 16 ? 16 : bits <= 24 ? 24 : bits <= 32 ? 32 : 64;
                     String type = switch (f.type()) {
                         case UINT -> "FT_UINT" + width;
                         case BOOL -> "FT_BOOLEAN";
@@ -862,7 +863,7 @@ final class DissectCommand implements Callable<Integer> {
                         case ETHER -> "FT_ETHER";
                         case BYTES -> "FT_BYTES";
                         case STRING -> "FT_STRING";
-                        case TIME -> f.name().equals("frame.time_epoch") ? "FT_ABSOLUTE_TIME" : "FT_RELATIVE_TIME";
+                        case TIME -> "FT_RELATIVE_TIME"; // seconds, as tshark's frame.time_epoch and time_relative
                     };
                     String base = f.type() == io.metaroce.protocol.ValueType.BOOL ? (mask == 0 ? "" : Integer.toString(width))
                             : f.type() != io.metaroce.protocol.ValueType.UINT ? ""
