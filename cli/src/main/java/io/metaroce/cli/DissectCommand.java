@@ -104,11 +104,21 @@ final class DissectCommand implements Callable<Integer> {
     String timeFormat;
 
     @Option(names = "-z", paramLabel = "STAT", description = "Statistics after the frames (repeatable; with -q only them), as tshark -z: "
-            + "io,phs (protocol hierarchy), io,stat,INTERVAL (frames and bytes per INTERVAL seconds); -z help lists them.")
+            + "io,phs (protocol hierarchy), io,stat,INTERVAL (frames and bytes per INTERVAL seconds), conv,TYPE and "
+            + "endpoints,TYPE (TYPE: eth, ip, ipv6, udp), expert; io,phs, conv, endpoints and expert take ,FILTER after "
+            + "them; -z help lists them.")
     List<String> zStats;
-    private boolean zPhs;
     private long zIntervalNanos;
     private String zIntervalText;
+    /** -z: per argument, its table's own display filter (or null), compiled once for every worker. */
+    private final List<DisplayFilter> zFilters = new ArrayList<>();
+    /** -z expert was given: the analysis runs first, for its findings (as tshark's TCP analysis does for its items). */
+    private boolean zExpert;
+
+    @Option(names = "-G", paramLabel = "REPORT", arity = "0..1", fallbackValue = "fields",
+            description = "Print a glossary and exit, as tshark -G: fields (the default; as --list-fields, in tshark's "
+                    + "layout) or protocols.")
+    String glossary;
     /** -z: every worker's counts, merged after the run. */
     private final List<ZStats> zWorkers = java.util.Collections.synchronizedList(new ArrayList<>());
 
@@ -162,6 +172,7 @@ final class DissectCommand implements Callable<Integer> {
             listFields();
             return 0;
         }
+        if (glossary != null) return glossary();
         if (file == null && !live.live()) {
             err.println("metaroce dissect: no capture given (-r FILE, or -i IFACE to capture live)");
             return 2;
@@ -240,13 +251,30 @@ final class DissectCommand implements Callable<Integer> {
                     System.out.println("     " + String.join("\n     ", ZStats.SUPPORTED));
                     return 0;
                 }
-                if (z.equals("io,phs")) zPhs = true;
-                else if (z.startsWith("io,stat,") && zInterval(z.substring(8))) zIntervalText = z.substring(8);
-                else {
-                    err.println("metaroce dissect: invalid -z argument \"" + z + "\"; it must be one of: io,phs, io,stat,INTERVAL "
-                            + "(INTERVAL: seconds, more than 0)");
+                if (z.startsWith("io,stat,") && zInterval(z.substring(8))) {
+                    zIntervalText = z.substring(8);
+                    zFilters.add(null);
+                    continue;
+                }
+                String kind = zKind(z);
+                if (kind == null) {
+                    err.println("metaroce dissect: invalid -z argument \"" + z + "\"; it must be one of: conv,TYPE, "
+                            + "endpoints,TYPE (TYPE: eth, ip, ipv6 or udp), expert, io,phs (each with ,FILTER after it or "
+                            + "not), io,stat,INTERVAL (INTERVAL: seconds, more than 0)");
                     return 2;
                 }
+                String text = zFilterText(z);
+                DisplayFilter f = null;
+                if (text != null) {
+                    try {
+                        f = DisplayFilter.compile(text, FieldCatalog.get());
+                    } catch (FilterException e) {
+                        err.println("metaroce dissect: -z " + z + ": bad display filter: " + e.oneLine());
+                        return 2;
+                    }
+                }
+                zFilters.add(f);
+                if (kind.equals("expert")) zExpert = true;
             }
         }
         if (onlyProtocols != null) {
@@ -299,7 +327,9 @@ final class DissectCommand implements Callable<Integer> {
         }
         DissectorConfig config = new DissectorConfig(ports, !noIcrc);
         boolean needAnalysis = analysis || selected.stream().anyMatch(f -> f.name().startsWith("analysis."))
-                || (displayFilter != null && displayFilter.referencedFields().stream().anyMatch(f -> f.name().startsWith("analysis.")));
+                || (displayFilter != null && displayFilter.referencedFields().stream().anyMatch(f -> f.name().startsWith("analysis.")))
+                || zFilters.stream().anyMatch(z -> z != null && z.referencedFields().stream().anyMatch(f -> f.name().startsWith("analysis.")))
+                || (zExpert && !live.live());
         AnalysisSession verdicts = null;
         if (needAnalysis && live.live()) {
             err.println("metaroce dissect: the analysis.* fields (-A) need a capture file: use analyze -i for live analysis");
@@ -424,14 +454,83 @@ final class DissectCommand implements Callable<Integer> {
 
     /** -z: the statistics of every worker merged, in the order asked for. */
     private void printStats() {
-        ZStats all = new ZStats((d, ff) -> { }, zPhs, zIntervalNanos, 0);
+        ZStats all = new ZStats((d, ff) -> { }, zTallies(), zIntervalNanos, 0);
         for (ZStats z : zWorkers) all.merge(z);
         ByteOut out = new ByteOut(System.out);
-        for (String z : zStats) {
-            if (z.equals("io,phs")) all.printPhs(out, filter);
+        for (int i = 0; i < zStats.size(); i++) {
+            if (all.tallies.get(i) != null) all.tallies.get(i).print(out);
             else all.printIoStat(out, zIntervalNanos, zIntervalText);
         }
         out.flush();
+    }
+
+    /**
+     * What a -z argument counts (conv, endpoints, expert, phs), or null when it is none of them: conv,TYPE and
+     * endpoints,TYPE with TYPE eth, ip, ipv6 or udp, expert[,error|warn|note|chat|comment], io,phs; each may end
+     * with ,FILTER (tshark's syntax).
+     */
+    static String zKind(String z) {
+        String[] p = z.split(",", 3);
+        return switch (p[0]) {
+            case "conv", "endpoints" -> p.length >= 2 && List.of("eth", "ip", "ipv6", "udp").contains(p[1]) ? p[0] : null;
+            case "expert" -> "expert";
+            case "io" -> p.length >= 2 && p[1].equals("phs") ? "phs" : null;
+            default -> null;
+        };
+    }
+
+    /** The display filter at the end of a -z argument (null: none or empty). */
+    static String zFilterText(String z) {
+        String rest;
+        if (z.startsWith("expert")) {
+            rest = z.substring(6);
+            if (rest.isEmpty()) return null;
+            if (rest.charAt(0) != ',') return null;
+            String level = zExpertLevel(z);
+            rest = rest.substring(1 + (level == null ? 0 : level.length()));
+            if (level != null && rest.startsWith(",")) rest = rest.substring(1);
+        } else {
+            String[] p = z.split(",", 3);
+            rest = p.length == 3 ? p[2] : "";
+        }
+        return rest.isEmpty() ? null : rest;
+    }
+
+    /** -z expert,LEVEL[,FILTER]: the level word as given (any case), or null. */
+    static String zExpertLevel(String z) {
+        for (String level : List.of("error", "warn", "note", "chat", "comment")) {
+            if (z.regionMatches(true, 7, level, 0, level.length()) && z.length() > 7 && z.charAt(6) == ','
+                    && (z.length() == 7 + level.length() || z.charAt(7 + level.length()) == ',')) {
+                return z.substring(7, 7 + level.length());
+            }
+        }
+        return null;
+    }
+
+    /** One worker's tables, one per -z argument (null for io,stat, which ZStats counts itself). */
+    private List<ZStats.Tally> zTallies() {
+        List<ZStats.Tally> l = new ArrayList<>();
+        for (int i = 0; i < zStats.size(); i++) {
+            String z = zStats.get(i);
+            DisplayFilter f = zFilters.get(i);
+            String text = zFilterText(z);
+            String kind = zKind(z);
+            if (kind == null) l.add(null);
+            else if (kind.equals("phs")) l.add(new ZStats.Phs(f, text != null ? text : filter));
+            else if (kind.equals("expert")) {
+                String level = zExpertLevel(z);
+                io.metaroce.protocol.Severity lowest = level == null ? io.metaroce.protocol.Severity.NOTE
+                        : switch (level.toLowerCase(java.util.Locale.ROOT)) {
+                            case "error" -> io.metaroce.protocol.Severity.ERROR;
+                            case "warn" -> io.metaroce.protocol.Severity.WARN;
+                            default -> io.metaroce.protocol.Severity.NOTE;
+                        };
+                l.add(new ZStats.Expert(f, lowest));
+            } else {
+                l.add(new ConversationTable(ConversationTable.Type.of(z.split(",", 3)[1]), kind.equals("endpoints"), f, text));
+            }
+        }
+        return l;
     }
 
     /** -t dd: the delta to the previous displayed frame needs the frames in display order (one worker). */
@@ -610,7 +709,7 @@ final class DissectCommand implements Callable<Integer> {
     /** With -z, the sink counts the frames it is given too (each worker its own, merged at the end). */
     private FrameSink withStats(FrameSink sink) {
         if (zStats == null) return sink;
-        ZStats z = new ZStats(sink, zPhs, zIntervalNanos, count);
+        ZStats z = new ZStats(sink, zTallies(), zIntervalNanos, count);
         zWorkers.add(z);
         return z;
     }
@@ -722,6 +821,60 @@ final class DissectCommand implements Callable<Integer> {
             size = 0;
             return b;
         }
+    }
+
+    /**
+     * -G [fields|protocols]: tshark's glossary layout. fields: for each protocol (header) a P line, then its fields as
+     * F lines (label, name, tshark's type, protocol, base, mask, description); protocols: name, short name, filter
+     * name. Every name is one -e and -Y take.
+     */
+    private int glossary() {
+        boolean fieldsReport = glossary.equals("fields");
+        if (!fieldsReport && !glossary.equals("protocols")) {
+            err.println("metaroce dissect: Invalid \"" + glossary + "\" option for -G flag (one of fields, protocols)");
+            return 2;
+        }
+        try (ByteOut out = new ByteOut(System.out)) {
+            List<List<FieldDef>> byHeader = new ArrayList<>();
+            for (int i = 0; i < io.metaroce.protocol.Spec.HEADERS.size(); i++) byHeader.add(new ArrayList<>());
+            for (FieldDef f : FieldCatalog.get().fields()) byHeader.get(f.header()).add(f);
+            for (io.metaroce.protocol.HeaderDef h : io.metaroce.protocol.Spec.HEADERS) {
+                if (!fieldsReport) {
+                    out.str(h.title()).ch('\t').str(h.id()).ch('\t').str(h.id()).ch('\n');
+                    continue;
+                }
+                out.ascii("P\t").str(h.title()).ch('\t').str(h.id()).ch('\n');
+                for (FieldDef f : byHeader.get(h.index())) {
+                    // tshark's bitmask: a field that is not whole bytes is shown as a mask over the bytes that hold it.
+                    long mask = f.mask();
+                    int bits = f.bitWidth();
+                    if (mask == 0 && f.bitWidth() > 0 && f.bitWidth() < 64 && (f.bitOffset() % 8 != 0 || f.bitWidth() % 8 != 0)) {
+                        int first = f.bitOffset() / 8, end = (f.bitOffset() + f.bitWidth() + 7) / 8;
+                        bits = (end - first) * 8;
+                        mask = ((1L << f.bitWidth()) - 1) << (bits - (f.bitOffset() - first * 8) - f.bitWidth());
+                    }
+                    // A computed field (frame.len, analysis.*) has no width on the wire: a 64-bit number.
+                    int width = bits == 0 ? 64 : bits <= 8 ? 8 : bits <= 16 ? 16 : bits <= 24 ? 24 : bits <= 32 ? 32 : 64;
+                    String type = switch (f.type()) {
+                        case UINT -> "FT_UINT" + width;
+                        case BOOL -> "FT_BOOLEAN";
+                        case IPV4 -> "FT_IPv4";
+                        case IPV6 -> "FT_IPv6";
+                        case ETHER -> "FT_ETHER";
+                        case BYTES -> "FT_BYTES";
+                        case STRING -> "FT_STRING";
+                        case TIME -> "FT_RELATIVE_TIME"; // seconds, as tshark's frame.time_epoch and time_relative
+                    };
+                    String base = f.type() == io.metaroce.protocol.ValueType.BOOL ? (mask == 0 ? "" : Integer.toString(width))
+                            : f.type() != io.metaroce.protocol.ValueType.UINT ? ""
+                            : f.display() == io.metaroce.protocol.Display.HEX ? "BASE_HEX" : "BASE_DEC";
+                    String doc = f.doc() == null ? "" : f.doc().replaceAll("\\s+", " ").strip();
+                    out.ascii("F\t").str(f.label()).ch('\t').str(f.name()).ch('\t').ascii(type).ch('\t').str(h.id()).ch('\t')
+                            .ascii(base).ascii("\t0x").ascii(Long.toHexString(mask)).ch('\t').str(doc).ch('\n');
+                }
+            }
+        }
+        return 0;
     }
 
     private void listFields() {
