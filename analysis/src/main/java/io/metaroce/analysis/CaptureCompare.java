@@ -69,7 +69,7 @@ public final class CaptureCompare {
         List<String> problems = new ArrayList<>();
         long[] frames = new long[2], firstFrame = new long[2];
         try (Cursor c1 = new Cursor(a, dc); Cursor c2 = new Cursor(b, dc)) {
-            // Standard input read through a copy has no mapping: no total to show progress against then.
+            // A source without a mapping has no size (-1): no total to show progress against then.
             long total = c1.size < 0 || c2.size < 0 ? -1 : c1.size + c2.size;
             if (total < 0) progress = null;
             long n = 0;
