@@ -23,7 +23,9 @@ import java.util.TreeMap;
  *
  * <p>Two passes over each file: the first few thousand RoCE packets of both give a first offset (so that the merge
  * puts the two streams on one clock), then the whole of both, merged by time and matched within the window. Memory
- * is that of the flows and the window (and of the unmatched packets), not of the frames.
+ * is that of the flows and the window (and of the unmatched packets), not of the frames. When the first packets of
+ * the two have nothing in common (one capture started long after the other, whatever the clocks' offset), each file
+ * is read once more up to the first packet the other's first packets hold, and the offset is taken from there.
  */
 public final class CaptureCompare {
     /** RoCE packets per capture read to estimate the offset before the merge. */
@@ -65,9 +67,11 @@ public final class CaptureCompare {
         }
         CompareMatcher m = new CompareMatcher(o.windowNs());
         List<String> problems = new ArrayList<>();
-        long[] frames = new long[2];
+        long[] frames = new long[2], firstFrame = new long[2];
         try (Cursor c1 = new Cursor(a, dc); Cursor c2 = new Cursor(b, dc)) {
-            long total = c1.size + c2.size;
+            // A source without a mapping has no size (-1): no total to show progress against then.
+            long total = c1.size < 0 || c2.size < 0 ? -1 : c1.size + c2.size;
+            if (total < 0) progress = null;
             long n = 0;
             boolean h1 = c1.next(), h2 = c2.next();
             while (h1 || h2) {
@@ -85,10 +89,13 @@ public final class CaptureCompare {
             if (progress != null) progress.update(total, total);
             frames[0] = c1.frames;
             frames[1] = c2.frames;
+            firstFrame[0] = c1.firstFrameNs;
+            firstFrame[1] = c2.firstFrameNs;
             for (var p : c1.src.problems()) problems.add(a + ": " + p.message());
             for (var p : c2.src.problems()) problems.add(b + ": " + p.message());
         }
-        CompareReport r = new CompareReport(m, offset0, how, o.windowNs(), new String[] {a.toString(), b.toString()}, frames);
+        CompareReport r = new CompareReport(m, offset0, how, o.windowNs(), new String[] {a.toString(), b.toString()}, frames,
+                firstFrame);
         Map<String, Object> model = r.model(problems);
         return new Result(model, r.text(model), problems, r.common());
     }
@@ -99,7 +106,24 @@ public final class CaptureCompare {
      * merge assumes the clocks agree).
      */
     private static Long prelude(Path a, Path b, DissectorConfig dc) throws CaptureException {
-        List<FrameFacts> l1 = firstPackets(a, dc), l2 = firstPackets(b, dc);
+        List<FrameFacts> l1 = firstPackets(a, dc, 0), l2 = firstPackets(b, dc, 0);
+        Long est = estimate(a, b, l1, l2);
+        if (est != null) return est;
+        // Nothing matched both ways among the first packets: one point may have started capturing after the other's
+        // first packets had passed, and then no clock offset brings the two lists together. Find where each capture
+        // meets the start of the other (packets are matched by key, whatever their times) and estimate from there.
+        long atA = firstCommon(a, dc, keys(l2));
+        if (atA > 0) {
+            est = estimate(a, b, firstPackets(a, dc, atA), l2);
+            if (est != null) return est;
+        }
+        long atB = firstCommon(b, dc, keys(l1));
+        if (atB > 0) est = estimate(a, b, l1, firstPackets(b, dc, atB));
+        return est;
+    }
+
+    /** The offset from two lists of packets matched by key without a window, or null (see {@link #prelude}). */
+    private static Long estimate(Path a, Path b, List<FrameFacts> l1, List<FrameFacts> l2) {
         CompareMatcher m = new CompareMatcher(Long.MAX_VALUE / 4);
         int i = 0, j = 0;
         while (i < l1.size() || j < l2.size()) {
@@ -112,12 +136,46 @@ public final class CaptureCompare {
             }
         }
         m.end();
-        return new CompareReport(m, 0, "estimated", 0, new String[] {a.toString(), b.toString()}, new long[2]).estimatedOffset();
+        return new CompareReport(m, 0, "estimated", 0, new String[] {a.toString(), b.toString()}, new long[2], new long[2])
+                .estimatedOffset();
     }
 
-    private static List<FrameFacts> firstPackets(Path file, DissectorConfig dc) throws CaptureException {
+    /**
+     * A packet's identity across the points as one number (flow, PSN, opcode, fingerprint: the matcher's key, hashed).
+     * Only used to find where two captures meet: a rare collision only moves that place, and the estimate from there
+     * is the matcher's, on the full key.
+     */
+    private static long key(FrameFacts f) {
+        long h = f.fingerprint;
+        h = h * 0x9E3779B97F4A7C15L + f.psn;
+        h = h * 0x9E3779B97F4A7C15L + f.opcodeValue;
+        h = h * 0x9E3779B97F4A7C15L + f.destQp;
+        h = h * 0x9E3779B97F4A7C15L + f.srcLo;
+        h = h * 0x9E3779B97F4A7C15L + f.dstLo;
+        h = h * 0x9E3779B97F4A7C15L + f.srcHi;
+        return h * 0x9E3779B97F4A7C15L + f.dstHi;
+    }
+
+    private static java.util.Set<Long> keys(List<FrameFacts> l) {
+        java.util.Set<Long> k = new java.util.HashSet<>();
+        for (FrameFacts f : l) k.add(key(f));
+        return k;
+    }
+
+    /** The index (among its RoCE packets) of the first packet of the file whose key is one of these, or -1. */
+    private static long firstCommon(Path file, DissectorConfig dc, java.util.Set<Long> keys) throws CaptureException {
+        if (keys.isEmpty()) return -1;
+        try (Cursor c = new Cursor(file, dc)) {
+            for (long i = 0; c.next(); i++) if (keys.contains(key(c.f))) return i;
+        }
+        return -1;
+    }
+
+    /** {@link #PRELUDE} RoCE packets of the file, after the first {@code skip}. */
+    private static List<FrameFacts> firstPackets(Path file, DissectorConfig dc, long skip) throws CaptureException {
         List<FrameFacts> l = new ArrayList<>();
         try (Cursor c = new Cursor(file, dc)) {
+            for (long i = 0; i < skip; i++) if (!c.next()) return l;
             while (l.size() < PRELUDE && c.next()) {
                 FrameFacts f = new FrameFacts();
                 f.copyFrom(c.f);
@@ -136,6 +194,8 @@ public final class CaptureCompare {
         final Dissection d = new Dissection();
         final FrameFacts f = new FrameFacts();
         long frames;
+        /** The time of the file's first frame (RoCE or not): tshark's -t r counts from it. */
+        long firstFrameNs;
 
         Cursor(Path file, DissectorConfig dc) throws CaptureException {
             src = CaptureFiles.open(file);
@@ -147,7 +207,7 @@ public final class CaptureCompare {
         /** Moves to the next RoCE frame; false at the end (or at damage: the reader's problems say so). */
         boolean next() {
             while (src.next()) {
-                frames++;
+                if (frames++ == 0) firstFrameNs = src.timestampNanos();
                 if (!fast.fill(f, src)) {
                     dis.dissect(src.data(), src.frameNumber(), src.timestampNanos(), src.originalLength(), src.linkType(),
                             src.fcsLength(), d);

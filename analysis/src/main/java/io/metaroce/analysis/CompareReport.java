@@ -34,6 +34,8 @@ final class CompareReport {
     private final long windowNs;
     private final String[] files;
     private final long[] frames;
+    /** Each file's first frame (epoch ns): loss times are also given relative to it, as tshark -t r shows them. */
+    private final long[] firstFrameNs;
     private final List<Dir> flows;
     private final Map<String, HostDir> hostDirs = new LinkedHashMap<>();
     /** The offset (point 2's clock minus point 1's) the report uses, and how it was found. */
@@ -56,13 +58,14 @@ final class CompareReport {
         }
     }
 
-    CompareReport(CompareMatcher m, long offset0, String how, long windowNs, String[] files, long[] frames) {
+    CompareReport(CompareMatcher m, long offset0, String how, long windowNs, String[] files, long[] frames, long[] firstFrameNs) {
         this.m = m;
         this.offset0 = offset0;
         this.how = how;
         this.windowNs = windowNs;
         this.files = files;
         this.frames = frames;
+        this.firstFrameNs = firstFrameNs;
         this.flows = m.flows();
         for (Dir d : flows) {
             HostDir h = hostDirs.computeIfAbsent(d.key.src() + ">" + d.key.dst(), k -> new HostDir(d.key.src(), d.key.dst()));
@@ -187,6 +190,7 @@ final class CompareReport {
             pt.put("file", files[p]);
             pt.put("frames", frames[p]);
             pt.put("roce_packets", m.roce[p]);
+            pt.put("first_frame_ns", frames[p] == 0 ? null : firstFrameNs[p]);
             points.add(pt);
         }
         root.put("points", points);
@@ -302,7 +306,14 @@ final class CompareReport {
     /** The unmatched packets of one point, outside the other capture's span left out. */
     private final class Loss {
         long count, outside, firstNs = -1, lastNs = -1;
+        /** The first frame of the capture the packets were seen in (the relative times count from it). */
+        long baseNs;
         final List<int[]> ranges = new ArrayList<>();
+        /**
+         * PSNs lost more than once in a row (an original and its resend both lost): {psn, times, index of the range
+         * it ends}. The ranges hold each PSN once, so that a repeat would otherwise not show.
+         */
+        final List<int[]> repeats = new ArrayList<>();
         final Map<Integer, Long> byPath = new TreeMap<>();
 
         Map<String, Object> json() {
@@ -315,14 +326,28 @@ final class CompareReport {
             }
             j.put("psns", rs);
             if (ranges.size() > JSON_RANGES) j.put("psn_ranges_left_out", ranges.size() - JSON_RANGES);
+            List<Object> rp = new ArrayList<>();
+            for (int[] r : repeats) {
+                if (r[2] >= JSON_RANGES) break;
+                Map<String, Object> x = new LinkedHashMap<>();
+                x.put("psn", (long) r[0]);
+                x.put("times", (long) r[1]);
+                x.put("entry", (long) r[2]);   // the entry of psns it ends (a PSN can be lost again later, apart)
+                rp.add(x);
+            }
+            j.put("psn_repeats", rp);
             j.put("first_ns", count == 0 ? null : firstNs);
             j.put("last_ns", count == 0 ? null : lastNs);
+            // Seconds since the first frame of the capture that saw them (analyze's started_s, tshark's -t r).
+            j.put("first_s", count == 0 ? null : (firstNs - baseNs) / 1e9);
+            j.put("last_s", count == 0 ? null : (lastNs - baseNs) / 1e9);
             return j;
         }
     }
 
     private Loss loss(Unmatched u, int p, int up) {
         Loss l = new Loss();
+        l.baseNs = firstFrameNs[p];
         for (int i = 0; i < u.n; i++) {
             if (outside(p, up, u.common[i])) {
                 l.outside++;
@@ -335,6 +360,12 @@ final class CompareReport {
             int[] last = l.ranges.isEmpty() ? null : l.ranges.get(l.ranges.size() - 1);
             if (last != null && ((last[1] + 1) & 0xFFFFFF) == psn) last[1] = psn;
             else if (last == null || last[1] != psn) l.ranges.add(new int[] {psn, psn});
+            else {
+                // The same PSN again right after itself: its resend was lost too.
+                int[] rep = l.repeats.isEmpty() ? null : l.repeats.get(l.repeats.size() - 1);
+                if (rep != null && rep[2] == l.ranges.size() - 1 && rep[0] == psn) rep[1]++;
+                else l.repeats.add(new int[] {psn, 2, l.ranges.size() - 1});
+            }
             if (u.path[i] >= 0) l.byPath.merge(u.path[i], 1L, Long::sum);
         }
         return l;
@@ -403,13 +434,16 @@ final class CompareReport {
         }
         b.append(RULE).append('\n').append("Flows at both points\n");
         t.print(b);
-        Table lt = new Table("Flow", "Dir", "What", "Count", "PSNs", "First(s)", "Last(s)");
+        Table lt = new Table("Flow", "Dir", "What", "Count", "PSNs", "First(s)", "Last(s)", "First (UTC)");
         for (Object o : flowRows) {
             Map<String, Object> r = (Map<String, Object>) o;
             lossRow(lt, r, "lost_between", "lost between");
             lossRow(lt, r, "appeared_downstream_only", "downstream only");
         }
         b.append(RULE).append('\n').append("Lost between the points (seen upstream, never downstream) and seen downstream only\n");
+        if (!lt.rows.isEmpty()) {
+            b.append("Times: seconds since the first frame of the capture that saw the packets (tshark -t r), and UTC (-t ud)\n");
+        }
         if (lt.rows.isEmpty()) b.append("none\n");
         else lt.print(b);
         Map<String, Object> summary = (Map<String, Object>) model.get("summary");
@@ -449,14 +483,36 @@ final class CompareReport {
         if (n == 0) return;
         StringBuilder ps = new StringBuilder();
         List<Object> rs = (List<Object>) l.get("psns");
+        Map<Long, Long> times = new java.util.HashMap<>();
+        for (Object o : (List<Object>) l.get("psn_repeats")) {
+            Map<String, Object> x = (Map<String, Object>) o;
+            times.put((Long) x.get("entry"), (Long) x.get("times"));
+        }
         for (int i = 0; i < rs.size() && i < TEXT_RANGES; i++) {
             if (i > 0) ps.append(',');
             Object x = rs.get(i);
+            Long end = x instanceof List<?> range ? (Long) range.get(1) : (Long) x;
             if (x instanceof List<?> range) ps.append(range.get(0)).append('-').append(range.get(1));
             else ps.append(x);
+            // A PSN lost again right after itself (original and resend): "24 (x2)", "5-7 (7 x2)".
+            Long k = times.get((long) i);
+            if (k != null) ps.append(x instanceof List<?> ? " (" + end + " x" + k + ")" : " (x" + k + ")");
         }
         if (rs.size() > TEXT_RANGES) ps.append(",... (").append(rs.size() - TEXT_RANGES).append(" more ranges)");
-        t.row(r.get("flow"), r.get("direction"), what, n, ps, seconds((Long) l.get("first_ns")), seconds((Long) l.get("last_ns")));
+        t.row(r.get("flow"), r.get("direction"), what, n, ps, fixed((Double) l.get("first_s")), fixed((Double) l.get("last_s")),
+                utc((Long) l.get("first_ns")));
+    }
+
+    /** Relative seconds with nine decimals (the other times of this report). */
+    private static String fixed(double s) {
+        return String.format(Locale.ROOT, "%.9f", s);
+    }
+
+    /** An epoch time as tshark -t ud prints it: 2026-01-01 00:00:00.000013400. */
+    private static String utc(long ns) {
+        return java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss", Locale.ROOT)
+                .format(java.time.LocalDateTime.ofEpochSecond(Math.floorDiv(ns, 1_000_000_000L), 0, java.time.ZoneOffset.UTC))
+                + String.format(Locale.ROOT, ".%09d", Math.floorMod(ns, 1_000_000_000L));
     }
 
     private static String us(long ns) {

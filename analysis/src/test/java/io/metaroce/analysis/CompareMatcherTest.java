@@ -135,7 +135,8 @@ class CompareMatcherTest {
             m.packet(CompareMatcher.P1, packet(false, i, ACK, 100 + i), t + 12_000, t + 12_000);
         }
         m.end();
-        CompareReport r = new CompareReport(m, off0, "estimated", 10_000_000, new String[] {"a", "b"}, new long[] {80, 80});
+        CompareReport r = new CompareReport(m, off0, "estimated", 10_000_000, new String[] {"a", "b"}, new long[] {80, 80},
+                new long[2]);
         assertEquals(off, r.estimatedOffset());
         Map<String, Object> model = r.model(List.of());
         List<Object> flows = (List<Object>) model.get("flows");

@@ -43,7 +43,8 @@ public final class CompareCommand implements Callable<Integer> {
     @picocli.CommandLine.Mixin
     StandardOptions.NoVerbose noVerbose;
 
-    @Parameters(paramLabel = "FILE", arity = "0..*", description = "the two captures (pcap, pcapng): point 1, 2")
+    @Parameters(paramLabel = "FILE", arity = "0..*", description = "the two captures (pcap, pcapng, gzip-compressed or not; "
+            + "- reads standard input, for one of them): point 1, 2")
     List<Path> files = new java.util.ArrayList<>();
 
     @Option(names = {"-T", "--format"}, paramLabel = "FORMAT", description = "report format: text (tables, default) or json (one object)")
@@ -77,6 +78,11 @@ public final class CompareCommand implements Callable<Integer> {
         };
         if (files.size() != 2) {
             throw new ParameterException(spec.commandLine(), "two captures are needed, one per point (got " + files.size() + ")");
+        }
+        if (files.get(0).toString().equals("-") && files.get(1).toString().equals("-")) {
+            // One standard input holds one capture: the second read would get nothing (or the first's bytes again).
+            throw new ParameterException(spec.commandLine(), "- given for both points; standard input holds one capture "
+                    + "(give the other as a file)");
         }
         if (!(window > 0) || Double.isInfinite(window)) {
             throw new ParameterException(spec.commandLine(), "--window must be a number of seconds above 0, not " + window);

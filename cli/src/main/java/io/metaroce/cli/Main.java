@@ -75,6 +75,7 @@ public final class Main implements Runnable {
         cl.setParameterExceptionHandler((e, a) -> {
             String name = e.getCommandLine().getCommandSpec().qualifiedName();
             String command = unknownCommand(e);
+            if (command == null) command = optionMistake(e, a);
             if (command != null) {
                 e.getCommandLine().getErr().println(name + ": " + command);
                 return 2;
@@ -101,10 +102,18 @@ public final class Main implements Runnable {
      * was taken for nor the commands; a near miss (one or two letters off, or the start of a name) gets a "did you mean".
      */
     static String unknownCommand(CommandLine.ParameterException e) {
-        if (!(e instanceof CommandLine.UnmatchedArgumentException u) || e.getCommandLine().getParent() != null) return null;
+        if (e.getCommandLine().getParent() != null) return null;
+        String word;
+        if (e instanceof CommandLine.UnmatchedArgumentException u && !u.getUnmatched().isEmpty()) {
+            word = u.getUnmatched().get(0);
+        } else if (String.valueOf(e.getMessage()).startsWith("Unknown subcommand '") && e.getValue() != null) {
+            // metaroce help nosuch: picocli's help command said "Unknown subcommand 'nosuch'." and nothing more.
+            word = e.getValue();
+        } else {
+            return null;
+        }
         var commands = e.getCommandLine().getSubcommands();
-        if (commands.isEmpty() || u.getUnmatched().isEmpty()) return null;
-        String word = u.getUnmatched().get(0);
+        if (commands.isEmpty()) return null;
         if (word.startsWith("-")) return null;   // an unknown option: picocli's line and the pointer to the help
         List<String> names = new ArrayList<>();
         for (String c : commands.keySet()) if (!c.equals("help")) names.add(c);
@@ -119,6 +128,82 @@ public final class Main implements Runnable {
         }
         return near != null ? "unknown command '" + word + "'; did you mean '" + near + "'? (see metaroce --help)"
                 : "unknown command '" + word + "' (commands: " + String.join(", ", names) + "; see metaroce --help)";
+    }
+
+    /**
+     * The line for an option given twice or given without its value, in the product's words, or null for any other
+     * mistake. picocli said "option '--read' (FILE) should be specified only once" and "Missing required parameter for
+     * option '--display-filter' (FILTER)" (or "Expected parameter for option ... but found '-q'") with a second line
+     * pointing at the help: the long name when the short one was typed, and no word of what the value is.
+     */
+    static String optionMistake(CommandLine.ParameterException e, String[] args) {
+        CommandLine.Model.ArgSpec spec = e.getArgSpec();
+        if (e instanceof CommandLine.OverwrittenOptionException w) spec = w.getOverwritten();
+        if (e instanceof CommandLine.MissingParameterException p && p.getMissing() != null && p.getMissing().size() == 1) {
+            spec = p.getMissing().get(0);
+        }
+        if (!(spec instanceof CommandLine.Model.OptionSpec o)) return null;
+        String m = String.valueOf(e.getMessage());
+        String command = e.getCommandLine().getCommandName();
+        if (e instanceof CommandLine.OverwrittenOptionException) {
+            String typed = typed(o, args, true);
+            if (o.longestName().equals("--read")) {
+                return typed + " given twice; " + command + " reads one capture (use 'metaroce analyze DIR' or mergecap for several)";
+            }
+            // A switch (-q, --compact) repeated says nothing more; an option with a value would have two.
+            return typed + " given twice (" + (o.arity().max() == 0 ? "" : "it takes one value: ") + "give it once)";
+        }
+        if (e instanceof CommandLine.MissingParameterException
+                && (m.startsWith("Missing required parameter for option '") || m.startsWith("Expected parameter for option '"))) {
+            String typed = typed(o, args, false);
+            return typed + " needs " + valueWords(o, typed, e.getCommandLine().getCommandSpec().qualifiedName());
+        }
+        return null;
+    }
+
+    /**
+     * The name of the option as the user typed it, the last time it appears (the second of two, or the one left
+     * without a value): "-r" for "-r", "--read" or "--read=F" as given, "-T" for "-Tjson"; else its shortest name.
+     */
+    private static String typed(CommandLine.Model.OptionSpec o, String[] args, boolean attached) {
+        String found = null;
+        for (String a : args) {
+            if (a.equals("--")) break;
+            for (String n : o.names()) {
+                boolean hit = a.equals(n) || (attached && (n.startsWith("--") ? a.startsWith(n + "=")
+                        : n.length() == 2 && a.startsWith(n) && !a.startsWith("--")));
+                if (hit) found = n;
+            }
+        }
+        return found != null ? found : o.shortestName();
+    }
+
+    /** What an option's value is, from its label ("a number", "a display filter, e.g. ..."). */
+    private static String valueWords(CommandLine.Model.OptionSpec o, String typed, String command) {
+        String label = o.paramLabel().replaceAll("^<|>$", "");
+        return switch (label) {
+            case "FILTER" -> "a display filter, e.g. " + typed + " 'bth.opcode == 4'";
+            case "BPF" -> "a capture filter, e.g. " + typed + " 'udp port 4791'";
+            case "N", "FRAMES", "COUNTER", "SNAPLEN", "BYTES", "MiB", "M" -> "a number (" + label + ")";
+            case "US" -> "a number of microseconds";
+            case "SECONDS", "S" -> "a number of seconds";
+            case "P" -> "a probability from 0 to 1";
+            case "FILE", "FILE.pcapng", "FILE.html", "PATH" -> "a file name (" + label + ")";
+            case "FILE|DIR" -> "a file or directory name";
+            case "DIR" -> "a directory name";
+            case "IFACE" -> "an interface name (metaroce capture -D lists them)";
+            case "QUERY" -> "a query, e.g. " + typed + " 'naks:>5'";
+            default -> {
+                List<String> choices = new ArrayList<>();
+                if (o.completionCandidates() != null) for (String c : o.completionCandidates()) choices.add(c);
+                if (choices.isEmpty() && label.contains("|") && !label.contains("[")) choices.addAll(List.of(label.split("\\|")));
+                if (choices.size() > 1) {
+                    String last = choices.remove(choices.size() - 1);
+                    yield "one of " + String.join(", ", choices) + " or " + last;
+                }
+                yield "a value (" + label + "; see '" + command + " --help')";
+            }
+        };
     }
 
     /** Levenshtein distance, transpositions counting one (analyse, anaylze: one from analyze). */
