@@ -9,8 +9,8 @@ import io.metaroce.protocol.FieldDef;
 import io.metaroce.testsupport.Launcher;
 import io.metaroce.testsupport.Launcher.Call;
 import io.metaroce.testsupport.Launcher.Run;
+import io.metaroce.testsupport.Tools;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -20,7 +20,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -272,39 +271,15 @@ class DissectStatsIT {
         };
     }
 
-    /** tshark's standard output lines, or null when tshark is not installed (then our own checks stand alone). */
+    /**
+     * tshark's output lines (its RDMA heuristics off, and EoIB: it takes a UD SEND's payload for an Ethernet frame, a
+     * second row in its Ethernet tables), or null when it is not installed (our own checks stand alone).
+     */
     private static List<String> tshark(String... args) {
-        List<String> cmd = new ArrayList<>(List.of("tshark"));
-        // As OutputHabitsIT: keep tshark's RDMA upper-layer heuristics off the payloads (EoIB too: it takes a UD SEND's
-        // payload for an Ethernet frame, a second row in its Ethernet tables).
-        for (String ulp : List.of("rpcordma", "smb_direct", "nvme-rdma", "iser", "lnet", "smc", "infiniband_sdp", "fcoib", "infiniband.eoib")) {
-            cmd.addAll(List.of("--disable-protocol", ulp));
-        }
-        cmd.addAll(List.of(args));
-        return run(cmd);
+        return Tools.tshark(tmp, List.of("infiniband.eoib"), args);
     }
 
     private static List<String> run(List<String> cmd) {
-        Process p;
-        Path out;
-        try {
-            out = Files.createTempFile(tmp, "tool", ".out");
-            p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(ProcessBuilder.Redirect.DISCARD).start();
-        } catch (IOException e) {
-            if ("true".equals(System.getenv("CI"))) throw new AssertionError(cmd.get(0) + " must be installed on CI", e);
-            return null;
-        }
-        try {
-            assertTrue(p.waitFor(120, TimeUnit.SECONDS), String.join(" ", cmd));
-            assertEquals(0, p.exitValue(), String.join(" ", cmd));
-            return Files.readString(out, StandardCharsets.UTF_8).lines().toList();
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new AssertionError(e);
-        } finally {
-            p.destroyForcibly();
-        }
+        return Tools.lines(tmp, cmd);
     }
 }
