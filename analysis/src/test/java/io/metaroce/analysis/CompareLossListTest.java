@@ -3,7 +3,6 @@ package io.metaroce.analysis;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.metaroce.protocol.Spec;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -13,22 +12,8 @@ import org.junit.jupiter.api.Test;
  * the times are also given as tshark users read them (seconds since the capture's first frame; UTC).
  */
 class CompareLossListTest {
-    private static final int SEND_ONLY = 4, ACK = 17;
     /** 2026-01-01 00:00:00 UTC. */
     private static final long EPOCH = 1_767_225_600_000_000_000L;
-
-    private static FrameFacts packet(boolean forward, int psn, int opcode, long fingerprint) {
-        FrameFacts f = new FrameFacts();
-        f.roce = true;
-        f.srcLo = forward ? 0x0A000001 : 0x0A000002;
-        f.dstLo = forward ? 0x0A000002 : 0x0A000001;
-        f.destQp = forward ? 0x201 : 0x101;
-        f.psn = psn;
-        f.opcodeValue = opcode;
-        f.opcode = Spec.OPCODES_TVER0.get(opcode);
-        f.fingerprint = fingerprint;
-        return f;
-    }
 
     /**
      * Requests 0..19 sent at point 1, each reaching point 2 after 2 us, ACKs back; PSN 5 is lost, and its resend too
@@ -42,10 +27,10 @@ class CompareLossListTest {
         boolean[] lost = {false, false, false, false, false, true, true, false, false, false, true, true, true, true, false,
             false, false, false, false, false, false, false, false, false};
         for (int i = 0; i < order.length; i++, t += 10_000) {
-            FrameFacts f = packet(true, order[i], SEND_ONLY, fp++);
+            FrameFacts f = CompareMatcherTest.packet(true, order[i], CompareMatcherTest.SEND_ONLY, fp++);
             m.packet(CompareMatcher.P1, f, t, t);
             if (!lost[i]) m.packet(CompareMatcher.P2, f, t + 2_000, t + 2_000);
-            FrameFacts a = packet(false, order[i], ACK, 1000 + fp);
+            FrameFacts a = CompareMatcherTest.packet(false, order[i], CompareMatcherTest.ACK, 1000 + fp);
             m.packet(CompareMatcher.P2, a, t + 3_000, t + 3_000);
             m.packet(CompareMatcher.P1, a, t + 5_000, t + 5_000);
         }

@@ -11,9 +11,10 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class CompareMatcherTest {
-    private static final int SEND_ONLY = 4, ACK = 17;
+    static final int SEND_ONLY = 4, ACK = 17;
 
-    private static FrameFacts packet(boolean forward, int psn, int opcode, long fingerprint) {
+    /** A RoCE packet of the test's RC connection 10.0.0.1 <-> 10.0.0.2 (forward: QP 0x201, back: 0x101). */
+    static FrameFacts packet(boolean forward, int psn, int opcode, long fingerprint) {
         FrameFacts f = new FrameFacts();
         f.roce = true;
         f.srcLo = forward ? 0x0A000001 : 0x0A000002;
