@@ -34,14 +34,14 @@ class ErrorEchoIT {
     static void runEveryCase() throws Exception {
         Path idx = tmp.resolve("flows.idx");
         Run made = Launcher.run("index", CLEAN, "--index", idx.toString());
-        assertTrue(made.exit() == 0, made.show());
+        assertEquals(0, made.exit(), made.show());
         String index = idx.toString(), out = tmp.resolve("x.pcapng").toString();
         Path config = tmp.resolve("severity.yaml");
         // YAML's "\e" is the escape character: the config's value, not the file's bytes, holds it.
         Files.writeString(config, "severity:\n  MR-RTX-001: \"\\e[31mred\"\n");
 
-        // The query parser's messages quote the query's words.
-        // The brief's example: the parser stops before quoting it, so this one checks only that nothing raw is written.
+        // The query parser's messages quote the query's words. The first, an escape sequence inside the field name, ends
+        // at a message that quotes nothing: it checks only that nothing raw is written.
         add("search, an escape sequence in the query", "query: column 6: ", "search", "naks" + ESC + ":x", "--index", index);
         add("search, an escape in a value", "'\\0335'", "search", "naks:\u001b5", "--index", index);
         add("search, BEL in a value", "'5\\a'", "search", "naks:5\u0007", "--index", index);
