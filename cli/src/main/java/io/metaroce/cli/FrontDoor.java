@@ -4,6 +4,7 @@ import io.metaroce.capture.CaptureFiles;
 import io.metaroce.validate.FileValidator;
 import io.metaroce.validate.ValidateSettings;
 import java.io.File;
+import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -71,6 +72,7 @@ public final class FrontDoor {
      * code (the AOT training calls this, so that the cache holds these classes too).
      */
     static int run(String[] args) {
+        if (!(System.err instanceof ErrorLines)) System.setErr(new ErrorLines(System.err));
         Class<?> command = args.length > 0 ? captureCommand(args[0]) : null;
         Callable<Integer> plain = command != null ? plainCommand(args) : null;
         if (command != null) new WarmUp(command, plain == null).start();
@@ -359,5 +361,76 @@ public final class FrontDoor {
             file = f;
         }
         return file;
+    }
+
+    /**
+     * Standard error as every command writes it: a line of the product's error form ({@code metaroce CMD: ...}) is one
+     * line whatever it quotes, so its control characters are written out ({@link #printable}); any other line (the
+     * caret under a bad display filter, the live statistics) keeps its line breaks and tabs but no other control
+     * character. An error line quotes what the user typed or named (a file name, a display filter, a query, a config
+     * value), and raw, an escape sequence in it recoloured, retitled or cleared the terminal, and a newline forged a
+     * second line. Every command's lines pass here, including those written by other modules (validate's): one place
+     * instead of every message. print (the progress bar's carriage returns) and picocli's writer pass untouched.
+     * Installed by {@link #run}, so the AOT training loads it too.
+     */
+    static final class ErrorLines extends PrintStream {
+        ErrorLines(PrintStream err) {
+            super(err, true, err.charset());
+        }
+
+        @Override
+        public void println(String x) {
+            super.println(x == null ? null : printable(x, x.startsWith("metaroce")));
+        }
+
+        @Override
+        public void println(Object x) {
+            println(String.valueOf(x));
+        }
+    }
+
+    /**
+     * s with its control characters written out as Wireshark's format_text does (\a \b \f \n \r \t \v, any other
+     * as \ooo in octal): a packet comment, or text a field takes from the packet, comes from whoever wrote the capture,
+     * and raw it could move the cursor, retitle the window or clear the terminal of whoever reads the tree (an escape
+     * sequence), or forge a line of the tree (a newline); so can a file name or a filter quoted in an error line. tshark
+     * -V prints it raw; the JSON outputs escape it anyway. Here, in the class every run loads first, so that an error
+     * line of any command reads no other class from the jar (the AOT cache holds this one).
+     */
+    static String printable(String s) {
+        return printable(s, true);
+    }
+
+    /** {@link #printable}, keeping line breaks and tabs unless oneLine. */
+    private static String printable(String s, boolean oneLine) {
+        if (s == null) return null;
+        int i = 0;
+        while (i < s.length() && !control(s.charAt(i), oneLine)) i++;
+        if (i == s.length()) return s;
+        StringBuilder b = new StringBuilder(s.length() + 8).append(s, 0, i);
+        for (; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (!control(c, oneLine)) {
+                b.append(c);
+                continue;
+            }
+            switch (c) {
+                case 7 -> b.append("\\a");
+                case '\b' -> b.append("\\b");
+                case '\f' -> b.append("\\f");
+                case '\n' -> b.append("\\n");
+                case '\r' -> b.append("\\r");
+                case '\t' -> b.append("\\t");
+                case 11 -> b.append("\\v");
+                default -> b.append('\\').append((char) ('0' + (c >> 6 & 7))).append((char) ('0' + (c >> 3 & 7)))
+                        .append((char) ('0' + (c & 7)));
+            }
+        }
+        return b.toString();
+    }
+
+    /** C0 and C1 control characters and DEL (a C1 character is an escape sequence's introducer on some terminals). */
+    private static boolean control(char c, boolean oneLine) {
+        return c < 0x20 && (oneLine || c != '\n' && c != '\t') || c >= 0x7F && c <= 0x9F;
     }
 }

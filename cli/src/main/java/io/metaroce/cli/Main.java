@@ -76,12 +76,15 @@ public final class Main implements Runnable {
             String name = e.getCommandLine().getCommandSpec().qualifiedName();
             String command = unknownCommand(e);
             if (command == null) command = optionMistake(e, a);
+            if (command == null) command = argumentMistake(e);
             if (command != null) {
-                e.getCommandLine().getErr().println(name + ": " + command);
+                // picocli's writer is not System.err's ErrorLines: the line quotes what was typed, so escape it here.
+                e.getCommandLine().getErr().println(FrontDoor.printable(name + ": " + command));
                 return 2;
             }
-            e.getCommandLine().getErr().println(name + ": " + badValue(e));
-            // A bad value is one line; an unknown or missing option also points at the help.
+            e.getCommandLine().getErr().println(FrontDoor.printable(name + ": " + badValue(e)));
+            // A bad value is one line; any other unknown or missing argument (none is known: argumentMistake words
+            // them all) also points at the help.
             if (e instanceof CommandLine.UnmatchedArgumentException || e instanceof CommandLine.MissingParameterException) {
                 e.getCommandLine().getErr().println("Try '" + name + " --help'.");
             }
@@ -157,6 +160,59 @@ public final class Main implements Runnable {
                 && (m.startsWith("Missing required parameter for option '") || m.startsWith("Expected parameter for option '"))) {
             String typed = typed(o, args, false);
             return typed + " needs " + valueWords(o, typed, e.getCommandLine().getCommandSpec().qualifiedName());
+        }
+        return null;
+    }
+
+    /**
+     * The line for an unknown option, a word too many, a missing QUERY or a required option left out, or null for any
+     * other mistake. picocli wrote "Unknown option: '--nosuch'", "Unmatched argument at index 3: 'extra'", "Missing
+     * required parameter: 'QUERY'" and "Missing required option: '--write=FILE'", each with a second line pointing at
+     * the help.
+     */
+    static String argumentMistake(CommandLine.ParameterException e) {
+        CommandLine cl = e.getCommandLine();
+        String name = cl.getCommandSpec().qualifiedName(), help = "see '" + name + " --help'";
+        if (e instanceof CommandLine.UnmatchedArgumentException u && !u.getUnmatched().isEmpty()) {
+            String word = u.getUnmatched().get(0);
+            if (word.startsWith("-") && word.length() > 1) {
+                // A near miss of a long name (--thread, --dispaly-filter) gets a "did you mean", as a command does.
+                String typed = word.contains("=") ? word.substring(0, word.indexOf('=')) : word;
+                String near = null;
+                int best = Integer.MAX_VALUE;
+                for (CommandLine.Model.OptionSpec o : cl.getCommandSpec().options()) {
+                    for (String n : o.names()) {
+                        // The closest long name (--thread: --threads, not --read), within a third of its letters.
+                        int d = n.startsWith("--") && typed.startsWith("--") ? editDistance(typed, n) : Integer.MAX_VALUE;
+                        if (d <= Math.min(2, (n.length() - 2) / 3) && d < best) {
+                            best = d;
+                            near = n;
+                        }
+                    }
+                }
+                return "unknown option '" + word + "'" + (near != null ? "; did you mean '" + near + "'?" : "") + " (" + help + ")";
+            }
+            for (CommandLine.Model.PositionalParamSpec p : cl.getCommandSpec().positionalParameters()) {
+                if (p.paramLabel().equals("QUERY") && !p.originalStringValues().isEmpty()) {
+                    // search a b: the words of one query given as two arguments.
+                    String query = p.originalStringValues().get(0);
+                    return "unexpected argument '" + word + "' after the query '" + query + "' (a query of several words is one "
+                            + "argument: quote it, '" + query + " " + word + "')";
+                }
+            }
+            return "unexpected argument '" + word + "' (" + help + ")";
+        }
+        if (e instanceof CommandLine.MissingParameterException p && p.getMissing() != null && !p.getMissing().isEmpty()) {
+            CommandLine.Model.ArgSpec missing = p.getMissing().get(0);
+            if (missing instanceof CommandLine.Model.PositionalParamSpec q) {
+                return q.paramLabel().equals("QUERY") ? "no query given (e.g. 'naks:>5', or '*:*' for every flow)"
+                        : "no " + q.paramLabel() + " given (" + help + ")";
+            }
+            if (missing instanceof CommandLine.Model.OptionSpec o) {
+                // extract without -w: the option and what it is for, from its description.
+                String what = o.description().length > 0 ? ": " + o.description()[0] : "";
+                return o.shortestName() + " " + o.paramLabel() + " is required" + what + " (" + help + ")";
+            }
         }
         return null;
     }

@@ -24,9 +24,11 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -99,8 +101,10 @@ public final class SearchCommand implements Callable<Integer> {
         } catch (QuerySyntaxException e) {
             err.println("metaroce search: query: " + e.getMessage());
             if (Terminal.stderrIsTerminal()) {
-                err.println("  " + query);
-                err.println("  " + " ".repeat(e.column() - 1) + "^");
+                // The query as its error line shows it (ErrorLines): the caret under the same character, escapes counted.
+                err.println("  " + FrontDoor.printable(query));
+                int at = Math.min(e.column() - 1, query.length());
+                err.println("  " + " ".repeat(FrontDoor.printable(query.substring(0, at)).length()) + "^");
             }
             return 2;
         }
@@ -122,9 +126,17 @@ public final class SearchCommand implements Callable<Integer> {
         // -n 0 counts the matching flows; --top has no count to give, and printed an empty table.
         if (n == 0 && top != null) throw new ParameterException(spec.commandLine(), "--limit must be at least 1 with --top, not 0");
         Writer out = new BufferedWriter(new OutputStreamWriter(new ClosedStdout.Guard(System.out), StandardCharsets.UTF_8), 1 << 16);
+        boolean none;
         try (FlowIndex index = backend.open(false)) {
-            if (group != null) facet(out, form, group, counter, index.top(group, counter, n, q));
-            else flows(out, form, q, index.search(q, order, n));
+            if (group != null) {
+                List<FacetBucket> buckets = index.top(group, counter, n, q);
+                facet(out, form, group, counter, buckets);
+                none = buckets.isEmpty();
+            } else {
+                SearchResult r = index.search(q, order, n);
+                flows(out, form, q, r);
+                none = r.total() == 0;
+            }
             out.flush();
         } catch (IndexFormatException e) {
             err.println("metaroce search: " + e.getMessage());
@@ -141,7 +153,28 @@ public final class SearchCommand implements Callable<Integer> {
             if (e.getCause() instanceof ClosedStdout) return 0;
             throw e;
         }
+        String hint = none ? fullWidthHint(query) : null;
+        if (hint != null) err.println("metaroce search: " + hint);
         return 0;
+    }
+
+    /**
+     * For a query that found nothing: a hint when it holds full-width forms of ASCII characters (U+FF01..U+FF5E, and the
+     * ideographic space), as an East Asian input method types them, else null. 'naks：5' (U+FF1A) is a plain word to
+     * the parser, not a field and a value, and found nothing without a word; the exit code stays a search's (0).
+     */
+    static String fullWidthHint(String query) {
+        StringBuilder ascii = new StringBuilder(query.length());
+        Set<String> seen = new LinkedHashSet<>();
+        for (int i = 0; i < query.length(); i++) {
+            char c = query.charAt(i);
+            char a = c >= '\uFF01' && c <= '\uFF5E' ? (char) (c - 0xFEE0) : c == '\u3000' ? ' ' : c;
+            if (a != c) seen.add(String.format(Locale.ROOT, "'%c' (U+%04X)", c, (int) c));
+            ascii.append(a);
+        }
+        if (seen.isEmpty()) return null;
+        return "'" + query + "' has the full-width " + String.join(", ", seen) + ", read as part of a word; did you mean '"
+                + ascii + "'?";
     }
 
     private static FieldDef field(String name, String option) {

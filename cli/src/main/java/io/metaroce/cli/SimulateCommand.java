@@ -128,13 +128,13 @@ public final class SimulateCommand implements Callable<Integer> {
         }
         // Both into one file: the JSON ran over the capture and the run said it wrote both.
         if (out != null && truth != null && sameFile(out, truth)) {
-            spec.commandLine().getErr().println("metaroce simulate: --out and --truth name the same file: " + out);
+            spec.commandLine().getErr().println(FrontDoor.printable("metaroce simulate: --out and --truth name the same file: " + out));
             return 2;
         }
         for (Path f : new Path[] {out, truth}) {
             String why = f == null ? null : OutputFiles.unwritable(f);
             if (why != null) {
-                spec.commandLine().getErr().println("metaroce simulate: cannot write " + f + ": " + why);
+                spec.commandLine().getErr().println(FrontDoor.printable("metaroce simulate: cannot write " + f + ": " + why));
                 return 2;
             }
         }
@@ -148,7 +148,7 @@ public final class SimulateCommand implements Callable<Integer> {
             if (!(e instanceof java.nio.file.FileSystemException)) {
                 why = (out == null ? truth : truth == null ? out : out + " or " + truth) + ": " + why;
             }
-            spec.commandLine().getErr().println("metaroce simulate: cannot write " + why);
+            spec.commandLine().getErr().println(FrontDoor.printable("metaroce simulate: cannot write " + why));
             return 2;
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());

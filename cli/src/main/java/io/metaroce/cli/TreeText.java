@@ -52,7 +52,7 @@ final class TreeText implements DissectCommand.FrameSink {
         if (shows("frame")) {
             out.ascii("    Arrival time (ns since epoch): ").num(t.timeNanos()).ch('\n');
             out.ascii("    Protocols in frame: ").str(t.protocols()).ch('\n');
-            if (t.comment() != null) out.ascii("    Comment: ").str(printable(t.comment())).ch('\n');
+            if (t.comment() != null) out.ascii("    Comment: ").str(FrontDoor.printable(t.comment())).ch('\n');
         }
         // Layers one block each, in dissection order (also those the tree nests in a field or the payload).
         for (FieldNode layer : t.layers()) {
@@ -73,50 +73,12 @@ final class TreeText implements DissectCommand.FrameSink {
         }
         for (ExpertItem e : t.expert()) {
             out.ascii("Expert (").ascii(e.severity().label()).ch('/').ascii(e.group().name().toLowerCase()).ascii("): ")
-                    .str(printable(e.message())).ch('\n');
+                    .str(FrontDoor.printable(e.message())).ch('\n');
         }
         out.ch('\n');
     }
 
     private void field(FieldNode f, String indent) {
-        out.ascii(indent).str(f.label()).ascii(": ").str(printable(f.value())).ascii("  [").ascii(f.field().name()).ascii("]\n");
-    }
-
-    /**
-     * s with its control characters written out as Wireshark's format_text does (\a \b \f \n \r \t \v, any other
-     * as \ooo in octal): a packet comment, or text a field takes from the packet, comes from whoever wrote the capture,
-     * and raw it could move the cursor, retitle the window or clear the terminal of whoever reads the tree (an escape
-     * sequence), or forge a line of the tree (a newline). tshark -V prints it raw; the JSON outputs escape it anyway.
-     */
-    static String printable(String s) {
-        if (s == null) return null;
-        int i = 0;
-        while (i < s.length() && !control(s.charAt(i))) i++;
-        if (i == s.length()) return s;
-        StringBuilder b = new StringBuilder(s.length() + 8).append(s, 0, i);
-        for (; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (!control(c)) {
-                b.append(c);
-                continue;
-            }
-            switch (c) {
-                case 7 -> b.append("\\a");
-                case '\b' -> b.append("\\b");
-                case '\f' -> b.append("\\f");
-                case '\n' -> b.append("\\n");
-                case '\r' -> b.append("\\r");
-                case '\t' -> b.append("\\t");
-                case 11 -> b.append("\\v");
-                default -> b.append('\\').append((char) ('0' + (c >> 6 & 7))).append((char) ('0' + (c >> 3 & 7)))
-                        .append((char) ('0' + (c & 7)));
-            }
-        }
-        return b.toString();
-    }
-
-    /** C0 and C1 control characters and DEL (a C1 character is an escape sequence's introducer on some terminals). */
-    private static boolean control(char c) {
-        return c < 0x20 || c >= 0x7F && c <= 0x9F;
+        out.ascii(indent).str(f.label()).ascii(": ").str(FrontDoor.printable(f.value())).ascii("  [").ascii(f.field().name()).ascii("]\n");
     }
 }

@@ -1,5 +1,7 @@
 package io.metaroce.cli;
 
+import static io.metaroce.testsupport.LauncherCases.oneLineExit2;
+import static io.metaroce.testsupport.LauncherCases.says;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -7,15 +9,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.metaroce.testsupport.Launcher;
 import io.metaroce.testsupport.Launcher.Call;
 import io.metaroce.testsupport.Launcher.Run;
+import io.metaroce.testsupport.LauncherCases;
 import io.metaroce.testsupport.Tools;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
@@ -33,10 +34,7 @@ class DissectHabitsIT {
     @TempDir
     static Path tmp;
 
-    private record Case(String name, Call call, Consumer<Run> check) {}
-
-    private static final List<Case> CASES = new ArrayList<>();
-    private static final Map<String, Run> RUNS = new LinkedHashMap<>();
+    private static final LauncherCases CASES = new LauncherCases();
     private static final String SPRAY = Launcher.CAPTURES.resolve("metaroce-spray-lossy-path.pcapng").toString();
     private static final String ORACLE = Launcher.ROOT.resolve("samples/reference/roce_v4_oracle.pcap").toString();
 
@@ -114,12 +112,12 @@ class DissectHabitsIT {
         Path cut = write("cut.pcapng", Arrays.copyOf(whole, 100_000));
         Path fromCut = tmp.resolve("from-cut.pcapng");
         add("-w FILE from a cut capture", Call.of("dissect", "-r", cut.toString(), "-w", fromCut.toString()), r -> {
-            LauncherIT.oneLineExit2(r);
+            oneLineExit2(r);
             assertTrue(r.err().contains("truncated block at byte 99804"), r.show());
             assertEquals(120, frames(fromCut), "every frame before the cut");
         });
         add("-x on a cut capture", Call.of("dissect", "-r", cut.toString(), "-x"), r -> {
-            LauncherIT.oneLineExit2(r);
+            oneLineExit2(r);
             assertEquals(120, r.out().lines().filter(l -> l.startsWith("0000  ")).count(), r.show());
         });
 
@@ -219,13 +217,12 @@ class DissectHabitsIT {
         add("-x -T json", Call.of("dissect", "-r", SPRAY, "-x", "-T", "json"), says("-x prints the hex dump with the text output"));
         add("-w /dev/full", Call.of("dissect", "-r", SPRAY, "-w", "/dev/full"), says("cannot write /dev/full: No space left on device"));
 
-        List<Run> runs = Launcher.runAll(CASES.stream().map(Case::call).toList());
-        for (int i = 0; i < CASES.size(); i++) RUNS.put(CASES.get(i).name(), runs.get(i));
+        CASES.runAll();
     }
 
     @TestFactory
     Stream<DynamicTest> everyCase() {
-        return CASES.stream().map(c -> DynamicTest.dynamicTest(c.name(), () -> c.check().accept(RUNS.get(c.name()))));
+        return CASES.checks().map(c -> DynamicTest.dynamicTest(c.getKey(), c.getValue()::run));
     }
 
     /** tshark's -t formats (SummaryLines.TIME_FORMATS, listed here so that the test names them itself). */
@@ -304,18 +301,9 @@ class DissectHabitsIT {
         return Tools.lines(tmp, cmd);
     }
 
-    /** Exit 2, one line on stderr that names the tool and says {@code what}, no stack trace. */
-    private static Consumer<Run> says(String what) {
-        return r -> {
-            LauncherIT.oneLineExit2(r);
-            assertFalse(r.err().contains("internal error"), r.show());
-            assertTrue(r.err().contains(what), "expected '" + what + "': " + r.show());
-        };
-    }
-
     private static void assertArrayEquals(byte[] a, byte[] b) {
         org.junit.jupiter.api.Assertions.assertArrayEquals(a, b, "the capture read is untouched");
     }
 
-    private static void add(String name, Call call, Consumer<Run> check) { CASES.add(new Case(name, call, check)); }
+    private static void add(String name, Call call, Consumer<Run> check) { CASES.add(name, call, check); }
 }

@@ -1,5 +1,6 @@
 package io.metaroce.cli;
 
+import static io.metaroce.testsupport.LauncherCases.oneLineExit2;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -227,9 +228,9 @@ class FlowIndexIT {
         calls.add(Call.of("extract", "--index", index.toString(), "naks:>0", "-w", all.toString()));
         List<Run> runs = Launcher.runAll(calls);
         Run missingDir = runs.get(flows.size()), aDirectory = runs.get(flows.size() + 1);
-        LauncherIT.oneLineExit2(missingDir);
+        oneLineExit2(missingDir);
         assertEquals("metaroce extract: cannot write " + noDir + ": no such directory: " + noDir.getParent(), missingDir.err().strip(), missingDir.show());
-        LauncherIT.oneLineExit2(aDirectory);
+        oneLineExit2(aDirectory);
         assertEquals("metaroce extract: cannot write " + tmp + ": it is a directory", aDirectory.err().strip(), aDirectory.show());
         for (int i = 0; i < flows.size(); i++) {
             FlowSummary f = flows.get(i);

@@ -13,10 +13,10 @@ import com.networknt.schema.ValidationMessage;
 import io.metaroce.testsupport.Launcher;
 import io.metaroce.testsupport.Launcher.Call;
 import io.metaroce.testsupport.Launcher.Run;
+import io.metaroce.testsupport.LauncherCases;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -52,11 +52,7 @@ class LauncherIT {
     @TempDir
     static Path tmp;
 
-    /** Every case: its name, the call, the check of what it printed, and whether other tests may read the same run. */
-    private record Case(String name, Call call, Consumer<Run> check, boolean shared) {}
-
-    private static final List<Case> CASES = new ArrayList<>();
-    private static final Map<String, Run> RUNS = new LinkedHashMap<>();
+    private static final LauncherCases CASES = new LauncherCases();
 
     @BeforeAll
     static void runEveryCase() throws Exception {
@@ -67,16 +63,12 @@ class LauncherIT {
         simulateCases();
         badInputCases();
         // The runs of the samples that other tests check too (FlowIndexIT, ManyCapturesIT) are made once for all.
-        List<Case> shared = CASES.stream().filter(Case::shared).toList(), own = CASES.stream().filter(c -> !c.shared()).toList();
-        List<Run> runs = Launcher.runAll(own.stream().map(Case::call).toList());
-        for (int i = 0; i < own.size(); i++) RUNS.put(own.get(i).name(), runs.get(i));
-        runs = Launcher.runAllReusing(shared.stream().map(Case::call).toList());
-        for (int i = 0; i < shared.size(); i++) RUNS.put(shared.get(i).name(), runs.get(i));
+        CASES.runAll();
     }
 
     @TestFactory
     Stream<DynamicTest> everyCase() {
-        return CASES.stream().map(c -> DynamicTest.dynamicTest(c.name(), () -> c.check().accept(RUNS.get(c.name()))));
+        return CASES.checks().map(c -> DynamicTest.dynamicTest(c.getKey(), c.getValue()::run));
     }
 
     // ------------------------------------------------------------------ dissect
@@ -128,7 +120,7 @@ class LauncherIT {
 
     /** Frames of a sample, as its -T jsonl run counted them. */
     private static long frames(String sampleName) {
-        Run r = RUNS.get("dissect -T jsonl " + sampleName);
+        Run r = CASES.run("dissect -T jsonl " + sampleName);
         return r.out().lines().count();
     }
 
@@ -185,8 +177,8 @@ class LauncherIT {
             for (JsonNode q : h.get("qps")) if (q.get("last_event").asText().equals("retry")) stuck++;
             assertEquals(1, stuck, "the black-holed QP resends: " + r.show());
         });
-        add("analyze --qp not a number", Call.of("analyze", "-r", retry, "--qp", "0xzz"), LauncherIT::oneLineExit2);
-        add("analyze --peer not an address", Call.of("analyze", "-r", retry, "--peer", "host.example"), LauncherIT::oneLineExit2);
+        add("analyze --qp not a number", Call.of("analyze", "-r", retry, "--qp", "0xzz"), LauncherCases::oneLineExit2);
+        add("analyze --peer not an address", Call.of("analyze", "-r", retry, "--peer", "host.example"), LauncherCases::oneLineExit2);
     }
 
     // ------------------------------------------------------------------ validate
@@ -301,10 +293,10 @@ class LauncherIT {
     private static void badInputCases() throws Exception {
         for (var e : badInputs(tmp).entrySet()) {
             String f = e.getValue().toString();
-            add("dissect, " + e.getKey(), Call.of("dissect", "-r", f), LauncherIT::oneLineExit2);
-            add("dissect -q, " + e.getKey(), Call.of("dissect", "-r", f, "-q"), LauncherIT::oneLineExit2);
-            add("analyze, " + e.getKey(), Call.of("analyze", "-r", f), LauncherIT::oneLineExit2);
-            add("validate, " + e.getKey(), Call.of("validate", f), LauncherIT::oneLineExit2);
+            add("dissect, " + e.getKey(), Call.of("dissect", "-r", f), LauncherCases::oneLineExit2);
+            add("dissect -q, " + e.getKey(), Call.of("dissect", "-r", f, "-q"), LauncherCases::oneLineExit2);
+            add("analyze, " + e.getKey(), Call.of("analyze", "-r", f), LauncherCases::oneLineExit2);
+            add("validate, " + e.getKey(), Call.of("validate", f), LauncherCases::oneLineExit2);
             // index names the file's problem in analyze's words (a file named on its command line is no directory's
             // stray file to skip), indexes what was readable of a damaged capture, and exits 2 as the others do.
             String idx = tmp.resolve("bad-" + e.getValue().getFileName() + ".idx").toString();
@@ -322,7 +314,7 @@ class LauncherIT {
             oneLineExit2(r);
             assertTrue(r.err().contains("\"bth.psm\" is not a valid protocol or protocol field"), r.show());
         });
-        add("dissect, filter syntax error", Call.of("dissect", "-r", sample, "-Y", "bth.psn = 1"), LauncherIT::oneLineExit2);
+        add("dissect, filter syntax error", Call.of("dissect", "-r", sample, "-Y", "bth.psn = 1"), LauncherCases::oneLineExit2);
         // An output that cannot be written is found before the run (the interface is not even opened), in plain words.
         String noDir = tmp.resolve("no-such-dir").resolve("out").toString();
         add("validate -o, a missing directory", Call.of("validate", sample, "-T", "json", "-o", noDir + ".json"), r -> {
@@ -367,23 +359,18 @@ class LauncherIT {
             oneLineExit2(r);
             assertTrue(r.err().startsWith("metaroce validate: " + brokenConfig + ": line 2, column 1: expected the node content"), r.show());
         });
-        add("dissect, unknown field", Call.of("dissect", "-r", sample, "-T", "fields", "-e", "bth.nosuch"), LauncherIT::oneLineExit2);
+        add("dissect, unknown field", Call.of("dissect", "-r", sample, "-T", "fields", "-e", "bth.nosuch"), LauncherCases::oneLineExit2);
     }
 
-    /** Bad input: exit 2, exactly one line on stderr naming the tool, no stack trace. */
-    static void oneLineExit2(Run r) {
-        assertEquals(2, r.exit(), r.show());
-        assertEquals(1, r.errLines().size(), "exactly one line on stderr: " + r.show());
-        assertTrue(r.err().startsWith("metaroce "), r.show());
-        assertFalse(r.err().contains("Exception") || r.err().contains("\tat "), "no stack trace: " + r.show());
-    }
+    /** Bad input: exit 2, exactly one line on stderr naming the tool, no stack trace (DissectStatsIT's check). */
+    static void oneLineExit2(Run r) { LauncherCases.oneLineExit2(r); }
 
     // ------------------------------------------------------------------ helpers
 
-    private static void add(String name, Call call, Consumer<Run> check) { CASES.add(new Case(name, call, check, false)); }
+    private static void add(String name, Call call, Consumer<Run> check) { CASES.add(name, call, check); }
 
     /** A case whose run, of the bundled samples only, other tests may check too ({@link Launcher#runAllReusing}). */
-    private static void addShared(String name, Call call, Consumer<Run> check) { CASES.add(new Case(name, call, check, true)); }
+    private static void addShared(String name, Call call, Consumer<Run> check) { CASES.addShared(name, call, check); }
 
     /** Success: exit 0 and nothing on stderr. */
     static void ok(Run r) {

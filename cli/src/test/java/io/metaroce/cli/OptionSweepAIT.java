@@ -1,5 +1,6 @@
 package io.metaroce.cli;
 
+import static io.metaroce.testsupport.LauncherCases.says;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -7,12 +8,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.metaroce.testsupport.Launcher;
 import io.metaroce.testsupport.Launcher.Call;
 import io.metaroce.testsupport.Launcher.Run;
+import io.metaroce.testsupport.LauncherCases;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
@@ -31,10 +31,7 @@ class OptionSweepAIT {
     @TempDir
     static Path tmp;
 
-    private record Case(String name, Call call, Consumer<Run> check) {}
-
-    private static final List<Case> CASES = new ArrayList<>();
-    private static final Map<String, Run> RUNS = new LinkedHashMap<>();
+    private static final LauncherCases CASES = new LauncherCases();
 
     @BeforeAll
     static void runEveryCase() {
@@ -139,13 +136,12 @@ class OptionSweepAIT {
                     says("cannot write to standard output (/dev/full): the disk is full or the output cannot grow"));
         }
 
-        List<Run> runs = Launcher.runAll(CASES.stream().map(Case::call).toList());
-        for (int i = 0; i < CASES.size(); i++) RUNS.put(CASES.get(i).name(), runs.get(i));
+        CASES.runAll();
     }
 
     @TestFactory
     Stream<DynamicTest> everyCase() {
-        return CASES.stream().map(c -> DynamicTest.dynamicTest(c.name(), () -> c.check().accept(RUNS.get(c.name()))));
+        return CASES.checks().map(c -> DynamicTest.dynamicTest(c.getKey(), c.getValue()::run));
     }
 
     /** A retransmission timeout of 0 ns fired again at the same instant for ever: simulate never ended. */
@@ -156,14 +152,6 @@ class OptionSweepAIT {
         says("rto-us must be at least 0.001 (1 ns)").accept(r);
     }
 
-    /** Exit 2, one line on stderr that names the tool and says {@code what}, no stack trace, no internal error. */
-    private static Consumer<Run> says(String what) {
-        return r -> {
-            LauncherIT.oneLineExit2(r);
-            assertFalse(r.err().contains("internal error"), r.show());
-            assertTrue(r.err().contains(what), "expected '" + what + "': " + r.show());
-        };
-    }
 
     private static Call call(String[] base, String... more) {
         List<String> args = new ArrayList<>(List.of(base));
@@ -171,5 +159,5 @@ class OptionSweepAIT {
         return Call.of(args);
     }
 
-    private static void add(String name, Call call, Consumer<Run> check) { CASES.add(new Case(name, call, check)); }
+    private static void add(String name, Call call, Consumer<Run> check) { CASES.add(name, call, check); }
 }

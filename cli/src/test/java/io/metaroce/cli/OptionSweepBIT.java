@@ -1,5 +1,7 @@
 package io.metaroce.cli;
 
+import static io.metaroce.testsupport.LauncherCases.oneLine;
+import static io.metaroce.testsupport.LauncherCases.oneLineExit2;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -7,10 +9,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.metaroce.testsupport.Launcher;
 import io.metaroce.testsupport.Launcher.Call;
 import io.metaroce.testsupport.Launcher.Run;
+import io.metaroce.testsupport.LauncherCases;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -34,10 +36,7 @@ class OptionSweepBIT {
     @TempDir
     static Path tmp;
 
-    private record Case(String name, Call call, Consumer<Run> check) {}
-
-    private static final List<Case> CASES = new ArrayList<>();
-    private static final Map<String, Run> RUNS = new LinkedHashMap<>();
+    private static final LauncherCases CASES = new LauncherCases();
     private static final String CLEAN = Launcher.CAPTURES.resolve("rocev2-clean.pcapng").toString();
     private static final String GBN = Launcher.CAPTURES.resolve("rocev2-gbn-loss.pcapng").toString();
 
@@ -50,13 +49,12 @@ class OptionSweepBIT {
         validateCases();
         indexCases(idx);
         captureCases();
-        List<Run> runs = Launcher.runAll(CASES.stream().map(Case::call).toList());
-        for (int i = 0; i < CASES.size(); i++) RUNS.put(CASES.get(i).name(), runs.get(i));
+        CASES.runAll();
     }
 
     @TestFactory
     Stream<DynamicTest> everyCase() {
-        return CASES.stream().map(c -> DynamicTest.dynamicTest(c.name(), () -> c.check().accept(RUNS.get(c.name()))));
+        return CASES.checks().map(c -> DynamicTest.dynamicTest(c.getKey(), c.getValue()::run));
     }
 
     // ------------------------------------------------------------------ validate
@@ -211,13 +209,5 @@ class OptionSweepBIT {
 
     // ------------------------------------------------------------------ helpers
 
-    private static void add(String name, Call call, Consumer<Run> check) { CASES.add(new Case(name, call, check)); }
-
-    /** Exit 2 and exactly this one line on stderr. */
-    private static void oneLine(Run r, String line) {
-        oneLineExit2(r);
-        assertEquals(line, r.err().strip(), r.show());
-    }
-
-    private static void oneLineExit2(Run r) { LauncherIT.oneLineExit2(r); }
+    private static void add(String name, Call call, Consumer<Run> check) { CASES.add(name, call, check); }
 }

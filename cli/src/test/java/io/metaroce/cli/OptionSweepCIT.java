@@ -1,5 +1,8 @@
 package io.metaroce.cli;
 
+import static io.metaroce.testsupport.LauncherCases.oneLine;
+import static io.metaroce.testsupport.LauncherCases.oneLineExit2;
+import static io.metaroce.testsupport.LauncherCases.topLine;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -7,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.metaroce.testsupport.Launcher;
 import io.metaroce.testsupport.Launcher.Call;
 import io.metaroce.testsupport.Launcher.Run;
+import io.metaroce.testsupport.LauncherCases;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -31,10 +35,7 @@ class OptionSweepCIT {
     @TempDir
     static Path tmp;
 
-    private record Case(String name, Call call, Consumer<Run> check) {}
-
-    private static final List<Case> CASES = new ArrayList<>();
-    private static final Map<String, Run> RUNS = new LinkedHashMap<>();
+    private static final LauncherCases CASES = new LauncherCases();
     private static final String CLEAN = Launcher.CAPTURES.resolve("rocev2-clean.pcapng").toString();
 
     @BeforeAll
@@ -45,13 +46,12 @@ class OptionSweepCIT {
         simulateCases();
         analyzeAndIndexCases();
         emptyNameCases();
-        List<Run> runs = Launcher.runAll(CASES.stream().map(Case::call).toList());
-        for (int i = 0; i < CASES.size(); i++) RUNS.put(CASES.get(i).name(), runs.get(i));
+        CASES.runAll();
     }
 
     @TestFactory
     Stream<DynamicTest> everyCase() {
-        return CASES.stream().map(c -> DynamicTest.dynamicTest(c.name(), () -> c.check().accept(RUNS.get(c.name()))));
+        return CASES.checks().map(c -> DynamicTest.dynamicTest(c.getKey(), c.getValue()::run));
     }
 
     // ------------------------------------------------------------------ the front door
@@ -174,7 +174,7 @@ class OptionSweepCIT {
         Path out = tmp.resolve("sim-heap.pcap");
         add("simulate -p qps beyond the heap", Call.of("simulate", "--scenario", "rocev2-clean", "-p", "qps=300", "--out", out.toString())
                 .env(Map.of("METAROCE_JAVA_OPTS", "-Xmx256m")), r -> {
-            LauncherIT.oneLineExit2(r);
+            oneLineExit2(r);
             assertTrue(r.err().startsWith("metaroce simulate: qps=300, hosts=2, workload=mixed: 300 RC QP pairs need about 750 MiB; a heap of "),
                     r.show());
             assertTrue(r.err().strip().endsWith(": fewer qps or hosts, or more heap (METAROCE_JAVA_OPTS=-Xmx8g)"), r.show());
@@ -230,17 +230,5 @@ class OptionSweepCIT {
         });
     }
 
-    private static void add(String name, Call call, Consumer<Run> check) { CASES.add(new Case(name, call, check)); }
-
-    /** Exit 2 and exactly this one line on stderr, of the top command ("metaroce: ..."). */
-    private static void topLine(Run r, String line) {
-        assertEquals(2, r.exit(), r.show());
-        assertEquals(List.of(line), r.errLines(), r.show());
-    }
-
-    /** Exit 2 and exactly this one line on stderr. */
-    private static void oneLine(Run r, String line) {
-        LauncherIT.oneLineExit2(r);
-        assertEquals(line, r.err().strip(), r.show());
-    }
+    private static void add(String name, Call call, Consumer<Run> check) { CASES.add(name, call, check); }
 }

@@ -1,5 +1,6 @@
 package io.metaroce.cli;
 
+import static io.metaroce.testsupport.LauncherCases.oneLineExit2;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -9,6 +10,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.metaroce.testsupport.Launcher;
 import io.metaroce.testsupport.Launcher.Call;
 import io.metaroce.testsupport.Launcher.Run;
+import io.metaroce.testsupport.Tools;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -133,7 +135,7 @@ class OutputHabitsIT {
     void fieldsNeedAFieldsOrJsonOutputAndNarrowJson() throws Exception {
         List<Run> runs = Launcher.runAll(List.of(Call.of("dissect", "-r", ORACLE, "-e", "frame.number"),
                 Call.of("dissect", "-r", GBN, "-T", "jsonl", "-e", "frame.number", "-e", "bth.psn", "-c", "3")));
-        LauncherIT.oneLineExit2(runs.get(0));
+        oneLineExit2(runs.get(0));
         assertEquals("", runs.get(0).out(), runs.get(0).show());
         assertTrue(runs.get(0).err().contains("Output fields were specified with \"-e\""), runs.get(0).show());
         List<String> jsonl = lines(runs.get(1));
@@ -204,38 +206,12 @@ class OutputHabitsIT {
     // ------------------------------------------------------------------ tshark, when installed
 
     /**
-     * tshark's -T fields lines for each argument list (the runs at once: tshark starts slowly), or null when tshark
-     * is not installed: then the comparisons with our own names above are the reference.
+     * tshark's -T fields lines for each argument list (the runs side by side: tshark starts slowly), its RDMA
+     * heuristics off (Tools), or null when tshark is not installed: then the comparisons with our own names above are
+     * the reference.
      */
-    private static List<List<String>> tshark(List<List<String>> argLists) throws Exception {
-        List<Process> ps = new ArrayList<>();
-        List<Path> outs = new ArrayList<>();
-        try {
-            for (List<String> args : argLists) {
-                List<String> cmd = new ArrayList<>(List.of("tshark"));
-                // As TsharkNamesTest: keep tshark's RDMA upper-layer heuristics off the payloads.
-                for (String ulp : List.of("rpcordma", "smb_direct", "nvme-rdma", "iser", "lnet", "smc", "infiniband_sdp", "fcoib")) {
-                    cmd.addAll(List.of("--disable-protocol", ulp));
-                }
-                cmd.addAll(args);
-                Path out = Files.createTempFile(tmp, "tshark", ".out");
-                outs.add(out);
-                try {
-                    ps.add(new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(ProcessBuilder.Redirect.DISCARD).start());
-                } catch (IOException e) {
-                    if ("true".equals(System.getenv("CI"))) throw new AssertionError("tshark must be installed on CI", e);
-                    return null;
-                }
-            }
-            List<List<String>> results = new ArrayList<>();
-            for (int i = 0; i < ps.size(); i++) {
-                assertTrue(ps.get(i).waitFor(120, TimeUnit.SECONDS), "tshark " + argLists.get(i));
-                assertEquals(0, ps.get(i).exitValue(), "tshark " + argLists.get(i));
-                results.add(Files.readString(outs.get(i), StandardCharsets.UTF_8).lines().toList());
-            }
-            return results;
-        } finally {
-            for (Process p : ps) p.destroyForcibly();
-        }
+    private static List<List<String>> tshark(List<List<String>> argLists) {
+        List<List<String>> results = argLists.parallelStream().map(a -> Tools.tshark(tmp, List.of(), a.toArray(String[]::new))).toList();
+        return results.contains(null) ? null : results;
     }
 }

@@ -1,14 +1,16 @@
 package io.metaroce.cli;
 
+import static io.metaroce.testsupport.LauncherCases.oneLine;
+import static io.metaroce.testsupport.LauncherCases.oneLineExit2;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.metaroce.testsupport.Launcher;
 import io.metaroce.testsupport.Launcher.Call;
 import io.metaroce.testsupport.Launcher.Run;
+import io.metaroce.testsupport.LauncherCases;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -29,10 +31,7 @@ class QuerySweepIT {
     @TempDir
     static Path tmp;
 
-    private record Case(String name, Call call, Consumer<Run> check) {}
-
-    private static final List<Case> CASES = new ArrayList<>();
-    private static final Map<String, Run> RUNS = new LinkedHashMap<>();
+    private static final LauncherCases CASES = new LauncherCases();
     private static final String GBN = Launcher.CAPTURES.resolve("rocev2-gbn-loss.pcapng").toString();
     private static final String CLEAN = Launcher.CAPTURES.resolve("rocev2-clean.pcapng").toString();
     private static Path noCommitForIndex;
@@ -44,14 +43,14 @@ class QuerySweepIT {
         Run made = Launcher.run("index", GBN, "--index", idx.toString());
         assertEquals(0, made.exit(), made.show());
         queryCases(idx.toString());
+        fullWidthCases(idx.toString());
         indexCases(idx);
-        List<Run> runs = Launcher.runAll(CASES.stream().map(Case::call).toList());
-        for (int i = 0; i < CASES.size(); i++) RUNS.put(CASES.get(i).name(), runs.get(i));
+        CASES.runAll();
     }
 
     @TestFactory
     Stream<DynamicTest> everyCase() {
-        return CASES.stream().map(c -> DynamicTest.dynamicTest(c.name(), () -> c.check().accept(RUNS.get(c.name()))));
+        return CASES.checks().map(c -> DynamicTest.dynamicTest(c.getKey(), c.getValue()::run));
     }
 
     // ------------------------------------------------------------------ the query language
@@ -97,6 +96,32 @@ class QuerySweepIT {
                 r -> oneLine(r, "metaroce search: SolrCloud at http://127.0.0.1:1/solr: no Solr node answered (is Solr running there, in SolrCloud mode? check --solr)"));
     }
 
+    // ------------------------------------------------------------------ full-width forms
+
+    /**
+     * A query typed with an East Asian input method's full-width forms ({@code naks：5}, U+FF1A) is one plain word to
+     * the parser: it found nothing and said nothing of why. Such a search now says what was probably meant, on stderr,
+     * and keeps the exit code of a search without a hit (0); a query without them that finds nothing says nothing.
+     */
+    private static void fullWidthCases(String index) {
+        hint("search naks：5", "'naks：5' has the full-width '：' (U+FF1A), read as part of a word; did you mean 'naks:5'?",
+                "search", "naks：5", "--index", index);
+        hint("search ｎａｋｓ：＞0 -T json", "'ｎａｋｓ：＞0' has the full-width 'ｎ' (U+FF4E), 'ａ' (U+FF41), 'ｋ' (U+FF4B), 'ｓ' "
+                + "(U+FF53), '：' (U+FF1A), '＞' (U+FF1E), read as part of a word; did you mean 'naks:>0'?",
+                "search", "ｎａｋｓ：＞0", "--index", index, "-T", "json");
+        hint("search --top, full-width", "'naks：＊' has the full-width '：' (U+FF1A), '＊' (U+FF0A), read as part of a word; "
+                + "did you mean 'naks:*'?", "search", "naks：＊", "--index", index, "--top", "dest_qp", "--by", "naks");
+        hint("search naks:99999, no hint", null, "search", "naks:99999", "--index", index);
+    }
+
+    /** Exit 0 as a search without a hit, and on stderr exactly the hint, or nothing when it is null. */
+    private static void hint(String name, String hint, String... args) {
+        add(name, Call.of(args), r -> {
+            assertEquals(0, r.exit(), r.show());
+            assertEquals(hint == null ? List.of() : List.of("metaroce search: " + hint), r.errLines(), r.show());
+        });
+    }
+
     // ------------------------------------------------------------------ index integrity
 
     private static void indexCases(Path idx) throws Exception {
@@ -139,7 +164,7 @@ class QuerySweepIT {
     }
 
     private static void noCommit(Run r, String command, Path dir) {
-        LauncherIT.oneLineExit2(r);
+        oneLineExit2(r);
         String line = r.err().strip();
         assertTrue(line.startsWith("metaroce " + command + ": " + dir + ": the flow index is damaged (its commit file segments_N is missing, and "), r.show());
         assertTrue(line.endsWith("); index the captures again into a new directory"), r.show());
@@ -147,11 +172,5 @@ class QuerySweepIT {
 
     // ------------------------------------------------------------------ helpers
 
-    private static void add(String name, Call call, Consumer<Run> check) { CASES.add(new Case(name, call, check)); }
-
-    /** Exit 2 and exactly this one line on stderr. */
-    private static void oneLine(Run r, String line) {
-        LauncherIT.oneLineExit2(r);
-        assertEquals(line, r.err().strip(), r.show());
-    }
+    private static void add(String name, Call call, Consumer<Run> check) { CASES.add(name, call, check); }
 }

@@ -10,8 +10,8 @@ import io.metaroce.protocol.Display;
 import io.metaroce.protocol.FieldDef;
 import io.metaroce.protocol.Spec;
 import io.metaroce.protocol.ValueType;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
+import io.metaroce.testsupport.Tools;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -23,6 +23,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * tshark's own names, checked against tshark 4: every name of its infiniband protocol is an alias here or is
@@ -37,20 +38,14 @@ class TsharkNamesTest {
     /** tshark -G fields rows of protocol infiniband: name -> {type, base}. */
     private static final Map<String, String[]> TSHARK = new LinkedHashMap<>();
 
+    @TempDir
+    static Path tmp;
+
     @BeforeAll
-    static void tsharkFields() throws Exception {
-        boolean have;
-        String out = "";
-        try {
-            Process p = new ProcessBuilder("tshark", "-G", "fields").redirectError(ProcessBuilder.Redirect.DISCARD).start();
-            out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            have = p.waitFor() == 0;
-        } catch (IOException e) {
-            have = false;
-        }
-        if ("true".equals(System.getenv("CI"))) assertTrue(have, "tshark must be installed on CI");
-        assumeTrue(have, "tshark is not installed: the tshark name checks are skipped");
-        for (String line : out.split("\n")) {
+    static void tsharkFields() {
+        List<String> out = Tools.lines(tmp, List.of("tshark", "-G", "fields"));   // null when not installed, fails on CI
+        assumeTrue(out != null, "tshark is not installed: the tshark name checks are skipped");
+        for (String line : out) {
             String[] c = line.split("\t", -1);
             if (c.length >= 7 && c[0].equals("F") && c[4].equals("infiniband")) TSHARK.put(c[2], new String[] {c[3], c[5]});
             if (c.length >= 3 && c[0].equals("P") && c[2].equals("infiniband")) TSHARK.put(c[2], new String[] {"FT_PROTOCOL", ""});
@@ -147,9 +142,6 @@ class TsharkNamesTest {
         }
     }
 
-    /** What tshark printed, one line a frame, and its exit code. */
-    private record Tshark(List<String> lines, int exit) {}
-
     /**
      * The checks in order, their tshark runs made ahead, one per core: tshark spends most of its 0.5-1 s a run
      * starting, and one after the other the 20 runs took most of this class's 13.8 s in the CI run of 2026-12-03.
@@ -157,9 +149,10 @@ class TsharkNamesTest {
     private static void compareAll(List<Check> checks) throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(Math.max(2, Runtime.getRuntime().availableProcessors()));
         try {
-            List<Future<Tshark>> runs = checks.stream().map(c -> pool.submit(() -> tshark(c.args()))).toList();
+            List<Future<List<String>>> runs = checks.stream()
+                    .map(c -> pool.submit(() -> Tools.tshark(tmp, List.of(), c.args().toArray(String[]::new)))).toList();
             for (int i = 0; i < checks.size(); i++) {
-                Tshark t;
+                List<String> t;
                 try {
                     t = runs.get(i).get();
                 } catch (ExecutionException e) {
@@ -172,23 +165,10 @@ class TsharkNamesTest {
         }
     }
 
-    private static Tshark tshark(List<String> args) throws IOException, InterruptedException {
-        List<String> tshark = new ArrayList<>(List.of("tshark"));
-        // As the dissector's differential test: keep tshark's RDMA upper-layer heuristics off the payloads.
-        for (String ulp : List.of("rpcordma", "smb_direct", "nvme-rdma", "iser", "lnet", "smc", "infiniband_sdp", "fcoib")) {
-            tshark.addAll(List.of("--disable-protocol", ulp));
-        }
-        tshark.addAll(args);
-        Process p = new ProcessBuilder(tshark).redirectError(ProcessBuilder.Redirect.DISCARD).start();
-        List<String> lines = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).lines().toList();
-        return new Tshark(lines, p.waitFor());
-    }
-
-    private static void compare(Check check, Tshark t) throws Exception {
+    /** Our dissect -T fields against tshark's lines (its exit 0 checked by Tools). */
+    private static void compare(Check check, List<String> expected) throws Exception {
         String capture = check.capture(), filter = check.filter();
         List<String> names = check.names(), args = check.args();
-        List<String> expected = t.lines();
-        assertEquals(0, t.exit(), "tshark " + args);
         List<String> cli = new ArrayList<>(List.of("dissect"));
         cli.addAll(args);
         CliRun r = CliRun.of(cli.toArray(String[]::new));

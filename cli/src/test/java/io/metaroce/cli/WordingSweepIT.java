@@ -5,11 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import io.metaroce.testsupport.Launcher;
 import io.metaroce.testsupport.Launcher.Call;
 import io.metaroce.testsupport.Launcher.Run;
+import io.metaroce.testsupport.LauncherCases;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
@@ -27,10 +26,7 @@ class WordingSweepIT {
     @TempDir
     static Path tmp;
 
-    private record Case(String name, Call call, String line) {}
-
-    private static final List<Case> CASES = new ArrayList<>();
-    private static final Map<String, Run> RUNS = new LinkedHashMap<>();
+    private static final LauncherCases CASES = new LauncherCases();
     private static final String CLEAN = Launcher.CAPTURES.resolve("rocev2-clean.pcapng").toString();
 
     @BeforeAll
@@ -82,19 +78,51 @@ class WordingSweepIT {
         add("compare --window", "metaroce compare: --window needs a number of seconds", "compare", CLEAN, CLEAN, "--window");
         add("simulate --loss", "metaroce simulate: --loss needs a probability from 0 to 1", "simulate", "--scenario", "rocev2-clean",
                 "--loss");
-        List<Run> runs = Launcher.runAll(CASES.stream().map(Case::call).toList());
-        for (int i = 0; i < CASES.size(); i++) RUNS.put(CASES.get(i).name(), runs.get(i));
+        // A missing argument, a word too many, an unknown option (twenty-seventh session): picocli's "Missing
+        // required parameter: 'QUERY'", "Missing required option: '--write=FILE'", "Unmatched argument at index 3:
+        // 'extra'" and "Unknown option: '--nosuch'", each with a second line "Try ...".
+        String query = "no query given (e.g. 'naks:>5', or '*:*' for every flow)";
+        add("search, no query", "metaroce search: " + query, "search", "--index", idx);
+        add("extract, no query", "metaroce extract: " + query, "extract", "--index", idx, "-w", out);
+        add("extract, no -w", "metaroce extract: -w FILE is required: the pcapng to write (see 'metaroce extract --help')",
+                "extract", "--index", idx, "*:*");
+        String quote = "(a query of several words is one argument: quote it, 'naks:5 b')";
+        add("search a b", "metaroce search: unexpected argument 'b' after the query 'naks:5' " + quote, "search", "naks:5", "b", "--index", idx);
+        add("extract a b", "metaroce extract: unexpected argument 'b' after the query 'naks:5' " + quote,
+                "extract", "naks:5", "b", "--index", idx, "-w", out);
+        add("dissect, a word too many", "metaroce dissect: unexpected argument 'extra' (see 'metaroce dissect --help')",
+                "dissect", "-r", CLEAN, "extra");
+        add("simulate, a word too many", "metaroce simulate: unexpected argument 'extra' (see 'metaroce simulate --help')",
+                "simulate", "--list", "extra");
+        add("capture, a word too many", "metaroce capture: unexpected argument 'extra' (see 'metaroce capture --help')",
+                "capture", "-D", "extra");
+        add("metaroce --nosuch", "metaroce: unknown option '--nosuch' (see 'metaroce --help')", "--nosuch");
+        for (String c : List.of("dissect", "analyze", "validate", "simulate", "capture", "index", "search", "extract", "compare")) {
+            // search and extract with what they need: picocli finds a missing query or -w before an unknown option.
+            List<String> args = new ArrayList<>(List.of(c));
+            if (c.equals("search") || c.equals("extract")) args.addAll(List.of("*:*", "--index", idx));
+            if (c.equals("extract")) args.addAll(List.of("-w", out));
+            args.add("--nosuch");
+            add(c + " --nosuch", "metaroce " + c + ": unknown option '--nosuch' (see 'metaroce " + c + " --help')", args.toArray(String[]::new));
+        }
+        add("dissect -Q", "metaroce dissect: unknown option '-Q' (see 'metaroce dissect --help')", "dissect", "-r", CLEAN, "-Q");
+        add("analyze --thread", "metaroce analyze: unknown option '--thread'; did you mean '--threads'? (see 'metaroce analyze --help')",
+                "analyze", "-r", CLEAN, "--thread", "2");
+        add("dissect --dispaly-filter=x", "metaroce dissect: unknown option '--dispaly-filter=x'; did you mean '--display-filter'? "
+                + "(see 'metaroce dissect --help')", "dissect", "-r", CLEAN, "--dispaly-filter=x");
+        CASES.runAll();
     }
 
     @TestFactory
     Stream<DynamicTest> everyCase() {
-        return CASES.stream().map(c -> DynamicTest.dynamicTest(c.name(), () -> {
-            Run r = RUNS.get(c.name());
-            assertEquals(2, r.exit(), r.show());
-            assertEquals(List.of(c.line()), r.errLines(), r.show());
-            assertEquals("", r.out(), r.show());
-        }));
+        return CASES.checks().map(c -> DynamicTest.dynamicTest(c.getKey(), c.getValue()::run));
     }
 
-    private static void add(String name, String line, String... args) { CASES.add(new Case(name, Call.of(args), line)); }
+    private static void add(String name, String line, String... args) { CASES.add(name, Call.of(args), r -> only(r, line)); }
+
+    /** Exit 2, exactly this line on stderr, nothing on stdout. */
+    private static void only(Run r, String line) {
+        LauncherCases.topLine(r, line);
+        assertEquals("", r.out(), r.show());
+    }
 }

@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.metaroce.testsupport.Tools;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -19,6 +19,7 @@ import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * tshark as a second opinion on every RoCEv2 field: runs tshark on the reference vectors and the
@@ -51,25 +52,12 @@ class TsharkDifferentialTest {
             Map.entry("infiniband.lrh.dlid", "lrh.dlid"), Map.entry("infiniband.lrh.pktlen", "lrh.pkt_len"),
             Map.entry("infiniband.lrh.slid", "lrh.slid"));
     private static final List<String> ORDER = List.copyOf(new java.util.TreeSet<>(FIELDS.keySet()));
-    private static final List<String> NO_ULP = List.of("--disable-protocol", "rpcordma", "--disable-protocol", "smb_direct",
-            "--disable-protocol", "nvme-rdma", "--disable-protocol", "iser", "--disable-protocol", "lnet",
-            "--disable-protocol", "smc", "--disable-protocol", "infiniband_sdp", "--disable-protocol", "fcoib");
+    @TempDir
+    static Path tmp;
 
-    static boolean tsharkAvailable() {
-        try {
-            Process p = new ProcessBuilder("tshark", "--version").redirectErrorStream(true).start();
-            p.getInputStream().readAllBytes();
-            return p.waitFor() == 0;
-        } catch (IOException | InterruptedException e) {
-            return false;
-        }
-    }
-
+    /** Skips the test when tshark is not installed (Tools fails it on CI, where it must be). */
     static void requireTshark() {
-        boolean ci = "true".equals(System.getenv("CI"));
-        boolean have = tsharkAvailable();
-        if (ci) assertTrue(have, "tshark must be installed on CI (.ci/run installs it)");
-        assumeTrue(have, "tshark not installed");
+        assumeTrue(Tools.lines(tmp, List.of("tshark", "--version")) != null, "tshark not installed");
     }
 
     static List<Path> captures() throws IOException {
@@ -108,26 +96,21 @@ class TsharkDifferentialTest {
             t.setDaemon(true);
             return t;
         });
-        List<Future<Tshark>> runs = captures.stream().map(p -> pool.submit(() -> tshark(p))).toList();
+        List<Future<List<String>>> runs = captures.stream().map(p -> pool.submit(() -> tshark(p))).toList();
         return IntStream.range(0, captures.size())
                 .mapToObj(i -> DynamicTest.dynamicTest(captures.get(i).getFileName().toString(), () -> compare(captures.get(i), result(runs.get(i)))))
                 .onClose(pool::shutdownNow);
     }
 
-    /** What tshark printed for a capture, one line a frame, and its exit code. */
-    private record Tshark(List<String> lines, int exit) {}
-
-    private static Tshark tshark(Path capture) throws IOException, InterruptedException {
-        List<String> cmd = new ArrayList<>(List.of("tshark", "-r", capture.toString()));
-        cmd.addAll(NO_ULP);
-        cmd.addAll(List.of("-T", "fields", "-E", "separator=/t", "-E", "aggregator=;", "-E", "occurrence=a", "-e", "frame.number"));
-        for (String f : ORDER) cmd.addAll(List.of("-e", f));
-        Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
-        List<String> lines = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).lines().toList();
-        return new Tshark(lines, p.waitFor());
+    /** tshark's -T fields line of each frame, every field of ORDER, its RDMA heuristics off (Tools). */
+    private static List<String> tshark(Path capture) {
+        List<String> args = new ArrayList<>(List.of("-r", capture.toString(), "-T", "fields", "-E", "separator=/t", "-E", "aggregator=;",
+                "-E", "occurrence=a", "-e", "frame.number"));
+        for (String f : ORDER) args.addAll(List.of("-e", f));
+        return Tools.tshark(tmp, List.of(), args.toArray(String[]::new));
     }
 
-    private static Tshark result(Future<Tshark> run) throws Exception {
+    private static List<String> result(Future<List<String>> run) throws Exception {
         try {
             return run.get();
         } catch (ExecutionException e) {
@@ -135,9 +118,7 @@ class TsharkDifferentialTest {
         }
     }
 
-    private static void compare(Path capture, Tshark tshark) throws Exception {
-        List<String> lines = tshark.lines();
-        assertEquals(0, tshark.exit(), "tshark failed on " + capture);
+    private static void compare(Path capture, List<String> lines) throws Exception {
         List<DissectedFrame> ours = DissectedFrame.read(capture);
         assertEquals(ours.size(), lines.size(), "frame count of " + capture);
         int compared = 0;
