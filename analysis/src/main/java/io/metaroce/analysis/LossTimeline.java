@@ -97,8 +97,8 @@ public final class LossTimeline implements AnalysisEngine.EventListener {
     /**
      * The loss pattern over bins [0, n) of width 2^shift: losses are retransmissions and NAKs (what the sender resent
      * or the receiver reported missing; PSNs missing from the capture may be the capture's own losses). A burst: the
-     * shortest run of bins holding 80 % of them spans at most a tenth of the bins in use (two at least); spread:
-     * losses in half the bins with traffic or more (eight such bins at least).
+     * shortest run of bins holding 80 % of them spans at most a tenth of the bins with traffic (two at least, of ten
+     * or more); spread: losses in half the bins with traffic or more (eight such bins at least).
      */
     static Pattern pattern(long[][] s, int n) {
         long[] loss = new long[n];
@@ -129,7 +129,9 @@ public final class LossTimeline implements AnalysisEngine.EventListener {
         long in = 0;
         for (int i = bestFrom; i <= bestTo; i++) in += loss[i];
         int width = bestTo - bestFrom + 1;
-        if (width <= Math.max(2, n / 10) && n >= 10) {
+        // Against the columns with traffic, not all of them: two short runs of traffic an hour apart leave most
+        // columns empty, and a loss in one of them is no burst of the capture.
+        if (busy >= 10 && width <= Math.max(2, busy / 10)) {
             return new Pattern("burst", bestFrom, bestTo, in, losses, lossBins, busy, congested);
         }
         if (busy >= 8 && lossBins * 2 >= busy) return new Pattern("spread", -1, -1, 0, losses, lossBins, busy, congested);

@@ -56,6 +56,16 @@ class LossTimelineTest {
     }
 
     @Test
+    void lossesInTheOnlyTrafficAreNoBurst() {
+        // Two milliseconds of traffic, an hour apart: nearly every column is empty, and the losses fall in the first.
+        LossTimeline t = new LossTimeline();
+        for (long i = 0; i < 2_000; i++) t.frame(i * US);
+        for (long i = 0; i < 2_000; i++) t.frame(3_600_000_000_000L + i * US);
+        for (long i = 0; i < 20; i++) t.event(retx(500 * US + i, Cause.NAK, FrameVerdict.Spurious.NO));
+        assertEquals("intermittent", pattern(t).get("kind"));
+    }
+
+    @Test
     void lossesAllAlongAreSpread() {
         long[] at = new long[100];
         for (int i = 0; i < at.length; i++) at[i] = i * 100;   // one every 100 us over 10 ms
