@@ -220,7 +220,13 @@ public final class LossTimeline implements AnalysisEngine.EventListener {
         Pattern p = pattern(cols, shown);
         out.append("Loss pattern: ");
         switch (p.kind()) {
-            case "none" -> out.append("no retransmission or NAK in the capture\n");
+            case "none" -> {
+                long gaps = total(cols[GAPS]);
+                out.append("no retransmission or NAK in the capture");
+                if (gaps > 0) out.append(String.format(Locale.ROOT, "; its %d missing PSNs were neither resent nor NAKed "
+                        + "(lost by the capture, resent after it ended, or traffic nobody resends: UC, UD; see Capture integrity)", gaps));
+                out.append('\n');
+            }
             case "few" -> out.append(String.format(Locale.ROOT, "%d retransmission(s) and NAK(s), too few for a pattern%n",
                     p.losses()));
             case "burst" -> out.append(String.format(Locale.ROOT,
