@@ -44,7 +44,7 @@ public final class AnalyzeOutput {
                                        Analyzer.Progress progress, DiagnosisOptions diagnosis) throws CaptureException, IOException {
         Diagnoser d = form == Form.EVENTS_JSONL ? null : new Diagnoser(diagnosis.atNs());
         return write(listener -> session(settings, progress).onEvent(listener).onFrame(d).run(file), form, pretty, out,
-                d == null ? null : () -> diagnosis.apply(d.finish()));
+                d == null ? null : () -> diagnosis.apply(d.finish()), d == null ? null : d.timeline());
     }
 
     /** As {@link #write(Path, AnalysisSettings, Form, boolean, Appendable)}, over a live source ({@link LiveAnalyzer}). */
@@ -61,7 +61,7 @@ public final class AnalyzeOutput {
         Diagnoser d = form == Form.EVENTS_JSONL ? null : new Diagnoser(null);
         try {
             return write(listener -> LiveAnalyzer.analyze(src, name, settings, false, listener, monitor, d), form, pretty, out,
-                    d == null ? null : d::finish);
+                    d == null ? null : d::finish, d == null ? null : d.timeline());
         } catch (CaptureException e) {
             throw new IllegalStateException(e); // a live source throws no CaptureException
         }
@@ -73,12 +73,16 @@ public final class AnalyzeOutput {
     }
 
     private static AnalysisResult write(Run run, Form form, boolean pretty, Appendable out) throws CaptureException, IOException {
-        return write(run, form, pretty, out, null);
+        return write(run, form, pretty, out, null, null);
     }
 
-    /** diagnosis: the diagnosis after the run, or null for none. */
+    /**
+     * diagnosis: the diagnosis after the run, or null for none; timeline: the loss timeline the run's frames go to
+     * (the diagnoser's), fed the events here, or null for none.
+     */
     private static AnalysisResult write(Run run, Form form, boolean pretty, Appendable out,
-                                        java.util.function.Supplier<Diagnosis> diagnosis) throws CaptureException, IOException {
+                                        java.util.function.Supplier<Diagnosis> diagnosis, LossTimeline timeline)
+            throws CaptureException, IOException {
         try {
             if (form == Form.EVENTS_JSONL) {
                 return run.run(e -> {
@@ -92,12 +96,20 @@ public final class AnalyzeOutput {
             // The events are buffered as JSON text (spilled to a file when many), not kept as objects: analyze
             // stays bounded by the QPs, not the events.
             try (Reports.EventBuffer events = new Reports.EventBuffer(form == Form.JSON)) {
-                AnalysisResult r = run.run(events);
+                AnalysisResult r = run.run(timeline == null ? events : e -> {
+                    events.event(e);
+                    timeline.event(e);
+                });
                 Diagnosis d = diagnosis == null ? null : diagnosis.get();
                 if (form == Form.JSON) {
-                    Reports.json(r, events, d == null ? java.util.Map.of() : java.util.Map.of("diagnosis", d.toJsonMap()), out, pretty);
+                    // Built in order (Map.of's order changes from JVM to JVM).
+                    java.util.Map<String, Object> more = new java.util.LinkedHashMap<>();
+                    if (timeline != null) more.put("loss_timeline", timeline.toJsonMap());
+                    if (d != null) more.put("diagnosis", d.toJsonMap());
+                    Reports.json(r, events, more, out, pretty);
                 } else {
                     Reports.text(r, events, out);
+                    if (timeline != null) timeline.appendText(out);
                     if (d != null) d.appendText(out);
                 }
                 return r;

@@ -124,7 +124,7 @@ class IntegrityAndOutputTest {
         StringWriter json = new StringWriter();
         AnalyzeOutput.write(f, s, AnalyzeOutput.Form.JSON, true, json);
         JsonNode root = new ObjectMapper().readTree(json.toString());
-        assertEquals(List.of("capture", "flows", "events", "diagnosis"), iter(root.fieldNames()));
+        assertEquals(List.of("capture", "flows", "events", "loss_timeline", "diagnosis"), iter(root.fieldNames()));
         JsonNode cap = root.get("capture");
         for (String k : List.of("frames", "bytes", "first_ns", "last_ns", "capture_drops", "capture_drops_detected", "tap",
                 "sampling", "truncated_frames")) assertTrue(cap.has(k), k);

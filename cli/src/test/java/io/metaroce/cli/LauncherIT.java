@@ -131,17 +131,58 @@ class LauncherIT {
         addShared("analyze -T text " + n, Call.of("analyze", "-r", f), r -> {
             ok(r);
             assertTrue(r.out().contains("Frames: " + frames(n)), r.show());
+            // The loss timeline's sparkline of every frame, before the diagnosis.
+            String out = r.out();
+            int at = out.indexOf("\nLoss timeline\n");
+            assertTrue(at > 0 && at < out.indexOf("\nDiagnosis\n"), r.show());
+            assertTrue(out.lines().anyMatch(l -> l.startsWith("Frames ") && l.contains("| " + frames(n) + " (peak ")), r.show());
+            assertTrue(out.contains("\nLoss pattern: "), r.show());
         });
         addShared("analyze -T json " + n, Call.of("analyze", "-r", f, "-T", "json"), r -> {
             ok(r);
             JsonNode o = parse(r.out(), r);
             assertTrue(o.get("flows").isArray() && o.get("flows").size() > 0, "flows");
             assertTrue(o.has("capture") && o.has("events"), r.show());
+            lossTimelineAgreesWithTheFlows(o, r);
         });
         addShared("analyze --events jsonl " + n, Call.of("analyze", "-r", f, "--events", "jsonl"), r -> {
             ok(r);
             for (String l : r.out().lines().toList()) assertTrue(parse(l, r).hasNonNull("type"), l);
         });
+    }
+
+    /**
+     * The loss timeline counts what the flows count, bin by bin: every frame, the retransmissions that were not
+     * spurious, the NAKs (MR-NACKs among them), RNR NAKs, CE marks and CNPs; at most 64 bins of a power-of-two width.
+     */
+    private static void lossTimelineAgreesWithTheFlows(JsonNode o, Run r) {
+        JsonNode t = o.get("loss_timeline"), s = t.get("series");
+        long retx = 0, naks = 0, rnr = 0, ce = 0, cnps = 0;
+        for (JsonNode fl : o.get("flows")) {
+            retx += fl.get("retransmitted_packets").asLong() - fl.get("spurious_retransmissions").asLong();
+            naks += fl.get("naks").asLong() + fl.get("nacks").asLong();
+            rnr += fl.get("rnr_naks").asLong();
+            ce += fl.get("ce_marks").asLong();
+            cnps += fl.get("cnps").asLong();
+        }
+        assertEquals(o.get("capture").get("frames").asLong(), sum(s.get("frames")), r.show());
+        assertEquals(retx, sum(s.get("retransmissions")), "retransmissions " + r.show());
+        assertEquals(naks, sum(s.get("naks")), "naks " + r.show());
+        assertEquals(rnr, sum(s.get("rnr_naks")), "rnr " + r.show());
+        assertEquals(ce, sum(s.get("ce_marks")), "ce " + r.show());
+        assertEquals(cnps, sum(s.get("cnps")), "cnps " + r.show());
+        int bins = t.get("bins").asInt();
+        assertTrue(bins > 0 && bins <= 64 && Long.bitCount(t.get("bin_ns").asLong()) == 1, t.toString());
+        for (JsonNode series : s) assertEquals(bins, series.size(), t.toString());
+        String kind = t.get("pattern").get("kind").asText();
+        assertTrue(Set.of("none", "few", "burst", "spread", "intermittent").contains(kind), kind);
+        assertEquals(retx + naks == 0, kind.equals("none"), t.toString());
+    }
+
+    private static long sum(JsonNode array) {
+        long n = 0;
+        for (JsonNode v : array) n += v.asLong();
+        return n;
     }
 
     // ------------------------------------------------------------------ diagnosis (issue 15)

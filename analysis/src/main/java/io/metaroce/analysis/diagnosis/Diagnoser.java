@@ -117,8 +117,15 @@ public final class Diagnoser implements AnalysisSession.FrameObserver {
         }
     }
 
+    /** The losses over time ({@link io.metaroce.analysis.LossTimeline}): every frame here, the events through it. */
+    private final io.metaroce.analysis.LossTimeline timeline = new io.metaroce.analysis.LossTimeline();
+
+    /** The capture's loss timeline; feed it the analysis events ({@link io.metaroce.analysis.LossTimeline#event}). */
+    public io.metaroce.analysis.LossTimeline timeline() { return timeline; }
+
     @Override
     public void frame(FrameFacts f) {
+        timeline.frame(f.timeNs);
         if (firstNs < 0) {
             firstNs = f.timeNs;
             if (atAfterFirstNs != null) atNs = firstNs + atAfterFirstNs;
