@@ -23,8 +23,10 @@ import io.metaroce.protocol.FieldDef;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.Callable;
@@ -103,13 +105,15 @@ final class DissectCommand implements Callable<Integer> {
             + "seconds since the first frame); .N sets the decimals (e.g. ad.6).")
     String timeFormat;
 
-    @Option(names = "-z", paramLabel = "STAT", description = "Statistics after the frames (repeatable; with -q only them), as tshark -z: "
-            + "io,phs (protocol hierarchy), io,stat,INTERVAL (frames and bytes per INTERVAL seconds), conv,TYPE and "
-            + "endpoints,TYPE (TYPE: eth, ip, ipv6, udp), expert; io,phs, conv, endpoints and expert take ,FILTER after "
-            + "them; -z help lists them.")
+    @Option(names = "-z", paramLabel = "STAT", description = "Statistics after the frames (repeatable; with -q only them; "
+            + "the last given first, as tshark), as tshark -z: io,phs (protocol hierarchy), io,stat,INTERVAL[,COLUMN]... "
+            + "(per INTERVAL seconds, 0: the whole capture; a COLUMN is a display filter, frames and bytes of the frames "
+            + "that match it, or COUNT|SUM|MIN|MAX|AVG(FIELD)FILTER), conv,TYPE and endpoints,TYPE (TYPE: eth, ip, ipv6, "
+            + "udp), expert[,error|warn|note|chat|comment]; io,phs, conv, endpoints and expert take ,FILTER after them. "
+            + "They count every frame read, also those -Y hides (as tshark's taps); -z help lists them.")
     List<String> zStats;
-    private long zIntervalNanos;
-    private String zIntervalText;
+    /** -z io,stat: per argument, its columns and interval (each worker counts into a copy). */
+    private final Map<Integer, ZStats.IoStat> zIoStats = new HashMap<>();
     /** -z: per argument, its table's own display filter (or null), compiled once for every worker. */
     private final List<DisplayFilter> zFilters = new ArrayList<>();
     /** -z expert was given: the analysis runs first, for its findings (as tshark's TCP analysis does for its items). */
@@ -117,7 +121,7 @@ final class DissectCommand implements Callable<Integer> {
 
     @Option(names = "-G", paramLabel = "REPORT", arity = "0..1", fallbackValue = "fields",
             description = "Print a glossary and exit, as tshark -G: fields (the default; as --list-fields, in tshark's "
-                    + "layout) or protocols.")
+                    + "layout), protocols, fieldcount, values (the named values: opcodes, ...), ftypes; -G help lists them.")
     String glossary;
     /** -z: every worker's counts, merged after the run. */
     private final List<ZStats> zWorkers = java.util.Collections.synchronizedList(new ArrayList<>());
@@ -251,8 +255,10 @@ final class DissectCommand implements Callable<Integer> {
                     System.out.println("     " + String.join("\n     ", ZStats.SUPPORTED));
                     return 0;
                 }
-                if (z.startsWith("io,stat,") && zInterval(z.substring(8))) {
-                    zIntervalText = z.substring(8);
+                if (z.startsWith("io,stat,")) {
+                    ZStats.IoStat io = ioStat(z);
+                    if (io == null) return 2;
+                    zIoStats.put(zFilters.size(), io);
                     zFilters.add(null);
                     continue;
                 }
@@ -260,7 +266,7 @@ final class DissectCommand implements Callable<Integer> {
                 if (kind == null) {
                     err.println("metaroce dissect: invalid -z argument \"" + z + "\"; it must be one of: conv,TYPE, "
                             + "endpoints,TYPE (TYPE: eth, ip, ipv6 or udp), expert, io,phs (each with ,FILTER after it or "
-                            + "not), io,stat,INTERVAL (INTERVAL: seconds, more than 0)");
+                            + "not), io,stat,INTERVAL[,COLUMN]... (INTERVAL: seconds, 0 for the whole capture)");
                     return 2;
                 }
                 String text = zFilterText(z);
@@ -269,6 +275,12 @@ final class DissectCommand implements Callable<Integer> {
                     try {
                         f = DisplayFilter.compile(text, FieldCatalog.get());
                     } catch (FilterException e) {
+                        // expert,LEVEL: a word that is no level is read as a filter (tshark's order); name the levels.
+                        if (kind.equals("expert") && zExpertLevel(z) == null && text.matches("[A-Za-z]+")) {
+                            err.println("metaroce dissect: -z " + z + ": unknown level '" + text + "' (levels: error, warn, "
+                                    + "note, chat, comment; a display filter may follow, e.g. expert,warn,bth)");
+                            return 2;
+                        }
                         err.println("metaroce dissect: -z " + z + ": bad display filter: " + e.oneLine());
                         return 2;
                     }
@@ -378,7 +390,7 @@ final class DissectCommand implements Callable<Integer> {
                 // -w: the frames are written in capture order by this thread; the text (if any) goes along.
                 // -z -c N: the statistics count the first N frames shown, which one worker sees in order.
                 if (!outputRun(src, config, displayFilter, selected, fo,
-                        timeNeedsOrder() || (zStats != null && count != Long.MAX_VALUE) ? 1 : workers, verdicts, copy))
+                        timeNeedsOrder() || (zStats != null && count != Long.MAX_VALUE) || zNeedsOrder() ? 1 : workers, verdicts, copy))
                     return 0;
                 if (copyFailed != null) {
                     err.println("metaroce dissect: cannot write " + writeFile + ": " + copyFailed);
@@ -440,27 +452,114 @@ final class DissectCommand implements Callable<Integer> {
         return new int[] {mode, digits};
     }
 
-    /** -z io,stat,INTERVAL: seconds, more than 0 (at least 1 ns); false when it is not. */
-    private boolean zInterval(String seconds) {
+    /**
+     * -z io,stat,INTERVAL[,COL]...: the interval (seconds, at least a microsecond, or 0 for the whole capture) and
+     * the columns, as tshark reads them: a column is split at commas, and pieces are joined again while a display
+     * filter does not compile (a filter may hold commas). Null after one line on stderr in tshark's words.
+     */
+    private ZStats.IoStat ioStat(String z) {
+        String rest = z.substring(8);
+        int comma = rest.indexOf(',');
+        String seconds = (comma < 0 ? rest : rest.substring(0, comma)).strip();
+        java.math.BigDecimal value;
         try {
-            java.math.BigDecimal ns = new java.math.BigDecimal(seconds).movePointRight(9);
-            if (ns.signum() <= 0 || ns.compareTo(java.math.BigDecimal.valueOf(Long.MAX_VALUE)) > 0) return false;
-            zIntervalNanos = Math.max(1, ns.longValue());
-            return true;
+            value = new java.math.BigDecimal(seconds);
         } catch (NumberFormatException e) {
-            return false;
+            value = null;
         }
+        if (value == null || value.signum() < 0 || z.endsWith(",")) {
+            err.println("metaroce dissect: invalid -z argument \"" + z + "\"; it must be io,stat,INTERVAL[,COLUMN]... "
+                    + "(INTERVAL: seconds, or 0 for the whole capture; COLUMN: a display filter or FUNC(FIELD)FILTER, "
+                    + "FUNC one of " + String.join(", ", ZStats.IoStat.FUNCTIONS) + ")");
+            return null;
+        }
+        long us = 0;
+        int precision = 0;
+        if (value.signum() > 0) {
+            us = value.movePointRight(6).setScale(0, java.math.RoundingMode.HALF_UP).min(java.math.BigDecimal.valueOf(Long.MAX_VALUE / 2)).longValue();
+            if (us < 1) {
+                err.println("metaroce dissect: -z " + z + ": \"-z\" interval must be >=0.000001 seconds or \"0\" for the entire capture duration.");
+                return null;
+            }
+            // tshark's precision: the decimals the interval needs; a whole number keeps the decimals written (1.00).
+            precision = 6;
+            for (long i = 10; i < 10_000_000L && us % i == 0; i *= 10) precision--;
+            int dot = seconds.indexOf('.');
+            if (precision == 0 && dot >= 0 && dot < seconds.length() - 1) precision = Math.min(6, seconds.length() - dot - 1);
+        }
+        List<ZStats.IoStat.Column> columns = new ArrayList<>();
+        if (comma < 0) {
+            columns.add(new ZStats.IoStat.Column(null, ZStats.IoStat.FRAMES_AND_BYTES, null, null));
+        } else {
+            String pending = null, problem = null;
+            for (String piece : rest.substring(comma + 1).split(",", -1)) {
+                String text = pending == null ? piece : pending + "," + piece;
+                Object c = ioColumn(text.strip());
+                if (c instanceof ZStats.IoStat.Column col) {
+                    columns.add(col);
+                    pending = null;
+                } else {
+                    pending = text;
+                    problem = (String) c;
+                }
+            }
+            if (pending != null) {
+                err.println("metaroce dissect: -z " + z + ": " + problem);
+                return null;
+            }
+        }
+        return new ZStats.IoStat(us, precision, columns);
     }
 
-    /** -z: the statistics of every worker merged, in the order asked for. */
+    /** One io,stat column (empty: frames and bytes of every frame), or why it is not one (tshark's words). */
+    private static Object ioColumn(String text) {
+        if (text.isEmpty()) return new ZStats.IoStat.Column(null, ZStats.IoStat.FRAMES_AND_BYTES, null, null);
+        int type = ZStats.IoStat.FRAMES_AND_BYTES;
+        String filter = text;
+        FieldDef field = null;
+        Matcher m = Pattern.compile("([A-Z]+)\\(").matcher(text);
+        if (text.equals("FRAMES") || text.equals("BYTES")) {
+            type = ZStats.IoStat.FUNCTIONS.indexOf(text);
+            filter = "";
+        } else if (text.startsWith("LOAD(")) {
+            return "LOAD() is not supported here (it needs a response-time field such as smb.time): use "
+                    + String.join(", ", ZStats.IoStat.FUNCTIONS);
+        } else if (m.lookingAt() && ZStats.IoStat.FUNCTIONS.contains(m.group(1))) {
+            String func = m.group(1);
+            type = ZStats.IoStat.FUNCTIONS.indexOf(func);
+            int close = text.indexOf(')', m.end());
+            if (close < 0) return "Closing parenthesis missing from calculated expression.";
+            String name = text.substring(m.end(), close).strip();
+            filter = text.substring(close + 1).strip();
+            if (type == ZStats.IoStat.FRAMES || type == ZStats.IoStat.BYTES) {
+                if (!name.isEmpty()) return func + " does not require or allow a field name within the parens.";
+            } else {
+                if (name.isEmpty()) return "You didn't specify a field name for " + func + "(*).";
+                field = FieldCatalog.get().field(name);
+                if (field == null) return "There is no field named '" + name + "'.";
+                boolean integral = field.type() == io.metaroce.protocol.ValueType.UINT || field.type() == io.metaroce.protocol.ValueType.TIME;
+                if (type != ZStats.IoStat.COUNT && !integral) {
+                    return name + " doesn't have integral values, so " + func + "(*) calculations are not supported on it.";
+                }
+            }
+        }
+        DisplayFilter f = null;
+        if (!filter.isEmpty()) {
+            try {
+                f = DisplayFilter.compile(filter, FieldCatalog.get());
+            } catch (FilterException e) {
+                return "bad display filter: " + e.oneLine();
+            }
+        }
+        return new ZStats.IoStat.Column(text, type, field, f);
+    }
+
+    /** -z: the statistics of every worker merged, printed as tshark prints them: the last -z first. */
     private void printStats() {
-        ZStats all = new ZStats((d, ff) -> { }, zTallies(), zIntervalNanos, 0);
+        ZStats all = new ZStats((d, ff) -> { }, zTallies(), 0);
         for (ZStats z : zWorkers) all.merge(z);
         ByteOut out = new ByteOut(System.out);
-        for (int i = 0; i < zStats.size(); i++) {
-            if (all.tallies.get(i) != null) all.tallies.get(i).print(out);
-            else all.printIoStat(out, zIntervalNanos, zIntervalText);
-        }
+        for (int i = zStats.size() - 1; i >= 0; i--) all.tallies.get(i).print(out);
         out.flush();
     }
 
@@ -507,7 +606,7 @@ final class DissectCommand implements Callable<Integer> {
         return null;
     }
 
-    /** One worker's tables, one per -z argument (null for io,stat, which ZStats counts itself). */
+    /** One worker's tables, one per -z argument. */
     private List<ZStats.Tally> zTallies() {
         List<ZStats.Tally> l = new ArrayList<>();
         for (int i = 0; i < zStats.size(); i++) {
@@ -515,8 +614,10 @@ final class DissectCommand implements Callable<Integer> {
             DisplayFilter f = zFilters.get(i);
             String text = zFilterText(z);
             String kind = zKind(z);
-            if (kind == null) l.add(null);
-            else if (kind.equals("phs")) l.add(new ZStats.Phs(f, text != null ? text : filter));
+            if (zIoStats.containsKey(i)) {
+                ZStats.IoStat io = zIoStats.get(i);
+                l.add(new ZStats.IoStat(io.intervalUs, io.precision, io.columns));
+            } else if (kind.equals("phs")) l.add(new ZStats.Phs(f, text));
             else if (kind.equals("expert")) {
                 String level = zExpertLevel(z);
                 io.metaroce.protocol.Severity lowest = level == null ? io.metaroce.protocol.Severity.NOTE
@@ -531,6 +632,12 @@ final class DissectCommand implements Callable<Integer> {
             }
         }
         return l;
+    }
+
+    /** -z io,stat with AVG: its column is sized by the running mean, which needs the frames in capture order. */
+    private boolean zNeedsOrder() {
+        for (ZStats.IoStat io : zIoStats.values()) if (io.needsOrder()) return true;
+        return false;
     }
 
     /** -t dd: the delta to the previous displayed frame needs the frames in display order (one worker). */
@@ -709,7 +816,7 @@ final class DissectCommand implements Callable<Integer> {
     /** With -z, the sink counts the frames it is given too (each worker its own, merged at the end). */
     private FrameSink withStats(FrameSink sink) {
         if (zStats == null) return sink;
-        ZStats z = new ZStats(sink, zTallies(), zIntervalNanos, count);
+        ZStats z = new ZStats(sink, zTallies(), count);
         zWorkers.add(z);
         return z;
     }
@@ -731,6 +838,8 @@ final class DissectCommand implements Callable<Integer> {
         final GrowBuffer buffer;
         final ByteOut out;
         final FrameSink sink;
+        /** -z: the statistics, which count the frames -Y hides too (tshark's taps see every frame). */
+        final ZStats taps;
         final AnalysisFrameFields analysis;
         /** Time of the frame this worker showed last: with a single worker, the previous displayed frame. */
         long lastShownNanos = Long.MIN_VALUE;
@@ -747,6 +856,7 @@ final class DissectCommand implements Callable<Integer> {
             this.dissector = new Dissector(config);
             this.filter = filter;
             this.sink = sinks.apply(out);
+            this.taps = sink instanceof ZStats z ? z : null;
             this.analysis = verdicts == null ? null : verdicts.frameFields();
         }
 
@@ -761,7 +871,10 @@ final class DissectCommand implements Callable<Integer> {
             for (int i = 0; i < batch.size(); i++) {
                 batch.dissect(i, dissector, d);
                 if (analysis != null) analysis.attach(d);
-                if (filter != null && !filter.matches(ff.of(d))) continue;
+                if (filter != null && !filter.matches(ff.of(d))) {
+                    if (taps != null) taps.hidden(d, ff);
+                    continue;
+                }
                 d.previousDisplayedNanos(lastShownNanos);
                 lastShownNanos = d.timeNanos();
                 sink.frame(d, ff.of(d));
@@ -830,10 +943,12 @@ final class DissectCommand implements Callable<Integer> {
      */
     private int glossary() {
         boolean fieldsReport = glossary.equals("fields");
-        if (!fieldsReport && !glossary.equals("protocols")) {
-            err.println("metaroce dissect: Invalid \"" + glossary + "\" option for -G flag (one of fields, protocols)");
+        if (!GLOSSARIES.containsKey(glossary)) {
+            err.println("metaroce dissect: Invalid \"" + glossary + "\" option for -G flag (one of "
+                    + String.join(", ", GLOSSARIES.keySet()) + ")");
             return 2;
         }
+        if (!fieldsReport && !glossary.equals("protocols")) return otherGlossary();
         try (ByteOut out = new ByteOut(System.out)) {
             List<List<FieldDef>> byHeader = new ArrayList<>();
             for (int i = 0; i < io.metaroce.protocol.Spec.HEADERS.size(); i++) byHeader.add(new ArrayList<>());
@@ -853,24 +968,91 @@ final class DissectCommand implements Callable<Integer> {
                         bits = (end - first) * 8;
                         mask = ((1L << f.bitWidth()) - 1) << (bits - (f.bitOffset() - first * 8) - f.bitWidth());
                     }
-                    // A computed field (frame.len, analysis.*) has no width on the wire: a 64-bit number.
-                    int width = bits == 0 ? 64 : bits <= 8 ? 8 : bits <= 16 ? 16 : bits <= 24 ? 24 : bits <= 32 ? 32 : 64;
-                    String type = switch (f.type()) {
-                        case UINT -> "FT_UINT" + width;
-                        case BOOL -> "FT_BOOLEAN";
-                        case IPV4 -> "FT_IPv4";
-                        case IPV6 -> "FT_IPv6";
-                        case ETHER -> "FT_ETHER";
-                        case BYTES -> "FT_BYTES";
-                        case STRING -> "FT_STRING";
-                        case TIME -> "FT_RELATIVE_TIME"; // seconds, as tshark's frame.time_epoch and time_relative
-                    };
+                    int width = ftypeWidth(bits);
+                    String type = ftype(f, bits);
                     String base = f.type() == io.metaroce.protocol.ValueType.BOOL ? (mask == 0 ? "" : Integer.toString(width))
                             : f.type() != io.metaroce.protocol.ValueType.UINT ? ""
                             : f.display() == io.metaroce.protocol.Display.HEX ? "BASE_HEX" : "BASE_DEC";
                     String doc = f.doc() == null ? "" : f.doc().replaceAll("\\s+", " ").strip();
                     out.ascii("F\t").str(f.label()).ch('\t').str(f.name()).ch('\t').ascii(type).ch('\t').str(h.id()).ch('\t')
                             .ascii(base).ascii("\t0x").ascii(Long.toHexString(mask)).ch('\t').str(doc).ch('\n');
+                }
+            }
+        }
+        return 0;
+    }
+
+    /** -G's reports, each with what it prints (-G help lists them, as tshark's). */
+    static final Map<String, String> GLOSSARIES = glossaries();
+
+    private static Map<String, String> glossaries() {
+        Map<String, String> m = new java.util.LinkedHashMap<>();
+        m.put("fields", "dump fields glossary and exit");
+        m.put("protocols", "dump protocols in registration database and exit");
+        m.put("fieldcount", "dump count of header fields and exit");
+        m.put("values", "dump value strings and exit");
+        m.put("ftypes", "dump field type basic and descriptive names");
+        m.put("help", "this list");
+        return m;
+    }
+
+    /** tshark's field types that ours map onto, in tshark's order, with its descriptions (-G ftypes). */
+    private static final String[][] FTYPES = {{"FT_PROTOCOL", "Protocol"}, {"FT_BOOLEAN", "Boolean"},
+            {"FT_UINT8", "Unsigned integer (1 byte)"}, {"FT_UINT16", "Unsigned integer (2 bytes)"},
+            {"FT_UINT24", "Unsigned integer (3 bytes)"}, {"FT_UINT32", "Unsigned integer (4 bytes)"},
+            {"FT_UINT64", "Unsigned integer (8 bytes)"}, {"FT_RELATIVE_TIME", "Time offset"},
+            {"FT_STRING", "Character string"}, {"FT_ETHER", "Ethernet or other MAC address"},
+            {"FT_BYTES", "Byte sequence"}, {"FT_IPv4", "IPv4 address"}, {"FT_IPv6", "IPv6 address"}};
+
+    /** The integer width tshark would give a field of that many bits: a computed field (frame.len, analysis.*) has no
+     * width on the wire, 0 bits: a 64-bit number. */
+    private static int ftypeWidth(int bits) {
+        return bits == 0 ? 64 : bits <= 8 ? 8 : bits <= 16 ? 16 : bits <= 24 ? 24 : bits <= 32 ? 32 : 64;
+    }
+
+    /** A field's tshark type (FT_UINT24, ...), bits being the width of its bytes for a field that is not whole bytes. */
+    private static String ftype(FieldDef f, int bits) {
+        return switch (f.type()) {
+            case UINT -> "FT_UINT" + ftypeWidth(bits);
+            case BOOL -> "FT_BOOLEAN";
+            case IPV4 -> "FT_IPv4";
+            case IPV6 -> "FT_IPv6";
+            case ETHER -> "FT_ETHER";
+            case BYTES -> "FT_BYTES";
+            case STRING -> "FT_STRING";
+            case TIME -> "FT_RELATIVE_TIME"; // seconds, as tshark's frame.time_epoch and time_relative
+        };
+    }
+
+    /**
+     * -G fieldcount, values, ftypes, help in tshark's layouts: the count of fields and protocols; a V line per named
+     * value of a field (field, value, name: our opcodes, enums, ...); the field types our fields use; the reports.
+     */
+    private int otherGlossary() {
+        try (ByteOut out = new ByteOut(System.out)) {
+            switch (glossary) {
+                case "fieldcount" -> {
+                    int protocols = io.metaroce.protocol.Spec.HEADERS.size();
+                    out.ascii("There are ").num(FieldCatalog.get().fields().size() + protocols)
+                            .ascii(" header fields registered, of which:\n\t0 are deregistered\n\t").num(protocols)
+                            .ascii(" are protocols\n\t0 have the same name as another field\n\n");
+                }
+                case "values" -> {
+                    for (FieldDef f : FieldCatalog.get().fields()) {
+                        if (f.enumDef() == null) continue;
+                        for (io.metaroce.protocol.EnumValueDef v : f.enumDef().values()) {
+                            out.ascii("V\t").str(f.name()).ch('\t').num(v.value()).ch('\t').str(v.label()).ch('\n');
+                        }
+                    }
+                }
+                case "ftypes" -> {
+                    for (String[] t : FTYPES) out.ascii(t[0]).ch('\t').ascii(t[1]).ch('\n');
+                }
+                default -> {
+                    out.ascii("Usage: metaroce dissect -G [report]\n\nGlossary table reports:\n");
+                    for (var e : GLOSSARIES.entrySet()) {
+                        out.ascii(String.format(java.util.Locale.ROOT, "  -G %-22s", e.getKey())).ascii(e.getValue()).ch('\n');
+                    }
                 }
             }
         }

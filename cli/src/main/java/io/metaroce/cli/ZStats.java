@@ -17,10 +17,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * dissect -z: tshark's statistics over the frames that pass -Y, printed after the frames. Each worker counts its own
+ * dissect -z: tshark's statistics over every frame read (tshark's taps count the frames -Y hides too), printed after
+ * the frames, the last -z first (tshark's order). Each worker counts its own
  * frames (the wrapped sink prints them as before); the counts are merged at the end, so the order in which workers ran
  * changes nothing. Supported: io,phs (protocol hierarchy, tshark's layout, our headers as the protocols),
- * io,stat,INTERVAL (frames and bytes per interval of seconds since the first frame), conv,TYPE and endpoints,TYPE
+ * io,stat,INTERVAL[,COLUMN]... ({@link IoStat}), conv,TYPE and endpoints,TYPE
  * (tshark's conversation and endpoint tables, {@link ConversationTable}) and expert (the expert items and the
  * analysis' findings, grouped as tshark -z expert). io,phs, conv, endpoints and expert take a display filter after
  * them, as tshark: only the frames that match it count.
@@ -29,7 +30,8 @@ final class ZStats implements DissectCommand.FrameSink {
     /** What -z takes here (-z help lists it). */
     static final List<String> SUPPORTED = List.of("conv,eth[,FILTER]", "conv,ip[,FILTER]", "conv,ipv6[,FILTER]",
             "conv,udp[,FILTER]", "endpoints,eth[,FILTER]", "endpoints,ip[,FILTER]", "endpoints,ipv6[,FILTER]",
-            "endpoints,udp[,FILTER]", "expert[,error|warn|note][,FILTER]", "io,phs[,FILTER]", "io,stat,INTERVAL");
+            "endpoints,udp[,FILTER]", "expert[,error|warn|note|chat|comment][,FILTER]", "io,phs[,FILTER]",
+            "io,stat,INTERVAL[,FILTER|FUNC(FIELD)FILTER]... (FUNC: COUNT, SUM, MIN, MAX, AVG; FRAMES, BYTES)");
 
     /** One -z table's counts in one worker: fed the frames that pass -Y, merged with the other workers' at the end. */
     interface Tally {
@@ -42,27 +44,20 @@ final class ZStats implements DissectCommand.FrameSink {
     }
 
     private final DissectCommand.FrameSink inner;
-    private final long intervalNanos; // 0: no io,stat
-    private long firstTime = Long.MIN_VALUE;
-    /** One per -z argument, in the order given (null for io,stat, counted here). */
+    /** One per -z argument, in the order given. */
     final List<Tally> tallies;
-    /** io,stat: interval index -> {frames, bytes}. */
-    final Map<Long, long[]> intervals = new HashMap<>();
-    long lastTime = Long.MIN_VALUE;
 
     /** Frames still to count: -c N (the run then has one worker, which dissects whole batches past the N-th frame). */
     private long budget;
 
-    ZStats(DissectCommand.FrameSink inner, List<Tally> tallies, long intervalNanos, long budget) {
+    ZStats(DissectCommand.FrameSink inner, List<Tally> tallies, long budget) {
         this.budget = budget;
         this.inner = inner;
         this.tallies = tallies;
-        this.intervalNanos = intervalNanos;
     }
 
     @Override
     public void batch(FrameBatch batch) {
-        firstTime = batch.captureStartNanos();
         inner.batch(batch);
     }
 
@@ -70,21 +65,16 @@ final class ZStats implements DissectCommand.FrameSink {
     public void frame(Dissection d, FrameFields ff) {
         inner.frame(d, ff);
         if (budget-- <= 0) return;
-        if (firstTime == Long.MIN_VALUE) firstTime = d.timeNanos();
-        for (Tally t : tallies) if (t != null) t.frame(d, ff);
-        if (intervalNanos > 0) {
-            // As tshark's io,stat: times rounded to the microsecond before they are cut into intervals (a frame 99.6 µs
-            // after the first is in the interval from 100 µs on).
-            long rel = Math.max(0, micros(d.timeNanos()) - micros(firstTime)) * 1000;
-            long[] c = intervals.computeIfAbsent(rel / (Math.max(1, intervalNanos / 1000) * 1000), k -> new long[2]);
-            c[0]++;
-            c[1] += d.originalLength();
-            lastTime = Math.max(lastTime, d.timeNanos() - firstTime);
-        }
+        for (Tally t : tallies) t.frame(d, ff);
     }
 
-    private static long micros(long ns) {
-        return Math.floorDiv(ns, 1_000_000_000L) * 1_000_000L + (Math.floorMod(ns, 1_000_000_000L) + 500) / 1000;
+    /**
+     * A frame that -Y hides: counted all the same, as tshark's taps see every frame read whatever -Y says (tshark -Y
+     * 'frame.number <= 10' -z io,phs counts the whole capture). With -c N, until the N-th frame shown.
+     */
+    void hidden(Dissection d, FrameFields ff) {
+        if (budget <= 0) return;
+        for (Tally t : tallies) t.frame(d, ff);
     }
 
     /** io,phs: "eth:ip:udp" -> {frames, bytes, first frame number}, over the frames that match its filter. */
@@ -274,33 +264,385 @@ final class ZStats implements DissectCommand.FrameSink {
 
     /** Adds another worker's counts to these. */
     void merge(ZStats o) {
-        for (int i = 0; i < tallies.size(); i++) if (tallies.get(i) != null) tallies.get(i).merge(o.tallies.get(i));
-        o.intervals.forEach((k, v) -> {
-            long[] c = intervals.computeIfAbsent(k, x -> new long[2]);
-            c[0] += v[0];
-            c[1] += v[1];
-        });
-        lastTime = Math.max(lastTime, o.lastTime);
+        for (int i = 0; i < tallies.size(); i++) tallies.get(i).merge(o.tallies.get(i));
     }
 
-    /** io,stat: one row per interval from the first frame to the last, frames and bytes (tshark's columns). */
-    void printIoStat(ByteOut out, long intervalNanos, String intervalText) {
-        out.ascii("\n========================================\n| IO Statistics\n|\n");
-        out.ascii("| Duration: ").ascii(secs(lastTime == Long.MIN_VALUE ? 0 : lastTime)).ascii(" secs\n");
-        out.ascii("| Interval: ").ascii(intervalText).ascii(" secs\n|\n| Col 1: Frames and bytes\n");
-        out.ascii("|--------------------------------------\n| Interval           | Frames |  Bytes |\n");
-        out.ascii("|--------------------------------------\n");
-        long last = lastTime == Long.MIN_VALUE ? -1 : lastTime / intervalNanos;
-        for (long i = 0; i <= last; i++) {
-            long[] c = intervals.getOrDefault(i, new long[2]);
-            long end = (i + 1) * intervalNanos;
-            out.ascii("| ").ascii(secs(i * intervalNanos)).ascii(" <> ").ascii(secs(i == last ? Math.min(end, lastTime) : end))
-                    .ascii(" | ").ascii(String.format(java.util.Locale.ROOT, "%6d", c[0])).ascii(" | ").ascii(String.format(java.util.Locale.ROOT, "%6d", c[1])).ascii(" |\n");
+    /**
+     * -z io,stat,INTERVAL[,COL]...: tshark's IO statistics. A column is a display filter (frames and bytes of the
+     * frames that match it; empty: every frame), FRAMES or BYTES, or FUNC(FIELD)FILTER with FUNC one of COUNT, SUM,
+     * MIN, MAX, AVG over the field's values in the frames that match FILTER. Times are cut into intervals from the
+     * capture's first frame, rounded to the microsecond as tshark does; INTERVAL 0 is the whole capture. The layout
+     * (widths, the header, the centred labels, the rounding of the duration) is tshark 4's, so that a script reading
+     * tshark's table reads this one.
+     */
+    static final class IoStat implements Tally {
+        /** tshark's calc types, by the word that names them (FRAMES_AND_BYTES: a column that is only a filter). */
+        static final int FRAMES_AND_BYTES = -1, FRAMES = 0, BYTES = 1, COUNT = 2, SUM = 3, MIN = 4, MAX = 5, AVG = 6;
+        static final List<String> FUNCTIONS = List.of("FRAMES", "BYTES", "COUNT", "SUM", "MIN", "MAX", "AVG");
+
+        /** One column: the text given (its "Col N:" line, null when empty), its calc type, field and filter. */
+        record Column(String text, int type, FieldDef field, DisplayFilter filter) {}
+
+        /** Cell slots: frames, the value (bytes, count, sum, max, or the least value for MIN), AVG's number of values
+         * (MIN: 1 once a value was seen), MIN's first frame, that frame's least value, whether it had one, and AVG's
+         * largest running mean (tshark sizes the column by it). */
+        private static final int N = 0, V = 1, NUM = 2, FIRST = 3, FIRST_MIN = 4, FIRST_HAS = 5, RUN_MAX = 6;
+
+        private static final FieldDef RELATIVE = FieldCatalog.get().field("frame.time_relative");
+
+        final long intervalUs; // 0: one interval over the whole capture
+        final int precision;   // the decimals of the interval as given (tshark's invl_prec)
+        final List<Column> columns;
+        /** Per column: interval index -> cell. */
+        final List<Map<Long, long[]>> cells = new ArrayList<>();
+        long elapsedNs = Long.MIN_VALUE;
+
+        IoStat(long intervalUs, int precision, List<Column> columns) {
+            this.intervalUs = intervalUs;
+            this.precision = precision;
+            this.columns = columns;
+            for (int i = 0; i < columns.size(); i++) cells.add(new HashMap<>());
         }
-        out.ascii("========================================\n");
-    }
 
-    private static String secs(long ns) {
-        return String.format(java.util.Locale.ROOT, "%.5f", ns / 1e9);
+        /** Whether a column needs the frames in capture order (AVG: tshark sizes it by its running mean). */
+        boolean needsOrder() {
+            for (Column c : columns) if (c.type() == AVG) return true;
+            return false;
+        }
+
+        private static boolean time(Column c) {
+            return c.field() != null && c.field().type() == ValueType.TIME;
+        }
+
+        /** a < b, as the field's values compare (times signed, integers unsigned). */
+        private static boolean less(Column c, long a, long b) {
+            return time(c) ? a < b : Long.compareUnsigned(a, b) < 0;
+        }
+
+        @Override
+        public void frame(Dissection d, FrameFields ff) {
+            long rel = ff.longValue(RELATIVE, 0);
+            if (rel < 0) return; // a frame before the first: tshark leaves out frames in the past
+            elapsedNs = Math.max(elapsedNs, rel);
+            long us = rel / 1_000_000_000L * 1_000_000L + (rel % 1_000_000_000L + 500) / 1000;
+            long bucket = intervalUs == 0 ? 0 : us / intervalUs;
+            for (int j = 0; j < columns.size(); j++) {
+                Column c = columns.get(j);
+                if (c.filter() != null && !c.filter().matches(ff)) continue;
+                long[] cell = cells.get(j).computeIfAbsent(bucket, k -> newCell());
+                cell[N]++;
+                FieldDef f = c.field();
+                int n = f == null ? 0 : ff.count(f);
+                switch (c.type()) {
+                    case FRAMES_AND_BYTES, FRAMES, BYTES -> cell[V] += d.originalLength();
+                    case COUNT -> cell[V] += n;
+                    case SUM -> {
+                        for (int i = 0; i < n; i++) cell[V] += ff.longValue(f, i);
+                    }
+                    case MAX -> {
+                        for (int i = 0; i < n; i++) {
+                            long v = ff.longValue(f, i);
+                            if (less(c, cell[V], v)) cell[V] = v;
+                        }
+                    }
+                    case MIN -> {
+                        if (n == 0) {
+                            if (d.number() < cell[FIRST]) {
+                                cell[FIRST] = d.number();
+                                cell[FIRST_HAS] = 0;
+                            }
+                            continue;
+                        }
+                        long least = ff.longValue(f, 0);
+                        for (int i = 1; i < n; i++) {
+                            long v = ff.longValue(f, i);
+                            if (less(c, v, least)) least = v;
+                        }
+                        if (cell[NUM] == 0 || less(c, least, cell[V])) cell[V] = least;
+                        cell[NUM] = 1;
+                        if (d.number() < cell[FIRST]) {
+                            cell[FIRST] = d.number();
+                            cell[FIRST_MIN] = least;
+                            cell[FIRST_HAS] = 1;
+                        }
+                    }
+                    case AVG -> {
+                        for (int i = 0; i < n; i++) {
+                            cell[V] += ff.longValue(f, i);
+                            cell[NUM]++;
+                        }
+                        if (cell[NUM] > 0) cell[RUN_MAX] = Math.max(cell[RUN_MAX], mean(c, cell));
+                    }
+                    default -> { }
+                }
+            }
+        }
+
+        private static long[] newCell() {
+            long[] c = new long[7];
+            c[FIRST] = Long.MAX_VALUE;
+            return c;
+        }
+
+        /** AVG's mean as tshark sizes its column: times in whole seconds, rounded. */
+        private static long mean(Column c, long[] cell) {
+            long m = time(c) ? cell[V] / cell[NUM] : Long.divideUnsigned(cell[V], cell[NUM]);
+            return time(c) ? (m + 500_000_000L) / 1_000_000_000L : m;
+        }
+
+        @Override
+        public void merge(Tally other) {
+            IoStat o = (IoStat) other;
+            elapsedNs = Math.max(elapsedNs, o.elapsedNs);
+            for (int j = 0; j < columns.size(); j++) {
+                Column c = columns.get(j);
+                for (var e : o.cells.get(j).entrySet()) {
+                    long[] a = cells.get(j).computeIfAbsent(e.getKey(), k -> newCell()), b = e.getValue();
+                    a[N] += b[N];
+                    switch (c.type()) {
+                        case MAX -> {
+                            if (less(c, a[V], b[V])) a[V] = b[V];
+                        }
+                        case MIN -> {
+                            if (b[NUM] != 0 && (a[NUM] == 0 || less(c, b[V], a[V]))) a[V] = b[V];
+                            a[NUM] |= b[NUM];
+                            if (b[FIRST] < a[FIRST]) {
+                                a[FIRST] = b[FIRST];
+                                a[FIRST_MIN] = b[FIRST_MIN];
+                                a[FIRST_HAS] = b[FIRST_HAS];
+                            }
+                        }
+                        default -> {
+                            a[V] += b[V];
+                            a[NUM] += b[NUM];
+                        }
+                    }
+                    a[RUN_MAX] = Math.max(a[RUN_MAX], b[RUN_MAX]);
+                }
+            }
+        }
+
+        /** A cell's value as printed: MIN is 0 when the first frame of its interval had no value (as tshark's). */
+        private static long value(Column c, long[] cell) {
+            return switch (c.type()) {
+                case FRAMES -> cell[N];
+                case MIN -> cell[FIRST_HAS] == 1 ? cell[V] : 0;
+                case AVG -> cell[NUM] == 0 ? 0 : time(c) ? cell[V] / cell[NUM] : Long.divideUnsigned(cell[V], cell[NUM]);
+                default -> cell[V];
+            };
+        }
+
+        /** tshark's magnitude(): the digits of v, at least 1, at most max. */
+        private static int magnitude(long v, int max) {
+            int mag = 0;
+            for (int i = 0; i < max; i++) {
+                mag++;
+                if ((v = Long.divideUnsigned(v, 10)) == 0) break;
+            }
+            return mag;
+        }
+
+        private static String pad(int width, String s) {
+            return s.length() >= width ? s : " ".repeat(width - s.length()) + s;
+        }
+
+        /** tshark's printcenter(): a label centred over a column of the given width (nothing when far too wide). */
+        private static String center(String label, int width) {
+            int len = 6 - ((width - label.length()) / 2 + 1);
+            if (len > 0 && len < 6) {
+                String sp = " ".repeat(6 - len);
+                return (width - label.length()) % 2 == 0 ? sp + label + sp + "|" : sp + " " + label + sp + "|";
+            }
+            return len > 0 && len <= 15 ? label + "|" : "";
+        }
+
+        /** A line padded to the border with its closing bar, as tshark's "%*s" of "|". */
+        private static String close(String line, int borderlen) {
+            return line + pad(borderlen - line.length(), "|");
+        }
+
+        @Override
+        public void print(ByteOut out) {
+            int cols = columns.size();
+            long elapsed = Math.max(0, elapsedNs);
+            long duration = elapsed / 1_000_000_000L * 1_000_000L + (elapsed % 1_000_000_000L + 500) / 1000;
+            boolean whole = intervalUs == 0 || intervalUs > duration;
+            long interval = whole ? duration : intervalUs;
+            int durMag = magnitude(duration / 1_000_000L, 5);
+            int invlMag = magnitude(interval / 1_000_000L, 5);
+            int prec;
+            int borderlen;
+            if (interval == duration) {
+                prec = durMag >= 2 ? 1 : durMag == 1 ? 3 : 6;
+                borderlen = 30 + durMag + (prec == 0 ? 0 : prec + 1);
+            } else {
+                prec = precision;
+                borderlen = 25 + Math.max(invlMag, durMag) + (prec == 0 ? 0 : prec + 1);
+            }
+            long dv = 1_000_000L;
+            for (int i = 0; i < prec; i++) dv /= 10;
+            // tshark rounds the duration to the interval's decimals when it is over the half; the rows end there.
+            if (duration % dv > 5 * (dv / 10)) {
+                duration = (duration + 5 * (dv / 10)) / dv * dv;
+                durMag = magnitude(duration / 1_000_000L, 5);
+            }
+            if (whole) interval = duration;
+            int invlColW = Math.max(12, prec == 0 ? 2 * durMag + 8 : 2 * durMag + 2 * prec + 10);
+
+            // Each column's widths: the largest value of any interval decides, as in tshark.
+            int[] fr = new int[cols], val = new int[cols];
+            int tabrow = invlColW;
+            for (int j = 0; j < cols; j++) {
+                Column c = columns.get(j);
+                long maxFrames = 0, maxVal = 0;
+                for (long[] cell : cells.get(j).values()) {
+                    maxFrames = Math.max(maxFrames, cell[N]);
+                    long v = switch (c.type()) {
+                        case MIN -> cell[FIRST_HAS] == 1 ? cell[FIRST_MIN] : 0;
+                        case AVG -> cell[RUN_MAX];
+                        default -> cell[V];
+                    };
+                    if (Long.compareUnsigned(v, maxVal) > 0) maxVal = v;
+                }
+                switch (c.type()) {
+                    case FRAMES_AND_BYTES -> {
+                        fr[j] = Math.max(6, magnitude(maxFrames, 15));
+                        val[j] = Math.max(5, magnitude(maxVal, 15));
+                        tabrow += fr[j] + 3 + val[j] + 3;
+                        continue;
+                    }
+                    case FRAMES -> {
+                        fr[j] = Math.max(6, magnitude(maxFrames, 15));
+                        tabrow += fr[j] + 3;
+                        continue;
+                    }
+                    case BYTES, COUNT -> val[j] = Math.max(5, magnitude(maxVal, 15));
+                    default -> {
+                        if (time(c)) {
+                            if (c.type() != AVG) maxVal = (maxVal + 500_000_000L) / 1_000_000_000L;
+                            fr[j] = magnitude(maxVal, 15); // the whole seconds' width
+                            val[j] = fr[j] + 7;
+                        } else {
+                            val[j] = Math.max(FUNCTIONS.get(c.type()).length(), magnitude(maxVal, 15));
+                        }
+                    }
+                }
+                tabrow += val[j] + 3;
+            }
+            borderlen = Math.max(borderlen, tabrow);
+            int maxFilter = 0;
+            for (Column c : columns) maxFilter = Math.max(maxFilter, c.text() == null ? 26 : c.text().length() + 11);
+            if (maxFilter > borderlen && borderlen < 102) borderlen = Math.min(maxFilter, 102);
+            if (borderlen - tabrow == 1) borderlen++; // no double right border
+
+            StringBuilder b = new StringBuilder("\n");
+            b.append("=".repeat(borderlen)).append('\n');
+            b.append('|').append(String.format(java.util.Locale.ROOT, "%-" + (borderlen - 2) + "s", " IO Statistics")).append("|\n");
+            b.append('|').append(" ".repeat(borderlen - 2)).append("|\n");
+            int durPrec = prec == 0 ? 6 : prec;
+            long unit = 1;
+            for (int i = durPrec; i < 9; i++) unit *= 10;
+            long rounded = (elapsed + unit / 2) / unit * unit;
+            int durW = magnitude(elapsed / 1_000_000_000L, 5) + (prec == 0 ? 0 : prec + 1);
+            b.append(close("| Duration: " + pad(durW, seconds(rounded, durPrec)) + " secs", borderlen)).append('\n');
+            b.append(close("| Interval: " + pad(durW, seconds(interval * 1000, prec)) + " secs", borderlen)).append('\n');
+            b.append('|').append(" ".repeat(borderlen - 2)).append("|\n");
+            for (int j = 0; j < cols; j++) {
+                StringBuilder line = new StringBuilder(j == 0 ? "| Col" : "|    ").append(String.format(java.util.Locale.ROOT, "%2d: ", j + 1));
+                String text = columns.get(j).text();
+                if (text == null) {
+                    line.append("Frames and bytes");
+                } else {
+                    // A filter wider than the table wraps at its last space that fits (or where it must).
+                    int maxW = borderlen - 11;
+                    while (text.length() > maxW) {
+                        int space = text.lastIndexOf(' ', maxW - 1);
+                        int len = space >= 0 ? space : maxW;
+                        line.append(text, 0, len);
+                        b.append(close(line.toString(), borderlen)).append('\n');
+                        line = new StringBuilder("|         ");
+                        text = text.substring(space >= 0 ? len + 1 : len);
+                    }
+                    line.append(text);
+                }
+                b.append(close(line.toString(), borderlen)).append('\n');
+            }
+            b.append("|-").append("-".repeat(borderlen - 3)).append("|\n");
+
+            String filler = tabrow < borderlen ? pad(borderlen - tabrow, "|") : "";
+            b.append('|').append(pad(invlColW - 1, "|"));
+            for (int j = 0; j < cols; j++) {
+                int type = columns.get(j).type();
+                int padding = type == FRAMES_AND_BYTES ? fr[j] + val[j] + 3 : type == FRAMES ? fr[j] : val[j];
+                b.append(String.format(java.util.Locale.ROOT, "%-2d", j + 1)).append(" ".repeat(padding)).append('|');
+            }
+            b.append(filler).append('\n');
+            b.append("| Interval").append(pad(invlColW - 10, "|"));
+            for (int j = 0; j < cols; j++) {
+                Column c = columns.get(j);
+                if (c.type() == FRAMES_AND_BYTES) b.append(center("Frames", fr[j])).append(center("Bytes", val[j]));
+                else if (c.type() == FRAMES) b.append(center("FRAMES", fr[j]));
+                else b.append(center(FUNCTIONS.get(c.type()), val[j]));
+            }
+            b.append(filler).append("\n|-").append("-".repeat(tabrow - 3)).append('|').append(filler).append('\n');
+            out.str(b.toString());
+
+            long lastBucket = -1;
+            for (Map<Long, long[]> m : cells) for (long k : m.keySet()) lastBucket = Math.max(lastBucket, k);
+            String bound = "%" + durMag + "d" + (prec == 0 ? "" : ".%0" + prec + "d");
+            for (long i = 0; ; i++) {
+                long t = i * interval;
+                // tshark's rows end at the rounded duration; a frame exactly there (or a capture of one instant) still
+                // gets its row here, where tshark leaves it out.
+                if (!(t < duration || i <= lastBucket) || (interval == 0 && i > 0)) break;
+                long end = t + interval;
+                boolean lastRow = end >= duration;
+                if (lastRow) end = Math.max(duration, t);
+                StringBuilder row = new StringBuilder();
+                if (prec == 0) {
+                    if (lastRow) {
+                        row.append("| ").append(durMag == 1 ? " " : "").append(String.format(java.util.Locale.ROOT, bound, t / 1_000_000L))
+                                .append(" <> ").append(String.format(java.util.Locale.ROOT, "%-" + (durMag >= 3 ? durMag + 1 : 3) + "s|", "Dur"));
+                    } else {
+                        String sp = durMag == 1 ? "  " : " ";
+                        row.append('|').append(sp).append(String.format(java.util.Locale.ROOT, bound, t / 1_000_000L)).append(" <> ")
+                                .append(String.format(java.util.Locale.ROOT, bound, end / 1_000_000L)).append(sp).append('|');
+                    }
+                } else {
+                    row.append("| ").append(String.format(java.util.Locale.ROOT, bound, t / 1_000_000L, t % 1_000_000L / dv)).append(" <> ")
+                            .append(String.format(java.util.Locale.ROOT, bound, end / 1_000_000L, end % 1_000_000L / dv)).append(" |");
+                }
+                for (int j = 0; j < cols; j++) {
+                    Column c = columns.get(j);
+                    long[] cell = cells.get(j).get(interval == 0 ? 0 : i);
+                    long frames = cell == null ? 0 : cell[N], v = cell == null ? 0 : value(c, cell);
+                    switch (c.type()) {
+                        case FRAMES_AND_BYTES -> row.append(' ').append(pad(fr[j], Long.toString(frames))).append(" | ")
+                                .append(pad(val[j], Long.toUnsignedString(v))).append(" |");
+                        case FRAMES -> row.append(' ').append(pad(fr[j], Long.toString(frames))).append(" |");
+                        default -> {
+                            if (time(c)) {
+                                long us = (v + 500) / 1000;
+                                row.append(' ').append(pad(fr[j], Long.toString(us / 1_000_000L))).append('.')
+                                        .append(String.format(java.util.Locale.ROOT, "%06d", us % 1_000_000L)).append(" |");
+                            } else {
+                                row.append(' ').append(pad(val[j], Long.toUnsignedString(v))).append(" |");
+                            }
+                        }
+                    }
+                }
+                if (tabrow < borderlen) row.append(pad(borderlen - tabrow, "|"));
+                out.str(row.append('\n').toString());
+            }
+            out.ascii("=".repeat(borderlen)).ch('\n');
+        }
+
+        /** ns as seconds with the given decimals (cut, as tshark's display_signed_time). */
+        private static String seconds(long ns, int decimals) {
+            long unit = 1;
+            for (int i = decimals; i < 9; i++) unit *= 10;
+            String frac = decimals == 0 ? "" : "." + String.format(java.util.Locale.ROOT, "%0" + decimals + "d", ns % 1_000_000_000L / unit);
+            return ns / 1_000_000_000L + frac;
+        }
     }
 }

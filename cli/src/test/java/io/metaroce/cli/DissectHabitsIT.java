@@ -190,10 +190,10 @@ class DissectHabitsIT {
         });
         add("-z help", Call.of("dissect", "-r", SPRAY, "-z", "help"), r -> {
             assertEquals(0, r.exit(), r.show());
-            assertTrue(r.out().endsWith("     io,phs[,FILTER]\n     io,stat,INTERVAL\n"), r.show());
+            assertTrue(r.out().contains("     io,phs[,FILTER]\n     io,stat,INTERVAL[,FILTER|FUNC(FIELD)FILTER]..."), r.show());
         });
         add("-z nope", Call.of("dissect", "-r", SPRAY, "-z", "nope"), says("invalid -z argument \"nope\"; it must be one of: conv,TYPE, endpoints,TYPE"));
-        add("-z io,stat,0", Call.of("dissect", "-r", SPRAY, "-z", "io,stat,0"), says("invalid -z argument \"io,stat,0\""));
+        add("-z io,stat,-1", Call.of("dissect", "-r", SPRAY, "-z", "io,stat,-1"), says("invalid -z argument \"io,stat,-1\""));
 
         // Bad command lines: one line, exit 2, tshark's wording where it has one.
         add("-O nosuch", Call.of("dissect", "-r", SPRAY, "-O", "bth,nosuch"), says("-O nosuch: no such protocol here (one of "));
