@@ -5,17 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.metaroce.testsupport.Launcher;
+import io.metaroce.testsupport.LauncherCases;
 import io.metaroce.testsupport.Launcher.Call;
 import io.metaroce.testsupport.Launcher.Run;
 import io.metaroce.testsupport.Tools;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
@@ -35,10 +33,7 @@ class DissectStatsMoreIT {
     @TempDir
     static Path tmp;
 
-    private record Case(String name, Call call, Consumer<Run> check) {}
-
-    private static final List<Case> CASES = new ArrayList<>();
-    private static final Map<String, Run> RUNS = new LinkedHashMap<>();
+    private static final LauncherCases CASES = new LauncherCases();
     private static final String SPRAY = Launcher.CAPTURES.resolve("metaroce-spray-lossy-path.pcapng").toString();
     private static final String ECN = Launcher.CAPTURES.resolve("rocev2-ecn-cnp.pcapng").toString();
     private static final String GAPS = Launcher.CAPTURES.resolve("capture-gaps-truncated.pcapng").toString();
@@ -156,21 +151,20 @@ class DissectStatsMoreIT {
         for (String[] b : bad) add("-z " + b[0], Call.of("dissect", "-r", SPRAY, "-q", "-z", b[0]), says(b[1]));
         add("-G nope", Call.of("dissect", "-G", "nope"), says("Invalid \"nope\" option for -G flag (one of fields, protocols, fieldcount, values, ftypes, help)"));
 
-        List<Run> runs = Launcher.runAll(CASES.stream().map(Case::call).toList());
-        for (int i = 0; i < CASES.size(); i++) RUNS.put(CASES.get(i).name(), runs.get(i));
+        CASES.runAll();
     }
 
     @TestFactory
     Stream<DynamicTest> everyCase() {
-        return CASES.stream().map(c -> DynamicTest.dynamicTest(c.name(), () -> c.check().accept(RUNS.get(c.name()))));
+        return CASES.checks().map(c -> DynamicTest.dynamicTest(c.getKey(), c.getValue()::run));
     }
 
     /** Every field type -G fields prints is one -G ftypes lists. */
     @TestFactory
     Stream<DynamicTest> ftypesCoverTheFields() {
         return Stream.of(DynamicTest.dynamicTest("-G ftypes covers -G fields", () -> {
-            Set<String> listed = RUNS.get("-G ftypes").out().lines().map(l -> l.split("\t")[0]).collect(Collectors.toSet());
-            Set<String> used = RUNS.get("-G fields (for ftypes)").out().lines().filter(l -> l.startsWith("F\t"))
+            Set<String> listed = CASES.run("-G ftypes").out().lines().map(l -> l.split("\t")[0]).collect(Collectors.toSet());
+            Set<String> used = CASES.run("-G fields (for ftypes)").out().lines().filter(l -> l.startsWith("F\t"))
                     .map(l -> l.split("\t")[3]).collect(Collectors.toSet());
             assertFalse(used.isEmpty());
             assertTrue(listed.containsAll(used), used + " in " + listed);
@@ -186,15 +180,9 @@ class DissectStatsMoreIT {
         };
     }
 
-    private static void add(String name, Call call, Consumer<Run> check) { CASES.add(new Case(name, call, check)); }
+    private static void add(String name, Call call, Consumer<Run> check) { CASES.add(name, call, check); }
 
-    private static Consumer<Run> says(String what) {
-        return r -> {
-            LauncherIT.oneLineExit2(r);
-            assertFalse(r.err().contains("internal error"), r.show());
-            assertTrue(r.err().contains(what), "expected '" + what + "': " + r.show());
-        };
-    }
+    private static Consumer<Run> says(String what) { return LauncherCases.says(what); }
 
     /** The frames our reader reads of a capture (tshark exits 2 on a cut one). */
     private static long frames(Path capture) {
