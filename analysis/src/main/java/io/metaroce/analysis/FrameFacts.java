@@ -9,6 +9,10 @@ import io.metaroce.protocol.CmRep;
 import io.metaroce.protocol.CmReq;
 import io.metaroce.protocol.Crediteth;
 import io.metaroce.protocol.Deth;
+import io.metaroce.protocol.Eth;
+import io.metaroce.protocol.MaccCbfc;
+import io.metaroce.protocol.MaccCbfcTimes;
+import io.metaroce.protocol.MaccPause;
 import io.metaroce.protocol.Grh;
 import io.metaroce.protocol.Ip;
 import io.metaroce.protocol.Ipv6;
@@ -79,6 +83,18 @@ public final class FrameFacts {
 
     // Connection management (UD to QP 1).
     public static final int CM_NONE = 0, CM_REQ = 1, CM_REP = 2;
+
+    /**
+     * A MAC Control frame (802.3x PAUSE, 802.1Qbb PFC) with its whole body, for the flow-control report. Set by
+     * {@link #from(Dissection)} only, on frames that are not RoCE: FastFacts declines these frames, so the RoCE fast
+     * path does no work for them. maccQuanta: the pause time of each class (PAUSE: index 0, the whole link).
+     */
+    public static final int MACC_NONE = 0, MACC_PAUSE = 1, MACC_PFC = 2;
+    public int macc;
+    /** The sender's MAC address, -1 when the frame has no Ethernet header (Linux cooked capture). */
+    public long maccSrc = -1;
+    public int maccEnbv;
+    public final int[] maccQuanta = new int[8];
     public int cm;
     public long cmLocalCommId, cmRemoteCommId;
     public int cmLocalQpn, cmStartPsn, cmPathMtu;
@@ -139,7 +155,8 @@ public final class FrameFacts {
         cm = CM_NONE;
         hasMrcm = false;
         ecn = ttl = ipId = sport = dscp = pcp = -1;
-        if (!roce) return this;
+        macc = MACC_NONE;
+        if (!roce) return macControl(d);
         // Header fields are read from the dissection's byte[] copy of the headers (it holds every layer's
         // catalogue bytes): far less code for the JIT to compile than segment reads, and faster before it has.
         byte[] s = d.head();
@@ -334,6 +351,26 @@ public final class FrameFacts {
         return h;
     }
 
+    /** The PAUSE or PFC body of a frame that is not RoCE, when it has one whole. */
+    private FrameFacts macControl(Dissection d) {
+        int pause = d.offsetOf(MaccPause.HEADER), times = d.offsetOf(MaccCbfcTimes.HEADER);
+        if (pause < 0 && times < 0) return this;
+        byte[] s = d.head();
+        int eth = d.offsetOf(Eth.HEADER);
+        maccSrc = eth >= 0 ? Eth.src(s, eth) : -1;
+        if (pause >= 0) {
+            macc = MACC_PAUSE;
+            maccEnbv = 1;
+            maccQuanta[0] = MaccPause.pauseTime(s, pause);
+        } else {
+            macc = MACC_PFC;
+            maccEnbv = MaccCbfc.enbv(s, d.offsetOf(MaccCbfc.HEADER));
+            // Eight 16-bit times in class order: class c's is C0's read 2 * c bytes further.
+            for (int c = 0; c < 8; c++) maccQuanta[c] = MaccCbfcTimes.c0(s, times + 2 * c);
+        }
+        return this;
+    }
+
     /** Copies every field from another instance (used by the decode/analysis pipeline). */
     public void copyFrom(FrameFacts o) {
         number = o.number; fileOffset = o.fileOffset; timeNs = o.timeNs; origLen = o.origLen; capLen = o.capLen; truncated = o.truncated;
@@ -355,5 +392,11 @@ public final class FrameFacts {
         cmPathMtu = o.cmPathMtu; hasMrcm = o.hasMrcm; mrcmSpray = o.mrcmSpray; mrcmCredit = o.mrcmCredit;
         mrcmPathCount = o.mrcmPathCount; mrcmBasePort = o.mrcmBasePort; mrcmPmtuLog2 = o.mrcmPmtuLog2;
         kindsOf = o.kindsOf; kinds = o.kinds;
+        macc = o.macc;
+        if (macc != MACC_NONE) {
+            maccSrc = o.maccSrc;
+            maccEnbv = o.maccEnbv;
+            System.arraycopy(o.maccQuanta, 0, maccQuanta, 0, 8);
+        }
     }
 }
