@@ -35,10 +35,10 @@ final class FlowControl {
     /** One MAC Control frame with its whole body ({@link FrameFacts#macc} set). */
     void accept(FrameFacts f) {
         if (f.macc == FrameFacts.MACC_PAUSE) {
-            add(f.maccSrc, LINK, f.timeNs, f.maccQuanta[0]);
+            add(f.maccSrc, LINK, f.timeNs, f.maccQuanta(0));
             return;
         }
-        for (int c = 0; c < 8; c++) if ((f.maccEnbv & 1 << c) != 0) add(f.maccSrc, c, f.timeNs, f.maccQuanta[c]);
+        for (int c = 0; c < 8; c++) if ((f.maccEnbv & 1 << c) != 0) add(f.maccSrc, c, f.timeNs, f.maccQuanta(c));
     }
 
     private void add(long src, int cls, long t, int quanta) {

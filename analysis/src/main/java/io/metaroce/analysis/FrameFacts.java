@@ -87,14 +87,21 @@ public final class FrameFacts {
     /**
      * A MAC Control frame (802.3x PAUSE, 802.1Qbb PFC) with its whole body, for the flow-control report. Set by
      * {@link #from(Dissection)} only, on frames that are not RoCE: FastFacts declines these frames, so the RoCE fast
-     * path does no work for them. maccQuanta: the pause time of each class (PAUSE: index 0, the whole link).
+     * path does no work for them. The pause times of the 8 classes are 16 bits each in two longs (no array: the
+     * facts are compared and copied field by field), read through {@link #maccQuanta(int)}; a PAUSE's is class 0's.
      */
     public static final int MACC_NONE = 0, MACC_PAUSE = 1, MACC_PFC = 2;
     public int macc;
     /** The sender's MAC address, -1 when the frame has no Ethernet header (Linux cooked capture). */
     public long maccSrc = -1;
     public int maccEnbv;
-    public final int[] maccQuanta = new int[8];
+    /** Pause times: classes 0-3 in maccQuantaLo, 4-7 in maccQuantaHi, class c % 4 at bits 16 * (c % 4). */
+    public long maccQuantaLo, maccQuantaHi;
+
+    /** The pause time of class c (0-7) of a MAC Control frame; of a PAUSE, class 0 holds the link's. */
+    public int maccQuanta(int c) {
+        return (int) ((c < 4 ? maccQuantaLo : maccQuantaHi) >>> (16 * (c & 3))) & 0xFFFF;
+    }
     public int cm;
     public long cmLocalCommId, cmRemoteCommId;
     public int cmLocalQpn, cmStartPsn, cmPathMtu;
@@ -361,12 +368,19 @@ public final class FrameFacts {
         if (pause >= 0) {
             macc = MACC_PAUSE;
             maccEnbv = 1;
-            maccQuanta[0] = MaccPause.pauseTime(s, pause);
+            maccQuantaLo = MaccPause.pauseTime(s, pause);
+            maccQuantaHi = 0;
         } else {
             macc = MACC_PFC;
             maccEnbv = MaccCbfc.enbv(s, d.offsetOf(MaccCbfc.HEADER));
             // Eight 16-bit times in class order: class c's is C0's read 2 * c bytes further.
-            for (int c = 0; c < 8; c++) maccQuanta[c] = MaccCbfcTimes.c0(s, times + 2 * c);
+            long lo = 0, hi = 0;
+            for (int c = 0; c < 4; c++) {
+                lo |= (long) MaccCbfcTimes.c0(s, times + 2 * c) << (16 * c);
+                hi |= (long) MaccCbfcTimes.c0(s, times + 8 + 2 * c) << (16 * c);
+            }
+            maccQuantaLo = lo;
+            maccQuantaHi = hi;
         }
         return this;
     }
@@ -392,11 +406,6 @@ public final class FrameFacts {
         cmPathMtu = o.cmPathMtu; hasMrcm = o.hasMrcm; mrcmSpray = o.mrcmSpray; mrcmCredit = o.mrcmCredit;
         mrcmPathCount = o.mrcmPathCount; mrcmBasePort = o.mrcmBasePort; mrcmPmtuLog2 = o.mrcmPmtuLog2;
         kindsOf = o.kindsOf; kinds = o.kinds;
-        macc = o.macc;
-        if (macc != MACC_NONE) {
-            maccSrc = o.maccSrc;
-            maccEnbv = o.maccEnbv;
-            System.arraycopy(o.maccQuanta, 0, maccQuanta, 0, 8);
-        }
+        macc = o.macc; maccSrc = o.maccSrc; maccEnbv = o.maccEnbv; maccQuantaLo = o.maccQuantaLo; maccQuantaHi = o.maccQuantaHi;
     }
 }
