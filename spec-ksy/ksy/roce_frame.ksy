@@ -12,12 +12,16 @@ meta:
     - udp
     - grh
     - roce_transport
+    - macc
+    - macc_pause
+    - macc_cbfc
+    - macc_cbfc_times
   endian: be
   bit-endian: be
 doc: |
   Ethernet II, 802.1Q/802.1ad tags, IPv4 (with options) or IPv6 (without extension headers), UDP, then
-  the transport packet; or RoCEv1 (EtherType 0x8915, GRH). The Ethernet FCS, when captured, follows
-  the UDP datagram and is not parsed.
+  the transport packet; or RoCEv1 (EtherType 0x8915, GRH); or MAC Control (EtherType 0x8808: PAUSE,
+  PFC). The Ethernet FCS, when captured, follows the UDP datagram and is not parsed.
 doc-ref: 'metaroce-v1.md §1 (v1 draft r2)'
 seq:
   - id: eth
@@ -50,6 +54,18 @@ seq:
     size-eos: true
     type: roce_transport
     if: ether_type == 0x8915
+  - id: macc
+    type: macc
+    if: ether_type == 0x8808
+  - id: macc_pause
+    type: macc_pause
+    if: ether_type == 0x8808 and macc.opcode == 0x0001
+  - id: macc_cbfc
+    type: macc_cbfc
+    if: ether_type == 0x8808 and macc.opcode == 0x0101
+  - id: macc_cbfc_times
+    type: macc_cbfc_times
+    if: ether_type == 0x8808 and macc.opcode == 0x0101
 instances:
   has_vlan:
     value: eth.type == 0x8100 or eth.type == 0x88A8 or eth.type == 0x9100

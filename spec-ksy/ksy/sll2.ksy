@@ -54,3 +54,6 @@ enums:
     0x8915:
       id: roce_v1
       doc: RoCEv1
+    0x8808:
+      id: mac_control
+      doc: MAC Control

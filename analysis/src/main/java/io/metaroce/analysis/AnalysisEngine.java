@@ -53,6 +53,8 @@ public final class AnalysisEngine {
     private final FlowTable flows;
     private final ConnectionSetup cm;
     private final Congestion congestion;
+    /** PAUSE/PFC frames (analyze's "Flow control" section); only frames that are not RoCE reach it. */
+    private final FlowControl flowControl;
     private final MetaRoceControl control;
     private final RetransmissionVerdicts retxVerdicts;
     private final UnseenAcks unseen;
@@ -74,6 +76,7 @@ public final class AnalysisEngine {
         flows = new FlowTable(settings);
         cm = new ConnectionSetup(settings, flows);
         congestion = new Congestion(settings, sink, flows);
+        flowControl = new FlowControl(settings.quantumNs());
         control = new MetaRoceControl(settings, sink, flows);
         retxVerdicts = new RetransmissionVerdicts(settings, sink, control);
         unseen = new UnseenAcks(sink);
@@ -181,6 +184,7 @@ public final class AnalysisEngine {
         congestion.expire(now);
         unseen.release(now);
         if (!f.roce) {
+            if (f.macc != FrameFacts.MACC_NONE) flowControl.accept(f);
             sink.flush(false, now);
             return;
         }
@@ -273,6 +277,9 @@ public final class AnalysisEngine {
         }
         flows.remove(victims);
     }
+
+    /** The flow-control report, or null when no PAUSE/PFC frame came. */
+    java.util.Map<String, Object> flowControl() { return flowControl.finish(settings.linkSpeedGbps()); }
 
     /**
      * Ends the pass: decides what is still pending (as far as the capture allows: §11 e) and returns the results.

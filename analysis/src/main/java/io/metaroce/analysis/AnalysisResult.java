@@ -16,6 +16,7 @@ public final class AnalysisResult {
     private final Map<String, Object> capture = new LinkedHashMap<>();
     private final List<FlowSummary> flows = new ArrayList<>();
     private final Map<String, FlowSummary> byId = new LinkedHashMap<>();
+    private final Map<String, Object> flowControl;
 
     AnalysisResult(AnalysisEngine e, long ifDropped, long osDropped) {
         long captureGaps = 0, networkLosses = 0, gapPsns = 0, unique = 0, rtx = 0, cmFlows = 0;
@@ -79,7 +80,14 @@ public final class AnalysisResult {
         st.put("slack_ns", e.settings().slackNs());
         st.put("min_rtt_ns", e.settings().minRttNs());
         capture.put("settings", st);
+        flowControl = e.flowControl();
     }
+
+    /**
+     * PAUSE/PFC frames per sender MAC and priority class (JSON {@code flow_control}, text "Flow control"), or null when
+     * the capture held none: then the reports print nothing of it.
+     */
+    public Map<String, Object> flowControl() { return flowControl; }
 
     /**
      * Signs of 1-in-N sampling: many PSNs skipped that nothing (NAK, SACK, retransmission) ever accounts for.

@@ -26,11 +26,12 @@ import java.util.Set;
  * @param maxFlows        QP flows kept at most; beyond, the least recently active are evicted: their totals stay
  *                        in the capture summary (and its flow count), their rows and state go (a capture of
  *                        millions of QPs, e.g. a scan or a flood, must not exhaust memory)
+ * @param linkSpeedGbps   speed of the tapped link in Gb/s for the PAUSE/PFC report ({@link #quantumNs()}); 0 = unknown
  */
 public record AnalysisSettings(Set<Integer> rocePorts, Tap tap, long cnpIntervalNs, long ceWindowNs, long slackNs,
                                long minRttNs, CnpPacing cnpPacing, Map<String, Integer> pmtuOverrides,
                                Map<String, Integer> pathCountOverrides, boolean checkIcrc, long idleExpiryNs,
-                               long duplicateWindowNs, int maxFlows) {
+                               long duplicateWindowNs, int maxFlows, double linkSpeedGbps) {
     /**
      * Flows kept by default: 2^16 with their full state is about 500 MB in the worst case (each with a fresh
      * 64-PSN window), so a capture of a million distinct QPs still runs in a 1 GB heap.
@@ -47,6 +48,17 @@ public record AnalysisSettings(Set<Integer> rocePorts, Tap tap, long cnpInterval
         if (tap == null) tap = Tap.AUTO;
         if (cnpPacing == null) cnpPacing = CnpPacing.QP;
         if (maxFlows < 2) throw new IllegalArgumentException("max flows must be >= 2, not " + maxFlows);
+        if (!(linkSpeedGbps >= 0) || Double.isInfinite(linkSpeedGbps))
+            throw new IllegalArgumentException("link speed must be a positive number of Gb/s, not " + linkSpeedGbps);
+    }
+
+    /** Settings with a flow bound and no link speed (PAUSE/PFC quanta stay quanta). */
+    public AnalysisSettings(Set<Integer> rocePorts, Tap tap, long cnpIntervalNs, long ceWindowNs, long slackNs,
+                            long minRttNs, CnpPacing cnpPacing, Map<String, Integer> pmtuOverrides,
+                            Map<String, Integer> pathCountOverrides, boolean checkIcrc, long idleExpiryNs,
+                            long duplicateWindowNs, int maxFlows) {
+        this(rocePorts, tap, cnpIntervalNs, ceWindowNs, slackNs, minRttNs, cnpPacing, pmtuOverrides, pathCountOverrides,
+                checkIcrc, idleExpiryNs, duplicateWindowNs, maxFlows, 0);
     }
 
     /** Settings with the default flow bound ({@link #DEFAULT_MAX_FLOWS}). */
@@ -60,42 +72,56 @@ public record AnalysisSettings(Set<Integer> rocePorts, Tap tap, long cnpInterval
 
     public AnalysisSettings withTap(Tap t) {
         return new AnalysisSettings(rocePorts, t, cnpIntervalNs, ceWindowNs, slackNs, minRttNs, cnpPacing, pmtuOverrides,
-                pathCountOverrides, checkIcrc, idleExpiryNs, duplicateWindowNs, maxFlows);
+                pathCountOverrides, checkIcrc, idleExpiryNs, duplicateWindowNs, maxFlows, linkSpeedGbps);
     }
 
     public AnalysisSettings withPorts(Set<Integer> ports) {
         return new AnalysisSettings(ports, tap, cnpIntervalNs, ceWindowNs, slackNs, minRttNs, cnpPacing, pmtuOverrides,
-                pathCountOverrides, checkIcrc, idleExpiryNs, duplicateWindowNs, maxFlows);
+                pathCountOverrides, checkIcrc, idleExpiryNs, duplicateWindowNs, maxFlows, linkSpeedGbps);
     }
 
     public AnalysisSettings withCnp(long intervalNs, CnpPacing pacing) {
         return new AnalysisSettings(rocePorts, tap, intervalNs, ceWindowNs, slackNs, minRttNs, pacing, pmtuOverrides,
-                pathCountOverrides, checkIcrc, idleExpiryNs, duplicateWindowNs, maxFlows);
+                pathCountOverrides, checkIcrc, idleExpiryNs, duplicateWindowNs, maxFlows, linkSpeedGbps);
     }
 
     public AnalysisSettings withTimes(long ceWindow, long slack, long minRtt) {
         return new AnalysisSettings(rocePorts, tap, cnpIntervalNs, ceWindow, slack, minRtt, cnpPacing, pmtuOverrides,
-                pathCountOverrides, checkIcrc, idleExpiryNs, duplicateWindowNs, maxFlows);
+                pathCountOverrides, checkIcrc, idleExpiryNs, duplicateWindowNs, maxFlows, linkSpeedGbps);
     }
 
     public AnalysisSettings withOverrides(Map<String, Integer> pmtu, Map<String, Integer> pathCount) {
         return new AnalysisSettings(rocePorts, tap, cnpIntervalNs, ceWindowNs, slackNs, minRttNs, cnpPacing, pmtu,
-                pathCount, checkIcrc, idleExpiryNs, duplicateWindowNs, maxFlows);
+                pathCount, checkIcrc, idleExpiryNs, duplicateWindowNs, maxFlows, linkSpeedGbps);
     }
 
     public AnalysisSettings withCheckIcrc(boolean check) {
         return new AnalysisSettings(rocePorts, tap, cnpIntervalNs, ceWindowNs, slackNs, minRttNs, cnpPacing, pmtuOverrides,
-                pathCountOverrides, check, idleExpiryNs, duplicateWindowNs, maxFlows);
+                pathCountOverrides, check, idleExpiryNs, duplicateWindowNs, maxFlows, linkSpeedGbps);
     }
 
     public AnalysisSettings withIdleExpiry(long ns) {
         return new AnalysisSettings(rocePorts, tap, cnpIntervalNs, ceWindowNs, slackNs, minRttNs, cnpPacing, pmtuOverrides,
-                pathCountOverrides, checkIcrc, ns, duplicateWindowNs, maxFlows);
+                pathCountOverrides, checkIcrc, ns, duplicateWindowNs, maxFlows, linkSpeedGbps);
+    }
+
+    /**
+     * The link speed of the tapped port in Gb/s (0 = unknown): a PAUSE/PFC quantum is 512 bit times, so with it the
+     * flow-control report turns quanta into time and ends a pause that was not refreshed when it expired.
+     */
+    public AnalysisSettings withLinkSpeed(double gbps) {
+        return new AnalysisSettings(rocePorts, tap, cnpIntervalNs, ceWindowNs, slackNs, minRttNs, cnpPacing, pmtuOverrides,
+                pathCountOverrides, checkIcrc, idleExpiryNs, duplicateWindowNs, maxFlows, gbps);
+    }
+
+    /** Nanoseconds of one PAUSE/PFC quantum (512 bit times) at the link speed, or 0 when it is unknown. */
+    public double quantumNs() {
+        return linkSpeedGbps > 0 ? 512 / linkSpeedGbps : 0;
     }
 
     public AnalysisSettings withMaxFlows(int n) {
         return new AnalysisSettings(rocePorts, tap, cnpIntervalNs, ceWindowNs, slackNs, minRttNs, cnpPacing, pmtuOverrides,
-                pathCountOverrides, checkIcrc, idleExpiryNs, duplicateWindowNs, n);
+                pathCountOverrides, checkIcrc, idleExpiryNs, duplicateWindowNs, n, linkSpeedGbps);
     }
 
     /**

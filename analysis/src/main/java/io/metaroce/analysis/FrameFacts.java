@@ -9,6 +9,10 @@ import io.metaroce.protocol.CmRep;
 import io.metaroce.protocol.CmReq;
 import io.metaroce.protocol.Crediteth;
 import io.metaroce.protocol.Deth;
+import io.metaroce.protocol.Eth;
+import io.metaroce.protocol.MaccCbfc;
+import io.metaroce.protocol.MaccCbfcTimes;
+import io.metaroce.protocol.MaccPause;
 import io.metaroce.protocol.Grh;
 import io.metaroce.protocol.Ip;
 import io.metaroce.protocol.Ipv6;
@@ -79,6 +83,25 @@ public final class FrameFacts {
 
     // Connection management (UD to QP 1).
     public static final int CM_NONE = 0, CM_REQ = 1, CM_REP = 2;
+
+    /**
+     * A MAC Control frame (802.3x PAUSE, 802.1Qbb PFC) with its whole body, for the flow-control report. Set by
+     * {@link #from(Dissection)} only, on frames that are not RoCE: FastFacts declines these frames, so the RoCE fast
+     * path does no work for them. The pause times of the 8 classes are 16 bits each in two longs (no array: the
+     * facts are compared and copied field by field), read through {@link #maccQuanta(int)}; a PAUSE's is class 0's.
+     */
+    public static final int MACC_NONE = 0, MACC_PAUSE = 1, MACC_PFC = 2;
+    public int macc;
+    /** The sender's MAC address, -1 when the frame has no Ethernet header (Linux cooked capture). */
+    public long maccSrc = -1;
+    public int maccEnbv;
+    /** Pause times: classes 0-3 in maccQuantaLo, 4-7 in maccQuantaHi, class c % 4 at bits 16 * (c % 4). */
+    public long maccQuantaLo, maccQuantaHi;
+
+    /** The pause time of class c (0-7) of a MAC Control frame; of a PAUSE, class 0 holds the link's. */
+    public int maccQuanta(int c) {
+        return (int) ((c < 4 ? maccQuantaLo : maccQuantaHi) >>> (16 * (c & 3))) & 0xFFFF;
+    }
     public int cm;
     public long cmLocalCommId, cmRemoteCommId;
     public int cmLocalQpn, cmStartPsn, cmPathMtu;
@@ -139,7 +162,8 @@ public final class FrameFacts {
         cm = CM_NONE;
         hasMrcm = false;
         ecn = ttl = ipId = sport = dscp = pcp = -1;
-        if (!roce) return this;
+        macc = MACC_NONE;
+        if (!roce) return macControl(d);
         // Header fields are read from the dissection's byte[] copy of the headers (it holds every layer's
         // catalogue bytes): far less code for the JIT to compile than segment reads, and faster before it has.
         byte[] s = d.head();
@@ -334,6 +358,33 @@ public final class FrameFacts {
         return h;
     }
 
+    /** The PAUSE or PFC body of a frame that is not RoCE, when it has one whole. */
+    private FrameFacts macControl(Dissection d) {
+        int pause = d.offsetOf(MaccPause.HEADER), times = d.offsetOf(MaccCbfcTimes.HEADER);
+        if (pause < 0 && times < 0) return this;
+        byte[] s = d.head();
+        int eth = d.offsetOf(Eth.HEADER);
+        maccSrc = eth >= 0 ? Eth.src(s, eth) : -1;
+        if (pause >= 0) {
+            macc = MACC_PAUSE;
+            maccEnbv = 1;
+            maccQuantaLo = MaccPause.pauseTime(s, pause);
+            maccQuantaHi = 0;
+        } else {
+            macc = MACC_PFC;
+            maccEnbv = MaccCbfc.enbv(s, d.offsetOf(MaccCbfc.HEADER));
+            // Eight 16-bit times in class order: class c's is C0's read 2 * c bytes further.
+            long lo = 0, hi = 0;
+            for (int c = 0; c < 4; c++) {
+                lo |= (long) MaccCbfcTimes.c0(s, times + 2 * c) << (16 * c);
+                hi |= (long) MaccCbfcTimes.c0(s, times + 8 + 2 * c) << (16 * c);
+            }
+            maccQuantaLo = lo;
+            maccQuantaHi = hi;
+        }
+        return this;
+    }
+
     /** Copies every field from another instance (used by the decode/analysis pipeline). */
     public void copyFrom(FrameFacts o) {
         number = o.number; fileOffset = o.fileOffset; timeNs = o.timeNs; origLen = o.origLen; capLen = o.capLen; truncated = o.truncated;
@@ -355,5 +406,6 @@ public final class FrameFacts {
         cmPathMtu = o.cmPathMtu; hasMrcm = o.hasMrcm; mrcmSpray = o.mrcmSpray; mrcmCredit = o.mrcmCredit;
         mrcmPathCount = o.mrcmPathCount; mrcmBasePort = o.mrcmBasePort; mrcmPmtuLog2 = o.mrcmPmtuLog2;
         kindsOf = o.kindsOf; kinds = o.kinds;
+        macc = o.macc; maccSrc = o.maccSrc; maccEnbv = o.maccEnbv; maccQuantaLo = o.maccQuantaLo; maccQuantaHi = o.maccQuantaHi;
     }
 }

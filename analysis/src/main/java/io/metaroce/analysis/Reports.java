@@ -137,6 +137,11 @@ public final class Reports {
             if (pretty) out.append("\n  ");
         }
         out.append(']');
+        // Only when the capture held PAUSE/PFC frames: every other report stays as it was.
+        if (r.flowControl() != null) {
+            out.append(pretty ? ",\n  \"flow_control\": " : ",\"flow_control\":");
+            new JsonOut(out, false).value(r.flowControl());
+        }
         for (Map.Entry<String, Object> m : more.entrySet()) {
             out.append(pretty ? ",\n  " : ",");
             new JsonOut(out, false).value(m.getKey());
@@ -222,6 +227,8 @@ public final class Reports {
                     "RTT us min/med/p99/max", "Probes", "ProbeLoss", "State"}, pathRows);
         }
 
+        if (r.flowControl() != null) flowControl(out, rule, r.flowControl(), num(cap.get("first_ns")));
+
         out.append(rule).append("Capture integrity\n");
         Object problems = cap.get("capture_problems");
         if (problems instanceof java.util.List<?> l) {
@@ -245,6 +252,33 @@ public final class Reports {
                 + " PSNs missing that no NAK, SACK or retransmission accounts for)"
                 : "no sign").append('\n');
         out.append(rule);
+    }
+
+    /** The "Flow control" section: PAUSE/PFC frames per sender and class (times from the capture's first frame). */
+    private static void flowControl(Appendable out, String rule, Map<String, Object> fc, long firstNs) throws IOException {
+        boolean speed = fc.get("quantum_ns") != null;
+        out.append(rule).append("Flow control (PAUSE/PFC per sender and priority class; XOFF: pause time > 0, XON: 0; ")
+                .append(speed ? String.format(Locale.ROOT, "a quantum of 512 bit times at %s Gb/s is %s ns)%n",
+                        gbps(fc.get("link_speed_gbps")), fc.get("quantum_ns"))
+                        : String.format(Locale.ROOT, "pause times in quanta of 512 bit times; --link-speed GBPS gives them in time, and the longest paused runs)%n"));
+        List<Object[]> rows = new ArrayList<>();
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> classes = (List<Map<String, Object>>) fc.get("classes");
+        for (Map<String, Object> c : classes) {
+            Object longest = c.get("longest_run_ns");
+            List<Object> row = new ArrayList<>(List.of(str(c.get("source")), str(c.get("class")), c.get("frames"), c.get("xoff"),
+                    c.get("xon"), c.get("quanta")));
+            if (speed) row.add(String.format(Locale.ROOT, "%.3f", num(c.get("quanta_ns")) / 1e3));
+            row.add(seconds(num(c.get("first_ns")) - firstNs));
+            row.add(seconds(num(c.get("last_ns")) - firstNs));
+            if (speed) row.add(longest == null ? "-" : String.format(Locale.ROOT, "%.3f", num(longest) / 1e3));
+            rows.add(row.toArray());
+        }
+        List<String> head = new ArrayList<>(List.of("Source", "Class", "Frames", "XOFF", "XON", "Quanta"));
+        if (speed) head.add("Quanta(us)");
+        head.addAll(List.of("First(s)", "Last(s)"));
+        if (speed) head.add("Longest paused run(us)");
+        rows(out, head.toArray(String[]::new), rows);
     }
 
     private static List<Object[]> expert(AnalysisResult r, EventBuffer ev) {
@@ -313,6 +347,12 @@ public final class Reports {
     }
 
     private static String str(Object o) { return o == null ? "-" : o.toString(); }
+
+    /** 100 for 100.0, 2.5 as it is. */
+    private static String gbps(Object o) {
+        double v = ((Number) o).doubleValue();
+        return v == Math.rint(v) ? Long.toString((long) v) : Double.toString(v);
+    }
 
     private static long num(Object o) { return o instanceof Number n ? n.longValue() : 0; }
 

@@ -95,6 +95,10 @@ public final class AnalyzeCommand implements Callable<Integer> {
     @Option(names = "--min-rtt-us", paramLabel = "US", description = "minimum RTT until one is learned (default 2)")
     double minRttUs = 2;
 
+    @Option(names = "--link-speed", paramLabel = "GBPS",
+            description = "speed of the tapped link in Gb/s (e.g. 100): the PAUSE/PFC report gives pause times in microseconds, not only quanta")
+    Double linkSpeed;
+
     @Option(names = "--pmtu", paramLabel = "[FLOW|0xQPN=]BYTES", split = ",", description = "PMTU override, for all or per QP")
     List<String> pmtu;
 
@@ -149,13 +153,17 @@ public final class AnalyzeCommand implements Callable<Integer> {
             for (int v : pathCounts.values()) {
                 if (v < 1 || v > 1024) throw new IllegalArgumentException("path_count must be 1..1024, not " + v);
             }
+            // A quantum is 512 bit times: 0, a negative or an infinite speed would make every pause last forever or never.
+            if (linkSpeed != null && !(linkSpeed > 0 && linkSpeed <= 10_000))
+                throw new IllegalArgumentException("--link-speed must be the link's speed in Gb/s (e.g. 100), not " + num(linkSpeed));
             Set<Integer> portSet = DecodeAs.ports(ports);
             settings = AnalysisSettings.DEFAULT.withPorts(portSet)
                     .withTap(TapCheck.parse(tap))
                     .withCnp(AnalysisSettings.micros(cnpIntervalUs), AnalysisSettings.CnpPacing.parse(cnpPacing))
                     .withTimes(AnalysisSettings.micros(ceWindowUs), AnalysisSettings.micros(slackUs), AnalysisSettings.micros(minRttUs))
                     .withOverrides(pmtus, pathCounts)
-                    .withCheckIcrc(checkIcrc);
+                    .withCheckIcrc(checkIcrc)
+                    .withLinkSpeed(linkSpeed == null ? 0 : linkSpeed);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
@@ -280,5 +288,10 @@ public final class AnalyzeCommand implements Callable<Integer> {
         } catch (IOException e) {
             // stdout is gone; nothing to tell it
         }
+    }
+
+    /** A number as the user would have typed it: 0 for 0.0, 2.5 as it is. */
+    private static String num(double v) {
+        return v == Math.rint(v) && !Double.isInfinite(v) ? Long.toString((long) v) : Double.toString(v);
     }
 }

@@ -13,6 +13,10 @@ import io.metaroce.protocol.HeaderDef;
 import io.metaroce.protocol.Ip;
 import io.metaroce.protocol.Ipv6;
 import io.metaroce.protocol.Lrh;
+import io.metaroce.protocol.Macc;
+import io.metaroce.protocol.MaccCbfc;
+import io.metaroce.protocol.MaccCbfcTimes;
+import io.metaroce.protocol.MaccPause;
 import io.metaroce.protocol.Rdeth;
 import io.metaroce.protocol.Mad;
 import io.metaroce.protocol.Mrth;
@@ -46,7 +50,9 @@ public final class Dissector {
     private static final int ERF_HEADER = 16, ERF_TYPE_INFINIBAND = 21, ERF_TYPE_INFINIBAND_LINK = 25, LNH_BTH = 2, LNH_GRH = 3,
             VCRC = 2;
     private static final int ETHERTYPE_IPV4 = 0x0800, ETHERTYPE_IPV6 = 0x86DD, ETHERTYPE_VLAN = 0x8100,
-            ETHERTYPE_QINQ = 0x88A8, ETHERTYPE_QINQ_OLD = 0x9100;
+            ETHERTYPE_QINQ = 0x88A8, ETHERTYPE_QINQ_OLD = 0x9100, ETHERTYPE_MAC_CONTROL = 0x8808;
+    /** MAC Control opcodes: 802.3x PAUSE and 802.1Qbb PFC (tshark's "Class Based Flow Control [CBFC] Pause"). */
+    static final int MACC_PAUSE = 0x0001, MACC_PFC = 0x0101;
     private static final int IPPROTO_UDP = 17, CM_MGMT_CLASS = 0x07, GSI_QP = 1, FCS_LENGTH = 4, UD_SEND_ONLY = 0x64,
             UD_SEND_ONLY_IMM = 0x65, RD_BASE = 0x40;
     /** More tags than any real network stacks; beyond it the frame is treated as damaged. */
@@ -228,7 +234,34 @@ public final class Dissector {
             roceV1(out, off, end);
             return -1;
         }
+        if (type == ETHERTYPE_MAC_CONTROL) macControl(out, off, end);
         return -1;
+    }
+
+    /**
+     * A MAC Control frame: the opcode, then a PAUSE (one pause time) or a PFC body (class enable vector, eight
+     * pause times). Each part is a layer of its own, as tshark's tree has them, so that a frame cut inside the
+     * pause times still shows its vector (tshark shows it too, then marks the frame malformed).
+     */
+    private static void macControl(Dissection out, int off, int end) {
+        if (!need(out, off, Macc.SIZE, end, Macc.HEADER)) return;
+        int layer = out.addLayer(Macc.HEADER, off);
+        int opcode = Macc.opcode(out.data, off);
+        int p = off + Macc.SIZE;
+        if (opcode == MACC_PAUSE) {
+            if (need(out, p, MaccPause.SIZE, end, MaccPause.HEADER)) out.addLayer(MaccPause.HEADER, p);
+        } else if (opcode == MACC_PFC) {
+            if (!need(out, p, MaccCbfc.SIZE, end, MaccCbfc.HEADER)) return;
+            int cbfc = out.addLayer(MaccCbfc.HEADER, p);
+            int enbv = MaccCbfc.enbv(out.data, p);
+            if ((enbv & 0xFF00) != 0) out.expert(Expert.MACC_ENBV_RESERVED, "PFC class enable vector 0x" + String.format("%04x", enbv)
+                    + ": its 8 most significant bits must be 0", cbfc, MaccCbfc.F_ENBV);
+            p += MaccCbfc.SIZE;
+            if (need(out, p, MaccCbfcTimes.SIZE, end, MaccCbfcTimes.HEADER)) out.addLayer(MaccCbfcTimes.HEADER, p);
+        } else {
+            out.expert(Expert.MACC_OPCODE_UNKNOWN, "MAC Control opcode 0x" + String.format("%04x", opcode) + " is not decoded (PAUSE 0x0001, PFC 0x0101)",
+                    layer, Macc.F_OPCODE);
+        }
     }
 
     // ------------------------------------------------------------------ network layer

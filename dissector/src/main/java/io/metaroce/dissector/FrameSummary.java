@@ -11,7 +11,10 @@ import io.metaroce.protocol.EnumValueDef;
 import io.metaroce.protocol.Grh;
 import io.metaroce.protocol.Ip;
 import io.metaroce.protocol.Ipv6;
+import io.metaroce.protocol.Eth;
 import io.metaroce.protocol.Lrh;
+import io.metaroce.protocol.Macc;
+import io.metaroce.protocol.MaccPause;
 import io.metaroce.protocol.Mrth;
 import io.metaroce.protocol.Nacketh;
 import io.metaroce.protocol.Sacketh;
@@ -65,6 +68,8 @@ public final class FrameSummary {
         if (grh >= 0) return "GID: " + Addresses.ipv6(Grh.sgid(d.data(), grh));   // RoCEv1, as tshark
         int lrh = d.offsetOf(Lrh.HEADER);
         if (lrh >= 0) return "LID: " + Lrh.slid(d.data(), lrh);                    // native InfiniBand, as tshark
+        int eth = d.offsetOf(Eth.HEADER);
+        if (eth >= 0 && d.hasLayer(Macc.HEADER)) return Addresses.mac(Eth.src(d.data(), eth));   // PAUSE/PFC: no IP
         return s.noAddress;
     }
 
@@ -77,6 +82,8 @@ public final class FrameSummary {
         if (grh >= 0) return "GID: " + Addresses.ipv6(Grh.dgid(d.data(), grh));
         int lrh = d.offsetOf(Lrh.HEADER);
         if (lrh >= 0) return "LID: " + Lrh.dlid(d.data(), lrh);
+        int eth = d.offsetOf(Eth.HEADER);
+        if (eth >= 0 && d.hasLayer(Macc.HEADER)) return Addresses.mac(Eth.dst(d.data(), eth));
         return s.noAddress;
     }
 
@@ -86,6 +93,7 @@ public final class FrameSummary {
         if (d.hasLayer(Udp.HEADER)) return "UDP";
         if (d.hasLayer(Ip.HEADER)) return "IPv4";
         if (d.hasLayer(Ipv6.HEADER)) return "IPv6";
+        if (d.hasLayer(Macc.HEADER)) return "MAC CTRL";                           // tshark's short name
         return d.layerCount() > 0 ? d.layer(d.layerCount() - 1).id().toUpperCase() : s.noAddress;
     }
 
@@ -102,6 +110,7 @@ public final class FrameSummary {
             int udp = d.offsetOf(Udp.HEADER);
             if (udp >= 0) b.append(Udp.srcport(d.data(), udp)).append(" \u2192 ").append(Udp.dstport(d.data(), udp))
                     .append(" Len=").append(Udp.length(d.data(), udp) - Udp.SIZE);
+            else macControl(b, d);
         } else roce(b, d, s);
         verdicts.accept(b);
         if (d.icrcStatus() == IcrcStatus.BAD) b.append(' ').append(s.badIcrc);
@@ -158,6 +167,16 @@ public final class FrameSummary {
         else if (d.hasLayer(CmDrep.HEADER)) b.append(" CM DisconnectReply");
         else if (d.hasLayer(CmRej.HEADER)) b.append(" CM ConnectReject");
         if (d.ecn() == 3) b.append(" [ECN CE]");
+    }
+
+    /** tshark's Info of a MAC Control frame: "Pause: pause_time: N quanta", the PFC opcode's name, or "Unknown". */
+    private static void macControl(StringBuilder b, Dissection d) {
+        int macc = d.offsetOf(Macc.HEADER);
+        if (macc < 0) return;
+        int pause = d.offsetOf(MaccPause.HEADER);
+        EnumValueDef op = Spec.ENUM_MACC_OPCODE.of(Macc.opcode(d.data(), macc));
+        if (pause >= 0) b.append("Pause: pause_time: ").append(MaccPause.pauseTime(d.data(), pause)).append(" quanta");
+        else b.append(op == null ? "Unknown" : op.label());
     }
 
     /** The short NAK names Wireshark users know: "seq err" for a PSN sequence error. */

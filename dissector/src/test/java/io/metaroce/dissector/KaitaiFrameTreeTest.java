@@ -54,7 +54,7 @@ class KaitaiFrameTreeTest {
     }
 
     /** Compares the two trees; returns {fields, bit fields, 1 if the ICRC position was} compared. */
-    private static long[] compare(FrameTree fw, FrameTree kt, KaitaiLayers k, Dissection d, String ctx, List<String> problems) {
+    static long[] compare(FrameTree fw, FrameTree kt, KaitaiLayers k, Dissection d, String ctx, List<String> problems) {
         long fields = 0, bits = 0, trailer = 0;
         if (!fw.expert().equals(kt.expert())) problems.add(ctx + "expert items: flyweight " + fw.expert() + ", Kaitai " + kt.expert());
         assertEquals(fw.layers().size(), kt.layers().size(), ctx);

@@ -221,10 +221,11 @@ public final class KsyEmitter {
     private String frame() {
         StringBuilder b = new StringBuilder();
         meta(b, "roce_frame", "RoCEv2 / MetaRoCE frame from Ethernet to ICRC",
-                List.of("eth", "vlan", "ip", "ipv6", "udp", "grh", "roce_transport"));
+                List.of("eth", "vlan", "ip", "ipv6", "udp", "grh", "roce_transport", "macc", "macc_pause", "macc_cbfc",
+                        "macc_cbfc_times"));
         doc(b, "", "Ethernet II, 802.1Q/802.1ad tags, IPv4 (with options) or IPv6 (without extension headers), UDP, "
                 + "then the transport packet; or RoCEv1 (EtherType 0x" + Integer.toHexString(spec.meta().roceV1EtherType())
-                + ", GRH). The Ethernet FCS, when captured, follows the UDP datagram and is not parsed.");
+                + ", GRH); or MAC Control (EtherType 0x8808: PAUSE, PFC). The Ethernet FCS, when captured, follows the UDP datagram and is not parsed.");
         b.append("doc-ref: ").append(q(docRef("§1"))).append('\n');
         b.append("seq:\n");
         b.append("  - id: eth\n    type: eth\n");
@@ -236,6 +237,11 @@ public final class KsyEmitter {
         b.append("  - id: udp\n    type: udp\n    if: ether_type == 0x0800 or ether_type == 0x86DD\n");
         b.append("  - id: udp_transport\n    size: udp.length - 8\n    type: roce_transport\n    if: ether_type == 0x0800 or ether_type == 0x86DD\n");
         b.append("  - id: grh_transport\n    size-eos: true\n    type: roce_transport\n    if: ether_type == 0x").append(Integer.toHexString(spec.meta().roceV1EtherType()).toUpperCase()).append('\n');
+        // MAC Control (802.3x PAUSE, 802.1Qbb PFC): the opcode says which body follows.
+        b.append("  - id: macc\n    type: macc\n    if: ether_type == 0x8808\n");
+        b.append("  - id: macc_pause\n    type: macc_pause\n    if: ether_type == 0x8808 and macc.opcode == 0x0001\n");
+        b.append("  - id: macc_cbfc\n    type: macc_cbfc\n    if: ether_type == 0x8808 and macc.opcode == 0x0101\n");
+        b.append("  - id: macc_cbfc_times\n    type: macc_cbfc_times\n    if: ether_type == 0x8808 and macc.opcode == 0x0101\n");
         b.append("instances:\n");
         b.append("  has_vlan:\n    value: eth.type == 0x8100 or eth.type == 0x88A8 or eth.type == 0x9100\n");
         b.append("  ether_type:\n    value: 'has_vlan ? vlans.last.etype : eth.type'\n");
