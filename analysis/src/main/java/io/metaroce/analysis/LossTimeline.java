@@ -194,11 +194,12 @@ public final class LossTimeline implements AnalysisEngine.EventListener {
 
     /** The text section of {@code analyze}: a sparkline per count (those with any), then the loss pattern. */
     public void appendText(Appendable out) throws IOException {
-        out.append("=".repeat(100)).append('\n').append("Loss timeline\n");
+        // After the tables' closing rule, closed by one of its own, as the tables are.
+        out.append("Loss timeline\n");
         Columns c = columns();
         int shown = c.n();
         if (shown == 0) {
-            out.append("(no frames)\n");
+            out.append("(no frames)\n").append("=".repeat(100)).append('\n');
             return;
         }
         long[][] cols = c.counts();
@@ -247,6 +248,7 @@ public final class LossTimeline implements AnalysisEngine.EventListener {
                     p.congestedLossBins(), p.lossBins(), p.congestedLossBins() * 2 > p.lossBins()
                             ? ": the losses come with congestion (drops at a full queue rather than a bad link)" : ""));
         }
+        out.append("=".repeat(100)).append('\n');
     }
 
     private static String seconds(long ns) { return String.format(Locale.ROOT, "%.6f", ns / 1e9); }
