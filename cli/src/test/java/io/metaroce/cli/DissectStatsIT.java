@@ -234,8 +234,8 @@ class DissectStatsIT {
         return "no " + indentedName + " in " + lines;
     }
 
-    /** The frames our reader takes from a capture (a cut one included). */
-    private static long frames(Path capture) {
+    /** The frames our reader takes from a capture (a cut one included; DissectStatsMoreIT's too). */
+    static long frames(Path capture) {
         try (var src = io.metaroce.capture.CaptureFiles.open(capture)) {
             long n = 0;
             while (src.next()) n++;

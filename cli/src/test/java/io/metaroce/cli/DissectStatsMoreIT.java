@@ -185,15 +185,7 @@ class DissectStatsMoreIT {
     private static Consumer<Run> says(String what) { return LauncherCases.says(what); }
 
     /** The frames our reader reads of a capture (tshark exits 2 on a cut one). */
-    private static long frames(Path capture) {
-        try (var src = io.metaroce.capture.CaptureFiles.open(capture)) {
-            long n = 0;
-            while (src.next()) n++;
-            return n;
-        } catch (Exception e) {
-            throw new AssertionError(e);
-        }
-    }
+    private static long frames(Path capture) { return DissectStatsIT.frames(capture); }
 
     private static String[] concat(String[] a, String[] b) {
         String[] r = Arrays.copyOf(a, a.length + b.length);

@@ -5,15 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.metaroce.testsupport.Launcher;
+import io.metaroce.testsupport.LauncherCases;
 import io.metaroce.testsupport.Launcher.Call;
 import io.metaroce.testsupport.Launcher.Run;
 import io.metaroce.testsupport.PauseFrames;
 import io.metaroce.testsupport.Tools;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
@@ -30,10 +28,7 @@ class FlowControlIT {
     @TempDir
     static Path tmp;
 
-    private record Case(String name, Call call, Consumer<Run> check) {}
-
-    private static final List<Case> CASES = new ArrayList<>();
-    private static final Map<String, Run> RUNS = new LinkedHashMap<>();
+    private static final LauncherCases CASES = new LauncherCases();
 
     @BeforeAll
     static void runEveryCase() {
@@ -106,21 +101,15 @@ class FlowControlIT {
         }
         add("analyze --link-speed abc", Call.of("analyze", "-r", v, "--link-speed", "abc"), says("--link-speed must be a number, not 'abc'"));
 
-        List<Run> runs = Launcher.runAll(CASES.stream().map(Case::call).toList());
-        for (int i = 0; i < CASES.size(); i++) RUNS.put(CASES.get(i).name(), runs.get(i));
+        CASES.runAll();
     }
 
     @TestFactory
     Stream<DynamicTest> everyCase() {
-        return CASES.stream().map(c -> DynamicTest.dynamicTest(c.name(), () -> c.check().accept(RUNS.get(c.name()))));
+        return CASES.checks().map(c -> DynamicTest.dynamicTest(c.getKey(), c.getValue()::run));
     }
 
-    private static Consumer<Run> says(String what) {
-        return r -> {
-            LauncherIT.oneLineExit2(r);
-            assertTrue(r.err().contains(what), "expected '" + what + "': " + r.show());
-        };
-    }
+    private static Consumer<Run> says(String what) { return LauncherCases.says(what); }
 
     private static List<String> tshark(String... args) { return Tools.tshark(tmp, List.of(), args); }
 
@@ -134,5 +123,5 @@ class FlowControlIT {
         return out;
     }
 
-    private static void add(String name, Call call, Consumer<Run> check) { CASES.add(new Case(name, call, check)); }
+    private static void add(String name, Call call, Consumer<Run> check) { CASES.add(name, call, check); }
 }
