@@ -42,9 +42,11 @@ public final class AnalyzeOutput {
      */
     public static AnalysisResult write(Path file, AnalysisSettings settings, Form form, boolean pretty, Appendable out,
                                        Analyzer.Progress progress, DiagnosisOptions diagnosis) throws CaptureException, IOException {
-        Diagnoser d = form == Form.EVENTS_JSONL ? null : new Diagnoser(diagnosis.atNs());
+        // The loss timeline sees the frames through the diagnoser (validate's diagnoser has none).
+        LossTimeline t = form == Form.EVENTS_JSONL ? null : new LossTimeline();
+        Diagnoser d = t == null ? null : new Diagnoser(diagnosis.atNs()).withTimeline(t);
         return write(listener -> session(settings, progress).onEvent(listener).onFrame(d).run(file), form, pretty, out,
-                d == null ? null : () -> diagnosis.apply(d.finish()), d == null ? null : d.timeline());
+                d == null ? null : () -> diagnosis.apply(d.finish()), t);
     }
 
     /** As {@link #write(Path, AnalysisSettings, Form, boolean, Appendable)}, over a live source ({@link LiveAnalyzer}). */
@@ -58,10 +60,11 @@ public final class AnalyzeOutput {
     public static AnalysisResult write(io.metaroce.capture.PacketSource src, String name, AnalysisSettings settings, Form form,
                                        boolean pretty, Appendable out, LiveAnalyzer.Monitor monitor) throws IOException {
         // The same diagnosis as for a file, so analyze -i and analyze -r of what it captured print the same.
-        Diagnoser d = form == Form.EVENTS_JSONL ? null : new Diagnoser(null);
+        LossTimeline t = form == Form.EVENTS_JSONL ? null : new LossTimeline();
+        Diagnoser d = t == null ? null : new Diagnoser(null).withTimeline(t);
         try {
             return write(listener -> LiveAnalyzer.analyze(src, name, settings, false, listener, monitor, d), form, pretty, out,
-                    d == null ? null : d::finish, d == null ? null : d.timeline());
+                    d == null ? null : d::finish, t);
         } catch (CaptureException e) {
             throw new IllegalStateException(e); // a live source throws no CaptureException
         }
@@ -78,7 +81,7 @@ public final class AnalyzeOutput {
 
     /**
      * diagnosis: the diagnosis after the run, or null for none; timeline: the loss timeline the run's frames go to
-     * (the diagnoser's), fed the events here, or null for none.
+     * (through the diagnoser, {@link Diagnoser#withTimeline}), fed the events here, or null for none.
      */
     private static AnalysisResult write(Run run, Form form, boolean pretty, Appendable out,
                                         java.util.function.Supplier<Diagnosis> diagnosis, LossTimeline timeline)

@@ -30,8 +30,6 @@ final class FlowControl {
 
     FlowControl(double quantumNs) { this.quantumNs = quantumNs; }
 
-    boolean isEmpty() { return classes.isEmpty(); }
-
     /** One MAC Control frame with its whole body ({@link FrameFacts#macc} set). */
     void accept(FrameFacts f) {
         if (f.macc == FrameFacts.MACC_PAUSE) {

@@ -160,8 +160,7 @@ public final class LossTimeline implements AnalysisEngine.EventListener {
     /** The JSON object {@code loss_timeline} of {@code analyze -T json}: the columns the text draws, as numbers. */
     public Map<String, Object> toJsonMap() {
         Columns c = columns();
-        int n = c.n();
-        int shift = c.shift();
+        int n = c.n(), colShift = c.shift();
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("first_ns", startNs < 0 ? null : startNs);
         m.put("bin_ns", c.width());
@@ -181,8 +180,8 @@ public final class LossTimeline implements AnalysisEngine.EventListener {
         pm.put("bins_with_traffic", p.busyBins());
         pm.put("bins_with_losses_and_ce_or_cnp", p.congestedLossBins());
         if (p.from() >= 0) {
-            pm.put("burst_start_s", ((long) p.from() << shift) / 1e9);
-            pm.put("burst_end_s", ((long) (p.to() + 1) << shift) / 1e9);
+            pm.put("burst_start_s", ((long) p.from() << colShift) / 1e9);
+            pm.put("burst_end_s", ((long) (p.to() + 1) << colShift) / 1e9);
             pm.put("burst_losses", p.inRun());
         }
         m.put("pattern", pm);
@@ -199,7 +198,7 @@ public final class LossTimeline implements AnalysisEngine.EventListener {
         Columns c = columns();
         int shown = c.n();
         if (shown == 0) {
-            out.append("(no frames)\n").append("=".repeat(100)).append('\n');
+            out.append("(no frames)\n").append(Reports.RULE);
             return;
         }
         long[][] cols = c.counts();
@@ -248,10 +247,10 @@ public final class LossTimeline implements AnalysisEngine.EventListener {
                     p.congestedLossBins(), p.lossBins(), p.congestedLossBins() * 2 > p.lossBins()
                             ? ": the losses come with congestion (drops at a full queue rather than a bad link)" : ""));
         }
-        out.append("=".repeat(100)).append('\n');
+        out.append(Reports.RULE);
     }
 
-    private static String seconds(long ns) { return String.format(Locale.ROOT, "%.6f", ns / 1e9); }
+    private static String seconds(long ns) { return Reports.seconds(ns); }
 
     /** A column's width for people: ns, us, ms or s, three significant digits. */
     private static String duration(long ns) {

@@ -165,7 +165,7 @@ public final class Reports {
 
     public static void text(AnalysisResult r, EventBuffer events, Appendable out) throws IOException {
         Map<String, Object> cap = r.capture();
-        String rule = "=".repeat(100) + "\n";
+        String rule = RULE;
         @SuppressWarnings("unchecked")
         Map<String, Object> tap = (Map<String, Object>) cap.get("tap");
         out.append(rule).append("QP Conversations\n");
@@ -356,7 +356,11 @@ public final class Reports {
 
     private static long num(Object o) { return o instanceof Number n ? n.longValue() : 0; }
 
-    private static String seconds(long ns) { return String.format(Locale.ROOT, "%.6f", ns / 1e9); }
+    /** The line above each section of the text report (and below the last); the loss timeline's too. */
+    static final String RULE = "=".repeat(100) + "\n";
+
+    /** Seconds with six decimals, as the text report prints times (the loss timeline too). */
+    static String seconds(long ns) { return String.format(Locale.ROOT, "%.6f", ns / 1e9); }
 
     private static String pct(Object o) { return String.format(Locale.ROOT, "%.2f%%", ((Number) o).doubleValue() * 100); }
 
