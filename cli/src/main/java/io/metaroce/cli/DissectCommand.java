@@ -307,6 +307,12 @@ final class DissectCommand implements Callable<Integer> {
                         + "e, r, u, ud, udoy (add .N for N decimals, e.g. ad.6)");
                 return 2;
             }
+            ioTimeMode = SummaryLines.TIME_FORMATS[time[0]];
+            if (!zIoStats.isEmpty() && !ZStats.IoStat.TIME_MODES.contains(ioTimeMode)) {
+                // tshark's words: an interval's row cannot be an epoch or a delta.
+                err.println("metaroce dissect: invalid -t operand. io,stat only supports -t <r|a|ad|adoy|u|ud|udoy>");
+                return 2;
+            }
         }
         if (hex && format != Format.text) {
             err.println("metaroce dissect: -x prints the hex dump with the text output, not with -T " + format);
@@ -508,7 +514,7 @@ final class DissectCommand implements Callable<Integer> {
                 return null;
             }
         }
-        return new ZStats.IoStat(us, precision, columns);
+        return new ZStats.IoStat(us, precision, columns, "r");
     }
 
     /** One io,stat column (empty: frames and bytes of every frame), or why it is not one (tshark's words). */
@@ -616,7 +622,7 @@ final class DissectCommand implements Callable<Integer> {
             String kind = zKind(z);
             if (zIoStats.containsKey(i)) {
                 ZStats.IoStat io = zIoStats.get(i);
-                l.add(new ZStats.IoStat(io.intervalUs, io.precision, io.columns));
+                l.add(new ZStats.IoStat(io.intervalUs, io.precision, io.columns, ioTimeMode));
             } else if (kind.equals("phs")) l.add(new ZStats.Phs(f, text));
             else if (kind.equals("expert")) {
                 String level = zExpertLevel(z);
@@ -823,6 +829,8 @@ final class DissectCommand implements Callable<Integer> {
 
     /** -t: the time column's format (index into SummaryLines.TIME_FORMATS) and decimals; null: the default. */
     private int[] time;
+    /** -t's format without its decimals, for -z io,stat's first column (r by default). */
+    private String ioTimeMode = "r";
 
     /**
      * The rendered frames of one batch and where each ends ({@code bytes} may be longer than the last end); with

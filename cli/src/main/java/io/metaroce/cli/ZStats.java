@@ -288,7 +288,8 @@ final class ZStats implements DissectCommand.FrameSink {
          * largest running mean (tshark sizes the column by it). */
         private static final int N = 0, V = 1, NUM = 2, FIRST = 3, FIRST_MIN = 4, FIRST_HAS = 5, RUN_MAX = 6;
 
-        private static final FieldDef RELATIVE = FieldCatalog.get().field("frame.time_relative");
+        private static final FieldDef RELATIVE = FieldCatalog.get().field("frame.time_relative"),
+                EPOCH = FieldCatalog.get().field("frame.time_epoch");
 
         final long intervalUs; // 0: one interval over the whole capture
         final int precision;   // the decimals of the interval as given (tshark's invl_prec)
@@ -296,13 +297,24 @@ final class ZStats implements DissectCommand.FrameSink {
         /** Per column: interval index -> cell. */
         final List<Map<Long, long[]>> cells = new ArrayList<>();
         long elapsedNs = Long.MIN_VALUE;
+        /**
+         * -t's format for the first column: r (intervals from the first frame), or one of tshark's absolute formats
+         * (a, ad, adoy, u, ud, udoy), where each row is the time its interval starts, in whole seconds.
+         */
+        final String timeMode;
+        /** The first frame a column counted (tshark's start time: the first frame its taps saw) and its time. */
+        long firstNumber = Long.MAX_VALUE, firstEpochNs;
 
-        IoStat(long intervalUs, int precision, List<Column> columns) {
+        IoStat(long intervalUs, int precision, List<Column> columns, String timeMode) {
             this.intervalUs = intervalUs;
             this.precision = precision;
             this.columns = columns;
+            this.timeMode = timeMode;
             for (int i = 0; i < columns.size(); i++) cells.add(new HashMap<>());
         }
+
+        /** The -t formats tshark's io,stat takes (tshark refuses e, d and dd there). */
+        static final List<String> TIME_MODES = List.of("r", "a", "ad", "adoy", "u", "ud", "udoy");
 
         /** Whether a column needs the frames in capture order (AVG: tshark sizes it by its running mean). */
         boolean needsOrder() {
@@ -329,6 +341,10 @@ final class ZStats implements DissectCommand.FrameSink {
             for (int j = 0; j < columns.size(); j++) {
                 Column c = columns.get(j);
                 if (c.filter() != null && !c.filter().matches(ff)) continue;
+                if (d.number() < firstNumber) {
+                    firstNumber = d.number();
+                    firstEpochNs = ff.longValue(EPOCH, 0);
+                }
                 long[] cell = cells.get(j).computeIfAbsent(bucket, k -> newCell());
                 cell[N]++;
                 FieldDef f = c.field();
@@ -394,6 +410,10 @@ final class ZStats implements DissectCommand.FrameSink {
         public void merge(Tally other) {
             IoStat o = (IoStat) other;
             elapsedNs = Math.max(elapsedNs, o.elapsedNs);
+            if (o.firstNumber < firstNumber) {
+                firstNumber = o.firstNumber;
+                firstEpochNs = o.firstEpochNs;
+            }
             for (int j = 0; j < columns.size(); j++) {
                 Column c = columns.get(j);
                 for (var e : o.cells.get(j).entrySet()) {
@@ -488,6 +508,10 @@ final class ZStats implements DissectCommand.FrameSink {
             }
             if (whole) interval = duration;
             int invlColW = Math.max(12, prec == 0 ? 2 * durMag + 8 : 2 * durMag + 2 * prec + 10);
+            boolean absolute = !timeMode.equals("r"), dated = timeMode.length() > 1;
+            // tshark widens the column for a date, never for a time alone (its rows of hh:mm:ss then stay narrower
+            // than the header; so do these).
+            if (dated) invlColW = Math.max(invlColW, 23);
 
             // Each column's widths: the largest value of any interval decides, as in tshark.
             int[] fr = new int[cols], val = new int[cols];
@@ -577,7 +601,8 @@ final class ZStats implements DissectCommand.FrameSink {
                 b.append(String.format(java.util.Locale.ROOT, "%-2d", j + 1)).append(" ".repeat(padding)).append('|');
             }
             b.append(filler).append('\n');
-            b.append("| Interval").append(pad(invlColW - 10, "|"));
+            String label = !absolute ? "| Interval" : dated ? "| Date and time" : "| Time";
+            b.append(label).append(pad(invlColW - label.length(), "|"));
             for (int j = 0; j < cols; j++) {
                 Column c = columns.get(j);
                 if (c.type() == FRAMES_AND_BYTES) b.append(center("Frames", fr[j])).append(center("Bytes", val[j]));
@@ -599,7 +624,9 @@ final class ZStats implements DissectCommand.FrameSink {
                 boolean lastRow = end >= duration;
                 if (lastRow) end = Math.max(duration, t);
                 StringBuilder row = new StringBuilder();
-                if (prec == 0) {
+                if (absolute) {
+                    row.append("| ").append(absoluteTime(i * interval)).append(" |");
+                } else if (prec == 0) {
                     if (lastRow) {
                         row.append("| ").append(durMag == 1 ? " " : "").append(String.format(java.util.Locale.ROOT, bound, t / 1_000_000L))
                                 .append(" <> ").append(String.format(java.util.Locale.ROOT, "%-" + (durMag >= 3 ? durMag + 1 : 3) + "s|", "Dur"));
@@ -635,6 +662,25 @@ final class ZStats implements DissectCommand.FrameSink {
                 out.str(row.append('\n').toString());
             }
             out.ascii("=".repeat(borderlen)).ch('\n');
+        }
+
+        /**
+         * The row of an interval that starts sinceFirstUs after the first frame, as tshark's io,stat writes it under
+         * an absolute -t: the first frame's whole second plus the offset, cut to the second (tshark adds the offset
+         * to the truncated second, so 43.9 s + 2.5 s is 45, not 46); local time for a and adoy, UTC for u, ud, udoy.
+         */
+        private String absoluteTime(long sinceFirstUs) {
+            long sec = Math.floorDiv(firstNumber == Long.MAX_VALUE ? 0 : firstEpochNs, 1_000_000_000L) + sinceFirstUs / 1_000_000L;
+            java.time.ZoneId zone = timeMode.startsWith("u") ? java.time.ZoneOffset.UTC : java.time.ZoneId.systemDefault();
+            java.time.LocalDateTime t = java.time.LocalDateTime.ofInstant(java.time.Instant.ofEpochSecond(sec), zone);
+            String hms = String.format(java.util.Locale.ROOT, "%02d:%02d:%02d", t.getHour(), t.getMinute(), t.getSecond());
+            if (timeMode.endsWith("doy")) {
+                return String.format(java.util.Locale.ROOT, "%04d/%03d %s", t.getYear(), t.getDayOfYear(), hms);
+            }
+            if (timeMode.endsWith("d")) {
+                return String.format(java.util.Locale.ROOT, "%04d-%02d-%02d %s", t.getYear(), t.getMonthValue(), t.getDayOfMonth(), hms);
+            }
+            return hms;
         }
 
         /** ns as seconds with the given decimals (cut, as tshark's display_signed_time). */

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.metaroce.testsupport.Launcher;
 import io.metaroce.testsupport.LauncherCases;
+import io.metaroce.testsupport.PauseFrames;
 import io.metaroce.testsupport.Launcher.Call;
 import io.metaroce.testsupport.Launcher.Run;
 import io.metaroce.testsupport.Tools;
@@ -70,6 +71,43 @@ class DissectStatsMoreIT {
             assertEquals(0, r.exit(), r.show());
             assertTrue(r.out().contains("| Col 1: bth.opcode in {4,6}") && r.out().contains("|     2: udp "), r.show());
         });
+
+        // -t with io,stat: tshark's absolute rows (the first counted frame's second plus the interval's offset, cut to
+        // the second) on captures that span seconds, a minute and a year's end; a column that matches nothing leaves
+        // tshark's start time at the epoch. tshark's own -t u header is broken (its label line is lost), so u is
+        // checked for UTC rows under a's header, and e, d, dd are refused in tshark's words.
+        Path seconds = PauseFrames.write(tmp.resolve("seconds.pcap"), spread(1_695_783_643_887_653_000L));
+        Path yearEnd = PauseFrames.write(tmp.resolve("year-end.pcap"), spread(1_704_067_196_500_000_000L));
+        for (Path cap : List.of(seconds, yearEnd)) {
+            for (String t : List.of("a", "ad", "adoy", "ud", "udoy")) {
+                for (String z : List.of("io,stat,0", "io,stat,1", "io,stat,2.5", "io,stat,0.5,,eth.type == 0x8808")) {
+                    String[] args = {"-r", cap.toString(), "-q", "-t", t, "-z", z};
+                    add(z + " -t " + t + " " + cap.getFileName(), Call.of(concat(new String[] {"dissect"}, args)), asTshark(args));
+                }
+            }
+        }
+        String[] none = {"-r", seconds.toString(), "-q", "-t", "ad", "-z", "io,stat,2.5,ip.src == 1.2.3.4"};
+        add("io,stat -t ad, no frame counted", Call.of(concat(new String[] {"dissect"}, none)), r -> {
+            asTshark(none).accept(r);
+            assertTrue(r.out().contains("\n| 1970-01-01 00:00:02 |      0 |     0 |\n"), r.show());
+        });
+        add("io,stat -t ud rows", Call.of("dissect", "-r", yearEnd.toString(), "-q", "-t", "udoy", "-z", "io,stat,2.5"), r -> {
+            assertEquals(0, r.exit(), r.show());
+            // 23:59:56.5 UTC: rows from its whole second, 2.5 s apart, cut to the second, into the next year.
+            assertTrue(r.out().contains("\n| Date and time       | Frames | Bytes |\n"), r.show());
+            assertTrue(r.out().contains("\n| 2023/365 23:59:56 |"), r.show());
+            assertTrue(r.out().contains("\n| 2023/365 23:59:58 |"), r.show());
+            assertTrue(r.out().contains("\n| 2024/001 00:00:01 |"), r.show());
+        });
+        add("io,stat -t u", Call.of("dissect", "-r", seconds.toString(), "-q", "-t", "u", "-z", "io,stat,2.5"), r -> {
+            assertEquals(0, r.exit(), r.show());
+            assertTrue(r.out().contains("\n| Time         | Frames | Bytes |\n|-------------------------------|\n| 03:00:43 |"), r.show());
+            assertTrue(r.out().contains("\n| 03:00:45 |"), r.show());
+        });
+        for (String t : List.of("e", "d", "dd", "e.3")) {
+            add("io,stat -t " + t, Call.of("dissect", "-r", SPRAY, "-q", "-t", t, "-z", "io,stat,1"),
+                    says("invalid -t operand. io,stat only supports -t <r|a|ad|adoy|u|ud|udoy>"));
+        }
 
         // Several -z: the last given first, as tshark; -Y hides frames from the output, not from the taps (tshark's
         // taps see every frame read).
@@ -186,6 +224,15 @@ class DissectStatsMoreIT {
 
     /** The frames our reader reads of a capture (tshark exits 2 on a cut one). */
     private static long frames(Path capture) { return DissectStatsIT.frames(capture); }
+
+    /** PAUSE frames over 17 seconds from startNs (io,stat counts frames of any protocol): rows across seconds. */
+    private static List<PauseFrames.Frame> spread(long startNs) {
+        List<PauseFrames.Frame> l = new java.util.ArrayList<>();
+        for (long offsetMs : new long[] {0, 900, 2_300, 4_900, 7_600, 12_200, 17_100}) {
+            l.add(new PauseFrames.Frame(startNs + offsetMs * 1_000_000L, PauseFrames.pause(0x0200_0000_0001L, (int) offsetMs)));
+        }
+        return l;
+    }
 
     private static String[] concat(String[] a, String[] b) {
         String[] r = Arrays.copyOf(a, a.length + b.length);
