@@ -91,6 +91,9 @@ public final class ExtractCommand implements Callable<Integer> {
         }
         for (String problem : r.problems()) err.println("metaroce extract: " + problem);
         err.println("metaroce extract: " + r.packets() + " packets of " + r.flows() + " flows written to " + output);
+        // As search says it: a query typed with full-width forms matched nothing because it is one plain word.
+        String hint = r.flows() == 0 ? SearchCommand.fullWidthHint(query) : null;
+        if (hint != null) err.println("metaroce extract: " + hint);
         return r.problems().isEmpty() ? 0 : 2;
     }
 }

@@ -112,6 +112,18 @@ class QuerySweepIT {
         hint("search --top, full-width", "'naks：＊' has the full-width '：' (U+FF1A), '＊' (U+FF0A), read as part of a word; "
                 + "did you mean 'naks:*'?", "search", "naks：＊", "--index", index, "--top", "dest_qp", "--by", "naks");
         hint("search naks:99999, no hint", null, "search", "naks:99999", "--index", index);
+        // extract says it after its count line (an empty capture written, exit 0 as for any query without a match).
+        String out = tmp.resolve("full-width.pcapng").toString();
+        add("extract naks：5", Call.of("extract", "naks：5", "--index", index, "-w", out), r -> {
+            assertEquals(0, r.exit(), r.show());
+            assertEquals(List.of("metaroce extract: 0 packets of 0 flows written to " + out,
+                    "metaroce extract: 'naks：5' has the full-width '：' (U+FF1A), read as part of a word; did you mean 'naks:5'?"),
+                    r.errLines(), r.show());
+        });
+        add("extract naks:99999, no hint", Call.of("extract", "naks:99999", "--index", index, "-w", out), r -> {
+            assertEquals(0, r.exit(), r.show());
+            assertEquals(List.of("metaroce extract: 0 packets of 0 flows written to " + out), r.errLines(), r.show());
+        });
     }
 
     /** Exit 0 as a search without a hit, and on stderr exactly the hint, or nothing when it is null. */
