@@ -26,12 +26,8 @@ record GuiArgs(Path file, String filter, boolean help) {
 
     /** A command line that cannot be used: its message is the line to print after {@code metaroce gui: }. */
     static final class UsageException extends Exception {
-        /** Whether the pointer to the help follows (an unknown option or a missing value, as picocli says it). */
-        final boolean pointToHelp;
-
-        UsageException(String message, boolean pointToHelp) {
+        UsageException(String message) {
             super(message);
-            this.pointToHelp = pointToHelp;
         }
     }
 
@@ -57,46 +53,47 @@ record GuiArgs(Path file, String filter, boolean help) {
                 name = a.substring(0, 2);
                 value = a.substring(2);
             } else if (options && a.startsWith("-") && !a.equals("-")) {
-                throw new UsageException("Unknown option: '" + a + "'", true);
+                // The other commands' words for it (Main's picocli handler): one line, the help named in it.
+                throw new UsageException("unknown option '" + a + "' (see 'metaroce gui --help')");
             }
             if (name != null && (name.equals("-Y") || name.equals("--display-filter"))) {
-                if (filter != null) throw new UsageException("one display filter at most (-Y given twice)", false);
+                if (filter != null) throw new UsageException("one display filter at most (-Y given twice)");
                 filter = value;
                 continue;
             }
             // -r FILE, --read-file=FILE or a bare FILE.
             String f = value != null ? value : a;
-            if (file != null) throw new UsageException("one capture file at most (got " + file + " and " + f + ")", false);
+            if (file != null) throw new UsageException("one capture file at most (got " + file + " and " + f + ")");
             if (f.equals("-")) {
                 throw new UsageException("-: the desktop analyzer opens files, not standard input (save the capture"
-                        + " first, or read it with 'metaroce dissect -r -')", false);
+                        + " first, or read it with 'metaroce dissect -r -')");
             }
-            if (f.isEmpty()) throw new UsageException("an empty file name", false);
+            if (f.isEmpty()) throw new UsageException("an empty file name");
             file = f;
         }
         if (filter != null && file == null) {
-            throw new UsageException("-Y needs a capture to filter: metaroce gui -r FILE -Y FILTER", false);
+            throw new UsageException("-Y needs a capture to filter: metaroce gui -r FILE -Y FILTER");
         }
         String compiled = "";
         if (filter != null) {
             try {
                 compiled = GuiContext.compile(filter).text();
             } catch (FilterException e) {
-                throw new UsageException("bad display filter: " + e.oneLine(), false);
+                throw new UsageException("bad display filter: " + e.oneLine());
             }
         }
         Path path;
         try {
             path = file == null ? null : Path.of(file);
         } catch (java.nio.file.InvalidPathException e) {
-            throw new UsageException(file + ": not a file name (" + e.getReason() + ")", false);
+            throw new UsageException(file + ": not a file name (" + e.getReason() + ")");
         }
         return new GuiArgs(path, compiled, false);
     }
 
+    /** The other commands' words for an option without its value (dissect -Y, analyze -r). */
     private static UsageException missing(String option) {
-        String label = option.equals("-r") || option.equals("--read-file") ? "FILE" : "FILTER";
-        String name = option.startsWith("--") ? option : option.equals("-r") ? "--read-file" : "--display-filter";
-        return new UsageException("Missing required parameter for option '" + name + "' (" + label + ")", true);
+        return new UsageException(option.equals("-r") || option.equals("--read-file") ? option + " needs a file name (FILE)"
+                : option + " needs a display filter, e.g. " + option + " 'bth.opcode == 4'");
     }
 }

@@ -32,7 +32,6 @@ public final class GuiMain {
             parsed = GuiArgs.parse(args);
         } catch (GuiArgs.UsageException e) {
             err.println("metaroce gui: " + e.getMessage());
-            if (e.pointToHelp) err.println("Try 'metaroce gui --help'.");
             return 2;
         }
         if (parsed.help()) {

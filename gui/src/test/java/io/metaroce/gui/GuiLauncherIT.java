@@ -55,7 +55,15 @@ class GuiLauncherIT {
     void usageMistakesAreOneLineAndExit2BeforeAnyWindow() throws Exception {
         Run bad = run(":77", "gui", "--nosuch");
         assertEquals(2, bad.code());
-        assertEquals("metaroce gui: Unknown option: '--nosuch'\nTry 'metaroce gui --help'.\n", bad.err());
+        assertEquals("metaroce gui: unknown option '--nosuch' (see 'metaroce gui --help')\n", bad.err());
+        // Without a display the mistake still comes first (the launcher leaves the display check to the built GUI),
+        // and a good command line is told there is no display.
+        Run headless = run(null, "gui", "--nosuch");
+        assertEquals(2, headless.code());
+        assertEquals("metaroce gui: unknown option '--nosuch' (see 'metaroce gui --help')\n", headless.err());
+        Run noDisplay = run(null, "gui", Samples.capture("rocev2-clean").toString());
+        assertEquals(2, noDisplay.code());
+        assertEquals("no display: set DISPLAY or use dissect/analyze/validate\n", noDisplay.err());
         String sample = Samples.capture("rocev2-clean").toString();
         Run filter = run(":77", "gui", "-r", sample, "-Y", "bth.psm == 1");
         assertEquals(2, filter.code());

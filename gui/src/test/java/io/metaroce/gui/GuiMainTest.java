@@ -40,7 +40,7 @@ class GuiMainTest {
             ByteArrayOutputStream err = new ByteArrayOutputStream();
             int code = GuiMain.run(new String[] {"--nosuch"}, Map.of(), new PrintStream(err, true, StandardCharsets.UTF_8));
             assertEquals(2, code);
-            assertEquals("metaroce gui: Unknown option: '--nosuch'\nTry 'metaroce gui --help'.\n",
+            assertEquals("metaroce gui: unknown option '--nosuch' (see 'metaroce gui --help')\n",
                     err.toString(StandardCharsets.UTF_8).replace(System.lineSeparator(), "\n"));
             err.reset();
             code = GuiMain.run(new String[] {"a.pcapng", "-Y", "bth.psn = 1"}, Map.of("DISPLAY", ":0"), new PrintStream(err, true, StandardCharsets.UTF_8));
