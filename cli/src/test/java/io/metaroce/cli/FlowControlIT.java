@@ -79,16 +79,16 @@ class FlowControlIT {
             assertEquals(0, r.exit(), r.show());
             assertTrue(r.out().contains("Flow control (PAUSE/PFC per sender and priority class; XOFF: pause time > 0, XON: 0; "
                     + "a quantum of 512 bit times at 100 Gb/s is 5.12 ns)\n"), r.show());
-            assertTrue(r.out().contains("02:00:00:00:00:0a  3           6     5    1  197109  1009.198    0.000000  0.002000  300.000\n"), r.show());
+            assertTrue(r.out().contains("02:00:00:00:00:0a  3           6     5    1  197109  1009.198    0.000000  0.002000  300.000                 15.13      15.13\n"), r.show());
         });
         add("analyze without --link-speed", Call.of("analyze", "-r", v), r -> {
             assertEquals(0, r.exit(), r.show());
-            assertTrue(r.out().contains("02:00:00:00:00:0b  link        2     1    1   65535  0.000400  0.000500\n"), r.show());
+            assertTrue(r.out().contains("02:00:00:00:00:0b  link        2     1    1   65535  0.000400  0.000500  >=4.19     >=83.89\n"), r.show());
             assertFalse(r.out().contains("Longest paused run"), r.show());
         });
         add("analyze -T json --link-speed 25", Call.of("analyze", "-r", v, "-T", "json", "--compact", "--link-speed", "25"), r -> {
             assertEquals(0, r.exit(), r.show());
-            assertTrue(r.out().contains(",\"flow_control\":{\"link_speed_gbps\":25,\"quantum_ns\":20.48,\"classes\":[{\"source\":\"02:00:00:00:00:0a\",\"class\":3,"),
+            assertTrue(r.out().contains(",\"flow_control\":{\"link_speed_gbps\":25,\"quantum_ns\":20.48,\"paused_lower_bound\":false,\"classes\":[{\"source\":\"02:00:00:00:00:0a\",\"class\":3,"),
                     r.show());
         });
         add("analyze, no PAUSE frames", Call.of("analyze", "-r", sample, "--link-speed", "100"), r -> {
