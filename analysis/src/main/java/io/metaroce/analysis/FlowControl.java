@@ -31,8 +31,8 @@ public final class FlowControl {
     public static final double LOWER_BOUND_QUANTUM_NS = 512 / 400.0;
     private static final int FRAMES = 0, XOFF = 1, XON = 2, QUANTA = 3, FIRST = 4, LAST = 5, RUN_START = 6, EXPIRES = 7,
             LONGEST = 8, LONGEST_START = 9, PAUSED = 10, FIRST_FRAME = 11, RUN_FIRST_FRAME = 12, RUN_LAST_FRAME = 13,
-            RUN_STORM = 14, RUN_END = 15, SIZE = 16;
-    /** A storm's slots (see {@link #storms()}). */
+            RUN_STORM = 14, RUN_END = 15, RUN_XOFF = 16, SIZE = 17;
+    /** A storm's slots (see {@link #storms()}); S_XOFF: the XOFF frames of its run. */
     public static final int S_SRC = 0, S_CLASS = 1, S_START = 2, S_END = 3, S_FIRST_FRAME = 4, S_LAST_FRAME = 5, S_XOFF = 6,
             S_OPEN = 7;
 
@@ -92,7 +92,9 @@ public final class FlowControl {
         if (s[RUN_START] < 0) {
             s[RUN_START] = t;
             s[RUN_FIRST_FRAME] = frame;
+            s[RUN_XOFF] = 0;
         }
+        s[RUN_XOFF]++;
         s[RUN_LAST_FRAME] = frame;
         s[EXPIRES] = t + Math.round(quanta * runQuantumNs);
         if (s[RUN_STORM] >= 0) {
@@ -100,7 +102,7 @@ public final class FlowControl {
         } else if (watchdogNs > 0 && t - s[RUN_START] >= watchdogNs) {
             // Paused past the detection time while the pause goes on: a storm from here, its end still open.
             s[RUN_STORM] = storms.size();
-            storms.add(new long[] {src, cls, s[RUN_START], -1, s[RUN_FIRST_FRAME], frame, 0, 1});
+            storms.add(new long[] {src, cls, s[RUN_START], -1, s[RUN_FIRST_FRAME], frame, s[RUN_XOFF], 1});
         }
     }
 
@@ -118,7 +120,7 @@ public final class FlowControl {
             st[S_LAST_FRAME] = s[RUN_LAST_FRAME];
             st[S_OPEN] = 0;
         } else if (watchdogNs > 0 && length >= watchdogNs) {
-            storms.add(new long[] {src, cls, s[RUN_START], end, s[RUN_FIRST_FRAME], s[RUN_LAST_FRAME], 0, 0});
+            storms.add(new long[] {src, cls, s[RUN_START], end, s[RUN_FIRST_FRAME], s[RUN_LAST_FRAME], s[RUN_XOFF], 0});
         }
         s[RUN_START] = s[RUN_STORM] = -1;
     }
