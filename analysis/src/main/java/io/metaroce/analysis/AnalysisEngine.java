@@ -279,7 +279,7 @@ public final class AnalysisEngine {
     }
 
     /** The flow-control report, or null when no PAUSE/PFC frame came. */
-    java.util.Map<String, Object> flowControl() { return flowControl.finish(settings.linkSpeedGbps()); }
+    java.util.Map<String, Object> flowControl() { return flowControl.finish(settings.linkSpeedGbps(), firstNs, lastNs); }
 
     /**
      * Ends the pass: decides what is still pending (as far as the capture allows: §11 e) and returns the results.

@@ -44,7 +44,8 @@ public final class AnalyzeOutput {
                                        Analyzer.Progress progress, DiagnosisOptions diagnosis) throws CaptureException, IOException {
         // The loss timeline sees the frames through the diagnoser (validate's diagnoser has none).
         LossTimeline t = form == Form.EVENTS_JSONL ? null : new LossTimeline();
-        Diagnoser d = t == null ? null : new Diagnoser(diagnosis.atNs()).withTimeline(t);
+        Diagnoser d = t == null ? null : new Diagnoser(diagnosis.atNs()).withTimeline(t)
+                .withFlowControl(settings.linkSpeedGbps(), diagnosis.pfcWatchdogNs());
         return write(listener -> session(settings, progress).onEvent(listener).onFrame(d).run(file), form, pretty, out,
                 d == null ? null : () -> diagnosis.apply(d.finish()), t);
     }
@@ -61,7 +62,8 @@ public final class AnalyzeOutput {
                                        boolean pretty, Appendable out, LiveAnalyzer.Monitor monitor) throws IOException {
         // The same diagnosis as for a file, so analyze -i and analyze -r of what it captured print the same.
         LossTimeline t = form == Form.EVENTS_JSONL ? null : new LossTimeline();
-        Diagnoser d = t == null ? null : new Diagnoser(null).withTimeline(t);
+        Diagnoser d = t == null ? null : new Diagnoser(null).withTimeline(t)
+                .withFlowControl(settings.linkSpeedGbps(), Diagnoser.DEFAULT_PFC_WATCHDOG_NS);
         try {
             return write(listener -> LiveAnalyzer.analyze(src, name, settings, false, listener, monitor, d), form, pretty, out,
                     d == null ? null : d::finish, t);

@@ -261,6 +261,11 @@ public final class Reports {
                 .append(speed ? String.format(Locale.ROOT, "a quantum of 512 bit times at %s Gb/s is %s ns)%n",
                         gbps(fc.get("link_speed_gbps")), fc.get("quantum_ns"))
                         : String.format(Locale.ROOT, "pause times in quanta of 512 bit times; --link-speed GBPS gives them in time, and the longest paused runs)%n"));
+        boolean atLeast = Boolean.TRUE.equals(fc.get("paused_lower_bound"));
+        // Without the speed a quantum's length is unknown: timed at 400 Gb/s, where it is shortest, the shares can only
+        // be below the truth, and say so.
+        out.append(atLeast ? String.format(Locale.ROOT, "Paused: share of the capture and of the class's span (first frame to its last pause's end), at least: timed at 400 Gb/s, the shortest quantum%n")
+                : String.format(Locale.ROOT, "Paused: share of the capture and of the class's span (first frame to its last pause's end)%n"));
         List<Object[]> rows = new ArrayList<>();
         @SuppressWarnings("unchecked")
         List<Map<String, Object>> classes = (List<Map<String, Object>>) fc.get("classes");
@@ -272,13 +277,21 @@ public final class Reports {
             row.add(seconds(num(c.get("first_ns")) - firstNs));
             row.add(seconds(num(c.get("last_ns")) - firstNs));
             if (speed) row.add(longest == null ? "-" : String.format(Locale.ROOT, "%.3f", num(longest) / 1e3));
+            row.add(percent(c.get("paused_share"), atLeast));
+            row.add(percent(c.get("paused_share_of_span"), atLeast));
             rows.add(row.toArray());
         }
         List<String> head = new ArrayList<>(List.of("Source", "Class", "Frames", "XOFF", "XON", "Quanta"));
         if (speed) head.add("Quanta(us)");
         head.addAll(List.of("First(s)", "Last(s)"));
         if (speed) head.add("Longest paused run(us)");
+        head.addAll(List.of("Paused(%)", "Of span(%)"));
         rows(out, head.toArray(String[]::new), rows);
+    }
+
+    /** A paused share as a percentage, "-" when there is no duration to share, ">=" when a lower bound. */
+    private static String percent(Object share, boolean atLeast) {
+        return share == null ? "-" : (atLeast ? ">=" : "") + String.format(Locale.ROOT, "%.2f", ((Number) share).doubleValue() * 100);
     }
 
     private static List<Object[]> expert(AnalysisResult r, EventBuffer ev) {

@@ -62,6 +62,29 @@ class FlowControlTest {
     }
 
     @Test
+    void pausedSharesOfTheCaptureAndOfTheSpan() throws Exception {
+        List<Map<String, Object>> c = classes(analyze(PauseFrames.vectors(), AT_100G));
+        // Class 3 of switch A: 300 us (0 to its XON) + 2.56 us (the tagged 500 quanta) + the 20 ns of the last XOFF,
+        // which reach past the capture's last frame (its own) and are not counted: 302.56 us of the 2 ms capture.
+        Map<String, Object> a3 = c.get(0);
+        assertEquals(List.of(302_560L, 0.1513, 0.1513), List.of(a3.get("paused_ns"), a3.get("paused_share"), a3.get("paused_share_of_span")));
+        // Switch B: paused from 400 us to its XON at 500 us, its whole span.
+        Map<String, Object> b = c.get(2);
+        assertEquals(List.of(100_000L, 0.05, 1.0), List.of(b.get("paused_ns"), b.get("paused_share"), b.get("paused_share_of_span")));
+    }
+
+    @Test
+    void withoutALinkSpeedThePausedSharesAreLowerBoundsAt400G() throws Exception {
+        AnalysisResult r = analyze(PauseFrames.vectors(), AnalysisSettings.DEFAULT);
+        assertEquals(true, r.flowControl().get("paused_lower_bound"));
+        // 65535 quanta at 400 Gb/s last 83.885 us, less than the 100 us to the next XOFF: three runs of 83.885 us,
+        // then 500 quanta (640 ns); at 100 Gb/s (above) the same frames paused the class 302.56 us.
+        Map<String, Object> a3 = classes(r).getFirst();
+        assertEquals(List.of(252_295L, 0.1261), List.of(a3.get("paused_ns"), a3.get("paused_share")));
+        assertEquals(false, analyze(PauseFrames.vectors(), AT_100G).flowControl().get("paused_lower_bound"));
+    }
+
+    @Test
     void aPauseThatExpiredBeforeItsRefreshEndsTheRun() throws Exception {
         long a = PauseFrames.SWITCH_A;
         List<Frame> frames = List.of(
@@ -89,7 +112,8 @@ class FlowControlTest {
         StringBuilder text = new StringBuilder();
         Reports.text(r, null, text);
         assertTrue(text.toString().contains("Flow control (PAUSE/PFC"), text.toString());
-        assertTrue(text.toString().contains("02:00:00:00:00:0a  3           6     5    1  197109  0.000000  0.002000\n"), text.toString());
+        assertTrue(text.toString().contains("02:00:00:00:00:0a  3           6     5    1  197109  0.000000  0.002000  >=12.61    >=12.61\n"), text.toString());
+        assertTrue(text.toString().contains("at least: timed at 400 Gb/s, the shortest quantum"), text.toString());
         assertFalse(text.toString().contains("Longest"), text.toString());
     }
 
@@ -100,10 +124,10 @@ class FlowControlTest {
         AnalyzeOutput.write(f, AT_100G, AnalyzeOutput.Form.TEXT, false, text);
         AnalyzeOutput.write(f, AT_100G, AnalyzeOutput.Form.JSON, false, json);
         assertTrue(text.toString().contains("""
-                Source             Class  Frames  XOFF  XON  Quanta  Quanta(us)  First(s)  Last(s)   Longest paused run(us)
-                02:00:00:00:00:0a  3           6     5    1  197109  1009.198    0.000000  0.002000  300.000
-                02:00:00:00:00:0a  4           1     1    0     256  1.311       0.000000  0.000000  1.311
-                02:00:00:00:00:0b  link        2     1    1   65535  335.539     0.000400  0.000500  100.000
+                Source             Class  Frames  XOFF  XON  Quanta  Quanta(us)  First(s)  Last(s)   Longest paused run(us)  Paused(%)  Of span(%)
+                02:00:00:00:00:0a  3           6     5    1  197109  1009.198    0.000000  0.002000  300.000                 15.13      15.13
+                02:00:00:00:00:0a  4           1     1    0     256  1.311       0.000000  0.000000  1.311                   0.07       100.00
+                02:00:00:00:00:0b  link        2     1    1   65535  335.539     0.000400  0.000500  100.000                 5.00       100.00
                 """), text.toString());
         assertTrue(json.toString().contains(",\"flow_control\":{\"link_speed_gbps\":100"), json.toString());
     }

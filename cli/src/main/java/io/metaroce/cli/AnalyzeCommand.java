@@ -99,6 +99,10 @@ public final class AnalyzeCommand implements Callable<Integer> {
             description = "speed of the tapped link in Gb/s (e.g. 100): the PAUSE/PFC report gives pause times in microseconds, not only quanta")
     Double linkSpeed;
 
+    @Option(names = "--pfc-watchdog", paramLabel = "MS",
+            description = "a priority class paused this long without a break is a PFC storm in the diagnosis (default 200, the switch watchdogs' detection time)")
+    Double pfcWatchdogMs;
+
     @Option(names = "--pmtu", paramLabel = "[FLOW|0xQPN=]BYTES", split = ",", description = "PMTU override, for all or per QP")
     List<String> pmtu;
 
@@ -252,6 +256,15 @@ public final class AnalyzeCommand implements Callable<Integer> {
         if ((at != null || qp != null || peer != null) && (events != null || live.live())) {
             throw new ParameterException(spec.commandLine(), "--at, --qp and --peer apply to the diagnosis of -r FILE (-T text or json)");
         }
+        // The storm diagnosis is printed with the report of a file only; --events and -i would drop the option unsaid.
+        if (pfcWatchdogMs != null && (events != null || live.live())) {
+            throw new ParameterException(spec.commandLine(), "--pfc-watchdog applies to the diagnosis of -r FILE (-T text or json)");
+        }
+        // 0 or less would make every pause a storm; watchdogs detect in 100 ms to a few seconds, a minute is plenty.
+        if (pfcWatchdogMs != null && !(pfcWatchdogMs > 0 && pfcWatchdogMs <= 60_000)) {
+            throw new ParameterException(spec.commandLine(),
+                    "--pfc-watchdog must be a detection time in ms above 0 and at most 60000 (e.g. 200), not " + num(pfcWatchdogMs));
+        }
         if (at != null && (at < 0 || at.isNaN() || at.isInfinite())) {
             throw new ParameterException(spec.commandLine(), "--at must be a time in seconds from the first frame, not " + at);
         }
@@ -266,7 +279,8 @@ public final class AnalyzeCommand implements Callable<Integer> {
             if (q < 0 || q > 0xFFFFFF) throw new ParameterException(spec.commandLine(), "--qp must fit in 24 bits, not '" + qp + "'");
         }
         String p = peer == null ? null : canonicalAddress(peer.trim());
-        return new io.metaroce.analysis.diagnosis.DiagnosisOptions(at == null ? null : Math.round(at * 1e9), q, p);
+        return new io.metaroce.analysis.diagnosis.DiagnosisOptions(at == null ? null : Math.round(at * 1e9), q, p,
+                pfcWatchdogMs == null ? io.metaroce.analysis.diagnosis.Diagnoser.DEFAULT_PFC_WATCHDOG_NS : Math.round(pfcWatchdogMs * 1e6));
     }
 
     /** An IP address as flow ids write it (IPv6 in RFC 5952 form), so "fd00:0::1" finds "fd00::1". */

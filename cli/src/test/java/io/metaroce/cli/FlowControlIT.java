@@ -79,16 +79,16 @@ class FlowControlIT {
             assertEquals(0, r.exit(), r.show());
             assertTrue(r.out().contains("Flow control (PAUSE/PFC per sender and priority class; XOFF: pause time > 0, XON: 0; "
                     + "a quantum of 512 bit times at 100 Gb/s is 5.12 ns)\n"), r.show());
-            assertTrue(r.out().contains("02:00:00:00:00:0a  3           6     5    1  197109  1009.198    0.000000  0.002000  300.000\n"), r.show());
+            assertTrue(r.out().contains("02:00:00:00:00:0a  3           6     5    1  197109  1009.198    0.000000  0.002000  300.000                 15.13      15.13\n"), r.show());
         });
         add("analyze without --link-speed", Call.of("analyze", "-r", v), r -> {
             assertEquals(0, r.exit(), r.show());
-            assertTrue(r.out().contains("02:00:00:00:00:0b  link        2     1    1   65535  0.000400  0.000500\n"), r.show());
+            assertTrue(r.out().contains("02:00:00:00:00:0b  link        2     1    1   65535  0.000400  0.000500  >=4.19     >=83.89\n"), r.show());
             assertFalse(r.out().contains("Longest paused run"), r.show());
         });
         add("analyze -T json --link-speed 25", Call.of("analyze", "-r", v, "-T", "json", "--compact", "--link-speed", "25"), r -> {
             assertEquals(0, r.exit(), r.show());
-            assertTrue(r.out().contains(",\"flow_control\":{\"link_speed_gbps\":25,\"quantum_ns\":20.48,\"classes\":[{\"source\":\"02:00:00:00:00:0a\",\"class\":3,"),
+            assertTrue(r.out().contains(",\"flow_control\":{\"link_speed_gbps\":25,\"quantum_ns\":20.48,\"paused_lower_bound\":false,\"classes\":[{\"source\":\"02:00:00:00:00:0a\",\"class\":3,"),
                     r.show());
         });
         add("analyze, no PAUSE frames", Call.of("analyze", "-r", sample, "--link-speed", "100"), r -> {
@@ -100,6 +100,41 @@ class FlowControlIT {
                     says("--link-speed must be the link's speed in Gb/s (e.g. 100), not " + bad));
         }
         add("analyze --link-speed abc", Call.of("analyze", "-r", v, "--link-speed", "abc"), says("--link-speed must be a number, not 'abc'"));
+
+        // A PFC storm: switch A pauses class 3 every 50 us for 250 ms (past the watchdogs' 200 ms detection time).
+        List<PauseFrames.Frame> frames = new java.util.ArrayList<>();
+        for (long t = 0; t <= 250_000_000L; t += 50_000) frames.add(new PauseFrames.Frame(t, PauseFrames.pfc(PauseFrames.SWITCH_A, 0x08, 0, 0, 0, 65535)));
+        String storm = PauseFrames.write(tmp.resolve("storm.pcap"), frames).toString();
+        add("analyze, a PFC storm", Call.of("analyze", "-r", storm), r -> {
+            assertEquals(0, r.exit(), r.show());
+            assertTrue(r.out().contains("pfc-pause-storm            02:00:00:00:00:0a priority 3\n    priority 3 paused for at least 250.0 ms "
+                    + "without a break by 02:00:00:00:00:0a, still at the end of the capture: a PFC storm (a receiver that stopped "
+                    + "taking frames); a switch watchdog (200 ms) would have dropped it\n    started at 0.000000 s (capture time)\n"
+                    + "    evidence frames [1, 5001]\n"), r.show());
+            assertFalse(r.out().contains("pfc-pause-heavy"), r.show());
+        });
+        add("analyze --pfc-watchdog 300, no storm but a heavily paused class", Call.of("analyze", "-r", storm, "--pfc-watchdog", "300"), r -> {
+            assertEquals(0, r.exit(), r.show());
+            assertFalse(r.out().contains("pfc-pause-storm"), r.show());
+            assertTrue(r.out().contains("pfc-pause-heavy            02:00:00:00:00:0a priority 3\n    priority 3 paused at least 100.0 % "
+                    + "of the capture by 02:00:00:00:00:0a, never for the watchdog's 300 ms at once"), r.show());
+        });
+        add("validate, a PFC storm: MR-DIAG-022", Call.of("validate", storm), r -> {
+            assertTrue(r.out().contains("MR-DIAG-022"), r.show());
+            assertTrue(r.out().contains("pfc-pause-storm 02:00:00:00:00:0a priority 3: priority 3 paused for at least 250.0 ms"), r.show());
+            assertFalse(r.out().contains("MR-DIAG-023"), r.show());
+        });
+        add("validate, PAUSE/PFC vectors: no MR-DIAG-022/023", Call.of("validate", v), r -> {
+            assertFalse(r.out().contains("MR-DIAG-022"), r.show());
+            assertFalse(r.out().contains("MR-DIAG-023"), r.show());
+        });
+        for (String bad : new String[] {"0", "-5", "NaN", "Infinity", "60001"}) {
+            add("analyze --pfc-watchdog " + bad, Call.of("analyze", "-r", v, "--pfc-watchdog", bad),
+                    says("--pfc-watchdog must be a detection time in ms above 0 and at most 60000 (e.g. 200), not " + bad));
+        }
+        add("analyze --pfc-watchdog abc", Call.of("analyze", "-r", v, "--pfc-watchdog", "abc"), says("--pfc-watchdog must be a number, not 'abc'"));
+        add("analyze --pfc-watchdog 300 --events jsonl", Call.of("analyze", "-r", v, "--pfc-watchdog", "300", "--events", "jsonl"),
+                says("--pfc-watchdog applies to the diagnosis of -r FILE (-T text or json)"));
 
         CASES.runAll();
     }

@@ -130,6 +130,64 @@ public final class Diagnoser implements AnalysisSession.FrameObserver {
         }
     }
 
+    /**
+     * A PFC watchdog's default detection time: SONiC's pfcwd and Junos' PFC watchdog (two polls of 100 ms) both declare
+     * a storm when a queue stayed paused 200 ms; a class paused longer without a break is {@code pfc-pause-storm}.
+     */
+    public static final long DEFAULT_PFC_WATCHDOG_NS = 200_000_000L;
+    /** A class paused for this share of the capture or more, without a storm, is {@code pfc-pause-heavy}. */
+    static final double PFC_HEAVY_SHARE = 0.20;
+    /** Flows named per storm at most (the rest counted). */
+    private static final int STALLED_NAMED = 16;
+
+    /** The tapped link's speed in Gb/s (0: unknown, pauses then timed at 400 Gb/s) and the watchdog detection time. */
+    private double linkSpeedGbps;
+    private long pfcWatchdogNs = DEFAULT_PFC_WATCHDOG_NS;
+    /** The PAUSE/PFC frames' runs; made at the first such frame, so a capture without one pays nothing. */
+    private io.metaroce.analysis.FlowControl pauses;
+    /** Per storm of {@link #pauses} (same index): the QP directions it stalled, and how many there were. */
+    private final List<List<String>> stalled = new ArrayList<>();
+    private final List<long[]> stalledCount = new ArrayList<>();
+
+    /**
+     * The tapped link's speed (0: unknown) and the PFC watchdog's detection time the pause diagnoses judge by; set
+     * before the run (defaults: unknown, {@link #DEFAULT_PFC_WATCHDOG_NS}).
+     */
+    public Diagnoser withFlowControl(double linkSpeedGbps, long pfcWatchdogNs) {
+        this.linkSpeedGbps = linkSpeedGbps;
+        this.pfcWatchdogNs = pfcWatchdogNs;
+        return this;
+    }
+
+    /**
+     * One PAUSE/PFC frame (rare: never a RoCE frame's path). A storm that this frame shows (a run past the detection
+     * time) is judged now, while the QPs' last requests are those before it: the ones on its priority with requests
+     * outstanding that sent no request since the pause began are the QPs it stalled.
+     */
+    private void pause(FrameFacts f) {
+        if (pauses == null) pauses = new io.metaroce.analysis.FlowControl(linkSpeedGbps > 0 ? 512 / linkSpeedGbps : 0, pfcWatchdogNs);
+        pauses.accept(f);
+        stormsSeen();
+    }
+
+    private void stormsSeen() {
+        List<long[]> storms = pauses.storms();
+        while (stalled.size() < storms.size()) {
+            long[] st = storms.get(stalled.size());
+            int cls = (int) st[io.metaroce.analysis.FlowControl.S_CLASS];
+            List<String> ids = new ArrayList<>();
+            long n = 0;
+            for (QpDirection d : directions) {
+                if (!d.requester() || d.outstanding() == 0 || d.lastRequestNs >= st[io.metaroce.analysis.FlowControl.S_START]) continue;
+                // An 802.3x PAUSE stops the whole link; a PFC class only the frames of its priority.
+                if (cls != io.metaroce.analysis.FlowControl.LINK && !d.dataOnPriority(cls)) continue;
+                if (n++ < STALLED_NAMED) ids.add(d.id);
+            }
+            stalled.add(ids);
+            stalledCount.add(new long[] {n});
+        }
+    }
+
     @Override
     public void frame(FrameFacts f) {
         if (timeline != null) timeline.frame(f.timeNs);
@@ -140,7 +198,10 @@ public final class Diagnoser implements AnalysisSession.FrameObserver {
         lastNs = Math.max(lastNs, f.timeNs);
         if (atNs != null && snapshot == null && f.timeNs > atNs) snapshot = HangSnapshot.take(directions, atNs);
         if (f.cm != FrameFacts.CM_NONE) cmMtu.cm(f);
-        if (!f.roce || f.opcode == null || !f.judgeable || f.destQp == 1) return;
+        if (!f.roce || f.opcode == null || !f.judgeable || f.destQp == 1) {
+            if (f.macc != FrameFacts.MACC_NONE) pause(f);
+            return;
+        }
         // Consecutive frames come from a handful of directions: a small direct-mapped cache of them spares most
         // frames the map look-up (hash, key compare) on the per-frame path.
         int slot = (f.destQp ^ (int) f.srcLo ^ (int) (f.dstLo >>> 3)) & (RECENT - 1);
@@ -203,6 +264,84 @@ public final class Diagnoser implements AnalysisSession.FrameObserver {
         return best;
     }
 
+    /**
+     * pfc-pause-storm: a class paused without a break for the watchdog's detection time or longer; pfc-pause-heavy: a
+     * class paused for {@link #PFC_HEAVY_SHARE} of the capture or more without a storm (a slow receiver, not a stuck
+     * one). Without the link speed pauses are timed at 400 Gb/s, the shortest a quantum can be: what is found then is
+     * there at any slower speed too.
+     */
+    private void pauseFindings(List<Finding> findings) {
+        pauses.close();
+        stormsSeen();
+        boolean atLeast = linkSpeedGbps <= 0;
+        String bound = atLeast ? "at least " : "";
+        java.util.Set<Long> stormy = new java.util.HashSet<>();
+        List<long[]> storms = pauses.storms();
+        for (int i = 0; i < storms.size(); i++) {
+            long[] st = storms.get(i);
+            long src = st[io.metaroce.analysis.FlowControl.S_SRC];
+            int cls = (int) st[io.metaroce.analysis.FlowControl.S_CLASS];
+            stormy.add(src * 16 + cls);
+            long start = st[io.metaroce.analysis.FlowControl.S_START], end = st[io.metaroce.analysis.FlowControl.S_END];
+            // A pause still on at the last frame counts up to the last frame only.
+            long length = Math.min(end, Math.max(lastNs, start)) - start;
+            long n = stalledCount.get(i)[0];
+            String who = pauseSubject(src, cls);
+            java.util.Map<String, Object> d = new java.util.LinkedHashMap<>();
+            d.put("source", src < 0 ? null : io.metaroce.dissector.Addresses.mac(src));
+            d.put("class", cls == io.metaroce.analysis.FlowControl.LINK ? "link" : (Object) (long) cls);
+            d.put("paused_ns", length);
+            d.put("paused_lower_bound", atLeast);
+            d.put("until_end_of_capture", end >= lastNs);
+            d.put("watchdog_ns", pfcWatchdogNs);
+            d.put("xoff_frames", st[io.metaroce.analysis.FlowControl.S_XOFF]);
+            d.put("stalled_flows", stalled.get(i));
+            d.put("stalled_flow_count", n);
+            List<Long> ev = new ArrayList<>(List.of(st[io.metaroce.analysis.FlowControl.S_FIRST_FRAME]));
+            if (st[io.metaroce.analysis.FlowControl.S_LAST_FRAME] != ev.getFirst()) ev.add(st[io.metaroce.analysis.FlowControl.S_LAST_FRAME]);
+            String stalls = n == 0 ? "" : "; " + n + " QP(s) on it sent nothing since, requests outstanding: "
+                    + String.join(", ", stalled.get(i)) + (n > stalled.get(i).size() ? ", ..." : "");
+            findings.add(new Finding("pfc-pause-storm", who, "pfc_storm", start,
+                    String.format(java.util.Locale.ROOT, "%s paused for %s%.1f ms without a break by %s%s: a PFC storm "
+                                    + "(a receiver that stopped taking frames); a switch watchdog (%.0f ms) would have dropped it%s",
+                            cls == io.metaroce.analysis.FlowControl.LINK ? "the link (802.3x PAUSE)" : "priority " + cls, bound,
+                            length / 1e6, d.get("source"), end >= lastNs ? ", still at the end of the capture" : "",
+                            pfcWatchdogNs / 1e6, stalls), ev, d));
+        }
+        long span = lastNs - firstNs;
+        if (span <= 0) return;
+        for (long[] c : pauses.paused(lastNs)) {
+            if (stormy.contains(c[0] * 16 + c[1]) || (double) c[2] / span < PFC_HEAVY_SHARE) continue;
+            int cls = (int) c[1];
+            List<String> on = new ArrayList<>();
+            for (QpDirection d : directions) {
+                if (d.requester() && (cls == io.metaroce.analysis.FlowControl.LINK || d.dataOnPriority(cls))) on.add(d.id);
+            }
+            java.util.Map<String, Object> d = new java.util.LinkedHashMap<>();
+            d.put("source", c[0] < 0 ? null : io.metaroce.dissector.Addresses.mac(c[0]));
+            d.put("class", cls == io.metaroce.analysis.FlowControl.LINK ? "link" : (Object) (long) cls);
+            d.put("paused_ns", c[2]);
+            d.put("paused_share", Math.round(10_000.0 * c[2] / span) / 10_000.0);
+            d.put("paused_lower_bound", atLeast);
+            d.put("threshold_share", PFC_HEAVY_SHARE);
+            d.put("frames", c[4]);
+            d.put("flows_on_priority", on.size() > STALLED_NAMED ? on.subList(0, STALLED_NAMED) : on);
+            d.put("flow_count_on_priority", on.size());
+            findings.add(new Finding("pfc-pause-heavy", pauseSubject(c[0], cls), "pfc_heavy", null,
+                    String.format(java.util.Locale.ROOT, "%s paused %s%.1f %% of the capture by %s, never for the watchdog's %.0f ms "
+                                    + "at once: a slow receiver holding back its senders%s",
+                            cls == io.metaroce.analysis.FlowControl.LINK ? "the link (802.3x PAUSE)" : "priority " + cls, bound,
+                            100.0 * c[2] / span, d.get("source"), pfcWatchdogNs / 1e6,
+                            on.isEmpty() ? "" : " (" + on.size() + " QP(s) send on it)"), List.of(c[3]), d));
+        }
+    }
+
+    /** A pause finding's subject: the sender's MAC and its class ("02:00:00:00:00:01 priority 3", "... link"). */
+    private static String pauseSubject(long src, int cls) {
+        return (src < 0 ? "?" : io.metaroce.dissector.Addresses.mac(src))
+                + (cls == io.metaroce.analysis.FlowControl.LINK ? " link" : " priority " + cls);
+    }
+
     /** The diagnosis of everything seen. */
     public Diagnosis finish() {
         HangSnapshot hang = snapshot != null ? snapshot : HangSnapshot.take(directions, atNs != null ? atNs : lastNs);
@@ -215,6 +354,7 @@ public final class Diagnoser implements AnalysisSession.FrameObserver {
         findings.addAll(cmMtu.check(directions));
         findings.addAll(RailCheck.check(directions));
         findings.addAll(SourceChange.check(directions));
+        if (pauses != null) pauseFindings(findings);
         java.util.Map<String, String> ids = new java.util.LinkedHashMap<>();
         for (QpDirection d : directions) ids.put(d.id, d.peer == null ? null : d.peer.id);
         return new Diagnosis(findings, hang, TimeSplit.of(directions, lastNs), firstNs, ids, null, framesNotDiagnosed);

@@ -270,6 +270,12 @@ final class QpDirection {
         return Math.max(0, diff(highestPsn, ackedPsn));
     }
 
+    /** Whether this direction sent data (requests or responses with payload) with VLAN priority pcp. */
+    boolean dataOnPriority(int pcp) {
+        for (long mk : markings.keySet()) if ((int) (mk >>> 32) == Kinds.DATA && (int) ((mk >>> 8) & 0xF) - 1 == pcp) return true;
+        return false;
+    }
+
     /** Whether this direction carries requests (connected services). */
     boolean requester() { return anyRequest && !ud; }
 
