@@ -1,12 +1,17 @@
 package io.metaroce.analysis.diagnosis;
 
 import io.metaroce.analysis.AnalysisSession;
+import io.metaroce.analysis.FlowControl;
 import io.metaroce.analysis.FlowKey;
 import io.metaroce.analysis.FrameFacts;
+import io.metaroce.dissector.Addresses;
 import io.metaroce.protocol.OpcodeDef;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 
 /**
  * Watches every frame of an analysis pass ({@link AnalysisSession#onFrame}) and keeps per QP direction what the
@@ -144,7 +149,7 @@ public final class Diagnoser implements AnalysisSession.FrameObserver {
     private double linkSpeedGbps;
     private long pfcWatchdogNs = DEFAULT_PFC_WATCHDOG_NS;
     /** The PAUSE/PFC frames' runs; made at the first such frame, so a capture without one pays nothing. */
-    private io.metaroce.analysis.FlowControl pauses;
+    private FlowControl pauses;
     /** Per storm of {@link #pauses} (same index): the QP directions it stalled, and how many there were. */
     private final List<List<String>> stalled = new ArrayList<>();
     private final List<long[]> stalledCount = new ArrayList<>();
@@ -165,7 +170,7 @@ public final class Diagnoser implements AnalysisSession.FrameObserver {
      * outstanding that sent no request since the pause began are the QPs it stalled.
      */
     private void pause(FrameFacts f) {
-        if (pauses == null) pauses = new io.metaroce.analysis.FlowControl(linkSpeedGbps > 0 ? 512 / linkSpeedGbps : 0, pfcWatchdogNs);
+        if (pauses == null) pauses = new FlowControl(linkSpeedGbps > 0 ? 512 / linkSpeedGbps : 0, pfcWatchdogNs);
         pauses.accept(f);
         stormsSeen();
     }
@@ -174,13 +179,13 @@ public final class Diagnoser implements AnalysisSession.FrameObserver {
         List<long[]> storms = pauses.storms();
         while (stalled.size() < storms.size()) {
             long[] st = storms.get(stalled.size());
-            int cls = (int) st[io.metaroce.analysis.FlowControl.S_CLASS];
+            int cls = (int) st[FlowControl.S_CLASS];
             List<String> ids = new ArrayList<>();
             long n = 0;
             for (QpDirection d : directions) {
-                if (!d.requester() || d.outstanding() == 0 || d.lastRequestNs >= st[io.metaroce.analysis.FlowControl.S_START]) continue;
+                if (!d.requester() || d.outstanding() == 0 || d.lastRequestNs >= st[FlowControl.S_START]) continue;
                 // An 802.3x PAUSE stops the whole link; a PFC class only the frames of its priority.
-                if (cls != io.metaroce.analysis.FlowControl.LINK && !d.dataOnPriority(cls)) continue;
+                if (cls != FlowControl.LINK && !d.dataOnPriority(cls)) continue;
                 if (n++ < STALLED_NAMED) ids.add(d.id);
             }
             stalled.add(ids);
@@ -279,32 +284,32 @@ public final class Diagnoser implements AnalysisSession.FrameObserver {
         List<long[]> storms = pauses.storms();
         for (int i = 0; i < storms.size(); i++) {
             long[] st = storms.get(i);
-            long src = st[io.metaroce.analysis.FlowControl.S_SRC];
-            int cls = (int) st[io.metaroce.analysis.FlowControl.S_CLASS];
+            long src = st[FlowControl.S_SRC];
+            int cls = (int) st[FlowControl.S_CLASS];
             stormy.add(src * 16 + cls);
-            long start = st[io.metaroce.analysis.FlowControl.S_START], end = st[io.metaroce.analysis.FlowControl.S_END];
+            long start = st[FlowControl.S_START], end = st[FlowControl.S_END];
             // A pause still on at the last frame counts up to the last frame only.
             long length = Math.min(end, Math.max(lastNs, start)) - start;
             long n = stalledCount.get(i)[0];
             String who = pauseSubject(src, cls);
-            java.util.Map<String, Object> d = new java.util.LinkedHashMap<>();
-            d.put("source", src < 0 ? null : io.metaroce.dissector.Addresses.mac(src));
-            d.put("class", cls == io.metaroce.analysis.FlowControl.LINK ? "link" : (Object) (long) cls);
+            Map<String, Object> d = new LinkedHashMap<>();
+            d.put("source", src < 0 ? null : Addresses.mac(src));
+            d.put("class", cls == FlowControl.LINK ? "link" : (Object) (long) cls);
             d.put("paused_ns", length);
             d.put("paused_lower_bound", atLeast);
             d.put("until_end_of_capture", end >= lastNs);
             d.put("watchdog_ns", pfcWatchdogNs);
-            d.put("xoff_frames", st[io.metaroce.analysis.FlowControl.S_XOFF]);
+            d.put("xoff_frames", st[FlowControl.S_XOFF]);
             d.put("stalled_flows", stalled.get(i));
             d.put("stalled_flow_count", n);
-            List<Long> ev = new ArrayList<>(List.of(st[io.metaroce.analysis.FlowControl.S_FIRST_FRAME]));
-            if (st[io.metaroce.analysis.FlowControl.S_LAST_FRAME] != ev.getFirst()) ev.add(st[io.metaroce.analysis.FlowControl.S_LAST_FRAME]);
+            List<Long> ev = new ArrayList<>(List.of(st[FlowControl.S_FIRST_FRAME]));
+            if (st[FlowControl.S_LAST_FRAME] != ev.getFirst()) ev.add(st[FlowControl.S_LAST_FRAME]);
             String stalls = n == 0 ? "" : "; " + n + " QP(s) on it sent nothing since, requests outstanding: "
                     + String.join(", ", stalled.get(i)) + (n > stalled.get(i).size() ? ", ..." : "");
             findings.add(new Finding("pfc-pause-storm", who, "pfc_storm", start,
-                    String.format(java.util.Locale.ROOT, "%s paused for %s%.1f ms without a break by %s%s: a PFC storm "
+                    String.format(Locale.ROOT, "%s paused for %s%.1f ms without a break by %s%s: a PFC storm "
                                     + "(a receiver that stopped taking frames); a switch watchdog (%.0f ms) would have dropped it%s",
-                            cls == io.metaroce.analysis.FlowControl.LINK ? "the link (802.3x PAUSE)" : "priority " + cls, bound,
+                            cls == FlowControl.LINK ? "the link (802.3x PAUSE)" : "priority " + cls, bound,
                             length / 1e6, d.get("source"), end >= lastNs ? ", still at the end of the capture" : "",
                             pfcWatchdogNs / 1e6, stalls), ev, d));
         }
@@ -315,11 +320,11 @@ public final class Diagnoser implements AnalysisSession.FrameObserver {
             int cls = (int) c[1];
             List<String> on = new ArrayList<>();
             for (QpDirection d : directions) {
-                if (d.requester() && (cls == io.metaroce.analysis.FlowControl.LINK || d.dataOnPriority(cls))) on.add(d.id);
+                if (d.requester() && (cls == FlowControl.LINK || d.dataOnPriority(cls))) on.add(d.id);
             }
-            java.util.Map<String, Object> d = new java.util.LinkedHashMap<>();
-            d.put("source", c[0] < 0 ? null : io.metaroce.dissector.Addresses.mac(c[0]));
-            d.put("class", cls == io.metaroce.analysis.FlowControl.LINK ? "link" : (Object) (long) cls);
+            Map<String, Object> d = new LinkedHashMap<>();
+            d.put("source", c[0] < 0 ? null : Addresses.mac(c[0]));
+            d.put("class", cls == FlowControl.LINK ? "link" : (Object) (long) cls);
             d.put("paused_ns", c[2]);
             d.put("paused_share", Math.round(10_000.0 * c[2] / span) / 10_000.0);
             d.put("paused_lower_bound", atLeast);
@@ -328,9 +333,9 @@ public final class Diagnoser implements AnalysisSession.FrameObserver {
             d.put("flows_on_priority", on.size() > STALLED_NAMED ? on.subList(0, STALLED_NAMED) : on);
             d.put("flow_count_on_priority", on.size());
             findings.add(new Finding("pfc-pause-heavy", pauseSubject(c[0], cls), "pfc_heavy", null,
-                    String.format(java.util.Locale.ROOT, "%s paused %s%.1f %% of the capture by %s, never for the watchdog's %.0f ms "
+                    String.format(Locale.ROOT, "%s paused %s%.1f %% of the capture by %s, never for the watchdog's %.0f ms "
                                     + "at once: a slow receiver holding back its senders%s",
-                            cls == io.metaroce.analysis.FlowControl.LINK ? "the link (802.3x PAUSE)" : "priority " + cls, bound,
+                            cls == FlowControl.LINK ? "the link (802.3x PAUSE)" : "priority " + cls, bound,
                             100.0 * c[2] / span, d.get("source"), pfcWatchdogNs / 1e6,
                             on.isEmpty() ? "" : " (" + on.size() + " QP(s) send on it)"), List.of(c[3]), d));
         }
@@ -338,8 +343,8 @@ public final class Diagnoser implements AnalysisSession.FrameObserver {
 
     /** A pause finding's subject: the sender's MAC and its class ("02:00:00:00:00:01 priority 3", "... link"). */
     private static String pauseSubject(long src, int cls) {
-        return (src < 0 ? "?" : io.metaroce.dissector.Addresses.mac(src))
-                + (cls == io.metaroce.analysis.FlowControl.LINK ? " link" : " priority " + cls);
+        return (src < 0 ? "?" : Addresses.mac(src))
+                + (cls == FlowControl.LINK ? " link" : " priority " + cls);
     }
 
     /** The diagnosis of everything seen. */
