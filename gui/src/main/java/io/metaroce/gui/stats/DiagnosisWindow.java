@@ -252,7 +252,7 @@ public final class DiagnosisWindow implements GuiWindow {
         v.pattern().setText(r.pattern());
         v.status().setText((d.findings().isEmpty() ? "No problem found" : d.findings().size() + " finding(s)")
                 + (d.framesNotDiagnosed() > 0 ? "; " + d.framesNotDiagnosed() + " frames of QPs beyond the first diagnosed ones were not diagnosed" : "")
-                + "  (double-click a finding to select its evidence frame)");
+                + (d.findings().isEmpty() ? "" : "  (double-click a finding to select its evidence frame)"));
         if (!d.findings().isEmpty()) v.findings().getSelectionModel().selectFirst();
     }
 
