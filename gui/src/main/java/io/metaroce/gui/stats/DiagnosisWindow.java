@@ -213,9 +213,26 @@ public final class DiagnosisWindow implements GuiWindow {
             return view;
         }
         status.setText(ctx.analysis() == null ? "Waiting for the analysis ..." : "Diagnosing ...");
-        ctx.analysisDone().whenComplete((s, x) -> Platform.runLater(() -> {
+        whenAnalyzed(ctx, view, running, hangTitle, empty, sel);
+        return view;
+    }
+
+    /**
+     * Diagnoses the open capture once its analysis is done. A live capture's analysis is cancelled when the capture
+     * ends and the saved file's analysis replaces it: then this waits for that one.
+     */
+    private static void whenAnalyzed(GuiContext ctx, View view, AtomicReference<AnalysisSession> running, Label hangTitle,
+                                     Label empty, javafx.beans.value.ChangeListener<Number> sel) {
+        Stage st = view.stage();
+        Label status = view.status();
+        var done = ctx.analysisDone();
+        done.whenComplete((s, x) -> Platform.runLater(() -> {
             OpenCapture c = ctx.capture();
             if (!st.isShowing()) return;
+            if ((x != null || s == null) && ctx.analysisDone() != done) {
+                whenAnalyzed(ctx, view, running, hangTitle, empty, sel);
+                return;
+            }
             if (x != null || s == null || c == null) {
                 boolean none = c != null && c.frames() == 0;
                 empty.setText(none ? "No frames: nothing to diagnose." : "The analysis did not finish: nothing to diagnose.");
@@ -232,12 +249,11 @@ public final class DiagnosisWindow implements GuiWindow {
                 }
             }, r -> {
                 if (!st.isShowing()) return;
-                result.set(r);
+                view.result().set(r);
                 show(ctx, view, r, hangTitle, empty);
                 sel.changed(null, null, ctx.selectedFrame());
             }, status);
         }));
-        return view;
     }
 
     private static void show(GuiContext ctx, View v, DiagnosisRun r, Label hangTitle, Label empty) {
