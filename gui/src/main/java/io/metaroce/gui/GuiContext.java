@@ -70,6 +70,8 @@ public final class GuiContext {
     private final ReadOnlyBooleanWrapper busy = new ReadOnlyBooleanWrapper(this, "busy", false);
     private final ReadOnlyStringWrapper banner = new ReadOnlyStringWrapper(this, "banner", null);
     private final ReadOnlyIntegerWrapper liveVerdicts = new ReadOnlyIntegerWrapper(this, "liveVerdicts", 0);
+    /** The packet list's Time Display Format, so that windows showing times (the diagnosis) show them alike. */
+    final ReadOnlyObjectWrapper<TimeFormat> timeFormat = new ReadOnlyObjectWrapper<>(this, "timeFormat", TimeFormat.RELATIVE);
     private Consumer<String> errorSink = message -> Dialogs.error(null, "MetaRoCE Analyzer", message);
 
     /** Work running in the background (load, analysis, filter), so that cancel() and a new open() can stop it. */
@@ -117,6 +119,8 @@ public final class GuiContext {
     public ReadOnlyIntegerProperty selectedFrameProperty() { return selectedFrame.getReadOnlyProperty(); }
     /** The selected frame number, 0 for none. */
     public int selectedFrame() { return selectedFrame.get(); }
+    /** The time format the packet list shows (View > Time Display Format). */
+    public ReadOnlyObjectProperty<TimeFormat> timeFormatProperty() { return timeFormat.getReadOnlyProperty(); }
     public ReadOnlyStringProperty appliedFilterProperty() { return appliedFilter.getReadOnlyProperty(); }
     public ReadOnlyDoubleProperty progressProperty() { return progress.getReadOnlyProperty(); }
     public ReadOnlyStringProperty statusProperty() { return status.getReadOnlyProperty(); }

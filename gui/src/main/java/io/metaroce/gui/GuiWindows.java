@@ -8,7 +8,8 @@ public final class GuiWindows {
 
     public static final List<GuiWindow> ALL = List.of(
             new io.metaroce.gui.stats.CapturePropertiesWindow(), new io.metaroce.gui.stats.ExpertInfoWindow(),
+            new io.metaroce.gui.stats.DiagnosisWindow(),
             new io.metaroce.gui.stats.ConversationsWindow(),
             new io.metaroce.gui.graph.PsnGraphWindow(), new io.metaroce.gui.graph.IoGraphWindow(),
-            new io.metaroce.gui.graph.PathHeatmapWindow());
+            new io.metaroce.gui.graph.PathHeatmapWindow(), io.metaroce.gui.stats.DiagnosisWindow.lossTimeline());
 }

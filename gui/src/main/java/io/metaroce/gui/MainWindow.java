@@ -58,6 +58,7 @@ public final class MainWindow {
         this.recent = new RecentFiles(recentStore);
         this.flowIndexStore = recentStore.resolveSibling("flow-index");
         packets = new PacketTable(ctx, ColoringRules.load(coloringFile));
+        ctx.timeFormat.bind(packets.timeFormatProperty());
         detail = new FrameDetail(ctx);
         filterBar = new FilterBar(ctx);
         captureBar = new CaptureToolbar(ctx);

@@ -56,4 +56,30 @@ class MainWindowTest {
         assertNull(ctx.bannerProperty().get());
         assertEquals(List.of(), errors);
     }
+
+    /**
+     * Statistics > Diagnosis and Graphs > Loss Timeline open the Diagnosis window from the menus; its Started column
+     * follows View > Time Display Format.
+     */
+    @Test
+    void diagnosisMenusOpenTheWindowInThePacketListsTimeFormat(FxRobot robot) {
+        Fx.openAndAnalyze(robot, window, ctx, Samples.capture("rocev2-retry-exhausted"));
+        javafx.scene.control.MenuItem diag = window.statisticsMenu().getItems().stream()
+                .filter(m -> "Diagnosis".equals(m.getText())).findFirst().orElseThrow();
+        robot.interact(diag::fire);
+        TableView<io.metaroce.analysis.diagnosis.Finding> findings = robot.lookup("#diagnosis-findings").queryTableView();
+        io.metaroce.gui.testutil.GuiHarness.until("findings", () -> !findings.getItems().isEmpty());
+        long started = findings.getItems().getFirst().startedNs();
+        long first = ctx.capture().index().timeNanos(1);
+        assertEquals(TimeFormat.RELATIVE.format(started, first, first), findings.getColumns().get(4).getCellData(0));
+        robot.interact(() -> window.packets().timeFormatProperty().set(TimeFormat.ABSOLUTE));
+        assertEquals(TimeFormat.ABSOLUTE.format(started, first, first), findings.getColumns().get(4).getCellData(0));
+        io.metaroce.gui.testutil.GuiHarness.closeWindows(robot);
+        javafx.scene.control.MenuItem tl = window.graphsMenu().getItems().stream()
+                .filter(m -> "Loss Timeline".equals(m.getText())).findFirst().orElseThrow();
+        robot.interact(tl::fire);
+        javafx.scene.control.TabPane tabs = robot.lookup("#diagnosis-tabs").query();
+        assertEquals("Loss timeline", tabs.getSelectionModel().getSelectedItem().getText());
+        assertEquals(List.of(), errors);
+    }
 }

@@ -70,6 +70,34 @@ class GuiScreenshotsTest {
         assertTrue(Png.fraction(img, ColorScale.of(HeatMetric.LOSS).at(0)) > 0.05, "green cells of the healthy paths");
     }
 
+    /**
+     * The Diagnosis window's four tabs (findings with the first selected, hang snapshot, time split, loss timeline) for
+     * the retry-exhaustion sample (a dead QP: timeouts) and the link-down sample (two QPs die at one instant).
+     */
+    @Test
+    void diagnosisAndLossTimeline(FxRobot robot) throws Exception {
+        for (String[] s : new String[][] {{"rocev2-retry-exhausted", "retry"}, {"rocev2-link-down", "link-down"}}) {
+            GuiHarness.open(robot, ctx, s[0]);
+            io.metaroce.gui.stats.DiagnosisWindow.View[] v = new io.metaroce.gui.stats.DiagnosisWindow.View[1];
+            robot.interact(() -> v[0] = io.metaroce.gui.stats.DiagnosisWindow.open(ctx, false));
+            GuiHarness.until("diagnosis", () -> v[0].result().get() != null);
+            Image findings = snap(robot, lastWindowRoot());
+            Png.write(findings, DIR.resolve("gui-diagnosis-" + s[1] + ".png"));
+            assertTrue(1 - Png.fraction(findings, 0xFFFFFF) > 0.02, "the findings show");
+            for (int tab = 1; tab <= 2; tab++) {
+                int t = tab;
+                robot.interact(() -> v[0].tabs().getSelectionModel().select(t));
+                Png.write(snap(robot, lastWindowRoot()), DIR.resolve("gui-diagnosis-" + (t == 1 ? "hang-" : "time-split-") + s[1] + ".png"));
+            }
+            robot.interact(() -> v[0].tabs().getSelectionModel().select(3));
+            GuiHarness.until("timeline laid out", () -> v[0].chart().columns() > 8);
+            Image tl = snap(robot, lastWindowRoot());
+            Png.write(tl, DIR.resolve("gui-loss-timeline-" + s[1] + ".png"));
+            assertTrue(Png.fraction(tl, 0xD62728) > 0.0005, "retransmission bars drawn");
+            GuiHarness.closeWindows(robot);
+        }
+    }
+
     private void shoot(FxRobot robot, String scenario, String tag) throws Exception {
         GuiHarness.open(robot, ctx, scenario);
         // A frame selected in the packet list, so the graphs show their selection mark.

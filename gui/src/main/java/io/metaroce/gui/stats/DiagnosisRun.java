@@ -1,0 +1,196 @@
+package io.metaroce.gui.stats;
+
+import io.metaroce.analysis.AnalysisEvent;
+import io.metaroce.analysis.AnalysisSession;
+import io.metaroce.analysis.AnalysisSettings;
+import io.metaroce.analysis.Cause;
+import io.metaroce.analysis.FrameVerdict;
+import io.metaroce.analysis.LossTimeline;
+import io.metaroce.analysis.diagnosis.Diagnoser;
+import io.metaroce.analysis.diagnosis.Diagnosis;
+import io.metaroce.capture.CaptureException;
+import io.metaroce.dissector.FrameIndex;
+import io.metaroce.protocol.RuleDef;
+import io.metaroce.protocol.Severity;
+import io.metaroce.protocol.Spec;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * What {@code metaroce analyze} concludes about a capture, for the Diagnosis window: the diagnosis and the loss
+ * timeline, computed by a pass of their own over the file exactly as analyze computes them (a {@link Diagnoser} that
+ * hands frame times to a {@link LossTimeline}, the events to the timeline), so the window shows what analyze prints,
+ * also the diagnoses it learns later, without knowing them. The GUI's own analysis is left alone: it keeps no
+ * diagnosis state, and opening a capture costs nothing more for it.
+ *
+ * <p>The timeline is also binned finer than analyze's 64 columns ({@link #FINE_BINS} bins over the capture's time
+ * span), so a wide window draws more detail: the frames from the frame index, the events as they come. The counts
+ * follow {@link LossTimeline#event}'s rules; a test holds the totals equal to analyze's.
+ */
+public final class DiagnosisRun {
+    /** The timeline's rows, in analyze's order and JSON names ({@code loss_timeline.series}). */
+    public static final String[] SERIES = {"frames", "retransmissions", "timeouts", "naks", "rnr_naks", "psn_gaps",
+            "ce_marks", "cnps"};
+    /** The rows' labels, as analyze's text section. */
+    public static final String[] LABELS = {"Frames", "Retransmissions", "of which timeouts", "NAKs (sequence error)",
+            "RNR NAKs", "PSNs missing", "CE marks", "CNPs"};
+    static final int FRAMES = 0, RETX = 1, TIMEOUTS = 2, NAKS = 3, RNR = 4, GAPS = 5, CE = 6, CNPS = 7;
+    /** Fine bins over the capture's time span: a power of two, so that columns merge whole pairs of them. */
+    public static final int FINE_BINS = 2048;
+
+    /** Diagnosis id ({@code qp-retry-exhausted}) -> its MR-DIAG rule, from the spec's rule table (as validate). */
+    private static final Map<String, RuleDef> RULES;
+
+    static {
+        Map<String, RuleDef> m = new LinkedHashMap<>();
+        for (RuleDef r : Spec.RULES) {
+            int colon = r.text().indexOf(':');
+            if (r.diagnosis() && colon > 0) m.put(r.text().substring(0, colon), r);
+        }
+        RULES = Collections.unmodifiableMap(m);
+    }
+
+    private final Diagnosis diagnosis;
+    private final Map<String, Object> timeline;
+    private final String pattern;
+    private final long firstNs, binNs;
+    private final long[][] fine;
+    private final int[] firstFrame;
+
+    private DiagnosisRun(Diagnosis diagnosis, Map<String, Object> timeline, String pattern, long firstNs, long binNs,
+                         long[][] fine, int[] firstFrame) {
+        this.diagnosis = diagnosis;
+        this.timeline = timeline;
+        this.pattern = pattern;
+        this.firstNs = firstNs;
+        this.binNs = binNs;
+        this.fine = fine;
+        this.firstFrame = firstFrame;
+    }
+
+    /**
+     * Runs the pass over file, whose frame index is index (call it off the UI thread). started receives the session
+     * before it runs, so that the caller can cancel it (a closed window).
+     */
+    public static DiagnosisRun of(Path file, FrameIndex index, Consumer<AnalysisSession> started) throws CaptureException {
+        int n = index.size();
+        long first = n == 0 ? 0 : index.timeNanos(1), last = first;
+        for (int f = 1; f <= n; f++) last = Math.max(last, index.timeNanos(f));
+        // The bins span first..last exactly, as analyze's timeline spans the bins it uses.
+        long bin = Math.max(1, (last - first) / FINE_BINS + 1);
+        long[][] fine = new long[SERIES.length][FINE_BINS];
+        int[] firstFrame = new int[FINE_BINS];
+        for (int f = 1; f <= n; f++) {
+            int b = bin(index.timeNanos(f), first, bin);
+            fine[FRAMES][b]++;
+            if (firstFrame[b] == 0) firstFrame[b] = f;
+        }
+        LossTimeline t = new LossTimeline();
+        Diagnoser d = new Diagnoser(null).withTimeline(t);
+        AnalysisSession s = new AnalysisSession(AnalysisSettings.DEFAULT, AnalysisSession.Options.RESULTS)
+                .onEvent(e -> {
+                    t.event(e);
+                    count(fine, e, first, bin);
+                }).onFrame(d);
+        if (started != null) started.accept(s);
+        s.run(file);
+        Diagnosis dg = d.finish();
+        StringBuilder text = new StringBuilder();
+        try {
+            t.appendText(text);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return new DiagnosisRun(dg, t.toJsonMap(), patternOf(text.toString()), first, bin, fine, firstFrame);
+    }
+
+    /** A finer bin for each loss event, by {@link LossTimeline#event}'s rules (spurious resends are no loss). */
+    private static void count(long[][] fine, AnalysisEvent e, long first, long bin) {
+        // instanceof rather than a pattern switch, as LossTimeline does.
+        if (e instanceof AnalysisEvent.Retransmission r) {
+            if (r.spurious() == FrameVerdict.Spurious.YES) return;
+            int b = bin(r.timeNs(), first, bin);
+            fine[RETX][b]++;
+            if (r.cause() == Cause.TIMEOUT) fine[TIMEOUTS][b]++;
+        } else if (e instanceof AnalysisEvent.Nak k) {
+            fine[k.rnr() ? RNR : NAKS][bin(k.timeNs(), first, bin)]++;
+        } else if (e instanceof AnalysisEvent.PsnGap g) {
+            fine[GAPS][bin(g.timeNs(), first, bin)] += Math.max(0, g.missing());
+        } else if (e instanceof AnalysisEvent.CeMark c) {
+            fine[CE][bin(c.timeNs(), first, bin)]++;
+        } else if (e instanceof AnalysisEvent.Cnp c) {
+            fine[CNPS][bin(c.timeNs(), first, bin)]++;
+        }
+    }
+
+    /** A time before the first frame's is bin 0, as in analyze's timeline. */
+    private static int bin(long t, long first, long bin) {
+        return t <= first ? 0 : (int) Math.min(FINE_BINS - 1, (t - first) / bin);
+    }
+
+    /** The "Loss pattern: ..." lines of analyze's text section (up to its closing rule). */
+    static String patternOf(String section) {
+        int at = section.indexOf("Loss pattern:");
+        if (at < 0) return "";
+        StringBuilder b = new StringBuilder();
+        for (String line : section.substring(at).split("\n")) {
+            if (line.startsWith("====")) break;
+            if (!b.isEmpty()) b.append('\n');
+            b.append(line);
+        }
+        return b.toString();
+    }
+
+    public Diagnosis diagnosis() { return diagnosis; }
+
+    /** analyze's {@code loss_timeline} JSON object (its 64 columns at most, the pattern). */
+    public Map<String, Object> timeline() { return timeline; }
+
+    /** analyze's loss pattern line(s), e.g. "Loss pattern: one burst, ...". */
+    public String pattern() { return pattern; }
+
+    /** The first frame's time: where the finer bins start (0 for no frames). */
+    public long firstNs() { return firstNs; }
+
+    /** The width of a finer bin in ns. */
+    public long binNs() { return binNs; }
+
+    /** The counts of row k in n columns ({@link #FINE_BINS} divisible by n): each the sum of its finer bins. */
+    public long[] columns(int k, int n) {
+        long[] c = new long[n];
+        int per = FINE_BINS / n;
+        for (int i = 0; i < FINE_BINS; i++) c[i / per] += fine[k][i];
+        return c;
+    }
+
+    /** The total of row k. */
+    public long total(int k) {
+        long t = 0;
+        for (long v : fine[k]) t += v;
+        return t;
+    }
+
+    /** The first frame in column c of n (by capture order), 0 when the column holds none. */
+    public int firstFrameIn(int c, int n) {
+        int per = FINE_BINS / n, best = 0;
+        for (int i = c * per; i < (c + 1) * per; i++) if (firstFrame[i] != 0 && (best == 0 || firstFrame[i] < best)) best = firstFrame[i];
+        return best;
+    }
+
+    /** The MR-DIAG rule that reports a diagnosis in validate, or null when the spec has none for it. */
+    public static String ruleId(String diagnosis) {
+        RuleDef r = RULES.get(diagnosis);
+        return r == null ? null : r.id();
+    }
+
+    /** The severity validate gives a diagnosis (its MR-DIAG rule's; a warning when the spec has no rule for it). */
+    public static Severity severity(String diagnosis) {
+        RuleDef r = RULES.get(diagnosis);
+        return r == null ? Severity.WARN : r.severity();
+    }
+}

@@ -1,0 +1,199 @@
+package io.metaroce.gui.stats;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.metaroce.analysis.AnalysisSettings;
+import io.metaroce.analysis.AnalyzeOutput;
+import io.metaroce.analysis.diagnosis.Finding;
+import io.metaroce.gui.testutil.GuiHarness;
+import io.metaroce.gui.testutil.Sample;
+import io.metaroce.gui.testutil.WindowTestBase;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import javafx.scene.control.Hyperlink;
+import javafx.scene.control.TableRow;
+import javafx.stage.Stage;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.testfx.api.FxRobot;
+import org.testfx.framework.junit5.Start;
+
+/**
+ * Statistics > Diagnosis and Graphs > Loss Timeline, headless (Monocle): the window shows what {@code analyze -T json}
+ * concludes (its {@code diagnosis} and {@code loss_timeline}, computed here by analyze's own output code) and links
+ * back to the packet list.
+ */
+class DiagnosisWindowTest extends WindowTestBase {
+
+    @Start
+    void start(Stage stage) { setUp(stage); }
+
+    private static JsonNode analyzeJson(String scenario) throws Exception {
+        StringBuilder out = new StringBuilder();
+        AnalyzeOutput.write(Sample.path(scenario), AnalysisSettings.DEFAULT, AnalyzeOutput.Form.JSON, false, out);
+        return new ObjectMapper().readTree(out.toString());
+    }
+
+    private DiagnosisWindow.View open(FxRobot robot, boolean onTimeline) {
+        DiagnosisWindow.View[] v = new DiagnosisWindow.View[1];
+        robot.interact(() -> v[0] = DiagnosisWindow.open(ctx, onTimeline));
+        return v[0];
+    }
+
+    private DiagnosisWindow.View openOn(FxRobot robot, String scenario, boolean onTimeline) {
+        GuiHarness.open(robot, ctx, scenario);
+        DiagnosisWindow.View v = open(robot, onTimeline);
+        GuiHarness.until("diagnosis of " + scenario, () -> v.result().get() != null);
+        return v;
+    }
+
+    /** The finding rows are analyze's findings: rule, subject and start, in its order; the MR-DIAG rule beside. */
+    @Test
+    void findingsAreAnalyzesOnRetryExhausted(FxRobot robot) throws Exception {
+        DiagnosisWindow.View v = openOn(robot, "rocev2-retry-exhausted", false);
+        JsonNode want = analyzeJson("rocev2-retry-exhausted").get("diagnosis").get("findings");
+        assertFalse(want.isEmpty());
+        List<Finding> rows = new ArrayList<>(v.findings().getItems());
+        assertEquals(want.size(), rows.size());
+        for (int i = 0; i < rows.size(); i++) {
+            assertEquals(want.get(i).get("rule").asText(), rows.get(i).rule());
+            assertEquals(want.get(i).get("subject").asText(), rows.get(i).subject());
+            assertEquals(want.get(i).get("started_ns").asLong(), rows.get(i).startedNs());
+        }
+        assertEquals("MR-DIAG-002", DiagnosisRun.ruleId(rows.getFirst().rule()));
+        // The Started column in the packet list's format (seconds since the first frame by default).
+        String started = (String) v.findings().getColumns().get(4).getCellData(0);
+        assertEquals(io.metaroce.gui.TimeFormat.RELATIVE.format(rows.getFirst().startedNs(), v.result().get().firstNs(), 0), started);
+        JsonNode hang = analyzeJson("rocev2-retry-exhausted").get("diagnosis").get("hang_snapshot").get("qps");
+        assertEquals(hang.size(), v.hang().getItems().size());
+        assertEquals(hang.get(0).get("flow").asText(), v.hang().getItems().getFirst().flow());
+        assertEquals(analyzeJson("rocev2-retry-exhausted").get("diagnosis").get("time_split").size(), v.split().getItems().size());
+    }
+
+    /** A double-click on a finding selects its evidence frame; an evidence link selects its frame. */
+    @Test
+    void doubleClickAndEvidenceLinksSelectFrames(FxRobot robot) {
+        DiagnosisWindow.View v = openOn(robot, "rocev2-retry-exhausted", false);
+        Finding f = v.findings().getItems().getFirst();
+        long primary = DiagnosisWindow.primary(f);
+        assertTrue(primary > 0);
+        TableRow<?> row = robot.from(v.findings()).lookup(".table-row-cell").match((TableRow<?> x) -> x.getIndex() == 0).query();
+        robot.doubleClickOn(row);
+        GuiHarness.until("selection of " + primary, () -> ctx.selectedFrame() == primary);
+        long last = f.evidence().getLast();
+        assertTrue(last != primary);
+        Hyperlink link = robot.lookup("#evidence-" + last).queryAs(Hyperlink.class);
+        robot.clickOn(link);
+        GuiHarness.until("selection of " + last, () -> ctx.selectedFrame() == last);
+    }
+
+    /** "Filter on this QP" applies the display filter of the QP and its answers; the packet list shows just them. */
+    @Test
+    void filterOnThisQpSetsTheDisplayFilter(FxRobot robot) {
+        DiagnosisWindow.View v = openOn(robot, "rocev2-retry-exhausted", false);
+        Finding f = v.findings().getItems().getFirst();
+        String peer = v.result().get().diagnosis().flows().get(f.subject());
+        assertNotNull(peer, "the dead QP's answers are paired");
+        int all = ctx.view().size();
+        robot.clickOn("#diagnosis-filter");
+        String want = "analysis.flow == \"" + f.subject() + "\" || analysis.flow == \"" + peer + "\"";
+        GuiHarness.until("filter applied", () -> want.equals(ctx.appliedFilterProperty().get()) && !ctx.busyProperty().get());
+        assertTrue(ctx.view().size() > 0 && ctx.view().size() < all, ctx.view().size() + " of " + all);
+    }
+
+    @Test
+    void filtersForEachKindOfSubject() {
+        assertEquals("analysis.flow == \"10.0.0.1>10.0.0.2/0x000020\"", DiagnosisWindow.filterFor("10.0.0.1>10.0.0.2/0x000020", null));
+        assertEquals("ip.addr == 10.0.0.1 && ip.addr == 10.0.0.2", DiagnosisWindow.filterFor("10.0.0.1<>10.0.0.2", null));
+        assertEquals("ipv6.src == fd00::1 && ipv6.dst == fd00::2", DiagnosisWindow.filterFor("fd00::1>fd00::2", null));
+        assertNull(DiagnosisWindow.filterFor("switch port 3 class 3", null));
+    }
+
+    /** A clean capture: no row, "No problem found." where the rows would be. */
+    @Test
+    void cleanCaptureSaysNoProblemFound(FxRobot robot) throws Exception {
+        DiagnosisWindow.View v = openOn(robot, "rocev2-clean", false);
+        assertTrue(analyzeJson("rocev2-clean").get("diagnosis").get("findings").isEmpty());
+        assertTrue(v.findings().getItems().isEmpty());
+        assertEquals("No problem found.", robot.lookup("#diagnosis-empty").queryLabeled().getText());
+        assertTrue(v.status().getText().startsWith("No problem found"), v.status().getText());
+    }
+
+    /**
+     * The timeline's finer bins add up to analyze's columns, row by row, on two samples (timeouts; NAKs and
+     * spurious resends left out); the pattern line is analyze's.
+     */
+    @Test
+    void timelineTotalsAreAnalyzes(FxRobot robot) throws Exception {
+        for (String scenario : List.of("rocev2-retry-exhausted", "metaroce-spray-lossy-path", "rocev2-ecn-cnp")) {
+            DiagnosisWindow.View v = openOn(robot, scenario, true);
+            DiagnosisRun r = v.result().get();
+            JsonNode series = analyzeJson(scenario).get("loss_timeline").get("series");
+            long any = 0;
+            for (int k = 0; k < DiagnosisRun.SERIES.length; k++) {
+                long want = 0;
+                for (JsonNode x : series.get(DiagnosisRun.SERIES[k])) want += x.asLong();
+                assertEquals(want, r.total(k), scenario + " " + DiagnosisRun.SERIES[k]);
+                if (k > 0) any += want;
+            }
+            assertTrue(any > 0, scenario + " has losses or congestion to count");
+            StringBuilder text = new StringBuilder();
+            AnalyzeOutput.write(Sample.path(scenario), AnalysisSettings.DEFAULT, AnalyzeOutput.Form.TEXT, false, text);
+            String pattern = v.pattern().getText();
+            assertTrue(pattern.startsWith("Loss pattern: ") && text.toString().contains(pattern + "\n"), pattern);
+            assertEquals(3, v.tabs().getSelectionModel().getSelectedIndex());
+            GuiHarness.closeWindows(robot);
+        }
+    }
+
+    /** A click on a timeline column selects the first frame of that time in the packet list. */
+    @Test
+    void clickOnATimelineColumnSelectsItsFirstFrame(FxRobot robot) {
+        DiagnosisWindow.View v = openOn(robot, "rocev2-retry-exhausted", true);
+        GuiHarness.until("chart laid out", () -> v.chart().columns() > 8);
+        int n = v.chart().columns();
+        // The first column with a retransmission.
+        long[] retx = v.result().get().columns(1, n);
+        int c = 0;
+        while (retx[c] == 0) c++;
+        int want = v.result().get().firstFrameIn(c, n);
+        assertTrue(want > 1);
+        int col = c;
+        robot.clickOn(GuiHarness.screen(v.chart(), v.chart().columnCenter(col), 20));
+        GuiHarness.until("selection of " + want, () -> ctx.selectedFrame() == want);
+    }
+
+    /** Neither a file that is no capture nor a capture without frames makes the windows fail. */
+    @Test
+    void garbageAndEmptyCapturesOpenTheWindows(FxRobot robot, @TempDir Path dir) throws Exception {
+        Path garbage = dir.resolve("garbage.pcap");
+        Files.write(garbage, "this is not a capture at all, just text\n".repeat(10).getBytes());
+        List<String> errors = new ArrayList<>();
+        robot.interact(() -> ctx.setErrorSink(errors::add));
+        robot.interact(() -> ctx.open(garbage));
+        GuiHarness.until("garbage refused", () -> !errors.isEmpty());
+        DiagnosisWindow.View g = open(robot, false);
+        assertEquals("No capture is open.", robot.lookup("#diagnosis-empty").queryLabeled().getText());
+        assertNull(g.result().get());
+        GuiHarness.closeWindows(robot);
+        Path empty = dir.resolve("empty.pcap");
+        // A pcap file header (microseconds, little-endian, Ethernet) and no record.
+        Files.write(empty, new byte[] {(byte) 0xd4, (byte) 0xc3, (byte) 0xb2, (byte) 0xa1, 2, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                (byte) 0xff, (byte) 0xff, 0, 0, 1, 0, 0, 0});
+        robot.interact(() -> ctx.open(empty));
+        GuiHarness.until("empty capture open", () -> ctx.capture() != null && !ctx.busyProperty().get());
+        DiagnosisWindow.View e = open(robot, true);
+        GuiHarness.until("nothing to diagnose", () -> v(robot).startsWith("No frames"));
+        assertNull(e.result().get());
+    }
+
+    private static String v(FxRobot robot) { return robot.lookup("#diagnosis-empty").queryLabeled().getText(); }
+}
