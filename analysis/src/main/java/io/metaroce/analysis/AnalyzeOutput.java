@@ -108,11 +108,14 @@ public final class AnalyzeOutput {
                     // Built in order (Map.of's order changes from JVM to JVM).
                     java.util.Map<String, Object> more = new java.util.LinkedHashMap<>();
                     if (timeline != null) more.put("loss_timeline", timeline.toJsonMap());
+                    // Only when the capture held CE marks or CNPs: every other report stays as it was.
+                    if (r.congestionLoop() != null) more.put("congestion_loop", r.congestionLoop());
                     if (d != null) more.put("diagnosis", d.toJsonMap());
                     Reports.json(r, events, more, out, pretty);
                 } else {
                     Reports.text(r, events, out);
                     if (timeline != null) timeline.appendText(out);
+                    r.appendCongestionLoop(out);
                     if (d != null) d.appendText(out);
                 }
                 return r;
