@@ -137,6 +137,12 @@ public record AnalysisSettings(Set<Integer> rocePorts, Tap tap, long cnpInterval
      */
     public static final int CC_MIN_MEASURED_CNPS = 3;
 
+    /**
+     * CNPs due at least (CE marks in that many CNP intervals) before a QP whose receiver sent none is called
+     * {@code no-cnp}: a single mark left unanswered is MR-CC-002's finding, not proof the notification point is off.
+     */
+    public static final int CC_MIN_DUE_CNPS = 2;
+
     /** Nanoseconds of one PAUSE/PFC quantum (512 bit times) at the link speed, or 0 when it is unknown. */
     public double quantumNs() {
         return linkSpeedGbps > 0 ? 512 / linkSpeedGbps : 0;

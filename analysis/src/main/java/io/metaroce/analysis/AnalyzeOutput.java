@@ -46,7 +46,7 @@ public final class AnalyzeOutput {
         LossTimeline t = form == Form.EVENTS_JSONL ? null : new LossTimeline();
         Diagnoser d = t == null ? null : new Diagnoser(diagnosis.atNs()).withTimeline(t);
         return write(listener -> session(settings, progress).onEvent(listener).onFrame(d).run(file), form, pretty, out,
-                d == null ? null : () -> diagnosis.apply(d.finish()), t);
+                d == null ? null : r -> diagnosis.apply(d.congestionLoop(r.congestionLoop()).finish()), t);
     }
 
     /** As {@link #write(Path, AnalysisSettings, Form, boolean, Appendable)}, over a live source ({@link LiveAnalyzer}). */
@@ -64,7 +64,7 @@ public final class AnalyzeOutput {
         Diagnoser d = t == null ? null : new Diagnoser(null).withTimeline(t);
         try {
             return write(listener -> LiveAnalyzer.analyze(src, name, settings, false, listener, monitor, d), form, pretty, out,
-                    d == null ? null : d::finish, t);
+                    d == null ? null : r -> d.congestionLoop(r.congestionLoop()).finish(), t);
         } catch (CaptureException e) {
             throw new IllegalStateException(e); // a live source throws no CaptureException
         }
@@ -80,11 +80,11 @@ public final class AnalyzeOutput {
     }
 
     /**
-     * diagnosis: the diagnosis after the run, or null for none; timeline: the loss timeline the run's frames go to
+     * diagnosis: the diagnosis after the run, given its result (the congestion loop's verdicts), or null for none; timeline: the loss timeline the run's frames go to
      * (through the diagnoser, {@link Diagnoser#withTimeline}), fed the events here, or null for none.
      */
     private static AnalysisResult write(Run run, Form form, boolean pretty, Appendable out,
-                                        java.util.function.Supplier<Diagnosis> diagnosis, LossTimeline timeline)
+                                        java.util.function.Function<AnalysisResult, Diagnosis> diagnosis, LossTimeline timeline)
             throws CaptureException, IOException {
         try {
             if (form == Form.EVENTS_JSONL) {
@@ -103,7 +103,7 @@ public final class AnalyzeOutput {
                     events.event(e);
                     timeline.event(e);
                 });
-                Diagnosis d = diagnosis == null ? null : diagnosis.get();
+                Diagnosis d = diagnosis == null ? null : diagnosis.apply(r);
                 if (form == Form.JSON) {
                     // Built in order (Map.of's order changes from JVM to JVM).
                     java.util.Map<String, Object> more = new java.util.LinkedHashMap<>();

@@ -52,7 +52,7 @@ final class CongestionLoop {
     private final long intervalNs;
     final Samples delays = new Samples(), intervals = new Samples(), cuts = new Samples();
     /** Evidence frames: a CE mark the CNP answered, that CNP, the first data frame after it. */
-    long ceFrame = -1, cnpFrame = -1, dataAfterFrame = -1, firstCeNs = -1, firstCnpNs = -1;
+    long firstCeFrame = -1, ceFrame = -1, cnpFrame = -1, dataAfterFrame = -1, firstCeNs = -1, firstCnpNs = -1;
     boolean wantDataAfter;
 
     CongestionLoop(long windowNs, long intervalNs, long startNs) {
@@ -140,7 +140,10 @@ final class CongestionLoop {
 
     /** A CE-marked data frame on path p (0 for RoCEv2). */
     void ce(long t, long frame, int p) {
-        if (firstCeNs < 0) firstCeNs = t;
+        if (firstCeNs < 0) {
+            firstCeNs = t;
+            firstCeFrame = frame;
+        }
         int i = slot(p);
         if (unansweredNs[i] < 0) {
             unansweredNs[i] = t;
@@ -213,7 +216,9 @@ final class CongestionLoop {
         if (fl.cnps == 0) {
             // A mark whose reaction window the capture did not see to its end had no time for its CNP (as MR-CC-002).
             boolean hadTime = l != null && l.firstCeNs >= 0 && l.firstCeNs + s.ceWindowNs() <= lastNs;
-            return fl.ceMarks > 0 && seesReceiver && hadTime ? "no-cnp" : "unknown";
+            // And CNPs were due in two pacing intervals at least: one stray mark is MR-CC-002's, not a dead notification point.
+            boolean due = fl.cnpExpected >= AnalysisSettings.CC_MIN_DUE_CNPS;
+            return fl.ceMarks > 0 && seesReceiver && hadTime && due ? "no-cnp" : "unknown";
         }
         boolean sender = fl.view == View.SENDER;
         Long pace = l == null || !sender ? null : l.paceCut();
@@ -274,6 +279,7 @@ final class CongestionLoop {
     private List<Long> evidence() {
         List<Long> e = new ArrayList<>(3);
         if (ceFrame >= 0) e.add(ceFrame);
+        else if (firstCeFrame >= 0) e.add(firstCeFrame);
         if (cnpFrame >= 0) e.add(cnpFrame);
         if (dataAfterFrame >= 0) e.add(dataAfterFrame);
         return e;
