@@ -30,9 +30,10 @@ final class CongestionLoop {
      * The pace of the last {@link #PACKETS} data packets: time and bytes per ns since the packet before. A DCQCN
      * reaction point is a pacer: once it cut, no two packets leave closer than their size at the new rate, even when
      * the window or the application, not the pacer, decides how many bytes a window holds (the simulator's senders
-     * at a sender tap: the bytes in 50 us hardly change while the gap between packets doubles at every CNP).
+     * at a sender tap: the bytes in 50 us hardly change while the gap between packets doubles at every CNP). 64 are
+     * enough for a median and keep the state of a flow with CE marks or CNPs near 1.5 KB (an incast of many QPs).
      */
-    private static final int PACKETS = 256;
+    private static final int PACKETS = 64;
     private final long[] packetNs = new long[PACKETS];
     private final double[] packetPace = new double[PACKETS];
     private int packets;
@@ -40,7 +41,8 @@ final class CongestionLoop {
     /** Pace before the first CNP measured (bytes/ns), and per measured CNP the pace after it. */
     double firstPaceBefore = -1;
     final Samples paceCuts = new Samples();
-    private final ArrayList<Double> paceAfter = new ArrayList<>();
+    /** The pace after each measured CNP, in bytes per ms. */
+    private final Samples paceAfter = new Samples();
     /** CNPs waiting for their after window: {bucket, before bytes, after bytes or -1, CNP time, pace before bits}. */
     private final ArrayList<long[]> waiting = new ArrayList<>(2);
 
@@ -90,7 +92,7 @@ final class CongestionLoop {
             double before = Double.longBitsToDouble(w[4]), pa = pace((w[0] + 1) * bucketNs, (w[0] + HALF + 1) * bucketNs);
             if (before > 0 && pa > 0) {
                 paceCuts.add(Math.round(1e4 * (1 - pa / before)));
-                paceAfter.add(pa);
+                paceAfter.add(Math.round(pa * 1e6));
             }
             waiting.remove(i--);
         }
@@ -124,12 +126,8 @@ final class CongestionLoop {
      * floor (DCQCN's minimum rate), so the per-CNP median alone would call a working reaction point ignored.
      */
     Long paceCut() {
-        if (paceAfter.isEmpty() || firstPaceBefore <= 0) return null;
-        double[] a = new double[paceAfter.size()];
-        for (int i = 0; i < a.length; i++) a[i] = paceAfter.get(i);
-        Arrays.sort(a);
-        double m = a.length % 2 == 1 ? a[a.length / 2] : (a[a.length / 2 - 1] + a[a.length / 2]) / 2;
-        return Math.round(1e4 * (1 - m / firstPaceBefore));
+        if (paceAfter.size() == 0 || firstPaceBefore <= 0) return null;
+        return Math.round(1e4 * (1 - paceAfter.median() / 1e6 / firstPaceBefore));
     }
 
     private long sum(long from, long to) {
@@ -332,12 +330,17 @@ final class CongestionLoop {
 
     private static String us(Object ns) { return String.format(Locale.ROOT, "%.3f", ((Number) ns).longValue() / 1e3); }
 
-    /** A growable list of longs with min, median and max. */
+    /**
+     * A growable list of longs with min, median and max, of the first {@link #MAX} values (one per CNP at most: a
+     * capture of millions of CNPs keeps 512 KB per list, not a value per CNP).
+     */
     static final class Samples {
+        static final int MAX = 1 << 16;
         private long[] v = new long[8];
         private int n;
 
         void add(long x) {
+            if (n == MAX) return;
             if (n == v.length) v = Arrays.copyOf(v, n * 2);
             v[n++] = x;
         }

@@ -36,7 +36,7 @@ final class CongestionLoopCheck {
                 out.add(new Finding("cc-cnp-ignored", flow, "cnp_ignored", num(m.get("first_cnp_ns")),
                         String.format(Locale.ROOT, "%s CNPs reached the sender and its pace did not drop (%.1f %% against "
                                 + "the pace before the first; DCQCN halves it): the sender NIC's reaction point (DCQCN) is off",
-                                m.get("cnps"), ((Number) m.get("pace_cut_pct")).doubleValue()), evidence, d));
+                                m.get("cnps"), m.get("pace_cut_pct") instanceof Number n ? n.doubleValue() : 0.0), evidence, d));
             } else if ("no-cnp".equals(v)) {
                 out.add(new Finding("cc-no-cnp", flow, "no_cnp", num(m.get("first_ce_ns")),
                         String.format(Locale.ROOT, "%s CE-marked packets and no CNP back: the receiver NIC's notification "
