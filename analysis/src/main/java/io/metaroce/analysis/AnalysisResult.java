@@ -17,6 +17,7 @@ public final class AnalysisResult {
     private final List<FlowSummary> flows = new ArrayList<>();
     private final Map<String, FlowSummary> byId = new LinkedHashMap<>();
     private final Map<String, Object> flowControl;
+    private final Map<String, Object> congestionLoop;
 
     AnalysisResult(AnalysisEngine e, long ifDropped, long osDropped) {
         long captureGaps = 0, networkLosses = 0, gapPsns = 0, unique = 0, rtx = 0, cmFlows = 0;
@@ -81,6 +82,18 @@ public final class AnalysisResult {
         st.put("min_rtt_ns", e.settings().minRttNs());
         capture.put("settings", st);
         flowControl = e.flowControl();
+        congestionLoop = CongestionLoop.report(e.flowList(), e.settings(), e.lastNs);
+    }
+
+    /**
+     * The congestion loop per QP with CE marks or CNPs (JSON {@code congestion_loop}, text "Congestion loop"), or null
+     * when the capture held neither: then the reports print nothing of it.
+     */
+    public Map<String, Object> congestionLoop() { return congestionLoop; }
+
+    /** The text section of {@link #congestionLoop()} (nothing when it is null). */
+    public void appendCongestionLoop(Appendable out) throws java.io.IOException {
+        if (congestionLoop != null) CongestionLoop.appendText(out, congestionLoop);
     }
 
     /**

@@ -114,6 +114,35 @@ public record AnalysisSettings(Set<Integer> rocePorts, Tap tap, long cnpInterval
                 pathCountOverrides, checkIcrc, idleExpiryNs, duplicateWindowNs, maxFlows, gbps);
     }
 
+    /**
+     * The congestion loop's rate window (CE -> CNP -> rate cut): the flow's data bytes in this window before a CNP
+     * against the same window after it. One CNP interval: the notification point sends at most one CNP per interval, so
+     * the window after one CNP holds its reaction and not yet the next CNP's, and the window before holds the rate the
+     * previous CNP left (DCQCN's rate timer, 55 us, is of the same order). 50 us by default, as the interval.
+     */
+    public long ccRateWindowNs() { return cnpIntervalNs > 0 ? cnpIntervalNs : 50_000; }
+
+    /**
+     * A median cut of 10 % (1,000 basis points) or more over the measured CNPs is a rate drop. DCQCN cuts the rate by
+     * alpha/2 per CNP (alpha near 1 under steady marking: a half; the simulator's first cut is a half too); a few
+     * percent is within the noise of a window holding a few dozen packets (one packet of 25 is 4 %).
+     */
+    public long ccMinCutBasisPoints() { return CC_MIN_CUT_BASIS_POINTS; }
+
+    public static final long CC_MIN_CUT_BASIS_POINTS = 1_000;
+
+    /**
+     * CNPs measured at least before a sender whose rate does not drop is called {@code cnp-ignored}: one CNP may fall
+     * where the application had nothing more to send.
+     */
+    public static final int CC_MIN_MEASURED_CNPS = 3;
+
+    /**
+     * CNPs due at least (CE marks in that many CNP intervals) before a QP whose receiver sent none is called
+     * {@code no-cnp}: a single mark left unanswered is MR-CC-002's finding, not proof the notification point is off.
+     */
+    public static final int CC_MIN_DUE_CNPS = 2;
+
     /** Nanoseconds of one PAUSE/PFC quantum (512 bit times) at the link speed, or 0 when it is unknown. */
     public double quantumNs() {
         return linkSpeedGbps > 0 ? 512 / linkSpeedGbps : 0;

@@ -47,7 +47,7 @@ public final class AnalyzeOutput {
         Diagnoser d = t == null ? null : new Diagnoser(diagnosis.atNs()).withTimeline(t)
                 .withFlowControl(settings.linkSpeedGbps(), diagnosis.pfcWatchdogNs());
         return write(listener -> session(settings, progress).onEvent(listener).onFrame(d).run(file), form, pretty, out,
-                d == null ? null : () -> diagnosis.apply(d.finish()), t);
+                d == null ? null : r -> diagnosis.apply(d.congestionLoop(r.congestionLoop()).finish()), t);
     }
 
     /** As {@link #write(Path, AnalysisSettings, Form, boolean, Appendable)}, over a live source ({@link LiveAnalyzer}). */
@@ -66,7 +66,7 @@ public final class AnalyzeOutput {
                 .withFlowControl(settings.linkSpeedGbps(), Diagnoser.DEFAULT_PFC_WATCHDOG_NS);
         try {
             return write(listener -> LiveAnalyzer.analyze(src, name, settings, false, listener, monitor, d), form, pretty, out,
-                    d == null ? null : d::finish, t);
+                    d == null ? null : r -> d.congestionLoop(r.congestionLoop()).finish(), t);
         } catch (CaptureException e) {
             throw new IllegalStateException(e); // a live source throws no CaptureException
         }
@@ -82,11 +82,11 @@ public final class AnalyzeOutput {
     }
 
     /**
-     * diagnosis: the diagnosis after the run, or null for none; timeline: the loss timeline the run's frames go to
+     * diagnosis: the diagnosis after the run, given its result (the congestion loop's verdicts), or null for none; timeline: the loss timeline the run's frames go to
      * (through the diagnoser, {@link Diagnoser#withTimeline}), fed the events here, or null for none.
      */
     private static AnalysisResult write(Run run, Form form, boolean pretty, Appendable out,
-                                        java.util.function.Supplier<Diagnosis> diagnosis, LossTimeline timeline)
+                                        java.util.function.Function<AnalysisResult, Diagnosis> diagnosis, LossTimeline timeline)
             throws CaptureException, IOException {
         try {
             if (form == Form.EVENTS_JSONL) {
@@ -105,16 +105,19 @@ public final class AnalyzeOutput {
                     events.event(e);
                     timeline.event(e);
                 });
-                Diagnosis d = diagnosis == null ? null : diagnosis.get();
+                Diagnosis d = diagnosis == null ? null : diagnosis.apply(r);
                 if (form == Form.JSON) {
                     // Built in order (Map.of's order changes from JVM to JVM).
                     java.util.Map<String, Object> more = new java.util.LinkedHashMap<>();
                     if (timeline != null) more.put("loss_timeline", timeline.toJsonMap());
+                    // Only when the capture held CE marks or CNPs: every other report stays as it was.
+                    if (r.congestionLoop() != null) more.put("congestion_loop", r.congestionLoop());
                     if (d != null) more.put("diagnosis", d.toJsonMap());
                     Reports.json(r, events, more, out, pretty);
                 } else {
                     Reports.text(r, events, out);
                     if (timeline != null) timeline.appendText(out);
+                    r.appendCongestionLoop(out);
                     if (d != null) d.appendText(out);
                 }
                 return r;

@@ -36,6 +36,7 @@ final class Congestion {
                 fl.path(f.cnpPath).mrCnps++;
             }
             fl.lastCnpTime = f.timeNs;
+            loop(fl, f.timeNs).cnp(f.timeNs, f.number, mr ? f.cnpPath : 0);
             fl.lastReactionTime = f.timeNs;
             long[] k = pacingSlot(fl);
             if (k != null) k[1] = f.timeNs;
@@ -46,6 +47,7 @@ final class Congestion {
     /** A CE-marked request of fl (path: its MetaRoCE path, 0 for RoCEv2). */
     void ceMark(Flow fl, FrameFacts f, int path) {
         sink.ceMark(fl, f, path);
+        loop(fl, f.timeNs).ce(f.timeNs, f.number, path);
         // Expected CNPs: the notification point sends at most one per interval per pacing key.
         long[] k = pacingSlot(fl);
         long lastExpected = k != null ? k[0] : fl.lastExpectedCnp;
@@ -61,6 +63,12 @@ final class Congestion {
         boolean paced = f.timeNs - lastCnp <= settings.cnpIntervalNs();
         if (paced) return;
         ceQueue.add(f.number, f.timeNs, fl, sink.ceWithoutCnpPending(fl, f, path));
+    }
+
+    /** The flow's congestion loop, made at its first CE mark or CNP (only such flows measure their rate). */
+    private CongestionLoop loop(Flow fl, long t) {
+        if (fl.loop == null) fl.loop = new CongestionLoop(settings.ccRateWindowNs(), settings.cnpIntervalNs(), t);
+        return fl.loop;
     }
 
     /** [last expected CNP time, last actual CNP time] of the flow's pacing key, or null for per-QP pacing. */

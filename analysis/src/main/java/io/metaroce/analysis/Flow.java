@@ -76,6 +76,8 @@ final class Flow implements QpFlow {
     // Congestion.
     long lastCnpTime = Long.MIN_VALUE / 4, lastReactionTime = Long.MIN_VALUE / 4, lastExpectedCnp = Long.MIN_VALUE / 4;
     int lastCeCount = -1;
+    /** The congestion loop (CE -> CNP -> rate cut), made at the flow's first CE mark or CNP; null on every other flow. */
+    CongestionLoop loop;
     boolean credit;
     long grantedU = Long.MIN_VALUE;
     long stallSince = -1;

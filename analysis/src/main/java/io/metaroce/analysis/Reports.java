@@ -337,7 +337,7 @@ public final class Reports {
         rows(out, head, rows);
     }
 
-    private static void rows(Appendable out, String[] head, List<Object[]> rows) throws IOException {
+    static void rows(Appendable out, String[] head, List<Object[]> rows) throws IOException {
         int[] w = new int[head.length];
         for (int i = 0; i < head.length; i++) w[i] = head[i].length();
         for (Object[] r : rows) for (int i = 0; i < r.length; i++) w[i] = Math.max(w[i], str(r[i]).length());

@@ -106,6 +106,8 @@ final class RequestStream {
         OpcodeDef op = f.opcode;
         fl.dataPackets++;
         fl.payloadBytes += f.payloadLength;
+        // Only flows with CE marks or CNPs measure their rate (every other flow: this null check).
+        if (fl.loop != null) fl.loop.data(f.timeNs, f.number, f.payloadLength);
         boolean ce = f.ecn == 3;
         int kind = f.opcodeKinds();
         if ((kind & OpcodeKinds.UD) != 0) {

@@ -61,7 +61,8 @@ public final class Params {
         add(k, "buffer-bytes", "4194304", "switch egress buffer; packets beyond it are tail-dropped");
         add(k, "bottleneck-gbps", "0", "receiver downlink rate when lower than the line rate (0: line rate)");
         add(k, "cnp-interval-us", "50", "minimum gap between CNPs per QP (MR-CNPs per QP and path)");
-        add(k, "dcqcn", "true", "senders react to CNPs / MR-CNPs with a DCQCN-like rate cut and recovery");
+        add(k, "dcqcn", "true", "senders react to CNPs / MR-CNPs with a DCQCN-like rate cut and recovery; off:N[,N...]: "
+                + "all but the requesters of those RC QP pairs (in creation order), whose reaction point is off");
         add(k, "rto-us", "130", "retransmission timeout (RoCEv2: local ACK timeout 4.096 us * 2^5)");
         add(k, "reorder-timeout-us", "8", "MetaRoCE receiver: a gap older than this is reported by MR-NACK");
         add(k, "probe-interval-us", "0", "MetaRoCE: MR-PROBE on every path at this interval (0: off)");
@@ -168,7 +169,9 @@ public final class Params {
         String def = k.defaultValue();
         try {
             if (def.equals("true") || def.equals("false")) {
-                if (!v.equals("true") && !v.equals("false")) throw new IllegalArgumentException("true or false");
+                // dcqcn also takes off:N[,N...] (per-sender reaction points).
+                boolean perQp = key.equals("dcqcn") && v.matches("off:\\d{1,9}(,\\d{1,9})*");
+                if (!v.equals("true") && !v.equals("false") && !perQp) throw new IllegalArgumentException("true or false");
             } else if (isDecimal(k)) {
                 // NaN and Infinity parse, but no parameter means them: loss=NaN passed the 0..1 check (every
                 // comparison with NaN is false) and rto-us=NaN became a timeout of 0 ns, a run that never ended.

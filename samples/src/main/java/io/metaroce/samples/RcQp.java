@@ -86,7 +86,8 @@ final class RcQp implements Endpoint {
 
     private final int window, ackEvery, creditWindow, rnrTimerCode;
     private final long rto, reorderTimeout, cnpInterval, probeInterval, rnrRefill;
-    private final boolean dcqcn;
+    /** The reaction point: cuts the rate on CNPs (Sim turns it off for the QPs of dcqcn=off:N). */
+    boolean dcqcn;
     private final int retryCount;
     /** Timeouts in a row without progress (RoCEv2), against retryCount. */
     private int retries;
@@ -193,7 +194,7 @@ final class RcQp implements Endpoint {
         this.probeInterval = p.us("probe-interval-us");
         this.rnrRefill = p.us("rnr-refill-us");
         this.recvBuffers = p.i("rnr-buffers");
-        this.dcqcn = p.b("dcqcn");
+        this.dcqcn = !p.str("dcqcn").equals("false");
         this.retryCount = p.i("retry-count");
         this.dscp = host.dscp;
         this.rate = this.target = sim.fabric.lineRate;

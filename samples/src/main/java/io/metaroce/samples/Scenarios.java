@@ -64,6 +64,15 @@ public final class Scenarios {
                 Scenarios::generic, "transport=rocev2", "hosts=5", "workload=incast", "messages=20",
                 "message-size=fixed:4096", "message-gap-us=6", "pmtu=512", "ecn-threshold-bytes=32768", "bottleneck-gbps=10",
                 "vlan=100", "tap=receiver", "cm=false", "duration-us=1000");
+        add("rocev2-cnp-ignored",
+                "The rocev2-ecn-cnp incast with greedy senders (60 WRITEs of 4 KB back to back each), where the reaction "
+                        + "point of one sender, 10.0.0.2, is off (dcqcn=off:0): the receiver answers its CE marks with "
+                        + "CNPs as for the others, the three others cut their rate, 10.0.0.2 keeps sending at line rate "
+                        + "(48 ns between its 512-byte packets before and after every CNP). Captured at 10.0.0.2: the "
+                        + "capture that can show a reaction point ignoring CNPs (cc-cnp-ignored).",
+                Scenarios::generic, "transport=rocev2", "hosts=5", "workload=incast", "messages=60",
+                "message-size=fixed:4096", "message-gap-us=0", "pmtu=512", "ecn-threshold-bytes=32768", "bottleneck-gbps=10",
+                "vlan=100", "tap=sender", "cm=false", "dcqcn=off:0", "duration-us=1000");
         add("rocev2-rnr",
                 "RoCEv2 receiver not ready: the responder has 2 receive buffers and posts one more every 20 us, "
                         + "so SENDs hit RNR NAKs (AETH 0x23: RNR timer code 3 = 0.03 ms); the requester pauses "

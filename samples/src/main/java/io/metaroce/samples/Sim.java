@@ -73,6 +73,18 @@ final class Sim {
             fabric.linkMtu(params.i("link-mtu"));
             faultAt = 0;
         }
+        String dcqcn = params.str("dcqcn");
+        if (dcqcn.startsWith("off:")) {
+            // The reaction point off on these requesters only: they keep their rate whatever CNPs come back.
+            for (String n : dcqcn.substring(4).split(",")) {
+                int i = Integer.parseInt(n);
+                if (i >= connections.size()) continue;
+                RcQp q = connections.get(i).requester();
+                q.dcqcn = false;
+                failures.add(new Failure(q.flow, "cnp_ignored", -1, ordered("cnp_interval_us", params.d("cnp-interval-us"),
+                        "reaction_point", "off")));
+            }
+        }
         int odd = params.i("odd-dscp-qp");
         if (odd >= 0 && odd < connections.size()) {
             RcQp q = connections.get(odd).requester();

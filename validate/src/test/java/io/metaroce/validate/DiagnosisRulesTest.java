@@ -48,7 +48,7 @@ class DiagnosisRulesTest {
             Map.entry("mtu_asymmetric", "mtu-asymmetric"), Map.entry("off_rail_peer", "address-off-rail"),
             Map.entry("source_address_changed", "address-source-changed"), Map.entry("answers_to_old_address", "qp-never-answered"),
             Map.entry("mtu_cm_mismatch", "mtu-cm-mismatch"), Map.entry("gid_ipv4_mapped", "gid-ipv4-mapped"),
-            Map.entry("gid_link_local", "gid-link-local"));
+            Map.entry("gid_link_local", "gid-link-local"), Map.entry("cnp_ignored", "cc-cnp-ignored"));
 
     @Test
     void everyDiagnosisTheAnalysisMakesHasItsRuleAndEveryRuleItsDiagnosis() throws Exception {
@@ -81,7 +81,9 @@ class DiagnosisRulesTest {
         Map<Long, Long> times = new HashMap<>();
         for (JsonNode f : truth.get("frames")) times.put(f.get("n").asLong(), f.get("t").asLong());
         Diagnoser d = new Diagnoser();
-        new AnalysisSession(AnalysisSettings.DEFAULT, AnalysisSession.Options.RESULTS).onFrame(d).run(cap);
+        // The congestion loop's verdicts come from the engine's result (cc-cnp-ignored, cc-no-cnp).
+        d.congestionLoop(new AnalysisSession(AnalysisSettings.DEFAULT, AnalysisSession.Options.RESULTS).onFrame(d).run(cap)
+                .congestionLoop());
         FileResult r = FileValidator.validate(cap, settings, false, null);
         assertNull(r.error(), r.error());
         return new Run(r, truth, times, d.finish().findings());
@@ -90,7 +92,7 @@ class DiagnosisRulesTest {
     @ParameterizedTest
     @ValueSource(strings = {"rocev2-retry-exhausted", "rocev2-mtu-blackhole", "rocev2-peer-dead", "rocev2-link-down",
             "rocev2-hang", "rocev2-dscp0-qp", "rocev2-one-source-port", "rocev2-asymmetric-mtu", "rocev2-off-rail-peer",
-            "rocev2-source-address-change", "rocev2-cm-mtu-mismatch", "rocev2-gid-misconfig"})
+            "rocev2-source-address-change", "rocev2-cm-mtu-mismatch", "rocev2-gid-misconfig", "rocev2-cnp-ignored"})
     void eachFaultSampleReportsItsRuleOnTheTruthsQpWhereTheFaultShows(String scenario) throws Exception {
         Run r = run(scenario, ValidateSettings.defaults());
         String tapHost = r.truth.get("capture").get("tap_host").asText();

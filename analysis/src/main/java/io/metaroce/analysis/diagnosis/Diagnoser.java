@@ -347,6 +347,15 @@ public final class Diagnoser implements AnalysisSession.FrameObserver {
                 + (cls == FlowControl.LINK ? " link" : " priority " + cls);
     }
 
+    /** The engine's congestion loop (AnalysisResult#congestionLoop), or null: its verdicts become diagnoses. */
+    private Map<String, Object> congestionLoop;
+
+    /** Hands the engine's congestion loop over (after the pass, before {@link #finish()}); null for none. */
+    public Diagnoser congestionLoop(Map<String, Object> loop) {
+        congestionLoop = loop;
+        return this;
+    }
+
     /** The diagnosis of everything seen. */
     public Diagnosis finish() {
         HangSnapshot hang = snapshot != null ? snapshot : HangSnapshot.take(directions, atNs != null ? atNs : lastNs);
@@ -360,6 +369,7 @@ public final class Diagnoser implements AnalysisSession.FrameObserver {
         findings.addAll(RailCheck.check(directions));
         findings.addAll(SourceChange.check(directions));
         if (pauses != null) pauseFindings(findings);
+        findings.addAll(CongestionLoopCheck.check(congestionLoop));
         java.util.Map<String, String> ids = new java.util.LinkedHashMap<>();
         for (QpDirection d : directions) ids.put(d.id, d.peer == null ? null : d.peer.id);
         return new Diagnosis(findings, hang, TimeSplit.of(directions, lastNs), firstNs, ids, null, framesNotDiagnosed);

@@ -91,15 +91,16 @@ public final class DiagnosisRun {
             if (firstFrame[b] == 0) firstFrame[b] = f;
         }
         LossTimeline t = new LossTimeline();
-        Diagnoser d = new Diagnoser(null).withTimeline(t);
+        // Wired as analyze's (AnalyzeOutput): the PAUSE/PFC frames and the congestion loop give their findings too.
+        Diagnoser d = new Diagnoser(null).withTimeline(t)
+                .withFlowControl(AnalysisSettings.DEFAULT.linkSpeedGbps(), Diagnoser.DEFAULT_PFC_WATCHDOG_NS);
         AnalysisSession s = new AnalysisSession(AnalysisSettings.DEFAULT, AnalysisSession.Options.RESULTS)
                 .onEvent(e -> {
                     t.event(e);
                     count(fine, e, first, bin);
                 }).onFrame(d);
         if (started != null) started.accept(s);
-        s.run(file);
-        Diagnosis dg = d.finish();
+        Diagnosis dg = d.congestionLoop(s.run(file).congestionLoop()).finish();
         StringBuilder text = new StringBuilder();
         try {
             t.appendText(text);
