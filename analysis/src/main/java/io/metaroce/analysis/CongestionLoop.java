@@ -27,6 +27,14 @@ final class CongestionLoop {
     /** Bucket of the latest data frame or CNP; the first bucket whose bytes the ring holds whole. */
     private long current = Long.MIN_VALUE, historyFrom;
     /**
+     * Where the current bucket ends (ns), its ring slot, and the first bucket at which a waiting CNP's after window has
+     * passed (Long.MAX_VALUE when none waits): a data frame inside the current bucket with no CNP to decide, the
+     * common case, adds its bytes without a division (a CE-heavy capture feeds every data frame here; the division
+     * and the modulo per frame were most of this class's cost there).
+     */
+    private long nextBucketNs = Long.MIN_VALUE, completeAt = Long.MAX_VALUE;
+    private int slot;
+    /**
      * The pace of the last {@link #PACKETS} data packets: time and bytes per ns since the packet before. A DCQCN
      * reaction point is a pacer: once it cut, no two packets leave closer than their size at the new rate, even when
      * the window or the application, not the pacer, decides how many bytes a window holds (the simulator's senders
@@ -34,6 +42,13 @@ final class CongestionLoop {
      * enough for a median and keep the state of a flow with CE marks or CNPs near 1.5 KB (an incast of many QPs).
      */
     private static final int PACKETS = 64;
+    /** pace()'s scratch, one per thread (engines may run in parallel); a subclass, not a lambda, for the AOT cache. */
+    private static final ThreadLocal<double[]> SCRATCH = new ThreadLocal<>() {
+        @Override
+        protected double[] initialValue() {
+            return new double[PACKETS];
+        }
+    };
     private final long[] packetNs = new long[PACKETS];
     private final double[] packetPace = new double[PACKETS];
     private int packets;
@@ -66,10 +81,12 @@ final class CongestionLoop {
 
     /** A data frame of the flow (payload bytes). */
     void data(long t, long frame, long bytes) {
-        long b = t / bucketNs;
-        if (!waiting.isEmpty()) complete(b);
-        roll(b);
-        ring[(int) (Math.floorMod(current, SLOTS))] += bytes;
+        if (t >= nextBucketNs || current >= completeAt) {
+            long b = t / bucketNs;
+            if (b >= completeAt) complete(b);
+            roll(b);
+        }
+        ring[slot] += bytes;
         if (lastDataNs != Long.MIN_VALUE && t > lastDataNs) {
             int i = packets++ % PACKETS;
             packetNs[i] = t;
@@ -96,24 +113,34 @@ final class CongestionLoop {
             }
             waiting.remove(i--);
         }
+        completeAt = Long.MAX_VALUE;
+        for (int i = 0; i < waiting.size(); i++) completeAt = Math.min(completeAt, waiting.get(i)[0] + HALF + 1);
     }
 
     /** Moves the ring to bucket b, freezing the after windows that are about to leave it. */
     private void roll(long b) {
         if (b <= current) return;
-        for (long[] w : waiting) if (w[2] < 0 && b > w[0] + HALF) w[2] = sum(w[0] + 1, w[0] + HALF);
+        // Indexed loops over waiting: a for-each allocates an iterator per call under C1 (no escape analysis there).
+        for (int i = 0; i < waiting.size(); i++) {
+            long[] w = waiting.get(i);
+            if (w[2] < 0 && b > w[0] + HALF) w[2] = sum(w[0] + 1, w[0] + HALF);
+        }
         if (current == Long.MIN_VALUE || b - current >= SLOTS) {
             Arrays.fill(ring, 0);
         } else {
             for (long k = current + 1; k <= b; k++) ring[(int) Math.floorMod(k, SLOTS)] = 0;
         }
         current = b;
+        slot = (int) Math.floorMod(b, SLOTS);
+        nextBucketNs = (b + 1) * bucketNs;
     }
 
     /** The median pace (bytes/ns) of the kept packets in [from, to), or -1 without any. */
     private double pace(long from, long to) {
         int n = Math.min(packets, PACKETS), k = 0;
-        double[] v = new double[n];
+        // One scratch array per engine thread, not one per call: twice per CNP, a CE-heavy capture's fresh arrays
+        // were most of its analysis' page faults.
+        double[] v = SCRATCH.get();
         for (int i = 0; i < n; i++) if (packetNs[i] >= from && packetNs[i] < to) v[k++] = packetPace[i];
         if (k == 0) return -1;
         Arrays.sort(v, 0, k);
@@ -176,6 +203,7 @@ final class CongestionLoop {
             if (before > 0) {
                 if (firstPaceBefore < 0 && pb > 0) firstPaceBefore = pb;
                 waiting.add(new long[] {b, before, -1, t, Double.doubleToRawLongBits(pb)});
+                completeAt = Math.min(completeAt, b + HALF + 1);
             }
         }
         if (cnpFrame < 0 && ceFrame < 0) {
