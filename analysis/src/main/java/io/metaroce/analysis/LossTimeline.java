@@ -21,9 +21,9 @@ public final class LossTimeline implements AnalysisEngine.EventListener {
     static final int BINS = 128;
     static final int COLUMNS = 64;
     /** The counts, in {@link #series}' order. */
-    static final String[] NAMES = {"frames", "retransmissions", "timeouts", "naks", "rnr_naks", "psn_gaps", "ce_marks",
-            "cnps"};
-    static final int FRAMES = 0, RETX = 1, TIMEOUTS = 2, NAKS = 3, RNR = 4, GAPS = 5, CE = 6, CNPS = 7;
+    public static final String[] NAMES = {"frames", "retransmissions", "timeouts", "naks", "rnr_naks", "psn_gaps",
+            "ce_marks", "cnps"};
+    public static final int FRAMES = 0, RETX = 1, TIMEOUTS = 2, NAKS = 3, RNR = 4, GAPS = 5, CE = 6, CNPS = 7;
     private static final String[] LABELS = {"Frames", "Retransmissions", "  of which timeouts", "NAKs (sequence error)",
             "RNR NAKs", "PSNs missing", "CE marks", "CNPs"};
     /** Fewer losses than this make no pattern (one NAK is "a burst" of one). */
@@ -40,23 +40,43 @@ public final class LossTimeline implements AnalysisEngine.EventListener {
         series[FRAMES][bin(t)]++;
     }
 
-    @Override
-    public void event(AnalysisEvent e) {
+    /** Where an analysis event counts: a row of {@link #NAMES} at a time, by an amount. */
+    public interface Counts {
+        void add(int row, long timeNs, long amount);
+    }
+
+    /**
+     * The rows an event counts in (a spurious resend is no loss; a timeout counts as a retransmission too): the one
+     * rule for these bins and for anything that bins the same events otherwise (the GUI's finer timeline).
+     */
+    public static void count(AnalysisEvent e, Counts to) {
         // instanceof rather than a pattern switch: the switch's bootstrap spins a class at run time on first use.
         if (e instanceof AnalysisEvent.Retransmission r) {
             if (r.spurious() == FrameVerdict.Spurious.YES) return;
-            int b = bin(r.timeNs());
-            series[RETX][b]++;
-            if (r.cause() == Cause.TIMEOUT) series[TIMEOUTS][b]++;
+            to.add(RETX, r.timeNs(), 1);
+            if (r.cause() == Cause.TIMEOUT) to.add(TIMEOUTS, r.timeNs(), 1);
         } else if (e instanceof AnalysisEvent.Nak n) {
-            series[n.rnr() ? RNR : NAKS][bin(n.timeNs())]++;
+            to.add(n.rnr() ? RNR : NAKS, n.timeNs(), 1);
         } else if (e instanceof AnalysisEvent.PsnGap g) {
-            series[GAPS][bin(g.timeNs())] += Math.max(0, g.missing());
+            to.add(GAPS, g.timeNs(), Math.max(0, g.missing()));
         } else if (e instanceof AnalysisEvent.CeMark c) {
-            series[CE][bin(c.timeNs())]++;
+            to.add(CE, c.timeNs(), 1);
         } else if (e instanceof AnalysisEvent.Cnp c) {
-            series[CNPS][bin(c.timeNs())]++;
+            to.add(CNPS, c.timeNs(), 1);
         }
+    }
+
+    /** These bins as {@link #count}'s target (a nested class, not a lambda: nothing spun at run time). */
+    private final Counts counts = new Counts() {
+        @Override
+        public void add(int row, long timeNs, long amount) {
+            series[row][bin(timeNs)] += amount;
+        }
+    };
+
+    @Override
+    public void event(AnalysisEvent e) {
+        count(e, counts);
     }
 
     /** The bin of time t, widening the bins while t lies past the last; a time before the first frame's is bin 0. */

@@ -3,8 +3,6 @@ package io.metaroce.gui.stats;
 import io.metaroce.analysis.AnalysisEvent;
 import io.metaroce.analysis.AnalysisSession;
 import io.metaroce.analysis.AnalysisSettings;
-import io.metaroce.analysis.Cause;
-import io.metaroce.analysis.FrameVerdict;
 import io.metaroce.analysis.LossTimeline;
 import io.metaroce.analysis.diagnosis.Diagnoser;
 import io.metaroce.analysis.diagnosis.Diagnosis;
@@ -30,16 +28,14 @@ import java.util.function.Consumer;
  *
  * <p>The timeline is also binned finer than analyze's 64 columns ({@link #FINE_BINS} bins over the capture's time
  * span), so a wide window draws more detail: the frames from the frame index, the events as they come. The counts
- * follow {@link LossTimeline#event}'s rules; a test holds the totals equal to analyze's.
+ * follow {@link LossTimeline#count}'s rules; a test holds the totals equal to analyze's.
  */
 public final class DiagnosisRun {
     /** The timeline's rows, in analyze's order and JSON names ({@code loss_timeline.series}). */
-    public static final String[] SERIES = {"frames", "retransmissions", "timeouts", "naks", "rnr_naks", "psn_gaps",
-            "ce_marks", "cnps"};
+    public static final String[] SERIES = LossTimeline.NAMES;
     /** The rows' labels, as analyze's text section. */
     public static final String[] LABELS = {"Frames", "Retransmissions", "of which timeouts", "NAKs (sequence error)",
             "RNR NAKs", "PSNs missing", "CE marks", "CNPs"};
-    static final int FRAMES = 0, RETX = 1, TIMEOUTS = 2, NAKS = 3, RNR = 4, GAPS = 5, CE = 6, CNPS = 7;
     /** Fine bins over the capture's time span: a power of two, so that columns merge whole pairs of them. */
     public static final int FINE_BINS = 2048;
 
@@ -87,7 +83,7 @@ public final class DiagnosisRun {
         int[] firstFrame = new int[FINE_BINS];
         for (int f = 1; f <= n; f++) {
             int b = bin(index.timeNanos(f), first, bin);
-            fine[FRAMES][b]++;
+            fine[LossTimeline.FRAMES][b]++;
             if (firstFrame[b] == 0) firstFrame[b] = f;
         }
         LossTimeline t = new LossTimeline();
@@ -110,23 +106,9 @@ public final class DiagnosisRun {
         return new DiagnosisRun(dg, t.toJsonMap(), patternOf(text.toString()), first, bin, fine, firstFrame);
     }
 
-    /** A finer bin for each loss event, by {@link LossTimeline#event}'s rules (spurious resends are no loss). */
+    /** A finer bin for each loss event, by the rule analyze's timeline counts it with ({@link LossTimeline#count}). */
     private static void count(long[][] fine, AnalysisEvent e, long first, long bin) {
-        // instanceof rather than a pattern switch, as LossTimeline does.
-        if (e instanceof AnalysisEvent.Retransmission r) {
-            if (r.spurious() == FrameVerdict.Spurious.YES) return;
-            int b = bin(r.timeNs(), first, bin);
-            fine[RETX][b]++;
-            if (r.cause() == Cause.TIMEOUT) fine[TIMEOUTS][b]++;
-        } else if (e instanceof AnalysisEvent.Nak k) {
-            fine[k.rnr() ? RNR : NAKS][bin(k.timeNs(), first, bin)]++;
-        } else if (e instanceof AnalysisEvent.PsnGap g) {
-            fine[GAPS][bin(g.timeNs(), first, bin)] += Math.max(0, g.missing());
-        } else if (e instanceof AnalysisEvent.CeMark c) {
-            fine[CE][bin(c.timeNs(), first, bin)]++;
-        } else if (e instanceof AnalysisEvent.Cnp c) {
-            fine[CNPS][bin(c.timeNs(), first, bin)]++;
-        }
+        LossTimeline.count(e, (row, timeNs, amount) -> fine[row][bin(timeNs, first, bin)] += amount);
     }
 
     /** A time before the first frame's is bin 0, as in analyze's timeline. */
