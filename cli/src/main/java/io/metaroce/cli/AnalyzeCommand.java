@@ -34,7 +34,8 @@ import picocli.CommandLine.Spec.Target;
                 + "timeout, rnr), spurious and out-of-order packets, ECN/CNP accounting, MetaRoCE path health and "
                 + "capture integrity (capture loss vs network loss).",
         footer = {"", "Examples:", "  metaroce analyze -r x.pcapng", "  metaroce analyze -r x.pcapng -T json --tap host:10.0.0.1",
-                "  metaroce analyze -r x.pcapng --events jsonl | grep retransmission"})
+                "  metaroce analyze -r x.pcapng --events jsonl | grep retransmission",
+                "  metaroce analyze -r x.pcapng --nccl rank0.log"})
 public final class AnalyzeCommand implements Callable<Integer> {
     @picocli.CommandLine.Spec(Target.SELF)
     CommandSpec spec;
@@ -125,6 +126,10 @@ public final class AnalyzeCommand implements Callable<Integer> {
 
     @Option(names = "--peer", paramLabel = "IP", description = "diagnosis only for flows to or from this address (an NCCL warning's peer)")
     String peer;
+
+    @Option(names = "--nccl", paramLabel = "WARNING|LOGFILE",
+            description = "diagnosis only for the QPs an NCCL warning names ('NET/IB : Got completion from peer ...', pasted), or every such warning of a log file; --qp/--peer replace its keys")
+    String nccl;
 
     @Override
     public Integer call() throws IOException {
@@ -256,6 +261,9 @@ public final class AnalyzeCommand implements Callable<Integer> {
         if ((at != null || qp != null || peer != null) && (events != null || live.live())) {
             throw new ParameterException(spec.commandLine(), "--at, --qp and --peer apply to the diagnosis of -r FILE (-T text or json)");
         }
+        if (nccl != null && (events != null || live.live())) {
+            throw new ParameterException(spec.commandLine(), "--nccl applies to the diagnosis of -r FILE (-T text or json)");
+        }
         // The storm diagnosis is printed with the report of a file only; --events and -i would drop the option unsaid.
         if (pfcWatchdogMs != null && (events != null || live.live())) {
             throw new ParameterException(spec.commandLine(), "--pfc-watchdog applies to the diagnosis of -r FILE (-T text or json)");
@@ -280,7 +288,8 @@ public final class AnalyzeCommand implements Callable<Integer> {
         }
         String p = peer == null ? null : canonicalAddress(peer.trim());
         return new io.metaroce.analysis.diagnosis.DiagnosisOptions(at == null ? null : Math.round(at * 1e9), q, p,
-                pfcWatchdogMs == null ? io.metaroce.analysis.diagnosis.Diagnoser.DEFAULT_PFC_WATCHDOG_NS : Math.round(pfcWatchdogMs * 1e6));
+                pfcWatchdogMs == null ? io.metaroce.analysis.diagnosis.Diagnoser.DEFAULT_PFC_WATCHDOG_NS : Math.round(pfcWatchdogMs * 1e6),
+                nccl == null ? List.of() : NcclOption.read(nccl, spec.commandLine()));
     }
 
     /** An IP address as flow ids write it (IPv6 in RFC 5952 form), so "fd00:0::1" finds "fd00::1". */

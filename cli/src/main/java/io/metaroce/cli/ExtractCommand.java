@@ -45,8 +45,12 @@ public final class ExtractCommand implements Callable<Integer> {
     @Mixin
     IndexBackend backend;
 
-    @Parameters(paramLabel = "QUERY", index = "0", description = "the flows to extract (the search query language)")
+    @Parameters(paramLabel = "QUERY", index = "0", arity = "0..1", description = "the flows to extract (the search query language)")
     String query;
+
+    @Option(names = "--nccl", paramLabel = "WARNING|LOGFILE",
+            description = "the flows an NCCL warning names (as search --nccl); ANDed with QUERY")
+    String nccl;
 
     @Option(names = {"-w", "--write"}, paramLabel = "FILE", required = true, description = "the pcapng to write")
     Path output;
@@ -57,6 +61,8 @@ public final class ExtractCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         PrintStream err = System.err;
+        String query = NcclOption.combine(nccl, this.query, spec.commandLine());
+        if (nccl != null) err.println("metaroce extract: query from --nccl: " + FrontDoor.printable(query));
         FlowQuery q;
         try {
             q = FlowQueryParser.parse(query);

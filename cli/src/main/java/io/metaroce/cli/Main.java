@@ -205,8 +205,8 @@ public final class Main implements Runnable {
         if (e instanceof CommandLine.MissingParameterException p && p.getMissing() != null && !p.getMissing().isEmpty()) {
             CommandLine.Model.ArgSpec missing = p.getMissing().get(0);
             if (missing instanceof CommandLine.Model.PositionalParamSpec q) {
-                return q.paramLabel().equals("QUERY") ? "no query given (e.g. 'naks:>5', or '*:*' for every flow)"
-                        : "no " + q.paramLabel() + " given (" + help + ")";
+                // search and extract take their QUERY or --nccl: NcclOption#combine says it when both are missing.
+                return "no " + q.paramLabel() + " given (" + help + ")";
             }
             if (missing instanceof CommandLine.Model.OptionSpec o) {
                 // extract without -w: the option and what it is for, from its description.

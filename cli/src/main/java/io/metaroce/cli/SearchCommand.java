@@ -51,7 +51,8 @@ import picocli.CommandLine.Spec;
         footer = {"", "Examples:", "  metaroce search --index flows.idx 'retransmitted_packets:[1 TO *]' \\",
                 "      --sort retransmitted_packets",
                 "  metaroce search --index flows.idx 'src:10.0.0.0/24 AND naks:>0' -T jsonl",
-                "  metaroce search --index flows.idx '*:*' --top dest_qp --by naks"})
+                "  metaroce search --index flows.idx '*:*' --top dest_qp --by naks",
+                "  metaroce search --index flows.idx --nccl rank0.log"})
 public final class SearchCommand implements Callable<Integer> {
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSS'Z'", Locale.ROOT).withZone(ZoneOffset.UTC);
     /** The columns of the text table beside the flow id, capture and first time. */
@@ -69,8 +70,12 @@ public final class SearchCommand implements Callable<Integer> {
     @Mixin
     IndexBackend backend;
 
-    @Parameters(paramLabel = "QUERY", index = "0", description = "the query ('*:*' for every flow)")
+    @Parameters(paramLabel = "QUERY", index = "0", arity = "0..1", description = "the query ('*:*' for every flow)")
     String query;
+
+    @Option(names = "--nccl", paramLabel = "WARNING|LOGFILE",
+            description = "the flows an NCCL warning names (its peer's RoCE address, its qp_num), pasted or every one of a log file; ANDed with QUERY")
+    String nccl;
 
     @Option(names = {"-T", "--format"}, paramLabel = "text|json|jsonl", defaultValue = "text", description = "output format (default text)")
     String format;
@@ -95,6 +100,8 @@ public final class SearchCommand implements Callable<Integer> {
         if ((top == null) != (by == null)) throw new ParameterException(spec.commandLine(), "--top and --by go together (--top dest_qp --by naks)");
         // --top's values are ordered by their --by sums: a --sort beside it was ignored without a word.
         if (top != null && sort != null) throw new ParameterException(spec.commandLine(), "--sort orders flows, --top lists values by their --by sums: give one");
+        String query = NcclOption.combine(nccl, this.query, spec.commandLine());
+        if (nccl != null) err.println("metaroce search: query from --nccl: " + FrontDoor.printable(query));
         FlowQuery q;
         try {
             q = FlowQueryParser.parse(query);

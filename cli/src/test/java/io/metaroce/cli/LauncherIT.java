@@ -218,6 +218,37 @@ class LauncherIT {
             for (JsonNode q : h.get("qps")) if (q.get("last_event").asText().equals("retry")) stuck++;
             assertEquals(1, stuck, "the black-holed QP resends: " + r.show());
         });
+        // The warning as NCCL prints it: the peer is the socket's address (another interface), the RoCE one is in the GIDs.
+        String warn = "node1:3197:3197 [1] transport/net_ib.cc:1296 NCCL WARN NET/IB : Got completion from peer 192.168.7.2<33092> "
+                + "with status=12 opcode=0 len=0 vendor err 129 (Send) localGid ::ffff:10.0.0.1 remoteGids::ffff:10.0.0.2 hca mlx5_0";
+        add("analyze --nccl (a pasted warning)", Call.of("analyze", "-r", retry, "--nccl", warn), r -> {
+            ok(r);
+            assertTrue(r.out().contains("NCCL warning: status 12 IBV_WC_RETRY_EXC_ERR, vendor err 129 (0x81), Send"), r.show());
+            assertTrue(r.out().contains("transport retry counter exceeded"), r.show());
+            assertTrue(r.out().contains("Lookup --peer 10.0.0.2: "), "the remote GID's address, not the socket's: " + r.show());
+            assertTrue(r.out().contains("qp-retry-exhausted") && r.out().contains(dead), r.show());
+        });
+        // A log: the CQE warning names the local QPN (0x19 = 25), repeated lines are one warning, other lines are skipped.
+        Path log = tmp.resolve("rank0.log");
+        try {
+            java.nio.file.Files.writeString(log, "node1:3197:3197 [1] NCCL INFO Channel 00/0 : 0[0] -> 1[0] [send] via NET/IB/0\n"
+                    + "node1:3197:3201 [1] NCCL WARN NET/IB: ncclIbTest: Got CQE with error (devIndex=0, req=0x7f, comm=0x7f (send), wr_id=0, qp_num=25)\n"
+                    + "node1:3197:3201 [1] NCCL WARN NET/IB: ncclIbTest: Got CQE with error (devIndex=0, req=0x7f, comm=0x7f (send), wr_id=0, qp_num=25)\n");
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        add("analyze --nccl LOGFILE -T json", Call.of("analyze", "-r", retry, "--nccl", log.toString(), "-T", "json"), r -> {
+            ok(r);
+            JsonNode l = parse(r.out(), r).get("diagnosis").get("lookup");
+            assertEquals("--qp 0x19", l.get("keys").asText(), r.show());
+            assertEquals(1, l.get("nccl").size(), "one warning, said twice: " + r.show());
+            assertEquals(25, l.get("nccl").get(0).get("qp_num").asInt(), r.show());
+            boolean found = false;
+            for (JsonNode f : parse(r.out(), r).get("diagnosis").get("findings")) found |= f.get("subject").asText().equals(dead);
+            assertTrue(found, r.show());
+        });
+        add("analyze --nccl not a warning", Call.of("analyze", "-r", retry, "--nccl", "NCCL INFO all fine"), LauncherCases::oneLineExit2);
+        add("analyze --nccl a log without one", Call.of("analyze", "-r", retry, "--nccl", retry), LauncherCases::oneLineExit2);
         add("analyze --qp not a number", Call.of("analyze", "-r", retry, "--qp", "0xzz"), LauncherCases::oneLineExit2);
         add("analyze --peer not an address", Call.of("analyze", "-r", retry, "--peer", "host.example"), LauncherCases::oneLineExit2);
     }

@@ -44,6 +44,7 @@ class QuerySweepIT {
         assertEquals(0, made.exit(), made.show());
         queryCases(idx.toString());
         fullWidthCases(idx.toString());
+        ncclCases(idx.toString());
         indexCases(idx);
         CASES.runAll();
     }
@@ -103,6 +104,57 @@ class QuerySweepIT {
      * the parser: it found nothing and said nothing of why. Such a search now says what was probably meant, on stderr,
      * and keeps the exit code of a search without a hit (0); a query without them that finds nothing says nothing.
      */
+    /**
+     * search and extract --nccl: the flows an NCCL warning names, found by the keys it carries (the remote GID's
+     * address, not the socket peer it prints; the CQE warning's qp_num), alone or ANDed with a query.
+     */
+    private static void ncclCases(String index) {
+        String warn = "host:1:2 [0] NCCL WARN NET/IB : Got completion from peer 192.168.7.2<33092> with status=12 opcode=0 "
+                + "len=0 vendor err 129 (Send) localGid ::ffff:10.0.0.1 remoteGids::ffff:10.0.0.2 hca mlx5_0";
+        add("search --nccl WARNING", Call.of("search", "--index", index, "--nccl", warn, "-T", "json"), r -> {
+            assertEquals(0, r.exit(), r.show());
+            assertTrue(r.err().contains("metaroce search: query from --nccl: (src:10.0.0.2 OR dst:10.0.0.2)"), r.show());
+            com.fasterxml.jackson.databind.JsonNode o = json(r);
+            assertTrue(o.get("total").asInt() > 0, r.show());
+            for (var f : o.get("flows")) {
+                assertTrue(f.get("src").asText().equals("10.0.0.2") || f.get("dst").asText().equals("10.0.0.2"), r.show());
+            }
+        });
+        // qp_num=19 (0x13): the flow towards that QP and its paired direction (whose source QP it is).
+        String cqe = "NCCL WARN NET/IB: ncclIbTest: Got CQE with error (devIndex=0, req=0x7f, comm=0x7f (send), wr_id=0, qp_num=19)";
+        add("search --nccl CQE warning", Call.of("search", "--index", index, "--nccl", cqe, "-T", "json"), r -> {
+            assertEquals(0, r.exit(), r.show());
+            com.fasterxml.jackson.databind.JsonNode o = json(r);
+            assertEquals(2, o.get("total").asInt(), "the flow towards QP 0x13 and the one it sends (its peer): " + r.show());
+            for (var f : o.get("flows")) {
+                assertTrue(f.get("dest_qp").asInt() == 19 || f.get("peer").asText().endsWith("/0x000013"), r.show());
+            }
+        });
+        add("search --nccl WARNING QUERY", Call.of("search", "--index", index, "--nccl", warn, "naks:>0", "-T", "json"), r -> {
+            assertEquals(0, r.exit(), r.show());
+            assertTrue(r.err().contains("query from --nccl: ((src:10.0.0.2 OR dst:10.0.0.2)) AND (naks:>0)"), r.show());
+            for (var f : json(r).get("flows")) assertTrue(f.get("naks").asInt() > 0, r.show());
+        });
+        Path out = tmp.resolve("nccl.pcapng");
+        add("extract --nccl WARNING", Call.of("extract", "--index", index, "--nccl", warn, "-w", out.toString()), r -> {
+            assertEquals(0, r.exit(), r.show());
+            assertTrue(r.err().matches("(?s).*metaroce extract: [1-9][0-9]* packets of [1-9][0-9]* flows written to .*"), r.show());
+        });
+        add("search --nccl, host-name peer only", Call.of("search", "--index", index, "--nccl",
+                "NET/IB: Got completion from peer node20<57713> with status=12 opcode=0 len=0 vendor err 129 (Send) hca mlx5_0"),
+                r -> oneLine(r, "metaroce search: --nccl: the warning names its peer by host name only and no qp_num: "
+                        + "search by the peer's RoCE address (src:IP OR dst:IP)"));
+        add("search --nccl not a warning", Call.of("search", "--index", index, "--nccl", "NCCL INFO fine"), LauncherCases::oneLineExit2);
+    }
+
+    private static com.fasterxml.jackson.databind.JsonNode json(Run r) {
+        try {
+            return new com.fasterxml.jackson.databind.ObjectMapper().readTree(r.out());
+        } catch (java.io.IOException e) {
+            throw new AssertionError(r.show(), e);
+        }
+    }
+
     private static void fullWidthCases(String index) {
         hint("search naks：5", "'naks：5' has the full-width '：' (U+FF1A), read as part of a word; did you mean 'naks:5'?",
                 "search", "naks：5", "--index", index);

@@ -81,7 +81,7 @@ class WordingSweepIT {
         // A missing argument, a word too many, an unknown option (twenty-seventh session): picocli's "Missing
         // required parameter: 'QUERY'", "Missing required option: '--write=FILE'", "Unmatched argument at index 3:
         // 'extra'" and "Unknown option: '--nosuch'", each with a second line "Try ...".
-        String query = "no query given (e.g. 'naks:>5', or '*:*' for every flow)";
+        String query = "no query given (e.g. 'naks:>5', or '*:*' for every flow, or --nccl WARNING)";
         add("search, no query", "metaroce search: " + query, "search", "--index", idx);
         add("extract, no query", "metaroce extract: " + query, "extract", "--index", idx, "-w", out);
         add("extract, no -w", "metaroce extract: -w FILE is required: the pcapng to write (see 'metaroce extract --help')",

@@ -13,9 +13,49 @@ import java.util.Map;
  *
  * @param flows every QP direction seen and its paired direction (null when unpaired)
  * @param lookup the lookup keys this diagnosis was narrowed to, null when it is complete
+ * @param nccl the NCCL warnings the keys came from ({@code analyze --nccl}), empty otherwise
  */
 public record Diagnosis(List<Finding> findings, HangSnapshot hang, List<Map<String, Object>> timeSplit, long firstNs,
-                        Map<String, String> flows, String lookup, long framesNotDiagnosed) {
+                        Map<String, String> flows, String lookup, long framesNotDiagnosed, List<NcclWarning> nccl) {
+
+    public Diagnosis(List<Finding> findings, HangSnapshot hang, List<Map<String, Object>> timeSplit, long firstNs,
+                     Map<String, String> flows, String lookup, long framesNotDiagnosed) {
+        this(findings, hang, timeSplit, firstNs, flows, lookup, framesNotDiagnosed, List.of());
+    }
+
+    /**
+     * What concerns any of the keys (each a QP number and/or a peer address, as {@link #lookup(Integer, String)}),
+     * with the NCCL warnings they came from: the union of each key's lookup, in the complete diagnosis' order.
+     */
+    public Diagnosis lookup(List<Integer> qps, List<String> peers, List<NcclWarning> warnings) {
+        List<Diagnosis> parts = new ArrayList<>();
+        for (int i = 0; i < qps.size(); i++) parts.add(lookup(qps.get(i), peers.get(i)));
+        // The keys that found flows (an IPv4-mapped GID gives two forms of one address: one of them finds nothing).
+        StringBuilder keys = new StringBuilder();
+        for (Diagnosis p : parts) if (!p.flows().isEmpty()) keys.append(keys.length() > 0 ? ", " : "").append(p.lookup());
+        if (keys.length() == 0) for (Diagnosis p : parts) keys.append(keys.length() > 0 ? ", " : "").append(p.lookup());
+        // The same Finding objects as this diagnosis' (a lookup filters, it does not copy): kept by identity.
+        java.util.Set<Finding> f = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        java.util.Set<String> h = new java.util.HashSet<>();
+        java.util.Set<String> fl = new java.util.HashSet<>();
+        for (Diagnosis p : parts) {
+            f.addAll(p.findings());
+            for (HangSnapshot.Entry e : p.hang().entries()) h.add(e.flow());
+            fl.addAll(p.flows().keySet());
+        }
+        List<Finding> findingsOut = new ArrayList<>();
+        for (Finding x : findings) if (f.contains(x)) findingsOut.add(x);
+        List<HangSnapshot.Entry> hangOut = new ArrayList<>();
+        for (HangSnapshot.Entry e : hang.entries()) if (h.contains(e.flow())) hangOut.add(e);
+        List<Map<String, Object>> splitOut = new ArrayList<>();
+        for (Map<String, Object> m : timeSplit) if (fl.contains((String) m.get("flow"))) splitOut.add(m);
+        Map<String, String> flowsOut = new LinkedHashMap<>();
+        // Each key's flows in its own order (a QP then its paired direction), keys in the order given.
+        for (Diagnosis p : parts) for (String id : p.flows().keySet()) flowsOut.putIfAbsent(id, flows.get(id));
+        return new Diagnosis(findingsOut, new HangSnapshot(hang.atNs(), hangOut), splitOut, firstNs, flowsOut,
+                keys.length() == 0 ? "(none: the warning names neither an address nor a QP number)" : keys.toString(),
+                framesNotDiagnosed, List.copyOf(warnings));
+    }
 
     /**
      * Only what concerns QP number qp and/or the peer address: the flows with that QP number in either direction
@@ -82,6 +122,11 @@ public record Diagnosis(List<Finding> findings, HangSnapshot hang, List<Map<Stri
             Map<String, Object> l = new LinkedHashMap<>();    // not Map.of: its key order changes from JVM to JVM
             l.put("keys", lookup);
             l.put("flows", new ArrayList<>(flows.keySet()));
+            if (!nccl.isEmpty()) {
+                List<Object> w = new ArrayList<>();
+                for (NcclWarning x : nccl) w.add(x.toJsonMap());
+                l.put("nccl", w);
+            }
             m.put("lookup", l);
         }
         List<Object> f = new ArrayList<>();
@@ -99,6 +144,18 @@ public record Diagnosis(List<Finding> findings, HangSnapshot hang, List<Map<Stri
         if (framesNotDiagnosed > 0) {
             out.append("Note: ").append(Long.toString(framesNotDiagnosed)).append(" frames of QPs beyond the first ")
                     .append("diagnosed ones were not diagnosed (bounded per-QP state)\n");
+        }
+        for (int i = 0; i < nccl.size(); i++) {
+            NcclWarning w = nccl.get(i);
+            out.append("NCCL warning").append(nccl.size() > 1 ? " " + (i + 1) + " of " + nccl.size() : "").append(": ")
+                    .append(w.describe()).append('\n');
+            out.append("    ").append(w.meaning()).append('\n');
+            if (w.peerAddresses().isEmpty()) {
+                out.append("    the peer is named by host name only: give its RoCE address with --peer\n");
+            } else if (w.peerFromSocket()) {
+                out.append("    peer address from NCCL's socket (no remote GID printed): if no QP flow matches, it is the ")
+                        .append("bootstrap interface's; give the RoCE address with --peer\n");
+            }
         }
         if (lookup != null) {
             out.append("Lookup ").append(lookup).append(": ");

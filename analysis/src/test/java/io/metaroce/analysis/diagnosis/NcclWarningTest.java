@@ -1,0 +1,117 @@
+package io.metaroce.analysis.diagnosis;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * NCCL's completion-error warnings in the forms its versions print (from public job logs), read into the lookup
+ * keys of {@code analyze --nccl}, and the lookup they give on a sample whose truth says which QP died.
+ */
+class NcclWarningTest {
+
+    @Test
+    void olderFormWithErrorAndNoGids() {
+        NcclWarning w = NcclWarning.parse("node-2:5776:5902 [0] transport/net_ib.cc:1296 NCCL WARN NET/IB : Got completion "
+                + "from peer 10.2.0.5<33092> with error 12, opcode 0, len 0, vendor err 129 (Recv)");
+        assertEquals(12, w.status());
+        assertEquals("IBV_WC_RETRY_EXC_ERR", w.statusName());
+        assertEquals(129, w.vendorErr());
+        assertEquals("Recv", w.request());
+        assertEquals("10.2.0.5<33092>", w.peer());
+        assertNull(w.remoteGid());
+        assertEquals(List.of("10.2.0.5"), w.peerAddresses());
+        assertTrue(w.peerFromSocket(), "no GID: the key is the socket's address");
+        assertTrue(w.meaning().startsWith("transport retry counter exceeded"));
+    }
+
+    @Test
+    void gidFormKeysOnTheRemoteGidNotTheSocket() {
+        NcclWarning w = NcclWarning.parse("[2026-03-03 12:11:38] host:185303:186751 [1] transport/net_ib.cc:2453 NCCL WARN "
+                + "NET/IB: Got completion from peer 10.99.91.63<51161> with status=4 opcode=32614 len=32614 vendor err 81 "
+                + "(Send) localGid ::ffff:10.99.92.59 remoteGids::ffff:10.88.1.7 hca mlx5_1");
+        assertEquals(4, w.status());
+        assertEquals("::ffff:10.88.1.7", w.remoteGid());
+        assertEquals("::ffff:10.99.92.59", w.localGid());
+        assertEquals("mlx5_1", w.hca());
+        // IPv4 GIDs are IPv4-mapped; flows carry the IPv4 address (or, with a wrong GID index, the mapped IPv6 one).
+        assertEquals(List.of("10.88.1.7", "::ffff:10.88.1.7"), w.peerAddresses());
+        assertFalse(w.peerFromSocket());
+        assertTrue(w.meaning().contains("host problem"), "a local protection error is not the network's: " + w.meaning());
+    }
+
+    @Test
+    void symbolicStatusAndIpv6Gid() {
+        NcclWarning w = NcclWarning.parse("NCCL WARN NET/IB: Got completion from peer 10.153.235.13<40554> with "
+                + "status=IBV_WC_RETRY_EXC_ERR(12) opcode=IBV_WC_RECV_RDMA_WITH_IMM(129) vendor_err=129 localGid fd00::1 "
+                + "remoteGids fd00:0:0:0::2 hca mlx5_1");
+        assertEquals(12, w.status());
+        assertEquals(129, w.vendorErr());
+        assertNull(w.request());
+        assertEquals(List.of("fd00::2"), w.peerAddresses(), "IPv6 written as flow ids write it (RFC 5952)");
+    }
+
+    @Test
+    void cqeWarningGivesTheLocalQpNumber() {
+        NcclWarning w = NcclWarning.parse("NCCL WARN NET/IB: ncclIbTest: Got CQE with error (devIndex=0, req=0x7fccfc04e028, "
+                + "comm=0x7fccfc04e000 (recv), wr_id=0, qp_num=26257)");
+        assertEquals(26257, w.qpNum());
+        assertNull(w.status());
+        assertTrue(w.peerAddresses().isEmpty());
+    }
+
+    @Test
+    void hostNamePeerGivesNoAddressAndOtherLinesNoWarning() {
+        NcclWarning w = NcclWarning.parse("NET/IB: Got completion from peer node20<57713> with status=4 opcode=0 len=0 vendor err 81 (Send) hca mlx5_0");
+        assertEquals("node20<57713>", w.peer());
+        assertTrue(w.peerAddresses().isEmpty());
+        assertNull(NcclWarning.parse("NCCL INFO NET/IB : Using [0]mlx5_0:1/RoCE [RO]; OOB eth0:10.2.0.4<0>"));
+        assertNull(NcclWarning.parse("Got CQE with error (devIndex=0)"), "a CQE warning without qp_num names no key");
+        assertNull(NcclWarning.parse(""));
+        // A status beyond verbs.h's table and one beyond an int: named by number, never an exception.
+        assertNull(NcclWarning.parse("Got completion from peer 1.2.3.4 with status=99").statusName());
+        assertNull(NcclWarning.parse("Got completion from peer 1.2.3.4 with status=99999999999").status());
+    }
+
+    @Test
+    void scanKeepsEachWarningOnce() {
+        String a = "r0 NCCL WARN NET/IB : Got completion from peer 10.0.0.2<1> with error 12, opcode 0, len 0, vendor err 129 (Send)";
+        String b = "r0 NCCL WARN NET/IB : Got completion from peer 10.0.0.3<1> with error 5, opcode 0, len 0, vendor err 249 (Send)";
+        List<NcclWarning> l = NcclWarning.scan(List.of("NCCL INFO start", a, "[t2] " + a, b, a));
+        assertEquals(2, l.size());
+        assertEquals(12, l.get(0).status());
+        assertTrue(l.get(1).meaning().contains("first warning"), "a flush names no cause of its own: " + l.get(1).meaning());
+    }
+
+    /** The lookup a warning gives equals the one its keys give as --qp/--peer: the dead QP of the truth. */
+    @Test
+    void lookupOnTheRetryExhaustedSample() throws Exception {
+        DiagnosisTruthTest.Run run = DiagnosisTruthTest.run("rocev2-retry-exhausted");
+        String dead = run.diagnosis().findings().stream().filter(f -> f.rule().equals("qp-retry-exhausted"))
+                .findFirst().orElseThrow().subject();
+        String peer = dead.substring(dead.indexOf('>') + 1, dead.indexOf('/'));
+        NcclWarning w = NcclWarning.parse("NET/IB: Got completion from peer 192.168.0.9<7> with status=12 opcode=0 len=0 "
+                + "vendor err 129 (Send) localGid ::ffff:10.0.0.1 remoteGids::ffff:" + peer + " hca mlx5_0");
+        Diagnosis byWarning = new DiagnosisOptions(null, null, null, Diagnoser.DEFAULT_PFC_WATCHDOG_NS, List.of(w)).apply(run.diagnosis());
+        Diagnosis byPeer = new DiagnosisOptions(null, null, peer).apply(run.diagnosis());
+        assertEquals(byPeer.flows(), byWarning.flows());
+        assertEquals(byPeer.findings(), byWarning.findings());
+        assertTrue(byWarning.findings().stream().anyMatch(f -> f.subject().equals(dead)));
+        assertEquals("--peer " + peer, byWarning.lookup(), "the mapped form found nothing and is not listed");
+        assertEquals(List.of(w), byWarning.nccl());
+        assertTrue(byWarning.toJsonMap().toString().contains("status_name=IBV_WC_RETRY_EXC_ERR"));
+
+        // Two warnings (two peers, one unknown to the capture): the union, in the complete diagnosis' order.
+        NcclWarning other = NcclWarning.parse("Got completion from peer 10.9.9.9<1> with error 12, opcode 0, len 0, vendor err 129 (Send)");
+        Diagnosis both = new DiagnosisOptions(null, null, null, Diagnoser.DEFAULT_PFC_WATCHDOG_NS, List.of(other, w)).apply(run.diagnosis());
+        assertEquals(byPeer.flows().keySet(), both.flows().keySet());
+        // --qp given with the warning replaces its QP key (none here): flows with that QPN towards the peer only.
+        Integer qpn = Integer.parseInt(dead.substring(dead.indexOf("/0x") + 3), 16);
+        Diagnosis narrowed = new DiagnosisOptions(null, qpn, null, Diagnoser.DEFAULT_PFC_WATCHDOG_NS, List.of(w)).apply(run.diagnosis());
+        assertEquals(new DiagnosisOptions(null, qpn, peer).apply(run.diagnosis()).flows(), narrowed.flows());
+    }
+}
