@@ -12,13 +12,14 @@ import javafx.scene.text.TextAlignment;
 
 /**
  * The congestion loop of one QP direction drawn: the data rate per bucket as a line (decimated per pixel column),
+ * the pace (the median gap between its packets, as a rate) as a second line,
  * the CE-marked packets as circles on a lane under it and the CNPs as crosses on a lane over it, each CNP with a faint
  * line down through the rate so the cut after it (or its absence) shows, and the paused runs of the flow's PFC class
  * as shaded bands behind everything. Hovering names what is under the mouse (a marker's frame and time, else the
  * bucket's rate); a click on a marker selects its frame.
  */
 public final class CongestionGraph extends PlotPane {
-    static final Color RATE = Color.rgb(31, 119, 180), PAUSED = Color.rgb(255, 127, 14, 0.22),
+    static final Color RATE = Color.rgb(31, 119, 180), PACE = Color.rgb(148, 103, 189), PAUSED = Color.rgb(255, 127, 14, 0.22),
             PAUSED_EDGE = Color.rgb(255, 127, 14, 0.7), SELECT = Color.rgb(230, 20, 20);
     private static final double MARK = 4.5;
 
@@ -39,6 +40,9 @@ public final class CongestionGraph extends PlotPane {
     }
 
     public CongestionSeries series() { return series; }
+
+    /** The highest value the lines reach (the top of the rate axis; the CNP lane sits above it). */
+    private long top() { return series == null ? 1 : series.maxRateOrPace(); }
 
     /** Marks a time (ns from the capture's first frame; the packet list's selected frame), -1 for none. */
     public void setSelectedTime(long t) {
@@ -75,6 +79,9 @@ public final class CongestionGraph extends PlotPane {
         if (i >= 0 && t < r.time(r.size() - 1) + series.bucketNs()) {
             b.append(String.format(Locale.ROOT, "%s us: %s Mb/s in the %s us from %s us", us(t), Ticks.number(r.value(i)),
                     us(series.bucketNs()), us(r.time(i))));
+            PointSet p = series.pace();
+            int j = Decimator.lowerBound(p.times(), p.size(), r.time(i));
+            if (j < p.size() && p.time(j) == r.time(i)) b.append(", pace ").append(Ticks.number(p.value(j))).append(" Mb/s");
         } else {
             b.append(us(t)).append(" us");
         }
@@ -94,7 +101,7 @@ public final class CongestionGraph extends PlotPane {
         if (series == null || series.rate().size() + series.ce().size() + series.cnp().size() == 0) {
             return new Viewport(0, 1000, 0, 10, w, h);
         }
-        long max = series.maxRate();
+        long max = top();
         double t0 = Double.MAX_VALUE, t1 = -Double.MAX_VALUE;
         for (PointSet p : List.of(series.rate(), series.ce(), series.cnp())) {
             if (p.size() == 0) continue;
@@ -112,7 +119,7 @@ public final class CongestionGraph extends PlotPane {
     @Override
     protected List<Double> yTicks(Viewport v) {
         List<Double> l = new ArrayList<>();
-        double top = series == null ? v.y1() : series.maxRate();
+        double top = series == null ? v.y1() : top();
         for (double y : super.yTicks(v)) if (y >= 0 && y <= top) l.add(y);
         return l;
     }
@@ -130,7 +137,7 @@ public final class CongestionGraph extends PlotPane {
             gc.strokeLine(Math.round(x0) + 0.5, 0, Math.round(x0) + 0.5, v.height());
         }
         // The zero line and the lanes' separators.
-        long max = series.maxRate();
+        long max = top();
         gc.setStroke(Color.rgb(0, 0, 0, 0.25));
         gc.setLineWidth(1);
         double zero = Math.round(v.py(0)) + 0.5, top = Math.round(v.py(max)) + 0.5;
@@ -148,6 +155,13 @@ public final class CongestionGraph extends PlotPane {
             if (cx < 0 || cx >= w || columns.get(cx)) continue;
             columns.set(cx);
             gc.strokeLine(cx + 0.5, v.py(cnp.value(i)), cx + 0.5, zero);
+        }
+        if (series.pace().size() > 0) {
+            PointSet p = series.pace();
+            int k = decimator.decimate(p.times(), p.values(), p.size(), v);
+            gc.setStroke(PACE);
+            gc.setLineWidth(1);
+            gc.strokePolyline(decimator.xs(), decimator.ys(), k);
         }
         PointSet r = series.rate();
         int k = decimator.decimate(r.times(), r.values(), r.size(), v);
@@ -211,6 +225,13 @@ public final class CongestionGraph extends PlotPane {
         gc.fillText(rate, at + 20, y);
         at += 28 + rate.length() * 6.3;
         if (series == null) return;
+        if (series.pace().size() > 0) {
+            gc.setStroke(PACE);
+            gc.strokeLine(at, y, at + 16, y);
+            gc.setFill(Color.rgb(40, 40, 40));
+            gc.fillText("Pace", at + 20, y);
+            at += 58;
+        }
         for (MarkerKind k : new MarkerKind[] {MarkerKind.CE, MarkerKind.CNP}) {
             PointSet m = k == MarkerKind.CE ? series.ce() : series.cnp();
             PsnGraph.shape(gc, k, at + 5, y, MARK);

@@ -30,17 +30,18 @@ public final class CongestionSeries {
     private final String flowId;
     private final long originNs, bucketNs;
     private final int priority;
-    private final PointSet rate, ce, cnp;
+    private final PointSet rate, pace, ce, cnp;
     private final List<long[]> paused;
     private final Map<String, Object> loop;
 
-    private CongestionSeries(String flowId, long originNs, long bucketNs, int priority, PointSet rate, PointSet ce,
-                             PointSet cnp, List<long[]> paused, Map<String, Object> loop) {
+    private CongestionSeries(String flowId, long originNs, long bucketNs, int priority, PointSet rate, PointSet pace,
+                             PointSet ce, PointSet cnp, List<long[]> paused, Map<String, Object> loop) {
         this.flowId = flowId;
         this.originNs = originNs;
         this.bucketNs = bucketNs;
         this.priority = priority;
         this.rate = rate;
+        this.pace = pace;
         this.ce = ce;
         this.cnp = cnp;
         this.paused = paused;
@@ -60,6 +61,14 @@ public final class CongestionSeries {
     /** Data rate per bucket in Mb/s, at each bucket's start; the frame is the bucket's first data frame (0: none). */
     public PointSet rate() { return rate; }
 
+    /**
+     * The pace per bucket in Mb/s: the median over the bucket's data packets of each one's bytes over the gap since
+     * the packet before (the pace analyze's congestion loop weighs at a sender tap, where the sender's pacer sets the
+     * gaps: a reaction point that cuts shows a lower pace even when the bytes per bucket hardly change). Buckets
+     * without two packets have no point. The frame is the bucket's first data frame.
+     */
+    public PointSet pace() { return pace; }
+
     /** The CE-marked data packets of the flow (y: the CE lane, below the rate). */
     public PointSet ce() { return ce; }
 
@@ -74,6 +83,9 @@ public final class CongestionSeries {
 
     /** The rate's highest value (Mb/s), at least 1. */
     public long maxRate() { return Math.max(1, rate.size() == 0 ? 1 : rate.maxValue()); }
+
+    /** The highest of the rate and the pace (Mb/s), at least 1. */
+    public long maxRateOrPace() { return Math.max(maxRate(), pace.size() == 0 ? 1 : pace.maxValue()); }
 
     /** The y of the CE lane (below the zero line) and of the CNP lane (above the highest rate), for a given highest rate. */
     static long ceLane(long max) { return -Math.max(1, max / 12); }
@@ -120,9 +132,9 @@ public final class CongestionSeries {
         long bucket = Math.max(1, window / 8);
         long span = n == 0 ? 0 : t[n - 1] - t[0];
         while (span / bucket >= MAX_BUCKETS) bucket *= 2;
-        PointSet rate = rate(t, bytes, fr, n, bucket);
+        PointSet rate = rate(t, bytes, fr, n, bucket), pace = pace(t, bytes, fr, n, bucket);
         PointSet ce = new PointSet(16), cnp = new PointSet(16);
-        long max = Math.max(1, rate.size() == 0 ? 1 : rate.maxValue());
+        long max = Math.max(1, Math.max(rate.size() == 0 ? 1 : rate.maxValue(), pace.size() == 0 ? 1 : pace.maxValue()));
         for (AnalysisEvent e : session.events().all()) {
             if (!flowId.equals(e.flow())) continue;
             if (e instanceof AnalysisEvent.CeMark) ce.add(e.timeNs() - origin, ceLane(max), (int) e.frame());
@@ -136,7 +148,7 @@ public final class CongestionSeries {
             paused.add(new long[] {r[FlowControl.R_START] - origin, r[FlowControl.R_END] - origin, r[FlowControl.R_FIRST_FRAME]});
         }
         paused.sort((a, b) -> Long.compare(a[0], b[0]));
-        return new CongestionSeries(flowId, origin, bucket, pcp, rate, ce.sorted(), cnp.sorted(), paused, loop);
+        return new CongestionSeries(flowId, origin, bucket, pcp, rate, pace, ce.sorted(), cnp.sorted(), paused, loop);
     }
 
     /** Mb/s per bucket from the first data packet's bucket to the last one's, empty buckets included (a stop shows as 0). */
@@ -154,6 +166,24 @@ public final class CongestionSeries {
         PointSet p = new PointSet(count);
         // bytes * 8 bits / bucket ns = Gb/s; * 1000: Mb/s.
         for (int k = 0; k < count; k++) p.add((b0 + k) * bucket, Math.round(sum[k] * 8000.0 / bucket), first[k]);
+        return p;
+    }
+
+    /** The median pace per bucket in Mb/s (see {@link #pace()}); a packet at the same time as the one before has none. */
+    static PointSet pace(long[] t, long[] bytes, int[] frames, int n, long bucket) {
+        PointSet p = new PointSet(16);
+        double[] v = new double[Math.max(1, n)];
+        int i = 1;
+        while (i < n) {
+            long b = Math.floorDiv(t[i], bucket);
+            int k = 0, first = frames[i];
+            for (; i < n && Math.floorDiv(t[i], bucket) == b; i++) if (t[i] > t[i - 1]) v[k++] = (double) bytes[i] / (t[i] - t[i - 1]);
+            if (k == 0) continue;
+            java.util.Arrays.sort(v, 0, k);
+            double median = k % 2 == 1 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
+            // bytes/ns * 8 = Gb/s; * 1000: Mb/s.
+            p.add(b * bucket, Math.round(median * 8000), first);
+        }
         return p;
     }
 

@@ -48,10 +48,11 @@ import javafx.scene.shape.Rectangle;
 import javafx.stage.Stage;
 
 /**
- * Statistics > Diagnosis: what {@code metaroce analyze} concludes (its "Diagnosis" and "Loss timeline" sections) in
- * four tabs: the findings (severity, diagnosis id, MR-DIAG rule, subject, start, summary) with the selected one's
- * cause, figures and evidence frames; the hang snapshot; the per-QP split of wire and host-idle time; the loss
- * timeline drawn. Double-click a finding, a hang row or an evidence link to select the frame in the packet list;
+ * Statistics > Diagnosis: what {@code metaroce analyze} concludes (its "Diagnosis", "Loss timeline", "Congestion loop"
+ * and "Flow control" sections) in six tabs: the findings (severity, diagnosis id, MR-DIAG rule, subject, start,
+ * summary) with the selected one's cause, figures and evidence frames; the hang snapshot; the per-QP split of wire and
+ * host-idle time; the loss timeline drawn; the congestion loop per QP direction (double-click: its graph); the
+ * PAUSE/PFC frames per sender and class with the storms diagnosed on them. Double-click a finding, a hang row or an evidence link to select the frame in the packet list;
  * "Filter on this QP" shows the subject's frames. The findings are read generically (id, subject, cause, start,
  * summary, evidence, details), so diagnoses added to the analysis later show with no change here.
  *
@@ -192,6 +193,7 @@ public final class DiagnosisWindow implements GuiWindow {
 
         Label loopNotes = new Label();
         loopNotes.setId("diagnosis-loop-notes");
+        loopNotes.setWrapText(true);
         TableView<Map<String, Object>> loop = loopTable(ctx, result, status);
         VBox loopPane = new VBox(6, loop, loopNotes);
         loopPane.setPadding(new Insets(6));

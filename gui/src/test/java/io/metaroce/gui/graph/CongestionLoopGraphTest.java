@@ -91,6 +91,7 @@ class CongestionLoopGraphTest extends WindowTestBase {
                 long bytes = 0;
                 for (int i = 0; i < s.rate().size(); i++) bytes += s.rate().value(i);
                 assertTrue(bytes > 0, id);
+                assertTrue(s.pace().size() > 0, id);
             }
             assertTrue(markers > 0);
             assertTrue(robot.lookup("#cc-figures").queryLabeled().getText().startsWith("Verdict: "));

@@ -116,7 +116,7 @@ class GuiScreenshotsTest {
         }
         long t0 = l.getFirst().timeNanos();
         // A switch pauses class 3 (the incast's priority) twice: 40 us and 25 us, each ended by an XON.
-        for (long[] p : new long[][] {{150_000, 190_000}, {420_000, 445_000}}) {
+        for (long[] p : new long[][] {{60_000, 100_000}, {230_000, 255_000}}) {
             l.add(new io.metaroce.testsupport.PauseFrames.Frame(t0 + p[0], io.metaroce.testsupport.PauseFrames.pfc(
                     io.metaroce.testsupport.PauseFrames.SWITCH_A, 0x08, 0, 0, 0, 65535)));
             l.add(new io.metaroce.testsupport.PauseFrames.Frame(t0 + p[1], io.metaroce.testsupport.PauseFrames.pfc(
