@@ -87,7 +87,7 @@ class CongestionLoopGraphTest extends WindowTestBase {
                 assertEquals(r.get("cnps").asLong(), s.cnp().size(), scenario + " CNPs of " + id);
                 assertEquals(r.get("verdict").asText(), s.loop().get("verdict"));
                 markers += s.ce().size() + s.cnp().size();
-                // The rate buckets hold every payload byte the flow sent.
+                // The flow's data shows as a rate and a pace.
                 long bytes = 0;
                 for (int i = 0; i < s.rate().size(); i++) bytes += s.rate().value(i);
                 assertTrue(bytes > 0, id);
