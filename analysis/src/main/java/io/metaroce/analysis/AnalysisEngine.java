@@ -281,6 +281,9 @@ public final class AnalysisEngine {
     /** The flow-control report, or null when no PAUSE/PFC frame came. */
     java.util.Map<String, Object> flowControl() { return flowControl.finish(settings.linkSpeedGbps(), firstNs, lastNs); }
 
+    /** The paused runs of the PAUSE/PFC frames (after {@link #flowControl()}, which closes the open ones). */
+    java.util.List<long[]> pauseRuns() { return flowControl.runs(); }
+
     /**
      * Ends the pass: decides what is still pending (as far as the capture allows: §11 e) and returns the results.
      *

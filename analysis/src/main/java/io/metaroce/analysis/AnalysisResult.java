@@ -18,6 +18,7 @@ public final class AnalysisResult {
     private final Map<String, FlowSummary> byId = new LinkedHashMap<>();
     private final Map<String, Object> flowControl;
     private final Map<String, Object> congestionLoop;
+    private final java.util.List<long[]> pauseRuns;
 
     AnalysisResult(AnalysisEngine e, long ifDropped, long osDropped) {
         long captureGaps = 0, networkLosses = 0, gapPsns = 0, unique = 0, rtx = 0, cmFlows = 0;
@@ -82,6 +83,7 @@ public final class AnalysisResult {
         st.put("min_rtt_ns", e.settings().minRttNs());
         capture.put("settings", st);
         flowControl = e.flowControl();
+        pauseRuns = java.util.Collections.unmodifiableList(e.pauseRuns());
         congestionLoop = CongestionLoop.report(e.flowList(), e.settings(), e.lastNs);
     }
 
@@ -101,6 +103,13 @@ public final class AnalysisResult {
      * the capture held none: then the reports print nothing of it.
      */
     public Map<String, Object> flowControl() { return flowControl; }
+
+    /**
+     * The runs in which a PAUSE/PFC class stayed paused, as {@link #flowControl()} times them (the GUI's congestion
+     * graph draws them as bands): {@code FlowControl.R_*} slots, the first {@link FlowControl#MAX_RUNS}; empty when the
+     * capture held no such frame.
+     */
+    public java.util.List<long[]> pauseRuns() { return pauseRuns; }
 
     /**
      * Signs of 1-in-N sampling: many PSNs skipped that nothing (NAK, SACK, retransmission) ever accounts for.

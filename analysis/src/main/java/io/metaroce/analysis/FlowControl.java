@@ -43,6 +43,15 @@ public final class FlowControl {
     /** Key: sender MAC * 16 + class; sorted, so the report lists senders and classes in order. */
     private final TreeMap<Long, long[]> classes = new TreeMap<>();
     private final List<long[]> storms = new ArrayList<>();
+    /**
+     * The paused runs as they end, the first {@link #MAX_RUNS} of them (the GUI draws them as bands; a pause storm of
+     * millions of short runs keeps 384 KB, not a run per XOFF): {@link #R_SRC} .. {@link #R_LAST_FRAME}.
+     */
+    private final List<long[]> runs = new ArrayList<>();
+    /** How many runs {@link #runs()} keeps at most. */
+    public static final int MAX_RUNS = 4096;
+    /** A run's slots (see {@link #runs()}): sender MAC, class, start and end (ns), its first and last frame. */
+    public static final int R_SRC = 0, R_CLASS = 1, R_START = 2, R_END = 3, R_FIRST_FRAME = 4, R_LAST_FRAME = 5;
 
     FlowControl(double quantumNs) { this(quantumNs, 0); }
 
@@ -110,6 +119,7 @@ public final class FlowControl {
         long length = end - s[RUN_START];
         s[PAUSED] += length;
         s[RUN_END] = end;
+        if (runs.size() < MAX_RUNS) runs.add(new long[] {src, cls, s[RUN_START], end, s[RUN_FIRST_FRAME], s[RUN_LAST_FRAME]});
         if (length > s[LONGEST]) {
             s[LONGEST] = length;
             s[LONGEST_START] = s[RUN_START];
@@ -131,6 +141,13 @@ public final class FlowControl {
      * that shows it).
      */
     public List<long[]> storms() { return storms; }
+
+    /**
+     * The paused runs that ended, in the order they ended (after {@link #close()}: every run, those still open at the
+     * end closed where their pause expires, possibly past the last frame), the first {@link #MAX_RUNS}: {@link #R_SRC}
+     * .. {@link #R_LAST_FRAME}. Timed at the link speed given, else at 400 Gb/s (lower bounds).
+     */
+    public List<long[]> runs() { return runs; }
 
     /** Ends the runs still open where their pause expires (after the last frame; call once, at the end of the pass). */
     public void close() {

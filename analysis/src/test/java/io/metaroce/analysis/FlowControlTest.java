@@ -152,4 +152,31 @@ class FlowControlTest {
                     fr.bytes().length, 1, -1), "FastFacts takes RoCE frames only");
         }
     }
+
+    /**
+     * The paused runs the GUI draws as bands (AnalysisResult.pauseRuns): on the vectors at 100 Gb/s, switch A's class 3
+     * run from 0 to its XON at 300 us is the longest the report gives; every run lies inside its class's span; and a
+     * class paused a hundred thousand times keeps only the first FlowControl.MAX_RUNS runs.
+     */
+    @Test
+    void pausedRunsAsTheReportTimesThem() throws Exception {
+        AnalysisResult r = analyze(PauseFrames.vectors(), AT_100G);
+        List<long[]> runs = r.pauseRuns();
+        assertFalse(runs.isEmpty());
+        long[] a3 = runs.stream().filter(x -> x[FlowControl.R_SRC] == PauseFrames.SWITCH_A && x[FlowControl.R_CLASS] == 3)
+                .findFirst().orElseThrow();
+        assertEquals(List.of(0L, 300_000L, 1L, 4L), List.of(a3[FlowControl.R_START], a3[FlowControl.R_END],
+                a3[FlowControl.R_FIRST_FRAME], a3[FlowControl.R_LAST_FRAME]));
+        long[] link = runs.stream().filter(x -> x[FlowControl.R_CLASS] == FlowControl.LINK).findFirst().orElseThrow();
+        assertEquals(List.of(400_000L, 500_000L), List.of(link[FlowControl.R_START], link[FlowControl.R_END]));
+        for (long[] x : runs) assertTrue(x[FlowControl.R_END] > x[FlowControl.R_START], java.util.Arrays.toString(x));
+        List<Frame> many = new java.util.ArrayList<>();
+        for (int i = 0; i < 100_000; i++) {
+            many.add(new Frame(i * 1_000L, PauseFrames.pfc(PauseFrames.SWITCH_A, 0x08, 0, 0, 0, i % 2 == 0 ? 100 : 0)));
+        }
+        List<long[]> capped = analyze(many, AT_100G).pauseRuns();
+        assertEquals(FlowControl.MAX_RUNS, capped.size());
+        assertEquals(0L, capped.getFirst()[FlowControl.R_START]);
+        assertTrue(analyze(List.of(), AnalysisSettings.DEFAULT).pauseRuns().isEmpty());
+    }
 }

@@ -11,5 +11,6 @@ public final class GuiWindows {
             new io.metaroce.gui.stats.DiagnosisWindow(),
             new io.metaroce.gui.stats.ConversationsWindow(),
             new io.metaroce.gui.graph.PsnGraphWindow(), new io.metaroce.gui.graph.IoGraphWindow(),
-            new io.metaroce.gui.graph.PathHeatmapWindow(), io.metaroce.gui.stats.DiagnosisWindow.lossTimeline());
+            new io.metaroce.gui.graph.PathHeatmapWindow(), io.metaroce.gui.stats.DiagnosisWindow.lossTimeline(),
+            new io.metaroce.gui.graph.CongestionLoopWindow());
 }

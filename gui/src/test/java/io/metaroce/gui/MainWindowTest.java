@@ -82,4 +82,21 @@ class MainWindowTest {
         assertEquals("Loss timeline", tabs.getSelectionModel().getSelectedItem().getText());
         assertEquals(List.of(), errors);
     }
+
+    /** Graphs > Congestion Loop opens the graph on the flow with the most CNPs of analyze's congestion loop. */
+    @Test
+    void congestionLoopMenuOpensTheGraph(FxRobot robot) {
+        Fx.openAndAnalyze(robot, window, ctx, Samples.capture("rocev2-ecn-cnp"));
+        javafx.scene.control.MenuItem item = window.graphsMenu().getItems().stream()
+                .filter(m -> "Congestion Loop".equals(m.getText())).findFirst().orElseThrow();
+        robot.interact(item::fire);
+        io.metaroce.gui.graph.CongestionGraph graph = robot.lookup("#cc-graph").query();
+        io.metaroce.gui.testutil.GuiHarness.until("congestion graph", () -> graph.series() != null);
+        long most = 0;
+        for (var m : io.metaroce.gui.graph.CongestionSeries.rows(ctx.analysis().result().congestionLoop())) {
+            most = Math.max(most, ((Number) m.get("cnps")).longValue());
+        }
+        assertEquals(most, graph.series().cnp().size());
+        assertEquals(List.of(), errors);
+    }
 }

@@ -1,6 +1,7 @@
 package io.metaroce.gui.stats;
 
 import io.metaroce.analysis.AnalysisEvent;
+import io.metaroce.analysis.AnalysisResult;
 import io.metaroce.analysis.AnalysisSession;
 import io.metaroce.analysis.AnalysisSettings;
 import io.metaroce.analysis.LossTimeline;
@@ -57,9 +58,11 @@ public final class DiagnosisRun {
     private final long firstNs, binNs;
     private final long[][] fine;
     private final int[] firstFrame;
+    private final Map<String, Object> congestionLoop, flowControl;
+    private final String loopNotes;
 
     private DiagnosisRun(Diagnosis diagnosis, Map<String, Object> timeline, String pattern, long firstNs, long binNs,
-                         long[][] fine, int[] firstFrame) {
+                         long[][] fine, int[] firstFrame, Map<String, Object> congestionLoop, Map<String, Object> flowControl, String loopNotes) {
         this.diagnosis = diagnosis;
         this.timeline = timeline;
         this.pattern = pattern;
@@ -67,6 +70,9 @@ public final class DiagnosisRun {
         this.binNs = binNs;
         this.fine = fine;
         this.firstFrame = firstFrame;
+        this.congestionLoop = congestionLoop;
+        this.flowControl = flowControl;
+        this.loopNotes = loopNotes;
     }
 
     /**
@@ -96,14 +102,17 @@ public final class DiagnosisRun {
                     count(fine, e, first, bin);
                 }).onFrame(d);
         if (started != null) started.accept(s);
-        Diagnosis dg = d.congestionLoop(s.run(file).congestionLoop()).finish();
-        StringBuilder text = new StringBuilder();
+        AnalysisResult r = s.run(file);
+        Diagnosis dg = d.congestionLoop(r.congestionLoop()).finish();
+        StringBuilder text = new StringBuilder(), loop = new StringBuilder();
         try {
             t.appendText(text);
+            r.appendCongestionLoop(loop);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return new DiagnosisRun(dg, t.toJsonMap(), patternOf(text.toString()), first, bin, fine, firstFrame);
+        return new DiagnosisRun(dg, t.toJsonMap(), patternOf(text.toString()), first, bin, fine, firstFrame,
+                r.congestionLoop(), r.flowControl(), notesOf(loop.toString()));
     }
 
     /** A finer bin for each loss event, by the rule analyze's timeline counts it with ({@link LossTimeline#count}). */
@@ -114,6 +123,23 @@ public final class DiagnosisRun {
     /** A time before the first frame's is bin 0, as in analyze's timeline. */
     private static int bin(long t, long first, long bin) {
         return t <= first ? 0 : (int) Math.min(FINE_BINS - 1, (t - first) / bin);
+    }
+
+    /**
+     * The lines under the table of analyze's "Congestion loop" section: the CNPs it could not attribute and what each
+     * verdict shown means, in analyze's words.
+     */
+    static String notesOf(String section) {
+        StringBuilder b = new StringBuilder();
+        for (String line : section.split("\n")) {
+            boolean verdict = false;
+            for (String v : new String[] {"working ", "no-cnp ", "cnp-ignored ", "cnp-only ", "unknown "}) verdict |= line.startsWith(v);
+            if (verdict || line.contains("not attributed to a data flow")) {
+                if (!b.isEmpty()) b.append('\n');
+                b.append(line);
+            }
+        }
+        return b.toString();
     }
 
     /** The "Loss pattern: ..." lines of analyze's text section (up to its closing rule). */
@@ -130,6 +156,15 @@ public final class DiagnosisRun {
     }
 
     public Diagnosis diagnosis() { return diagnosis; }
+
+    /** analyze's {@code congestion_loop} JSON object (the rows of its "Congestion loop" section), or null without CE marks or CNPs. */
+    public Map<String, Object> congestionLoop() { return congestionLoop; }
+
+    /** The notes under analyze's congestion-loop table: unattributed CNPs and the meaning of each verdict shown ("" for none). */
+    public String congestionLoopNotes() { return loopNotes; }
+
+    /** analyze's {@code flow_control} JSON object (its "Flow control" section), or null without PAUSE/PFC frames. */
+    public Map<String, Object> flowControl() { return flowControl; }
 
     /** analyze's {@code loss_timeline} JSON object (its 64 columns at most, the pattern). */
     public Map<String, Object> timeline() { return timeline; }

@@ -9,9 +9,12 @@ import io.metaroce.gui.GuiContext;
 import io.metaroce.gui.GuiWindow;
 import io.metaroce.gui.OpenCapture;
 import io.metaroce.gui.TimeFormat;
+import io.metaroce.gui.graph.CongestionLoopWindow;
 import io.metaroce.gui.graph.LossTimelineView;
 import io.metaroce.protocol.Severity;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
@@ -45,10 +48,11 @@ import javafx.scene.shape.Rectangle;
 import javafx.stage.Stage;
 
 /**
- * Statistics > Diagnosis: what {@code metaroce analyze} concludes (its "Diagnosis" and "Loss timeline" sections) in
- * four tabs: the findings (severity, diagnosis id, MR-DIAG rule, subject, start, summary) with the selected one's
- * cause, figures and evidence frames; the hang snapshot; the per-QP split of wire and host-idle time; the loss
- * timeline drawn. Double-click a finding, a hang row or an evidence link to select the frame in the packet list;
+ * Statistics > Diagnosis: what {@code metaroce analyze} concludes (its "Diagnosis", "Loss timeline", "Congestion loop"
+ * and "Flow control" sections) in six tabs: the findings (severity, diagnosis id, MR-DIAG rule, subject, start,
+ * summary) with the selected one's cause, figures and evidence frames; the hang snapshot; the per-QP split of wire and
+ * host-idle time; the loss timeline drawn; the congestion loop per QP direction (double-click: its graph); the
+ * PAUSE/PFC frames per sender and class with the storms diagnosed on them. Double-click a finding, a hang row or an evidence link to select the frame in the packet list;
  * "Filter on this QP" shows the subject's frames. The findings are read generically (id, subject, cause, start,
  * summary, evidence, details), so diagnoses added to the analysis later show with no change here.
  *
@@ -80,7 +84,11 @@ public final class DiagnosisWindow implements GuiWindow {
     /** The window's parts, for tests and the screenshots. */
     public record View(Stage stage, TabPane tabs, TableView<Finding> findings, TableView<HangSnapshot.Entry> hang,
                        TableView<Map<String, Object>> split, LossTimelineView chart, Label status, Label pattern,
+                       TableView<Map<String, Object>> loop, TableView<Map<String, Object>> pauses,
                        AtomicReference<DiagnosisRun> result) {}
+
+    /** The tabs, in order (the Loss Timeline menu item opens the window on {@link #TIMELINE_TAB}). */
+    public static final int TIMELINE_TAB = 3, LOOP_TAB = 4, PAUSE_TAB = 5;
 
     public static View open(GuiContext ctx, boolean onTimeline) {
         AtomicReference<DiagnosisRun> result = new AtomicReference<>();
@@ -183,11 +191,27 @@ public final class DiagnosisWindow implements GuiWindow {
         BorderPane chartPane = new BorderPane(chart);
         chartPane.setBottom(pattern);
 
+        Label loopNotes = new Label();
+        loopNotes.setId("diagnosis-loop-notes");
+        loopNotes.setWrapText(true);
+        TableView<Map<String, Object>> loop = loopTable(ctx, result, status);
+        VBox loopPane = new VBox(6, loop, loopNotes);
+        loopPane.setPadding(new Insets(6));
+        VBox.setVgrow(loop, Priority.ALWAYS);
+        Label pauseNotes = new Label();
+        pauseNotes.setId("diagnosis-pause-notes");
+        pauseNotes.setWrapText(true);
+        TableView<Map<String, Object>> pauses = pauseTable(ctx, result, status);
+        VBox pausePane = new VBox(6, pauses, pauseNotes);
+        pausePane.setPadding(new Insets(6));
+        VBox.setVgrow(pauses, Priority.ALWAYS);
+
         TabPane tabs = new TabPane(new Tab("Findings", findingsPane), new Tab("Hang snapshot", hangPane),
-                new Tab("Time split", split), new Tab("Loss timeline", chartPane));
+                new Tab("Time split", split), new Tab("Loss timeline", chartPane), new Tab("Congestion loop", loopPane),
+                new Tab("Flow control", pausePane));
         tabs.setId("diagnosis-tabs");
         tabs.setTabClosingPolicy(TabPane.TabClosingPolicy.UNAVAILABLE);
-        if (onTimeline) tabs.getSelectionModel().select(3);
+        if (onTimeline) tabs.getSelectionModel().select(TIMELINE_TAB);
         BorderPane root = new BorderPane(tabs);
         root.setBottom(status);
         Stage st = Windows.show(ctx, "diagnosis", "Diagnosis", root, 1300, 640);
@@ -206,14 +230,18 @@ public final class DiagnosisWindow implements GuiWindow {
             if (s != null) s.cancel();
         });
 
-        View view = new View(st, tabs, findings, hang, split, chart, status, pattern, result);
+        View view = new View(st, tabs, findings, hang, split, chart, status, pattern, loop, pauses, result);
         if (ctx.capture() == null) {
             empty.setText("No capture is open.");
+            loop.setPlaceholder(new Label("No capture is open."));
+            pauses.setPlaceholder(new Label("No capture is open."));
             status.setText("No capture is open");
             return view;
         }
         status.setText(ctx.analysis() == null ? "Waiting for the analysis ..." : "Diagnosing ...");
-        whenAnalyzed(ctx, view, running, hangTitle, empty, sel);
+        loop.setPlaceholder(new Label("Diagnosing ..."));
+        pauses.setPlaceholder(new Label("Diagnosing ..."));
+        whenAnalyzed(ctx, view, running, hangTitle, empty, sel, loopNotes, pauseNotes);
         return view;
     }
 
@@ -222,7 +250,7 @@ public final class DiagnosisWindow implements GuiWindow {
      * ends and the saved file's analysis replaces it: then this waits for that one.
      */
     private static void whenAnalyzed(GuiContext ctx, View view, AtomicReference<AnalysisSession> running, Label hangTitle,
-                                     Label empty, javafx.beans.value.ChangeListener<Number> sel) {
+                                     Label empty, javafx.beans.value.ChangeListener<Number> sel, Label loopNotes, Label pauseNotes) {
         Stage st = view.stage();
         Label status = view.status();
         var done = ctx.analysisDone();
@@ -230,12 +258,14 @@ public final class DiagnosisWindow implements GuiWindow {
             OpenCapture c = ctx.capture();
             if (!st.isShowing()) return;
             if ((x != null || s == null) && ctx.analysisDone() != done) {
-                whenAnalyzed(ctx, view, running, hangTitle, empty, sel);
+                whenAnalyzed(ctx, view, running, hangTitle, empty, sel, loopNotes, pauseNotes);
                 return;
             }
             if (x != null || s == null || c == null) {
                 boolean none = c != null && c.frames() == 0;
                 empty.setText(none ? "No frames: nothing to diagnose." : "The analysis did not finish: nothing to diagnose.");
+                view.loop().setPlaceholder(new Label(empty.getText()));
+                view.pauses().setPlaceholder(new Label(empty.getText()));
                 status.setText(empty.getText());
                 return;
             }
@@ -251,6 +281,7 @@ public final class DiagnosisWindow implements GuiWindow {
                 if (!st.isShowing()) return;
                 view.result().set(r);
                 show(ctx, view, r, hangTitle, empty);
+                showLoop(view, r, loopNotes, pauseNotes);
                 sel.changed(null, null, ctx.selectedFrame());
             }, status);
         }));
@@ -305,6 +336,126 @@ public final class DiagnosisWindow implements GuiWindow {
         HBox buttons = new HBox(8, filterButton);
         buttons.setAlignment(Pos.CENTER_LEFT);
         pane.getChildren().addAll(title, summary, grid, evidence, buttons);
+    }
+
+    /**
+     * The "Congestion loop" tab: analyze's per-flow rows (verdict, CE marks, CNPs expected and seen, CE->CNP delay, CNP
+     * gap, bytes and pace cut). Double-click a row: its Congestion Loop graph.
+     */
+    private static TableView<Map<String, Object>> loopTable(GuiContext ctx, AtomicReference<DiagnosisRun> result, Label status) {
+        TableView<Map<String, Object>> t = new TableView<>();
+        t.setId("diagnosis-loop");
+        t.getColumns().add(column("Flow", m -> m.get("flow"), 230));
+        t.getColumns().add(column("View", m -> m.get("view"), 70));
+        t.getColumns().add(column("CE", m -> m.get("ce_marks"), 60));
+        t.getColumns().add(column("CNP exp", m -> m.get("cnps_expected"), 65));
+        t.getColumns().add(column("CNP", m -> m.get("cnps"), 60));
+        t.getColumns().add(column("CE->CNP us min/med/max", m -> summary(m.get("ce_to_cnp_ns"), true), 170));
+        t.getColumns().add(column("CNP gap us min/med", m -> summary(m.get("cnp_interval_ns"), false), 140));
+        t.getColumns().add(column("Rate seen as", m -> m.get("rate_seen_as"), 170));
+        t.getColumns().add(column("Bytes cut (CNPs)", m -> m.get("median_cut_pct") == null ? "-"
+                : CongestionLoopWindow.pct(m.get("median_cut_pct")) + " (" + m.get("cnps_measured") + ")", 110));
+        t.getColumns().add(column("Pace cut med/all", m -> m.get("pace_cut_pct") == null ? "-"
+                : CongestionLoopWindow.pct(m.get("pace_median_cut_pct")) + " / " + CongestionLoopWindow.pct(m.get("pace_cut_pct")), 120));
+        t.getColumns().add(column("Verdict", m -> m.get("verdict"), 90));
+        t.setRowFactory(x -> {
+            TableRow<Map<String, Object>> row = new TableRow<>();
+            row.setOnMouseClicked(e -> {
+                if (e.getClickCount() == 2 && row.getItem() != null) CongestionLoopWindow.open(ctx, (String) row.getItem().get("flow"));
+            });
+            row.contextMenuProperty().bind(row.itemProperty().map(m -> {
+                MenuItem graph = new MenuItem("Graph this flow (Congestion Loop)");
+                graph.setOnAction(e -> CongestionLoopWindow.open(ctx, (String) m.get("flow")));
+                ContextMenu c = menu(ctx, result, (String) m.get("flow"), firstEvidence(m), status);
+                c.getItems().addFirst(graph);
+                return c;
+            }));
+            return row;
+        });
+        return t;
+    }
+
+    /** The "Flow control" tab: analyze's PAUSE/PFC rows per sender and class, with the pause storms diagnosed on each. */
+    private static TableView<Map<String, Object>> pauseTable(GuiContext ctx, AtomicReference<DiagnosisRun> result, Label status) {
+        TableView<Map<String, Object>> t = new TableView<>();
+        t.setId("diagnosis-pauses");
+        t.getColumns().add(column("Source", m -> m.get("source"), 150));
+        t.getColumns().add(column("Class", m -> m.get("class"), 60));
+        t.getColumns().add(column("Frames", m -> m.get("frames"), 70));
+        t.getColumns().add(column("XOFF", m -> m.get("xoff"), 70));
+        t.getColumns().add(column("XON", m -> m.get("xon"), 60));
+        t.getColumns().add(column("Quanta", m -> m.get("quanta"), 90));
+        t.getColumns().add(column("First (s)", m -> seconds(result.get(), m.get("first_ns")), 100));
+        t.getColumns().add(column("Last (s)", m -> seconds(result.get(), m.get("last_ns")), 100));
+        t.getColumns().add(column("Longest run (us)", m -> m.get("longest_run_ns") == null ? "-" : us(m.get("longest_run_ns")), 110));
+        t.getColumns().add(column("Paused (%)", m -> percent(m.get("paused_share"), result.get()), 90));
+        t.getColumns().add(column("Of span (%)", m -> percent(m.get("paused_share_of_span"), result.get()), 90));
+        t.getColumns().add(column("Storms", m -> findings(result.get(), m, "pfc-pause-storm").size(), 60));
+        t.getColumns().add(column("Heavy", m -> findings(result.get(), m, "pfc-pause-heavy").isEmpty() ? "" : "yes", 60));
+        t.setRowFactory(x -> {
+            TableRow<Map<String, Object>> row = new TableRow<>();
+            row.setOnMouseClicked(e -> {
+                if (e.getClickCount() != 2 || row.getItem() == null) return;
+                List<Finding> storms = findings(result.get(), row.getItem(), "pfc-pause-storm");
+                if (!storms.isEmpty()) Windows.select(ctx, primary(storms.getFirst()), status);
+            });
+            return row;
+        });
+        return t;
+    }
+
+    /** The diagnosis' findings of a rule about a PAUSE/PFC row's sender and class (its subject, as the diagnosis names it). */
+    static List<Finding> findings(DiagnosisRun r, Map<String, Object> row, String rule) {
+        if (r == null) return List.of();
+        String subject = row.get("source") + ("link".equals(String.valueOf(row.get("class"))) ? " link" : " priority " + row.get("class"));
+        List<Finding> l = new ArrayList<>();
+        for (Finding f : r.diagnosis().findings()) if (f.rule().equals(rule) && f.subject().equals(subject)) l.add(f);
+        return l;
+    }
+
+    private static void showLoop(View v, DiagnosisRun r, Label loopNotes, Label pauseNotes) {
+        Map<String, Object> cl = r.congestionLoop();
+        v.loop().setPlaceholder(new Label("No CE marks or CNPs in the capture: no congestion loop to judge."));
+        v.loop().getItems().setAll(CongestionLoopWindow.ordered(io.metaroce.gui.graph.CongestionSeries.rows(cl)));
+        loopNotes.setText(cl == null ? "" : "Bytes cut: the flow's data bytes in " + CongestionLoopWindow.us(cl.get("rate_window_ns"))
+                + " us before each CNP against as long after it (median over the CNPs); pace cut: the gaps between its packets "
+                + "as a rate (sender tap only). A cut of " + cl.get("min_cut_pct") + "% or more is a drop. Double-click a row "
+                + "for its graph.\n" + r.congestionLoopNotes());
+        Map<String, Object> fc = r.flowControl();
+        v.pauses().setPlaceholder(new Label("No PAUSE or PFC frames in the capture."));
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> classes = fc == null ? List.of() : (List<Map<String, Object>>) fc.get("classes");
+        v.pauses().getItems().setAll(classes);
+        pauseNotes.setText(fc == null ? "" : Boolean.TRUE.equals(fc.get("paused_lower_bound"))
+                ? "Link speed unknown (as analyze without --link-speed): paused shares are lower bounds, timed at 400 Gb/s "
+                + "(the shortest quantum), and the longest runs are not given. Storms: classes paused without a break for "
+                + "the PFC watchdog's detection time; double-click a row with a storm to select its first frame."
+                : "Storms: classes paused without a break for the PFC watchdog's detection time; double-click a row with a "
+                + "storm to select its first frame.");
+    }
+
+    @SuppressWarnings("unchecked")
+    private static String summary(Object o, boolean withMax) {
+        if (!(o instanceof Map<?, ?> m)) return "-";
+        Map<String, Object> s = (Map<String, Object>) m;
+        return CongestionLoopWindow.us(s.get("min")) + " / " + CongestionLoopWindow.us(s.get("median"))
+                + (withMax ? " / " + CongestionLoopWindow.us(s.get("max")) : "");
+    }
+
+    /** The first evidence frame of a congestion-loop row (its CE mark, else its CNP), 0 for none. */
+    static long firstEvidence(Map<String, Object> m) {
+        return m.get("evidence_frames") instanceof List<?> l && !l.isEmpty() && l.getFirst() instanceof Number n ? n.longValue() : 0;
+    }
+
+    private static String seconds(DiagnosisRun r, Object ns) {
+        if (!(ns instanceof Number n) || r == null) return "";
+        return String.format(java.util.Locale.ROOT, "%.6f", (n.longValue() - r.firstNs()) / 1e9);
+    }
+
+    /** A paused share as analyze prints it: a percentage, ">=" before it when a lower bound (link speed unknown). */
+    private static String percent(Object share, DiagnosisRun r) {
+        boolean atLeast = r != null && r.flowControl() != null && Boolean.TRUE.equals(r.flowControl().get("paused_lower_bound"));
+        return share instanceof Number n ? (atLeast ? ">=" : "") + String.format(java.util.Locale.ROOT, "%.2f", n.doubleValue() * 100) : "-";
     }
 
     private static ContextMenu menu(GuiContext ctx, AtomicReference<DiagnosisRun> r, String subject, long frame, Label status) {

@@ -98,6 +98,55 @@ class GuiScreenshotsTest {
         }
     }
 
+    /**
+     * Graphs > Congestion Loop on cnp-ignored (a sender whose rate does not drop after its CNPs) and on the incast with
+     * PFC pauses of its class added (shaded bands), and the Diagnosis window's Congestion loop tab on the incast.
+     */
+    @Test
+    void congestionLoop(FxRobot robot, @org.junit.jupiter.api.io.TempDir Path tmp) throws Exception {
+        GuiHarness.open(robot, ctx, "rocev2-cnp-ignored");
+        Image ignored = congestionGraph(robot);
+        Png.write(ignored, DIR.resolve("gui-congestion-loop-cnp-ignored.png"));
+        assertTrue(Png.fraction(ignored, MarkerKind.CNP.argb()) > 0.0003, "CNP markers drawn");
+        GuiHarness.closeWindows(robot);
+        java.util.List<io.metaroce.testsupport.PauseFrames.Frame> l = new java.util.ArrayList<>();
+        try (io.metaroce.capture.PacketSource src = io.metaroce.capture.CaptureFiles.open(io.metaroce.gui.testutil.Sample.path("rocev2-ecn-cnp"))) {
+            while (src.next()) l.add(new io.metaroce.testsupport.PauseFrames.Frame(src.timestampNanos(),
+                    src.data().toArray(java.lang.foreign.ValueLayout.JAVA_BYTE)));
+        }
+        long t0 = l.getFirst().timeNanos();
+        // A switch pauses class 3 (the incast's priority) twice: 40 us and 25 us, each ended by an XON.
+        for (long[] p : new long[][] {{60_000, 100_000}, {230_000, 255_000}}) {
+            l.add(new io.metaroce.testsupport.PauseFrames.Frame(t0 + p[0], io.metaroce.testsupport.PauseFrames.pfc(
+                    io.metaroce.testsupport.PauseFrames.SWITCH_A, 0x08, 0, 0, 0, 65535)));
+            l.add(new io.metaroce.testsupport.PauseFrames.Frame(t0 + p[1], io.metaroce.testsupport.PauseFrames.pfc(
+                    io.metaroce.testsupport.PauseFrames.SWITCH_A, 0x08, 0, 0, 0, 0)));
+        }
+        l.sort((a, b) -> Long.compare(a.timeNanos(), b.timeNanos()));
+        Path file = io.metaroce.testsupport.PauseFrames.write(tmp.resolve("rocev2-ecn-cnp-pfc.pcap"), l);
+        robot.interact(() -> ctx.open(file));
+        GuiHarness.until("pfc capture analyzed", () -> ctx.capture() != null && ctx.analysis() != null && ctx.analysisDone().isDone());
+        Image pfc = congestionGraph(robot);
+        Png.write(pfc, DIR.resolve("gui-congestion-loop-ecn-cnp-pfc.png"));
+        assertTrue(Png.fraction(pfc, 0xFFE3CA) > 0.003, "paused bands drawn");
+        GuiHarness.closeWindows(robot);
+        GuiHarness.open(robot, ctx, "rocev2-ecn-cnp");
+        io.metaroce.gui.stats.DiagnosisWindow.View[] v = new io.metaroce.gui.stats.DiagnosisWindow.View[1];
+        robot.interact(() -> v[0] = io.metaroce.gui.stats.DiagnosisWindow.open(ctx, false));
+        GuiHarness.until("diagnosis", () -> v[0].result().get() != null);
+        robot.interact(() -> v[0].tabs().getSelectionModel().select(io.metaroce.gui.stats.DiagnosisWindow.LOOP_TAB));
+        Image tab = snap(robot, lastWindowRoot());
+        Png.write(tab, DIR.resolve("gui-diagnosis-congestion-loop-ecn-cnp.png"));
+        assertTrue(1 - Png.fraction(tab, 0xFFFFFF) > 0.02, "the rows show");
+    }
+
+    private Image congestionGraph(FxRobot robot) {
+        CongestionGraph[] g = new CongestionGraph[1];
+        robot.interact(() -> g[0] = CongestionLoopWindow.open(ctx, null));
+        GuiHarness.until("congestion graph", () -> g[0].series() != null);
+        return snap(robot, lastWindowRoot());
+    }
+
     private void shoot(FxRobot robot, String scenario, String tag) throws Exception {
         GuiHarness.open(robot, ctx, scenario);
         // A frame selected in the packet list, so the graphs show their selection mark.

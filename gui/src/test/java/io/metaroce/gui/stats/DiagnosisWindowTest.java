@@ -195,5 +195,92 @@ class DiagnosisWindowTest extends WindowTestBase {
         assertNull(e.result().get());
     }
 
+    /**
+     * The Congestion loop tab lists analyze's congestion-loop rows with its verdicts and counts, on both congestion
+     * samples; a double-click on a row opens the Congestion Loop graph of that flow.
+     */
+    @Test
+    void congestionLoopTabIsAnalyzes(FxRobot robot) throws Exception {
+        for (String scenario : List.of("rocev2-ecn-cnp", "rocev2-cnp-ignored")) {
+            DiagnosisWindow.View v = openOn(robot, scenario, false);
+            JsonNode want = analyzeJson(scenario).get("congestion_loop").get("flows");
+            assertEquals(want.size(), v.loop().getItems().size(), scenario);
+            java.util.Map<String, String> verdicts = new java.util.HashMap<>();
+            for (JsonNode r : want) verdicts.put(r.get("flow").asText(), r.get("verdict").asText() + " " + r.get("ce_marks") + " " + r.get("cnps"));
+            for (java.util.Map<String, Object> m : v.loop().getItems()) {
+                assertEquals(verdicts.get(m.get("flow")), m.get("verdict") + " " + m.get("ce_marks") + " " + m.get("cnps"), scenario);
+            }
+            // The Verdict column shows it.
+            assertEquals(v.loop().getItems().getFirst().get("verdict"), v.loop().getColumns().getLast().getCellData(0));
+            assertTrue(v.pauses().getItems().isEmpty());
+            assertEquals("No PAUSE or PFC frames in the capture.", ((javafx.scene.control.Label) v.pauses().getPlaceholder()).getText());
+            GuiHarness.closeWindows(robot);
+        }
+        DiagnosisWindow.View v = openOn(robot, "rocev2-cnp-ignored", false);
+        assertTrue(robot.lookup("#diagnosis-loop-notes").queryLabeled().getText().contains("cnp-ignored "));
+        robot.interact(() -> v.tabs().getSelectionModel().select(DiagnosisWindow.LOOP_TAB));
+        String flow = (String) v.loop().getItems().getFirst().get("flow");
+        TableRow<?> row = robot.from(v.loop()).lookup(".table-row-cell").match((TableRow<?> x) -> x.getIndex() == 0).query();
+        robot.doubleClickOn(row);
+        GuiHarness.until("graph of " + flow, () -> robot.lookup("#cc-graph").tryQuery().map(n -> {
+            var s = ((io.metaroce.gui.graph.CongestionGraph) n).series();
+            return s != null && s.flowId().equals(flow);
+        }).orElse(false));
+    }
+
+    /** A capture without CE marks, CNPs or pause frames: both tabs say there is nothing, in a sentence. */
+    @Test
+    void congestionAndFlowControlTabsWithoutEvidence(FxRobot robot) {
+        DiagnosisWindow.View v = openOn(robot, "rocev2-clean", false);
+        assertTrue(v.loop().getItems().isEmpty());
+        assertEquals("No CE marks or CNPs in the capture: no congestion loop to judge.",
+                ((javafx.scene.control.Label) v.loop().getPlaceholder()).getText());
+        assertTrue(v.pauses().getItems().isEmpty());
+        assertEquals("No PAUSE or PFC frames in the capture.", ((javafx.scene.control.Label) v.pauses().getPlaceholder()).getText());
+    }
+
+    /**
+     * The Flow control tab on rocev2-ecn-cnp's frames followed by a PFC storm (class 3 paused for 250 ms by XOFFs every
+     * 50 us): analyze's rows (sender, class, frames, paused share) with the storm it diagnoses; a double-click selects
+     * the storm's first frame.
+     */
+    @Test
+    void flowControlTabShowsAnalyzesPausesAndStorms(FxRobot robot, @TempDir Path dir) throws Exception {
+        List<io.metaroce.testsupport.PauseFrames.Frame> l = new ArrayList<>();
+        try (io.metaroce.capture.PacketSource src = io.metaroce.capture.CaptureFiles.open(Sample.path("rocev2-ecn-cnp"))) {
+            while (src.next()) l.add(new io.metaroce.testsupport.PauseFrames.Frame(src.timestampNanos(),
+                    src.data().toArray(java.lang.foreign.ValueLayout.JAVA_BYTE)));
+        }
+        long end = l.getLast().timeNanos();
+        for (long t = end + 1_000; t <= end + 250_000_000L; t += 50_000) {
+            l.add(new io.metaroce.testsupport.PauseFrames.Frame(t, io.metaroce.testsupport.PauseFrames.pfc(
+                    io.metaroce.testsupport.PauseFrames.SWITCH_A, 0x08, 0, 0, 0, 65535)));
+        }
+        Path file = io.metaroce.testsupport.PauseFrames.write(dir.resolve("storm.pcap"), l);
+        robot.interact(() -> ctx.open(file));
+        GuiHarness.until("capture analyzed", () -> ctx.capture() != null && ctx.analysis() != null && ctx.analysisDone().isDone());
+        DiagnosisWindow.View v = open(robot, false);
+        GuiHarness.until("diagnosis", () -> v.result().get() != null);
+        StringBuilder out = new StringBuilder();
+        AnalyzeOutput.write(file, AnalysisSettings.DEFAULT, AnalyzeOutput.Form.JSON, false, out);
+        JsonNode json = new ObjectMapper().readTree(out.toString());
+        JsonNode classes = json.get("flow_control").get("classes");
+        assertEquals(classes.size(), v.pauses().getItems().size());
+        java.util.Map<String, Object> row = v.pauses().getItems().getFirst();
+        assertEquals(classes.get(0).get("source").asText(), row.get("source"));
+        assertEquals(classes.get(0).get("frames").asLong(), ((Number) row.get("frames")).longValue());
+        assertEquals(String.format(java.util.Locale.ROOT, ">=%.2f", classes.get(0).get("paused_share").asDouble() * 100),
+                v.pauses().getColumns().get(9).getCellData(0));
+        long storms = 0;
+        for (JsonNode f : json.get("diagnosis").get("findings")) if (f.get("rule").asText().equals("pfc-pause-storm")) storms++;
+        assertEquals(1, storms);
+        assertEquals(1, v.pauses().getColumns().get(11).getCellData(0));
+        robot.interact(() -> v.tabs().getSelectionModel().select(DiagnosisWindow.PAUSE_TAB));
+        TableRow<?> r = robot.from(v.pauses()).lookup(".table-row-cell").match((TableRow<?> x) -> x.getIndex() == 0).query();
+        robot.doubleClickOn(r);
+        long first = DiagnosisWindow.findings(v.result().get(), row, "pfc-pause-storm").getFirst().evidence().getFirst();
+        GuiHarness.until("storm's first frame selected", () -> ctx.selectedFrame() == first);
+    }
+
     private static String v(FxRobot robot) { return robot.lookup("#diagnosis-empty").queryLabeled().getText(); }
 }

@@ -1,0 +1,259 @@
+package io.metaroce.gui.graph;
+
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.List;
+import java.util.Locale;
+import javafx.geometry.VPos;
+import javafx.scene.canvas.GraphicsContext;
+import javafx.scene.input.MouseEvent;
+import javafx.scene.paint.Color;
+import javafx.scene.text.TextAlignment;
+
+/**
+ * The congestion loop of one QP direction drawn: the data rate per bucket as a line (decimated per pixel column),
+ * the pace (the median gap between its packets, as a rate) as a second line,
+ * the CE-marked packets as circles on a lane under it and the CNPs as crosses on a lane over it, each CNP with a faint
+ * line down through the rate so the cut after it (or its absence) shows, and the paused runs of the flow's PFC class
+ * as shaded bands behind everything. Hovering names what is under the mouse (a marker's frame and time, else the
+ * bucket's rate); a click on a marker selects its frame.
+ */
+public final class CongestionGraph extends PlotPane {
+    static final Color RATE = Color.rgb(31, 119, 180), PACE = Color.rgb(148, 103, 189), PAUSED = Color.rgb(255, 127, 14, 0.22),
+            PAUSED_EDGE = Color.rgb(255, 127, 14, 0.7), SELECT = Color.rgb(230, 20, 20);
+    private static final double MARK = 4.5;
+    /** Pixels per marker cell on a lane, and between two CNP lines. */
+    private static final int CELL = 3;
+
+    private CongestionSeries series;
+    private final Decimator decimator = new Decimator();
+    private long selectedTime = -1;
+    private String hover = "";
+
+    public CongestionGraph() {
+        addEventHandler(MouseEvent.MOUSE_MOVED, e -> setHover(hoverText(e.getX() - LEFT, e.getY() - TOP)));
+        addEventHandler(MouseEvent.MOUSE_EXITED, e -> setHover(""));
+    }
+
+    public void setSeries(CongestionSeries s) {
+        series = s;
+        hover = "";
+        contentChanged(true);
+    }
+
+    public CongestionSeries series() { return series; }
+
+    /** The highest value the lines reach (the top of the rate axis; the CNP lane sits above it). */
+    private long top() { return series == null ? 1 : series.maxRateOrPace(); }
+
+    /** Marks a time (ns from the capture's first frame; the packet list's selected frame), -1 for none. */
+    public void setSelectedTime(long t) {
+        if (t == selectedTime) return;
+        selectedTime = t;
+        redraw();
+    }
+
+    public long selectedTime() { return selectedTime; }
+
+    /** What the hover line says now ("" when the mouse is elsewhere). */
+    public String hover() { return hover; }
+
+    private void setHover(String s) {
+        if (s.equals(hover)) return;
+        hover = s;
+        redraw();
+    }
+
+    /** The text for the mouse at plot-area pixel (px, py): the marker under it, else the rate of its bucket. */
+    String hoverText(double px, double py) {
+        if (series == null) return "";
+        Viewport v = viewport();
+        if (px < 0 || py < 0 || px > v.width() || py > v.height()) return "";
+        HitTest.Hit h = HitTest.nearest(List.of(series.cnp(), series.ce()), v, px, py, 8);
+        double t = v.dataX(px);
+        if (h != null) {
+            String what = h.set() == series.cnp() ? "CNP" : "CE-marked packet";
+            return String.format(Locale.ROOT, "%s: frame %d at %s us (click selects it)", what, h.frame(), us(h.set().time(h.index())));
+        }
+        PointSet r = series.rate();
+        int i = Decimator.lowerBound(r.times(), r.size(), (long) Math.floor(t) + 1) - 1;
+        StringBuilder b = new StringBuilder();
+        if (i >= 0 && t < r.time(r.size() - 1) + series.bucketNs()) {
+            b.append(String.format(Locale.ROOT, "%s us: %s Mb/s in the %s us from %s us", us(t), Ticks.number(r.value(i)),
+                    us(series.bucketNs()), us(r.time(i))));
+            PointSet p = series.pace();
+            int j = Decimator.lowerBound(p.times(), p.size(), r.time(i));
+            if (j < p.size() && p.time(j) == r.time(i)) b.append(", pace ").append(Ticks.number(p.value(j))).append(" Mb/s");
+        } else {
+            b.append(us(t)).append(" us");
+        }
+        for (long[] p : series.paused()) {
+            if (p[0] <= t && t < p[1]) {
+                b.append(String.format(Locale.ROOT, "; paused %s us from %s us", us(p[1] - p[0]), us(p[0])));
+                break;
+            }
+        }
+        return b.toString();
+    }
+
+    private static String us(double ns) { return String.format(Locale.ROOT, "%.3f", ns / 1e3); }
+
+    @Override
+    protected Viewport fullView(double w, double h) {
+        if (series == null || series.rate().size() + series.ce().size() + series.cnp().size() == 0) {
+            return new Viewport(0, 1000, 0, 10, w, h);
+        }
+        long max = top();
+        double t0 = Double.MAX_VALUE, t1 = -Double.MAX_VALUE;
+        for (PointSet p : List.of(series.rate(), series.ce(), series.cnp())) {
+            if (p.size() == 0) continue;
+            t0 = Math.min(t0, p.time(0));
+            t1 = Math.max(t1, p.time(p.size() - 1));
+        }
+        if (series.rate().size() > 0) t1 = Math.max(t1, series.rate().time(series.rate().size() - 1) + series.bucketNs());
+        return Viewport.fit(t0, t1, CongestionSeries.ceLane(max), CongestionSeries.cnpLane(max), w, h);
+    }
+
+    @Override
+    protected String yLabel() { return "data rate (Mb/s)"; }
+
+    /** The rate axis' labels: none on the two marker lanes (below 0, above the highest rate). */
+    @Override
+    protected List<Double> yTicks(Viewport v) {
+        List<Double> l = new ArrayList<>();
+        double top = series == null ? v.y1() : top();
+        for (double y : super.yTicks(v)) if (y >= 0 && y <= top) l.add(y);
+        return l;
+    }
+
+    @Override
+    protected void drawContent(GraphicsContext gc, Viewport v) {
+        if (series == null) return;
+        for (long[] p : series.paused()) {
+            if (p[1] < v.x0() || p[0] > v.x1()) continue;
+            double x0 = v.px(p[0]), x1 = Math.max(x0 + 1, v.px(p[1]));
+            gc.setFill(PAUSED);
+            gc.fillRect(x0, 0, x1 - x0, v.height());
+            gc.setStroke(PAUSED_EDGE);
+            gc.setLineWidth(1);
+            gc.strokeLine(Math.round(x0) + 0.5, 0, Math.round(x0) + 0.5, v.height());
+        }
+        // The zero line and the lanes' separators.
+        long max = top();
+        gc.setStroke(Color.rgb(0, 0, 0, 0.25));
+        gc.setLineWidth(1);
+        double zero = Math.round(v.py(0)) + 0.5, top = Math.round(v.py(max)) + 0.5;
+        gc.strokeLine(0, zero, v.width(), zero);
+        gc.setLineDashes(2, 4);
+        gc.strokeLine(0, top, v.width(), top);
+        gc.setLineDashes();
+        int w = (int) Math.ceil(v.width()) + 1;
+        // A faint line down from each CNP, one per CELL pixels: each stroke costs the software pipeline about as much
+        // as the whole rate line, and lines closer than that are one band anyway.
+        PointSet cnp = series.cnp();
+        BitSet columns = new BitSet(w / CELL + 1);
+        gc.setStroke(Color.rgb(23, 190, 207, 0.35));
+        for (int i = first(cnp, v); i < cnp.size() && cnp.time(i) <= v.x1() + 1; i++) {
+            int cx = (int) v.px(cnp.time(i));
+            if (cx < 0 || cx >= w || columns.get(cx / CELL)) continue;
+            columns.set(cx / CELL);
+            gc.strokeLine(cx + 0.5, v.py(cnp.value(i)), cx + 0.5, zero);
+        }
+        if (series.pace().size() > 0) {
+            PointSet p = series.pace();
+            int k = decimator.decimate(p.times(), p.values(), p.size(), v);
+            gc.setStroke(PACE);
+            gc.setLineWidth(1);
+            gc.strokePolyline(decimator.xs(), decimator.ys(), k);
+        }
+        PointSet r = series.rate();
+        int k = decimator.decimate(r.times(), r.values(), r.size(), v);
+        gc.setStroke(RATE);
+        gc.setLineWidth(1.2);
+        gc.strokePolyline(decimator.xs(), decimator.ys(), k);
+        markers(gc, v, series.ce(), MarkerKind.CE, w);
+        markers(gc, v, cnp, MarkerKind.CNP, w);
+        if (selectedTime >= 0 && selectedTime >= v.x0() && selectedTime <= v.x1()) {
+            gc.setStroke(SELECT);
+            gc.setLineWidth(1);
+            gc.setLineDashes(4, 4);
+            gc.strokeLine(v.px(selectedTime), 0, v.px(selectedTime), v.height());
+            gc.setLineDashes();
+        }
+        if (!hover.isEmpty()) {
+            gc.setFont(FONT);
+            gc.setTextAlign(TextAlignment.RIGHT);
+            gc.setTextBaseline(VPos.TOP);
+            gc.setFill(Color.rgb(255, 255, 255, 0.85));
+            gc.fillRect(v.width() - hover.length() * 6.4 - 12, 2, hover.length() * 6.4 + 10, 16);
+            gc.setFill(Color.rgb(30, 30, 30));
+            gc.fillText(hover, v.width() - 6, 4);
+        }
+    }
+
+    private static int first(PointSet p, Viewport v) {
+        return Math.max(0, Decimator.lowerBound(p.times(), p.size(), (long) Math.floor(v.x0())) - 1);
+    }
+
+    /**
+     * One marker per CELL pixels of the lane (a lane is one row; markers are 9 pixels wide, so closer ones would only
+     * overdraw): a million CE marks cost a third of what the plot is wide. Measured on a 1M-frame incast (132,541 CE
+     * marks on one flow): a full-range redraw took 300 ms with one per pixel column, nearly all of it the ovals.
+     */
+    private static void markers(GraphicsContext gc, Viewport v, PointSet m, MarkerKind kind, int w) {
+        BitSet occupied = new BitSet(w / CELL + 1);
+        for (int i = first(m, v); i < m.size() && m.time(i) <= v.x1() + 1; i++) {
+            double px = v.px(m.time(i));
+            int cx = (int) px;
+            if (cx < -5 || cx >= w + 5) continue;
+            if (cx >= 0 && cx < w) {
+                if (occupied.get(cx / CELL)) continue;
+                occupied.set(cx / CELL);
+            }
+            PsnGraph.shape(gc, kind, px, v.py(m.value(i)), MARK);
+        }
+    }
+
+    @Override
+    protected int hit(Viewport v, double px, double py) {
+        if (series == null) return 0;
+        HitTest.Hit h = HitTest.nearest(List.of(series.cnp(), series.ce()), v, px, py, 8);
+        return h == null ? 0 : h.frame();
+    }
+
+    @Override
+    protected void drawLegend(GraphicsContext gc, double x, double y) {
+        double at = x;
+        gc.setStroke(RATE);
+        gc.setLineWidth(1.5);
+        gc.strokeLine(at, y, at + 16, y);
+        gc.setFill(Color.rgb(40, 40, 40));
+        String rate = series == null ? "Data rate" : String.format(Locale.ROOT, "Data rate per %s us", us(series.bucketNs()));
+        gc.fillText(rate, at + 20, y);
+        at += 28 + rate.length() * 6.3;
+        if (series == null) return;
+        if (series.pace().size() > 0) {
+            gc.setStroke(PACE);
+            gc.strokeLine(at, y, at + 16, y);
+            gc.setFill(Color.rgb(40, 40, 40));
+            gc.fillText("Pace", at + 20, y);
+            at += 58;
+        }
+        for (MarkerKind k : new MarkerKind[] {MarkerKind.CE, MarkerKind.CNP}) {
+            PointSet m = k == MarkerKind.CE ? series.ce() : series.cnp();
+            PsnGraph.shape(gc, k, at + 5, y, MARK);
+            gc.setFill(Color.rgb(40, 40, 40));
+            String label = k.label() + "s (" + m.size() + ")";
+            gc.fillText(label, at + 13, y);
+            at += 24 + label.length() * 6.3;
+        }
+        if (!series.paused().isEmpty()) {
+            gc.setFill(PAUSED);
+            gc.fillRect(at, y - 6, 16, 12);
+            gc.setFill(Color.rgb(40, 40, 40));
+            String label = "Paused (" + (series.priority() >= 0 ? "priority " + series.priority() + " or link" : "any class")
+                    + ", " + series.paused().size() + " runs)";
+            gc.fillText(label, at + 20, y);
+        }
+    }
+}

@@ -1,0 +1,205 @@
+package io.metaroce.gui.graph;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.metaroce.analysis.AnalysisSettings;
+import io.metaroce.analysis.AnalyzeOutput;
+import io.metaroce.capture.CaptureFiles;
+import io.metaroce.capture.PacketSource;
+import io.metaroce.dissector.Dissection;
+import io.metaroce.dissector.Dissector;
+import io.metaroce.gui.testutil.GuiHarness;
+import io.metaroce.gui.testutil.Sample;
+import io.metaroce.gui.testutil.WindowTestBase;
+import io.metaroce.testsupport.PauseFrames;
+import io.metaroce.testsupport.PauseFrames.Frame;
+import java.lang.foreign.ValueLayout;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import javafx.scene.control.ComboBox;
+import javafx.scene.input.MouseButton;
+import javafx.stage.Stage;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.testfx.api.FxRobot;
+import org.testfx.framework.junit5.Start;
+
+/**
+ * Graphs > Congestion Loop, headless (Monocle): the flows it offers and the CE marks and CNPs it draws are analyze's
+ * ({@code analyze -T json}'s {@code congestion_loop}, computed here by analyze's own output code), a click on a CNP
+ * selects that CNP's frame, and the paused runs of the flow's PFC class are drawn as bands.
+ */
+class CongestionLoopGraphTest extends WindowTestBase {
+    @TempDir
+    Path tmp;
+
+    @Start
+    void start(Stage stage) { setUp(stage); }
+
+    private static JsonNode analyzeJson(Path file) throws Exception {
+        StringBuilder out = new StringBuilder();
+        AnalyzeOutput.write(file, AnalysisSettings.DEFAULT, AnalyzeOutput.Form.JSON, false, out);
+        return new ObjectMapper().readTree(out.toString());
+    }
+
+    private CongestionGraph open(FxRobot robot, String flow) {
+        CongestionGraph[] g = new CongestionGraph[1];
+        robot.interact(() -> g[0] = CongestionLoopWindow.open(ctx, flow));
+        return g[0];
+    }
+
+    @SuppressWarnings("unchecked")
+    private static ComboBox<Map<String, Object>> chooser(FxRobot robot) {
+        return robot.lookup("#cc-flow").queryAs(ComboBox.class);
+    }
+
+    /**
+     * On both congestion samples, every flow the chooser lists is one of analyze's congestion-loop rows, the first the
+     * one with most CNPs, and each flow's graph has as many CE and CNP markers as analyze counts for it.
+     */
+    @Test
+    void markersAreAnalyzesCountsOnEveryFlow(FxRobot robot) throws Exception {
+        for (String scenario : List.of("rocev2-ecn-cnp", "rocev2-cnp-ignored")) {
+            GuiHarness.open(robot, ctx, scenario);
+            JsonNode rows = analyzeJson(Sample.path(scenario)).get("congestion_loop").get("flows");
+            assertFalse(rows.isEmpty(), scenario);
+            CongestionGraph graph = open(robot, null);
+            GuiHarness.until("graph of " + scenario, () -> graph.series() != null);
+            ComboBox<Map<String, Object>> flows = chooser(robot);
+            assertEquals(rows.size(), flows.getItems().size(), scenario);
+            long most = 0;
+            for (JsonNode r : rows) most = Math.max(most, r.get("cnps").asLong());
+            assertEquals(most, ((Number) flows.getItems().getFirst().get("cnps")).longValue());
+            assertEquals(flows.getItems().getFirst().get("flow"), graph.series().flowId());
+            long markers = 0;
+            for (JsonNode r : rows) {
+                String id = r.get("flow").asText();
+                CongestionSeries s = build(id);
+                assertEquals(r.get("ce_marks").asLong(), s.ce().size(), scenario + " CE marks of " + id);
+                assertEquals(r.get("cnps").asLong(), s.cnp().size(), scenario + " CNPs of " + id);
+                assertEquals(r.get("verdict").asText(), s.loop().get("verdict"));
+                markers += s.ce().size() + s.cnp().size();
+                // The flow's data shows as a rate and a pace.
+                long bytes = 0;
+                for (int i = 0; i < s.rate().size(); i++) bytes += s.rate().value(i);
+                assertTrue(bytes > 0, id);
+                assertTrue(s.pace().size() > 0, id);
+            }
+            assertTrue(markers > 0);
+            assertTrue(robot.lookup("#cc-figures").queryLabeled().getText().startsWith("Verdict: "));
+            GuiHarness.closeWindows(robot);
+        }
+    }
+
+    private CongestionSeries build(String flowId) throws Exception {
+        int[] frames = ctx.framesMatching(FlowSeries.flowFilter(flowId));
+        Map<String, Object> row = CongestionSeries.rowOf(ctx.analysis().result().congestionLoop(), flowId);
+        return CongestionSeries.build(ctx.capture().index(), ctx.analysis(), flowId, frames, row,
+                ctx.analysis().result().pauseRuns(), null);
+    }
+
+    /**
+     * On cnp-ignored (a sender tap: the rate does not drop), a click on a CNP marker selects that CNP's frame in the
+     * packet list (a CNP: opcode 0x81, of the flow's peer direction); hovering it names the frame; the selected frame is
+     * marked in the graph.
+     */
+    @Test
+    void clickOnACnpSelectsItsFrame(FxRobot robot) {
+        GuiHarness.open(robot, ctx, "rocev2-cnp-ignored");
+        CongestionGraph graph = open(robot, null);
+        GuiHarness.until("series", () -> graph.series() != null);
+        PointSet cnp = graph.series().cnp();
+        assertTrue(cnp.size() > 2);
+        int i = cnp.size() / 2;
+        long t = cnp.time(i);
+        // Zoomed to 10 us around it: no other CNP within the click radius (CNPs are 50 us apart at least).
+        robot.interact(() -> graph.setViewport(new Viewport(t - 10_000, t + 10_000, graph.viewport().y0(), graph.viewport().y1(),
+                graph.plotWidth(), graph.plotHeight())));
+        double x = graph.paneX(t), y = graph.paneY(cnp.value(i));
+        assertEquals(cnp.frame(i), graph.frameAt(x, y));
+        assertTrue(graph.hoverText(x - 78, y - 30).startsWith("CNP: frame " + cnp.frame(i) + " "), graph.hoverText(x - 78, y - 30));
+        robot.clickOn(graph.localToScreen(x, y), MouseButton.PRIMARY);
+        GuiHarness.until("CNP frame selected", () -> ctx.selectedFrame() == cnp.frame(i));
+        Dissection d = ctx.capture().index().dissect(cnp.frame(i), new Dissector(), new Dissection());
+        assertEquals(0x81, d.opcodeValue());
+        assertEquals(t, graph.selectedTime());
+        // A click on empty rate space selects nothing.
+        robot.interact(() -> ctx.select(1));
+        assertEquals(0, graph.frameAt(graph.paneX(t + 5_000), graph.paneY(graph.series().maxRate() / 2.0)));
+    }
+
+    /**
+     * A capture of rocev2-ecn-cnp's frames (VLAN priority 3) with PFC frames from a switch: two XOFF/XON runs on class 3
+     * and one on class 5. The graph shades the two runs of the flow's class, not the other class's.
+     */
+    @Test
+    void pausedRunsOfTheFlowsClassAreBands(FxRobot robot) throws Exception {
+        List<Frame> l = new ArrayList<>();
+        try (PacketSource src = CaptureFiles.open(Sample.path("rocev2-ecn-cnp"))) {
+            while (src.next()) l.add(new Frame(src.timestampNanos(), src.data().toArray(ValueLayout.JAVA_BYTE)));
+        }
+        long t0 = l.getFirst().timeNanos();
+        List<Frame> pauses = List.of(
+                new Frame(t0 + 100_000, PauseFrames.pfc(PauseFrames.SWITCH_A, 0x08, 0, 0, 0, 65535)),
+                new Frame(t0 + 120_000, PauseFrames.pfc(PauseFrames.SWITCH_A, 0x08, 0, 0, 0, 0)),
+                new Frame(t0 + 300_000, PauseFrames.pfc(PauseFrames.SWITCH_A, 0x08, 0, 0, 0, 65535)),
+                new Frame(t0 + 330_000, PauseFrames.pfc(PauseFrames.SWITCH_A, 0x08, 0, 0, 0, 0)),
+                new Frame(t0 + 200_000, PauseFrames.pfc(PauseFrames.SWITCH_B, 0x20, 0, 0, 0, 0, 0, 65535)),
+                new Frame(t0 + 210_000, PauseFrames.pfc(PauseFrames.SWITCH_B, 0x20, 0, 0, 0, 0, 0, 0)));
+        l.addAll(pauses);
+        l.sort((a, b) -> Long.compare(a.timeNanos(), b.timeNanos()));
+        Path file = PauseFrames.write(tmp.resolve("ecn-pfc.pcap"), l);
+        robot.interact(() -> ctx.open(file));
+        GuiHarness.until("capture analyzed", () -> ctx.capture() != null && ctx.analysis() != null && !ctx.busyProperty().get()
+                && ctx.analysisDone().isDone());
+        CongestionGraph graph = open(robot, null);
+        GuiHarness.until("series", () -> graph.series() != null);
+        CongestionSeries s = graph.series();
+        assertEquals(3, s.priority());
+        assertEquals(2, s.paused().size());
+        long origin = s.originNs();
+        assertEquals(t0 + 100_000 - origin, s.paused().getFirst()[0]);
+        assertEquals(t0 + 120_000 - origin, s.paused().getFirst()[1]);
+        assertEquals(t0 + 300_000 - origin, s.paused().get(1)[0]);
+        assertTrue(graph.hoverText(graph.paneX(s.paused().get(1)[0] + 10_000) - 78, 60).contains("paused 30.000 us"),
+                graph.hoverText(graph.paneX(s.paused().get(1)[0] + 10_000) - 78, 60));
+        // The bands are drawn: the pause colour fills part of the plot.
+        javafx.scene.image.Image[] img = new javafx.scene.image.Image[1];
+        robot.interact(() -> img[0] = graph.snapshot(null, null));
+        assertTrue(io.metaroce.gui.testutil.Png.fraction(img[0], 0xFFE3CA) > 0.003, "paused bands drawn");
+        // Analyze counts the same three runs in its flow control report (two classes).
+        assertEquals(2, analyzeJson(file).get("flow_control").get("classes").size());
+        assertEquals(3, ctx.analysis().result().pauseRuns().size());
+    }
+
+    /** A capture without CE marks or CNPs says so; so does one without frames; neither fails. */
+    @Test
+    void noEvidenceAndEmptyCaptures(FxRobot robot) throws Exception {
+        GuiHarness.open(robot, ctx, "rocev2-clean");
+        assertNull(analyzeJson(Sample.path("rocev2-clean")).get("congestion_loop"));
+        CongestionGraph graph = open(robot, null);
+        GuiHarness.until("no congestion loop", () -> robot.lookup("#cc-status").queryLabeled().getText().startsWith("No flow with CE marks"));
+        assertNull(graph.series());
+        assertTrue(chooser(robot).getItems().isEmpty());
+        GuiHarness.closeWindows(robot);
+        Path empty = tmp.resolve("empty.pcap");
+        Files.write(empty, new byte[] {(byte) 0xd4, (byte) 0xc3, (byte) 0xb2, (byte) 0xa1, 2, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                (byte) 0xff, (byte) 0xff, 0, 0, 1, 0, 0, 0});
+        robot.interact(() -> ctx.open(empty));
+        GuiHarness.until("empty capture open", () -> ctx.capture() != null && !ctx.busyProperty().get());
+        CongestionGraph e = open(robot, null);
+        GuiHarness.until("empty capture: nothing", () -> {
+            String s = robot.lookup("#cc-status").queryLabeled().getText();
+            return s.startsWith("No flow with CE marks") || s.startsWith("The analysis did not finish");
+        });
+        assertNull(e.series());
+    }
+}
