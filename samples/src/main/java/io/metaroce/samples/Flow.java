@@ -15,6 +15,8 @@ final class Flow {
     final String transport;
     /** "rc", "ud", "cm" (QP 1 MADs) or "raw" (a planted stand-alone frame). */
     final String service;
+    /** VLAN priority (PCP) of the flow's frames when its host tags them (alt-pcp moves some QP pairs off 3). */
+    int pcp = 3;
     /** The sender's own QP number (-1 unknown). */
     int srcQp = -1;
     Flow peer;

@@ -55,6 +55,9 @@ final class Pkt implements Cloneable {
     int cnpPathId, cnpCeCount, rateHint;
     long probeSeq;
 
+    // ---- 802.1Qbb PFC frame (flow null): class-enable vector and the quanta of its classes (0: XON)
+    int pfcClasses, pfcQuanta;
+
     // ---- payload
     int payloadLen;
     /** Selects the payload bytes; copies of a packet share it so retransmissions carry identical payload. */
