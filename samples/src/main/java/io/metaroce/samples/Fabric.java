@@ -150,8 +150,12 @@ final class Fabric {
     /** The leaf's egress to the receiver: a frame of a PFC-paused class waits there (lossless: no drop). */
     private void downlink(Pkt p) {
         if (sim.pfc != null && sim.pfc.holdsAtDownlink(p)) {
-            sim.at(sim.pfc.wakeAt(), () -> downlink(p));
+            hold(p);
             return;
+        }
+        if (p.heldByPfc) {
+            p.heldByPfc = false;
+            p.flow.heldByPfc--;
         }
         Port port = port(p.dst);
         port.packets++;
@@ -179,9 +183,18 @@ final class Fabric {
 
     private void leavesQueue(Pkt p, long serialization) {
         if (sim.pfc.holdsAtDownlink(p)) {
-            sim.at(sim.pfc.wakeAt(), () -> downlink(p));
+            hold(p);
             return;
         }
         sim.at(sim.now + serialization + LEAF_TO_HOST_NS, () -> sim.arrived(p));
+    }
+
+    /** The frame waits in the paused queue and looks again when the pause may end (counted while it waits). */
+    private void hold(Pkt p) {
+        if (!p.heldByPfc) {
+            p.heldByPfc = true;
+            p.flow.heldByPfc++;
+        }
+        sim.at(sim.pfc.wakeAt(), () -> downlink(p));
     }
 }

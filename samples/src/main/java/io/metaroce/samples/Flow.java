@@ -27,6 +27,8 @@ final class Flow {
 
     long packets, dataPackets, retransmitted, spurious, timeouts, acks, naks, rnrNaks, sacks, nacks, cnps, credits,
             probes, ceMarks, messages, payloadBytes, lost, frames;
+    /** Frames a PFC pause holds in the receiver's downlink queue now (at the end: never delivered, not lost). */
+    long heldByPfc;
     final long[] retransmittedByCause = new long[Pkt.CAUSE_NAMES.length];
     long[] pathPackets = new long[0], pathLost = new long[0], pathCe = new long[0];
 

@@ -57,6 +57,8 @@ final class Pkt implements Cloneable {
 
     // ---- 802.1Qbb PFC frame (flow null): class-enable vector and the quanta of its classes (0: XON)
     int pfcClasses, pfcQuanta;
+    /** Waiting in a PFC-paused downlink queue. */
+    boolean heldByPfc;
 
     // ---- payload
     int payloadLen;
@@ -110,6 +112,7 @@ final class Pkt implements Cloneable {
             c.badIcrc = false;
             c.forceDrop = false;
             c.forceCe = false;
+            c.heldByPfc = false;
             c.cause = CAUSE_NONE;
             c.repeatedResponse = false;
             return c;

@@ -310,6 +310,8 @@ final class Truth {
         g.writeNumberField("probes", f.probes);
         g.writeNumberField("ce_marks", f.ceMarks);
         g.writeNumberField("lost", f.lost);
+        // Only in PFC scenarios: frames a pause still held at the end (sent, neither delivered nor lost).
+        if (f.heldByPfc > 0) g.writeNumberField("held_by_pfc", f.heldByPfc);
         g.writeEndObject();
         g.writeEndObject();
     }
