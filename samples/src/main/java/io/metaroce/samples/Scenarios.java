@@ -97,7 +97,7 @@ public final class Scenarios {
                         + "the senders hold their packets about 30 % of the time, no packet is lost. Captured at a mirror "
                         + "of 10.0.0.1's switch port (tap=port): pfc-pause-heavy, not a storm (each pause far below the "
                         + "200 ms watchdog).",
-                Scenarios::generic, "transport=rocev2", "hosts=3", "workload=incast", "messages=50",
+                Scenarios::generic, "transport=rocev2", "hosts=3", "workload=incast", "messages=40",
                 "message-size=fixed:2048", "message-gap-us=20", "pmtu=512", "vlan=100", "tap=port", "cm=false",
                 "pfc-host=0", "pfc-priority=3", "pfc-at-us=50", "pfc-run-us=30", "pfc-every-us=100", "duration-us=1000");
         add("rocev2-rnr",
