@@ -117,6 +117,7 @@ final class Accuracy {
                         src.fcsLength(), d);
                 provider.attach(d);
                 JsonNode tf = frames.get(k++);
+                if (tf.has("pfc_class_vector")) continue; // a PFC frame (tap=port): no flow, no label to score
                 JsonNode labels = tf.get("labels");
                 boolean tRetx = labels != null && labels.has("retransmission");
                 boolean tSpur = labels != null && labels.has("spurious") && labels.get("spurious").asBoolean();

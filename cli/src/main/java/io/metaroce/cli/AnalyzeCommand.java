@@ -314,7 +314,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
     }
 
     /** A number as the user would have typed it: 0 for 0.0, 2.5 as it is. */
-    private static String num(double v) {
+    static String num(double v) {
         return v == Math.rint(v) && !Double.isInfinite(v) ? Long.toString((long) v) : Double.toString(v);
     }
 }

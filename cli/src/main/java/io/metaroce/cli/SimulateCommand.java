@@ -65,7 +65,7 @@ public final class SimulateCommand implements Callable<Integer> {
             description = "generate work until the capture holds about N frames (benchmark captures)")
     Long frames;
 
-    @Option(names = "--tap", paramLabel = "WHERE", description = "sender, receiver or mirror")
+    @Option(names = "--tap", paramLabel = "WHERE", description = "sender, receiver, mirror or port")
     String tap;
 
     @Option(names = "--format", paramLabel = "FMT", description = "pcap, pcapng or auto (from --out)")

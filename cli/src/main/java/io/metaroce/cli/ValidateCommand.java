@@ -100,6 +100,10 @@ public final class ValidateCommand implements Callable<Integer> {
     @Option(names = "--not-offloaded", description = "The sender computed ICRC and UDP checksum before the tap: judge them at S too.")
     boolean notOffloaded;
 
+    @Option(names = "--pfc-watchdog", paramLabel = "MS",
+            description = "A priority class paused this long without a break is a PFC storm (MR-DIAG-022; default 200, the switch watchdogs' detection time).")
+    Double pfcWatchdogMs;
+
     @Option(names = "--no-credit-checks", description = "Do not judge MR-CC-003 (credit mode).")
     boolean noCreditChecks;
 
@@ -183,6 +187,12 @@ public final class ValidateCommand implements Callable<Integer> {
             for (String d : decodeAs) b.addPort(DecodeAs.port(d));
             if (notOffloaded) b.offloaded(false);
             if (noCreditChecks) b.creditChecks(false);
+            // As analyze's --pfc-watchdog: 0 or less would make every pause a storm, a minute is plenty.
+            if (pfcWatchdogMs != null && !(pfcWatchdogMs > 0 && pfcWatchdogMs <= 60_000)) {
+                throw new IllegalArgumentException("--pfc-watchdog must be a detection time in ms above 0 and at most 60000 (e.g. 200), not "
+                        + AnalyzeCommand.num(pfcWatchdogMs));
+            }
+            if (pfcWatchdogMs != null) b.pfcWatchdogNs(Math.round(pfcWatchdogMs * 1e6));
             // An empty list (--rules '') selected no pattern, which is "every rule": the opposite of what it says.
             if (!rules.isEmpty() && rules.stream().allMatch(String::isBlank)) throw new IllegalArgumentException("--rules needs rule ids (MR-RTX-001, or wildcards: MR-CC-*), not ''");
             if (!skipRules.isEmpty() && skipRules.stream().allMatch(String::isBlank)) throw new IllegalArgumentException("--skip-rules needs rule ids (MR-RTX-001, or wildcards: MR-CC-*), not ''");

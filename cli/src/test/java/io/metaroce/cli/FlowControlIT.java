@@ -124,6 +124,14 @@ class FlowControlIT {
             assertTrue(r.out().contains("pfc-pause-storm 02:00:00:00:00:0a priority 3: priority 3 paused for at least 250.0 ms"), r.show());
             assertFalse(r.out().contains("MR-DIAG-023"), r.show());
         });
+        add("validate --pfc-watchdog 300: the storm is heavy, not a storm", Call.of("validate", storm, "--pfc-watchdog", "300"), r -> {
+            assertFalse(r.out().contains("MR-DIAG-022"), r.show());
+            assertTrue(r.out().contains("MR-DIAG-023"), r.show());
+        });
+        for (String bad : new String[] {"0", "-5", "NaN", "60001"}) {
+            add("validate --pfc-watchdog " + bad, Call.of("validate", storm, "--pfc-watchdog", bad),
+                    says("--pfc-watchdog must be a detection time in ms above 0 and at most 60000 (e.g. 200), not " + bad));
+        }
         add("validate, PAUSE/PFC vectors: no MR-DIAG-022/023", Call.of("validate", v), r -> {
             assertFalse(r.out().contains("MR-DIAG-022"), r.show());
             assertFalse(r.out().contains("MR-DIAG-023"), r.show());

@@ -144,6 +144,19 @@ final class Fabric {
     /** The packet leaves the spine towards the receiver's leaf: the mirror point, then the downlink queue. */
     private void spine(Pkt p, Path path) {
         sim.tap.offerMirror(p, path.index);
+        downlink(p);
+    }
+
+    /** The leaf's egress to the receiver: a frame of a PFC-paused class waits there (lossless: no drop). */
+    private void downlink(Pkt p) {
+        if (sim.pfc != null && sim.pfc.holdsAtDownlink(p)) {
+            hold(p);
+            return;
+        }
+        if (p.heldByPfc) {
+            p.heldByPfc = false;
+            p.flow.heldByPfc--;
+        }
         Port port = port(p.dst);
         port.packets++;
         long start = Math.max(sim.now, port.freeAt);
@@ -157,7 +170,31 @@ final class Fabric {
             sim.marked(p, 2);
             if (p.ceStage == 2) port.ce++;
         }
-        port.freeAt = start + sim.serializationNs(p.wireLength, port.rateGbps);
+        long serialization = sim.serializationNs(p.wireLength, port.rateGbps);
+        port.freeAt = start + serialization;
+        if (start > sim.now && sim.pfc != null && sim.pfc.pausable(p)) {
+            // PFC pauses the egress queue, not only what comes next: a frame of the class still queued when the
+            // pause comes stays in the queue (its slot on the link goes unused).
+            sim.at(start, () -> leavesQueue(p, serialization));
+            return;
+        }
         sim.at(port.freeAt + LEAF_TO_HOST_NS, () -> sim.arrived(p));
+    }
+
+    private void leavesQueue(Pkt p, long serialization) {
+        if (sim.pfc.holdsAtDownlink(p)) {
+            hold(p);
+            return;
+        }
+        sim.at(sim.now + serialization + LEAF_TO_HOST_NS, () -> sim.arrived(p));
+    }
+
+    /** The frame waits in the paused queue and looks again when the pause may end (counted while it waits). */
+    private void hold(Pkt p) {
+        if (!p.heldByPfc) {
+            p.heldByPfc = true;
+            p.flow.heldByPfc++;
+        }
+        sim.at(sim.pfc.wakeAt(), () -> downlink(p));
     }
 }

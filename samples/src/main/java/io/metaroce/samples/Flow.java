@@ -15,6 +15,8 @@ final class Flow {
     final String transport;
     /** "rc", "ud", "cm" (QP 1 MADs) or "raw" (a planted stand-alone frame). */
     final String service;
+    /** VLAN priority (PCP) of the flow's frames when its host tags them (alt-pcp moves some QP pairs off 3). */
+    int pcp = 3;
     /** The sender's own QP number (-1 unknown). */
     int srcQp = -1;
     Flow peer;
@@ -25,6 +27,8 @@ final class Flow {
 
     long packets, dataPackets, retransmitted, spurious, timeouts, acks, naks, rnrNaks, sacks, nacks, cnps, credits,
             probes, ceMarks, messages, payloadBytes, lost, frames;
+    /** Frames a PFC pause holds in the receiver's downlink queue now (at the end: never delivered, not lost). */
+    long heldByPfc;
     final long[] retransmittedByCause = new long[Pkt.CAUSE_NAMES.length];
     long[] pathPackets = new long[0], pathLost = new long[0], pathCe = new long[0];
 

@@ -77,6 +77,35 @@ final class FrameBuilder {
 
     static int padOf(Pkt p) { return p.noPad ? 0 : (4 - (p.payloadLen & 3)) & 3; }
 
+    /** The 802.1Qbb PFC destination, the MAC Control multicast address 01:80:C2:00:00:01. */
+    static final long PFC_DST = 0x0180_C200_0001L;
+    static final int ETHERTYPE_MAC_CONTROL = 0x8808, PFC_OPCODE = 0x0101, PFC_FRAME = 60;
+
+    /**
+     * An 802.1Qbb PFC frame from the packet's source NIC, untagged as NICs send them: MAC Control opcode 0x0101, the
+     * class-enable vector, then eight 16-bit pause times (the quanta for the enabled classes, 0 for the others),
+     * padded to the 60-byte minimum.
+     */
+    private int buildPfc(Pkt p) {
+        Arrays.fill(buf, 0, PFC_FRAME, (byte) 0);
+        Arrays.fill(layout.offset, -1);
+        layout.offset[Eth.HEADER] = 0;
+        Eth.dst(seg, 0, PFC_DST);
+        Eth.src(seg, 0, p.src.mac);
+        Eth.type(seg, 0, ETHERTYPE_MAC_CONTROL);
+        int off = Eth.SIZE;
+        put16(off, PFC_OPCODE);
+        put16(off + 2, p.pfcClasses);
+        for (int c = 0; c < 8; c++) put16(off + 4 + 2 * c, (p.pfcClasses >>> c & 1) != 0 ? p.pfcQuanta : 0);
+        layout.length = PFC_FRAME;
+        return PFC_FRAME;
+    }
+
+    private void put16(int at, int v) {
+        buf[at] = (byte) (v >>> 8);
+        buf[at + 1] = (byte) v;
+    }
+
     /** Transport bytes after the UDP header: BTH, MRTH, chain, payload, pad, ICRC. */
     static int transportLength(Pkt p) {
         int n = Bth.SIZE + (p.tver == 1 ? Mrth.SIZE : 0);
@@ -86,6 +115,7 @@ final class FrameBuilder {
 
     /** Frame length on the wire (no FCS). */
     static int frameLength(Pkt p) {
+        if (p.flow == null && p.pfcClasses != 0) return PFC_FRAME;
         return Eth.SIZE + (p.src.vlan >= 0 ? Vlan.SIZE : 0) + (p.src.ipv6 ? Ipv6.SIZE : Ip.SIZE) + Udp.SIZE
                 + transportLength(p);
     }
@@ -96,6 +126,7 @@ final class FrameBuilder {
      * Returns the length; the bytes are in {@link #buffer()}.
      */
     int build(Pkt p, int stage) {
+        if (p.flow == null && p.pfcClasses != 0) return buildPfc(p);
         int len = frameLength(p);
         Arrays.fill(buf, 0, len, (byte) 0);
         Layout l = layout;
@@ -110,7 +141,7 @@ final class FrameBuilder {
         if (h.vlan >= 0) {
             Eth.type(seg, 0, ETHERTYPE_VLAN);
             l.offset[Vlan.HEADER] = off;
-            Vlan.pcp(seg, off, 3);
+            Vlan.pcp(seg, off, p.flow != null ? p.flow.pcp : 3);
             Vlan.id(seg, off, h.vlan);
             Vlan.etype(seg, off, etherType);
             off += Vlan.SIZE;

@@ -32,7 +32,8 @@ public final class Params {
                 + "work is generated without end until then");
         add(k, "duration-us", "2000", "simulated time limit in microseconds (ignored when frames > 0)");
         add(k, "tap", "sender", "capture point: sender (host tap on the first requester), receiver (host tap on "
-                + "the first responder) or mirror (switch mirror between the fabric and the receiver's leaf)");
+                + "the first responder), mirror (switch mirror between the fabric and the receiver's leaf) or port "
+                + "(mirror of the first responder's switch port: what the leaf sends it, what it sends, and its PFC frames)");
         add(k, "mirror-paths", "all", "mirror tap only: fabric paths mirrored, 'all' or a comma list");
         add(k, "format", "auto", "capture format: pcap (nanosecond), pcapng, or auto (from the file name)");
         add(k, "hosts", "2", "number of hosts");
@@ -63,6 +64,19 @@ public final class Params {
         add(k, "cnp-interval-us", "50", "minimum gap between CNPs per QP (MR-CNPs per QP and path)");
         add(k, "dcqcn", "true", "senders react to CNPs / MR-CNPs with a DCQCN-like rate cut and recovery; off:N[,N...]: "
                 + "all but the requesters of those RC QP pairs (in creation order), whose reaction point is off");
+        add(k, "cnp", "true", "receivers answer CE marks with CNPs (the notification point); false: none does; "
+                + "off:N[,N...]: all but the responders of those RC QP pairs (in creation order)");
+        add(k, "pfc-host", "-1", "host (index from 0) whose NIC pauses its switch port with 802.1Qbb PFC frames for "
+                + "pfc-priority from pfc-at-us on: the leaf holds that priority's frames to it and pauses the other "
+                + "hosts' NICs on it (-1: no PFC)");
+        add(k, "pfc-priority", "3", "the priority class pfc-host pauses");
+        add(k, "pfc-at-us", "0", "time pfc-host sends its first XOFF");
+        add(k, "pfc-run-us", "0", "length of each pause, ended by an XON (0: without end, a PFC storm)");
+        add(k, "pfc-every-us", "0", "a new pause starts this often (0: one pause only)");
+        add(k, "pfc-refresh-us", "50", "a pause longer than this is refreshed by an XOFF this often (65535 quanta "
+                + "last 83.9 us at 400 Gb/s, so a run stays unbroken at any speed up to it)");
+        add(k, "alt-pcp", "-1", "VLAN priority (PCP) of the RC QP pairs from alt-pcp-from on instead of 3 (-1: none)");
+        add(k, "alt-pcp-from", "0", "first RC QP pair (in creation order) on alt-pcp");
         add(k, "rto-us", "130", "retransmission timeout (RoCEv2: local ACK timeout 4.096 us * 2^5)");
         add(k, "reorder-timeout-us", "8", "MetaRoCE receiver: a gap older than this is reported by MR-NACK");
         add(k, "probe-interval-us", "0", "MetaRoCE: MR-PROBE on every path at this interval (0: off)");
@@ -137,6 +151,10 @@ public final class Params {
         range(r, "retry-count", -1, i);
         range(r, "fail-qp", -1, i);
         range(r, "host-down", -1, 4095);
+        range(r, "pfc-host", -1, 4095);
+        range(r, "pfc-priority", 0, 7);   // the eight classes of the PFC enable vector
+        range(r, "alt-pcp", -1, 7);       // 3 bits
+        range(r, "alt-pcp-from", 0, i);
         range(r, "odd-dscp-qp", -1, i);
         range(r, "link-mtu", 0, 65535);   // an IP packet's length field
         range(r, "big-message-at", -1, i);
@@ -169,8 +187,8 @@ public final class Params {
         String def = k.defaultValue();
         try {
             if (def.equals("true") || def.equals("false")) {
-                // dcqcn also takes off:N[,N...] (per-sender reaction points).
-                boolean perQp = key.equals("dcqcn") && v.matches("off:\\d{1,9}(,\\d{1,9})*");
+                // dcqcn and cnp also take off:N[,N...] (per-sender reaction points, per-receiver notification points).
+                boolean perQp = (key.equals("dcqcn") || key.equals("cnp")) && v.matches("off:\\d{1,9}(,\\d{1,9})*");
                 if (!v.equals("true") && !v.equals("false") && !perQp) throw new IllegalArgumentException("true or false");
             } else if (isDecimal(k)) {
                 // NaN and Infinity parse, but no parameter means them: loss=NaN passed the 0..1 check (every

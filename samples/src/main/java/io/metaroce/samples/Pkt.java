@@ -55,6 +55,11 @@ final class Pkt implements Cloneable {
     int cnpPathId, cnpCeCount, rateHint;
     long probeSeq;
 
+    // ---- 802.1Qbb PFC frame (flow null): class-enable vector and the quanta of its classes (0: XON)
+    int pfcClasses, pfcQuanta;
+    /** Waiting in a PFC-paused downlink queue. */
+    boolean heldByPfc;
+
     // ---- payload
     int payloadLen;
     /** Selects the payload bytes; copies of a packet share it so retransmissions carry identical payload. */
@@ -107,6 +112,7 @@ final class Pkt implements Cloneable {
             c.badIcrc = false;
             c.forceDrop = false;
             c.forceCe = false;
+            c.heldByPfc = false;
             c.cause = CAUSE_NONE;
             c.repeatedResponse = false;
             return c;

@@ -268,6 +268,8 @@ final class RcQp implements Endpoint {
     void pump() {
         if (pumpPending) return;
         long t = Math.max(sim.now, Math.max(nextSendAt, pausedUntil));
+        // The NIC's port paused on this QP's priority (PFC): nothing leaves until the pause ends.
+        if (t == sim.now && sim.pfc != null && sim.pfc.holdsAtNic(host, flow)) t = sim.pfc.wakeAt();
         if (t > sim.now) {
             pumpPending = true;
             sim.at(t, () -> {
@@ -562,6 +564,12 @@ final class RcQp implements Endpoint {
 
     private void gbnTimeout(long gen) {
         if (gen != timerGen || sndUna == sndNxt || !sim.running()) return;
+        if (sim.pfc != null && sim.pfc.holdsAtNic(host, flow)) {
+            // A paused port sends nothing: a go-back-N now would only queue behind the pause, so the timer waits
+            // (and counts no retry) until the port may send again.
+            restartTimer();
+            return;
+        }
         if (retryCount >= 0 && ++retries > retryCount) {
             // IBV_WC_RETRY_EXC_ERR: the QP goes to the error state and sends nothing more.
             failed = true;

@@ -73,6 +73,33 @@ public final class Scenarios {
                 Scenarios::generic, "transport=rocev2", "hosts=5", "workload=incast", "messages=60",
                 "message-size=fixed:4096", "message-gap-us=0", "pmtu=512", "ecn-threshold-bytes=32768", "bottleneck-gbps=10",
                 "vlan=100", "tap=sender", "cm=false", "dcqcn=off:0", "duration-us=1000");
+        add("rocev2-no-cnp",
+                "The rocev2-ecn-cnp incast (4 senders, 10 Gb/s downlink, CE marks above 32 KB of queue) where the "
+                        + "receiver's notification point is off (cnp=false: its NIC sends no CNP), captured at the "
+                        + "receiver: CE-marked data keeps arriving from all four senders and no CNP goes back (cc-no-cnp "
+                        + "for each QP).",
+                Scenarios::generic, "transport=rocev2", "hosts=5", "workload=incast", "messages=20",
+                "message-size=fixed:4096", "message-gap-us=6", "pmtu=512", "ecn-threshold-bytes=32768", "bottleneck-gbps=10",
+                "vlan=100", "tap=receiver", "cm=false", "cnp=false", "duration-us=1000");
+        add("rocev2-pfc-storm",
+                "A PFC storm: two senders write to 10.0.0.1 (VLAN 100), 10.0.0.2 on priority 3, 10.0.0.3 on priority 4 "
+                        + "(one 32 KB WRITE every 40 ms each). At 40.005 ms the receiver's NIC starts pausing priority 3 "
+                        + "and never lets go: an XOFF of 65535 quanta every 50 us for 230 ms. The leaf holds priority 3 "
+                        + "to it and the senders' NICs hold theirs: 10.0.0.2's QP stalls mid-message with requests "
+                        + "outstanding, 10.0.0.3's keeps writing. Captured at a mirror of 10.0.0.1's switch port (tap=port: "
+                        + "a host tap never shows PFC frames): pfc-pause-storm with default options.",
+                Scenarios::generic, "transport=rocev2", "hosts=3", "workload=incast", "messages=6",
+                "message-size=fixed:32768", "message-gap-us=40000", "pmtu=1024", "vlan=100", "tap=port", "cm=false",
+                "alt-pcp=4", "alt-pcp-from=1", "pfc-host=0", "pfc-priority=3", "pfc-at-us=40005", "duration-us=270005");
+        add("rocev2-pfc-heavy",
+                "A slow receiver: two senders write 2 KB messages every 20 us to 10.0.0.1 (VLAN 100, priority 3), "
+                        + "whose NIC pauses priority 3 for 30 us in every 100 us from 50 us on (an XOFF, then an XON): "
+                        + "the senders hold their packets about 30 % of the time, no packet is lost. Captured at a mirror "
+                        + "of 10.0.0.1's switch port (tap=port): pfc-pause-heavy, not a storm (each pause far below the "
+                        + "200 ms watchdog).",
+                Scenarios::generic, "transport=rocev2", "hosts=3", "workload=incast", "messages=40",
+                "message-size=fixed:2048", "message-gap-us=20", "pmtu=512", "vlan=100", "tap=port", "cm=false",
+                "pfc-host=0", "pfc-priority=3", "pfc-at-us=50", "pfc-run-us=30", "pfc-every-us=100", "duration-us=1000");
         add("rocev2-rnr",
                 "RoCEv2 receiver not ready: the responder has 2 receive buffers and posts one more every 20 us, "
                         + "so SENDs hit RNR NAKs (AETH 0x23: RNR timer code 3 = 0.03 ms); the requester pauses "

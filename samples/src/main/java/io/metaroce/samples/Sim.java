@@ -37,6 +37,8 @@ final class Sim {
     final Fabric fabric;
     Tap tap;
     Truth truth;
+    /** The PFC pauses of pfc-host, or null (no PFC: nothing is ever held). */
+    Pfc pfc;
     final long endTime;
     final long frameTarget;
     boolean stopped;
@@ -85,6 +87,31 @@ final class Sim {
                         "reaction_point", "off")));
             }
         }
+        String cnp = params.str("cnp");
+        if (!cnp.equals("true")) {
+            // The notification point off on these responders: CE-marked data arrives and no CNP goes back.
+            java.util.Set<Integer> off = new java.util.HashSet<>();
+            if (cnp.startsWith("off:")) for (String n : cnp.substring(4).split(",")) off.add(Integer.parseInt(n));
+            for (int i = 0; i < connections.size(); i++) {
+                if (!cnp.equals("false") && !off.contains(i)) continue;
+                Connection c = connections.get(i);
+                c.responder().suppressCnp = true;
+                failures.add(new Failure(c.requester().flow, "no_cnp", -1, ordered("cnp_interval_us",
+                        params.d("cnp-interval-us"), "notification_point", "off")));
+            }
+        }
+        int altPcp = params.i("alt-pcp");
+        if (altPcp >= 0) {
+            for (int i = params.i("alt-pcp-from"); i < connections.size(); i++) {
+                connections.get(i).requester().flow.pcp = altPcp;
+                connections.get(i).responder().flow.pcp = altPcp;
+            }
+        }
+        int pfcHost = params.i("pfc-host");
+        if (pfcHost >= 0 && pfcHost < hosts.size()) {
+            pfc = new Pfc(this, hosts.get(pfcHost));
+            pfc.start();
+        }
         int odd = params.i("odd-dscp-qp");
         if (odd >= 0 && odd < connections.size()) {
             RcQp q = connections.get(odd).requester();
@@ -101,6 +128,36 @@ final class Sim {
             RcQp q = connections.get(0).requester();
             failures.add(new Failure(q.flow, "mtu_asymmetric", -1,
                     ordered("pmtu", q.pmtu, "peer_pmtu", params.i("peer-pmtu"))));
+        }
+    }
+
+    /**
+     * After the run: what the PFC pauses were, for the truth's diagnosis. A storm (runs without end) names the
+     * requesters on the paused class, on other hosts, left with requests outstanding: the QPs it stalled.
+     */
+    void recordPauses() {
+        if (pfc == null) return;
+        java.util.Map<String, Object> d = new java.util.LinkedHashMap<>();
+        String mac = io.metaroce.dissector.Addresses.mac(pfc.host.mac);
+        d.put("subject", mac + " priority " + pfc.priority);
+        d.put("source", mac);
+        d.put("class", pfc.priority);
+        d.put("xoff_frames", pfc.xoffFrames);
+        d.put("xon_frames", pfc.xonFrames);
+        if (pfc.runNs() == 0) {
+            List<String> stalled = new ArrayList<>();
+            for (Connection c : connections) {
+                RcQp q = c.requester();
+                if (q.host != pfc.host && q.flow.pcp == pfc.priority && q.sndUna != q.sndNxt) stalled.add(q.flow.id);
+            }
+            d.put("paused_until_end", true);
+            d.put("stalled_flows", stalled);
+            failures.add(new Failure(null, "pfc_storm", pfc.startNs(), d));
+        } else {
+            d.put("run_ns", pfc.runNs());
+            d.put("every_ns", pfc.everyNs());
+            d.put("paused_share", pfc.everyNs() > 0 ? (double) pfc.runNs() / pfc.everyNs() : 0.0);
+            failures.add(new Failure(null, "pfc_heavy", pfc.startNs(), d));
         }
     }
 

@@ -89,7 +89,7 @@ public final class Simulator {
         // tap or format only refused once the output files were created.
         oneOf(p, "transport", "rocev2", "metaroce");
         oneOf(p, "workload", "write", "send", "mixed", "read-atomic", "ring-allreduce", "incast", "alltoall");
-        oneOf(p, "tap", "sender", "receiver", "mirror");
+        oneOf(p, "tap", "sender", "receiver", "mirror", "port");
         oneOf(p, "format", "pcap", "pcapng", "auto");
         messageSize(p.str("message-size"));
         if (p.i("paths") < 1 || p.i("paths") > 1024) throw new IllegalArgumentException("paths must be 1..1024");
@@ -106,6 +106,14 @@ public final class Simulator {
         }
         if (p.i("host-down") >= Math.max(2, p.i("hosts"))) {
             throw new IllegalArgumentException("host-down must be -1 (none) or a host 0.." + (p.i("hosts") - 1) + ", not " + p.i("host-down"));
+        }
+        if (p.i("pfc-host") >= Math.max(2, p.i("hosts"))) {
+            throw new IllegalArgumentException("pfc-host must be -1 (none) or a host 0.." + (p.i("hosts") - 1) + ", not " + p.i("pfc-host"));
+        }
+        // A refresh of 0 would send XOFFs at one instant for ever; a run as long as its period is a storm (say so).
+        if (p.i("pfc-host") >= 0 && p.us("pfc-refresh-us") < 1000) throw new IllegalArgumentException("pfc-refresh-us must be at least 1");
+        if (p.us("pfc-every-us") > 0 && (p.us("pfc-run-us") <= 0 || p.us("pfc-run-us") >= p.us("pfc-every-us"))) {
+            throw new IllegalArgumentException("pfc-every-us needs a pfc-run-us above 0 and below it (pfc-run-us=0 alone: a storm)");
         }
         qpMemory(p, Runtime.getRuntime().maxMemory());
         for (String k : new String[] {"loss", "capture-drop"}) {
@@ -225,7 +233,7 @@ public final class Simulator {
         String tapName = params.str("tap");
         Tap tap;
         switch (tapName) {
-            case "sender", "receiver" -> tap = new Tap(sim, Tap.Kind.HOST,
+            case "sender", "receiver", "port" -> tap = new Tap(sim, tapName.equals("port") ? Tap.Kind.PORT : Tap.Kind.HOST,
                     tapName.equals("sender") ? roles.sender() : roles.receiver(), null, capture, pcapng);
             case "mirror" -> {
                 boolean[] mirrored = new boolean[sim.fabric.paths.length];
@@ -234,11 +242,12 @@ public final class Simulator {
                 else for (String k : which.split(",")) mirrored[Integer.parseInt(k.trim())] = true;
                 tap = new Tap(sim, Tap.Kind.MIRROR, null, mirrored, capture, pcapng);
             }
-            default -> throw new IllegalArgumentException("tap must be sender, receiver or mirror, not '" + tapName + "'");
+            default -> throw new IllegalArgumentException("tap must be sender, receiver, mirror or port, not '" + tapName + "'");
         }
         sim.tap = tap;
         sim.run();
         sim.recordHangs();
+        sim.recordPauses();
         tap.close();
         if (truth != null) {
             sim.truth.write(truth, scenario, sc.description());

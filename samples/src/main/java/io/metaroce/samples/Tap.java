@@ -17,7 +17,12 @@ import java.util.SplittableRandom;
  * Block (ifdrop); sampling is not a drop and is only stated in the truth file.
  */
 final class Tap {
-    enum Kind { HOST, MIRROR }
+    /**
+     * PORT: a mirror of one host's switch port. It shows what a host tap there shows (the same instants: the port is
+     * one cable away) and, unlike it, the host's PFC frames: the NIC's MAC makes and consumes those, so a capture
+     * on the host never has them.
+     */
+    enum Kind { HOST, MIRROR, PORT }
 
     final Kind kind;
     final Host host;
@@ -53,7 +58,8 @@ final class Tap {
             pcapng = null;
         } else if (pcapngFormat) {
             pcapng = PcapngWriter.create(out);
-            pcapng.addInterface(LinkTypes.ETHERNET, snapLength, kind == Kind.HOST ? "host " + host.ip : "switch mirror", -1);
+            pcapng.addInterface(LinkTypes.ETHERNET, snapLength, kind == Kind.HOST ? "host " + host.ip
+                    : kind == Kind.PORT ? "switch port of " + host.ip : "switch mirror", -1);
             pcap = null;
         } else {
             pcap = PcapWriter.create(out, CaptureFormat.PCAP_NS, LinkTypes.ETHERNET, snapLength > 0 ? snapLength : 262144);
@@ -75,7 +81,12 @@ final class Tap {
 
     /** A host tap sees the packet leave (stage 0) or arrive at (stage 2) {@code at}. */
     void offer(Pkt p, Host at, int stage) {
-        if (kind == Kind.HOST && at == host) capture(p, stage);
+        if (kind != Kind.MIRROR && at == host) capture(p, stage);
+    }
+
+    /** A PFC frame {@code from} sends to its switch port: only a mirror of that port shows it. */
+    void offerPfc(Pkt p, Host from) {
+        if (kind == Kind.PORT && from == host) capture(p, 0);
     }
 
     /** The packet crosses the spine on fabric path {@code path}. */
@@ -84,6 +95,12 @@ final class Tap {
     }
 
     private void capture(Pkt p, int stage) {
+        // PFC frames (no flow) are neither sampled nor dropped: the truth's drop list names the flow of each drop.
+        if (p.flow == null) {
+            seen++;
+            record(p, stage);
+            return;
+        }
         if (sample > 1 && (sampleCounter++ % sample) != 0) {
             sampledOut++;
             return;
@@ -97,6 +114,10 @@ final class Tap {
             sim.truth.captureDropped(frames, sim.now, p);
             return;
         }
+        record(p, stage);
+    }
+
+    private void record(Pkt p, int stage) {
         int len = builder.build(p, stage);
         int capLen = snapLength > 0 ? Math.min(len, snapLength) : len;
         if (capLen < len) truncated++;

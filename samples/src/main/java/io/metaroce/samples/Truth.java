@@ -41,15 +41,16 @@ final class Truth {
     }
 
     void frame(long frameNo, long t, Pkt p, String stageName, boolean truncated, int droppedBefore) {
-        p.flow.frames++;
+        if (p.flow != null) p.flow.frames++;
         if (!perFrame) return;
         int i = (int) (frameNo - 1);
         if (i >= time.length) grow();
         n = i + 1;
         time[i] = t;
-        flow[i] = p.flow.index;
-        psn[i] = p.psn;
-        opcode[i] = (short) p.opcode;
+        // A PFC frame belongs to no flow: its class-enable vector and quanta take the opcode and PSN slots.
+        flow[i] = p.flow != null ? p.flow.index : -1;
+        psn[i] = p.flow != null ? p.psn : p.pfcQuanta;
+        opcode[i] = (short) (p.flow != null ? p.opcode : p.pfcClasses);
         path[i] = (short) (p.tver == 1 ? p.pathId : -1);
         stage[i] = (byte) stageName.charAt(0);
         cause[i] = (byte) p.cause;
@@ -189,10 +190,19 @@ final class Truth {
                 for (Sim.Failure f : sim.failures) {
                     nl(g);
                     g.writeStartObject();
-                    g.writeStringField("flow", f.flow().id);
+                    // A pause names no flow: its subject is the pausing MAC and class (in the details).
+                    if (f.flow() != null) g.writeStringField("flow", f.flow().id);
                     g.writeStringField("cause", f.cause());
                     if (f.at() >= 0) g.writeNumberField("started_ns", f.at());
-                    for (var e : f.details().entrySet()) g.writeObjectField(e.getKey(), e.getValue());
+                    for (var e : f.details().entrySet()) {
+                        if (e.getValue() instanceof List<?> list) {
+                            g.writeArrayFieldStart(e.getKey());
+                            for (Object o : list) g.writeString(String.valueOf(o));
+                            g.writeEndArray();
+                        } else {
+                            g.writeObjectField(e.getKey(), e.getValue());
+                        }
+                    }
                     g.writeEndObject();
                 }
                 g.writeEndArray();
@@ -223,8 +233,8 @@ final class Truth {
     private void writeCapture(JsonGenerator g) throws IOException {
         Tap tap = sim.tap;
         g.writeObjectFieldStart("capture");
-        g.writeStringField("tap", tap.kind == Tap.Kind.HOST ? "host" : "mirror");
-        if (tap.kind == Tap.Kind.HOST) g.writeStringField("tap_host", tap.host.ip);
+        g.writeStringField("tap", tap.kind == Tap.Kind.HOST ? "host" : tap.kind == Tap.Kind.PORT ? "port" : "mirror");
+        if (tap.kind != Tap.Kind.MIRROR) g.writeStringField("tap_host", tap.host.ip);
         g.writeNumberField("epoch_ns", Sim.EPOCH_NS);
         g.writeNumberField("link_type", 1);
         g.writeNumberField("snap_length", tap.snapLength);
@@ -300,6 +310,8 @@ final class Truth {
         g.writeNumberField("probes", f.probes);
         g.writeNumberField("ce_marks", f.ceMarks);
         g.writeNumberField("lost", f.lost);
+        // Only in PFC scenarios: frames a pause still held at the end (sent, neither delivered nor lost).
+        if (f.heldByPfc > 0) g.writeNumberField("held_by_pfc", f.heldByPfc);
         g.writeEndObject();
         g.writeEndObject();
     }
@@ -318,6 +330,12 @@ final class Truth {
                 g.writeNumberField("n", i + 1);
                 g.writeNumberField("t", time[i]);
                 g.writeStringField("tap", String.valueOf((char) stage[i]));
+                if (flow[i] < 0) {
+                    g.writeNumberField("pfc_class_vector", opcode[i]);
+                    g.writeNumberField("pfc_quanta", psn[i]);
+                    g.writeEndObject();
+                    continue;
+                }
                 g.writeStringField("flow", sim.flows.get(flow[i]).id);
                 g.writeNumberField("psn", psn[i]);
                 g.writeNumberField("opcode", opcode[i]);

@@ -45,6 +45,14 @@ class ScenarioDissectionTest {
             boolean truncated = labels.path("truncated").asBoolean(false);
             String where = scenario + " frame " + f.number();
             if (t.get("n").asLong() != f.number()) problems.add(where + ": truth entry " + t.get("n"));
+            if (t.has("pfc_class_vector")) {
+                // A PFC frame (tap=port): MAC Control, its class vector and quanta (TsharkAgreementTest checks them).
+                if (!f.d().protocols().startsWith("eth:macc:macc_cbfc")) problems.add(where + ": not decoded as PFC: " + f.d().protocols());
+                if (t.get("t").asLong() + g.truth.get("capture").get("epoch_ns").asLong() != f.time()) {
+                    problems.add(where + ": time differs from truth");
+                }
+                return;
+            }
             if (!f.d().isRoce()) {
                 problems.add(where + ": not decoded as RoCE: " + f.d().protocols());
                 return;

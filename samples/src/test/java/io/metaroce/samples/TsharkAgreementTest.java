@@ -17,7 +17,10 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** tshark (when installed) reads the RoCEv2 scenarios' BTH fields as the truth states them. */
+/**
+ * tshark (when installed) reads the RoCEv2 scenarios' BTH fields, and their PFC frames' class vectors and quanta, as
+ * the truth states them.
+ */
 class TsharkAgreementTest {
     private static final List<String> ORACLE_FLAGS = List.of("--disable-protocol", "rpcordma", "--disable-protocol",
             "smb_direct", "--disable-protocol", "nvme-rdma", "--disable-protocol", "iser", "--disable-protocol", "lnet",
@@ -46,7 +49,9 @@ class TsharkAgreementTest {
         List<String> cmd = new ArrayList<>(List.of(tshark, "-r", file.toString()));
         cmd.addAll(ORACLE_FLAGS);
         cmd.addAll(List.of("-T", "fields", "-E", "separator=/t", "-E", "aggregator=;", "-e", "frame.number", "-e",
-                "infiniband.bth.opcode", "-e", "infiniband.bth.psn", "-e", "infiniband.bth.destqp"));
+                "infiniband.bth.opcode", "-e", "infiniband.bth.psn", "-e", "infiniband.bth.destqp", "-e", "macc.cbfc.enbv"));
+        // The PFC frames' pause time of each class (macc.cbfc.pause_time.c0 .. c7).
+        for (int c = 0; c < 8; c++) cmd.addAll(List.of("-e", "macc.cbfc.pause_time.c" + c));
         Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
         byte[] out = p.getInputStream().readAllBytes();
         assumeTrue(p.waitFor(120, TimeUnit.SECONDS), "tshark did not finish");
@@ -59,6 +64,15 @@ class TsharkAgreementTest {
             JsonNode t = frames.get(i);
             String where = scenario + " frame " + (i + 1);
             assertEquals(t.get("n").asLong(), Long.parseLong(f[0]), where);
+            if (t.has("pfc_class_vector")) {
+                // An 802.1Qbb PFC frame: tshark's class-enable vector and the quanta of every enabled class.
+                int vector = t.get("pfc_class_vector").asInt();
+                assertEquals(vector, Integer.decode(f[4]), where + " PFC class-enable vector");
+                for (int c = 0; c < 8; c++) {
+                    if ((vector >>> c & 1) != 0) assertEquals(t.get("pfc_quanta").asInt(), Integer.parseInt(f[5 + c]), where + " class " + c + " quanta");
+                }
+                continue;
+            }
             assertEquals(t.get("opcode").asInt(), Integer.parseInt(f[1]), where + " opcode");
             assertEquals(t.get("psn").asLong(), Long.parseLong(f[2]), where + " psn");
             String flow = t.get("flow").asText();

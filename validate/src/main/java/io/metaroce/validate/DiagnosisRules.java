@@ -87,7 +87,7 @@ final class DiagnosisRules {
         for (String r : RULE_OF.values()) any |= settings.enabled(r);
         if (!any) return null;
         DiagnosisRules d = new DiagnosisRules();
-        d.diagnoser.withFlowControl(settings.analysis().linkSpeedGbps(), Diagnoser.DEFAULT_PFC_WATCHDOG_NS);
+        d.diagnoser.withFlowControl(settings.analysis().linkSpeedGbps(), settings.pfcWatchdogNs);
         session.onFrame(d.diagnoser);
         return d;
     }

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.metaroce.analysis.AnalysisSettings;
 import io.metaroce.analysis.AnalysisSettings.Tap;
+import io.metaroce.analysis.diagnosis.Diagnoser;
 import io.metaroce.protocol.RuleDef;
 import io.metaroce.protocol.Severity;
 import io.metaroce.protocol.Spec;
@@ -59,6 +60,8 @@ public final class ValidateSettings {
     final boolean offloaded;
     final long reorderWindowNs;
     final boolean creditChecks;
+    /** A class paused this long without a break is a PFC storm (MR-DIAG-022; {@code --pfc-watchdog}). */
+    final long pfcWatchdogNs;
     final int globalPmtu;
     final Map<String, Integer> pmtu;
     final Map<String, Integer> pathCount;
@@ -74,6 +77,7 @@ public final class ValidateSettings {
         this.offloaded = b.offloaded;
         this.reorderWindowNs = b.reorderWindowNs;
         this.creditChecks = b.creditChecks;
+        this.pfcWatchdogNs = b.pfcWatchdogNs;
         Set<String> en = new LinkedHashSet<>();
         for (RuleDef r : RuleCatalog.select(b.rules, b.skipRules)) en.add(r.id());
         if (!creditChecks) en.remove("MR-CC-003");
@@ -140,6 +144,8 @@ public final class ValidateSettings {
         m.put("reorder_window_ns", reorderWindowNs);
         m.put("offloaded", offloaded);
         m.put("credit_checks", creditChecks);
+        // Only when set: a report of a run with the default says what it always said.
+        if (pfcWatchdogNs != Diagnoser.DEFAULT_PFC_WATCHDOG_NS) m.put("pfc_watchdog_ns", pfcWatchdogNs);
         if (globalPmtu > 0) m.put("pmtu", globalPmtu);
         if (!pmtu.isEmpty()) m.put("pmtu_overrides", new java.util.TreeMap<>(pmtu));
         if (!pathCount.isEmpty()) m.put("path_count_overrides", new java.util.TreeMap<>(pathCount));
@@ -159,6 +165,7 @@ public final class ValidateSettings {
                 slackNs = AnalysisSettings.DEFAULT.slackNs(), minRttNs = AnalysisSettings.DEFAULT.minRttNs(),
                 reorderWindowNs = DEFAULT_REORDER_WINDOW_NS;
         boolean offloaded = true, creditChecks = true;
+        long pfcWatchdogNs = Diagnoser.DEFAULT_PFC_WATCHDOG_NS;
         int globalPmtu;
         Map<String, Integer> pmtu = new LinkedHashMap<>(), pathCount = new LinkedHashMap<>();
         List<String> rules = new ArrayList<>(), skipRules = new ArrayList<>();
@@ -175,6 +182,7 @@ public final class ValidateSettings {
         public Builder reorderWindowNs(long v) { reorderWindowNs = v; return this; }
         public Builder offloaded(boolean v) { offloaded = v; return this; }
         public Builder creditChecks(boolean v) { creditChecks = v; return this; }
+        public Builder pfcWatchdogNs(long v) { pfcWatchdogNs = v; return this; }
         public Builder pmtu(int v) { globalPmtu = checkPmtu(v); return this; }
         public Builder pmtu(String flowOrQp, int v) { pmtu.put(key(flowOrQp), checkPmtu(v)); return this; }
         public Builder pathCount(String flowOrQp, int v) {

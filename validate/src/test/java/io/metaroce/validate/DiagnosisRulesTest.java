@@ -48,7 +48,8 @@ class DiagnosisRulesTest {
             Map.entry("mtu_asymmetric", "mtu-asymmetric"), Map.entry("off_rail_peer", "address-off-rail"),
             Map.entry("source_address_changed", "address-source-changed"), Map.entry("answers_to_old_address", "qp-never-answered"),
             Map.entry("mtu_cm_mismatch", "mtu-cm-mismatch"), Map.entry("gid_ipv4_mapped", "gid-ipv4-mapped"),
-            Map.entry("gid_link_local", "gid-link-local"), Map.entry("cnp_ignored", "cc-cnp-ignored"));
+            Map.entry("gid_link_local", "gid-link-local"), Map.entry("cnp_ignored", "cc-cnp-ignored"),
+            Map.entry("no_cnp", "cc-no-cnp"));
 
     @Test
     void everyDiagnosisTheAnalysisMakesHasItsRuleAndEveryRuleItsDiagnosis() throws Exception {
@@ -92,7 +93,8 @@ class DiagnosisRulesTest {
     @ParameterizedTest
     @ValueSource(strings = {"rocev2-retry-exhausted", "rocev2-mtu-blackhole", "rocev2-peer-dead", "rocev2-link-down",
             "rocev2-hang", "rocev2-dscp0-qp", "rocev2-one-source-port", "rocev2-asymmetric-mtu", "rocev2-off-rail-peer",
-            "rocev2-source-address-change", "rocev2-cm-mtu-mismatch", "rocev2-gid-misconfig", "rocev2-cnp-ignored"})
+            "rocev2-source-address-change", "rocev2-cm-mtu-mismatch", "rocev2-gid-misconfig", "rocev2-cnp-ignored",
+            "rocev2-no-cnp"})
     void eachFaultSampleReportsItsRuleOnTheTruthsQpWhereTheFaultShows(String scenario) throws Exception {
         Run r = run(scenario, ValidateSettings.defaults());
         String tapHost = r.truth.get("capture").get("tap_host").asText();
@@ -126,6 +128,35 @@ class DiagnosisRulesTest {
             checked++;
         }
         assertTrue(checked > 0, scenario + ": nothing checked");
+    }
+
+    /**
+     * The simulated PFC samples: MR-DIAG-022 on the storm, MR-DIAG-023 on the slow receiver, each once, about the
+     * truth's MAC and class, at the first PFC frame (the run's first XOFF), and not the other rule.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"rocev2-pfc-storm", "rocev2-pfc-heavy"})
+    void eachPauseSampleReportsItsRuleOnTheTruthsSubjectAtItsFirstXoff(String scenario) throws Exception {
+        Run r = run(scenario, ValidateSettings.defaults());
+        JsonNode t = r.truth.get("diagnosis").get(0);
+        boolean storm = t.get("cause").asText().equals("pfc_storm");
+        String diagnosis = storm ? "pfc-pause-storm" : "pfc-pause-heavy";
+        List<Finding> found = r.rule(diagnosis);
+        assertEquals(1, found.size(), "" + r.result.findings());
+        Finding f = found.get(0);
+        assertEquals(DiagnosisRules.RULE_OF.get(diagnosis), storm ? "MR-DIAG-022" : "MR-DIAG-023");
+        assertTrue(f.message().startsWith(diagnosis + " " + t.get("subject").asText() + ":"), f.message());
+        long firstPfc = -1;
+        for (JsonNode x : r.truth.get("frames")) {
+            if (x.has("pfc_class_vector")) {
+                firstPfc = x.get("n").asLong();
+                break;
+            }
+        }
+        assertEquals(firstPfc, f.frame(), f.toString());
+        assertEquals(r.frameTimes.get(firstPfc) + r.truth.get("capture").get("epoch_ns").asLong(), f.timeNs());
+        if (storm) assertEquals(t.get("started_ns").asLong(), r.frameTimes.get(firstPfc), "the storm starts at its first XOFF");
+        assertEquals(List.of(), r.rule(storm ? "pfc-pause-heavy" : "pfc-pause-storm"));
     }
 
     /** The host pair a{@code <>}b of a flow id, lower address first as the diagnosis names it. */

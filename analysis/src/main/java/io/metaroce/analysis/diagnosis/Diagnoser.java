@@ -142,6 +142,13 @@ public final class Diagnoser implements AnalysisSession.FrameObserver {
     public static final long DEFAULT_PFC_WATCHDOG_NS = 200_000_000L;
     /** A class paused for this share of the capture or more, without a storm, is {@code pfc-pause-heavy}. */
     static final double PFC_HEAVY_SHARE = 0.20;
+    /**
+     * A paused port still finishes what is on the wire when the XOFF comes (802.1Qbb bounds that delay to a few frames
+     * of the largest size plus the cable): requests seen this long after a storm's first XOFF were sent before it. 10 us
+     * covers a 9 KB frame at 10 Gb/s. Found on the simulated storm (rocev2-pfc-storm), where the frames on the receiver's
+     * cable at the XOFF arrive up to 0.4 us after it.
+     */
+    static final long PFC_RESPONSE_NS = 10_000;
     /** Flows named per storm at most (the rest counted). */
     private static final int STALLED_NAMED = 16;
 
@@ -183,7 +190,7 @@ public final class Diagnoser implements AnalysisSession.FrameObserver {
             List<String> ids = new ArrayList<>();
             long n = 0;
             for (QpDirection d : directions) {
-                if (!d.requester() || d.outstanding() == 0 || d.lastRequestNs >= st[FlowControl.S_START]) continue;
+                if (!d.requester() || d.outstanding() == 0 || d.lastRequestNs >= st[FlowControl.S_START] + PFC_RESPONSE_NS) continue;
                 // An 802.3x PAUSE stops the whole link; a PFC class only the frames of its priority.
                 if (cls != FlowControl.LINK && !d.dataOnPriority(cls)) continue;
                 if (n++ < STALLED_NAMED) ids.add(d.id);

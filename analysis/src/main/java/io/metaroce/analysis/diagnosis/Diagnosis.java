@@ -79,7 +79,8 @@ public record Diagnosis(List<Finding> findings, HangSnapshot hang, List<Map<Stri
         List<Finding> f = new ArrayList<>();
         for (Finding x : findings) {
             String[] h = hosts(x.subject());
-            if (matched.contains(x.subject()) || (x.subject().indexOf("/0x") < 0 && hostPairs.contains(h[0] + " " + h[1]))) f.add(x);
+            if (matched.contains(x.subject()) || (x.subject().indexOf("/0x") < 0 && hostPairs.contains(h[0] + " " + h[1]))
+                    || pauseConcerns(x, matched)) f.add(x);
         }
         List<HangSnapshot.Entry> h = new ArrayList<>();
         for (HangSnapshot.Entry e : hang.entries()) if (matched.contains(e.flow())) h.add(e);
@@ -90,6 +91,21 @@ public record Diagnosis(List<Finding> findings, HangSnapshot hang, List<Map<Stri
         String keys = (qp == null ? "" : String.format("--qp 0x%x", qp)) + (qp != null && peer != null ? " " : "")
                 + (peer == null ? "" : "--peer " + peer);
         return new Diagnosis(f, new HangSnapshot(hang.atNs(), h), t, firstNs, fl, keys, framesNotDiagnosed);
+    }
+
+    /**
+     * A pause finding's subject is a MAC and a class, no address: it concerns a looked-up QP when the QP is one it
+     * stalled (pfc-pause-storm) or one sending on its priority (pfc-pause-heavy), among the flows it names (the first
+     * 16: a QP beyond them is not found by its key).
+     */
+    private static boolean pauseConcerns(Finding x, java.util.Set<String> matched) {
+        if (!x.rule().startsWith("pfc-pause-")) return false;
+        for (String key : new String[] {"stalled_flows", "flows_on_priority"}) {
+            if (x.details().get(key) instanceof List<?> named) {
+                for (Object id : named) if (matched.contains(id)) return true;
+            }
+        }
+        return false;
     }
 
     /** The two hosts of a flow id, direction or host pair. */

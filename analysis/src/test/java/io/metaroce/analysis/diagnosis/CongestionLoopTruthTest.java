@@ -45,6 +45,35 @@ class CongestionLoopTruthTest {
     }
 
     @Test
+    void everyQpOfTheReceiverWhoseNotificationPointIsOffIsDiagnosedNoCnp() throws Exception {
+        String scenario = "rocev2-no-cnp";
+        JsonNode truth = DiagnosisTruthTest.JSON.readTree(Files.readString(DiagnosisTruthTest.CAPTURES.resolve(scenario + ".truth.json")));
+        java.util.Set<String> expected = new java.util.TreeSet<>();
+        for (JsonNode t : truth.get("diagnosis")) {
+            assertEquals("no_cnp", t.get("cause").asText());
+            expected.add(t.get("flow").asText());
+        }
+        assertEquals(4, expected.size(), "the incast's four senders");
+        // The first CE-marked frame of each flow in the truth: where its finding starts.
+        java.util.Map<String, Long> firstCe = new java.util.HashMap<>();
+        for (JsonNode fr : truth.get("frames")) {
+            if (fr.path("labels").has("ce")) firstCe.putIfAbsent(fr.get("flow").asText(), fr.get("t").asLong());
+        }
+        long epoch = truth.get("capture").get("epoch_ns").asLong();
+        List<Finding> f = cc(DiagnosisTruthTest.CAPTURES.resolve(scenario + ".pcapng"));
+        java.util.Set<String> found = new java.util.TreeSet<>();
+        for (Finding x : f) {
+            assertEquals("cc-no-cnp", x.rule(), "" + x);
+            assertEquals("no_cnp", x.cause());
+            assertEquals(0L, ((Number) x.details().get("cnps")).longValue(), "" + x.details());
+            assertTrue(((Number) x.details().get("ce_marks")).longValue() > 0, "" + x.details());
+            assertEquals(firstCe.get(x.subject()), x.startedNs() - epoch, x.subject() + " starts at its first CE mark");
+            found.add(x.subject());
+        }
+        assertEquals(expected, found);
+    }
+
+    @Test
     void noCongestionLoopDiagnosisWhereTheLoopWorksOrCannotBeJudged() throws Exception {
         for (String s : new String[] {"rocev2-ecn-cnp", "metaroce-incast-credit", "conformance-violations", "rocev2-clean"}) {
             assertEquals(List.of(), cc(DiagnosisTruthTest.CAPTURES.resolve(s + ".pcapng")), s);
