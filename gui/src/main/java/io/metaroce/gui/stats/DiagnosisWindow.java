@@ -2,7 +2,10 @@ package io.metaroce.gui.stats;
 
 import io.metaroce.analysis.AnalysisSession;
 import io.metaroce.analysis.diagnosis.Diagnosis;
+import io.metaroce.analysis.diagnosis.Diagnoser;
+import io.metaroce.analysis.diagnosis.DiagnosisOptions;
 import io.metaroce.analysis.diagnosis.Finding;
+import io.metaroce.analysis.diagnosis.NcclWarning;
 import io.metaroce.analysis.diagnosis.HangSnapshot;
 import io.metaroce.capture.CaptureException;
 import io.metaroce.gui.GuiContext;
@@ -36,6 +39,7 @@ import javafx.scene.control.TableCell;
 import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableRow;
 import javafx.scene.control.TableView;
+import javafx.scene.control.TextField;
 import javafx.scene.layout.BorderPane;
 import javafx.scene.layout.FlowPane;
 import javafx.scene.layout.GridPane;
@@ -85,7 +89,7 @@ public final class DiagnosisWindow implements GuiWindow {
     public record View(Stage stage, TabPane tabs, TableView<Finding> findings, TableView<HangSnapshot.Entry> hang,
                        TableView<Map<String, Object>> split, LossTimelineView chart, Label status, Label pattern,
                        TableView<Map<String, Object>> loop, TableView<Map<String, Object>> pauses,
-                       AtomicReference<DiagnosisRun> result) {}
+                       AtomicReference<DiagnosisRun> result, TextField nccl, Label lookup) {}
 
     /** The tabs, in order (the Loss Timeline menu item opens the window on {@link #TIMELINE_TAB}). */
     public static final int TIMELINE_TAB = 3, LOOP_TAB = 4, PAUSE_TAB = 5;
@@ -212,9 +216,29 @@ public final class DiagnosisWindow implements GuiWindow {
         tabs.setId("diagnosis-tabs");
         tabs.setTabClosingPolicy(TabPane.TabClosingPolicy.UNAVAILABLE);
         if (onTimeline) tabs.getSelectionModel().select(TIMELINE_TAB);
+        // The lookup analyze --nccl makes: an NCCL warning pasted narrows findings, hang snapshot and time split to its QPs.
+        TextField nccl = new TextField();
+        nccl.setId("diagnosis-nccl");
+        nccl.setPromptText("paste an NCCL warning (NET/IB : Got completion from peer ... / Got CQE with error ... qp_num=N) to see its QPs only");
+        Button lookUp = new Button("Look up");
+        lookUp.setId("diagnosis-lookup");
+        Button showAll = new Button("Show all");
+        showAll.setId("diagnosis-show-all");
+        showAll.setDisable(true);
+        Label lookupText = new Label();
+        lookupText.setId("diagnosis-lookup-text");
+        lookupText.setWrapText(true);
+        // No room taken while there is no lookup: the findings' details keep their height.
+        lookupText.managedProperty().bind(lookupText.textProperty().isNotEmpty());
+        HBox lookupBar = new HBox(6, new Label("NCCL warning:"), nccl, lookUp, showAll);
+        lookupBar.setAlignment(Pos.CENTER_LEFT);
+        HBox.setHgrow(nccl, Priority.ALWAYS);
+        VBox top = new VBox(4, lookupBar, lookupText);
+        top.setPadding(new Insets(6, 8, 2, 8));
         BorderPane root = new BorderPane(tabs);
+        root.setTop(top);
         root.setBottom(status);
-        Stage st = Windows.show(ctx, "diagnosis", "Diagnosis", root, 1300, 640);
+        Stage st = Windows.show(ctx, "diagnosis", "Diagnosis", root, 1300, 680);
 
         // The selected frame marked on the timeline.
         javafx.beans.value.ChangeListener<Number> sel = (o, a, f) -> {
@@ -230,7 +254,32 @@ public final class DiagnosisWindow implements GuiWindow {
             if (s != null) s.cancel();
         });
 
-        View view = new View(st, tabs, findings, hang, split, chart, status, pattern, loop, pauses, result);
+        View view = new View(st, tabs, findings, hang, split, chart, status, pattern, loop, pauses, result, nccl, lookupText);
+        lookUp.setOnAction(e -> {
+            DiagnosisRun r = result.get();
+            if (r == null) {
+                status.setText("The diagnosis is not done yet");
+                return;
+            }
+            List<NcclWarning> warnings = NcclWarning.scan(List.of(nccl.getText().split("\\R")));
+            if (warnings.isEmpty()) {
+                status.setText("Not an NCCL completion warning ('NET/IB : Got completion from peer ...' or 'Got CQE with error ... qp_num=N')");
+                return;
+            }
+            Diagnosis d = new DiagnosisOptions(null, null, null, Diagnoser.DEFAULT_PFC_WATCHDOG_NS, warnings).apply(r.diagnosis());
+            show(ctx, view, r, d, hangTitle, empty);
+            lookupText.setText(lookupText(d));
+            showAll.setDisable(false);
+            tabs.getSelectionModel().select(0);
+        });
+        nccl.setOnAction(e -> lookUp.fire());
+        showAll.setOnAction(e -> {
+            DiagnosisRun r = result.get();
+            if (r == null) return;
+            show(ctx, view, r, r.diagnosis(), hangTitle, empty);
+            lookupText.setText("");
+            showAll.setDisable(true);
+        });
         if (ctx.capture() == null) {
             empty.setText("No capture is open.");
             loop.setPlaceholder(new Label("No capture is open."));
@@ -280,16 +329,25 @@ public final class DiagnosisWindow implements GuiWindow {
             }, r -> {
                 if (!st.isShowing()) return;
                 view.result().set(r);
-                show(ctx, view, r, hangTitle, empty);
+                show(ctx, view, r, r.diagnosis(), hangTitle, empty);
                 showLoop(view, r, loopNotes, pauseNotes);
                 sel.changed(null, null, ctx.selectedFrame());
             }, status);
         }));
     }
 
-    private static void show(GuiContext ctx, View v, DiagnosisRun r, Label hangTitle, Label empty) {
-        Diagnosis d = r.diagnosis();
-        empty.setText("No problem found.");
+    /** Each warning with what its status means, then the keys and the QP flows they found (as analyze prints them). */
+    static String lookupText(Diagnosis d) {
+        StringBuilder b = new StringBuilder();
+        for (NcclWarning w : d.nccl()) b.append(w.describe()).append(":\n    ").append(w.meaning()).append('\n');
+        b.append("Lookup ").append(d.lookup()).append(": ")
+                .append(d.flows().isEmpty() ? "no QP flow matches" : String.join(", ", d.flows().keySet()));
+        return b.toString();
+    }
+
+    /** The findings, hang snapshot and time split of d: the whole diagnosis, or a lookup of it. */
+    private static void show(GuiContext ctx, View v, DiagnosisRun r, Diagnosis d, Label hangTitle, Label empty) {
+        empty.setText(d.lookup() == null ? "No problem found." : "No problem found for these QPs.");
         v.findings().getItems().setAll(d.findings());
         v.hang().getItems().setAll(d.hang().entries());
         hangTitle.setText(String.format("Hang snapshot at %s: %d QP(s) with unacknowledged requests (at the end of the capture)",

@@ -109,6 +109,35 @@ class DiagnosisWindowTest extends WindowTestBase {
         assertTrue(ctx.view().size() > 0 && ctx.view().size() < all, ctx.view().size() + " of " + all);
     }
 
+    /**
+     * An NCCL warning pasted in the lookup bar narrows the findings, hang snapshot and time split to its QPs, as
+     * {@code analyze --nccl} does (the same DiagnosisOptions lookup); Show all brings the whole diagnosis back.
+     */
+    @Test
+    void ncclWarningLooksUpItsQps(FxRobot robot) {
+        DiagnosisWindow.View v = openOn(robot, "rocev2-peer-dead", false);
+        io.metaroce.analysis.diagnosis.Diagnosis all = v.result().get().diagnosis();
+        io.metaroce.analysis.diagnosis.Diagnosis want = new io.metaroce.analysis.diagnosis.DiagnosisOptions(null, null, "10.0.0.3").apply(all);
+        assertTrue(want.timeSplit().size() < all.timeSplit().size() && !want.findings().isEmpty(), "the lookup narrows to the dead peer's QPs");
+        robot.interact(() -> v.nccl().setText("NET/IB : Got completion from peer 192.168.1.3<4242> with status=12 opcode=0 len=0 "
+                + "vendor err 129 (Send) localGid ::ffff:10.0.0.1 remoteGids::ffff:10.0.0.3 hca mlx5_0"));
+        robot.clickOn("#diagnosis-lookup");
+        GuiHarness.until("lookup shown", () -> !v.lookup().getText().isEmpty());
+        assertEquals(want.findings(), new ArrayList<>(v.findings().getItems()));
+        assertEquals(want.hang().entries(), new ArrayList<>(v.hang().getItems()));
+        assertEquals(want.timeSplit().size(), v.split().getItems().size());
+        assertTrue(v.lookup().getText().contains("status 12 IBV_WC_RETRY_EXC_ERR"), v.lookup().getText());
+        assertTrue(v.lookup().getText().contains("Lookup --peer 10.0.0.3: "), v.lookup().getText());
+        robot.clickOn("#diagnosis-show-all");
+        GuiHarness.until("whole diagnosis back", () -> v.lookup().getText().isEmpty());
+        assertEquals(all.findings(), new ArrayList<>(v.findings().getItems()));
+        // Not a warning: said in the status line, the rows stay.
+        robot.interact(() -> v.nccl().setText("NCCL INFO all fine"));
+        robot.clickOn("#diagnosis-lookup");
+        GuiHarness.until("refusal said", () -> v.status().getText().startsWith("Not an NCCL completion warning"));
+        assertEquals(all.findings().size(), v.findings().getItems().size());
+    }
+
     @Test
     void filtersForEachKindOfSubject() {
         assertEquals("analysis.flow == \"10.0.0.1>10.0.0.2/0x000020\"", DiagnosisWindow.filterFor("10.0.0.1>10.0.0.2/0x000020", null));
