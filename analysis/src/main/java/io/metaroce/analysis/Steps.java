@@ -30,6 +30,12 @@ final class Steps {
     static final int MIN_STEPS = 5;
     /** Periodic: at least this share of the step spacings within {@link #SPREAD} of their median. */
     static final double REGULAR_SHARE = 0.8, SPREAD = 0.15;
+    /**
+     * A training step, not a request stream paced by its application (a message every few microseconds, a keep-alive):
+     * a period of 50 us or more, and in the median step four messages or more from two sending hosts or more.
+     */
+    static final long MIN_PERIOD_NS = 50_000;
+    static final int MIN_MESSAGES = 4, MIN_SENDERS = 2;
     /** A gap that separates steps is at least this many times the largest gap kept inside a step. */
     static final double GAP_BREAK = 2.0;
     /**
@@ -221,7 +227,7 @@ final class Steps {
             boolean brk = j == desc.length - 1 || desc[j] >= GAP_BREAK * desc[j + 1];
             if (!brk || desc[j] <= 0) continue;
             long[] s = stepStarts(gaps, desc[j]);
-            if (periodic(s)) {
+            if (periodic(s) && substantial(gaps, desc[j], s.length)) {
                 chosen = desc[j];
                 starts = s;
                 break;
@@ -401,13 +407,32 @@ final class Steps {
         return s;
     }
 
+    /** The median step (when gaps of at least g separate k steps) has messages enough from hosts enough. */
+    private boolean substantial(long[] gaps, long g, int k) {
+        long[] msgs = new long[k], hosts = new long[k];
+        int[] seen = new int[MAX_SENDERS];
+        int step = -1;
+        for (int i = 0; i < n; i++) {
+            if (i == 0 || gaps[i - 1] >= g) step++;
+            int to = i + 1 < n ? bFrom[i + 1] : ne;
+            for (int e = bFrom[i]; e < to; e++) {
+                msgs[step] += eMsgs[e];
+                if (seen[eSender[e]] != step + 1) {
+                    seen[eSender[e]] = step + 1;
+                    hosts[step]++;
+                }
+            }
+        }
+        return quantile(msgs, 0.5) >= MIN_MESSAGES && quantile(hosts, 0.5) >= MIN_SENDERS;
+    }
+
     /** Enough steps, and most spacings near their median. */
     static boolean periodic(long[] starts) {
         if (starts.length < MIN_STEPS) return false;
         long[] d = new long[starts.length - 1];
         for (int i = 0; i < d.length; i++) d[i] = starts[i + 1] - starts[i];
         long med = quantile(d, 0.5);
-        if (med <= 0) return false;
+        if (med < MIN_PERIOD_NS) return false;
         int near = 0;
         for (long x : d) if (Math.abs(x - med) <= SPREAD * med) near++;
         return near >= REGULAR_SHARE * d.length;

@@ -137,13 +137,43 @@ class StepsTest {
             for (int h = 2; h <= 4; h++) {
                 packet(flow(h), t0 + h * 10, FIRST, 1024);
                 packet(flow(h), t0 + h * 10 + 500, LAST, 512);
+                packet(flow(h), t0 + h * 10 + 1000, ONLY, 256);
             }
         }
         Map<String, Object> r = steps.report(flows);
         assertNotNull(r);
         assertEquals(6L, r.get("steps"));
-        assertEquals(3L * 1536, r.get("bytes_per_step"));
-        assertEquals(3L, r.get("messages_per_step"));
+        assertEquals(3L * (1536 + 256), r.get("bytes_per_step"));
+        assertEquals(6L, r.get("messages_per_step"));
+    }
+
+    @Test
+    void aPacedRequestStreamOrAKeepAliveIsNoTrainingStep() {
+        // One message every 5 us from two hosts (an application pacing its requests): periodic, but far too fast.
+        for (int i = 0; i < 40; i++) {
+            message(2, 1_000_000 + i * 5_000L);
+            message(3, 1_000_100 + i * 5_000L);
+        }
+        assertNull(steps.report(flows));
+        // Two small messages every 5 s (an NVMe-oF keep-alive and its answer): too few messages per step.
+        Steps keepAlive = new Steps();
+        for (int i = 0; i < 9; i++) {
+            // Hosts the first Steps never saw: a flow caches its host's index in the one Steps that met it.
+            for (int h = 4; h <= 5; h++) {
+                FrameFacts f = new FrameFacts();
+                f.timeNs = 1_000_000 + i * 5_000_000_000L + h * 100;
+                f.number = ++frame;
+                f.opcode = Dissector.opcodeDef(ONLY, 0);
+                keepAlive.data(flow(h), f);
+            }
+        }
+        assertNull(keepAlive.report(flows));
+    }
+
+    @Test
+    void oneSendingHostIsNoStep() {
+        for (int s = 0; s < 8; s++) for (int m = 0; m < 6; m++) message(2, 1_000_000 + s * 200_000L + m * 500);
+        assertNull(steps.report(flows));
     }
 
     @Test
