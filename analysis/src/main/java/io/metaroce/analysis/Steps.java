@@ -50,6 +50,12 @@ final class Steps {
 
     long gapNs = BASE_GAP_NS;
     private long lastDataNs;
+    /**
+     * The lists are full of bursts already well apart (steps, or coarser): merging them would merge steps, so the
+     * bursts after are only counted ({@link #laterBursts}) and the report covers the capture up to there.
+     */
+    boolean frozen;
+    long laterBursts;
     /** Bursts: start, last request packet, first record. */
     private int n;
     private long[] bStart = new long[16], bEnd = new long[16];
@@ -68,7 +74,16 @@ final class Steps {
     /** A first copy of an RC request packet (not a READ Request) of flow fl. */
     void data(Flow fl, FrameFacts f) {
         long t = f.timeNs;
-        if (n == 0 || t - lastDataNs > gapNs) newBurst(t);
+        if (n == 0 || t - lastDataNs > gapNs) {
+            newBurst(t);
+            if (frozen) {
+                if (t > lastDataNs) lastDataNs = t;
+                return;
+            }
+        } else if (frozen) {
+            if (t > lastDataNs) lastDataNs = t;
+            return;
+        }
         if (t > lastDataNs) lastDataNs = t;
         if (t > bEnd[n - 1]) bEnd[n - 1] = t;
         if (f.opcode.segment() != OpcodeDef.Segment.MIDDLE) boundary(fl, f, t);
@@ -79,6 +94,7 @@ final class Steps {
         if (s == -1) s = fl.stepSender = senderOf(fl);
         if (s < 0) return;
         int e = entry(s);
+        if (e < 0) return;
         OpcodeDef op = f.opcode;
         if (op.isFirstOrOnly()) {
             if (eFirst[e] < 0) {
@@ -107,7 +123,14 @@ final class Steps {
     }
 
     private void newBurst(long t) {
-        if (n == MAX_BURSTS) coarsen();
+        if (frozen) {
+            laterBursts++;
+            return;
+        }
+        if (n == MAX_BURSTS && !coarsen()) {
+            laterBursts++;
+            return;
+        }
         if (n == bStart.length) {
             bStart = Arrays.copyOf(bStart, n * 2);
             bEnd = Arrays.copyOf(bEnd, n * 2);
@@ -122,7 +145,7 @@ final class Steps {
     private int entry(int s) {
         int e = senderEntry[s];
         if (e >= bFrom[n - 1] && e < ne) return e;
-        if (ne == MAX_ENTRIES) coarsen();
+        if (ne == MAX_ENTRIES && !coarsen()) return -1;
         if (ne == eSender.length) {
             int c = ne * 2;
             eSender = Arrays.copyOf(eSender, c);
@@ -145,12 +168,22 @@ final class Steps {
         return e;
     }
 
-    /** The lists are full: double the idle gap and merge the bursts it no longer separates, until half is free. */
-    private void coarsen() {
+    /**
+     * The lists are full: double the idle gap and merge the bursts it no longer separates, until half is free; or,
+     * when the bursts are already four times the idle gap apart or more (the median gap), freeze (false).
+     */
+    private boolean coarsen() {
+        long[] gaps = new long[n - 1];
+        for (int i = 0; i + 1 < n; i++) gaps[i] = bStart[i + 1] - bEnd[i];
+        if (gaps.length > 0 && quantile(gaps, 0.5) >= 4 * gapNs) {
+            frozen = true;
+            return false;
+        }
         do {
             gapNs *= 2;
             merge(gapNs);
         } while ((n > MAX_BURSTS / 2 || ne > MAX_ENTRIES / 2) && n > 1);
+        return true;
     }
 
     /** Merges consecutive bursts separated by at most gap, combining their records per sender. */
@@ -296,6 +329,8 @@ final class Steps {
         m.put("busy_share", medPeriod > 0 ? Math.round(1000.0 * medBusy / medPeriod) / 1000.0 : null);
         m.put("bytes_per_step", quantile(stBytes, 0.5));
         m.put("messages_per_step", quantile(stMsgs, 0.5));
+        // Only when the lists filled up with steps: the figures cover the capture up to the last step kept.
+        if (laterBursts > 0) m.put("later_bursts_not_timed", laterBursts);
         List<Object> peerList = new ArrayList<>();
         Map<String, Object> straggler = null;
         for (int s = 0; s < nSenders; s++) {
@@ -509,6 +544,10 @@ final class Steps {
                 us(p.get("p90")), us(b.get("median")), us(b.get("max")),
                 st.get("busy_share") instanceof Number x ? x.doubleValue() * 100 : 0.0, st.get("bytes_per_step"),
                 st.get("messages_per_step"), us(st.get("gap_ns"))));
+        if (st.get("later_bursts_not_timed") != null) {
+            out.append("The first " + st.get("steps") + " steps only: " + st.get("later_bursts_not_timed")
+                    + " later bursts were counted, not timed (bounded state)\n");
+        }
         List<Object[]> rows = new ArrayList<>();
         for (Object o : (List<Object>) st.get("peers")) {
             Map<String, Object> m = (Map<String, Object>) o;

@@ -177,9 +177,21 @@ class StepsTest {
     }
 
     @Test
+    void manyStepsBeyondTheCapAreCountedAndTheFirstOnesTimed() {
+        periodic(5_000, 200_000, 1_500, null);
+        assertTrue(steps.frozen);
+        Map<String, Object> r = steps.report(flows);
+        assertNotNull(r);
+        assertEquals((long) Steps.MAX_BURSTS, r.get("steps"));
+        assertEquals(5_000L - Steps.MAX_BURSTS, r.get("later_bursts_not_timed"));
+        assertEquals("10.0.0.5", ((Map<?, ?>) r.get("straggler")).get("peer"));
+    }
+
+    @Test
     void manyBurstsStayBoundedAndCoarsen() {
-        // 20,000 bursts 10 us apart: more than MAX_BURSTS; the gap doubles until they fit.
-        for (int i = 0; i < 20_000; i++) message(2 + i % 3, 1_000_000 + i * 10_000L);
+        // 20,000 bursts 5 us apart (less than four idle gaps): more than MAX_BURSTS; the gap doubles until they fit.
+        for (int i = 0; i < 20_000; i++) message(2 + i % 3, 1_000_000 + i * 5_000L);
+        assertFalse(steps.frozen);
         assertTrue(steps.gapNs > Steps.BASE_GAP_NS, "gap " + steps.gapNs);
         Map<String, Object> r = steps.report(flows);
         // One long burst at the coarser gap, or bursts 10 us apart: either way no straggler.
