@@ -61,6 +61,8 @@ public final class AnalysisEngine {
     private final RequestStream stream;
     private final Acknowledgements acks;
     private final SelectiveAcks sacks;
+    /** The RC message bursts (analyze's "Steps"): fed by the request stream's first copies. */
+    private final Steps steps = new Steps();
     private FlowFrameRecorder flowFrames;
     private String tapNote;
 
@@ -84,6 +86,7 @@ public final class AnalysisEngine {
         stream = new RequestStream(settings, sink, causes, retxVerdicts, unseen, congestion, control);
         acks = new Acknowledgements(settings, sink, flows, stream, causes, retxVerdicts, unseen);
         sacks = new SelectiveAcks(settings, sink, flows, acks, retxVerdicts, unseen);
+        stream.steps = steps;
         setTap(settings.tap(), null);
     }
 
@@ -277,6 +280,9 @@ public final class AnalysisEngine {
         }
         flows.remove(victims);
     }
+
+    /** The steps report, or null when the capture shows no periodic pattern. */
+    java.util.Map<String, Object> steps() { return steps.report(flows.all()); }
 
     /** The flow-control report, or null when no PAUSE/PFC frame came. */
     java.util.Map<String, Object> flowControl() { return flowControl.finish(settings.linkSpeedGbps(), firstNs, lastNs); }

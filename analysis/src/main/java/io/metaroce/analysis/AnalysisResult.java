@@ -19,6 +19,7 @@ public final class AnalysisResult {
     private final Map<String, Object> flowControl;
     private final Map<String, Object> congestionLoop;
     private final java.util.List<long[]> pauseRuns;
+    private final Map<String, Object> steps;
 
     AnalysisResult(AnalysisEngine e, long ifDropped, long osDropped) {
         long captureGaps = 0, networkLosses = 0, gapPsns = 0, unique = 0, rtx = 0, cmFlows = 0;
@@ -85,6 +86,18 @@ public final class AnalysisResult {
         flowControl = e.flowControl();
         pauseRuns = java.util.Collections.unmodifiableList(e.pauseRuns());
         congestionLoop = CongestionLoop.report(e.flowList(), e.settings(), e.lastNs);
+        steps = e.steps();
+    }
+
+    /**
+     * The training steps: periodic bursts of RC messages and each sending host's timing in them (JSON {@code steps},
+     * text "Steps"), or null when the capture shows no periodic pattern: then the reports print nothing of it.
+     */
+    public Map<String, Object> steps() { return steps; }
+
+    /** The text section of {@link #steps()} (nothing when it is null). */
+    public void appendSteps(Appendable out) throws java.io.IOException {
+        if (steps != null) Steps.appendText(out, steps);
     }
 
     /**

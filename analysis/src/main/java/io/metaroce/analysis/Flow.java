@@ -67,6 +67,9 @@ final class Flow implements QpFlow {
 
     // Messages of the request stream.
     final Messages msgs = new Messages();
+    /** Steps: the sending host's index there (-1: not yet looked up), uniquePayloadBytes before the open message (-1: none). */
+    int stepSender = -1;
+    long stepMsgFrom = -1;
 
     // Paths (MetaRoCE).
     PathStats[] paths;

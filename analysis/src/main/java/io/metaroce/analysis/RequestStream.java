@@ -24,6 +24,8 @@ final class RequestStream {
     private final UnseenAcks unseen;
     private final Congestion congestion;
     private final MetaRoceControl control;
+    /** The training steps (analyze's "Steps"), or null. */
+    Steps steps;
     /** Whether the open messages are kept (off: {@link AnalysisEngine#withoutStatistics}). */
     boolean statistics = true;
 
@@ -252,6 +254,8 @@ final class RequestStream {
         firstCopy(fl, f, u, i);
         fl.lastNewFrame = f.number;
         fl.lastNewTime = f.timeNs;
+        // Also without statistics: validate's straggler diagnosis needs the steps.
+        if (steps != null && !isRead) steps.data(fl, f);
         message(fl, f, u, isRead);
         receiverArrival(fl, f, u, i);
     }

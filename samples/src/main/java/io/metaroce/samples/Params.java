@@ -16,6 +16,12 @@ public final class Params {
     /** One parameter: its global default and what it means. */
     public record Key(String name, String defaultValue, String doc) {}
 
+    /**
+     * Parameters added after the committed samples were made: a truth file lists them only when they differ from their
+     * default, so that the other samples' truth files stay byte-identical.
+     */
+    static final java.util.Set<String> LISTED_WHEN_SET = java.util.Set.of("step-period-us", "straggler-delay-us");
+
     /** All parameters, in documentation order. */
     public static final Map<String, Key> KEYS;
 
@@ -111,6 +117,8 @@ public final class Params {
                 + "message-size says (-1: none)");
         add(k, "single-sport", "false", "RoCEv2: every QP uses the same UDP source port (no ECMP entropy)");
         add(k, "peer-pmtu", "0", "path MTU of the QPs on hosts other than host 0 (0: pmtu)");
+        add(k, "step-period-us", "100", "rocev2-straggler: time between two training steps (each requester's writes)");
+        add(k, "straggler-delay-us", "4", "rocev2-straggler: how late the straggling peer starts its writes of each step");
         add(k, "snaplen", "0", "capture snap length in bytes (0: whole frames)");
         add(k, "capture-drop", "0", "probability that the capture misses a packet that crossed the tap");
         add(k, "capture-drop-burst", "1", "capture drops come in bursts of this many packets");

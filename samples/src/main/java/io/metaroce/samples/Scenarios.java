@@ -217,6 +217,14 @@ public final class Scenarios {
                         + "GID index). Its traffic still flows, through the spine instead of the rail switch.",
                 Scenarios::offRailPeer, "transport=rocev2", "messages=4", "message-size=fixed:1024", "pmtu=1024",
                 "cm=false", "duration-us=300");
+        add("rocev2-straggler",
+                "Training steps with a straggler: 10.0.0.1 exchanges gradients with four peers (an all-to-all: one RC QP "
+                        + "pair each way per peer, 25 Gb/s links) every step-period-us; each step every requester writes "
+                        + "4 x 2 KB with immediate, then the hosts compute until the next step. Peer 10.0.0.4 (a slow GPU) starts its "
+                        + "writes straggler-delay-us after the others in every step; no loss, no congestion. Captured at "
+                        + "10.0.0.1: the capture that shows a straggling peer (step-straggler).",
+                Scenarios::straggler, "transport=rocev2", "messages=10", "message-size=fixed:2048", "pmtu=1024",
+                "line-rate-gbps=25", "cm=false", "step-period-us=100", "straggler-delay-us=4", "duration-us=1100");
         add("rocev2-source-address-change",
                 "A source address that changes after a port gap: QP pair 10.0.0.1 -> 10.0.0.2 writes, falls silent, and at "
                         + "150 us 10.0.0.1 is back as 10.0.0.101. A QP pair set up afterwards works; the old QP sends "
@@ -475,6 +483,55 @@ public final class Scenarios {
             if (it < iterations && sim.running()) ringStep(sim, to, next, it, s, steps, iterations, chunk);
         };
         to[host].post(m);
+    }
+
+    /**
+     * rocev2-straggler: host 0 and four peers, one RC QP pair each way per peer; every step-period-us each requester
+     * posts four WRITEs with immediate (immediate data: step << 8 | message), peer 10.0.0.4 (hosts[3])
+     * straggler-delay-us late. messages is the number of steps (endless with frames).
+     */
+    static Roles straggler(Sim sim, Cm cm) {
+        Params p = sim.params;
+        Host[] h = hosts(sim, 5);
+        java.util.List<RcQp> reqs = new java.util.ArrayList<>();
+        java.util.List<Long> delays = new java.util.ArrayList<>();
+        long late = p.us("straggler-delay-us");
+        for (int j = 1; j < h.length; j++) {
+            reqs.add(rcPair(sim, cm, h[0], h[j], false, false, false, j == 1, 1_000, false)[0]);
+            delays.add(0L);
+            RcQp back = rcPair(sim, cm, h[j], h[0], false, false, false, false, 1_000, false)[0];
+            reqs.add(back);
+            delays.add(j == 3 ? late : 0L);
+            if (j == 3) {
+                java.util.Map<String, Object> d = Sim.ordered("peer", h[j].ip, "step_period_us", p.d("step-period-us"));
+                d.put("delay_us", p.d("straggler-delay-us"));
+                d.put("steps", p.i("messages"));
+                sim.failures.add(new Sim.Failure(back.flow, "step_straggler", 5_000 + late, d));
+            }
+        }
+        int steps = sim.frameTarget > 0 ? Integer.MAX_VALUE : Math.max(1, p.i("messages"));
+        // At least a microsecond apart: steps at one instant would never let the clock move (endless with frames).
+        step(sim, reqs, delays, 5_000, 0, steps, Math.max(1_000, p.us("step-period-us")), size(sim, p.str("message-size")));
+        return new Roles(h[0], h[1]);
+    }
+
+    private static void step(Sim sim, java.util.List<RcQp> reqs, java.util.List<Long> delays, long at, int step, int steps,
+                             long period, int size) {
+        sim.at(at, () -> {
+            if (!sim.running()) return;
+            for (int q = 0; q < reqs.size(); q++) {
+                RcQp r = reqs.get(q);
+                int s = step;
+                sim.at(sim.now + delays.get(q), () -> {
+                    for (int m = 0; m < 4; m++) {
+                        RcQp.Msg msg = new RcQp.Msg(RcQp.Op.WRITE_IMM, size);
+                        msg.imm = ((long) (s & 0xFFFFFF) << 8) | m;
+                        r.post(msg);
+                    }
+                });
+            }
+            if (step + 1 < steps) step(sim, reqs, delays, at + period, step + 1, steps, period, size);
+        });
     }
 
     /**

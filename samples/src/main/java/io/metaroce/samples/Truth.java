@@ -104,7 +104,10 @@ final class Truth {
             g.writeNumberField("seed", sim.seed);
             nl(g);
             g.writeObjectFieldStart("params");
-            for (Map.Entry<String, String> e : sim.params.asMap().entrySet()) g.writeStringField(e.getKey(), e.getValue());
+            for (Map.Entry<String, String> e : sim.params.asMap().entrySet()) {
+                if (Params.LISTED_WHEN_SET.contains(e.getKey()) && e.getValue().equals(Params.KEYS.get(e.getKey()).defaultValue())) continue;
+                g.writeStringField(e.getKey(), e.getValue());
+            }
             g.writeEndObject();
             nl(g);
             writeCapture(g);

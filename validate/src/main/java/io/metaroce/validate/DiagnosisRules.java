@@ -75,7 +75,8 @@ final class DiagnosisRules {
             Map.entry("address-off-rail", new int[] {Ip.F_DST, Ipv6.F_DST}),
             Map.entry("address-source-changed", new int[] {Ip.F_SRC, Ipv6.F_SRC}),
             Map.entry("cc-cnp-ignored", new int[] {Ip.F_ECN, Ipv6.F_ECN}),
-            Map.entry("cc-no-cnp", new int[] {Ip.F_ECN, Ipv6.F_ECN}));
+            Map.entry("cc-no-cnp", new int[] {Ip.F_ECN, Ipv6.F_ECN}),
+            Map.entry("step-straggler", new int[] {Ip.F_SRC, Ipv6.F_SRC}));
 
     private final Diagnoser diagnoser = new Diagnoser();
 
@@ -97,8 +98,9 @@ final class DiagnosisRules {
      * bytes (anchors); null for a source that is not a file (then the finding's time is its start and it has
      * no anchor).
      */
-    void report(Findings out, Path file, ValidateSettings settings, Map<String, Object> congestionLoop) {
-        Diagnosis dg = diagnoser.congestionLoop(congestionLoop).finish();
+    void report(Findings out, Path file, ValidateSettings settings, Map<String, Object> congestionLoop,
+                Map<String, Object> steps) {
+        Diagnosis dg = diagnoser.congestionLoop(congestionLoop).steps(steps).finish();
         List<io.metaroce.analysis.diagnosis.Finding> todo = new ArrayList<>();
         Map<Long, Evidence> frames = new HashMap<>();
         for (var f : dg.findings()) {

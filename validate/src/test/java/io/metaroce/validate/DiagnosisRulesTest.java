@@ -49,7 +49,8 @@ class DiagnosisRulesTest {
             Map.entry("source_address_changed", "address-source-changed"), Map.entry("answers_to_old_address", "qp-never-answered"),
             Map.entry("mtu_cm_mismatch", "mtu-cm-mismatch"), Map.entry("gid_ipv4_mapped", "gid-ipv4-mapped"),
             Map.entry("gid_link_local", "gid-link-local"), Map.entry("cnp_ignored", "cc-cnp-ignored"),
-            Map.entry("no_cnp", "cc-no-cnp"));
+            Map.entry("no_cnp", "cc-no-cnp"),
+            Map.entry("step_straggler", "step-straggler"));
 
     @Test
     void everyDiagnosisTheAnalysisMakesHasItsRuleAndEveryRuleItsDiagnosis() throws Exception {
@@ -83,8 +84,8 @@ class DiagnosisRulesTest {
         for (JsonNode f : truth.get("frames")) times.put(f.get("n").asLong(), f.get("t").asLong());
         Diagnoser d = new Diagnoser();
         // The congestion loop's verdicts come from the engine's result (cc-cnp-ignored, cc-no-cnp).
-        d.congestionLoop(new AnalysisSession(AnalysisSettings.DEFAULT, AnalysisSession.Options.RESULTS).onFrame(d).run(cap)
-                .congestionLoop());
+        var result = new AnalysisSession(AnalysisSettings.DEFAULT, AnalysisSession.Options.RESULTS).onFrame(d).run(cap);
+        d.congestionLoop(result.congestionLoop()).steps(result.steps());
         FileResult r = FileValidator.validate(cap, settings, false, null);
         assertNull(r.error(), r.error());
         return new Run(r, truth, times, d.finish().findings());
@@ -94,7 +95,7 @@ class DiagnosisRulesTest {
     @ValueSource(strings = {"rocev2-retry-exhausted", "rocev2-mtu-blackhole", "rocev2-peer-dead", "rocev2-link-down",
             "rocev2-hang", "rocev2-dscp0-qp", "rocev2-one-source-port", "rocev2-asymmetric-mtu", "rocev2-off-rail-peer",
             "rocev2-source-address-change", "rocev2-cm-mtu-mismatch", "rocev2-gid-misconfig", "rocev2-cnp-ignored",
-            "rocev2-no-cnp"})
+            "rocev2-no-cnp", "rocev2-straggler"})
     void eachFaultSampleReportsItsRuleOnTheTruthsQpWhereTheFaultShows(String scenario) throws Exception {
         Run r = run(scenario, ValidateSettings.defaults());
         String tapHost = r.truth.get("capture").get("tap_host").asText();
@@ -108,8 +109,11 @@ class DiagnosisRulesTest {
             List<Finding> found = r.rule(diagnosis);
             assertFalse(found.isEmpty(), scenario + ": no " + DiagnosisRules.RULE_OF.get(diagnosis) + " in " + r.result.findings());
             String direction = flow.substring(0, flow.lastIndexOf('/'));
+            // A straggler is a host: the sender of the truth's flow.
+            String host = direction.split(">")[0];
             Finding f = found.stream().filter(x -> flow.equals(x.flow()) || (x.flow() == null
-                    && (x.message().startsWith(diagnosis + " " + hostPairOf(flow) + ":") || x.message().startsWith(diagnosis + " " + direction + ":"))))
+                    && (x.message().startsWith(diagnosis + " " + hostPairOf(flow) + ":") || x.message().startsWith(diagnosis + " " + direction + ":")
+                    || diagnosis.equals("step-straggler") && x.message().startsWith(diagnosis + " " + host + ":"))))
                     .findFirst().orElse(null);
             assertNotNull(f, scenario + ": " + diagnosis + " not about " + flow + ": " + found);
             assertEquals(Severity.WARN, f.severity(), f.toString());
@@ -117,7 +121,8 @@ class DiagnosisRulesTest {
             assertNotNull(f.anchor(), "byte anchor of " + f);
             // The frame is the analysis's evidence frame, and for a QP that died the fault's start.
             io.metaroce.analysis.diagnosis.Finding a = r.diagnosis.stream().filter(x -> x.rule().equals(diagnosis)
-                    && (x.subject().equals(flow) || x.subject().equals(hostPairOf(flow)) || x.subject().equals(direction))).findFirst().orElseThrow();
+                    && (x.subject().equals(flow) || x.subject().equals(hostPairOf(flow)) || x.subject().equals(direction)
+                    || x.subject().equals(host))).findFirst().orElseThrow();
             assertEquals(DiagnosisRules.primary(a), f.frame(), f.toString());
             assertEquals(r.frameTimes.get(f.frame()) + epoch, f.timeNs(), "the finding's time is its frame's");
             if (t.has("started_ns") && t.get("started_ns").asLong() >= 0 && !diagnosis.equals("qp-retrying")) {

@@ -363,6 +363,15 @@ public final class Diagnoser implements AnalysisSession.FrameObserver {
         return this;
     }
 
+    /** The engine's training steps (AnalysisResult#steps), or null: a straggler becomes a diagnosis. */
+    private Map<String, Object> steps;
+
+    /** Hands the engine's steps over (after the pass, before {@link #finish()}); null for none. */
+    public Diagnoser steps(Map<String, Object> s) {
+        steps = s;
+        return this;
+    }
+
     /** The diagnosis of everything seen. */
     public Diagnosis finish() {
         HangSnapshot hang = snapshot != null ? snapshot : HangSnapshot.take(directions, atNs != null ? atNs : lastNs);
@@ -377,6 +386,7 @@ public final class Diagnoser implements AnalysisSession.FrameObserver {
         findings.addAll(SourceChange.check(directions));
         if (pauses != null) pauseFindings(findings);
         findings.addAll(CongestionLoopCheck.check(congestionLoop));
+        findings.addAll(StepCheck.check(steps));
         java.util.Map<String, String> ids = new java.util.LinkedHashMap<>();
         for (QpDirection d : directions) ids.put(d.id, d.peer == null ? null : d.peer.id);
         return new Diagnosis(findings, hang, TimeSplit.of(directions, lastNs), firstNs, ids, null, framesNotDiagnosed);

@@ -70,17 +70,22 @@ public record Diagnosis(List<Finding> findings, HangSnapshot hang, List<Map<Stri
                 if (e.getValue() != null) matched.add(e.getValue());
             }
         }
-        java.util.Set<String> hostPairs = new java.util.HashSet<>();
+        java.util.Set<String> hostPairs = new java.util.HashSet<>(), hosts = new java.util.HashSet<>();
         for (String id : matched) {
             String[] h = hosts(id);
             hostPairs.add(h[0] + " " + h[1]);
             hostPairs.add(h[1] + " " + h[0]);
+            hosts.add(h[0]);
+            hosts.add(h[1]);
         }
         List<Finding> f = new ArrayList<>();
         for (Finding x : findings) {
             String[] h = hosts(x.subject());
+            // A one-host subject (step-straggler's) goes with the QPs that host sends or receives on.
+            boolean oneHost = x.subject().indexOf('>') < 0 && h[0].equals(h[1]);
             if (matched.contains(x.subject()) || (x.subject().indexOf("/0x") < 0 && hostPairs.contains(h[0] + " " + h[1]))
-                    || pauseConcerns(x, matched)) f.add(x);
+                    || pauseConcerns(x, matched)
+                    || (oneHost && (peer == null || h[0].equalsIgnoreCase(peer)) && hosts.contains(h[0]))) f.add(x);
         }
         List<HangSnapshot.Entry> h = new ArrayList<>();
         for (HangSnapshot.Entry e : hang.entries()) if (matched.contains(e.flow())) h.add(e);
