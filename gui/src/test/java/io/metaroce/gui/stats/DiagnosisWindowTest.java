@@ -78,6 +78,23 @@ class DiagnosisWindowTest extends WindowTestBase {
         assertEquals(analyzeJson("rocev2-retry-exhausted").get("diagnosis").get("time_split").size(), v.split().getItems().size());
     }
 
+    /** The diagnosis sees the training steps as analyze does: the straggler's finding is in the window too. */
+    @Test
+    void stragglerIsAnalyzesOnStraggler(FxRobot robot) throws Exception {
+        DiagnosisWindow.View v = openOn(robot, "rocev2-straggler", false);
+        JsonNode want = analyzeJson("rocev2-straggler").get("diagnosis").get("findings");
+        List<Finding> rows = new ArrayList<>(v.findings().getItems());
+        assertEquals(want.size(), rows.size());
+        boolean straggler = false;
+        for (int i = 0; i < rows.size(); i++) {
+            assertEquals(want.get(i).get("rule").asText(), rows.get(i).rule());
+            assertEquals(want.get(i).get("subject").asText(), rows.get(i).subject());
+            straggler |= rows.get(i).rule().equals("step-straggler");
+        }
+        assertTrue(straggler, "analyze finds the straggler: " + want);
+        assertEquals("MR-DIAG-024", DiagnosisRun.ruleId("step-straggler"));
+    }
+
     /** A double-click on a finding selects its evidence frame; an evidence link selects its frame. */
     @Test
     void doubleClickAndEvidenceLinksSelectFrames(FxRobot robot) {
