@@ -309,6 +309,8 @@ final class FastFacts implements FastFrame {
         f.hasReth = f.hasAeth = f.hasDeth = f.hasSack = f.hasNack = f.hasCredit = f.hasMrCnp = f.hasProbe = false;
         f.cm = FrameFacts.CM_NONE;
         f.hasMrcm = false;
+        // A RoCE frame is no MAC Control frame: without this a frame after a PAUSE/PFC one kept its class and quanta.
+        f.macc = FrameFacts.MACC_NONE;
         f.ecn = f.ttl = f.ipId = f.sport = f.dscp = f.pcp = -1;
         f.judgeable = true;
         if (!v6) {
