@@ -294,15 +294,9 @@ public final class AnalyzeCommand implements Callable<Integer> {
 
     /** An IP address as flow ids write it (IPv6 in RFC 5952 form), so "fd00:0::1" finds "fd00::1". */
     private String canonicalAddress(String a) {
-        if (!a.matches("[0-9A-Fa-f:.]+") || (!a.contains(":") && !a.matches("\\d+\\.\\d+\\.\\d+\\.\\d+"))) {
-            throw new ParameterException(spec.commandLine(), "--peer must be an IPv4 or IPv6 address, not '" + a + "'");
-        }
-        try {
-            java.net.InetAddress ia = java.net.InetAddress.ofLiteral(a);
-            return ia instanceof java.net.Inet6Address ? io.metaroce.dissector.Addresses.ipv6(ia.getAddress()) : ia.getHostAddress();
-        } catch (IllegalArgumentException e) {
-            throw new ParameterException(spec.commandLine(), "--peer must be an IPv4 or IPv6 address, not '" + a + "'");
-        }
+        String c = io.metaroce.dissector.Addresses.canonical(a);
+        if (c == null) throw new ParameterException(spec.commandLine(), "--peer must be an IPv4 or IPv6 address, not '" + a + "'");
+        return c;
     }
 
     private static void flushQuietly(Writer w) {

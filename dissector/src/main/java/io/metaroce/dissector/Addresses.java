@@ -65,6 +65,23 @@ public final class Addresses {
         return b.toString();
     }
 
+    /**
+     * An address typed by a user or printed by another tool, as flow ids write it: dotted IPv4 (an IPv4-mapped IPv6
+     * address too), IPv6 in RFC 5952 form; null when the text is no full literal (a host name, or a short IPv4 form
+     * such as "10.1", which {@link InetAddress#ofLiteral} would take).
+     */
+    public static String canonical(String text) {
+        if (text == null || !text.matches("[0-9A-Fa-f:.]+") || (!text.contains(":") && !text.matches("\\d+\\.\\d+\\.\\d+\\.\\d+"))) {
+            return null;
+        }
+        try {
+            InetAddress a = InetAddress.ofLiteral(text);
+            return a instanceof Inet6Address ? ipv6(a.getAddress()) : a.getHostAddress();
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+    }
+
     /** Parses an IPv4 or IPv6 literal to 16 bytes (IPv4 as IPv4-mapped), or null. */
     public static byte[] parse(String text) {
         try {

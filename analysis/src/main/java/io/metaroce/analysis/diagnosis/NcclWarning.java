@@ -1,8 +1,6 @@
 package io.metaroce.analysis.diagnosis;
 
-import java.net.Inet4Address;
-import java.net.Inet6Address;
-import java.net.InetAddress;
+import io.metaroce.dissector.Addresses;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -87,7 +85,7 @@ public record NcclWarning(String line, Integer status, Integer vendorErr, String
     }
 
     /** True when the peer key comes from the socket address NCCL printed (no remote GID): maybe not the RoCE one. */
-    public boolean peerFromSocket() { return remoteGid == null || parseAddress(remoteGid) == null; }
+    public boolean peerFromSocket() { return remoteGid == null || Addresses.canonical(remoteGid) == null; }
 
     /** The status' name in verbs.h, or null. */
     public String statusName() {
@@ -157,24 +155,11 @@ public record NcclWarning(String line, Integer status, Integer vendorErr, String
     }
 
     private static void addAddress(String text, List<String> out) {
-        InetAddress a = parseAddress(text);
+        String a = Addresses.canonical(text);
         if (a == null) return;
-        if (a instanceof Inet4Address) {
-            out.add(a.getHostAddress());
-            // An IPv4-mapped GID: flow ids write it "::ffff:a.b.c.d" when it travelled in IPv6 packets.
-            if (text.contains(":")) out.add(text.toLowerCase());
-        } else if (a instanceof Inet6Address) {
-            out.add(io.metaroce.dissector.Addresses.ipv6(a.getAddress()));
-        }
-    }
-
-    private static InetAddress parseAddress(String text) {
-        if (!text.matches("[0-9A-Fa-f:.]+") || (!text.contains(":") && !text.matches("\\d+\\.\\d+\\.\\d+\\.\\d+"))) return null;
-        try {
-            return InetAddress.ofLiteral(text);
-        } catch (IllegalArgumentException e) {
-            return null;
-        }
+        out.add(a);
+        // An IPv4-mapped GID: flow ids write it "::ffff:a.b.c.d" when it travelled in IPv6 packets.
+        if (!a.contains(":") && text.contains(":")) out.add(text.toLowerCase());
     }
 
     private static String group(Pattern p, String l) {
