@@ -128,7 +128,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
     String peer;
 
     @Option(names = "--nccl", paramLabel = "WARNING|LOGFILE",
-            description = "diagnosis only for the QPs an NCCL warning names ('NET/IB : Got completion from peer ...', pasted), or every such warning of a log file; --qp/--peer replace its keys")
+            description = "diagnosis only for the QPs an NCCL warning names ('NET/IB : Got completion from peer ...', or UCX's error CQE lines '... (synd 0x15 vend 0x81 ...)', pasted), or every such warning of a log file; --qp/--peer replace its keys")
     String nccl;
 
     @Override

@@ -14,8 +14,9 @@ import picocli.CommandLine;
 import picocli.CommandLine.ParameterException;
 
 /**
- * {@code --nccl WARNING|LOGFILE} of analyze, search and extract: the NCCL completion-error warnings an operator has,
- * pasted or in a job's log, read into {@link NcclWarning}s; for the flow index, the query they give.
+ * {@code --nccl WARNING|LOGFILE} of analyze, search and extract: the NCCL completion-error warnings (and UCX's error
+ * CQE lines) an operator has, pasted or in a job's log, read into {@link NcclWarning}s; for the flow index, the query
+ * they give.
  */
 final class NcclOption {
     /** Most distinct warnings looked up from a log (a job's log repeats one per rank and request). */
@@ -35,7 +36,8 @@ final class NcclOption {
         }
         if (log == null || !Files.isRegularFile(log)) {
             throw new ParameterException(cl, "--nccl takes an NCCL warning ('NET/IB : Got completion from peer ...' "
-                    + "or 'Got CQE with error ... qp_num=N') or a log file holding one, not '" + value + "'");
+                    + "or 'Got CQE with error ... qp_num=N'), a UCX error CQE ('... (synd 0x15 vend 0x81 ...)') "
+                    + "or a log file holding one, not '" + value + "'");
         }
         List<NcclWarning> found;
         // Latin-1: every byte is a character, so a log's stray bytes (or a binary file given by mistake) never stop it.
@@ -46,7 +48,8 @@ final class NcclOption {
         }
         if (found.isEmpty()) {
             throw new ParameterException(cl, "--nccl: " + log + " holds no NCCL completion warning "
-                    + "('NET/IB : Got completion from peer ...' or 'Got CQE with error ... qp_num=N')");
+                    + "('NET/IB : Got completion from peer ...' or 'Got CQE with error ... qp_num=N') "
+                    + "and no UCX error CQE ('... (synd 0x15 vend 0x81 ...)')");
         }
         return capped(found);
     }
@@ -65,12 +68,19 @@ final class NcclOption {
                 String a = w.peerAddresses().get(0);
                 terms.add("(src:" + a + " OR dst:" + a + ")");
             }
+            List<String> qpTerms = new ArrayList<>();
             if (w.qpNum() != null) {
                 String q = String.format("0x%06x", w.qpNum());
                 // The flows towards the QP carry it as dest_qp; its own sends as a UD source QP (DETH) or, for RC, as
                 // the dest_qp of their paired flow (peer, a flow id ending in /0xQPN).
-                terms.add("(dest_qp:" + q + " OR src_qps:" + q + " OR peer:*" + q + ")");
+                qpTerms.add("dest_qp:" + q + " OR src_qps:" + q + " OR peer:*" + q);
             }
+            if (w.remoteQp() != null) {
+                // UCX's rqpn: the destination QP of the QP's own sends (found even when nothing answered them).
+                String r = String.format("0x%06x", w.remoteQp());
+                qpTerms.add("dest_qp:" + r + " OR peer:*" + r);
+            }
+            if (!qpTerms.isEmpty()) terms.add("(" + String.join(" OR ", qpTerms) + ")");
             if (!terms.isEmpty()) {
                 String t = String.join(" AND ", terms);
                 if (!each.contains(t)) each.add(t);

@@ -247,6 +247,22 @@ class LauncherIT {
             for (JsonNode f : parse(r.out(), r).get("diagnosis").get("findings")) found |= f.get("subject").asText().equals(dead);
             assertTrue(found, r.show());
         });
+        // UCX's error CQE in a log (MPI or NCCL's UCX plugin): the status from the mlx5 syndrome, its QP on the next line
+        // with the destination QP (rqpn) and the peer's GID.
+        Path ucxLog = tmp.resolve("ucx.log");
+        try {
+            java.nio.file.Files.writeString(ucxLog, "[node1:3197:0:3197] ib_mlx5_log.c:143  Transport retry count exceeded on "
+                    + "mlx5_0:1/RoCE (synd 0x15 vend 0x81 hw_synd 0/0)\n[node1:3197:0:3197] ib_mlx5_log.c:143  RC QP 0x19 "
+                    + "wqe[12]: SEND s-e [rqpn 0x" + dead.substring(dead.indexOf("/0x") + 3) + " dgid ::ffff:10.0.0.2 tc 0]\n");
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        add("analyze --nccl UCX log", Call.of("analyze", "-r", retry, "--nccl", ucxLog.toString()), r -> {
+            ok(r);
+            assertTrue(r.out().contains("UCX error CQE: status 12 IBV_WC_RETRY_EXC_ERR, mlx5 syndrome 0x15, vendor err 129 (0x81)"), r.show());
+            assertTrue(r.out().contains("Lookup --qp 0x19 --peer 10.0.0.2"), r.show());
+            assertTrue(r.out().contains("qp-retry-exhausted") && r.out().contains(dead), r.show());
+        });
         add("analyze --nccl not a warning", Call.of("analyze", "-r", retry, "--nccl", "NCCL INFO all fine"), LauncherCases::oneLineExit2);
         add("analyze --nccl a log without one", Call.of("analyze", "-r", retry, "--nccl", retry), LauncherCases::oneLineExit2);
         add("analyze --qp not a number", Call.of("analyze", "-r", retry, "--qp", "0xzz"), LauncherCases::oneLineExit2);

@@ -130,6 +130,15 @@ class QuerySweepIT {
                 assertTrue(f.get("dest_qp").asInt() == 19 || f.get("peer").asText().endsWith("/0x000013"), r.show());
             }
         });
+        // UCX's error CQE without a GID: its local QP (unknown here) or the destination QP it printed (rqpn 0x13).
+        String ucx = "[n1:7:0:7] ib_mlx5_log.c:143  Transport retry count exceeded on mlx5_0:1/RoCE (synd 0x15 vend 0x81 hw_synd 0/0)\n"
+                + "[n1:7:0:7] ib_mlx5_log.c:143  RC QP 0xabcd wqe[0]: SEND s-e [rqpn 0x13]";
+        add("search --nccl UCX lines", Call.of("search", "--index", index, "--nccl", ucx, "-T", "json"), r -> {
+            assertEquals(0, r.exit(), r.show());
+            assertTrue(r.err().contains("query from --nccl: (dest_qp:0x00abcd OR src_qps:0x00abcd OR peer:*0x00abcd OR "
+                    + "dest_qp:0x000013 OR peer:*0x000013)"), r.show());
+            assertEquals(2, json(r).get("total").asInt(), "the flow towards QP 0x13 and its paired one: " + r.show());
+        });
         add("search --nccl WARNING QUERY", Call.of("search", "--index", index, "--nccl", warn, "naks:>0", "-T", "json"), r -> {
             assertEquals(0, r.exit(), r.show());
             assertTrue(r.err().contains("query from --nccl: ((src:10.0.0.2 OR dst:10.0.0.2)) AND (naks:>0)"), r.show());

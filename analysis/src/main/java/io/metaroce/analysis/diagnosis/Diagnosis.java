@@ -168,11 +168,13 @@ public record Diagnosis(List<Finding> findings, HangSnapshot hang, List<Map<Stri
         }
         for (int i = 0; i < nccl.size(); i++) {
             NcclWarning w = nccl.get(i);
-            out.append("NCCL warning").append(nccl.size() > 1 ? " " + (i + 1) + " of " + nccl.size() : "").append(": ")
+            out.append(w.kind()).append(nccl.size() > 1 ? " " + (i + 1) + " of " + nccl.size() : "").append(": ")
                     .append(w.describe()).append('\n');
             out.append("    ").append(w.meaning()).append('\n');
-            if (w.peerAddresses().isEmpty()) {
+            if (w.peerAddresses().isEmpty() && w.peer() != null) {
                 out.append("    the peer is named by host name only: give its RoCE address with --peer\n");
+            } else if (w.peerAddresses().isEmpty()) {
+                out.append("    no peer address printed: looked up by QP number only (--peer narrows it)\n");
             } else if (w.peerFromSocket()) {
                 out.append("    peer address from NCCL's socket (no remote GID printed): if no QP flow matches, it is the ")
                         .append("bootstrap interface's; give the RoCE address with --peer\n");

@@ -35,13 +35,18 @@ public record DiagnosisOptions(Long atNs, Integer qp, String peer, long pfcWatch
         List<String> peers = new ArrayList<>();
         Set<String> seen = new LinkedHashSet<>();
         for (NcclWarning w : nccl) {
-            Integer q = qp != null ? qp : w.qpNum();
             List<String> addresses = peer != null ? List.of(peer) : w.peerAddresses();
-            if (addresses.isEmpty()) {
-                if (q != null && seen.add(q + " ")) { qps.add(q); peers.add(null); }
-            } else {
-                for (String a : addresses) {
-                    if (seen.add(q + " " + a)) { qps.add(q); peers.add(a); }
+            // UCX names the remote QP too: the only key of the flow a QP sent into silence (no answer pairs it).
+            List<Integer> keys = new ArrayList<>();
+            keys.add(qp != null ? qp : w.qpNum());
+            if (qp == null && w.remoteQp() != null) keys.add(w.remoteQp());
+            for (Integer q : keys) {
+                if (addresses.isEmpty()) {
+                    if (q != null && seen.add(q + " ")) { qps.add(q); peers.add(null); }
+                } else {
+                    for (String a : addresses) {
+                        if (seen.add(q + " " + a)) { qps.add(q); peers.add(a); }
+                    }
                 }
             }
         }

@@ -24,6 +24,16 @@ import java.util.regex.Pattern;
  * The peer NCCL prints is its socket's address, which is often the bootstrap interface's and not the RoCE one: the
  * remote GID, when printed, is the RoCE address (an IPv4 GID is IPv4-mapped), so it is the key.
  *
+ * <p>UCX (MPI and NCCL's UCX plugin) prints the mlx5 error CQE instead, its QP on a second line with the same prefix
+ * (a DC initiator's also its target's number and GID); older UCX and SPDK on one line:
+ * <pre>
+ * [node1:31180:0:31180] ib_mlx5_log.c:143  Transport retry count exceeded on mlx5_0:1/RoCE (synd 0x15 vend 0x81 hw_synd 0/0)
+ * [node1:31180:0:31180] ib_mlx5_log.c:143  DCI QP 0x14e4 wqe[0]: SEND s-e [rqpn 0x2248a rmac 50:6b:4b:cb:be:ce sgix 0 dgid fe80::526b:4bff:fecb:bece tc 0] [inl len 18]
+ * [node2:6807 :0:6807] ib_mlx5_log.c:115  FATAL: Error on mlx5_3:1 QP 0xe6d7 wqe[7821]: Transport retry count exceeded (synd 0x15 vend 0x81) opcode SEND
+ * </pre>
+ * The CQE syndrome gives the completion status as the mlx5 provider maps it ({@code synd 0x15}: 12, retry counter
+ * exceeded); the QP is the local one, {@code rqpn} the remote one (the destination QP of the packets the QP sent).
+ *
  * @param line the warning as given (trimmed)
  * @param status the work completion status ({@code ibv_wc_status}), null when not printed
  * @param vendorErr the NIC's vendor syndrome, null when not printed
@@ -32,10 +42,12 @@ import java.util.regex.Pattern;
  * @param localGid the local GID as printed, null when not printed
  * @param remoteGid the remote GID as printed, null when not printed
  * @param qpNum the local QP number ({@code qp_num=}), null when not printed
- * @param hca the NIC ({@code hca mlx5_1}), null when not printed
+ * @param hca the NIC ({@code hca mlx5_1}, UCX's {@code mlx5_0:1}), null when not printed
+ * @param remoteQp the remote QP number (UCX's {@code rqpn}), null when not printed
+ * @param syndrome the mlx5 CQE syndrome (UCX's {@code synd}), null when not printed
  */
 public record NcclWarning(String line, Integer status, Integer vendorErr, String request, String peer, String localGid,
-                          String remoteGid, Integer qpNum, String hca) {
+                          String remoteGid, Integer qpNum, String hca, Integer remoteQp, Integer syndrome) {
 
     private static final Pattern PEER = Pattern.compile("from peer (\\S+?)(?:<\\d+>)?(?:\\s|$)");
     private static final Pattern PEER_PRINTED = Pattern.compile("from peer (\\S+?)(?:\\s|$)");
@@ -46,27 +58,85 @@ public record NcclWarning(String line, Integer status, Integer vendorErr, String
     private static final Pattern REMOTE_GID = Pattern.compile("remoteGids?\\s*([0-9A-Fa-f:.]+)");
     private static final Pattern QP_NUM = Pattern.compile("qp_num=(\\d+)");
     private static final Pattern HCA = Pattern.compile("hca (\\S+)");
+    private static final Pattern UCX_CQE = Pattern.compile("\\(synd 0x([0-9A-Fa-f]+) vend 0x([0-9A-Fa-f]+)");
+    private static final Pattern UCX_DEVICE = Pattern.compile("\\bon ([A-Za-z0-9_]+:\\d+)");
+    private static final Pattern UCX_QP = Pattern.compile("\\bQP 0x([0-9A-Fa-f]{1,6}) wqe\\[");
+    private static final Pattern UCX_RQPN = Pattern.compile("\\brqpn 0x([0-9A-Fa-f]{1,6})\\b");
+    private static final Pattern UCX_DGID = Pattern.compile("\\bdgid ([0-9A-Fa-f:.]+)");
+    private static final Pattern LINE_PREFIX = Pattern.compile("^(?:\\[[^\\]]*\\]\\s*)+");
 
     /** The warning in a log line, or null when the line holds none (any other line of a log). */
     public static NcclWarning parse(String line) {
         if (line == null) return null;
         String l = line.trim();
+        Matcher cqe = UCX_CQE.matcher(l);
+        if (cqe.find()) return ucx(l, cqe);
         boolean completion = l.contains("Got completion from peer");
-        boolean cqe = l.contains("Got CQE with error") && l.contains("qp_num=");
-        if (!completion && !cqe) return null;
+        boolean ncclCqe = l.contains("Got CQE with error") && l.contains("qp_num=");
+        if (!completion && !ncclCqe) return null;
         String peer = group(PEER_PRINTED, l);
         return new NcclWarning(l, integer(STATUS, l), integer(VENDOR, l), group(REQUEST, l), peer,
-                group(LOCAL_GID, l), group(REMOTE_GID, l), integer(QP_NUM, l), group(HCA, l));
+                group(LOCAL_GID, l), group(REMOTE_GID, l), integer(QP_NUM, l), group(HCA, l), null, null);
     }
 
-    /** Every warning of a log, in order, without repeats (a rank prints the same one for each failed request). */
+    /** UCX's error CQE line (the QP on it, or on the line after it: {@link #withQpLine}). */
+    private static NcclWarning ucx(String l, Matcher cqe) {
+        int synd = Integer.parseInt(last(cqe.group(1)), 16), vend = Integer.parseInt(last(cqe.group(2)), 16);
+        return new NcclWarning(l, statusOfSyndrome(synd), vend, null, null, null, group(UCX_DGID, l), hex(UCX_QP, l),
+                group(UCX_DEVICE, l), hex(UCX_RQPN, l), synd);
+    }
+
+    /** UCX's line after the error CQE: this warning with the QP, remote QP and GID it names; null when it is not one. */
+    NcclWarning withQpLine(String next) {
+        String n = next.trim();
+        Integer qp = hex(UCX_QP, n);
+        if (syndrome == null || qpNum != null || qp == null || UCX_CQE.matcher(n).find()) return null;
+        return new NcclWarning(line + "\n" + n, status, vendorErr, request, peer, localGid, group(UCX_DGID, n), qp, hca,
+                hex(UCX_RQPN, n), syndrome);
+    }
+
+    /**
+     * Every warning of a log, in order, without repeats (a rank prints the same one for each failed request). UCX's
+     * QP line joins the error line before it with the same {@code [host:pid:tid]} prefix (processes interleave).
+     */
     public static List<NcclWarning> scan(Iterable<String> lines) {
-        Map<String, NcclWarning> seen = new LinkedHashMap<>();
+        List<NcclWarning> out = new ArrayList<>();
+        java.util.Set<String> kept = new java.util.HashSet<>();
+        // Index in out of each prefix's UCX warning still waiting for its QP line.
+        Map<String, Integer> awaitingQp = new java.util.HashMap<>();
         for (String line : lines) {
             NcclWarning w = parse(line);
-            if (w != null) seen.putIfAbsent(w.keyText(), w);
+            if (w == null) {
+                Integer i = awaitingQp.get(prefix(line));
+                NcclWarning joined = i == null ? null : out.get(i).withQpLine(line);
+                if (joined != null) {
+                    awaitingQp.remove(prefix(line));
+                    out.set(i, joined);
+                    keepOnce(out, i, kept);
+                }
+            } else if (w.syndrome() != null && w.qpNum() == null) {
+                Integer before = awaitingQp.put(prefix(line), out.size());
+                if (before != null) keepOnce(out, before, kept);
+                out.add(w);
+            } else if (kept.add(w.keyText())) {
+                out.add(w);
+            }
         }
-        return new ArrayList<>(seen.values());
+        for (Integer i : awaitingQp.values()) keepOnce(out, i, kept);
+        List<NcclWarning> distinct = new ArrayList<>();
+        for (NcclWarning w : out) if (w != null) distinct.add(w);
+        return distinct;
+    }
+
+    /** Keeps the (now complete) warning at i only when no warning before it was the same one. */
+    private static void keepOnce(List<NcclWarning> out, int i, java.util.Set<String> kept) {
+        if (!kept.add(out.get(i).keyText())) out.set(i, null);
+    }
+
+    /** A log line's {@code [..]} prefixes (UCX: {@code [host:pid:tid]}, with a time stamp before it when configured). */
+    private static String prefix(String line) {
+        Matcher m = LINE_PREFIX.matcher(line.trim());
+        return m.find() ? m.group().trim() : "";
     }
 
     /**
@@ -87,6 +157,29 @@ public record NcclWarning(String line, Integer status, Integer vendorErr, String
     /** True when the peer key comes from the socket address NCCL printed (no remote GID): maybe not the RoCE one. */
     public boolean peerFromSocket() { return remoteGid == null || Addresses.canonical(remoteGid) == null; }
 
+    /**
+     * The completion status the mlx5 provider reports for an error CQE's syndrome (rdma-core's mlx5 cq.c), null for a
+     * syndrome it does not map (IBV_WC_GENERAL_ERR there).
+     */
+    static Integer statusOfSyndrome(int synd) {
+        return switch (synd) {
+            case 0x01 -> 1;    // local length
+            case 0x02 -> 2;    // local QP operation
+            case 0x04 -> 4;    // local protection
+            case 0x05 -> 5;    // work request flushed
+            case 0x06 -> 6;    // memory window bind
+            case 0x10 -> 7;    // bad response
+            case 0x11 -> 8;    // local access
+            case 0x12 -> 9;    // remote invalid request
+            case 0x13 -> 10;   // remote access
+            case 0x14 -> 11;   // remote operation
+            case 0x15 -> 12;   // transport retry counter exceeded
+            case 0x16 -> 13;   // RNR retry counter exceeded
+            case 0x22 -> 16;   // remote aborted
+            default -> null;
+        };
+    }
+
     /** The status' name in verbs.h, or null. */
     public String statusName() {
         return status == null || status < 0 || status >= STATUS_NAMES.length ? null : "IBV_WC_" + STATUS_NAMES[status];
@@ -94,6 +187,9 @@ public record NcclWarning(String line, Integer status, Integer vendorErr, String
 
     /** What the status means for someone with a capture of the QP: which finding to look for, or why none. */
     public String meaning() {
+        if (status == null && syndrome != null) {
+            return "an error CQE the mlx5 provider reports as IBV_WC_GENERAL_ERR: the findings of the QPs it names below";
+        }
         if (status == null) return "no completion status printed: the findings of the QPs it names below";
         return switch (status) {
             case 12 -> "transport retry counter exceeded: the requester resent its oldest unacknowledged request "
@@ -118,22 +214,28 @@ public record NcclWarning(String line, Integer status, Integer vendorErr, String
         };
     }
 
+    /** What printed it, for the report: "NCCL warning" or "UCX error CQE". */
+    public String kind() { return syndrome != null ? "UCX error CQE" : "NCCL warning"; }
+
     /** One line for the text report. */
     public String describe() {
         StringBuilder b = new StringBuilder();
         b.append(status == null ? "no status" : "status " + status + (statusName() == null ? "" : " " + statusName()));
+        if (syndrome != null) b.append(String.format(", mlx5 syndrome 0x%x", syndrome));
         if (vendorErr != null) b.append(", vendor err ").append(vendorErr).append(String.format(" (0x%x)", vendorErr));
         if (request != null) b.append(", ").append(request);
         if (peer != null) b.append(", peer ").append(peer);
         if (localGid != null) b.append(", localGid ").append(localGid);
         if (remoteGid != null) b.append(", remoteGids ").append(remoteGid);
         if (qpNum != null) b.append(String.format(", qp_num %d (0x%x)", qpNum, qpNum));
+        if (remoteQp != null) b.append(String.format(", remote QP 0x%x", remoteQp));
         if (hca != null) b.append(", hca ").append(hca);
         return b.toString();
     }
 
     public Map<String, Object> toJsonMap() {
         Map<String, Object> m = new LinkedHashMap<>();
+        m.put("source", syndrome != null ? "ucx" : "nccl");
         m.put("status", status);
         m.put("status_name", statusName());
         m.put("meaning", meaning());
@@ -144,6 +246,8 @@ public record NcclWarning(String line, Integer status, Integer vendorErr, String
         m.put("remote_gid", remoteGid);
         m.put("qp_num", qpNum);
         m.put("hca", hca);
+        m.put("remote_qp", remoteQp);
+        m.put("syndrome", syndrome);
         m.put("peer_addresses", peerAddresses());
         m.put("line", line);
         return m;
@@ -151,7 +255,8 @@ public record NcclWarning(String line, Integer status, Integer vendorErr, String
 
     /** What makes two warnings the same one (the line's time stamp and process prefix aside). */
     private String keyText() {
-        return status + "|" + vendorErr + "|" + request + "|" + peer + "|" + localGid + "|" + remoteGid + "|" + qpNum + "|" + hca;
+        return status + "|" + vendorErr + "|" + request + "|" + peer + "|" + localGid + "|" + remoteGid + "|" + qpNum + "|" + hca
+                + "|" + remoteQp + "|" + syndrome;
     }
 
     private static void addAddress(String text, List<String> out) {
@@ -165,6 +270,16 @@ public record NcclWarning(String line, Integer status, Integer vendorErr, String
     private static String group(Pattern p, String l) {
         Matcher m = p.matcher(l);
         return m.find() ? m.group(1) : null;
+    }
+
+    private static Integer hex(Pattern p, String l) {
+        String g = group(p, l);
+        return g == null ? null : Integer.valueOf(g, 16);
+    }
+
+    /** The last two hex digits: a byte-wide field printed with more digits than it has is read as the byte. */
+    private static String last(String hex) {
+        return hex.length() > 2 ? hex.substring(hex.length() - 2) : hex;
     }
 
     private static Integer integer(Pattern p, String l) {

@@ -87,6 +87,57 @@ class NcclWarningTest {
         assertTrue(l.get(1).meaning().contains("first warning"), "a flush names no cause of its own: " + l.get(1).meaning());
     }
 
+    /** UCX's two-line error CQE (ucx #6000): status from the mlx5 syndrome, the QP line joined by its prefix. */
+    @Test
+    void ucxErrorCqeWithItsQpLine() {
+        List<NcclWarning> l = NcclWarning.scan(List.of(
+                "[compute001:31180:0:31180] ib_mlx5_log.c:143  Transport retry count exceeded on mlx5_0:1/RoCE (synd 0x15 vend 0x81 hw_synd 0/0)",
+                "[compute001:31175:0:31175] ib_mlx5_log.c:143  Transport retry count exceeded on mlx5_0:1/RoCE (synd 0x16 vend 0x81 hw_synd 0/0)",
+                "[compute001:31180:0:31180] ib_mlx5_log.c:143  DCI QP 0x14e4 wqe[0]: SEND s-e [rqpn 0x2248a rmac 50:6b:4b:cb:be:ce sgix 0 dgid ::ffff:10.0.0.2 tc 0] [inl len 18]",
+                "[compute001:31175:0:31175] ib_mlx5_log.c:143  RC QP 0x156d wqe[3]: RDMA_WRITE s-- [rva 0x7f00 rkey 0x2d] [va 0x7f10 len 8192 lkey 0x15]",
+                // The same failure printed again by the same process: one warning.
+                "[compute001:31180:0:31180] ib_mlx5_log.c:143  Transport retry count exceeded on mlx5_0:1/RoCE (synd 0x15 vend 0x81 hw_synd 0/0)",
+                "[compute001:31180:0:31180] ib_mlx5_log.c:143  DCI QP 0x14e4 wqe[0]: SEND s-e [rqpn 0x2248a rmac 50:6b:4b:cb:be:ce sgix 0 dgid ::ffff:10.0.0.2 tc 0] [inl len 18]"));
+        assertEquals(2, l.size(), l.toString());
+        NcclWarning dci = l.get(0);
+        assertEquals(12, dci.status());
+        assertEquals(0x15, dci.syndrome());
+        assertEquals("UCX error CQE", dci.kind());
+        assertEquals(0x81, dci.vendorErr());
+        assertEquals("mlx5_0:1", dci.hca());
+        assertEquals(0x14e4, dci.qpNum());
+        assertEquals(0x2248a, dci.remoteQp());
+        assertEquals(List.of("10.0.0.2", "::ffff:10.0.0.2"), dci.peerAddresses());
+        assertTrue(dci.describe().contains("mlx5 syndrome 0x15") && dci.describe().contains("remote QP 0x2248a"), dci.describe());
+        NcclWarning rc = l.get(1);
+        assertEquals(13, rc.status(), "synd 0x16: RNR retry counter exceeded");
+        assertEquals(0x156d, rc.qpNum());
+        assertNull(rc.remoteQp());
+        assertTrue(rc.peerAddresses().isEmpty());
+        assertTrue(rc.meaning().startsWith("RNR retry"), rc.meaning());
+    }
+
+    @Test
+    void ucxOneLineFormsAndWhatIsNotOne() {
+        NcclWarning old = NcclWarning.parse("[ast1815:6807 :0:6807] ib_mlx5_log.c:115  FATAL: Error on mlx5_3:1 QP 0xe6d7 "
+                + "wqe[7821]: Transport retry count exceeded (synd 0x15 vend 0x81) opcode SEND");
+        assertEquals(12, old.status());
+        assertEquals(0xe6d7, old.qpNum());
+        assertEquals("mlx5_3:1", old.hca());
+        // The QP line alone is no warning; an unknown syndrome has no status but still the QP key.
+        assertNull(NcclWarning.parse("[h:1:0:1] ib_mlx5_log.c:143  DCI QP 0x14e4 wqe[0]: SEND s-e [rqpn 0x2248a]"));
+        NcclWarning odd = NcclWarning.parse("Error on QP 0x12 wqe[001]: Generic (synd 0x99 vend 0x0 hw 0x0) opcode SEND");
+        assertNull(odd.status());
+        assertEquals(0x12, odd.qpNum());
+        assertTrue(odd.meaning().contains("GENERAL_ERR"), odd.meaning());
+        // A QP line with another prefix does not join an error line (processes interleave); the error stays alone.
+        List<NcclWarning> l = NcclWarning.scan(List.of(
+                "[a:1:0:1] x.c:1 Transport retry count exceeded on mlx5_0:1/RoCE (synd 0x15 vend 0x81 hw_synd 0/0)",
+                "[b:2:0:2] x.c:1 RC QP 0x77 wqe[0]: SEND s-e"));
+        assertEquals(1, l.size());
+        assertNull(l.get(0).qpNum());
+    }
+
     /** The lookup a warning gives equals the one its keys give as --qp/--peer: the dead QP of the truth. */
     @Test
     void lookupOnTheRetryExhaustedSample() throws Exception {
@@ -109,6 +160,16 @@ class NcclWarningTest {
         NcclWarning other = NcclWarning.parse("Got completion from peer 10.9.9.9<1> with error 12, opcode 0, len 0, vendor err 129 (Send)");
         Diagnosis both = new DiagnosisOptions(null, null, null, Diagnoser.DEFAULT_PFC_WATCHDOG_NS, List.of(other, w)).apply(run.diagnosis());
         assertEquals(byPeer.flows().keySet(), both.flows().keySet());
+        // UCX names the dead QP's destination QP (rqpn) and the peer's GID: the same flows as --peer, the dead one
+        // first found by its destination QP even where nothing answered it.
+        Integer destQp = Integer.parseInt(dead.substring(dead.indexOf("/0x") + 3), 16);
+        List<NcclWarning> ucx = NcclWarning.scan(List.of(
+                "[n1:7:0:7] ib_mlx5_log.c:143  Transport retry count exceeded on mlx5_0:1/RoCE (synd 0x15 vend 0x81 hw_synd 0/0)",
+                String.format("[n1:7:0:7] ib_mlx5_log.c:143  RC QP 0xabcdef wqe[0]: SEND s-e [rqpn 0x%x dgid ::ffff:%s tc 0]", destQp, peer)));
+        Diagnosis byUcx = new DiagnosisOptions(null, null, null, Diagnoser.DEFAULT_PFC_WATCHDOG_NS, ucx).apply(run.diagnosis());
+        assertTrue(byUcx.flows().containsKey(dead), byUcx.flows().toString());
+        assertTrue(byPeer.flows().keySet().containsAll(byUcx.flows().keySet()));
+        assertTrue(byUcx.findings().stream().anyMatch(f -> f.subject().equals(dead)));
         // --qp given with the warning replaces its QP key (none here): flows with that QPN towards the peer only.
         Integer qpn = Integer.parseInt(dead.substring(dead.indexOf("/0x") + 3), 16);
         Diagnosis narrowed = new DiagnosisOptions(null, qpn, null, Diagnoser.DEFAULT_PFC_WATCHDOG_NS, List.of(w)).apply(run.diagnosis());

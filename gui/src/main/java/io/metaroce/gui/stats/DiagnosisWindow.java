@@ -219,7 +219,7 @@ public final class DiagnosisWindow implements GuiWindow {
         // The lookup analyze --nccl makes: an NCCL warning pasted narrows findings, hang snapshot and time split to its QPs.
         TextField nccl = new TextField();
         nccl.setId("diagnosis-nccl");
-        nccl.setPromptText("paste an NCCL warning (NET/IB : Got completion from peer ... / Got CQE with error ... qp_num=N) to see its QPs only");
+        nccl.setPromptText("paste an NCCL warning (NET/IB : Got completion from peer ... / Got CQE with error ... qp_num=N) or UCX's error CQE lines to see its QPs only");
         Button lookUp = new Button("Look up");
         lookUp.setId("diagnosis-lookup");
         Button showAll = new Button("Show all");
@@ -263,7 +263,7 @@ public final class DiagnosisWindow implements GuiWindow {
             }
             List<NcclWarning> warnings = NcclWarning.scan(List.of(nccl.getText().split("\\R")));
             if (warnings.isEmpty()) {
-                status.setText("Not an NCCL completion warning ('NET/IB : Got completion from peer ...' or 'Got CQE with error ... qp_num=N')");
+                status.setText("Not an NCCL completion warning ('NET/IB : Got completion from peer ...' or 'Got CQE with error ... qp_num=N') nor a UCX error CQE ('(synd 0x15 vend 0x81 ...)')");
                 return;
             }
             Diagnosis d = new DiagnosisOptions(null, null, null, Diagnoser.DEFAULT_PFC_WATCHDOG_NS, warnings).apply(r.diagnosis());
