@@ -76,7 +76,7 @@ public record NcclWarning(String line, Integer status, Integer vendorErr, String
         if (!completion && !ncclCqe) return null;
         String peer = group(PEER_PRINTED, l);
         return new NcclWarning(l, integer(STATUS, l), integer(VENDOR, l), group(REQUEST, l), peer,
-                group(LOCAL_GID, l), group(REMOTE_GID, l), integer(QP_NUM, l), group(HCA, l), null, null);
+                group(LOCAL_GID, l), group(REMOTE_GID, l), qpNumber(integer(QP_NUM, l)), group(HCA, l), null, null);
     }
 
     /** UCX's error CQE line (the QP on it, or on the line after it: {@link #withQpLine}). */
@@ -270,6 +270,11 @@ public record NcclWarning(String line, Integer status, Integer vendorErr, String
     private static String group(Pattern p, String l) {
         Matcher m = p.matcher(l);
         return m.find() ? m.group(1) : null;
+    }
+
+    /** A QP number is 24 bits: a larger qp_num is no key (a damaged line), not a QP of the capture. */
+    private static Integer qpNumber(Integer n) {
+        return n == null || n < 0 || n > 0xFFFFFF ? null : n;
     }
 
     private static Integer hex(Pattern p, String l) {

@@ -71,6 +71,8 @@ class NcclWarningTest {
         assertTrue(w.peerAddresses().isEmpty());
         assertNull(NcclWarning.parse("NCCL INFO NET/IB : Using [0]mlx5_0:1/RoCE [RO]; OOB eth0:10.2.0.4<0>"));
         assertNull(NcclWarning.parse("Got CQE with error (devIndex=0)"), "a CQE warning without qp_num names no key");
+        // Found by NcclLogFuzzTest: a qp_num beyond 24 bits is no QP key (it looked up a flow id no QP can have).
+        assertNull(NcclWarning.parse("Got CQE with error (devIndex=0, qp_num=262526257)").qpNum());
         assertNull(NcclWarning.parse(""));
         // A status beyond verbs.h's table and one beyond an int: named by number, never an exception.
         assertNull(NcclWarning.parse("Got completion from peer 1.2.3.4 with status=99").statusName());
