@@ -264,6 +264,16 @@ class MessageTrackerTest {
         assertEquals(100, ms.get(0).bytes());
     }
 
+    /** The JSON's time is analyze's seconds (six decimals), written without String.format. */
+    @Test
+    void timesAsAnalyzePrintsThem() {
+        for (long ns : new long[] {0, 1, 499, 501, 999_999, 1_000_000, 9_000_001, 1_234_567_891L, 86_400_000_000_000L, 12_345_678}) {
+            StringBuilder b = new StringBuilder();
+            RdmaMessage.appendSeconds(b, ns);
+            assertEquals(Reports.seconds(ns), b.toString(), ns + " ns");
+        }
+    }
+
     @Test
     void qpAndPeerNarrowTheMessages() throws Exception {
         Cap c = new Cap();
