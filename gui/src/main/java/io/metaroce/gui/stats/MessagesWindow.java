@@ -64,19 +64,19 @@ public final class MessagesWindow implements GuiWindow {
         TableView<RdmaMessage> table = new TableView<>();
         table.setId("messages-table");
         table.getColumns().add(col("Frame", RdmaMessage::frame, 70));
-        table.getColumns().add(col("Time (s)", m -> m.startNs() / 1e9, 85));
-        table.getColumns().add(col("Flow", RdmaMessage::flow, 230));
+        table.getColumns().add(decimals(col("Time (s)", m -> m.startNs() / 1e9, 85), "%.6f"));
+        table.getColumns().add(col("Flow", RdmaMessage::flow, 215));
         table.getColumns().add(col("Kind", RdmaMessage::kind, 95));
         table.getColumns().add(col("First PSN", RdmaMessage::firstPsn, 75));
         table.getColumns().add(col("Last PSN", RdmaMessage::lastPsn, 75));
-        table.getColumns().add(col("Packets", RdmaMessage::packets, 60));
+        table.getColumns().add(col("Packets", RdmaMessage::packets, 65));
         table.getColumns().add(col("Bytes", RdmaMessage::bytes, 80));
-        table.getColumns().add(col("DMA length", m -> m.dmaLength() < 0 ? null : m.dmaLength(), 80));
-        table.getColumns().add(col("Duration (us)", m -> m.durationNs() / 1e3, 90));
-        table.getColumns().add(col("Completion (us)", m -> m.completionNs() < 0 ? null : m.completionNs() / 1e3, 105));
+        table.getColumns().add(col("DMA length", m -> m.dmaLength() < 0 ? null : m.dmaLength(), 85));
+        table.getColumns().add(decimals(col("Duration (us)", m -> m.durationNs() / 1e3, 100), "%.3f"));
+        table.getColumns().add(decimals(col("Completion (us)", m -> m.completionNs() < 0 ? null : m.completionNs() / 1e3, 115), "%.3f"));
         table.getColumns().add(col("Retx", RdmaMessage::retransmitted, 45));
-        table.getColumns().add(col("Immediate", m -> hex(m.immediate()), 85));
-        table.getColumns().add(col("Inv. rkey", m -> hex(m.invalidateRkey()), 85));
+        table.getColumns().add(col("Immediate", m -> hex(m.immediate()), 95));
+        table.getColumns().add(col("Inv. rkey", m -> hex(m.invalidateRkey()), 95));
         table.getColumns().add(col("Status", RdmaMessage::status, 80));
         Label status = new Label();
         status.setId("messages-status");
@@ -144,6 +144,18 @@ public final class MessagesWindow implements GuiWindow {
     }
 
     private static String hex(long v) { return v < 0 ? "" : String.format(Locale.ROOT, "0x%08x", v); }
+
+    /** Shows a column's numbers with a fixed count of decimals (analyze's), sorting them as numbers. */
+    private static TableColumn<RdmaMessage, Double> decimals(TableColumn<RdmaMessage, Double> c, String format) {
+        c.setCellFactory(x -> new javafx.scene.control.TableCell<>() {
+            @Override
+            protected void updateItem(Double v, boolean empty) {
+                super.updateItem(v, empty);
+                setText(empty || v == null ? (empty ? null : "-") : String.format(Locale.ROOT, format, v));
+            }
+        });
+        return c;
+    }
 
     private static <T> TableColumn<RdmaMessage, T> col(String name, Function<RdmaMessage, T> f, double w) {
         TableColumn<RdmaMessage, T> c = new TableColumn<>(name);
