@@ -64,6 +64,8 @@ public final class AnalysisEngine {
     /** The RC message bursts (analyze's "Steps"): fed by the request stream's first copies. */
     private final Steps steps = new Steps();
     private FlowFrameRecorder flowFrames;
+    /** The messages of the request streams (analyze --messages, the GUI's Messages window), or null: not asked. */
+    private MessageTracker messages;
     private String tapNote;
 
     // Capture-level counters.
@@ -114,6 +116,14 @@ public final class AnalysisEngine {
      */
     public void recordFlowFrames() {
         if (flowFrames == null) flowFrames = new FlowFrameRecorder();
+    }
+
+    /**
+     * Hands each message of the request streams to l as it is decided ({@link MessageTracker}); call before the
+     * first frame. Off by default: then a frame costs one null check more.
+     */
+    public void onMessages(RdmaMessage.Listener l) {
+        messages = l == null ? null : new MessageTracker(l);
     }
 
     /**
@@ -228,6 +238,7 @@ public final class AnalysisEngine {
                 case ACK -> acks.ack(flow, f);
                 case CONTROL -> control(flow, f);
             }
+            if (messages != null) messages.frame(flow, flows.lastAbout, f, firstNs);
         }
         outcome.about = flows.lastAbout;
         sink.endFrame();
@@ -271,6 +282,7 @@ public final class AnalysisEngine {
     private void evictIdlest() {
         List<Flow> victims = flows.idlest();
         for (Flow fl : victims) stream.release(fl);
+        if (messages != null) for (Flow fl : victims) messages.flush(fl);
         for (Flow fl : victims) {
             // The recorded frames go with the flow (before, they stayed in the recorder until the end of the pass).
             FrameList frames = flowFrames == null ? FrameList.EMPTY : flowFrames.of(fl.index);
@@ -305,6 +317,7 @@ public final class AnalysisEngine {
                 retxVerdicts.finish(fl);
             }
             sink.flush(true, lastNs);
+            if (messages != null) messages.finish(flows.all());
         }
         return new AnalysisResult(this, ifDropped, osDropped);
     }

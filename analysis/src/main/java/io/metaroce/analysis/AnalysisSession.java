@@ -242,6 +242,18 @@ public final class AnalysisSession {
 
     private AnalysisEngine.EvictionListener evictionListener;
 
+    /**
+     * Receives each message of the request streams as it is decided ({@link RdmaMessage}), on the analysis thread:
+     * {@code analyze --messages}, the GUI's Messages window.
+     */
+    public AnalysisSession onMessage(RdmaMessage.Listener l) {
+        requireNew();
+        messageListener = l;
+        return this;
+    }
+
+    private RdmaMessage.Listener messageListener;
+
     private PacketSource.ContentSink contentSink;
 
     /**
@@ -401,6 +413,7 @@ public final class AnalysisSession {
         if (options.flowFrames()) e.recordFlowFrames();
         if (!statistics && !options.verdicts()) e.withoutStatistics();
         if (evictionListener != null) e.onEviction(evictionListener);
+        if (messageListener != null) e.onMessages(messageListener);
         if (stages != null) e.onDropped(stages::evicted);
         engine = e;
         keptEvents = kept;

@@ -50,6 +50,42 @@ public final class AnalyzeOutput {
                 d == null ? null : r -> diagnosis.apply(d.congestionLoop(r.congestionLoop()).steps(r.steps()).finish()), t);
     }
 
+    /**
+     * {@code analyze --messages}: one line per message of the request streams as it is decided (text: aligned
+     * columns under a header; jsonl: one JSON object per line), nothing else. Memory is per open message of the
+     * live QPs ({@link MessageTracker}), never per message printed.
+     *
+     * @param qp only messages of this QP, either direction (-1: all)
+     * @param peer only messages of flows to or from this address (null: all)
+     */
+    public static AnalysisResult messages(Path file, AnalysisSettings settings, boolean jsonl, Appendable out,
+                                          Analyzer.Progress progress, int qp, String peer) throws CaptureException, IOException {
+        if (!jsonl) out.append(RdmaMessage.TEXT_HEADER).append('\n');
+        final StringBuilder line = new StringBuilder(256);
+        RdmaMessage.Listener l = new RdmaMessage.Listener() {
+            @Override
+            public void message(RdmaMessage m) {
+                if (!m.matches(qp, peer)) return;
+                try {
+                    if (jsonl) {
+                        out.append(m.toJson()).append('\n');
+                    } else {
+                        line.setLength(0);
+                        m.appendText(line);
+                        out.append(line);
+                    }
+                } catch (IOException x) {
+                    throw new UncheckedIOException(x);
+                }
+            }
+        };
+        try {
+            return session(settings, progress).onMessage(l).run(file);
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
+    }
+
     /** As {@link #write(Path, AnalysisSettings, Form, boolean, Appendable)}, over a live source ({@link LiveAnalyzer}). */
     public static AnalysisResult write(io.metaroce.capture.PacketSource src, String name, AnalysisSettings settings, Form form,
                                        boolean pretty, Appendable out) throws IOException {

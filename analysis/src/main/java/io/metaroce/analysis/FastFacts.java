@@ -9,6 +9,8 @@ import io.metaroce.protocol.Bits;
 import io.metaroce.protocol.Bth;
 import io.metaroce.protocol.Crediteth;
 import io.metaroce.protocol.Deth;
+import io.metaroce.protocol.Ieth;
+import io.metaroce.protocol.Immdt;
 import io.metaroce.protocol.Eth;
 import io.metaroce.protocol.Ip;
 import io.metaroce.protocol.Ipv6;
@@ -250,7 +252,7 @@ final class FastFacts implements FastFrame {
         // Management datagrams go to QP 1: the dissector decodes their MAD and CM headers.
         int destQp = Bth.destQp(s, b + bth);
         if (destQp == GSI_QP) return false;
-        int reth = -1, aeth = -1, deth = -1, sack = -1, nack = -1, credit = -1, mrcnp = -1, probe = -1;
+        int reth = -1, aeth = -1, deth = -1, sack = -1, nack = -1, credit = -1, mrcnp = -1, probe = -1, imm = -1, ieth = -1;
         for (int h : def.chain(spray)) {
             int size = Spec.HEADER_SIZES[h];
             if (p + size > icrcOff) return false;
@@ -263,6 +265,8 @@ final class FastFacts implements FastFrame {
             else if (h == Crediteth.HEADER) credit = p;
             else if (h == Mrcnpeth.HEADER) mrcnp = p;
             else if (h == Probeeth.HEADER) probe = p;
+            else if (h == Immdt.HEADER) imm = p;
+            else if (h == Ieth.HEADER) ieth = p;
             p += size;
         }
         if (buffer == null) {
@@ -307,6 +311,7 @@ final class FastFacts implements FastFrame {
         f.truncated = false;
         f.roce = true;
         f.hasReth = f.hasAeth = f.hasDeth = f.hasSack = f.hasNack = f.hasCredit = f.hasMrCnp = f.hasProbe = false;
+        f.hasImm = f.hasIeth = false;
         f.cm = FrameFacts.CM_NONE;
         f.hasMrcm = false;
         // A RoCE frame is no MAC Control frame: without this a frame after a PAUSE/PFC one kept its class and quanta.
@@ -383,6 +388,14 @@ final class FastFacts implements FastFrame {
         if ((o = deth) >= 0) {
             f.hasDeth = true;
             f.dethSrcQp = Deth.srcQp(s, b + o);
+        }
+        if ((o = imm) >= 0) {
+            f.hasImm = true;
+            f.immData = Immdt.immediate(s, b + o);
+        }
+        if ((o = ieth) >= 0) {
+            f.hasIeth = true;
+            f.iethRkey = Ieth.rKey(s, b + o);
         }
         if ((o = sack) >= 0) {
             f.hasSack = true;

@@ -35,6 +35,9 @@ final class Flow implements QpFlow {
     int[] srcQps = new int[0];
     int ttl = -1;
 
+    /** Its open messages for analyze --messages ({@link MessageTracker}); null when nobody asked for them. */
+    MessageTracker.Stream msgStream;
+
     // Request stream.
     SeqWindow w;
     boolean started, everAcked;

@@ -14,6 +14,8 @@ import io.metaroce.protocol.MaccCbfc;
 import io.metaroce.protocol.MaccCbfcTimes;
 import io.metaroce.protocol.MaccPause;
 import io.metaroce.protocol.Grh;
+import io.metaroce.protocol.Ieth;
+import io.metaroce.protocol.Immdt;
 import io.metaroce.protocol.Ip;
 import io.metaroce.protocol.Ipv6;
 import io.metaroce.protocol.Mad;
@@ -73,6 +75,9 @@ public final class FrameFacts {
     public long rethVa, rethLen;
     public int aethKind, aethCode, aethMsn;
     public int dethSrcQp;
+    /** ImmDt's immediate data and IETH's rkey to invalidate (analyze --messages), valid when hasImm / hasIeth. */
+    public boolean hasImm, hasIeth;
+    public long immData, iethRkey;
     public int sackCum, sackBase, sackEchoPath, sackCeCount;
     public long sackBitmap, sackEcho;
     public int nackFirst, nackCount, nackReason, nackRnrTimer;
@@ -159,6 +164,7 @@ public final class FrameFacts {
         truncated = d.truncated();
         roce = d.isRoce() && d.opcode() != null;
         hasReth = hasAeth = hasDeth = hasSack = hasNack = hasCredit = hasMrCnp = hasProbe = false;
+        hasImm = hasIeth = false;
         cm = CM_NONE;
         hasMrcm = false;
         ecn = ttl = ipId = sport = dscp = pcp = -1;
@@ -170,7 +176,7 @@ public final class FrameFacts {
         judgeable = d.icrcStatus() != IcrcStatus.BAD && !hasHeaderError(d);
         // One pass over the layers instead of a lookup per header.
         int ip = -1, ip6 = -1, grh = -1, udp = -1, reth = -1, aeth = -1, deth = -1, sack = -1, nack = -1, credit = -1,
-                mrcnp = -1, probeh = -1, mad = -1, vlan = -1;
+                mrcnp = -1, probeh = -1, mad = -1, vlan = -1, imm = -1, ieth = -1;
         for (int k = 0, n = d.layerCount(); k < n; k++) {
             int h = d.layerHeader(k), off = d.layerOffset(k);
             if (h == Ip.HEADER) { if (ip < 0) ip = off; }
@@ -187,6 +193,8 @@ public final class FrameFacts {
             else if (h == Mrcnpeth.HEADER) mrcnp = off;
             else if (h == Probeeth.HEADER) probeh = off;
             else if (h == Mad.HEADER) mad = off;
+            else if (h == Immdt.HEADER) imm = off;
+            else if (h == Ieth.HEADER) ieth = off;
         }
         if (ip >= 0) {
             v6 = false;
@@ -275,6 +283,14 @@ public final class FrameFacts {
         if ((o = deth) >= 0) {
             hasDeth = true;
             dethSrcQp = Deth.srcQp(s, o);
+        }
+        if ((o = imm) >= 0) {
+            hasImm = true;
+            immData = Immdt.immediate(s, o);
+        }
+        if ((o = ieth) >= 0) {
+            hasIeth = true;
+            iethRkey = Ieth.rKey(s, o);
         }
         if ((o = sack) >= 0) {
             hasSack = true;
@@ -397,6 +413,7 @@ public final class FrameFacts {
         hasDeth = o.hasDeth; hasSack = o.hasSack; hasNack = o.hasNack; hasCredit = o.hasCredit;
         hasMrCnp = o.hasMrCnp; hasProbe = o.hasProbe; rethVa = o.rethVa; rethLen = o.rethLen;
         aethKind = o.aethKind; aethCode = o.aethCode; aethMsn = o.aethMsn; dethSrcQp = o.dethSrcQp;
+        hasImm = o.hasImm; hasIeth = o.hasIeth; immData = o.immData; iethRkey = o.iethRkey;
         sackCum = o.sackCum; sackBase = o.sackBase; sackEchoPath = o.sackEchoPath; sackCeCount = o.sackCeCount;
         sackBitmap = o.sackBitmap; sackEcho = o.sackEcho; nackFirst = o.nackFirst; nackCount = o.nackCount;
         nackReason = o.nackReason; nackRnrTimer = o.nackRnrTimer; creditPsn = o.creditPsn;

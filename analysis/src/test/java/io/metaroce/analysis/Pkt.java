@@ -59,6 +59,7 @@ final class Pkt {
     int cnpPath, cnpCe;
     long probeSeq, probeEcho;
     int payload;
+    long imm, iethRkey;
     byte[] madBody; // UD to QP 1: MAD + CM bytes
 
     static Pkt of(int opcode) {
@@ -86,6 +87,8 @@ final class Pkt {
     Pkt nack(int first, int count, int reason) { nackFirst = first; nackCount = count; nackReason = reason; return this; }
     Pkt ipId(int id) { ipId = id; return this; }
     Pkt ttl(int t) { ttl = t; return this; }
+    Pkt imm(long v) { imm = v; return this; }
+    Pkt ieth(long rkey) { iethRkey = rkey; return this; }
 
     byte[] build() {
         boolean v6 = src.contains(":");
@@ -199,6 +202,8 @@ final class Pkt {
                     Mrcnpeth.congestedPathId(s, p, cnpPath);
                     Mrcnpeth.ceCount(s, p, cnpCe);
                 }
+                case "immdt" -> io.metaroce.protocol.Immdt.immediate(s, p, imm);
+                case "ieth" -> io.metaroce.protocol.Ieth.rKey(s, p, iethRkey);
                 case "probeeth" -> {
                     Probeeth.probeSeq(s, p, probeSeq);
                     Probeeth.echoTimestamp(s, p, probeEcho);

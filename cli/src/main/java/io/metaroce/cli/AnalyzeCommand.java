@@ -35,6 +35,7 @@ import picocli.CommandLine.Spec.Target;
                 + "capture integrity (capture loss vs network loss).",
         footer = {"", "Examples:", "  metaroce analyze -r x.pcapng", "  metaroce analyze -r x.pcapng -T json --tap host:10.0.0.1",
                 "  metaroce analyze -r x.pcapng --events jsonl | grep retransmission",
+                "  metaroce analyze -r x.pcapng --messages --qp 0x1a2",
                 "  metaroce analyze -r x.pcapng --nccl rank0.log"})
 public final class AnalyzeCommand implements Callable<Integer> {
     @picocli.CommandLine.Spec(Target.SELF)
@@ -69,6 +70,13 @@ public final class AnalyzeCommand implements Callable<Integer> {
 
     @Option(names = "--events", paramLabel = "jsonl", description = "print only the events, one JSON object per line, as they are decided")
     String events;
+
+    @Option(names = "--messages", paramLabel = "text|jsonl", arity = "0..1", fallbackValue = "text",
+            description = "print only the RDMA messages, one line each as it is decided: first packet's frame and time, flow, kind, "
+                    + "first and last PSN, packets, bytes, RETH DMA length, duration, completion, retransmitted packets, immediate "
+                    + "data, invalidated rkey, status (complete, acked, incomplete, cut); jsonl: one JSON object per line; "
+                    + "--qp/--peer keep those QPs' messages")
+    String messages;
 
     @Option(names = "--compact", description = "JSON on one line instead of indented")
     boolean compact;
@@ -134,6 +142,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         AnalyzeOutput.Form form;
+        boolean messagesJsonl = messagesForm();
         if (events != null) {
             if (!events.equalsIgnoreCase("jsonl")) throw new ParameterException(spec.commandLine(), "--events takes jsonl");
             // --events prints the events alone; -T json with it was dropped without a word.
@@ -188,6 +197,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
         // and capture's words (tshark refuses it too: "The specified packet count is zero").
         if (count != null && count < 1) throw new ParameterException(spec.commandLine(), "-c must be at least 1, not " + count);
         io.metaroce.analysis.diagnosis.DiagnosisOptions diagnosis = diagnosisOptions();
+        if (messages != null) return messages(settings, messagesJsonl, diagnosis);
         if (live.live()) return LiveAnalyze.run(live, settings, form, !compact, count == null ? 0 : count, spec.commandLine().getErr());
         List<Path> given = new java.util.ArrayList<>(reads);
         given.addAll(inputs);
@@ -227,6 +237,70 @@ public final class AnalyzeCommand implements Callable<Integer> {
         return 0;
     }
 
+    /**
+     * --messages' form (true: jsonl), checked against the other outputs. --messages takes its form optionally, so
+     * {@code --messages x.pcapng} gave the capture as the form: a value that names a file is the capture.
+     */
+    private boolean messagesForm() {
+        if (messages == null) return false;
+        String v = messages.trim().toLowerCase(java.util.Locale.ROOT);
+        if (!v.equals("text") && !v.equals("jsonl")) {
+            if (!messages.isEmpty() && java.nio.file.Files.exists(Path.of(messages))) {
+                inputs.add(0, Path.of(messages));
+                messages = v = "text";
+            } else {
+                throw new ParameterException(spec.commandLine(), "--messages takes text or jsonl, not '" + messages + "'");
+            }
+        }
+        if (events != null) throw new ParameterException(spec.commandLine(), "--messages and --events are two outputs: give one");
+        if (format.equalsIgnoreCase("json")) {
+            throw new ParameterException(spec.commandLine(), "--messages prints its own lines: for JSON give --messages jsonl, not -T json");
+        }
+        if (live.live()) throw new ParameterException(spec.commandLine(), "--messages applies to a capture file (-r FILE), not to -i");
+        if (at != null || nccl != null || pfcWatchdogMs != null) {
+            throw new ParameterException(spec.commandLine(), "--at, --nccl and --pfc-watchdog apply to the diagnosis, which --messages does not print");
+        }
+        return v.equals("jsonl");
+    }
+
+    /** --messages: the one capture's messages, streamed (exit codes as the report's). */
+    private int messages(AnalysisSettings settings, boolean jsonl, io.metaroce.analysis.diagnosis.DiagnosisOptions diagnosis)
+            throws IOException {
+        List<Path> given = new java.util.ArrayList<>(reads);
+        given.addAll(inputs);
+        if (given.isEmpty()) throw new ParameterException(spec.commandLine(), "no capture given (-r FILE)");
+        if (given.size() > 1 || java.nio.file.Files.isDirectory(given.get(0))) {
+            throw new ParameterException(spec.commandLine(), "--messages reads one capture file, not " + given.size() + " or a directory");
+        }
+        Path file = given.get(0);
+        if (file.toString().isEmpty()) throw new ParameterException(spec.commandLine(), "'': the file name is empty");
+        java.io.PrintStream err = System.err;
+        String warning = TapCheck.warning(file, settings.rocePorts(), settings.tap());
+        if (warning != null) err.println("metaroce analyze: " + warning);
+        java.io.OutputStream stdout = new ClosedStdout.Guard(System.out);
+        Writer out = new BufferedWriter(new OutputStreamWriter(stdout, StandardCharsets.UTF_8), 1 << 16);
+        AnalysisResult result;
+        // No bar while lines stream to the same terminal: the two would interleave.
+        boolean streaming = Terminal.stdoutIsTerminal();
+        try (ProgressBar bar = ProgressBar.open("analyze", streaming && progress == null ? Boolean.FALSE : progress)) {
+            result = AnalyzeOutput.messages(file, settings, jsonl, out, bar == null ? null : bar::update,
+                    diagnosis.qp() == null ? -1 : diagnosis.qp(), diagnosis.peer());
+            out.flush();
+        } catch (CaptureException e) {
+            flushQuietly(out);
+            err.println("metaroce analyze: " + e.getMessage());
+            return 2;
+        } catch (ClosedStdout e) {
+            return 0; // the reader of our output went away (| head): stop quietly
+        }
+        Object problems = result.capture().get("capture_problems");
+        if (problems instanceof List<?> l && !l.isEmpty()) {
+            for (Object p : l) err.println("metaroce analyze: " + file + ": " + p);
+            return 2;
+        }
+        return 0;
+    }
+
     /** Several captures, or a directory: {@link AnalyzeMany}. */
     private int analyzeMany(List<Path> given, AnalysisSettings settings, AnalyzeOutput.Form form,
                             io.metaroce.analysis.diagnosis.DiagnosisOptions diagnosis) throws IOException {
@@ -258,7 +332,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
 
     /** --at, --qp and --peer, checked. */
     private io.metaroce.analysis.diagnosis.DiagnosisOptions diagnosisOptions() {
-        if ((at != null || qp != null || peer != null) && (events != null || live.live())) {
+        if ((at != null || qp != null || peer != null) && (events != null || live.live()) && messages == null) {
             throw new ParameterException(spec.commandLine(), "--at, --qp and --peer apply to the diagnosis of -r FILE (-T text or json)");
         }
         if (nccl != null && (events != null || live.live())) {

@@ -147,6 +147,17 @@ class GuiScreenshotsTest {
         return snap(robot, lastWindowRoot());
     }
 
+    /** Statistics > RDMA Messages on rocev2-gbn-loss: the two QPs' WRITE messages with their resent packets. */
+    @Test
+    void messagesWindow(FxRobot robot) throws Exception {
+        GuiHarness.open(robot, ctx, "rocev2-gbn-loss");
+        robot.interact(() -> new io.metaroce.gui.stats.MessagesWindow().open(ctx));
+        GuiHarness.until("message rows", () -> filled(robot));
+        Image img = snap(robot, lastWindowRoot());
+        Png.write(img, DIR.resolve("gui-messages-gbn-loss.png"));
+        assertTrue(1 - Png.fraction(img, 0xFFFFFF) > 0.02, "the rows show");
+    }
+
     private void shoot(FxRobot robot, String scenario, String tag) throws Exception {
         GuiHarness.open(robot, ctx, scenario);
         // A frame selected in the packet list, so the graphs show their selection mark.
