@@ -61,42 +61,43 @@ final class Recovery {
         SeqWindow w = fl.w;
         if (w == null || !w.contains(u)) return Long.MIN_VALUE;
         int ord = w.msg[w.idx(u)];
-        if (ord < 0) return Long.MIN_VALUE;
-        int ms = fl.msgs.slotOf(ord);
+        // A tap that never saw u (lost before it): the open message that started before u and has not ended.
+        int ms = ord >= 0 ? fl.msgs.slotOf(ord) : fl.msgs.findByPsn(u);
         return ms >= 0 ? fl.msgs.firstU[ms] : Long.MIN_VALUE;
     }
 
     /**
      * A retransmission of u (RequestStream#retransmission, before its cause is decided; only on flows with a
      * {@link State}). The first resend that starts a run after the NAK answers it; a start before p lowers the NAK's
-     * recovery episode to it, so the copies of the early run count as the NAK's, not as a timeout's.
+     * recovery episode to it, so the copies of the early run count as the NAK's, not as a timeout's. Returns whether
+     * the copy is part of the answer to a NAK (then it is no timeout go-back, whatever cause the stream gives it).
      */
-    static void resend(Flow fl, FrameFacts f, long u) {
+    static boolean resend(Flow fl, FrameFacts f, long u) {
         State s = fl.recovery;
         if (s.wasteToU != Long.MIN_VALUE) {
             if (u < s.wasteToU && u == fl.lastRetxU + 1 && fl.lastRetxFrame > fl.lastNewFrame) {
                 s.wastedPsns++;
                 s.wastedBytes += f.payloadLength;
-                return;
+                return true;
             }
             s.wasteToU = Long.MIN_VALUE;
         }
         long p = s.nakU;
-        if (p == Long.MIN_VALUE || f.timeNs < s.nakTime) return;
+        if (p == Long.MIN_VALUE || f.timeNs < s.nakTime) return false;
         // A copy continuing a run that began before the NAK is still the previous run, not the answer.
         boolean runStart = fl.lastRetxU == Long.MIN_VALUE || u <= fl.lastRetxU || fl.lastNewFrame > fl.lastRetxFrame;
-        if (!runStart && u != p) return;
+        if (!runStart && u != p) return false;
         s.nakU = Long.MIN_VALUE;
         long lat = f.timeNs - s.nakTime;
         if (lat >= Math.max(IGNORED_MIN_NS, 32 * fl.rttEstimate(6_000))) {
             s.ignored++;
             evidence(s, s.nakFrame);
-            return;
+            return false;
         }
         if (fl.view != View.RECEIVER && s.response.count() < MAX_SAMPLES) s.response.add(lat);
         if (u == p) {
             s.same++;
-            return;
+            return true;
         }
         if (u > p) {
             s.later++;
@@ -104,7 +105,7 @@ final class Recovery {
                 evidence(s, f.number);
                 if (s.firstWrongNs == 0) s.firstWrongNs = f.timeNs;
             }
-            return;
+            return true;
         }
         s.earlier++;
         if (u == s.nakMsgStartU) s.earlierMessageStart++;
@@ -116,6 +117,7 @@ final class Recovery {
         evidence(s, f.number);
         Flow.Episode e = fl.epi;
         if (e != null && e.cause == Cause.NAK && e.startTime == 0 && e.fromU == p) e.fromU = u;
+        return true;
     }
 
     private static void evidence(State s, long frame) {

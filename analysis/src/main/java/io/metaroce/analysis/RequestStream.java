@@ -393,12 +393,12 @@ final class RequestStream {
         long original = inWin && w.firstFrame[i] != 0 ? w.firstFrame[i] : 0;
         int prevPath = seen ? w.path[i] : -1;
         // Only flows that saw a NAK or timeout go-back (RoCEv2) pay for the recovery behaviour.
-        if (fl.recovery != null && f.tver == 0) Recovery.resend(fl, f, u);
+        boolean nakAnswer = fl.recovery != null && f.tver == 0 && Recovery.resend(fl, f, u);
         Cause cause = causes.cause(fl, u, i, f.timeNs);
         if (cause == Cause.TIMEOUT) {
             long before = fl.timeouts;
             causes.timeout(fl, f, u);
-            if (fl.timeouts != before && f.tver == 0) Recovery.timeout(fl, u, Acknowledgements.oldestOutstanding(fl));
+            if (fl.timeouts != before && f.tver == 0 && !nakAnswer) Recovery.timeout(fl, u, Acknowledgements.oldestOutstanding(fl));
         }
         // A go-back run starts when a retransmission goes back (or follows new data): it resends up to what
         // had been sent by then.

@@ -172,6 +172,32 @@ class RecoveryTest {
     }
 
     @Test
+    void atTheReceiverTheMessageOfAPsnItNeverSawIsFound() {
+        // The receiver's tap: b+6 lost before it, so its message is the open one that began at b+4.
+        Cap c = new Cap();
+        for (int i = 0; i < 3; i++) {
+            int b = 100 + 8 * i;
+            for (int k = 0; k < 8; k++) if (k != 6) c.add(US, data(op(k), b + k).ack());
+            c.add(200, ack(b + 5));
+            c.add(200, nak(b + 6));
+            for (int p = b + 4; p <= b + 7; p++) c.add(p == b + 4 ? 8 * US : US, data(op(p - b), p).ack());
+            c.add(200, ack(b + 7));
+        }
+        Map<String, Object> m = sender(c.analyze("host:" + B));
+        assertEquals("receiver", m.get("tap"));
+        assertEquals(3L, m.get("earlier"), "" + m);
+        assertEquals(3L, m.get("earlier_message_start"), "" + m);
+        assertNull(m.get("nak_to_resend_ns_median"), "the receiver sees the NAK leave, not arrive");
+        assertEquals("go-back-message-start", m.get("verdict"));
+    }
+
+    @Test
+    void aSkipAnsweringTheNakIsNoTimeout() {
+        Map<String, Object> m = sender(run(100, new int[] {7, 7, 7}, "host:" + A));
+        assertEquals(0L, m.get("timeouts"), "" + m);
+    }
+
+    @Test
     void noNakNoTimeoutNoSection() {
         Cap c = new Cap();
         for (int k = 0; k < 8; k++) c.add(US, data(op(k), 100 + k).ack());
