@@ -113,6 +113,7 @@ final class Acknowledgements {
                     // atomic is outstanding until its response arrives); otherwise the NAK is stale.
                     if (oldestOutstanding(fl) == u) {
                         causes.signal(fl, Cause.NAK, u, f.timeNs);
+                        Recovery.nak(fl, f, u);
                         // At the sender's tap the NAK is the evidence that PSN u was lost in the network.
                         if (fl.view == View.SENDER) fl.networkLosses++;
                     }
@@ -126,7 +127,7 @@ final class Acknowledgements {
     }
 
     /** The requester's oldest outstanding PSN (sndUna): acknowledged PSNs, and READs/atomics answered, are done. */
-    private static long oldestOutstanding(Flow fl) {
+    static long oldestOutstanding(Flow fl) {
         SeqWindow w = fl.w;
         if (fl.sndUnaU < w.base) fl.sndUnaU = w.base;
         while (fl.sndUnaU <= fl.maxU && w.contains(fl.sndUnaU)) {

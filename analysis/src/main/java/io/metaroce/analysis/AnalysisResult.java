@@ -20,6 +20,7 @@ public final class AnalysisResult {
     private final Map<String, Object> congestionLoop;
     private final java.util.List<long[]> pauseRuns;
     private final Map<String, Object> steps;
+    private final Map<String, Object> recovery;
 
     AnalysisResult(AnalysisEngine e, long ifDropped, long osDropped) {
         long captureGaps = 0, networkLosses = 0, gapPsns = 0, unique = 0, rtx = 0, cmFlows = 0;
@@ -87,6 +88,19 @@ public final class AnalysisResult {
         pauseRuns = java.util.Collections.unmodifiableList(e.pauseRuns());
         congestionLoop = CongestionLoop.report(e.flowList(), e.settings(), e.lastNs);
         steps = e.steps();
+        recovery = Recovery.report(e.flowList());
+    }
+
+    /**
+     * The RoCEv2 requesters' recovery behaviour: where each sending host's resends start after a NAK sequence error
+     * and after a timeout (JSON {@code recovery}, text "Recovery behaviour"), or null when the capture holds no NAK
+     * sequence error and no timeout go-back: then the reports print nothing of it.
+     */
+    public Map<String, Object> recovery() { return recovery; }
+
+    /** The text section of {@link #recovery()} (nothing when it is null). */
+    public void appendRecovery(Appendable out) throws java.io.IOException {
+        if (recovery != null) Recovery.appendText(out, recovery);
     }
 
     /**

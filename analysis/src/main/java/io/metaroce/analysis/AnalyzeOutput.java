@@ -47,7 +47,7 @@ public final class AnalyzeOutput {
         Diagnoser d = t == null ? null : new Diagnoser(diagnosis.atNs()).withTimeline(t)
                 .withFlowControl(settings.linkSpeedGbps(), diagnosis.pfcWatchdogNs());
         return write(listener -> session(settings, progress).onEvent(listener).onFrame(d).run(file), form, pretty, out,
-                d == null ? null : r -> diagnosis.apply(d.congestionLoop(r.congestionLoop()).steps(r.steps()).finish()), t);
+                d == null ? null : r -> diagnosis.apply(d.congestionLoop(r.congestionLoop()).steps(r.steps()).recovery(r.recovery()).finish()), t);
     }
 
     /**
@@ -102,7 +102,7 @@ public final class AnalyzeOutput {
                 .withFlowControl(settings.linkSpeedGbps(), Diagnoser.DEFAULT_PFC_WATCHDOG_NS);
         try {
             return write(listener -> LiveAnalyzer.analyze(src, name, settings, false, listener, monitor, d), form, pretty, out,
-                    d == null ? null : r -> d.congestionLoop(r.congestionLoop()).steps(r.steps()).finish(), t);
+                    d == null ? null : r -> d.congestionLoop(r.congestionLoop()).steps(r.steps()).recovery(r.recovery()).finish(), t);
         } catch (CaptureException e) {
             throw new IllegalStateException(e); // a live source throws no CaptureException
         }
@@ -150,6 +150,8 @@ public final class AnalyzeOutput {
                     if (r.congestionLoop() != null) more.put("congestion_loop", r.congestionLoop());
                     // Only when the capture's RC messages come in periodic bursts.
                     if (r.steps() != null) more.put("steps", r.steps());
+                    // Only when a RoCEv2 sender got a NAK sequence error or went back on a timeout.
+                    if (r.recovery() != null) more.put("recovery", r.recovery());
                     if (d != null) more.put("diagnosis", d.toJsonMap());
                     Reports.json(r, events, more, out, pretty);
                 } else {
@@ -157,6 +159,7 @@ public final class AnalyzeOutput {
                     if (timeline != null) timeline.appendText(out);
                     r.appendCongestionLoop(out);
                     r.appendSteps(out);
+                    r.appendRecovery(out);
                     if (d != null) d.appendText(out);
                 }
                 return r;

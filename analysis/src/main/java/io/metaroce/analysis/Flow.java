@@ -61,6 +61,8 @@ final class Flow implements QpFlow {
     // whose go-back may still be arriving when the next signal is seen.
     Episode epi, prevEpi;
     int episodeIds;
+    /** Where the sender's resends start after a NAK or timeout (RoCEv2), made at the first of either; null before. */
+    Recovery.State recovery;
     // Latest MR-NACK for response latency.
     long nackSignalTime, nackFromU, nackToU;
     boolean nackResponded;
@@ -196,7 +198,9 @@ final class Flow implements QpFlow {
     static final class Episode {
         final int id;
         final Cause cause;
-        final long fromU, signalTime;
+        final long signalTime;
+        /** The signalled PSN; lowered to where the sender went back when it resent acknowledged PSNs (Recovery). */
+        long fromU;
         long startTime, endU = Long.MAX_VALUE;
         boolean responded;
 

@@ -75,6 +75,7 @@ final class RequestStream {
         fl.softEnd = Long.MIN_VALUE;
         fl.oosSince = 0;
         fl.epi = fl.prevEpi = null;
+        if (fl.recovery != null) fl.recovery.nakU = fl.recovery.wasteToU = Long.MIN_VALUE;
         w.start(origin);
         fl.msgs.clear();
     }
@@ -391,8 +392,14 @@ final class RequestStream {
         boolean reservedOnly = inWin && !seen && (w.state[i] & SeqWindow.RESERVED) != 0;
         long original = inWin && w.firstFrame[i] != 0 ? w.firstFrame[i] : 0;
         int prevPath = seen ? w.path[i] : -1;
+        // Only flows that saw a NAK or timeout go-back (RoCEv2) pay for the recovery behaviour.
+        boolean nakAnswer = fl.recovery != null && f.tver == 0 && Recovery.resend(fl, f, u);
         Cause cause = causes.cause(fl, u, i, f.timeNs);
-        if (cause == Cause.TIMEOUT) causes.timeout(fl, f, u);
+        if (cause == Cause.TIMEOUT) {
+            long before = fl.timeouts;
+            causes.timeout(fl, f, u);
+            if (fl.timeouts != before && f.tver == 0 && !nakAnswer) Recovery.timeout(fl, u, Acknowledgements.oldestOutstanding(fl));
+        }
         // A go-back run starts when a retransmission goes back (or follows new data): it resends up to what
         // had been sent by then.
         if (fl.lastRetxU == Long.MIN_VALUE || u <= fl.lastRetxU || fl.lastNewFrame > fl.lastRetxFrame) {

@@ -124,7 +124,9 @@ class IntegrityAndOutputTest {
         StringWriter json = new StringWriter();
         AnalyzeOutput.write(f, s, AnalyzeOutput.Form.JSON, true, json);
         JsonNode root = new ObjectMapper().readTree(json.toString());
-        assertEquals(List.of("capture", "flows", "events", "loss_timeline", "diagnosis"), iter(root.fieldNames()));
+        // The NAK brings the recovery behaviour (where the sender's resend started: from the NAK's PSN).
+        assertEquals(List.of("capture", "flows", "events", "loss_timeline", "recovery", "diagnosis"), iter(root.fieldNames()));
+        assertEquals("go-back-n", root.get("recovery").get("senders").get(0).get("verdict").asText());
         JsonNode cap = root.get("capture");
         for (String k : List.of("frames", "bytes", "first_ns", "last_ns", "capture_drops", "capture_drops_detected", "tap",
                 "sampling", "truncated_frames")) assertTrue(cap.has(k), k);

@@ -20,7 +20,7 @@ public final class Params {
      * Parameters added after the committed samples were made: a truth file lists them only when they differ from their
      * default, so that the other samples' truth files stay byte-identical.
      */
-    static final java.util.Set<String> LISTED_WHEN_SET = java.util.Set.of("step-period-us", "straggler-delay-us");
+    static final java.util.Set<String> LISTED_WHEN_SET = java.util.Set.of("step-period-us", "straggler-delay-us", "recovery");
 
     /** All parameters, in documentation order. */
     public static final Map<String, Key> KEYS;
@@ -100,6 +100,9 @@ public final class Params {
         add(k, "rnr-buffers", "-1", "receive buffers a responder starts with for SENDs (-1: unlimited)");
         add(k, "rnr-refill-us", "20", "time for a responder to post one more receive buffer");
         add(k, "rnr-timer", "3", "RNR timer code the responder sends (3 = 0.03 ms)");
+        add(k, "recovery", "go-back-n", "RoCEv2 requesters' answer to a NAK sequence error naming PSN p: go-back-n "
+                + "(resend from p, IBTA), message-start (resend from the first packet of p's message: the go-back-0 "
+                + "livelock) or skip:N (resend from p + N: a NIC that skips the hole; its timer fills it)");
         add(k, "retry-count", "-1", "RoCEv2: timeouts in a row without progress after which a requester QP gives up "
                 + "and goes to the error state (-1: never; real NICs: retry_cnt, 7 by default)");
         add(k, "fail-qp", "-1", "RC QP pair (in creation order, from 0) whose packets the fabric drops from "
@@ -198,6 +201,8 @@ public final class Params {
                 // dcqcn and cnp also take off:N[,N...] (per-sender reaction points, per-receiver notification points).
                 boolean perQp = (key.equals("dcqcn") || key.equals("cnp")) && v.matches("off:\\d{1,9}(,\\d{1,9})*");
                 if (!v.equals("true") && !v.equals("false") && !perQp) throw new IllegalArgumentException("true or false");
+            } else if (key.equals("recovery")) {
+                if (!v.matches("go-back-n|message-start|skip:([1-9]\\d{0,3})")) throw new IllegalArgumentException("go-back-n, message-start or skip:N");
             } else if (isDecimal(k)) {
                 // NaN and Infinity parse, but no parameter means them: loss=NaN passed the 0..1 check (every
                 // comparison with NaN is false) and rto-us=NaN became a timeout of 0 ns, a run that never ended.

@@ -46,6 +46,8 @@ final class RcQp implements Endpoint {
         int middleShrink;
         long rethDelta;
         boolean abandonAfterFirst;
+        /** recovery=message-start: the message's packets in PSN order (null otherwise). */
+        java.util.List<TxRec> recs;
         int msgIdSkip;
         String violation;
         int violationIndex = -1;
@@ -166,6 +168,14 @@ final class RcQp implements Endpoint {
     String skipViolation;
     String rtxWrongFirstViolation;
     private int plantExtraPsn = -1;
+    /**
+     * recovery=message-start: the packets of the NAK'd PSN's message before it, resent ahead of the go-back-N run
+     * (a NIC going back to the message start); recovery=skip:N: the go-back starts N PSNs after the NAK's PSN.
+     */
+    private final java.util.ArrayDeque<TxRec> earlyResends = new java.util.ArrayDeque<>();
+    private final java.util.ArrayDeque<Integer> earlyResendPsns = new java.util.ArrayDeque<>();
+    private final boolean recoverFromMessageStart;
+    private final int recoverySkip;
     String creditOverrunViolation;
     boolean suppressCnp;
     String extraCnpViolation;
@@ -196,6 +206,9 @@ final class RcQp implements Endpoint {
         this.recvBuffers = p.i("rnr-buffers");
         this.dcqcn = !p.str("dcqcn").equals("false");
         this.retryCount = p.i("retry-count");
+        String recovery = p.str("recovery");
+        this.recoverFromMessageStart = recovery.equals("message-start");
+        this.recoverySkip = recovery.startsWith("skip:") ? Integer.parseInt(recovery.substring(5)) : 0;
         this.dscp = host.dscp;
         this.rate = this.target = sim.fabric.lineRate;
         this.sndNxt = this.sndUna = this.startPsn;
@@ -362,6 +375,11 @@ final class RcQp implements Endpoint {
         curOffset += rec.payloadLen;
         rec.ackReq = rec.last || (++ackCounter % ackEvery) == 0;
         for (int j = 0; j < rec.span; j++) ring[(rec.psn + j) & MASK] = rec;
+        // The message's packets outlive their acknowledgement for a NIC that resends from the message start.
+        if (recoverFromMessageStart) {
+            if (m.recs == null) m.recs = new java.util.ArrayList<>();
+            m.recs.add(rec);
+        }
         sndNxt = psn(rec.psn + rec.span);
         curIndex++;
         if (curIndex >= m.packets || (m.abandonAfterFirst && curIndex == 1)) cur = null;
@@ -484,6 +502,7 @@ final class RcQp implements Endpoint {
     // ---------------- RoCEv2 go-back-N
 
     private Pkt nextGoBackN() {
+        if (!earlyResends.isEmpty()) return transmit(earlyResends.poll(), Pkt.CAUSE_NAK, earlyResendPsns.poll());
         if (plantExtraPsn != -1) {
             TxRec rec = ring[plantExtraPsn & MASK];
             int at = plantExtraPsn;
@@ -684,13 +703,31 @@ final class RcQp implements Endpoint {
             }
         } else if (kind == 3 && (p.syndrome & 0x1F) == 0) {
             if (diff(n, sndUna) < 0) return; // stale
+            // The packets before n of n's message, taken before the acknowledgement through n - 1 releases them.
+            if (recoverFromMessageStart) messageStartResends(n);
             ackThrough(psn(n - 1));
+            if (sndUna != n) {
+                earlyResends.clear();
+                earlyResendPsns.clear();
+            }
             if (sndUna == n) {
-                goBack(n, Pkt.CAUSE_NAK);
+                goBack(recoverySkip > 0 ? psn(n + recoverySkip) : n, Pkt.CAUSE_NAK);
                 if (rtxWrongFirstViolation != null && ring[psn(n + 1) & MASK] != null) plantExtraPsn = psn(n + 1);
             }
         }
         pump();
+    }
+
+    private void messageStartResends(int n) {
+        earlyResends.clear();
+        earlyResendPsns.clear();
+        TxRec at = ring[n & MASK];
+        if (at == null || at.msg.isReadOrAtomic() || at.msg.recs == null) return;
+        for (TxRec rec : at.msg.recs) {
+            if (diff(rec.psn, n) >= 0) break;
+            earlyResends.add(rec);
+            earlyResendPsns.add(rec.psn);
+        }
     }
 
     static long rnrDelay(int code) {

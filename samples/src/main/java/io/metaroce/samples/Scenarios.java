@@ -56,6 +56,14 @@ public final class Scenarios {
                         + "resent packets the responder already had are spurious.",
                 Scenarios::generic, "transport=rocev2", "qps=2", "workload=write", "messages=6",
                 "message-size=fixed:8192", "pmtu=1024", "loss=0.015", "duration-us=1500");
+        add("rocev2-go-back-message-start",
+                "The rocev2-gbn-loss pair (2 % random loss, 16 KB WRITEs of 16 packets) with a requester NIC that answers a "
+                        + "NAK PSN-sequence-error naming PSN p by resending from the first packet of p's message "
+                        + "(recovery=message-start) instead of from p: every recovery sends again packets the NAK already "
+                        + "acknowledged (spurious), the go-back-0 pattern of the RDMA livelock. Captured at the requester "
+                        + "(nic-resend-before-nak-psn).",
+                Scenarios::generic, "transport=rocev2", "qps=2", "workload=write", "messages=8",
+                "message-size=fixed:16384", "pmtu=1024", "loss=0.02", "recovery=message-start", "duration-us=3000");
         add("rocev2-ecn-cnp",
                 "RoCEv2 incast: 4 senders write to one receiver (VLAN 100, DSCP 26) whose 10 Gb/s downlink is "
                         + "the bottleneck; the switch queue marks CE above 32 KB, the receiver answers with CNPs (opcode 0x81, BECN) "

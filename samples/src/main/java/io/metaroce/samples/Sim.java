@@ -119,6 +119,16 @@ final class Sim {
             failures.add(new Failure(q.flow, "qos_minority_dscp", -1,
                     ordered("dscp", q.dscp, "expected_dscp", q.host.dscp)));
         }
+        String recovery = params.str("recovery");
+        if (!recovery.equals("go-back-n")) {
+            // The requesters' NIC answers NAKs the wrong way (RcQp): a diagnosis wherever a NAK comes.
+            for (Connection c : connections) {
+                RcQp q = c.requester();
+                if (q.meta) continue;
+                failures.add(new Failure(q.flow, recovery.equals("message-start") ? "go_back_message_start" : "resend_skips", -1,
+                        ordered("recovery", recovery, "rto_us", params.d("rto-us"))));
+            }
+        }
         if (params.b("single-sport") && !connections.isEmpty()) {
             RcQp q = connections.get(0).requester();
             failures.add(new Failure(q.flow, "single_source_port", -1,

@@ -76,7 +76,9 @@ final class DiagnosisRules {
             Map.entry("address-source-changed", new int[] {Ip.F_SRC, Ipv6.F_SRC}),
             Map.entry("cc-cnp-ignored", new int[] {Ip.F_ECN, Ipv6.F_ECN}),
             Map.entry("cc-no-cnp", new int[] {Ip.F_ECN, Ipv6.F_ECN}),
-            Map.entry("step-straggler", new int[] {Ip.F_SRC, Ipv6.F_SRC}));
+            Map.entry("step-straggler", new int[] {Ip.F_SRC, Ipv6.F_SRC}),
+            Map.entry("nic-resend-before-nak-psn", new int[] {Ip.F_SRC, Ipv6.F_SRC}),
+            Map.entry("nic-resend-skips-nak-psn", new int[] {Ip.F_SRC, Ipv6.F_SRC}));
 
     private final Diagnoser diagnoser = new Diagnoser();
 
@@ -99,8 +101,8 @@ final class DiagnosisRules {
      * no anchor).
      */
     void report(Findings out, Path file, ValidateSettings settings, Map<String, Object> congestionLoop,
-                Map<String, Object> steps) {
-        Diagnosis dg = diagnoser.congestionLoop(congestionLoop).steps(steps).finish();
+                Map<String, Object> steps, Map<String, Object> recovery) {
+        Diagnosis dg = diagnoser.congestionLoop(congestionLoop).steps(steps).recovery(recovery).finish();
         List<io.metaroce.analysis.diagnosis.Finding> todo = new ArrayList<>();
         Map<Long, Evidence> frames = new HashMap<>();
         for (var f : dg.findings()) {

@@ -217,7 +217,8 @@ public final class FileValidator {
                 res.evicted = new FileResult.Evicted(n.longValue(), ((Number) cap.get("flows")).longValue(),
                         ((Number) cap.get("flow_bound")).longValue(), io.metaroce.analysis.Reports.boundClause(cap));
             }
-            if (diagnosis != null) diagnosis.report(rules.findings, file, settings, analysis.congestionLoop(), analysis.steps());
+            if (diagnosis != null) diagnosis.report(rules.findings, file, settings, analysis.congestionLoop(), analysis.steps(),
+                    analysis.recovery());
             rules.finish(drops);
             res.frames = rules.frames;
             res.roceFrames = rules.roceFrames;

@@ -50,7 +50,8 @@ class DiagnosisRulesTest {
             Map.entry("mtu_cm_mismatch", "mtu-cm-mismatch"), Map.entry("gid_ipv4_mapped", "gid-ipv4-mapped"),
             Map.entry("gid_link_local", "gid-link-local"), Map.entry("cnp_ignored", "cc-cnp-ignored"),
             Map.entry("no_cnp", "cc-no-cnp"),
-            Map.entry("step_straggler", "step-straggler"));
+            Map.entry("step_straggler", "step-straggler"),
+            Map.entry("go_back_message_start", "nic-resend-before-nak-psn"), Map.entry("resend_skips", "nic-resend-skips-nak-psn"));
 
     @Test
     void everyDiagnosisTheAnalysisMakesHasItsRuleAndEveryRuleItsDiagnosis() throws Exception {
@@ -85,7 +86,7 @@ class DiagnosisRulesTest {
         Diagnoser d = new Diagnoser();
         // The congestion loop's verdicts come from the engine's result (cc-cnp-ignored, cc-no-cnp).
         var result = new AnalysisSession(AnalysisSettings.DEFAULT, AnalysisSession.Options.RESULTS).onFrame(d).run(cap);
-        d.congestionLoop(result.congestionLoop()).steps(result.steps());
+        d.congestionLoop(result.congestionLoop()).steps(result.steps()).recovery(result.recovery());
         FileResult r = FileValidator.validate(cap, settings, false, null);
         assertNull(r.error(), r.error());
         return new Run(r, truth, times, d.finish().findings());
@@ -95,7 +96,7 @@ class DiagnosisRulesTest {
     @ValueSource(strings = {"rocev2-retry-exhausted", "rocev2-mtu-blackhole", "rocev2-peer-dead", "rocev2-link-down",
             "rocev2-hang", "rocev2-dscp0-qp", "rocev2-one-source-port", "rocev2-asymmetric-mtu", "rocev2-off-rail-peer",
             "rocev2-source-address-change", "rocev2-cm-mtu-mismatch", "rocev2-gid-misconfig", "rocev2-cnp-ignored",
-            "rocev2-no-cnp", "rocev2-straggler"})
+            "rocev2-no-cnp", "rocev2-straggler", "rocev2-go-back-message-start"})
     void eachFaultSampleReportsItsRuleOnTheTruthsQpWhereTheFaultShows(String scenario) throws Exception {
         Run r = run(scenario, ValidateSettings.defaults());
         String tapHost = r.truth.get("capture").get("tap_host").asText();
@@ -109,11 +110,12 @@ class DiagnosisRulesTest {
             List<Finding> found = r.rule(diagnosis);
             assertFalse(found.isEmpty(), scenario + ": no " + DiagnosisRules.RULE_OF.get(diagnosis) + " in " + r.result.findings());
             String direction = flow.substring(0, flow.lastIndexOf('/'));
-            // A straggler is a host: the sender of the truth's flow.
+            // A straggler, and a NIC's recovery behaviour, is a host: the sender of the truth's flow.
             String host = direction.split(">")[0];
+            boolean hostSubject = diagnosis.equals("step-straggler") || diagnosis.startsWith("nic-");
             Finding f = found.stream().filter(x -> flow.equals(x.flow()) || (x.flow() == null
                     && (x.message().startsWith(diagnosis + " " + hostPairOf(flow) + ":") || x.message().startsWith(diagnosis + " " + direction + ":")
-                    || diagnosis.equals("step-straggler") && x.message().startsWith(diagnosis + " " + host + ":"))))
+                    || hostSubject && x.message().startsWith(diagnosis + " " + host + ":"))))
                     .findFirst().orElse(null);
             assertNotNull(f, scenario + ": " + diagnosis + " not about " + flow + ": " + found);
             assertEquals(Severity.WARN, f.severity(), f.toString());

@@ -372,6 +372,15 @@ public final class Diagnoser implements AnalysisSession.FrameObserver {
         return this;
     }
 
+    /** The engine's recovery behaviour (AnalysisResult#recovery), or null: a sender resending wrongly becomes a diagnosis. */
+    private Map<String, Object> recovery;
+
+    /** Hands the engine's recovery behaviour over (after the pass, before {@link #finish()}); null for none. */
+    public Diagnoser recovery(Map<String, Object> r) {
+        recovery = r;
+        return this;
+    }
+
     /** The diagnosis of everything seen. */
     public Diagnosis finish() {
         HangSnapshot hang = snapshot != null ? snapshot : HangSnapshot.take(directions, atNs != null ? atNs : lastNs);
@@ -387,6 +396,7 @@ public final class Diagnoser implements AnalysisSession.FrameObserver {
         if (pauses != null) pauseFindings(findings);
         findings.addAll(CongestionLoopCheck.check(congestionLoop));
         findings.addAll(StepCheck.check(steps));
+        findings.addAll(RecoveryCheck.check(recovery));
         java.util.Map<String, String> ids = new java.util.LinkedHashMap<>();
         for (QpDirection d : directions) ids.put(d.id, d.peer == null ? null : d.peer.id);
         return new Diagnosis(findings, hang, TimeSplit.of(directions, lastNs), firstNs, ids, null, framesNotDiagnosed);

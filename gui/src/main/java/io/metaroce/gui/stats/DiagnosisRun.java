@@ -103,7 +103,7 @@ public final class DiagnosisRun {
                 }).onFrame(d);
         if (started != null) started.accept(s);
         AnalysisResult r = s.run(file);
-        Diagnosis dg = d.congestionLoop(r.congestionLoop()).steps(r.steps()).finish();
+        Diagnosis dg = d.congestionLoop(r.congestionLoop()).steps(r.steps()).recovery(r.recovery()).finish();
         StringBuilder text = new StringBuilder(), loop = new StringBuilder();
         try {
             t.appendText(text);

@@ -1,0 +1,276 @@
+package io.metaroce.analysis;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The requester NIC's recovery behaviour (analyze's "Recovery behaviour", operator need #14): where a RoCEv2 sender
+ * starts resending after a NAK PSN-sequence-error naming PSN p, and after its timer fires. IBTA prescribes go-back-N
+ * from p (the responder's expected PSN) after the NAK and from the oldest unacknowledged PSN after a timeout.
+ * Starting earlier resends packets the NAK already acknowledged (a NIC going back to the message's first packet
+ * never finishes a long message at modest loss: the SIGCOMM'16 "RDMA transport livelock"); starting later leaves a
+ * hole only a timeout fills; answering no NAK makes every loss cost a timeout.
+ *
+ * <p>State per RoCEv2 QP direction ({@link State}, made at its first NAK or timeout go-back): a flow that never sees
+ * either pays one null check per retransmission. MetaRoCE recovers by SACK/NACK selective repeat: out of scope.
+ * What a tap allows: the sender's tap sees every resend and the NAK as the NIC got it; a mirror or the receiver's
+ * tap sees a resend only if it was not lost before the tap, so a start later than p may be a lost resend of p
+ * there: those taps judge same and earlier starts, and a host whose NAKs look answered later gets {@code unknown}.
+ */
+final class Recovery {
+    private Recovery() {}
+
+    /** A resend at least this long after the NAK (and 32 round trips) answered the sender's timer, not the NAK. */
+    static final long IGNORED_MIN_NS = 100_000;
+    /** Samples kept per QP direction for the medians (extra PSNs, NAK -> resend time); later ones are counted only. */
+    static final int MAX_SAMPLES = 1024;
+
+    /** The recovery state of one RoCEv2 QP direction. */
+    static final class State {
+        /** The NAK awaiting its first resend: its PSN (unwrapped, Long.MIN_VALUE for none), time, frame, message start. */
+        long nakU = Long.MIN_VALUE, nakTime, nakFrame, nakMsgStartU = Long.MIN_VALUE;
+        /** Resends of PSNs below this (exclusive) continuing an early go-back run are waste. */
+        long wasteToU = Long.MIN_VALUE;
+        long naks, same, earlier, earlierMessageStart, later, ignored, notJudged, wastedPsns, wastedBytes;
+        long timeouts, timeoutsFromOldest, timeoutsEarlier, timeoutsLater;
+        final Latency extraPsns = new Latency(), response = new Latency();
+        long firstWrongNs;
+        final List<Long> evidence = new ArrayList<>();
+    }
+
+    /** A NAK PSN-sequence-error naming u, the requester's oldest outstanding PSN (Acknowledgements#ack). */
+    static void nak(Flow fl, FrameFacts f, long u) {
+        if (fl.tver != 0) return;
+        State s = fl.recovery;
+        if (s == null) s = fl.recovery = new State();
+        if (s.nakU == u) return; // the responder repeating itself: the first NAK is the one the sender must answer
+        if (s.nakU != Long.MIN_VALUE) s.notJudged++; // a new NAK before any resend answered the previous one
+        s.naks++;
+        s.nakU = u;
+        s.nakTime = f.timeNs;
+        s.nakFrame = f.number;
+        s.nakMsgStartU = messageStart(fl, u);
+    }
+
+    /** The first PSN of the open message holding u, or Long.MIN_VALUE when the stream does not tell. */
+    private static long messageStart(Flow fl, long u) {
+        SeqWindow w = fl.w;
+        if (w == null || !w.contains(u)) return Long.MIN_VALUE;
+        int ord = w.msg[w.idx(u)];
+        // A tap that never saw u (lost before it): the open message that started before u and has not ended.
+        int ms = ord >= 0 ? fl.msgs.slotOf(ord) : fl.msgs.findByPsn(u);
+        return ms >= 0 ? fl.msgs.firstU[ms] : Long.MIN_VALUE;
+    }
+
+    /**
+     * A retransmission of u (RequestStream#retransmission, before its cause is decided; only on flows with a
+     * {@link State}). The first resend that starts a run after the NAK answers it; a start before p lowers the NAK's
+     * recovery episode to it, so the copies of the early run count as the NAK's, not as a timeout's. Returns whether
+     * the copy is part of the answer to a NAK (then it is no timeout go-back, whatever cause the stream gives it).
+     */
+    static boolean resend(Flow fl, FrameFacts f, long u) {
+        State s = fl.recovery;
+        if (s.wasteToU != Long.MIN_VALUE) {
+            if (u < s.wasteToU && u == fl.lastRetxU + 1 && fl.lastRetxFrame > fl.lastNewFrame) {
+                s.wastedPsns++;
+                s.wastedBytes += f.payloadLength;
+                return true;
+            }
+            s.wasteToU = Long.MIN_VALUE;
+        }
+        long p = s.nakU;
+        if (p == Long.MIN_VALUE || f.timeNs < s.nakTime) return false;
+        // A copy continuing a run that began before the NAK is still the previous run, not the answer.
+        boolean runStart = fl.lastRetxU == Long.MIN_VALUE || u <= fl.lastRetxU || fl.lastNewFrame > fl.lastRetxFrame;
+        if (!runStart && u != p) return false;
+        s.nakU = Long.MIN_VALUE;
+        long lat = f.timeNs - s.nakTime;
+        if (lat >= Math.max(IGNORED_MIN_NS, 32 * fl.rttEstimate(6_000))) {
+            s.ignored++;
+            evidence(s, s.nakFrame);
+            return false;
+        }
+        if (fl.view != View.RECEIVER && s.response.count() < MAX_SAMPLES) s.response.add(lat);
+        if (u == p) {
+            s.same++;
+            return true;
+        }
+        if (u > p) {
+            s.later++;
+            if (fl.view == View.SENDER) {
+                evidence(s, f.number);
+                if (s.firstWrongNs == 0) s.firstWrongNs = f.timeNs;
+            }
+            return true;
+        }
+        s.earlier++;
+        if (u == s.nakMsgStartU) s.earlierMessageStart++;
+        if (s.extraPsns.count() < MAX_SAMPLES) s.extraPsns.add(p - u);
+        s.wastedPsns++;
+        s.wastedBytes += f.payloadLength;
+        s.wasteToU = p;
+        if (s.firstWrongNs == 0) s.firstWrongNs = f.timeNs;
+        evidence(s, f.number);
+        Flow.Episode e = fl.epi;
+        if (e != null && e.cause == Cause.NAK && e.startTime == 0 && e.fromU == p) e.fromU = u;
+        return true;
+    }
+
+    private static void evidence(State s, long frame) {
+        if (s.evidence.size() < 8) s.evidence.add(frame);
+    }
+
+    /** A timer go-back starting at u (the first copy of a new timeout run; RoCEv2). */
+    static void timeout(Flow fl, long u, long oldestU) {
+        State s = fl.recovery;
+        if (s == null) s = fl.recovery = new State();
+        s.timeouts++;
+        // Judged only where the acknowledgements are seen before the timer could fire on them (not the receiver's tap).
+        if (fl.view == View.RECEIVER || !fl.everAcked) return;
+        if (u == oldestU) s.timeoutsFromOldest++;
+        else if (u < oldestU) s.timeoutsEarlier++;
+        else s.timeoutsLater++;
+    }
+
+    // ------------------------------------------------------------------ report
+
+    /** Per sending host, over its RoCEv2 QP directions with a NAK or timeout go-back; null when none had either. */
+    static Map<String, Object> report(List<Flow> flows) {
+        Map<String, Host> hosts = new LinkedHashMap<>();
+        for (int i = 0; i < flows.size(); i++) {
+            Flow fl = flows.get(i);
+            State s = fl.recovery;
+            if (s == null) continue;
+            Host h = hosts.get(fl.key.src());
+            if (h == null) hosts.put(fl.key.src(), h = new Host(fl.key.src()));
+            h.add(fl, s);
+        }
+        if (hosts.isEmpty()) return null;
+        List<Object> rows = new ArrayList<>();
+        for (Host h : hosts.values()) rows.add(h.toMap());
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("senders", rows);
+        return m;
+    }
+
+    /** One sending host's figures. */
+    private static final class Host {
+        final String ip;
+        final List<String> qps = new ArrayList<>();
+        final List<Long> evidence = new ArrayList<>();
+        long naks, same, earlier, earlierMessageStart, later, ignored, notJudged, open, wastedPsns, wastedBytes;
+        long timeouts, timeoutsFromOldest, timeoutsEarlier, timeoutsLater, packets, messages;
+        long firstWrongNs;
+        boolean senderTap, receiverTap;
+        final Latency extraPsns = new Latency(), response = new Latency();
+
+        Host(String ip) { this.ip = ip; }
+
+        void add(Flow fl, State s) {
+            qps.add(fl.id);
+            naks += s.naks;
+            same += s.same;
+            earlier += s.earlier;
+            earlierMessageStart += s.earlierMessageStart;
+            later += s.later;
+            ignored += s.ignored;
+            notJudged += s.notJudged;
+            if (s.nakU != Long.MIN_VALUE) open++;
+            wastedPsns += s.wastedPsns;
+            wastedBytes += s.wastedBytes;
+            timeouts += s.timeouts;
+            timeoutsFromOldest += s.timeoutsFromOldest;
+            timeoutsEarlier += s.timeoutsEarlier;
+            timeoutsLater += s.timeoutsLater;
+            extraPsns.addAll(s.extraPsns);
+            response.addAll(s.response);
+            packets += Math.max(0, fl.dataPackets - fl.retransmitted);
+            messages += fl.messages;
+            if (s.firstWrongNs != 0 && (firstWrongNs == 0 || s.firstWrongNs < firstWrongNs)) firstWrongNs = s.firstWrongNs;
+            for (int i = 0; i < s.evidence.size() && evidence.size() < 8; i++) evidence.add(s.evidence.get(i));
+            if (fl.view == View.SENDER) senderTap = true;
+            else if (fl.view == View.RECEIVER) receiverTap = true;
+        }
+
+        /** The behaviour most of the judged NAKs (else timeouts) show; unknown when nothing is judged or no kind leads. */
+        String verdict() {
+            long judged = same + earlier + later + ignored;
+            if (judged > 0) {
+                if (2 * same > judged) return "go-back-n";
+                if (2 * earlier > judged) return 2 * earlierMessageStart >= earlier ? "go-back-message-start" : "resend-early";
+                if (2 * ignored > judged) return "nak-ignored";
+                if (2 * later > judged && senderTap) return "skips";
+                return "unknown";
+            }
+            long t = timeoutsFromOldest + timeoutsEarlier + timeoutsLater;
+            if (t == 0) return "unknown";
+            if (2 * timeoutsFromOldest > t) return "go-back-n";
+            if (2 * timeoutsEarlier > t) return "resend-early";
+            if (2 * timeoutsLater > t && senderTap) return "skips";
+            return "unknown";
+        }
+
+        Map<String, Object> toMap() {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("sender", ip);
+            m.put("qps", qps.size() <= 16 ? qps : qps.subList(0, 16));
+            m.put("tap", senderTap ? "sender" : receiverTap ? "receiver" : "mirror");
+            m.put("naks", naks);
+            m.put("from_nak_psn", same);
+            m.put("earlier", earlier);
+            m.put("earlier_message_start", earlierMessageStart);
+            // A later start may be a lost resend of p where the tap is not the sender's.
+            m.put("later", senderTap ? later : null);
+            m.put("not_answered", ignored);
+            m.put("not_judged", notJudged + open);
+            m.put("extra_psns_median", extraPsns.count() == 0 ? null : extraPsns.median());
+            m.put("wasted_psns", wastedPsns);
+            m.put("wasted_bytes", wastedBytes);
+            m.put("nak_to_resend_ns_median", response.count() == 0 ? null : response.median());
+            m.put("timeouts", timeouts);
+            boolean judgeTimeouts = !receiverTap || senderTap;
+            m.put("timeouts_from_oldest", judgeTimeouts ? timeoutsFromOldest : null);
+            m.put("timeouts_earlier", judgeTimeouts ? timeoutsEarlier : null);
+            m.put("timeouts_later", judgeTimeouts ? timeoutsLater : null);
+            m.put("packets_per_message", messages > 0 ? Math.max(1, Math.round((double) packets / messages)) : null);
+            m.put("loss_share", packets > 0 ? Math.round((double) (naks + timeouts) / packets * 1e6) / 1e6 : null);
+            // The first resend that started before or after the NAK's PSN.
+            m.put("first_wrong_ns", firstWrongNs == 0 ? null : firstWrongNs);
+            m.put("evidence_frames", evidence);
+            m.put("verdict", verdict());
+            return m;
+        }
+    }
+
+    // ------------------------------------------------------------------ text
+
+    @SuppressWarnings("unchecked")
+    static void appendText(Appendable out, Map<String, Object> r) throws IOException {
+        out.append("Recovery behaviour (RoCEv2 requesters: where the resend starts after a NAK sequence error naming PSN p "
+                + "and after a timeout; IBTA: from p, and from the oldest unacknowledged PSN)\n");
+        List<Object[]> rows = new ArrayList<>();
+        for (Object o : (List<Object>) r.get("senders")) {
+            Map<String, Object> m = (Map<String, Object>) o;
+            Object tf = m.get("timeouts_from_oldest");
+            rows.add(new Object[] {m.get("sender"), m.get("tap"), m.get("naks"), m.get("from_nak_psn"),
+                    m.get("earlier") + " (" + m.get("earlier_message_start") + ")", m.get("later"), m.get("not_answered"),
+                    m.get("not_judged"), m.get("extra_psns_median"), us(m.get("nak_to_resend_ns_median")), m.get("timeouts"),
+                    tf == null ? null : tf + "/" + (((Number) tf).longValue() + ((Number) m.get("timeouts_earlier")).longValue()
+                            + ((Number) m.get("timeouts_later")).longValue()), m.get("verdict")});
+        }
+        Reports.rows(out, new String[] {"Sender", "Tap", "NAKs", "From p", "Earlier (msg start)", "Later", "Not answered",
+                "Not judged", "Extra PSNs med", "NAK->resend us med", "Timeouts", "From oldest", "Verdict"}, rows);
+        out.append("Earlier: resent PSNs the NAK had acknowledged (msg start: from the first packet of p's message); later: "
+                + "skipped p; not answered: the first resend came 100 us or more after the NAK (the timer's); not judged: "
+                + "no resend before the capture ended or the next NAK. MetaRoCE (selective repeat) is not judged\n");
+        out.append(Reports.RULE);
+    }
+
+    private static String us(Object ns) {
+        return ns instanceof Number x ? String.format(Locale.ROOT, "%.3f", x.longValue() / 1e3) : null;
+    }
+}
