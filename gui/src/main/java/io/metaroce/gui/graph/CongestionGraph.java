@@ -1,5 +1,6 @@
 package io.metaroce.gui.graph;
 
+import io.metaroce.dissector.Addresses;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
@@ -334,7 +335,7 @@ public final class CongestionGraph extends PlotPane {
             gc.fillRect(at, y - 6, 16, 12);
             gc.setFill(Color.rgb(40, 40, 40));
             String label = "Paused (" + (series.priority() >= 0 ? "priority " + series.priority() + " or link" : "any class")
-                    + ", " + series.paused().size() + " runs)";
+                    + (series.dstMac() >= 0 ? " from " + Addresses.mac(series.dstMac()) : "") + ", " + series.paused().size() + " runs)";
             gc.fillText(label, at + 20, y);
         }
     }

@@ -140,8 +140,9 @@ class CongestionLoopGraphTest extends WindowTestBase {
     }
 
     /**
-     * A capture of rocev2-ecn-cnp's frames (VLAN priority 3) with PFC frames from a switch: two XOFF/XON runs on class 3
-     * and one on class 5. The graph shades the two runs of the flow's class, not the other class's.
+     * A capture of rocev2-ecn-cnp's frames (VLAN priority 3, all sent to 10.0.0.1's MAC) with PFC frames: two XOFF/XON
+     * runs on class 3 from 10.0.0.1's NIC (they stop the flows sent to it), one on class 5 from a switch and one on
+     * class 3 from another switch (they stop other traffic). The graph shades the two runs that stop the flow only.
      */
     @Test
     void pausedRunsOfTheFlowsClassAreBands(FxRobot robot) throws Exception {
@@ -150,13 +151,16 @@ class CongestionLoopGraphTest extends WindowTestBase {
             while (src.next()) l.add(new Frame(src.timestampNanos(), src.data().toArray(ValueLayout.JAVA_BYTE)));
         }
         long t0 = l.getFirst().timeNanos();
+        long host1 = 0x020000000110L;
         List<Frame> pauses = List.of(
-                new Frame(t0 + 100_000, PauseFrames.pfc(PauseFrames.SWITCH_A, 0x08, 0, 0, 0, 65535)),
-                new Frame(t0 + 120_000, PauseFrames.pfc(PauseFrames.SWITCH_A, 0x08, 0, 0, 0, 0)),
-                new Frame(t0 + 300_000, PauseFrames.pfc(PauseFrames.SWITCH_A, 0x08, 0, 0, 0, 65535)),
-                new Frame(t0 + 330_000, PauseFrames.pfc(PauseFrames.SWITCH_A, 0x08, 0, 0, 0, 0)),
+                new Frame(t0 + 100_000, PauseFrames.pfc(host1, 0x08, 0, 0, 0, 65535)),
+                new Frame(t0 + 120_000, PauseFrames.pfc(host1, 0x08, 0, 0, 0, 0)),
+                new Frame(t0 + 300_000, PauseFrames.pfc(host1, 0x08, 0, 0, 0, 65535)),
+                new Frame(t0 + 330_000, PauseFrames.pfc(host1, 0x08, 0, 0, 0, 0)),
                 new Frame(t0 + 200_000, PauseFrames.pfc(PauseFrames.SWITCH_B, 0x20, 0, 0, 0, 0, 0, 65535)),
-                new Frame(t0 + 210_000, PauseFrames.pfc(PauseFrames.SWITCH_B, 0x20, 0, 0, 0, 0, 0, 0)));
+                new Frame(t0 + 210_000, PauseFrames.pfc(PauseFrames.SWITCH_B, 0x20, 0, 0, 0, 0, 0, 0)),
+                new Frame(t0 + 400_000, PauseFrames.pfc(PauseFrames.SWITCH_A, 0x08, 0, 0, 0, 65535)),
+                new Frame(t0 + 420_000, PauseFrames.pfc(PauseFrames.SWITCH_A, 0x08, 0, 0, 0, 0)));
         l.addAll(pauses);
         l.sort((a, b) -> Long.compare(a.timeNanos(), b.timeNanos()));
         Path file = PauseFrames.write(tmp.resolve("ecn-pfc.pcap"), l);
@@ -167,6 +171,7 @@ class CongestionLoopGraphTest extends WindowTestBase {
         GuiHarness.until("series", () -> graph.series() != null);
         CongestionSeries s = graph.series();
         assertEquals(3, s.priority());
+        assertEquals(host1, s.dstMac());
         assertEquals(2, s.paused().size());
         long origin = s.originNs();
         assertEquals(t0 + 100_000 - origin, s.paused().getFirst()[0]);
@@ -179,9 +184,9 @@ class CongestionLoopGraphTest extends WindowTestBase {
         robot.interact(() -> img[0] = graph.snapshot(null, null));
         assertTrue(io.metaroce.gui.testutil.Png.fraction(img[0], 0xFFE3CA) > 0.003, "paused bands drawn");
         assertSameDrawing(robot, graph, "bands");
-        // Analyze counts the same three runs in its flow control report (two classes).
-        assertEquals(2, analyzeJson(file).get("flow_control").get("classes").size());
-        assertEquals(3, ctx.analysis().result().pauseRuns().size());
+        // Analyze counts the four runs in its flow control report (three sources and classes).
+        assertEquals(3, analyzeJson(file).get("flow_control").get("classes").size());
+        assertEquals(4, ctx.analysis().result().pauseRuns().size());
     }
 
     /**
