@@ -439,6 +439,7 @@ public final class DiagnosisWindow implements GuiWindow {
         t.setId("diagnosis-pauses");
         t.getColumns().add(column("Source", m -> m.get("source"), 150));
         t.getColumns().add(column("Class", m -> m.get("class"), 60));
+        t.getColumns().add(column("Stops (flows sent to the source on the class)", m -> stops(result.get(), m), 360));
         t.getColumns().add(column("Frames", m -> m.get("frames"), 70));
         t.getColumns().add(column("XOFF", m -> m.get("xoff"), 70));
         t.getColumns().add(column("XON", m -> m.get("xon"), 60));
@@ -450,7 +451,6 @@ public final class DiagnosisWindow implements GuiWindow {
         t.getColumns().add(column("Of span (%)", m -> percent(m.get("paused_share_of_span"), result.get()), 90));
         t.getColumns().add(column("Storms", m -> findings(result.get(), m, "pfc-pause-storm").size(), 60));
         t.getColumns().add(column("Heavy", m -> findings(result.get(), m, "pfc-pause-heavy").isEmpty() ? "" : "yes", 60));
-        t.getColumns().add(column("Stops (flows sent to the source on the class)", m -> stops(result.get(), m), 420));
         t.setRowFactory(x -> {
             TableRow<Map<String, Object>> row = new TableRow<>();
             row.setOnMouseClicked(e -> {

@@ -316,11 +316,11 @@ class DiagnosisWindowTest extends WindowTestBase {
         assertEquals(classes.get(0).get("source").asText(), row.get("source"));
         assertEquals(classes.get(0).get("frames").asLong(), ((Number) row.get("frames")).longValue());
         assertEquals(String.format(java.util.Locale.ROOT, ">=%.2f", classes.get(0).get("paused_share").asDouble() * 100),
-                v.pauses().getColumns().get(9).getCellData(0));
+                v.pauses().getColumns().get(10).getCellData(0));
         long storms = 0;
         for (JsonNode f : json.get("diagnosis").get("findings")) if (f.get("rule").asText().equals("pfc-pause-storm")) storms++;
         assertEquals(1, storms);
-        assertEquals(1, v.pauses().getColumns().get(11).getCellData(0));
+        assertEquals(1, v.pauses().getColumns().get(12).getCellData(0));
         robot.interact(() -> v.tabs().getSelectionModel().select(DiagnosisWindow.PAUSE_TAB));
         TableRow<?> r = robot.from(v.pauses()).lookup(".table-row-cell").match((TableRow<?> x) -> x.getIndex() == 0).query();
         // On the row's Source cell (the row is wider than the window since the Stops column).
@@ -356,7 +356,7 @@ class DiagnosisWindowTest extends WindowTestBase {
                 sent.computeIfAbsent(id, k -> new long[] {facts.pcp, 0})[1]++;
             }
             assertEquals(2, sent.size(), scenario + ": two QPs send to 10.0.0.1");
-            String stops = (String) v.pauses().getColumns().get(13).getCellData(0);
+            String stops = (String) v.pauses().getColumns().get(2).getCellData(0);
             int listed = 0;
             for (java.util.Map.Entry<String, long[]> e : sent.entrySet()) {
                 String item = e.getKey() + String.format(java.util.Locale.ROOT, " (%,d frames)", e.getValue()[1]);
