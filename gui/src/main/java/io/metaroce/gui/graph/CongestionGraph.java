@@ -25,6 +25,8 @@ public final class CongestionGraph extends PlotPane {
     private static final double MARK = 4.5;
     /** Pixels per marker cell on a lane, and between two CNP lines. */
     private static final int CELL = 3;
+    /** Up to this many CNP lines are stroked one by one, more as one path. */
+    private static final int FEW = 64;
 
     private CongestionSeries series;
     private final Decimator decimator = new Decimator();
@@ -156,20 +158,26 @@ public final class CongestionGraph extends PlotPane {
         PointSet cnp = series.cnp();
         BitSet columns = new BitSet(w / CELL + 1);
         gc.setStroke(CNP_LINE);
-        gc.beginPath();
+        batch.clear();
         for (int i = first(cnp, v); i < cnp.size() && cnp.time(i) <= v.x1() + 1; i++) {
             int cx = (int) v.px(cnp.time(i));
             if (cx < 0 || cx >= w || columns.get(cx / CELL)) continue;
             columns.set(cx / CELL);
-            if (referenceDrawing) {
-                gc.strokeLine(cx + 0.5, v.py(cnp.value(i)), cx + 0.5, zero);
-            } else {
-                gc.moveTo(cx + 0.5, v.py(cnp.value(i)));
-                gc.lineTo(cx + 0.5, zero);
-            }
+            batch.add(cx + 0.5, v.py(cnp.value(i)));
         }
-        if (!referenceDrawing) gc.stroke();
-        gc.beginPath();
+        // Many lines as one path; a few one by one: a path is rasterised over its whole bounding box (the plot), a
+        // line over its own (a zoomed-in view with a few CNPs drew slower as one path).
+        if (referenceDrawing || batch.size() <= FEW) {
+            for (int i = 0; i < batch.size(); i++) gc.strokeLine(batch.x(i), batch.y(i), batch.x(i), zero);
+        } else {
+            gc.beginPath();
+            for (int i = 0; i < batch.size(); i++) {
+                gc.moveTo(batch.x(i), batch.y(i));
+                gc.lineTo(batch.x(i), zero);
+            }
+            gc.stroke();
+            gc.beginPath();
+        }
         lines(gc, v);
         markers(gc, v, series.ce(), MarkerKind.CE, w);
         markers(gc, v, cnp, MarkerKind.CNP, w);

@@ -19,6 +19,10 @@ final class MarkerBatch {
 
     int size() { return n; }
 
+    double x(int i) { return xs[i]; }
+
+    double y(int i) { return ys[i]; }
+
     void add(double x, double y) {
         if (n == xs.length) {
             xs = Arrays.copyOf(xs, n * 2);
