@@ -14,12 +14,13 @@ import javafx.scene.paint.Color;
  * columns) the decimated line is a vertical run per column through the column's lowest and highest value, joined to
  * the next column by a one-pixel step. Stroking that polyline costs the software pipeline's rasteriser its length in
  * scan lines (about 50 ms of the render thread for the rate and pace lines of a 1 M-frame incast); filling the
- * same runs here costs well under a millisecond, and the image one composite.
+ * same runs here costs a few milliseconds of the FX thread, and the image one composite.
  *
- * <p>What is drawn is the stroke's ink: a vertical segment at x = c + 0.5 of width w covers column c fully and the
- * columns beside it by (w - 1) / 2, with square caps half the width beyond its ends; the one-column step to the next
- * column is split at its middle between the two columns. A column with one point whose segments on both sides are
- * long (a sparse series: buckets wider than a pixel) is left to the stroke, so sparse views are drawn as before.
+ * <p>What is drawn is the stroke's ink: a vertical run at x = c + 0.5 of width w covers column c fully and the
+ * columns beside it by (w - 1) / 2 (the stroke's joins at its turns are bevels: flat at its ends); the one-column
+ * step to the next column is rasterised per row, its ink passing from one column to the next. A column with one point
+ * whose segments on both sides are long (a sparse series: buckets wider than a pixel) is left to the stroke, so sparse
+ * views are drawn as before.
  * Nothing is allocated per point; the buffer and image are reused while the plot keeps its size.
  */
 final class DenseLines {
