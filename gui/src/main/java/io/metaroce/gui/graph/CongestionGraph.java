@@ -1,5 +1,6 @@
 package io.metaroce.gui.graph;
 
+import io.metaroce.dissector.Addresses;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
@@ -20,15 +21,27 @@ import javafx.scene.text.TextAlignment;
  */
 public final class CongestionGraph extends PlotPane {
     static final Color RATE = Color.rgb(31, 119, 180), PACE = Color.rgb(148, 103, 189), PAUSED = Color.rgb(255, 127, 14, 0.22),
-            PAUSED_EDGE = Color.rgb(255, 127, 14, 0.7), SELECT = Color.rgb(230, 20, 20);
+            PAUSED_EDGE = Color.rgb(255, 127, 14, 0.7), SELECT = Color.rgb(230, 20, 20), CNP_LINE = Color.rgb(23, 190, 207, 0.35);
     private static final double MARK = 4.5;
     /** Pixels per marker cell on a lane, and between two CNP lines. */
     private static final int CELL = 3;
+    /** Up to this many CNP lines are stroked one by one, more as one path. */
+    private static final int FEW = 64;
 
     private CongestionSeries series;
     private final Decimator decimator = new Decimator();
     private long selectedTime = -1;
     private String hover = "";
+    private final MarkerBatch batch = new MarkerBatch();
+    private final DenseLines dense = new DenseLines();
+    /**
+     * Draws as before the redraw was made fast (each marker, CNP line and band a shape of its own, the lines stroked
+     * whole): the reference CongestionLoopGraphTest compares the fast drawing with.
+     */
+    boolean referenceDrawing;
+
+    /** Pixel columns of the lines the last redraw filled instead of stroking (0: every segment stroked). */
+    int denseColumns() { return referenceDrawing ? 0 : dense.columns(); }
 
     public CongestionGraph() {
         addEventHandler(MouseEvent.MOUSE_MOVED, e -> setHover(hoverText(e.getX() - LEFT, e.getY() - TOP)));
@@ -129,15 +142,7 @@ public final class CongestionGraph extends PlotPane {
     @Override
     protected void drawContent(GraphicsContext gc, Viewport v) {
         if (series == null) return;
-        for (long[] p : series.paused()) {
-            if (p[1] < v.x0() || p[0] > v.x1()) continue;
-            double x0 = v.px(p[0]), x1 = Math.max(x0 + 1, v.px(p[1]));
-            gc.setFill(PAUSED);
-            gc.fillRect(x0, 0, x1 - x0, v.height());
-            gc.setStroke(PAUSED_EDGE);
-            gc.setLineWidth(1);
-            gc.strokeLine(Math.round(x0) + 0.5, 0, Math.round(x0) + 0.5, v.height());
-        }
+        bands(gc, v);
         // The zero line and the lanes' separators.
         long max = top();
         gc.setStroke(Color.rgb(0, 0, 0, 0.25));
@@ -152,25 +157,28 @@ public final class CongestionGraph extends PlotPane {
         // as the whole rate line, and lines closer than that are one band anyway.
         PointSet cnp = series.cnp();
         BitSet columns = new BitSet(w / CELL + 1);
-        gc.setStroke(Color.rgb(23, 190, 207, 0.35));
+        gc.setStroke(CNP_LINE);
+        batch.clear();
         for (int i = first(cnp, v); i < cnp.size() && cnp.time(i) <= v.x1() + 1; i++) {
             int cx = (int) v.px(cnp.time(i));
             if (cx < 0 || cx >= w || columns.get(cx / CELL)) continue;
             columns.set(cx / CELL);
-            gc.strokeLine(cx + 0.5, v.py(cnp.value(i)), cx + 0.5, zero);
+            batch.add(cx + 0.5, v.py(cnp.value(i)));
         }
-        if (series.pace().size() > 0) {
-            PointSet p = series.pace();
-            int k = decimator.decimate(p.times(), p.values(), p.size(), v);
-            gc.setStroke(PACE);
-            gc.setLineWidth(1);
-            gc.strokePolyline(decimator.xs(), decimator.ys(), k);
+        // Many lines as one path; a few one by one: a path is rasterised over its whole bounding box (the plot), a
+        // line over its own (a zoomed-in view with a few CNPs drew slower as one path).
+        if (referenceDrawing || batch.size() <= FEW) {
+            for (int i = 0; i < batch.size(); i++) gc.strokeLine(batch.x(i), batch.y(i), batch.x(i), zero);
+        } else {
+            gc.beginPath();
+            for (int i = 0; i < batch.size(); i++) {
+                gc.moveTo(batch.x(i), batch.y(i));
+                gc.lineTo(batch.x(i), zero);
+            }
+            gc.stroke();
+            gc.beginPath();
         }
-        PointSet r = series.rate();
-        int k = decimator.decimate(r.times(), r.values(), r.size(), v);
-        gc.setStroke(RATE);
-        gc.setLineWidth(1.2);
-        gc.strokePolyline(decimator.xs(), decimator.ys(), k);
+        lines(gc, v);
         markers(gc, v, series.ce(), MarkerKind.CE, w);
         markers(gc, v, cnp, MarkerKind.CNP, w);
         if (selectedTime >= 0 && selectedTime >= v.x0() && selectedTime <= v.x1()) {
@@ -191,6 +199,48 @@ public final class CongestionGraph extends PlotPane {
         }
     }
 
+    /**
+     * The pace line, then the rate line over it. Their dense runs (more than one bucket per pixel column: every
+     * full-range view of a long flow) are filled into one image ({@link DenseLines}), the rest stroked, in the same order:
+     * the pace's strokes, the image (pace, then rate), the rate's strokes.
+     */
+    private void lines(GraphicsContext gc, Viewport v) {
+        PointSet p = series.pace(), r = series.rate();
+        if (referenceDrawing) {
+            if (p.size() > 0) {
+                int k = decimator.decimate(p.times(), p.values(), p.size(), v);
+                gc.setStroke(PACE);
+                gc.setLineWidth(1);
+                gc.strokePolyline(decimator.xs(), decimator.ys(), k);
+            }
+            int k = decimator.decimate(r.times(), r.values(), r.size(), v);
+            gc.setStroke(RATE);
+            gc.setLineWidth(1.2);
+            gc.strokePolyline(decimator.xs(), decimator.ys(), k);
+            return;
+        }
+        dense.begin(v.width(), v.height());
+        if (p.size() > 0) {
+            int k = decimator.decimate(p.times(), p.values(), p.size(), v);
+            gc.beginPath();
+            if (dense.add(gc, decimator.xs(), decimator.ys(), k, PACE, 1)) {
+                gc.setStroke(PACE);
+                gc.setLineWidth(1);
+                gc.stroke();
+            }
+        }
+        int k = decimator.decimate(r.times(), r.values(), r.size(), v);
+        gc.beginPath();
+        boolean strokes = dense.add(gc, decimator.xs(), decimator.ys(), k, RATE, 1.2);
+        dense.draw(gc);
+        if (strokes) {
+            gc.setStroke(RATE);
+            gc.setLineWidth(1.2);
+            gc.stroke();
+        }
+        gc.beginPath();
+    }
+
     private static int first(PointSet p, Viewport v) {
         return Math.max(0, Decimator.lowerBound(p.times(), p.size(), (long) Math.floor(v.x0())) - 1);
     }
@@ -200,8 +250,9 @@ public final class CongestionGraph extends PlotPane {
      * overdraw): a million CE marks cost a third of what the plot is wide. Measured on a 1M-frame incast (132,541 CE
      * marks on one flow): a full-range redraw took 300 ms with one per pixel column, nearly all of it the ovals.
      */
-    private static void markers(GraphicsContext gc, Viewport v, PointSet m, MarkerKind kind, int w) {
+    private void markers(GraphicsContext gc, Viewport v, PointSet m, MarkerKind kind, int w) {
         BitSet occupied = new BitSet(w / CELL + 1);
+        batch.clear();
         for (int i = first(m, v); i < m.size() && m.time(i) <= v.x1() + 1; i++) {
             double px = v.px(m.time(i));
             int cx = (int) px;
@@ -210,8 +261,48 @@ public final class CongestionGraph extends PlotPane {
                 if (occupied.get(cx / CELL)) continue;
                 occupied.set(cx / CELL);
             }
-            PsnGraph.shape(gc, kind, px, v.py(m.value(i)), MARK);
+            if (referenceDrawing) PsnGraph.shape(gc, kind, px, v.py(m.value(i)), MARK);
+            else batch.add(px, v.py(m.value(i)));
         }
+        batch.draw(gc, kind, MARK);
+    }
+
+    /**
+     * The paused runs in view as shaded bands with an edge at each start: one fill and one stroke for all of them
+     * (FlowControl keeps up to 4096 runs; one shape per band cost the software pipeline as much as a marker each).
+     */
+    private void bands(GraphicsContext gc, Viewport v) {
+        gc.setFill(PAUSED);
+        gc.setStroke(PAUSED_EDGE);
+        gc.setLineWidth(1);
+        if (referenceDrawing) {
+            for (long[] p : series.paused()) {
+                if (p[1] < v.x0() || p[0] > v.x1()) continue;
+                double x0 = v.px(p[0]), x1 = Math.max(x0 + 1, v.px(p[1]));
+                gc.fillRect(x0, 0, x1 - x0, v.height());
+                gc.strokeLine(Math.round(x0) + 0.5, 0, Math.round(x0) + 0.5, v.height());
+            }
+            return;
+        }
+        gc.beginPath();
+        boolean any = false;
+        for (long[] p : series.paused()) {
+            if (p[1] < v.x0() || p[0] > v.x1()) continue;
+            double x0 = v.px(p[0]), x1 = Math.max(x0 + 1, v.px(p[1]));
+            gc.rect(x0, 0, x1 - x0, v.height());
+            any = true;
+        }
+        if (!any) return;
+        gc.fill();
+        gc.beginPath();
+        for (long[] p : series.paused()) {
+            if (p[1] < v.x0() || p[0] > v.x1()) continue;
+            double x = Math.round(v.px(p[0])) + 0.5;
+            gc.moveTo(x, 0);
+            gc.lineTo(x, v.height());
+        }
+        gc.stroke();
+        gc.beginPath();
     }
 
     @Override
@@ -252,7 +343,7 @@ public final class CongestionGraph extends PlotPane {
             gc.fillRect(at, y - 6, 16, 12);
             gc.setFill(Color.rgb(40, 40, 40));
             String label = "Paused (" + (series.priority() >= 0 ? "priority " + series.priority() + " or link" : "any class")
-                    + ", " + series.paused().size() + " runs)";
+                    + (series.dstMac() >= 0 ? " from " + Addresses.mac(series.dstMac()) : "") + ", " + series.paused().size() + " runs)";
             gc.fillText(label, at + 20, y);
         }
     }

@@ -9,6 +9,7 @@ import io.metaroce.dissector.DissectorConfig;
 import io.metaroce.dissector.FieldCatalog;
 import io.metaroce.dissector.FrameIndex;
 import io.metaroce.protocol.FieldDef;
+import io.metaroce.protocol.Eth;
 import io.metaroce.protocol.OpcodeDef;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,8 +21,8 @@ import java.util.function.BooleanSupplier;
  * the flow's data rate in the buckets analyze's congestion loop measures it in (an eighth of its rate window, so the
  * drop after a CNP looks here as analyze weighs it), the CE-marked packets and the CNPs the analysis counted for the
  * flow (its events: as many as analyze's {@code ce_marks} and {@code cnps}), and the runs in which the flow's priority
- * class was paused by PAUSE/PFC frames (the analysis' {@link FlowControl} runs). Built once off the UI thread; times are
- * nanoseconds from the capture's first frame, the rate in Mb/s.
+ * class was paused by PAUSE/PFC frames from the MAC its frames go to (the analysis' {@link FlowControl} runs). Built
+ * once off the UI thread; times are nanoseconds from the capture's first frame, the rate in Mb/s.
  */
 public final class CongestionSeries {
     /** At most this many rate buckets: a longer flow gets wider ones (a power of two times the loop's bucket). */
@@ -30,16 +31,18 @@ public final class CongestionSeries {
     private final String flowId;
     private final long originNs, bucketNs;
     private final int priority;
+    private final long dstMac;
     private final PointSet rate, pace, ce, cnp;
     private final List<long[]> paused;
     private final Map<String, Object> loop;
 
-    private CongestionSeries(String flowId, long originNs, long bucketNs, int priority, PointSet rate, PointSet pace,
+    private CongestionSeries(String flowId, long originNs, long bucketNs, int priority, long dstMac, PointSet rate, PointSet pace,
                              PointSet ce, PointSet cnp, List<long[]> paused, Map<String, Object> loop) {
         this.flowId = flowId;
         this.originNs = originNs;
         this.bucketNs = bucketNs;
         this.priority = priority;
+        this.dstMac = dstMac;
         this.rate = rate;
         this.pace = pace;
         this.ce = ce;
@@ -58,6 +61,12 @@ public final class CongestionSeries {
     /** The VLAN priority of the flow's data (its PFC class), -1 when untagged (then every class's pauses are shown). */
     public int priority() { return priority; }
 
+    /**
+     * The Ethernet destination of the flow's data frames (its next hop), -1 when not Ethernet: the paused runs shown are
+     * those this MAC sent (a PAUSE/PFC frame stops what its sender is sent), of the flow's class.
+     */
+    public long dstMac() { return dstMac; }
+
     /** Data rate per bucket in Mb/s, at each bucket's start; the frame is the bucket's first data frame (0: none). */
     public PointSet rate() { return rate; }
 
@@ -75,7 +84,10 @@ public final class CongestionSeries {
     /** The CNPs that reached the flow's sender (y: the CNP lane, above the rate). */
     public PointSet cnp() { return cnp; }
 
-    /** Paused runs on the flow's class or the whole link: {start, end} in ns from the origin, then the run's first frame. */
+    /**
+     * Paused runs that stop the flow: sent by its next hop ({@link #dstMac}) on the flow's class or the whole link;
+     * {start, end} in ns from the origin, then the run's first frame.
+     */
     public List<long[]> paused() { return paused; }
 
     /** analyze's congestion-loop row of the flow (verdict, counts, delays, cuts), or null. */
@@ -116,6 +128,7 @@ public final class CongestionSeries {
         long[] t = new long[Math.max(1, frames.length)], bytes = new long[t.length];
         int[] fr = new int[t.length];
         int n = 0, pcp = -1;
+        long dstMac = -1;
         for (int i = 0; i < frames.length; i++) {
             if ((i & 0xFFFF) == 0 && cancel != null && cancel.getAsBoolean()) break;
             int f = frames[i];
@@ -124,6 +137,7 @@ public final class CongestionSeries {
             OpcodeDef op = d.opcode();
             if (!d.isRoce() || op == null || (op.role() != OpcodeDef.Role.REQUEST && op.role() != OpcodeDef.Role.RESPONSE)) continue;
             if (pcp < 0 && PCP != null) pcp = (int) d.get(PCP.id(), -1);
+            if (n == 0) dstMac = d.get(Eth.F_DST, -1);
             t[n] = d.timeNanos() - origin;
             bytes[n] = d.payloadLength();
             fr[n++] = f;
@@ -145,10 +159,12 @@ public final class CongestionSeries {
         for (long[] r : runs) {
             int cls = (int) r[FlowControl.R_CLASS];
             if (pcp >= 0 && cls != pcp && cls != FlowControl.LINK) continue;
+            // Only the pauses its next hop sends stop the flow: those from the MAC its frames go to (PauseTargets).
+            if (dstMac >= 0 && r[FlowControl.R_SRC] >= 0 && r[FlowControl.R_SRC] != dstMac) continue;
             paused.add(new long[] {r[FlowControl.R_START] - origin, r[FlowControl.R_END] - origin, r[FlowControl.R_FIRST_FRAME]});
         }
         paused.sort((a, b) -> Long.compare(a[0], b[0]));
-        return new CongestionSeries(flowId, origin, bucket, pcp, rate, pace, ce.sorted(), cnp.sorted(), paused, loop);
+        return new CongestionSeries(flowId, origin, bucket, pcp, dstMac, rate, pace, ce.sorted(), cnp.sorted(), paused, loop);
     }
 
     /** Mb/s per bucket from the first data packet's bucket to the last one's, empty buckets included (a stop shows as 0). */

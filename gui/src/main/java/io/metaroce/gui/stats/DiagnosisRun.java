@@ -60,9 +60,11 @@ public final class DiagnosisRun {
     private final int[] firstFrame;
     private final Map<String, Object> congestionLoop, flowControl;
     private final String loopNotes;
+    private final PauseTargets pauseTargets;
 
     private DiagnosisRun(Diagnosis diagnosis, Map<String, Object> timeline, String pattern, long firstNs, long binNs,
-                         long[][] fine, int[] firstFrame, Map<String, Object> congestionLoop, Map<String, Object> flowControl, String loopNotes) {
+                         long[][] fine, int[] firstFrame, Map<String, Object> congestionLoop, Map<String, Object> flowControl, String loopNotes,
+                         PauseTargets pauseTargets) {
         this.diagnosis = diagnosis;
         this.timeline = timeline;
         this.pattern = pattern;
@@ -73,6 +75,7 @@ public final class DiagnosisRun {
         this.congestionLoop = congestionLoop;
         this.flowControl = flowControl;
         this.loopNotes = loopNotes;
+        this.pauseTargets = pauseTargets;
     }
 
     /**
@@ -111,8 +114,10 @@ public final class DiagnosisRun {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+        // Which flows each pause source stops: a pass over the index only when the capture has PAUSE/PFC frames.
+        PauseTargets targets = PauseTargets.of(index, AnalysisSettings.DEFAULT.rocePorts(), PauseTargets.senders(r.flowControl()), null);
         return new DiagnosisRun(dg, t.toJsonMap(), patternOf(text.toString()), first, bin, fine, firstFrame,
-                r.congestionLoop(), r.flowControl(), notesOf(loop.toString()));
+                r.congestionLoop(), r.flowControl(), notesOf(loop.toString()), targets);
     }
 
     /** A finer bin for each loss event, by the rule analyze's timeline counts it with ({@link LossTimeline#count}). */
@@ -165,6 +170,9 @@ public final class DiagnosisRun {
 
     /** analyze's {@code flow_control} JSON object (its "Flow control" section), or null without PAUSE/PFC frames. */
     public Map<String, Object> flowControl() { return flowControl; }
+
+    /** The flows the capture's PAUSE/PFC sources stop (the frames sent to each source on its class). */
+    public PauseTargets pauseTargets() { return pauseTargets; }
 
     /** analyze's {@code loss_timeline} JSON object (its 64 columns at most, the pattern). */
     public Map<String, Object> timeline() { return timeline; }

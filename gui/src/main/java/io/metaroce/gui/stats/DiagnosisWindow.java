@@ -439,6 +439,7 @@ public final class DiagnosisWindow implements GuiWindow {
         t.setId("diagnosis-pauses");
         t.getColumns().add(column("Source", m -> m.get("source"), 150));
         t.getColumns().add(column("Class", m -> m.get("class"), 60));
+        t.getColumns().add(column("Stops (flows sent to the source on the class)", m -> stops(result.get(), m), 360));
         t.getColumns().add(column("Frames", m -> m.get("frames"), 70));
         t.getColumns().add(column("XOFF", m -> m.get("xoff"), 70));
         t.getColumns().add(column("XON", m -> m.get("xon"), 60));
@@ -460,6 +461,15 @@ public final class DiagnosisWindow implements GuiWindow {
             return row;
         });
         return t;
+    }
+
+    private static final String STOPS = "\nStops: a pause from a source asks the port at the other end of its link to hold "
+            + "what it sends to that source on the class (a PAUSE: every class), so it stops the flows whose frames go to the "
+            + "source's MAC with that VLAN priority; untagged frames carry no class and are listed under every class.";
+
+    /** The flows a PAUSE/PFC row's pauses stop, in one line ("" before the diagnosis is done). */
+    static String stops(DiagnosisRun r, Map<String, Object> row) {
+        return r == null || r.pauseTargets() == null ? "" : PauseTargets.text(r.pauseTargets().stoppedBy(row));
     }
 
     /** The diagnosis' findings of a rule about a PAUSE/PFC row's sender and class (its subject, as the diagnosis names it). */
@@ -487,9 +497,9 @@ public final class DiagnosisWindow implements GuiWindow {
         pauseNotes.setText(fc == null ? "" : Boolean.TRUE.equals(fc.get("paused_lower_bound"))
                 ? "Link speed unknown (as analyze without --link-speed): paused shares are lower bounds, timed at 400 Gb/s "
                 + "(the shortest quantum), and the longest runs are not given. Storms: classes paused without a break for "
-                + "the PFC watchdog's detection time; double-click a row with a storm to select its first frame."
+                + "the PFC watchdog's detection time; double-click a row with a storm to select its first frame." + STOPS
                 : "Storms: classes paused without a break for the PFC watchdog's detection time; double-click a row with a "
-                + "storm to select its first frame.");
+                + "storm to select its first frame." + STOPS);
     }
 
     @SuppressWarnings("unchecked")

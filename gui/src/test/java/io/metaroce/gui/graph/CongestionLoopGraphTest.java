@@ -16,6 +16,7 @@ import io.metaroce.dissector.Dissector;
 import io.metaroce.gui.testutil.GuiHarness;
 import io.metaroce.gui.testutil.Sample;
 import io.metaroce.gui.testutil.WindowTestBase;
+import io.metaroce.samples.Simulator;
 import io.metaroce.testsupport.PauseFrames;
 import io.metaroce.testsupport.PauseFrames.Frame;
 import java.lang.foreign.ValueLayout;
@@ -25,6 +26,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import javafx.scene.control.ComboBox;
+import javafx.scene.image.Image;
+import javafx.scene.image.PixelReader;
 import javafx.scene.input.MouseButton;
 import javafx.stage.Stage;
 import org.junit.jupiter.api.Test;
@@ -137,8 +140,9 @@ class CongestionLoopGraphTest extends WindowTestBase {
     }
 
     /**
-     * A capture of rocev2-ecn-cnp's frames (VLAN priority 3) with PFC frames from a switch: two XOFF/XON runs on class 3
-     * and one on class 5. The graph shades the two runs of the flow's class, not the other class's.
+     * A capture of rocev2-ecn-cnp's frames (VLAN priority 3, all sent to 10.0.0.1's MAC) with PFC frames: two XOFF/XON
+     * runs on class 3 from 10.0.0.1's NIC (they stop the flows sent to it), one on class 5 from a switch and one on
+     * class 3 from another switch (they stop other traffic). The graph shades the two runs that stop the flow only.
      */
     @Test
     void pausedRunsOfTheFlowsClassAreBands(FxRobot robot) throws Exception {
@@ -147,13 +151,16 @@ class CongestionLoopGraphTest extends WindowTestBase {
             while (src.next()) l.add(new Frame(src.timestampNanos(), src.data().toArray(ValueLayout.JAVA_BYTE)));
         }
         long t0 = l.getFirst().timeNanos();
+        long host1 = 0x020000000110L;
         List<Frame> pauses = List.of(
-                new Frame(t0 + 100_000, PauseFrames.pfc(PauseFrames.SWITCH_A, 0x08, 0, 0, 0, 65535)),
-                new Frame(t0 + 120_000, PauseFrames.pfc(PauseFrames.SWITCH_A, 0x08, 0, 0, 0, 0)),
-                new Frame(t0 + 300_000, PauseFrames.pfc(PauseFrames.SWITCH_A, 0x08, 0, 0, 0, 65535)),
-                new Frame(t0 + 330_000, PauseFrames.pfc(PauseFrames.SWITCH_A, 0x08, 0, 0, 0, 0)),
+                new Frame(t0 + 100_000, PauseFrames.pfc(host1, 0x08, 0, 0, 0, 65535)),
+                new Frame(t0 + 120_000, PauseFrames.pfc(host1, 0x08, 0, 0, 0, 0)),
+                new Frame(t0 + 300_000, PauseFrames.pfc(host1, 0x08, 0, 0, 0, 65535)),
+                new Frame(t0 + 330_000, PauseFrames.pfc(host1, 0x08, 0, 0, 0, 0)),
                 new Frame(t0 + 200_000, PauseFrames.pfc(PauseFrames.SWITCH_B, 0x20, 0, 0, 0, 0, 0, 65535)),
-                new Frame(t0 + 210_000, PauseFrames.pfc(PauseFrames.SWITCH_B, 0x20, 0, 0, 0, 0, 0, 0)));
+                new Frame(t0 + 210_000, PauseFrames.pfc(PauseFrames.SWITCH_B, 0x20, 0, 0, 0, 0, 0, 0)),
+                new Frame(t0 + 400_000, PauseFrames.pfc(PauseFrames.SWITCH_A, 0x08, 0, 0, 0, 65535)),
+                new Frame(t0 + 420_000, PauseFrames.pfc(PauseFrames.SWITCH_A, 0x08, 0, 0, 0, 0)));
         l.addAll(pauses);
         l.sort((a, b) -> Long.compare(a.timeNanos(), b.timeNanos()));
         Path file = PauseFrames.write(tmp.resolve("ecn-pfc.pcap"), l);
@@ -164,6 +171,7 @@ class CongestionLoopGraphTest extends WindowTestBase {
         GuiHarness.until("series", () -> graph.series() != null);
         CongestionSeries s = graph.series();
         assertEquals(3, s.priority());
+        assertEquals(host1, s.dstMac());
         assertEquals(2, s.paused().size());
         long origin = s.originNs();
         assertEquals(t0 + 100_000 - origin, s.paused().getFirst()[0]);
@@ -175,9 +183,81 @@ class CongestionLoopGraphTest extends WindowTestBase {
         javafx.scene.image.Image[] img = new javafx.scene.image.Image[1];
         robot.interact(() -> img[0] = graph.snapshot(null, null));
         assertTrue(io.metaroce.gui.testutil.Png.fraction(img[0], 0xFFE3CA) > 0.003, "paused bands drawn");
-        // Analyze counts the same three runs in its flow control report (two classes).
-        assertEquals(2, analyzeJson(file).get("flow_control").get("classes").size());
-        assertEquals(3, ctx.analysis().result().pauseRuns().size());
+        assertSameDrawing(robot, graph, "bands");
+        // Analyze counts the four runs in its flow control report (three sources and classes).
+        assertEquals(3, analyzeJson(file).get("flow_control").get("classes").size());
+        assertEquals(4, ctx.analysis().result().pauseRuns().size());
+    }
+
+    /**
+     * The fast redraw (markers and bands one path per kind, the dense runs of the rate and pace lines filled into one
+     * image) draws what the reference drawing (a shape per marker, the lines stroked whole) draws: on a 40,000-frame
+     * incast whose flow has several rate buckets per pixel column at full range (the dense case, checked: columns were
+     * filled) and zoomed in until buckets are pixels apart (every segment stroked), the same pixels within
+     * anti-aliasing, and as much ink of each colour.
+     */
+    @Test
+    void fastRedrawDrawsWhatTheReferenceDrawingDraws(FxRobot robot) throws Exception {
+        Path pcap = tmp.resolve("incast.pcap");
+        Simulator.run("rocev2-ecn-cnp", Simulator.params("rocev2-ecn-cnp").set("frames", "40000"), pcap, tmp.resolve("truth.json"));
+        robot.interact(() -> ctx.open(pcap));
+        GuiHarness.until("capture analyzed", () -> ctx.capture() != null && ctx.analysis() != null && !ctx.busyProperty().get()
+                && ctx.analysisDone().isDone());
+        CongestionGraph graph = open(robot, null);
+        GuiHarness.until("series", () -> graph.series() != null);
+        CongestionSeries s = graph.series();
+        assertTrue(s.rate().size() > 3 * graph.plotWidth(), "dense: " + s.rate().size() + " buckets");
+        robot.interact(graph::resetView);
+        assertTrue(graph.denseColumns() > graph.plotWidth() / 2, "full range filled " + graph.denseColumns() + " columns");
+        assertSameDrawing(robot, graph, "full range");
+        Viewport full = graph.viewport();
+        double mid = (full.x0() + full.x1()) / 2, span = 100.0 * s.bucketNs();
+        robot.interact(() -> graph.setViewport(new Viewport(mid - span / 2, mid + span / 2, full.y0(), full.y1(), full.width(), full.height())));
+        assertEquals(0, graph.denseColumns(), "100 buckets across the plot: every segment stroked");
+        assertSameDrawing(robot, graph, "100 buckets");
+    }
+
+    /** Snapshots the graph drawn fast and drawn the reference way and compares them (see the test above). */
+    private static void assertSameDrawing(FxRobot robot, CongestionGraph graph, String what) {
+        Image[] img = new Image[2];
+        robot.interact(() -> {
+            graph.referenceDrawing = false;
+            graph.redraw();
+            img[0] = graph.snapshot(null, null);
+            graph.referenceDrawing = true;
+            graph.redraw();
+            img[1] = graph.snapshot(null, null);
+            graph.referenceDrawing = false;
+            graph.redraw();
+        });
+        PixelReader fast = img[0].getPixelReader(), ref = img[1].getPixelReader();
+        int w = (int) img[0].getWidth(), h = (int) img[0].getHeight(), differ = 0;
+        int[] colours = {0x1F77B4, 0x9467BD, MarkerKind.CE.argb() & 0xFFFFFF, MarkerKind.CNP.argb() & 0xFFFFFF, 0xFFE3CA};
+        long[] inkFast = new long[colours.length], inkRef = new long[colours.length];
+        for (int y = 0; y < h; y++) {
+            for (int x = 0; x < w; x++) {
+                int a = fast.getArgb(x, y), b = ref.getArgb(x, y);
+                int d = Math.max(Math.abs(((a >> 16) & 0xFF) - ((b >> 16) & 0xFF)),
+                        Math.max(Math.abs(((a >> 8) & 0xFF) - ((b >> 8) & 0xFF)), Math.abs((a & 0xFF) - (b & 0xFF))));
+                if (d > 64) differ++;
+                for (int c = 0; c < colours.length; c++) {
+                    if (near(a, colours[c])) inkFast[c]++;
+                    if (near(b, colours[c])) inkRef[c]++;
+                }
+            }
+        }
+        double share = (double) differ / ((long) w * h);
+        assertTrue(share < 0.005, what + ": " + differ + " pixels differ (" + share + ")");
+        for (int c = 0; c < colours.length; c++) {
+            assertTrue(Math.abs(inkFast[c] - inkRef[c]) <= 20 + inkRef[c] / 20,
+                    what + String.format(": ink of %06x: %d pixels fast, %d reference", colours[c], inkFast[c], inkRef[c]));
+        }
+        assertTrue(inkRef[0] > 100, what + ": the rate line is drawn");
+    }
+
+    private static boolean near(int argb, int rgb) {
+        return Math.abs(((argb >> 16) & 0xFF) - ((rgb >> 16) & 0xFF)) < 24 && Math.abs(((argb >> 8) & 0xFF) - ((rgb >> 8) & 0xFF)) < 24
+                && Math.abs((argb & 0xFF) - (rgb & 0xFF)) < 24;
     }
 
     /** A capture without CE marks or CNPs says so; so does one without frames; neither fails. */

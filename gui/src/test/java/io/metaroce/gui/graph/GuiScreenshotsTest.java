@@ -115,12 +115,13 @@ class GuiScreenshotsTest {
                     src.data().toArray(java.lang.foreign.ValueLayout.JAVA_BYTE)));
         }
         long t0 = l.getFirst().timeNanos();
-        // A switch pauses class 3 (the incast's priority) twice: 40 us and 25 us, each ended by an XON.
+        // The receiver's NIC (10.0.0.1, where the incast's frames go) pauses class 3 (the incast's priority) twice: 40 us
+        // and 25 us, each ended by an XON.
         for (long[] p : new long[][] {{60_000, 100_000}, {230_000, 255_000}}) {
             l.add(new io.metaroce.testsupport.PauseFrames.Frame(t0 + p[0], io.metaroce.testsupport.PauseFrames.pfc(
-                    io.metaroce.testsupport.PauseFrames.SWITCH_A, 0x08, 0, 0, 0, 65535)));
+                    0x020000000110L, 0x08, 0, 0, 0, 65535)));
             l.add(new io.metaroce.testsupport.PauseFrames.Frame(t0 + p[1], io.metaroce.testsupport.PauseFrames.pfc(
-                    io.metaroce.testsupport.PauseFrames.SWITCH_A, 0x08, 0, 0, 0, 0)));
+                    0x020000000110L, 0x08, 0, 0, 0, 0)));
         }
         l.sort((a, b) -> Long.compare(a.timeNanos(), b.timeNanos()));
         Path file = io.metaroce.testsupport.PauseFrames.write(tmp.resolve("rocev2-ecn-cnp-pfc.pcap"), l);
@@ -138,6 +139,41 @@ class GuiScreenshotsTest {
         Image tab = snap(robot, lastWindowRoot());
         Png.write(tab, DIR.resolve("gui-diagnosis-congestion-loop-ecn-cnp.png"));
         assertTrue(1 - Png.fraction(tab, 0xFFFFFF) > 0.02, "the rows show");
+    }
+
+    /**
+     * The Diagnosis window with an NCCL warning looked up (rocev2-retry-exhausted: the retry-exceeded warning of its
+     * dead QP's peer, built as NcclWarningTest's), and its Flow control tab on rocev2-pfc-storm: the storm's row names
+     * the QP it stops (priority 3) and not the priority-4 QP sent to the same NIC.
+     */
+    @Test
+    void diagnosisNcclLookupAndFlowControl(FxRobot robot) throws Exception {
+        GuiHarness.open(robot, ctx, "rocev2-retry-exhausted");
+        io.metaroce.gui.stats.DiagnosisWindow.View[] v = new io.metaroce.gui.stats.DiagnosisWindow.View[1];
+        robot.interact(() -> v[0] = io.metaroce.gui.stats.DiagnosisWindow.open(ctx, false));
+        GuiHarness.until("diagnosis", () -> v[0].result().get() != null);
+        robot.interact(() -> {
+            v[0].nccl().setText("NET/IB : Got completion from peer 192.168.0.9<7> with status=12 opcode=0 len=0 vendor err 129 "
+                    + "(Send) localGid ::ffff:10.0.0.1 remoteGids::ffff:10.0.0.2 hca mlx5_0");
+            v[0].nccl().fireEvent(new javafx.event.ActionEvent());
+        });
+        GuiHarness.until("lookup shown", () -> !v[0].lookup().getText().isEmpty());
+        robot.interact(() -> v[0].findings().getSelectionModel().select(0));
+        Image nccl = snap(robot, lastWindowRoot());
+        Png.write(nccl, DIR.resolve("gui-diagnosis-nccl-retry.png"));
+        assertTrue(v[0].lookup().getText().contains("IBV_WC_RETRY_EXC_ERR"), v[0].lookup().getText());
+        GuiHarness.closeWindows(robot);
+        GuiHarness.open(robot, ctx, "rocev2-pfc-storm");
+        robot.interact(() -> v[0] = io.metaroce.gui.stats.DiagnosisWindow.open(ctx, false));
+        GuiHarness.until("diagnosis", () -> v[0].result().get() != null && !v[0].pauses().getItems().isEmpty());
+        robot.interact(() -> {
+            v[0].tabs().getSelectionModel().select(io.metaroce.gui.stats.DiagnosisWindow.PAUSE_TAB);
+            v[0].pauses().getSelectionModel().select(0);
+        });
+        Image pauses = snap(robot, lastWindowRoot());
+        Png.write(pauses, DIR.resolve("gui-diagnosis-flow-control-pfc-storm.png"));
+        String stops = (String) v[0].pauses().getColumns().get(2).getCellData(0);
+        assertTrue(stops.startsWith("10.0.0.2>10.0.0.1/0x000017 (") && !stops.contains("0x00001c"), stops);
     }
 
     private Image congestionGraph(FxRobot robot) {

@@ -141,15 +141,15 @@ public final class PsnGraphBenchmark {
         System.exit(0);
     }
 
-    private static MouseEvent mouse(javafx.event.EventType<MouseEvent> type, double x, double y) {
+    static MouseEvent mouse(javafx.event.EventType<MouseEvent> type, double x, double y) {
         return new MouseEvent(type, x, y, x, y, MouseButton.PRIMARY, 1, false, false, false, false, true, false, false,
                 true, false, true, null);
     }
 
     /** Render-thread CPU of the frame latencies measured since the last report (software rasterisation). */
-    private static final java.util.List<Long> RENDER = new java.util.ArrayList<>();
+    static final java.util.List<Long> RENDER = new java.util.ArrayList<>();
 
-    private static void report(String what, long[] wall, long[] cpu) {
+    static void report(String what, long[] wall, long[] cpu) {
         long[] w = wall.clone(), c = cpu.clone();
         long[] r = RENDER.stream().skip(Math.max(0, RENDER.size() - wall.length)).mapToLong(Long::longValue).sorted().toArray();
         Arrays.sort(w);
@@ -159,7 +159,7 @@ public final class PsnGraphBenchmark {
                 r.length == 0 ? 0 : r[r.length / 2] / 1e6, w.length);
     }
 
-    private static long renderCpu() {
+    static long renderCpu() {
         for (long id : CPU.getAllThreadIds()) {
             var info = CPU.getThreadInfo(id);
             if (info != null && info.getThreadName().startsWith("QuantumRenderer")) return CPU.getThreadCpuTime(id);
@@ -168,7 +168,7 @@ public final class PsnGraphBenchmark {
     }
 
     /** Wall time from running action on the FX thread until the third pulse after it starts. */
-    private static long frameLatency(Runnable action) throws InterruptedException {
+    static long frameLatency(Runnable action) throws InterruptedException {
         CountDownLatch done = new CountDownLatch(1);
         long[] t = new long[2];
         long[] r0 = {renderCpu()};
@@ -193,7 +193,7 @@ public final class PsnGraphBenchmark {
         return t[1] - t[0];
     }
 
-    private static <T> T fx(Supplier<T> s) throws InterruptedException {
+    static <T> T fx(Supplier<T> s) throws InterruptedException {
         Object[] r = new Object[1];
         CountDownLatch l = new CountDownLatch(1);
         Platform.runLater(() -> {
@@ -206,7 +206,7 @@ public final class PsnGraphBenchmark {
         return t;
     }
 
-    private static <T> T waitFor(Supplier<T> s) throws InterruptedException {
+    static <T> T waitFor(Supplier<T> s) throws InterruptedException {
         while (true) {
             T t = fx(s);
             if (t != null) return t;

@@ -316,16 +316,67 @@ class DiagnosisWindowTest extends WindowTestBase {
         assertEquals(classes.get(0).get("source").asText(), row.get("source"));
         assertEquals(classes.get(0).get("frames").asLong(), ((Number) row.get("frames")).longValue());
         assertEquals(String.format(java.util.Locale.ROOT, ">=%.2f", classes.get(0).get("paused_share").asDouble() * 100),
-                v.pauses().getColumns().get(9).getCellData(0));
+                v.pauses().getColumns().get(10).getCellData(0));
         long storms = 0;
         for (JsonNode f : json.get("diagnosis").get("findings")) if (f.get("rule").asText().equals("pfc-pause-storm")) storms++;
         assertEquals(1, storms);
-        assertEquals(1, v.pauses().getColumns().get(11).getCellData(0));
+        assertEquals(1, v.pauses().getColumns().get(12).getCellData(0));
         robot.interact(() -> v.tabs().getSelectionModel().select(DiagnosisWindow.PAUSE_TAB));
         TableRow<?> r = robot.from(v.pauses()).lookup(".table-row-cell").match((TableRow<?> x) -> x.getIndex() == 0).query();
-        robot.doubleClickOn(r);
+        // On the row's Source cell (the row is wider than the window since the Stops column).
+        robot.doubleClickOn(r.localToScreen(40, r.getHeight() / 2), javafx.scene.input.MouseButton.PRIMARY);
         long first = DiagnosisWindow.findings(v.result().get(), row, "pfc-pause-storm").getFirst().evidence().getFirst();
         GuiHarness.until("storm's first frame selected", () -> ctx.selectedFrame() == first);
+    }
+
+    /**
+     * The Flow control tab names the flows each pause row stops: on rocev2-pfc-storm 10.0.0.1's NIC pauses class 3,
+     * which stops 10.0.0.2's QP (priority 3, sent to that NIC) and not 10.0.0.3's QP on priority 4, sent to the same
+     * NIC; on rocev2-pfc-heavy both QPs are on priority 3 and both are stopped. The frame counts are the frames of each
+     * flow sent to the pause's source (counted here from dissect's fields).
+     */
+    @Test
+    void flowControlRowsNameTheFlowsTheyStop(FxRobot robot) throws Exception {
+        for (String scenario : List.of("rocev2-pfc-storm", "rocev2-pfc-heavy")) {
+            DiagnosisWindow.View v = openOn(robot, scenario, false);
+            GuiHarness.until("pause rows of " + scenario, () -> !v.pauses().getItems().isEmpty());
+            java.util.Map<String, Object> row = v.pauses().getItems().getFirst();
+            assertEquals("02:00:00:00:01:10", row.get("source"));
+            assertEquals(3L, ((Number) row.get("class")).longValue());
+            // Per flow sent to the source: its frames, and the priority of its frames.
+            java.util.Map<String, long[]> sent = new java.util.TreeMap<>();
+            io.metaroce.dissector.Dissector dis = new io.metaroce.dissector.Dissector();
+            io.metaroce.dissector.Dissection d = new io.metaroce.dissector.Dissection();
+            io.metaroce.analysis.FrameFacts facts = new io.metaroce.analysis.FrameFacts();
+            for (int f = 1; f <= ctx.capture().frames(); f++) {
+                ctx.capture().index().dissect(f, dis, d);
+                facts.from(d);
+                if (!facts.roce || macOf(ctx, f) != 0x020000000110L) continue;
+                String id = new io.metaroce.analysis.FlowKey().set(facts.v6, facts.srcHi, facts.srcLo, facts.dstHi, facts.dstLo, facts.destQp).id();
+                sent.computeIfAbsent(id, k -> new long[] {facts.pcp, 0})[1]++;
+            }
+            assertEquals(2, sent.size(), scenario + ": two QPs send to 10.0.0.1");
+            String stops = (String) v.pauses().getColumns().get(2).getCellData(0);
+            int listed = 0;
+            for (java.util.Map.Entry<String, long[]> e : sent.entrySet()) {
+                String item = e.getKey() + String.format(java.util.Locale.ROOT, " (%,d frames)", e.getValue()[1]);
+                if (e.getValue()[0] == 3) {
+                    assertTrue(stops.contains(item), scenario + ": " + item + " in " + stops);
+                    listed++;
+                } else {
+                    assertFalse(stops.contains(e.getKey()), scenario + ": the priority-" + e.getValue()[0] + " QP " + e.getKey() + " in " + stops);
+                }
+            }
+            assertEquals(scenario.equals("rocev2-pfc-heavy") ? 2 : 1, listed, scenario + ": " + stops);
+            GuiHarness.closeWindows(robot);
+        }
+    }
+
+    private static long macOf(io.metaroce.gui.GuiContext ctx, int frame) {
+        byte[] b = ctx.capture().index().bytes(frame);
+        long m = 0;
+        for (int i = 0; i < 6; i++) m = (m << 8) | (b[i] & 0xFF);
+        return m;
     }
 
     private static String v(FxRobot robot) { return robot.lookup("#diagnosis-empty").queryLabeled().getText(); }
