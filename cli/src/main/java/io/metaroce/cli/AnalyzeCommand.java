@@ -228,7 +228,11 @@ public final class AnalyzeCommand implements Callable<Integer> {
         } catch (ClosedStdout e) {
             return 0; // the reader of our output went away (| head): stop quietly
         }
-        // Every readable frame was analyzed, but the capture is damaged: exit 2, as tshark does.
+        return damagedExit(result, file);
+    }
+
+    /** Every readable frame was analyzed, but the capture is damaged: its problems on stderr and exit 2, as tshark. */
+    private int damagedExit(AnalysisResult result, Path file) {
         Object problems = result.capture().get("capture_problems");
         if (problems instanceof List<?> l && !l.isEmpty()) {
             for (Object p : l) err.println("metaroce analyze: " + file + ": " + p);
@@ -293,12 +297,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
         } catch (ClosedStdout e) {
             return 0; // the reader of our output went away (| head): stop quietly
         }
-        Object problems = result.capture().get("capture_problems");
-        if (problems instanceof List<?> l && !l.isEmpty()) {
-            for (Object p : l) err.println("metaroce analyze: " + file + ": " + p);
-            return 2;
-        }
-        return 0;
+        return damagedExit(result, file);
     }
 
     /** Several captures, or a directory: {@link AnalyzeMany}. */
