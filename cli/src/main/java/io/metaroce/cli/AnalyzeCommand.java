@@ -235,7 +235,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
     private int damagedExit(AnalysisResult result, Path file) {
         Object problems = result.capture().get("capture_problems");
         if (problems instanceof List<?> l && !l.isEmpty()) {
-            for (Object p : l) err.println("metaroce analyze: " + file + ": " + p);
+            for (Object p : l) System.err.println("metaroce analyze: " + file + ": " + p);
             return 2;
         }
         return 0;
