@@ -61,7 +61,8 @@ public final class ExtractCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         PrintStream err = System.err;
-        String query = NcclOption.combine(nccl, this.query, spec.commandLine());
+        NcclOption.Lookup lookup = NcclOption.combine(nccl, this.query, spec.commandLine());
+        String query = lookup.query();
         if (nccl != null) err.println("metaroce extract: query from --nccl: " + FrontDoor.printable(query));
         FlowQuery q;
         try {
@@ -78,8 +79,10 @@ public final class ExtractCommand implements Callable<Integer> {
             return 2;
         }
         FlowExtract.Result r;
+        String timesHint = null;
         try (FlowIndex index = backend.open(false)) {
             long total = index.search(q, FlowSort.DEFAULT, 0).total();
+            if (total == 0) timesHint = lookup.timesHint(new SearchCommand.Counter(index));
             int n = (int) Math.min(limit != null ? limit : Integer.MAX_VALUE, total);
             List<FlowExtract.Flow> flows = index.search(q, FlowSort.DEFAULT, n).flows().stream().map(FlowExtract.Flow::of).toList();
             r = FlowExtract.write(index, flows, output);
@@ -100,6 +103,7 @@ public final class ExtractCommand implements Callable<Integer> {
         // As search says it: a query typed with full-width forms matched nothing because it is one plain word.
         String hint = r.flows() == 0 ? SearchCommand.fullWidthHint(query) : null;
         if (hint != null) err.println("metaroce extract: " + hint);
+        if (timesHint != null) err.println("metaroce extract: " + timesHint);
         return r.problems().isEmpty() ? 0 : 2;
     }
 }

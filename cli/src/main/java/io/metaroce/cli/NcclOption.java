@@ -1,6 +1,7 @@
 package io.metaroce.cli;
 
 import io.metaroce.analysis.diagnosis.NcclWarning;
+import io.metaroce.analysis.diagnosis.LogTime;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -55,11 +56,25 @@ final class NcclOption {
     }
 
     /**
+     * How far before a time-stamped warning a flow may have gone quiet and still be the one it names: NCCL and UCX
+     * report retry exhaustion after retry_cnt timeouts (seconds to minutes at the usual timeouts), and a ring-buffer
+     * capture may have rotated before that. What the window keeps out is the same QP number of another job hours or
+     * days away, which an index of many captures holds.
+     */
+    static final long BEFORE_NS = 3600L * 1_000_000_000L;
+    /** How far after it a flow may start: the log's and the capture's clocks disagree by a little. */
+    static final long AFTER_NS = 300L * 1_000_000_000L;
+    /** A time without a zone is some host's local time: any zone from UTC-12 to UTC+14 (the window widens by both). */
+    static final long ANY_ZONE_BEFORE_NS = 14 * 3600L * 1_000_000_000L, ANY_ZONE_AFTER_NS = 12 * 3600L * 1_000_000_000L;
+
+    /**
      * The flow-index query the warnings give: per warning its peer (the remote GID's address, as a source or
      * destination) and its local QP number (the destination QP of the flows towards it, the source QP of the flows it
-     * sends), ANDed; the warnings ORed. Null when none names an address or a QP number (a host-name peer only).
+     * sends), ANDed, and when the line has a time stamp the flows active near it (first packet before it, last one
+     * at most {@link #BEFORE_NS} earlier); the warnings ORed. Null when none names an address or a QP number (a
+     * host-name peer only).
      */
-    static String query(List<NcclWarning> warnings) {
+    static String query(List<NcclWarning> warnings, boolean byTime) {
         List<String> each = new ArrayList<>();
         for (NcclWarning w : warnings) {
             List<String> terms = new ArrayList<>();
@@ -81,29 +96,60 @@ final class NcclOption {
                 qpTerms.add("dest_qp:" + r + " OR peer:*" + r);
             }
             if (!qpTerms.isEmpty()) terms.add("(" + String.join(" OR ", qpTerms) + ")");
-            if (!terms.isEmpty()) {
-                String t = String.join(" AND ", terms);
-                if (!each.contains(t)) each.add(t);
-            }
+            if (terms.isEmpty()) continue;   // a time alone names no flow
+            if (byTime && w.loggedAt() != null) terms.add(activeNear(w.loggedAt()));
+            String t = String.join(" AND ", terms);
+            if (!each.contains(t)) each.add(t);
         }
         if (each.isEmpty()) return null;
         return each.size() == 1 ? each.get(0) : "(" + String.join(") OR (", each) + ")";
     }
 
-    /** The query a search or extract runs: the warnings' AND the one given (either may be absent, not both). */
-    static String combine(String nccl, String query, CommandLine cl) {
+    /** The flows active near a logged time: started before it (plus clock skew), still sending within the window before it. */
+    private static String activeNear(LogTime t) {
+        long before = t.zoned() ? BEFORE_NS : BEFORE_NS + ANY_ZONE_BEFORE_NS;
+        long after = t.zoned() ? AFTER_NS : AFTER_NS + ANY_ZONE_AFTER_NS;
+        // Whole seconds in the index's time syntax, widened outwards (the window only ever grows by the rounding).
+        String from = new LogTime(t.epochNs() - before, true).text(), to = new LogTime(t.epochNs() + after + 999_999_999L, true).text();
+        return "first:[* TO " + to + "] AND last:[" + from + " TO *]";
+    }
+
+    /**
+     * The query a search or extract runs: the warnings' AND the one given (either may be absent, not both); and,
+     * when the warnings' time stamps narrowed it, the same query without them (null otherwise), to say so when the
+     * times kept out every flow the warnings name.
+     */
+    record Lookup(String query, String withoutTimes) {
+        /**
+         * For a lookup that found nothing: how many flows it finds without the times, as a line for stderr (null when
+         * the times kept nothing out).
+         */
+        String timesHint(java.util.function.ToLongFunction<String> count) {
+            if (withoutTimes == null) return null;
+            long n = count.applyAsLong(withoutTimes);
+            if (n == 0) return null;
+            return "the warning's time stamp kept out the " + n + " flow" + (n == 1 ? "" : "s") + " it names otherwise (none was "
+                    + "active in the hour before it, in any time zone when the log names none): an older job's QP, or a capture that ended long before; to see "
+                    + "them, drop the time stamp from the line or search '" + withoutTimes + "'";
+        }
+    }
+
+    static Lookup combine(String nccl, String query, CommandLine cl) {
         if (nccl == null && query == null) {
             throw new ParameterException(cl, "no query given (e.g. 'naks:>5', or '*:*' for every flow, or --nccl WARNING)");
         }
-        String fromWarnings = null;
-        if (nccl != null) {
-            fromWarnings = query(read(nccl, cl));
-            if (fromWarnings == null) {
-                throw new ParameterException(cl, "--nccl: the warning names its peer by host name only and no qp_num: "
-                        + "search by the peer's RoCE address (src:IP OR dst:IP)");
-            }
+        if (nccl == null) return new Lookup(query, null);
+        List<NcclWarning> warnings = read(nccl, cl);
+        String fromWarnings = query(warnings, true);
+        if (fromWarnings == null) {
+            throw new ParameterException(cl, "--nccl: the warning names its peer by host name only and no qp_num: "
+                    + "search by the peer's RoCE address (src:IP OR dst:IP)");
         }
-        if (fromWarnings == null) return query;
+        String untimed = query(warnings, false);
+        return new Lookup(and(fromWarnings, query), untimed.equals(fromWarnings) ? null : and(untimed, query));
+    }
+
+    private static String and(String fromWarnings, String query) {
         return query == null ? fromWarnings : "(" + fromWarnings + ") AND (" + query + ")";
     }
 

@@ -100,7 +100,8 @@ public final class SearchCommand implements Callable<Integer> {
         if ((top == null) != (by == null)) throw new ParameterException(spec.commandLine(), "--top and --by go together (--top dest_qp --by naks)");
         // --top's values are ordered by their --by sums: a --sort beside it was ignored without a word.
         if (top != null && sort != null) throw new ParameterException(spec.commandLine(), "--sort orders flows, --top lists values by their --by sums: give one");
-        String query = NcclOption.combine(nccl, this.query, spec.commandLine());
+        NcclOption.Lookup lookup = NcclOption.combine(nccl, this.query, spec.commandLine());
+        String query = lookup.query();
         if (nccl != null) err.println("metaroce search: query from --nccl: " + FrontDoor.printable(query));
         FlowQuery q;
         try {
@@ -134,6 +135,7 @@ public final class SearchCommand implements Callable<Integer> {
         if (n == 0 && top != null) throw new ParameterException(spec.commandLine(), "--limit must be at least 1 with --top, not 0");
         Writer out = new BufferedWriter(new OutputStreamWriter(new ClosedStdout.Guard(System.out), StandardCharsets.UTF_8), 1 << 16);
         boolean none;
+        String timesHint = null;
         try (FlowIndex index = backend.open(false)) {
             if (group != null) {
                 List<FacetBucket> buckets = index.top(group, counter, n, q);
@@ -144,6 +146,7 @@ public final class SearchCommand implements Callable<Integer> {
                 flows(out, form, q, r);
                 none = r.total() == 0;
             }
+            if (none) timesHint = lookup.timesHint(new Counter(index));
             out.flush();
         } catch (IndexFormatException e) {
             err.println("metaroce search: " + e.getMessage());
@@ -162,7 +165,24 @@ public final class SearchCommand implements Callable<Integer> {
         }
         String hint = none ? fullWidthHint(query) : null;
         if (hint != null) err.println("metaroce search: " + hint);
+        if (timesHint != null) err.println("metaroce search: " + timesHint);
         return 0;
+    }
+
+    /** The number of flows a query finds (for {@link NcclOption.Lookup#timesHint}); 0 for one the index refuses. */
+    static final class Counter implements java.util.function.ToLongFunction<String> {
+        private final FlowIndex index;
+
+        Counter(FlowIndex index) { this.index = index; }
+
+        @Override
+        public long applyAsLong(String query) {
+            try {
+                return index.search(FlowQueryParser.parse(query), FlowSort.DEFAULT, 0).total();
+            } catch (QuerySyntaxException | IOException e) {
+                return 0;
+            }
+        }
     }
 
     /**

@@ -144,6 +144,33 @@ class QuerySweepIT {
             assertTrue(r.err().contains("query from --nccl: ((src:10.0.0.2 OR dst:10.0.0.2)) AND (naks:>0)"), r.show());
             for (var f : json(r).get("flows")) assertTrue(f.get("naks").asInt() > 0, r.show());
         });
+        // A time stamp on the line narrows to the flows active near it (the sample's flows: 2026-01-01T00:00:00Z):
+        // what the same QP number of a job days away would not be.
+        add("search --nccl, time-stamped", Call.of("search", "--index", index, "--nccl", "2026-01-01T00:00:30Z " + warn, "-T", "json"), r -> {
+            assertEquals(0, r.exit(), r.show());
+            assertTrue(r.err().contains("query from --nccl: (src:10.0.0.2 OR dst:10.0.0.2) AND first:[* TO 2026-01-01T00:05:30Z] "
+                    + "AND last:[2025-12-31T23:00:30Z TO *]"), r.show());
+            assertTrue(json(r).get("total").asInt() > 0, r.show());
+        });
+        String dayLater = "[1767355200.0] " + warn;   // 2026-01-02T12:00:00Z, UCX's epoch form
+        add("search --nccl, time-stamped a day later", Call.of("search", "--index", index, "--nccl", dayLater, "-T", "json"), r -> {
+            assertEquals(0, r.exit(), r.show());
+            assertEquals(0, json(r).get("total").asInt(), r.show());
+            assertTrue(r.err().matches("(?s).*metaroce search: the warning's time stamp kept out the [1-9][0-9]* flows? it names "
+                    + "otherwise .* search '\\(src:10\\.0\\.0\\.2 OR dst:10\\.0\\.0\\.2\\)'\\n"), r.show());
+        });
+        // No zone: any zone's local time, so ten hours off still finds them.
+        add("search --nccl, local time stamp", Call.of("search", "--index", index, "--nccl", "[2026-01-01 10:00:00] " + warn, "-T", "json"), r -> {
+            assertEquals(0, r.exit(), r.show());
+            assertTrue(r.err().contains("AND first:[* TO 2026-01-01T22:05:00Z] AND last:[2025-12-31T19:00:00Z TO *]"), r.show());
+            assertTrue(json(r).get("total").asInt() > 0, r.show());
+        });
+        add("extract --nccl, time-stamped a day later", Call.of("extract", "--index", index, "--nccl", dayLater, "-w",
+                tmp.resolve("nccl-none.pcapng").toString()), r -> {
+            assertEquals(0, r.exit(), r.show());
+            assertTrue(r.err().contains("metaroce extract: 0 packets of 0 flows written to "), r.show());
+            assertTrue(r.err().contains("metaroce extract: the warning's time stamp kept out the "), r.show());
+        });
         Path out = tmp.resolve("nccl.pcapng");
         add("extract --nccl WARNING", Call.of("extract", "--index", index, "--nccl", warn, "-w", out.toString()), r -> {
             assertEquals(0, r.exit(), r.show());

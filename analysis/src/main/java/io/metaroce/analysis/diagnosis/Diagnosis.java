@@ -159,6 +159,25 @@ public record Diagnosis(List<Finding> findings, HangSnapshot hang, List<Map<Stri
         return m;
     }
 
+    /**
+     * Where a warning's time stamp falls against the capture: an operator pairing a job's log with a capture wants to
+     * know at once whether the capture can hold what led to the warning (it must start before the warning).
+     */
+    private String loggedWhen(LogTime t) {
+        if (firstNs < 0) return "";
+        String first = new LogTime(firstNs, true).describe();
+        if (!t.zoned()) return "; the capture's first frame is at " + first;
+        long d = t.epochNs() - firstNs;
+        String gap = span(Math.abs(d));
+        return d < 0 ? ", " + gap + " before the capture's first frame (" + first + "): the capture cannot hold what led to it"
+                : ", " + gap + " after the capture's first frame (" + first + ")";
+    }
+
+    private static String span(long ns) {
+        double s = ns / 1e9;
+        return s < 120 ? String.format("%.6f s", s) : s < 7200 ? String.format("%.1f min", s / 60) : String.format("%.1f h", s / 3600);
+    }
+
     /** The text section of {@code analyze -T text}. */
     public void appendText(Appendable out) throws IOException {
         out.append("\nDiagnosis\n=========\n");
@@ -171,6 +190,7 @@ public record Diagnosis(List<Finding> findings, HangSnapshot hang, List<Map<Stri
             out.append(w.kind()).append(nccl.size() > 1 ? " " + (i + 1) + " of " + nccl.size() : "").append(": ")
                     .append(w.describe()).append('\n');
             out.append("    ").append(w.meaning()).append('\n');
+            if (w.loggedAt() != null) out.append("    logged at ").append(w.loggedAt().describe()).append(loggedWhen(w.loggedAt())).append('\n');
             if (w.peerAddresses().isEmpty() && w.peer() != null) {
                 out.append("    the peer is named by host name only: give its RoCE address with --peer\n");
             } else if (w.peerAddresses().isEmpty()) {

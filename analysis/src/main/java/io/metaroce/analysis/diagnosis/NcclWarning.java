@@ -45,9 +45,12 @@ import java.util.regex.Pattern;
  * @param hca the NIC ({@code hca mlx5_1}, UCX's {@code mlx5_0:1}), null when not printed
  * @param remoteQp the remote QP number (UCX's {@code rqpn}), null when not printed
  * @param syndrome the mlx5 CQE syndrome (UCX's {@code synd}), null when not printed
+ * @param loggedAt the time stamp the line starts with (UCX's, or one a logger or {@code kubectl logs --timestamps}
+ *                 put there), null when none
  */
 public record NcclWarning(String line, Integer status, Integer vendorErr, String request, String peer, String localGid,
-                          String remoteGid, Integer qpNum, String hca, Integer remoteQp, Integer syndrome) {
+                          String remoteGid, Integer qpNum, String hca, Integer remoteQp, Integer syndrome,
+                          LogTime loggedAt) {
 
     private static final Pattern PEER = Pattern.compile("from peer (\\S+?)(?:<\\d+>)?(?:\\s|$)");
     private static final Pattern PEER_PRINTED = Pattern.compile("from peer (\\S+?)(?:\\s|$)");
@@ -76,14 +79,15 @@ public record NcclWarning(String line, Integer status, Integer vendorErr, String
         if (!completion && !ncclCqe) return null;
         String peer = group(PEER_PRINTED, l);
         return new NcclWarning(l, integer(STATUS, l), integer(VENDOR, l), group(REQUEST, l), peer,
-                group(LOCAL_GID, l), group(REMOTE_GID, l), qpNumber(integer(QP_NUM, l)), group(HCA, l), null, null);
+                group(LOCAL_GID, l), group(REMOTE_GID, l), qpNumber(integer(QP_NUM, l)), group(HCA, l), null, null,
+                LogTime.of(l));
     }
 
     /** UCX's error CQE line (the QP on it, or on the line after it: {@link #withQpLine}). */
     private static NcclWarning ucx(String l, Matcher cqe) {
         int synd = Integer.parseInt(last(cqe.group(1)), 16), vend = Integer.parseInt(last(cqe.group(2)), 16);
         return new NcclWarning(l, statusOfSyndrome(synd), vend, null, null, null, group(UCX_DGID, l), hex(UCX_QP, l),
-                group(UCX_DEVICE, l), hex(UCX_RQPN, l), synd);
+                group(UCX_DEVICE, l), hex(UCX_RQPN, l), synd, LogTime.of(l));
     }
 
     /** UCX's line after the error CQE: this warning with the QP, remote QP and GID it names; null when it is not one. */
@@ -92,7 +96,7 @@ public record NcclWarning(String line, Integer status, Integer vendorErr, String
         Integer qp = hex(UCX_QP, n);
         if (syndrome == null || qpNum != null || qp == null || UCX_CQE.matcher(n).find()) return null;
         return new NcclWarning(line + "\n" + n, status, vendorErr, request, peer, localGid, group(UCX_DGID, n), qp, hca,
-                hex(UCX_RQPN, n), syndrome);
+                hex(UCX_RQPN, n), syndrome, loggedAt);
     }
 
     /**
@@ -249,6 +253,7 @@ public record NcclWarning(String line, Integer status, Integer vendorErr, String
         m.put("remote_qp", remoteQp);
         m.put("syndrome", syndrome);
         m.put("peer_addresses", peerAddresses());
+        m.put("logged_at", loggedAt == null ? null : loggedAt.text());
         m.put("line", line);
         return m;
     }

@@ -172,6 +172,19 @@ class NcclWarningTest {
         assertTrue(byUcx.flows().containsKey(dead), byUcx.flows().toString());
         assertTrue(byPeer.flows().keySet().containsAll(byUcx.flows().keySet()));
         assertTrue(byUcx.findings().stream().anyMatch(f -> f.subject().equals(dead)));
+        // A time stamp on the line: the report says where it falls against the capture (the sample starts 2026-01-01).
+        NcclWarning late = NcclWarning.parse("2026-01-01T00:03:00Z " + w.line());
+        assertEquals(new LogTime(1_767_225_780_000_000_000L, true), late.loggedAt());
+        StringBuilder text = new StringBuilder();
+        new DiagnosisOptions(null, null, null, Diagnoser.DEFAULT_PFC_WATCHDOG_NS, List.of(late)).apply(run.diagnosis()).appendText(text);
+        assertTrue(text.toString().matches("(?s).*\\n    logged at 2026-01-01T00:03:00.000000Z, 3\\.0 min after the capture's "
+                + "first frame \\(2026-01-01T00:00:00\\.\\d{6}Z\\)\\n.*"), text.toString());
+        NcclWarning early = NcclWarning.parse("[1767225000.5] " + w.line());
+        text.setLength(0);
+        new DiagnosisOptions(null, null, null, Diagnoser.DEFAULT_PFC_WATCHDOG_NS, List.of(early)).apply(run.diagnosis()).appendText(text);
+        assertTrue(text.toString().contains("before the capture's first frame") && text.toString().contains("cannot hold"), text.toString());
+        assertEquals("2026-01-01T00:03:00Z", late.toJsonMap().get("logged_at"));
+        assertNull(w.toJsonMap().get("logged_at"));
         // --qp given with the warning replaces its QP key (none here): flows with that QPN towards the peer only.
         Integer qpn = Integer.parseInt(dead.substring(dead.indexOf("/0x") + 3), 16);
         Diagnosis narrowed = new DiagnosisOptions(null, qpn, null, Diagnoser.DEFAULT_PFC_WATCHDOG_NS, List.of(w)).apply(run.diagnosis());
