@@ -147,6 +147,7 @@ public record Diagnosis(List<Finding> findings, HangSnapshot hang, List<Map<Stri
                 List<Object> w = new ArrayList<>();
                 for (NcclWarning x : nccl) w.add(x.toJsonMap());
                 l.put("nccl", w);
+                if (firstLogged() >= 0) l.put("nccl_first_logged", firstLogged());   // its index in nccl
             }
             m.put("lookup", l);
         }
@@ -157,6 +158,22 @@ public record Diagnosis(List<Finding> findings, HangSnapshot hang, List<Map<Stri
         m.put("time_split", timeSplit);
         if (framesNotDiagnosed > 0) m.put("frames_not_diagnosed", framesNotDiagnosed);
         return m;
+    }
+
+    /**
+     * Of several warnings, the one logged first (its index), when each has a time stamp of the same kind (all with a
+     * zone or all without): a job's first error is the cause, the flushed requests after it (status 5) are not. -1
+     * otherwise.
+     */
+    private int firstLogged() {
+        if (nccl.size() < 2) return -1;
+        int first = -1;
+        for (int i = 0; i < nccl.size(); i++) {
+            LogTime t = nccl.get(i).loggedAt();
+            if (t == null || t.zoned() != nccl.get(0).loggedAt().zoned()) return -1;
+            if (first < 0 || t.epochNs() < nccl.get(first).loggedAt().epochNs()) first = i;
+        }
+        return first;
     }
 
     /**
@@ -185,9 +202,11 @@ public record Diagnosis(List<Finding> findings, HangSnapshot hang, List<Map<Stri
             out.append("Note: ").append(Long.toString(framesNotDiagnosed)).append(" frames of QPs beyond the first ")
                     .append("diagnosed ones were not diagnosed (bounded per-QP state)\n");
         }
+        int first = firstLogged();
         for (int i = 0; i < nccl.size(); i++) {
             NcclWarning w = nccl.get(i);
-            out.append(w.kind()).append(nccl.size() > 1 ? " " + (i + 1) + " of " + nccl.size() : "").append(": ")
+            out.append(w.kind()).append(nccl.size() > 1 ? " " + (i + 1) + " of " + nccl.size() : "")
+                    .append(i == first ? " (the first logged: the others may be its consequences)" : "").append(": ")
                     .append(w.describe()).append('\n');
             out.append("    ").append(w.meaning()).append('\n');
             if (w.loggedAt() != null) out.append("    logged at ").append(w.loggedAt().describe()).append(loggedWhen(w.loggedAt())).append('\n');

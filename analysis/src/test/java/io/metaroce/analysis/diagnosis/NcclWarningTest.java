@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -184,6 +185,16 @@ class NcclWarningTest {
         new DiagnosisOptions(null, null, null, Diagnoser.DEFAULT_PFC_WATCHDOG_NS, List.of(early)).apply(run.diagnosis()).appendText(text);
         assertTrue(text.toString().contains("before the capture's first frame") && text.toString().contains("cannot hold"), text.toString());
         assertEquals("2026-01-01T00:03:00Z", late.toJsonMap().get("logged_at"));
+        // Several time-stamped warnings: the one logged first is named (a job's first error is the cause).
+        text.setLength(0);
+        Diagnosis two = new DiagnosisOptions(null, null, null, Diagnoser.DEFAULT_PFC_WATCHDOG_NS, List.of(late, early)).apply(run.diagnosis());
+        two.appendText(text);
+        assertTrue(text.toString().contains("NCCL warning 2 of 2 (the first logged: the others may be its consequences): "), text.toString());
+        assertFalse(text.toString().contains("1 of 2 (the first"), text.toString());
+        assertEquals(1, ((Map<?, ?>) two.toJsonMap().get("lookup")).get("nccl_first_logged"));
+        text.setLength(0);
+        new DiagnosisOptions(null, null, null, Diagnoser.DEFAULT_PFC_WATCHDOG_NS, List.of(late, w)).apply(run.diagnosis()).appendText(text);
+        assertFalse(text.toString().contains("the first logged"), "one without a time stamp: no order to tell");
         assertNull(w.toJsonMap().get("logged_at"));
         // --qp given with the warning replaces its QP key (none here): flows with that QPN towards the peer only.
         Integer qpn = Integer.parseInt(dead.substring(dead.indexOf("/0x") + 3), 16);
