@@ -176,6 +176,11 @@ public record Diagnosis(List<Finding> findings, HangSnapshot hang, List<Map<Stri
         return first;
     }
 
+    /** When a warning was logged and where that falls against the capture ("logged at ..."), null without a time stamp. */
+    public String logged(NcclWarning w) {
+        return w.loggedAt() == null ? null : "logged at " + w.loggedAt().describe() + loggedWhen(w.loggedAt());
+    }
+
     /**
      * Where a warning's time stamp falls against the capture: an operator pairing a job's log with a capture wants to
      * know at once whether the capture can hold what led to the warning (it must start before the warning).
@@ -209,7 +214,7 @@ public record Diagnosis(List<Finding> findings, HangSnapshot hang, List<Map<Stri
                     .append(i == first ? " (the first logged: the others may be its consequences)" : "").append(": ")
                     .append(w.describe()).append('\n');
             out.append("    ").append(w.meaning()).append('\n');
-            if (w.loggedAt() != null) out.append("    logged at ").append(w.loggedAt().describe()).append(loggedWhen(w.loggedAt())).append('\n');
+            if (w.loggedAt() != null) out.append("    ").append(logged(w)).append('\n');
             if (w.peerAddresses().isEmpty() && w.peer() != null) {
                 out.append("    the peer is named by host name only: give its RoCE address with --peer\n");
             } else if (w.peerAddresses().isEmpty()) {
