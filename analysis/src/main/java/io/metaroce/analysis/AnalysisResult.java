@@ -90,7 +90,7 @@ public final class AnalysisResult {
         pauseRuns = java.util.Collections.unmodifiableList(e.pauseRuns());
         congestionLoop = CongestionLoop.report(e.flowList(), e.settings(), e.lastNs);
         steps = e.steps();
-        recovery = Recovery.report(e.flowList());
+        recovery = Recovery.report(e.flowList(), ev.recovery);
     }
 
     /**

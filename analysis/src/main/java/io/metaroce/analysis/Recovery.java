@@ -271,9 +271,26 @@ final class Recovery {
         }
     }
 
-    /** Per sending host, over its RoCEv2 QP directions with a NAK or timeout go-back; null when none had either. */
-    static Map<String, Object> report(List<Flow> flows) {
+    /** An evicted flow's figures go into its host's (the counts, medians' samples and evidence kept; its id listed). */
+    static void fold(Map<String, Host> hosts, Flow fl) {
+        Host h = hosts.get(fl.key.src());
+        if (h == null) hosts.put(fl.key.src(), h = new Host(fl.key.src()));
+        h.add(fl, fl.recovery);
+    }
+
+    /**
+     * Per sending host, over its RoCEv2 QP directions with a NAK or timeout go-back, those evicted included
+     * (evicted: their hosts' folded figures, or null); null when none had either.
+     */
+    static Map<String, Object> report(List<Flow> flows, Map<String, Host> evicted) {
         Map<String, Host> hosts = new LinkedHashMap<>();
+        if (evicted != null) {
+            for (Host e : evicted.values()) {
+                Host h = new Host(e.ip);
+                h.merge(e);
+                hosts.put(e.ip, h);
+            }
+        }
         for (int i = 0; i < flows.size(); i++) {
             Flow fl = flows.get(i);
             State s = fl.recovery;
@@ -291,7 +308,7 @@ final class Recovery {
     }
 
     /** One sending host's figures. */
-    private static final class Host {
+    static final class Host {
         final String ip;
         final List<String> qps = new ArrayList<>();
         final List<Long> evidence = new ArrayList<>();
@@ -304,7 +321,8 @@ final class Recovery {
         Host(String ip) { this.ip = ip; }
 
         void add(Flow fl, State s) {
-            qps.add(fl.id);
+            // The report names the first 16: an evicted host's list must not grow with its flows.
+            if (qps.size() < 16) qps.add(fl.id);
             naks += s.naks;
             same += s.same;
             earlier += s.earlier;
@@ -333,6 +351,36 @@ final class Recovery {
             else if (fl.view == View.RECEIVER) receiverTap = true;
         }
 
+        /** Adds another accumulation of the same host (the evicted flows' figures). */
+        void merge(Host o) {
+            for (int i = 0; i < o.qps.size() && qps.size() < 16; i++) qps.add(o.qps.get(i));
+            naks += o.naks;
+            same += o.same;
+            earlier += o.earlier;
+            earlierMessageStart += o.earlierMessageStart;
+            later += o.later;
+            ignored += o.ignored;
+            ignoredWaitNs += o.ignoredWaitNs;
+            if (o.timerNs > 0 && (timerNs == 0 || o.timerNs < timerNs)) timerNs = o.timerNs;
+            if (o.firstIgnoredNs != 0 && (firstIgnoredNs == 0 || o.firstIgnoredNs < firstIgnoredNs)) firstIgnoredNs = o.firstIgnoredNs;
+            notJudged += o.notJudged;
+            open += o.open;
+            wastedPsns += o.wastedPsns;
+            wastedBytes += o.wastedBytes;
+            timeouts += o.timeouts;
+            timeoutsFromOldest += o.timeoutsFromOldest;
+            timeoutsEarlier += o.timeoutsEarlier;
+            timeoutsLater += o.timeoutsLater;
+            extraPsns.addAll(o.extraPsns);
+            response.addAll(o.response);
+            packets += o.packets;
+            messages += o.messages;
+            if (o.firstWrongNs != 0 && (firstWrongNs == 0 || o.firstWrongNs < firstWrongNs)) firstWrongNs = o.firstWrongNs;
+            for (int i = 0; i < o.evidence.size() && evidence.size() < 8; i++) evidence.add(o.evidence.get(i));
+            senderTap |= o.senderTap;
+            receiverTap |= o.receiverTap;
+        }
+
         /** The behaviour most of the judged NAKs (else timeouts) show; unknown when nothing is judged or no kind leads. */
         String verdict() {
             long judged = same + earlier + later + ignored;
@@ -354,7 +402,7 @@ final class Recovery {
         Map<String, Object> toMap() {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("sender", ip);
-            m.put("qps", qps.size() <= 16 ? qps : qps.subList(0, 16));
+            m.put("qps", qps);
             m.put("tap", senderTap ? "sender" : receiverTap ? "receiver" : "mirror");
             m.put("naks", naks);
             m.put("from_nak_psn", same);

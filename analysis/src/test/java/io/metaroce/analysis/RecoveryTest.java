@@ -205,6 +205,24 @@ class RecoveryTest {
     }
 
     @Test
+    void anEvictedFlowKeepsItsRecoveryFigures() {
+        // The message-start NIC's QP, then eight other QPs: with a bound of 4 flows the first is evicted.
+        Cap c = new Cap();
+        for (int i = 0; i < 3; i++) episode(c, 100 + 8 * i, 100 + 8 * i + 4, true);
+        for (int q = 0; q < 8; q++) c.add(US, Pkt.of(WRITE_FIRST).from(A, B).qp(0x300 + q).psn(1).payload(256));
+        Cap.Run r = c.analyze(AnalysisSettings.DEFAULT.withTap(AnalysisSettings.Tap.parse("host:" + A)).withMaxFlows(4));
+        for (FlowSummary f : r.result.flows()) assertTrue(!f.id().endsWith("/0x000201"), "not evicted: " + f.id());
+        Map<String, Object> m = sender(r);
+        assertEquals(3L, m.get("naks"), "" + m);
+        assertEquals(3L, m.get("earlier_message_start"));
+        assertEquals(6L, m.get("wasted_psns"));
+        assertEquals(2L, m.get("extra_psns_median"));
+        assertEquals("go-back-message-start", m.get("verdict"));
+        assertEquals(List.of(A + ">" + B + "/0x000201"), m.get("qps"));
+        assertEquals("nic-resend-before-nak-psn", findings(r).get(0).rule());
+    }
+
+    @Test
     void aSlowAnswerWithNoTimerToCompareIsStillAnAnswer() {
         // One NAK answered 80 us later and no timer shown: a slow NIC, not a proven timer.
         Map<String, Object> m = sender(timerAnswers(1, 80 * US));
