@@ -97,6 +97,7 @@ final class Acknowledgements {
             case 0 -> {
                 fl.acks++;
                 cover(fl, f, u + 1, true);
+                if (fl.recovery != null) Recovery.acked(fl, f.timeNs, u);
             }
             case 1 -> {
                 cover(fl, f, u, true);

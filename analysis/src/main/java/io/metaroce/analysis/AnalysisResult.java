@@ -24,6 +24,8 @@ public final class AnalysisResult {
 
     AnalysisResult(AnalysisEngine e, long ifDropped, long osDropped) {
         long captureGaps = 0, networkLosses = 0, gapPsns = 0, unique = 0, rtx = 0, cmFlows = 0;
+        // Recovery judges its last undecided NAK answers by the host's timer: it may correct the flows' cause counts.
+        Recovery.settle(e.flowList());
         for (Flow f : e.flowList()) {
             if (f.packets == 0) continue;
             FlowSummary m = flow(f);
@@ -88,7 +90,7 @@ public final class AnalysisResult {
         pauseRuns = java.util.Collections.unmodifiableList(e.pauseRuns());
         congestionLoop = CongestionLoop.report(e.flowList(), e.settings(), e.lastNs);
         steps = e.steps();
-        recovery = Recovery.report(e.flowList());
+        recovery = Recovery.report(e.flowList(), ev.recovery);
     }
 
     /**

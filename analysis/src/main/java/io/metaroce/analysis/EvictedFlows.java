@@ -8,6 +8,8 @@ final class EvictedFlows {
     /** Evicted flows that had packets (flows known only from CM are not counted, as in the flow list). */
     long flows;
     long captureGaps, networkLosses, gapPsns, uniquePackets, retransmitted, pairedByCm;
+    /** The recovery figures of evicted RoCEv2 flows, per sending host (grows with hosts, not flows), or null. */
+    java.util.Map<String, Recovery.Host> recovery;
 
     void add(Flow f) {
         if (f.packets == 0) return;
@@ -18,5 +20,9 @@ final class EvictedFlows {
         uniquePackets += f.dataPackets - f.retransmitted - f.duplicates - f.readResponses;
         retransmitted += f.retransmitted;
         if ("cm".equals(f.pairedBy)) pairedByCm++;
+        if (f.recovery != null) {
+            if (recovery == null) recovery = new java.util.LinkedHashMap<>();
+            Recovery.fold(recovery, f);
+        }
     }
 }

@@ -13,7 +13,12 @@ import java.util.Map;
  * from p (the responder's expected PSN) after the NAK and from the oldest unacknowledged PSN after a timeout.
  * Starting earlier resends packets the NAK already acknowledged (a NIC going back to the message's first packet
  * never finishes a long message at modest loss: the SIGCOMM'16 "RDMA transport livelock"); starting later leaves a
- * hole only a timeout fills; answering no NAK makes every loss cost a timeout.
+ * hole only a timeout fills; answering no NAK makes every loss cost a timeout. A NAK is ignored when its first
+ * resend is the timer's: it came as long after the timer's restart (the last acknowledgement that moved the oldest
+ * PSN, or the timer's own go-back) as the timer the flow's timeouts show, and 8 round trips or more after the NAK (a
+ * NIC answers within a round trip or so); or 100 us and 32 round trips after it whatever the timer. A timer shorter
+ * than 100 us is learned from the flow's timeouts, or from two slow answers as long after their restarts (the first
+ * is counted again then), or at the end from the host's other QPs. The resend run of an ignored NAK is a timeout.
  *
  * <p>State per RoCEv2 QP direction ({@link State}, made at its first NAK or timeout go-back): a flow that never sees
  * either pays one null check per retransmission. MetaRoCE recovers by SACK/NACK selective repeat: out of scope.
@@ -26,6 +31,14 @@ final class Recovery {
 
     /** A resend at least this long after the NAK (and 32 round trips) answered the sender's timer, not the NAK. */
     static final long IGNORED_MIN_NS = 100_000;
+    /**
+     * A resend this many round trips after the NAK is slow for an answer: when it also comes at the flow's timer
+     * (the time since the last progress equals the timer its other timeouts show) the NAK was ignored.
+     */
+    static final int SLOW_RTTS = 8;
+    /** How far a resend may be from the learned timer and still be the timer's: this share of it, 2 us at least. */
+    static final int TIMER_TOLERANCE_DIV = 8;
+    static final long TIMER_TOLERANCE_MIN_NS = 2_000;
     /** Samples kept per QP direction for the medians (extra PSNs, NAK -> resend time); later ones are counted only. */
     static final int MAX_SAMPLES = 1024;
 
@@ -37,6 +50,19 @@ final class Recovery {
         long wasteToU = Long.MIN_VALUE;
         long naks, same, earlier, earlierMessageStart, later, ignored, notJudged, wastedPsns, wastedBytes;
         long timeouts, timeoutsFromOldest, timeoutsEarlier, timeoutsLater;
+        /** Sum of the NAK -> resend waits of the ignored NAKs (what ignoring them cost). */
+        long ignoredWaitNs, firstIgnoredNs;
+        /** Highest PSN acknowledged (unwrapped) and when the timer last restarted (progress or its own go-back). */
+        long ackedU = Long.MIN_VALUE, timerBaseNs;
+        /** The retransmission timer the flow showed (time from the timer's restart to its go-back), 0 unknown. */
+        long timerNs;
+        /**
+         * A slow answer judged before any timer was known (kept as an answer): when a later timer go-back came as long
+         * after its timer restart, it was the timer's too and is counted again as ignored (its copies as a timeout).
+         */
+        boolean cand;
+        long candSinceNs, candLat, candFrame, candNakNs, candCopies;
+        Flow.Episode candEpi;
         final Latency extraPsns = new Latency(), response = new Latency();
         long firstWrongNs;
         final List<Long> evidence = new ArrayList<>();
@@ -50,10 +76,67 @@ final class Recovery {
         if (s.nakU == u) return; // the responder repeating itself: the first NAK is the one the sender must answer
         if (s.nakU != Long.MIN_VALUE) s.notJudged++; // a new NAK before any resend answered the previous one
         s.naks++;
+        progress(s, f.timeNs, u - 1);
         s.nakU = u;
         s.nakTime = f.timeNs;
         s.nakFrame = f.number;
         s.nakMsgStartU = messageStart(fl, u);
+    }
+
+    /** An acknowledgement through u at time t (flows with a State): progress restarts the sender's timer. */
+    static void acked(Flow fl, long t, long u) {
+        progress(fl.recovery, t, u);
+    }
+
+    private static void progress(State s, long t, long u) {
+        if (u > s.ackedU) {
+            s.ackedU = u;
+            if (t > s.timerBaseNs) s.timerBaseNs = t;
+        }
+    }
+
+    /** A retransmission the stream gave the cause NAK (flows with a State): counted for a candidate's run. */
+    static void nakCopy(Flow fl) {
+        State s = fl.recovery;
+        if (s.cand && fl.epi == s.candEpi) s.candCopies++;
+    }
+
+    /** Whether d is the timer t (within its tolerance). */
+    private static boolean atTimer(long d, long t) {
+        return t > 0 && Math.abs(d - t) <= Math.max(TIMER_TOLERANCE_MIN_NS, t / TIMER_TOLERANCE_DIV);
+    }
+
+    /**
+     * A timer go-back came d after the timer's restart: the flow's timer (the latest, a NIC may back off). A candidate
+     * slow answer that came as long after its restart was the timer's.
+     */
+    private static void learnTimer(Flow fl, State s, long d) {
+        if (d < SLOW_RTTS * fl.rttEstimate(6_000)) return;
+        s.timerNs = d;
+        if (s.cand && atTimer(s.candSinceNs, d)) promoteCandidate(fl, s);
+        s.cand = false;
+    }
+
+    /** The candidate answer was the timer's: an ignored NAK, its resend run a timeout (counts corrected). */
+    private static void promoteCandidate(Flow fl, State s) {
+        s.cand = false;
+        s.same--;
+        s.ignored++;
+        s.ignoredWaitNs += s.candLat;
+        if (s.firstIgnoredNs == 0 || s.candNakNs < s.firstIgnoredNs) s.firstIgnoredNs = s.candNakNs;
+        // Judged late: its NAK goes where it came in the flow's evidence (frame order).
+        int at = 0;
+        while (at < s.evidence.size() && s.evidence.get(at) < s.candFrame) at++;
+        if (s.evidence.size() < 8) s.evidence.add(at, s.candFrame);
+        else if (at < 8) {
+            s.evidence.remove(7);
+            s.evidence.add(at, s.candFrame);
+        }
+        fl.byCause[Cause.NAK.ordinal()] -= s.candCopies;
+        fl.byCause[Cause.TIMEOUT.ordinal()] += s.candCopies;
+        fl.timeouts++;
+        s.timeouts++;
+        if (fl.view != View.RECEIVER && fl.everAcked) s.timeoutsFromOldest++;
     }
 
     /** The first PSN of the open message holding u, or Long.MIN_VALUE when the stream does not tell. */
@@ -88,11 +171,34 @@ final class Recovery {
         boolean runStart = fl.lastRetxU == Long.MIN_VALUE || u <= fl.lastRetxU || fl.lastNewFrame > fl.lastRetxFrame;
         if (!runStart && u != p) return false;
         s.nakU = Long.MIN_VALUE;
-        long lat = f.timeNs - s.nakTime;
-        if (lat >= Math.max(IGNORED_MIN_NS, 32 * fl.rttEstimate(6_000))) {
+        long lat = f.timeNs - s.nakTime, rtt = fl.rttEstimate(6_000);
+        // The timer restarted at the last progress (the NAK's own acknowledgement, or before): a resend as long after
+        // it as the timer the flow shows came from the timer; so did a long wait whatever the timer.
+        long since = s.timerBaseNs > 0 ? f.timeNs - s.timerBaseNs : lat;
+        boolean slow = lat >= SLOW_RTTS * rtt;
+        boolean candMatch = slow && s.cand && s.timerNs == 0 && atTimer(since, s.candSinceNs);
+        if (lat >= Math.max(IGNORED_MIN_NS, 32 * rtt) || (slow && atTimer(since, s.timerNs)) || candMatch) {
             s.ignored++;
+            s.ignoredWaitNs += lat;
+            if (s.firstIgnoredNs == 0) s.firstIgnoredNs = s.nakTime;
             evidence(s, s.nakFrame);
+            if (candMatch) promoteCandidate(fl, s);
+            // The resend run is the timer's (a timeout from the oldest PSN), not the NAK's recovery.
+            Flow.Episode e = fl.epi;
+            if (e != null && e.cause == Cause.NAK && e.startTime == 0) fl.epi = null;
             return false;
+        }
+        if (slow && u == p && s.timerNs == 0 && !s.cand && s.timerBaseNs > 0) {
+            // Too slow for an answer, yet no timer to compare with: decided when the flow shows its timer.
+            s.cand = true;
+            s.candSinceNs = since;
+            s.candLat = lat;
+            s.candFrame = s.nakFrame;
+            s.candNakNs = s.nakTime;
+            s.candCopies = 0;
+            s.candEpi = fl.epi;
+            s.same++;
+            return true;
         }
         if (fl.view != View.RECEIVER && s.response.count() < MAX_SAMPLES) s.response.add(lat);
         if (u == p) {
@@ -124,11 +230,14 @@ final class Recovery {
         if (s.evidence.size() < 8) s.evidence.add(frame);
     }
 
-    /** A timer go-back starting at u (the first copy of a new timeout run; RoCEv2). */
-    static void timeout(Flow fl, long u, long oldestU) {
+    /** A timer go-back starting at u at time t (the first copy of a new timeout run; RoCEv2). */
+    static void timeout(Flow fl, long t, long u, long oldestU) {
         State s = fl.recovery;
         if (s == null) s = fl.recovery = new State();
         s.timeouts++;
+        if (s.timerBaseNs > 0) learnTimer(fl, s, t - s.timerBaseNs);
+        // The timer restarts at its own go-back.
+        s.timerBaseNs = t;
         // Judged only where the acknowledgements are seen before the timer could fire on them (not the receiver's tap).
         if (fl.view == View.RECEIVER || !fl.everAcked) return;
         if (u == oldestU) s.timeoutsFromOldest++;
@@ -138,9 +247,50 @@ final class Recovery {
 
     // ------------------------------------------------------------------ report
 
-    /** Per sending host, over its RoCEv2 QP directions with a NAK or timeout go-back; null when none had either. */
-    static Map<String, Object> report(List<Flow> flows) {
+    /**
+     * At the end (before the flows' counts are read): a candidate slow answer of a QP that showed no timer of its own
+     * is judged by its host's timer (one NIC setting: the shortest any of its QPs showed). Idempotent.
+     */
+    static void settle(List<Flow> flows) {
+        Map<String, long[]> timers = null;
+        for (int i = 0; i < flows.size(); i++) {
+            State s = flows.get(i).recovery;
+            if (s == null || s.timerNs == 0) continue;
+            if (timers == null) timers = new LinkedHashMap<>();
+            long[] t = timers.get(flows.get(i).key.src());
+            if (t == null) timers.put(flows.get(i).key.src(), new long[] {s.timerNs});
+            else if (s.timerNs < t[0]) t[0] = s.timerNs;
+        }
+        if (timers == null) return;
+        for (int i = 0; i < flows.size(); i++) {
+            Flow fl = flows.get(i);
+            State s = fl.recovery;
+            if (s == null || !s.cand) continue;
+            long[] t = timers.get(fl.key.src());
+            if (t != null && atTimer(s.candSinceNs, t[0])) promoteCandidate(fl, s);
+        }
+    }
+
+    /** An evicted flow's figures go into its host's (the counts, medians' samples and evidence kept; its id listed). */
+    static void fold(Map<String, Host> hosts, Flow fl) {
+        Host h = hosts.get(fl.key.src());
+        if (h == null) hosts.put(fl.key.src(), h = new Host(fl.key.src()));
+        h.add(fl, fl.recovery);
+    }
+
+    /**
+     * Per sending host, over its RoCEv2 QP directions with a NAK or timeout go-back, those evicted included
+     * (evicted: their hosts' folded figures, or null); null when none had either.
+     */
+    static Map<String, Object> report(List<Flow> flows, Map<String, Host> evicted) {
         Map<String, Host> hosts = new LinkedHashMap<>();
+        if (evicted != null) {
+            for (Host e : evicted.values()) {
+                Host h = new Host(e.ip);
+                h.merge(e);
+                hosts.put(e.ip, h);
+            }
+        }
         for (int i = 0; i < flows.size(); i++) {
             Flow fl = flows.get(i);
             State s = fl.recovery;
@@ -158,26 +308,31 @@ final class Recovery {
     }
 
     /** One sending host's figures. */
-    private static final class Host {
+    static final class Host {
         final String ip;
         final List<String> qps = new ArrayList<>();
         final List<Long> evidence = new ArrayList<>();
         long naks, same, earlier, earlierMessageStart, later, ignored, notJudged, open, wastedPsns, wastedBytes;
         long timeouts, timeoutsFromOldest, timeoutsEarlier, timeoutsLater, packets, messages;
-        long firstWrongNs;
+        long firstWrongNs, ignoredWaitNs, timerNs, firstIgnoredNs;
         boolean senderTap, receiverTap;
         final Latency extraPsns = new Latency(), response = new Latency();
 
         Host(String ip) { this.ip = ip; }
 
         void add(Flow fl, State s) {
-            qps.add(fl.id);
+            // The report names the first 16: an evicted host's list must not grow with its flows.
+            if (qps.size() < 16) qps.add(fl.id);
             naks += s.naks;
             same += s.same;
             earlier += s.earlier;
             earlierMessageStart += s.earlierMessageStart;
             later += s.later;
             ignored += s.ignored;
+            ignoredWaitNs += s.ignoredWaitNs;
+            if (s.firstIgnoredNs != 0 && (firstIgnoredNs == 0 || s.firstIgnoredNs < firstIgnoredNs)) firstIgnoredNs = s.firstIgnoredNs;
+            // The QPs' timers are one NIC setting: the shortest learned (a longer one may be a backed-off retry).
+            if (s.timerNs > 0 && (timerNs == 0 || s.timerNs < timerNs)) timerNs = s.timerNs;
             notJudged += s.notJudged;
             if (s.nakU != Long.MIN_VALUE) open++;
             wastedPsns += s.wastedPsns;
@@ -194,6 +349,36 @@ final class Recovery {
             for (int i = 0; i < s.evidence.size() && evidence.size() < 8; i++) evidence.add(s.evidence.get(i));
             if (fl.view == View.SENDER) senderTap = true;
             else if (fl.view == View.RECEIVER) receiverTap = true;
+        }
+
+        /** Adds another accumulation of the same host (the evicted flows' figures). */
+        void merge(Host o) {
+            for (int i = 0; i < o.qps.size() && qps.size() < 16; i++) qps.add(o.qps.get(i));
+            naks += o.naks;
+            same += o.same;
+            earlier += o.earlier;
+            earlierMessageStart += o.earlierMessageStart;
+            later += o.later;
+            ignored += o.ignored;
+            ignoredWaitNs += o.ignoredWaitNs;
+            if (o.timerNs > 0 && (timerNs == 0 || o.timerNs < timerNs)) timerNs = o.timerNs;
+            if (o.firstIgnoredNs != 0 && (firstIgnoredNs == 0 || o.firstIgnoredNs < firstIgnoredNs)) firstIgnoredNs = o.firstIgnoredNs;
+            notJudged += o.notJudged;
+            open += o.open;
+            wastedPsns += o.wastedPsns;
+            wastedBytes += o.wastedBytes;
+            timeouts += o.timeouts;
+            timeoutsFromOldest += o.timeoutsFromOldest;
+            timeoutsEarlier += o.timeoutsEarlier;
+            timeoutsLater += o.timeoutsLater;
+            extraPsns.addAll(o.extraPsns);
+            response.addAll(o.response);
+            packets += o.packets;
+            messages += o.messages;
+            if (o.firstWrongNs != 0 && (firstWrongNs == 0 || o.firstWrongNs < firstWrongNs)) firstWrongNs = o.firstWrongNs;
+            for (int i = 0; i < o.evidence.size() && evidence.size() < 8; i++) evidence.add(o.evidence.get(i));
+            senderTap |= o.senderTap;
+            receiverTap |= o.receiverTap;
         }
 
         /** The behaviour most of the judged NAKs (else timeouts) show; unknown when nothing is judged or no kind leads. */
@@ -217,7 +402,7 @@ final class Recovery {
         Map<String, Object> toMap() {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("sender", ip);
-            m.put("qps", qps.size() <= 16 ? qps : qps.subList(0, 16));
+            m.put("qps", qps);
             m.put("tap", senderTap ? "sender" : receiverTap ? "receiver" : "mirror");
             m.put("naks", naks);
             m.put("from_nak_psn", same);
@@ -226,6 +411,10 @@ final class Recovery {
             // A later start may be a lost resend of p where the tap is not the sender's.
             m.put("later", senderTap ? later : null);
             m.put("not_answered", ignored);
+            // What ignoring NAKs cost: every loss waited for the timer instead of one NAK round trip.
+            m.put("ignored_wait_ns", ignoredWaitNs);
+            m.put("timer_ns", timerNs == 0 ? null : timerNs);
+            m.put("first_ignored_ns", firstIgnoredNs == 0 ? null : firstIgnoredNs);
             m.put("not_judged", notJudged + open);
             m.put("extra_psns_median", extraPsns.count() == 0 ? null : extraPsns.median());
             m.put("wasted_psns", wastedPsns);
@@ -251,7 +440,9 @@ final class Recovery {
     @SuppressWarnings("unchecked")
     static void appendText(Appendable out, Map<String, Object> r) throws IOException {
         out.append("Recovery behaviour (RoCEv2 requesters: where the resend starts after a NAK sequence error naming PSN p "
-                + "and after a timeout; IBTA: from p, and from the oldest unacknowledged PSN)\n");
+                + "and after a timeout; IBTA: from p, and from the oldest unacknowledged PSN; a NAK is ignored when its "
+                + "resend came only at the sender's timer: as long after the last progress as the timer its timeouts "
+                + "show, and 8 round trips after the NAK, or 100 us and 32 round trips after it)\n");
         List<Object[]> rows = new ArrayList<>();
         for (Object o : (List<Object>) r.get("senders")) {
             Map<String, Object> m = (Map<String, Object>) o;
@@ -259,13 +450,14 @@ final class Recovery {
             rows.add(new Object[] {m.get("sender"), m.get("tap"), m.get("naks"), m.get("from_nak_psn"),
                     m.get("earlier") + " (" + m.get("earlier_message_start") + ")", m.get("later"), m.get("not_answered"),
                     m.get("not_judged"), m.get("extra_psns_median"), us(m.get("nak_to_resend_ns_median")), m.get("timeouts"),
+                    us(m.get("timer_ns")),
                     tf == null ? null : tf + "/" + (((Number) tf).longValue() + ((Number) m.get("timeouts_earlier")).longValue()
                             + ((Number) m.get("timeouts_later")).longValue()), m.get("verdict")});
         }
-        Reports.rows(out, new String[] {"Sender", "Tap", "NAKs", "From p", "Earlier (msg start)", "Later", "Not answered",
-                "Not judged", "Extra PSNs med", "NAK->resend us med", "Timeouts", "From oldest", "Verdict"}, rows);
+        Reports.rows(out, new String[] {"Sender", "Tap", "NAKs", "From p", "Earlier (msg start)", "Later", "Ignored",
+                "Not judged", "Extra PSNs med", "NAK->resend us med", "Timeouts", "Timer us", "From oldest", "Verdict"}, rows);
         out.append("Earlier: resent PSNs the NAK had acknowledged (msg start: from the first packet of p's message); later: "
-                + "skipped p; not answered: the first resend came 100 us or more after the NAK (the timer's); not judged: "
+                + "skipped p; ignored: the first resend was the timer's (its NAK->resend time is not in the median); not judged: "
                 + "no resend before the capture ended or the next NAK. MetaRoCE (selective repeat) is not judged\n");
         out.append(Reports.RULE);
     }

@@ -398,7 +398,9 @@ final class RequestStream {
         if (cause == Cause.TIMEOUT) {
             long before = fl.timeouts;
             causes.timeout(fl, f, u);
-            if (fl.timeouts != before && f.tver == 0 && !nakAnswer) Recovery.timeout(fl, u, Acknowledgements.oldestOutstanding(fl));
+            if (fl.timeouts != before && f.tver == 0 && !nakAnswer) Recovery.timeout(fl, f.timeNs, u, Acknowledgements.oldestOutstanding(fl));
+        } else if (cause == Cause.NAK && fl.recovery != null) {
+            Recovery.nakCopy(fl);
         }
         // A go-back run starts when a retransmission goes back (or follows new data): it resends up to what
         // had been sent by then.

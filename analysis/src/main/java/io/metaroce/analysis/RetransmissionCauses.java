@@ -57,8 +57,10 @@ final class RetransmissionCauses {
      * timeout (RoCEv2: a go-back run; MetaRoCE: the PSNs one timer expiry queued).
      */
     void timeout(Flow fl, FrameFacts f, long u) {
+        // RoCEv2: a go-back run climbs with nothing new sent in between; a timer run after new data is the next expiry.
         boolean sameRun = fl.lastRetxCause == Cause.TIMEOUT && fl.lastRetxU != Long.MIN_VALUE
-                && (f.tver == 1 ? f.timeNs - fl.lastRetxTime <= BACK_TO_BACK_NS : u > fl.lastRetxU);
+                && (f.tver == 1 ? f.timeNs - fl.lastRetxTime <= BACK_TO_BACK_NS
+                        : u > fl.lastRetxU && fl.lastNewFrame < fl.lastRetxFrame);
         if (!sameRun) fl.timeouts++;
     }
 

@@ -145,10 +145,110 @@ class RecoveryTest {
             c.add(US, data(op(7), b + 7).ack());
             c.add(10 * US, ack(b + 7));
         }
-        Map<String, Object> m = sender(c.analyze("host:" + A));
+        Cap.Run r = c.analyze("host:" + A);
+        Map<String, Object> m = sender(r);
         assertEquals(3L, m.get("not_answered"));
+        assertEquals(900_000L, m.get("ignored_wait_ns"));
+        // The timer's go-backs are timeouts (from the oldest unacknowledged PSN), not the NAKs' recovery.
+        assertEquals(3L, m.get("timeouts"));
+        assertEquals(0L, byCause(r).nak());
         assertEquals(0L, m.get("from_nak_psn"));
         assertEquals("nak-ignored", m.get("verdict"));
+    }
+
+    /** n episodes whose NAK (which acknowledges what precedes its PSN) is answered only wait later (the sender's timer). */
+    static Cap.Run timerAnswers(int n, long wait) {
+        Cap c = new Cap();
+        for (int i = 0; i < n; i++) {
+            int b = 100 + 8 * i;
+            for (int k = 0; k < 8; k++) c.add(US, data(op(k), b + k).ack());
+            c.add(6 * US, ack(b + 5));
+            c.add(US, nak(b + 6));
+            c.add(wait, data(op(6), b + 6).ack());
+            c.add(US, data(op(7), b + 7).ack());
+            c.add(10 * US, ack(b + 7));
+        }
+        return c.analyze("host:" + A);
+    }
+
+    static FlowSummary.ByCause byCause(Cap.Run r) {
+        for (FlowSummary f : r.result.flows()) if (f.src().equals(A)) return f.counters().retransmissionsByCause();
+        throw new AssertionError(r.dump());
+    }
+
+    @Test
+    void aTimerShorterThan100UsIsRecognisedByTheTimerTheFlowShows() {
+        // 80 us: well over 8 round trips, under the fixed 100 us. The first NAK's resend is judged once the second
+        // shows the same timer; from then on each one at once.
+        Cap.Run r = timerAnswers(3, 80 * US);
+        Map<String, Object> m = sender(r);
+        assertEquals(3L, m.get("not_answered"), m + "\n" + r.dump());
+        assertEquals(0L, m.get("from_nak_psn"));
+        // From the last progress: the acknowledgement 1 us before the NAK (which acknowledged nothing more).
+        assertEquals(81_000L, m.get("timer_ns"));
+        assertEquals(240_000L, m.get("ignored_wait_ns"));
+        assertEquals(3L, m.get("timeouts"));
+        assertEquals(3L, m.get("timeouts_from_oldest"));
+        assertEquals("nak-ignored", m.get("verdict"));
+        // The timer's resends are timeouts, not the NAK's recovery (the counts; the last run's frames too).
+        FlowSummary.ByCause b = byCause(r);
+        assertEquals(0L, b.nak(), "" + b);
+        assertEquals(6L, b.timeout(), "" + b);
+        assertEquals("timeout", r.field(37, "retransmission_cause"), r.dump());
+        List<Finding> f = findings(r);
+        assertEquals(1, f.size(), "" + f);
+        assertEquals("nic-ignores-nak", f.get(0).rule());
+        assertEquals("nak_ignored", f.get(0).cause());
+        assertEquals(240_000L, f.get(0).details().get("ignored_wait_ns"));
+        assertTrue(f.get(0).summary().contains("0.240 ms"), f.get(0).summary());
+        assertEquals(List.of(10L, 23L, 36L), f.get(0).evidence());
+    }
+
+    @Test
+    void anEvictedFlowKeepsItsRecoveryFigures() {
+        // The message-start NIC's QP, then eight other QPs: with a bound of 4 flows the first is evicted.
+        Cap c = new Cap();
+        for (int i = 0; i < 3; i++) episode(c, 100 + 8 * i, 100 + 8 * i + 4, true);
+        for (int q = 0; q < 8; q++) c.add(US, Pkt.of(WRITE_FIRST).from(A, B).qp(0x300 + q).psn(1).payload(256));
+        Cap.Run r = c.analyze(AnalysisSettings.DEFAULT.withTap(AnalysisSettings.Tap.parse("host:" + A)).withMaxFlows(4));
+        for (FlowSummary f : r.result.flows()) assertTrue(!f.id().endsWith("/0x000201"), "not evicted: " + f.id());
+        Map<String, Object> m = sender(r);
+        assertEquals(3L, m.get("naks"), "" + m);
+        assertEquals(3L, m.get("earlier_message_start"));
+        assertEquals(6L, m.get("wasted_psns"));
+        assertEquals(2L, m.get("extra_psns_median"));
+        assertEquals("go-back-message-start", m.get("verdict"));
+        assertEquals(List.of(A + ">" + B + "/0x000201"), m.get("qps"));
+        assertEquals("nic-resend-before-nak-psn", findings(r).get(0).rule());
+    }
+
+    @Test
+    void aSlowAnswerWithNoTimerToCompareIsStillAnAnswer() {
+        // One NAK answered 80 us later and no timer shown: a slow NIC, not a proven timer.
+        Map<String, Object> m = sender(timerAnswers(1, 80 * US));
+        assertEquals(1L, m.get("from_nak_psn"));
+        assertEquals(0L, m.get("not_answered"));
+        assertNull(m.get("timer_ns"));
+        assertEquals("go-back-n", m.get("verdict"));
+    }
+
+    @Test
+    void answersAtDifferentDelaysAreNoTimer() {
+        // Two slow answers 80 and 40 us after their NAKs: not one timer, both stay answers.
+        Cap c = new Cap();
+        long[] waits = {80 * US, 40 * US};
+        for (int i = 0; i < 2; i++) {
+            int b = 100 + 8 * i;
+            for (int k = 0; k < 8; k++) c.add(US, data(op(k), b + k).ack());
+            c.add(6 * US, ack(b + 5));
+            c.add(US, nak(b + 6));
+            c.add(waits[i], data(op(6), b + 6).ack());
+            c.add(US, data(op(7), b + 7).ack());
+            c.add(10 * US, ack(b + 7));
+        }
+        Map<String, Object> m = sender(c.analyze("host:" + A));
+        assertEquals(2L, m.get("from_nak_psn"), "" + m);
+        assertEquals(0L, m.get("not_answered"));
     }
 
     @Test

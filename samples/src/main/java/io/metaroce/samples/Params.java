@@ -102,7 +102,8 @@ public final class Params {
         add(k, "rnr-timer", "3", "RNR timer code the responder sends (3 = 0.03 ms)");
         add(k, "recovery", "go-back-n", "RoCEv2 requesters' answer to a NAK sequence error naming PSN p: go-back-n "
                 + "(resend from p, IBTA), message-start (resend from the first packet of p's message: the go-back-0 "
-                + "livelock) or skip:N (resend from p + N: a NIC that skips the hole; its timer fills it)");
+                + "livelock), skip:N (resend from p + N: a NIC that skips the hole; its timer fills it) or ignore-nak (no "
+                + "resend at the NAK: the timer, rto-us after the last progress, resends from the oldest unacknowledged PSN)");
         add(k, "retry-count", "-1", "RoCEv2: timeouts in a row without progress after which a requester QP gives up "
                 + "and goes to the error state (-1: never; real NICs: retry_cnt, 7 by default)");
         add(k, "fail-qp", "-1", "RC QP pair (in creation order, from 0) whose packets the fabric drops from "
@@ -202,7 +203,9 @@ public final class Params {
                 boolean perQp = (key.equals("dcqcn") || key.equals("cnp")) && v.matches("off:\\d{1,9}(,\\d{1,9})*");
                 if (!v.equals("true") && !v.equals("false") && !perQp) throw new IllegalArgumentException("true or false");
             } else if (key.equals("recovery")) {
-                if (!v.matches("go-back-n|message-start|skip:([1-9]\\d{0,3})")) throw new IllegalArgumentException("go-back-n, message-start or skip:N");
+                if (!v.matches("go-back-n|message-start|ignore-nak|skip:([1-9]\\d{0,3})")) {
+                    throw new IllegalArgumentException("go-back-n, message-start, skip:N or ignore-nak");
+                }
             } else if (isDecimal(k)) {
                 // NaN and Infinity parse, but no parameter means them: loss=NaN passed the 0..1 check (every
                 // comparison with NaN is false) and rto-us=NaN became a timeout of 0 ns, a run that never ended.

@@ -176,6 +176,8 @@ final class RcQp implements Endpoint {
     private final java.util.ArrayDeque<Integer> earlyResendPsns = new java.util.ArrayDeque<>();
     private final boolean recoverFromMessageStart;
     private final int recoverySkip;
+    /** recovery=ignore-nak: a NAK sequence error acknowledges what precedes its PSN and starts no go-back. */
+    private final boolean ignoreNak;
     String creditOverrunViolation;
     boolean suppressCnp;
     String extraCnpViolation;
@@ -209,6 +211,7 @@ final class RcQp implements Endpoint {
         String recovery = p.str("recovery");
         this.recoverFromMessageStart = recovery.equals("message-start");
         this.recoverySkip = recovery.startsWith("skip:") ? Integer.parseInt(recovery.substring(5)) : 0;
+        this.ignoreNak = recovery.equals("ignore-nak");
         this.dscp = host.dscp;
         this.rate = this.target = sim.fabric.lineRate;
         this.sndNxt = this.sndUna = this.startPsn;
@@ -703,6 +706,13 @@ final class RcQp implements Endpoint {
             }
         } else if (kind == 3 && (p.syndrome & 0x1F) == 0) {
             if (diff(n, sndUna) < 0) return; // stale
+            if (ignoreNak) {
+                // Only its acknowledgement counts (progress restarts the timer): the timer's go-back resends n.
+                ackThrough(psn(n - 1));
+                sim.nakIgnored(p);
+                pump();
+                return;
+            }
             // The packets before n of n's message, taken before the acknowledgement through n - 1 releases them.
             if (recoverFromMessageStart) messageStartResends(n);
             ackThrough(psn(n - 1));

@@ -64,6 +64,14 @@ public final class Scenarios {
                         + "(nic-resend-before-nak-psn).",
                 Scenarios::generic, "transport=rocev2", "qps=2", "workload=write", "messages=8",
                 "message-size=fixed:16384", "pmtu=1024", "loss=0.02", "recovery=message-start", "duration-us=3000");
+        add("rocev2-nak-ignored",
+                "The rocev2-gbn-loss pair (2 % random loss, 16 KB WRITEs of 16 packets) with a requester NIC that ignores "
+                        + "NAK PSN-sequence-errors (recovery=ignore-nak): it takes the NAK's acknowledgement but resends from "
+                        + "the oldest unacknowledged PSN only when its 60 us retransmission timer fires, so every loss costs a "
+                        + "timeout. The timer is shorter than 100 us: the resends must be recognised by the timer the flow "
+                        + "shows. Captured at the requester (nic-ignores-nak; the ignored NAKs are labelled nak_ignored).",
+                Scenarios::generic, "transport=rocev2", "qps=2", "workload=write", "messages=8",
+                "message-size=fixed:16384", "pmtu=1024", "loss=0.02", "recovery=ignore-nak", "rto-us=60", "duration-us=3000");
         add("rocev2-ecn-cnp",
                 "RoCEv2 incast: 4 senders write to one receiver (VLAN 100, DSCP 26) whose 10 Gb/s downlink is "
                         + "the bottleneck; the switch queue marks CE above 32 KB, the receiver answers with CNPs (opcode 0x81, BECN) "

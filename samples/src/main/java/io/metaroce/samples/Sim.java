@@ -125,7 +125,9 @@ final class Sim {
             for (Connection c : connections) {
                 RcQp q = c.requester();
                 if (q.meta) continue;
-                failures.add(new Failure(q.flow, recovery.equals("message-start") ? "go_back_message_start" : "resend_skips", -1,
+                String cause = recovery.equals("message-start") ? "go_back_message_start"
+                        : recovery.equals("ignore-nak") ? "nak_ignored" : "resend_skips";
+                failures.add(new Failure(q.flow, cause, -1,
                         ordered("recovery", recovery, "rto_us", params.d("rto-us"))));
             }
         }
@@ -359,6 +361,11 @@ final class Sim {
         p.spurious = true;
         p.flow.spurious++;
         if (p.frameNo > 0) truth.mark(p.frameNo, Truth.SPURIOUS);
+    }
+
+    /** recovery=ignore-nak: the requester took no action on this NAK sequence error (truth label nak_ignored). */
+    void nakIgnored(Pkt nak) {
+        if (nak.frameNo > 0) truth.mark(nak.frameNo, Truth.NAK_IGNORED);
     }
 
     void arrived(Pkt p) {

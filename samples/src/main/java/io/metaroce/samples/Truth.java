@@ -20,7 +20,8 @@ import java.util.Map;
  * it by frame number. The JSON layout is documented in samples/README.md.
  */
 final class Truth {
-    static final int SPURIOUS = 1, LOST_AFTER_TAP = 2, CE = 4, CE_SEEN = 8, TRUNCATED = 16, REPEATED_RESPONSE = 32;
+    static final int SPURIOUS = 1, LOST_AFTER_TAP = 2, CE = 4, CE_SEEN = 8, TRUNCATED = 16, REPEATED_RESPONSE = 32,
+            NAK_IGNORED = 64;
 
     record Violation(String rule, Pkt packet, String description) {}
 
@@ -351,6 +352,7 @@ final class Truth {
                     if ((b & SPURIOUS) != 0) g.writeBooleanField("spurious", true);
                     if ((b & REPEATED_RESPONSE) != 0) g.writeBooleanField("repeated_response", true);
                     if ((b & LOST_AFTER_TAP) != 0) g.writeBooleanField("lost_after_tap", true);
+                    if ((b & NAK_IGNORED) != 0) g.writeBooleanField("nak_ignored", true);
                     if ((b & CE) != 0) g.writeStringField("ce", (b & CE_SEEN) != 0 ? "seen" : "after_tap");
                     if ((b & TRUNCATED) != 0) g.writeBooleanField("truncated", true);
                     if (dropsBefore[i] > 0) g.writeNumberField("capture_dropped_before", dropsBefore[i]);

@@ -41,4 +41,25 @@ class RecoveryParamsTest {
         assertEquals("message-start", start.truth.get("params").get("recovery").asText());
         assertEquals("go_back_message_start", start.truth.get("diagnosis").get(0).get("cause").asText());
     }
+
+    @Test
+    void ignoreNakLeavesEveryLossToTheTimer() {
+        Generated gbn = gbnLoss("go-back-n"), ignore = gbnLoss("ignore-nak");
+        // No resend answers a NAK: every one is the timer's, and each NAK the tap saw is labelled ignored.
+        long byNak = 0, byTimeout = 0;
+        for (JsonNode f : ignore.truth.get("flows")) {
+            byNak += f.get("counters").get("retransmitted_by_cause").get("nak").asLong();
+            byTimeout += f.get("counters").get("retransmitted_by_cause").get("timeout").asLong();
+        }
+        assertEquals(0, byNak);
+        assertTrue(byTimeout > 0);
+        assertTrue(sum(ignore, "timeouts") > sum(gbn, "timeouts"), sum(ignore, "timeouts") + " vs " + sum(gbn, "timeouts"));
+        long labelled = 0;
+        for (JsonNode fr : ignore.truth.get("frames")) if (fr.has("labels") && fr.get("labels").has("nak_ignored")) labelled++;
+        assertTrue(labelled >= 1 && labelled <= sum(ignore, "naks"), labelled + " of " + sum(ignore, "naks"));
+        assertEquals(sum(gbn, "messages"), sum(ignore, "messages"));
+        assertEquals("nak_ignored", ignore.truth.get("diagnosis").get(0).get("cause").asText());
+        // The default leaves no label of it.
+        for (JsonNode fr : gbn.truth.get("frames")) assertTrue(!fr.has("labels") || !fr.get("labels").has("nak_ignored"));
+    }
 }

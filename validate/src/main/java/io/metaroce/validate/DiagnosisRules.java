@@ -78,7 +78,8 @@ final class DiagnosisRules {
             Map.entry("cc-no-cnp", new int[] {Ip.F_ECN, Ipv6.F_ECN}),
             Map.entry("step-straggler", new int[] {Ip.F_SRC, Ipv6.F_SRC}),
             Map.entry("nic-resend-before-nak-psn", new int[] {Ip.F_SRC, Ipv6.F_SRC}),
-            Map.entry("nic-resend-skips-nak-psn", new int[] {Ip.F_SRC, Ipv6.F_SRC}));
+            Map.entry("nic-resend-skips-nak-psn", new int[] {Ip.F_SRC, Ipv6.F_SRC}),
+            Map.entry("nic-ignores-nak", new int[] {Ip.F_SRC, Ipv6.F_SRC}));
 
     private final Diagnoser diagnoser = new Diagnoser();
 

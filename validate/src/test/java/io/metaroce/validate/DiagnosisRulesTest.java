@@ -51,7 +51,8 @@ class DiagnosisRulesTest {
             Map.entry("gid_link_local", "gid-link-local"), Map.entry("cnp_ignored", "cc-cnp-ignored"),
             Map.entry("no_cnp", "cc-no-cnp"),
             Map.entry("step_straggler", "step-straggler"),
-            Map.entry("go_back_message_start", "nic-resend-before-nak-psn"), Map.entry("resend_skips", "nic-resend-skips-nak-psn"));
+            Map.entry("go_back_message_start", "nic-resend-before-nak-psn"), Map.entry("resend_skips", "nic-resend-skips-nak-psn"),
+            Map.entry("nak_ignored", "nic-ignores-nak"));
 
     @Test
     void everyDiagnosisTheAnalysisMakesHasItsRuleAndEveryRuleItsDiagnosis() throws Exception {
@@ -96,7 +97,7 @@ class DiagnosisRulesTest {
     @ValueSource(strings = {"rocev2-retry-exhausted", "rocev2-mtu-blackhole", "rocev2-peer-dead", "rocev2-link-down",
             "rocev2-hang", "rocev2-dscp0-qp", "rocev2-one-source-port", "rocev2-asymmetric-mtu", "rocev2-off-rail-peer",
             "rocev2-source-address-change", "rocev2-cm-mtu-mismatch", "rocev2-gid-misconfig", "rocev2-cnp-ignored",
-            "rocev2-no-cnp", "rocev2-straggler", "rocev2-go-back-message-start"})
+            "rocev2-no-cnp", "rocev2-straggler", "rocev2-go-back-message-start", "rocev2-nak-ignored"})
     void eachFaultSampleReportsItsRuleOnTheTruthsQpWhereTheFaultShows(String scenario) throws Exception {
         Run r = run(scenario, ValidateSettings.defaults());
         String tapHost = r.truth.get("capture").get("tap_host").asText();

@@ -11,7 +11,9 @@ import java.util.Map;
  * start before the PSN a NAK sequence error named, in most of its judged NAKs and 3 at least, resends packets the
  * NAK had already acknowledged ({@code nic-resend-before-nak-psn}, MR-DIAG-025): going back to the message's first
  * packet, a long message at modest loss is sent again and again (livelock). A sender whose resends start after that
- * PSN, seen at its own tap, leaves a hole only its timer fills ({@code nic-resend-skips-nak-psn}, MR-DIAG-026).
+ * PSN, seen at its own tap, leaves a hole only its timer fills ({@code nic-resend-skips-nak-psn}, MR-DIAG-026). A
+ * sender that answers most of its NAKs only when its retransmission timer fires ignores them ({@code nic-ignores-nak},
+ * MR-DIAG-027): every loss costs a timeout instead of a round trip, the sum of those waits is what it cost.
  */
 final class RecoveryCheck {
     /** NAKs a sender must have answered the same wrong way before it is named. */
@@ -67,6 +69,23 @@ final class RecoveryCheck {
                         String.format(Locale.ROOT, "%s answered %d of %d NAKs by resending from after the NAK's PSN: the "
                                 + "responder still misses that PSN and only a timeout fills the hole (IBTA go-back-N "
                                 + "resends from it)", ip, later, judged),
+                        ev, d));
+            } else if (ignored >= MIN_NAKS && 2 * ignored > judged) {
+                Map<String, Object> d = details(s, judged);
+                long waitNs = num(s.get("ignored_wait_ns"));
+                Object timer = s.get("timer_ns");
+                d.put("ignored", ignored);
+                d.put("share", Math.round((double) ignored / judged * 1000) / 1000.0);
+                d.put("ignored_wait_ns", waitNs);
+                d.put("timer_ns", timer);
+                out.add(new Finding("nic-ignores-nak", ip, "nak_ignored",
+                        s.get("first_ignored_ns") instanceof Number n ? n.longValue() : null,
+                        String.format(Locale.ROOT, "%s ignored %d of %d NAK sequence errors: nothing was resent until its "
+                                        + "retransmission timer fired%s, so every loss cost a timeout instead of a round trip; "
+                                        + "the waits from NAK to resend cost %.3f ms in all (IBTA: go-back-N from the NAK's PSN "
+                                        + "at once)", ip, ignored, judged,
+                                timer instanceof Number t ? String.format(Locale.ROOT, " (%.1f us after the last progress)",
+                                        t.longValue() / 1e3) : "", waitNs / 1e6),
                         ev, d));
             }
         }

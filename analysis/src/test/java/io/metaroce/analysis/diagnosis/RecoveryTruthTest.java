@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.metaroce.analysis.AnalysisResult;
 import io.metaroce.analysis.AnalysisSession;
 import io.metaroce.analysis.AnalysisSettings;
+import io.metaroce.analysis.FlowSummary;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -76,16 +77,65 @@ class RecoveryTruthTest {
     }
 
     @Test
+    void theNakIgnoringNicIsNamedWithWhatItCost() throws Exception {
+        String scenario = "rocev2-nak-ignored";
+        JsonNode truth = DiagnosisTruthTest.JSON.readTree(Files.readString(DiagnosisTruthTest.CAPTURES.resolve(scenario + ".truth.json")));
+        JsonNode t = truth.get("diagnosis").get(0);
+        assertEquals("nak_ignored", t.get("cause").asText());
+        String host = t.get("flow").asText().split(">")[0];
+        long rtoNs = Math.round(t.get("rto_us").asDouble() * 1000);
+        // The NAKs the simulated NIC ignored, as the tap saw them; the resends all the timer's.
+        List<Long> ignoredNaks = new ArrayList<>();
+        for (JsonNode f : truth.get("frames")) if (f.has("labels") && f.get("labels").has("nak_ignored")) ignoredNaks.add(f.get("n").asLong());
+        assertTrue(ignoredNaks.size() >= 3, "" + ignoredNaks);
+        Run r = run(DiagnosisTruthTest.CAPTURES.resolve(scenario + ".pcapng"));
+        List<Map<String, Object>> s = senders(r.result());
+        assertEquals(1, s.size(), "" + s);
+        Map<String, Object> m = s.get(0);
+        assertEquals(host, m.get("sender"));
+        assertEquals("nak-ignored", m.get("verdict"));
+        // Every ignored NAK is found, by the timer the flows show (shorter than the fixed 100 us).
+        assertTrue(rtoNs < 100_000);
+        assertEquals((long) ignoredNaks.size(), m.get("naks"), "" + m);
+        assertEquals((long) ignoredNaks.size(), m.get("not_answered"), "" + m);
+        assertEquals(0L, m.get("from_nak_psn"));
+        long timer = (Long) m.get("timer_ns");
+        assertTrue(Math.abs(timer - rtoNs) <= rtoNs / 8, timer + " vs " + rtoNs);
+        long wait = (Long) m.get("ignored_wait_ns");
+        assertTrue(wait >= ignoredNaks.size() * rtoNs * 7 / 8 && wait <= ignoredNaks.size() * rtoNs * 9 / 8, wait + " ns");
+        // The resends are the timer's: the analysis's cause counts are the truth's, flow by flow.
+        for (JsonNode tf : truth.get("flows")) {
+            JsonNode tc = tf.get("counters").get("retransmitted_by_cause");
+            for (FlowSummary f : r.result().flows()) {
+                if (!f.id().equals(tf.get("flow").asText())) continue;
+                assertEquals(tc.get("nak").asLong(), f.counters().retransmissionsByCause().nak(), f.id());
+                assertEquals(tc.get("timeout").asLong(), f.counters().retransmissionsByCause().timeout(), f.id());
+                assertEquals(tf.get("counters").get("timeouts").asLong(), f.counters().timeouts(), f.id());
+            }
+        }
+        assertEquals(1, r.nic().size(), "" + r.nic());
+        Finding f = r.nic().get(0);
+        assertEquals("nic-ignores-nak", f.rule());
+        assertEquals(host, f.subject());
+        assertEquals("nak_ignored", f.cause());
+        assertEquals(wait, f.details().get("ignored_wait_ns"));
+        assertEquals(new java.util.TreeSet<>(ignoredNaks), new java.util.TreeSet<>(f.evidence()));
+        assertNotNull(f.startedNs());
+    }
+
+    @Test
     void theOtherSimulatedNicsGoBackToTheNakPsnAndNoCaptureIsMisjudged() throws Exception {
         int judged = 0;
         try (var files = Files.list(DiagnosisTruthTest.CAPTURES)) {
-            for (Path p : files.filter(p -> p.toString().endsWith(".pcapng") && !p.toString().contains("message-start")).sorted().toList()) {
+            for (Path p : files.filter(p -> p.toString().endsWith(".pcapng") && !p.toString().contains("message-start")
+                    && !p.toString().contains("nak-ignored")).sorted().toList()) {
                 Run r = run(p);
                 assertEquals(List.of(), r.nic(), p.toString());
                 for (Map<String, Object> m : senders(r.result())) {
                     if (p.toString().contains("conformance-violations")) continue; // plants a resend of the wrong first PSN
                     assertTrue(m.get("verdict").equals("go-back-n") || m.get("verdict").equals("unknown"), p + " " + m);
                     assertEquals(0L, m.get("earlier"), p + " " + m);
+                    assertEquals(0L, m.get("not_answered"), p + " " + m);
                     if (m.get("verdict").equals("go-back-n")) judged++;
                 }
                 if (p.toString().contains("metaroce-")) assertEquals(List.of(), senders(r.result()), p + ": MetaRoCE is not judged");
