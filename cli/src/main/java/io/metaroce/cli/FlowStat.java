@@ -19,7 +19,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.BitSet;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * dissect -z flow,TYPE,MODE[,FILTER]: tshark's flow graph (a ladder diagram) in tshark's ASCII layout, its rows
@@ -182,7 +181,7 @@ final class FlowStat implements ZStats.Tally {
                 width = WIDTH;
             }
             StringBuilder b = new StringBuilder(2 * empty.length() + 64);
-            b.append(pad("|" + String.format(Locale.ROOT, "%.9f", r.relativeNanos() / 1e9), 10));
+            b.append(pad("|" + seconds(r.relativeNanos()), 10));
             StringBuilder line = new StringBuilder(empty);
             overwrite(line, r.label(), start, end);
             b.append(line).append(r.comment()).append("\n|         ");
@@ -210,6 +209,14 @@ final class FlowStat implements ZStats.Tally {
             else text = text.substring(0, len);
             if (pos > s.length()) pos = s.length();
             s.delete(pos, Math.min(pos + len, s.length())).insert(pos, text);
+        }
+
+        /** Seconds with 9 decimals ("0.000019476"; String.format cost a third of the rendering). */
+        static String seconds(long ns) {
+            String sign = ns < 0 ? "-" : "";
+            ns = Math.abs(ns);
+            String frac = Long.toString(ns % 1_000_000_000L);
+            return sign + ns / 1_000_000_000L + "." + "0".repeat(9 - frac.length()) + frac;
         }
 
         private static String pad(String s, int width) {
