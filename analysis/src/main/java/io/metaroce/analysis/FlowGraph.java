@@ -261,5 +261,12 @@ public final class FlowGraph {
         }
 
         public int size() { return first.size(); }
+
+        /** A copy (for another thread to read while this one goes on learning). */
+        public Nodes copy() {
+            Nodes n = new Nodes();
+            n.first.putAll(first);
+            return n;
+        }
     }
 }

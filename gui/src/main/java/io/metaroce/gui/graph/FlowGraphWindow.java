@@ -47,8 +47,10 @@ import javafx.scene.text.TextAlignment;
  * selects its packet in the main window. The rows are {@link FlowGraph}'s, as {@code dissect -z flow} prints them.
  *
  * <p>Fast on a large capture: the table holds only the frame numbers (4 bytes each) and decodes the rows it shows
- * (a virtualised TableView, a Canvas per visible ladder cell, a small cache of decoded rows); a pass off the JavaFX
- * thread learns the node columns first.
+ * (a virtualised TableView, a Canvas per visible ladder cell, a small cache of decoded rows). The node columns are
+ * learned off the JavaFX thread in frame order: the rows show once the first {@link #FIRST_PASS} frames are learned
+ * (a pass over every frame took 1.7-3.6 s on 1 M frames), the rest while they show; a host found later only adds a
+ * column at the right, as the order of first appearance puts it there.
  */
 public final class FlowGraphWindow implements GuiWindow {
     /** Pixels per node column and per row (the label line above the arrow, the QP numbers below it). */
@@ -126,23 +128,57 @@ public final class FlowGraphWindow implements GuiWindow {
         BorderPane root = new BorderPane(table);
         root.setTop(bar);
         Windows.show(ctx, "flow-graph", "Flow Graph", root, 1400, 700);
-        Runnable fill = () -> Windows.afterAnalysis(ctx, status, s -> ladder(ctx, s, limit.isSelected(), flowOnly.isSelected()), l -> {
-            rows.use(ctx, l.nodes());
-            ladder.setGraphic(header(l.nodes()));
-            ladder.setPrefWidth(Math.max(1, l.nodes().ordered().size()) * NODE_WIDTH + 4);
-            table.setItems(frames(l.frames()));
-            status.setText(l.frames().length + " packets, " + l.nodes().ordered().size() + " hosts");
-        });
+        int[] generation = {0};
+        Runnable fill = () -> {
+            int gen = ++generation[0];
+            Windows.afterAnalysis(ctx, status, s -> {
+                int[] frames = frames(ctx, s, limit.isSelected(), flowOnly.isSelected());
+                Learner learner = new Learner(ctx.capture().index(), s, frames);
+                learner.learn(FIRST_PASS);
+                return learner;
+            }, learner -> {
+                if (gen != generation[0]) return;
+                rows.use(ctx, learner.snapshot());
+                showNodes(ladder, rows.nodes);
+                table.setItems(frames(learner.frames));
+                status.setText(learner.frames.length + " packets, " + rows.nodes.ordered().size() + " hosts"
+                        + (learner.done() ? "" : " so far (learning the hosts of the rest ...)"));
+                if (learner.done()) return;
+                // The rest of the hosts, off the UI thread: a pass in frame order only appends columns, so the
+                // rows already drawn keep theirs; a new host redraws the table once.
+                Thread.ofPlatform().daemon().name("metaroce-flow-graph").start(() -> {
+                    while (!learner.done() && gen == generation[0]) {
+                        int before = learner.nodes.size();
+                        learner.learn(FIRST_PASS);
+                        boolean more = learner.nodes.size() != before, last = learner.done();
+                        if (!more && !last) continue;
+                        FlowGraph.Nodes snap = learner.snapshot();
+                        javafx.application.Platform.runLater(() -> {
+                            if (gen != generation[0]) return;
+                            if (more) {
+                                rows.nodes = snap;
+                                showNodes(ladder, snap);
+                                table.refresh();
+                            }
+                            if (last) status.setText(learner.frames.length + " packets, " + snap.ordered().size() + " hosts");
+                        });
+                    }
+                });
+            });
+        };
         limit.setOnAction(e -> fill.run());
         flowOnly.setOnAction(e -> fill.run());
         fill.run();
     }
 
+    /** Frames whose hosts are learned before the window shows its rows (the rest are learned while it shows them). */
+    static final int FIRST_PASS = 20_000;
+
     /**
-     * The frames to draw (in capture order: the packet list may be sorted) and their nodes: the displayed frames or
-     * all, narrowed to the selected packet's flow and its peer when asked. Runs off the JavaFX thread.
+     * The frames to draw, in capture order (the packet list may be sorted): the displayed frames or all, narrowed to
+     * the selected packet's flow and its peer when asked. Runs off the JavaFX thread.
      */
-    static Ladder ladder(GuiContext ctx, AnalysisSession s, boolean limitToFilter, boolean selectedFlow) {
+    static int[] frames(GuiContext ctx, AnalysisSession s, boolean limitToFilter, boolean selectedFlow) {
         FrameIndex index = ctx.capture().index();
         int[] frames = limitToFilter ? ctx.view().toArray() : io.metaroce.gui.FrameView.all(index.size()).toArray();
         if (selectedFlow && ctx.selectedFrame() > 0) {
@@ -163,14 +199,49 @@ public final class FlowGraphWindow implements GuiWindow {
             }
         }
         Arrays.sort(frames);
-        Dissector dissector = new Dissector(new DissectorConfig(s.settings().rocePorts(), false));
-        Dissection d = new Dissection();
-        FlowGraph.Nodes nodes = new FlowGraph.Nodes();
-        for (int fr : frames) {
-            index.dissect(fr, dissector, d);
-            nodes.learn(fr, FlowGraph.from(FlowGraph.Mode.NETWORK, d, -1), FlowGraph.to(FlowGraph.Mode.NETWORK, d));
+        return frames;
+    }
+
+    /** The frames and all their nodes in one pass (the benchmark's and the tests' way; the window learns in steps). */
+    static Ladder ladder(GuiContext ctx, AnalysisSession s, boolean limitToFilter, boolean selectedFlow) {
+        Learner l = new Learner(ctx.capture().index(), s, frames(ctx, s, limitToFilter, selectedFlow));
+        while (!l.done()) l.learn(Integer.MAX_VALUE);
+        return new Ladder(l.frames, l.nodes);
+    }
+
+    /** Learns the node columns of a set of frames in frame order, a step at a time, on one thread. */
+    static final class Learner {
+        final int[] frames;
+        final FlowGraph.Nodes nodes = new FlowGraph.Nodes();
+        private final FrameIndex index;
+        private final Dissector dissector;
+        private final Dissection d = new Dissection();
+        private int next;
+
+        Learner(FrameIndex index, AnalysisSession s, int[] frames) {
+            this.index = index;
+            this.frames = frames;
+            this.dissector = new Dissector(new DissectorConfig(s.settings().rocePorts(), false));
         }
-        return new Ladder(frames, nodes);
+
+        /** Learns the nodes of up to n more frames. */
+        void learn(int n) {
+            int end = (int) Math.min(frames.length, (long) next + n);
+            for (; next < end; next++) {
+                index.dissect(frames[next], dissector, d);
+                nodes.learn(frames[next], FlowGraph.from(FlowGraph.Mode.NETWORK, d, -1), FlowGraph.to(FlowGraph.Mode.NETWORK, d));
+            }
+        }
+
+        boolean done() { return next >= frames.length; }
+
+        FlowGraph.Nodes snapshot() { return nodes.copy(); }
+    }
+
+    /** The ladder column's header (the node names) and width. */
+    private static void showNodes(TableColumn<Integer, Integer> ladder, FlowGraph.Nodes nodes) {
+        ladder.setGraphic(header(nodes));
+        ladder.setPrefWidth(Math.max(1, nodes.ordered().size()) * NODE_WIDTH + 4);
     }
 
     /** The table's items: the frame numbers, boxed only when a visible row asks for one. */
@@ -202,6 +273,7 @@ public final class FlowGraphWindow implements GuiWindow {
         private final Dissector dissector = new Dissector();
         private final Dissection d = new Dissection();
         private AnalysisFrameFields analysis;
+        /** Replaced (never changed) when more hosts are learned; read and set on the JavaFX thread only. */
         FlowGraph.Nodes nodes = new FlowGraph.Nodes();
         private final Map<FlowGraph.Mark, String[]> colours = new EnumMap<>(FlowGraph.Mark.class);
         private final LinkedHashMap<Integer, FlowGraph.Row> cache = new LinkedHashMap<>(CACHE * 2, 0.75f, true) {
