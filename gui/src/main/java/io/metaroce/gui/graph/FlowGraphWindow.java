@@ -127,7 +127,7 @@ public final class FlowGraphWindow implements GuiWindow {
         bar.setPadding(new Insets(6, 8, 6, 8));
         BorderPane root = new BorderPane(table);
         root.setTop(bar);
-        Windows.show(ctx, "flow-graph", "Flow Graph", root, 1400, 700);
+        javafx.stage.Stage stage = Windows.show(ctx, "flow-graph", "Flow Graph", root, 1400, 700);
         int[] generation = {0};
         Runnable fill = () -> {
             int gen = ++generation[0];
@@ -147,7 +147,8 @@ public final class FlowGraphWindow implements GuiWindow {
                 // The rest of the hosts, off the UI thread: a pass in frame order only appends columns, so the
                 // rows already drawn keep theirs; a new host redraws the table once.
                 Thread.ofPlatform().daemon().name("metaroce-flow-graph").start(() -> {
-                    while (!learner.done() && gen == generation[0]) {
+                    // Stops when the window closes or another choice starts a pass of its own.
+                    while (!learner.done() && gen == generation[0] && stage.isShowing()) {
                         int before = learner.nodes.size();
                         learner.learn(FIRST_PASS);
                         boolean more = learner.nodes.size() != before, last = learner.done();

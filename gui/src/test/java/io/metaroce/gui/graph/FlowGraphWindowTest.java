@@ -97,6 +97,25 @@ class FlowGraphWindowTest extends WindowTestBase {
         assertTrue(table.getItems().contains(nak));
     }
 
+    /**
+     * The window learns the hosts a step at a time while it shows the rows: any steps give the columns of one pass,
+     * and the columns known after a step are the first ones of the final list (a later host only adds one at the right).
+     */
+    @Test
+    void hostsLearnedInStepsKeepTheirColumns(FxRobot robot) {
+        GuiHarness.open(robot, ctx, "rocev2-pfc-storm");
+        FlowGraphWindow.Ladder whole = FlowGraphWindow.ladder(ctx, ctx.analysis(), false, false);
+        List<String> all = whole.nodes().ordered();
+        assertTrue(all.size() > 2, "hosts and the pausing MACs: " + all);
+        FlowGraphWindow.Learner l = new FlowGraphWindow.Learner(ctx.capture().index(), ctx.analysis(), whole.frames());
+        while (!l.done()) {
+            l.learn(7);
+            List<String> sofar = l.snapshot().ordered();
+            assertEquals(all.subList(0, sofar.size()), sofar);
+        }
+        assertEquals(all, l.snapshot().ordered());
+    }
+
     /** A click on a row selects its packet in the main window's packet list. */
     @Test
     void clickSelectsThePacket(FxRobot robot) {
