@@ -38,6 +38,20 @@ public final class AnalysisFrameFields {
         this.store = engine.verdicts();
     }
 
+    /**
+     * The QP that sent a RoCE frame: the destination QP of the other direction of its connection, as the analysis
+     * paired the two flows; -1 when it paired none (a one-way capture, a UD flow) or the frame is no RoCE. For the
+     * flow graph's arrow tails ({@link FlowGraph}); BTH carries only the destination QP.
+     */
+    public int sourceQp(Dissection d) {
+        if (!d.isRoce() || d.opcode() == null) return -1;
+        FrameFacts f = facts.from(d);
+        if (!f.roce) return -1;
+        probe.set(f.v6, f.srcHi, f.srcLo, f.dstHi, f.dstLo, f.destQp);
+        Flow flow = engine.flow(probe);
+        return flow == null || flow.peer == null ? -1 : flow.peer.key.destQp();
+    }
+
     /** Adds the analysis fields of this frame to {@code d.extra()}. Frames without RoCE get none. */
     public void attach(Dissection d) {
         if (!d.isRoce() || d.opcode() == null) return;

@@ -109,7 +109,8 @@ final class DissectCommand implements Callable<Integer> {
             + "the last given first, as tshark), as tshark -z: io,phs (protocol hierarchy), io,stat,INTERVAL[,COLUMN]... "
             + "(per INTERVAL seconds, 0: the whole capture; a COLUMN is a display filter, frames and bytes of the frames "
             + "that match it, or COUNT|SUM|MIN|MAX|AVG(FIELD)FILTER), conv,TYPE and endpoints,TYPE (TYPE: eth, ip, ipv6, "
-            + "udp), expert[,error|warn|note|chat|comment]; io,phs, conv, endpoints and expert take ,FILTER after them. "
+            + "udp), expert[,error|warn|note|chat|comment], flow,any|roce,standard|network (a ladder diagram: hosts, QP "
+            + "numbers, the analysis' verdicts); io,phs, conv, endpoints, expert and flow take ,FILTER after them. "
             + "They count every frame read, also those -Y hides (as tshark's taps); -z help lists them.")
     List<String> zStats;
     /** -z io,stat: per argument, its columns and interval (each worker counts into a copy). */
@@ -118,6 +119,10 @@ final class DissectCommand implements Callable<Integer> {
     private final List<DisplayFilter> zFilters = new ArrayList<>();
     /** -z expert was given: the analysis runs first, for its findings (as tshark's TCP analysis does for its items). */
     private boolean zExpert;
+    /** -z flow: per argument, its type and mode (the analysis runs first, for the rows' comments). */
+    private final Map<Integer, Object[]> zFlows = new HashMap<>();
+    /** -z flow: where its printing pass reads the capture again (set once the analysis has run). */
+    private FlowStat.Source flowSource;
 
     @Option(names = "-G", paramLabel = "REPORT", arity = "0..1", fallbackValue = "fields",
             description = "Print a glossary and exit, as tshark -G: fields (the default; as --list-fields, in tshark's "
@@ -255,6 +260,30 @@ final class DissectCommand implements Callable<Integer> {
                     System.out.println("     " + String.join("\n     ", ZStats.SUPPORTED));
                     return 0;
                 }
+                if (z.equals("flow") || z.startsWith("flow,")) {
+                    Object parsed = FlowStat.parse(z);
+                    if (parsed instanceof String why) {
+                        err.println("metaroce dissect: " + why);
+                        return 2;
+                    }
+                    if (live.live()) {
+                        err.println("metaroce dissect: -z " + z + " reads the capture twice: it needs a capture file (-r)");
+                        return 2;
+                    }
+                    String text = FlowStat.filterText(z);
+                    DisplayFilter f = null;
+                    if (text != null) {
+                        try {
+                            f = DisplayFilter.compile(text, FieldCatalog.get());
+                        } catch (FilterException e) {
+                            err.println("metaroce dissect: -z " + z + ": bad display filter: " + e.oneLine());
+                            return 2;
+                        }
+                    }
+                    zFlows.put(zFilters.size(), (Object[]) parsed);
+                    zFilters.add(f);
+                    continue;
+                }
                 if (z.startsWith("io,stat,")) {
                     ZStats.IoStat io = ioStat(z);
                     if (io == null) return 2;
@@ -266,7 +295,8 @@ final class DissectCommand implements Callable<Integer> {
                 if (kind == null) {
                     err.println("metaroce dissect: invalid -z argument \"" + z + "\"; it must be one of: conv,TYPE, "
                             + "endpoints,TYPE (TYPE: eth, ip, ipv6 or udp), expert, io,phs (each with ,FILTER after it or "
-                            + "not), io,stat,INTERVAL[,COLUMN]... (INTERVAL: seconds, 0 for the whole capture)");
+                            + "not), io,stat,INTERVAL[,COLUMN]... (INTERVAL: seconds, 0 for the whole capture), "
+                            + "flow,any|roce,standard|network[,FILTER]");
                     return 2;
                 }
                 String text = zFilterText(z);
@@ -347,7 +377,7 @@ final class DissectCommand implements Callable<Integer> {
         boolean needAnalysis = analysis || selected.stream().anyMatch(f -> f.name().startsWith("analysis."))
                 || (displayFilter != null && displayFilter.referencedFields().stream().anyMatch(f -> f.name().startsWith("analysis.")))
                 || zFilters.stream().anyMatch(z -> z != null && z.referencedFields().stream().anyMatch(f -> f.name().startsWith("analysis.")))
-                || (zExpert && !live.live());
+                || ((zExpert || !zFlows.isEmpty()) && !live.live());
         AnalysisSession verdicts = null;
         if (needAnalysis && live.live()) {
             err.println("metaroce dissect: the analysis.* fields (-A) need a capture file: use analyze -i for live analysis");
@@ -384,6 +414,7 @@ final class DissectCommand implements Callable<Integer> {
         CaptureCopy copy = null;
         try (src) {
             int workers = threads != null ? threads : FramePipeline.defaultThreads();
+            flowSource = new FlowStat.Source(file, config, verdicts, workers);
             if (copyTarget != null || zStats != null) {
                 if (copyTarget != null) {
                     try {
@@ -620,7 +651,10 @@ final class DissectCommand implements Callable<Integer> {
             DisplayFilter f = zFilters.get(i);
             String text = zFilterText(z);
             String kind = zKind(z);
-            if (zIoStats.containsKey(i)) {
+            if (zFlows.containsKey(i)) {
+                Object[] tm = zFlows.get(i);
+                l.add(new FlowStat((io.metaroce.analysis.FlowGraph.Type) tm[0], (io.metaroce.analysis.FlowGraph.Mode) tm[1], f, flowSource));
+            } else if (zIoStats.containsKey(i)) {
                 ZStats.IoStat io = zIoStats.get(i);
                 l.add(new ZStats.IoStat(io.intervalUs, io.precision, io.columns, ioTimeMode));
             } else if (kind.equals("phs")) l.add(new ZStats.Phs(f, text));

@@ -30,7 +30,7 @@ final class ZStats implements DissectCommand.FrameSink {
     /** What -z takes here (-z help lists it). */
     static final List<String> SUPPORTED = List.of("conv,eth[,FILTER]", "conv,ip[,FILTER]", "conv,ipv6[,FILTER]",
             "conv,udp[,FILTER]", "endpoints,eth[,FILTER]", "endpoints,ip[,FILTER]", "endpoints,ipv6[,FILTER]",
-            "endpoints,udp[,FILTER]", "expert[,error|warn|note|chat|comment][,FILTER]", "io,phs[,FILTER]",
+            "endpoints,udp[,FILTER]", "expert[,error|warn|note|chat|comment][,FILTER]", "flow,any|roce,standard|network[,FILTER]", "io,phs[,FILTER]",
             "io,stat,INTERVAL[,FILTER|FUNC(FIELD)FILTER]... (FUNC: COUNT, SUM, MIN, MAX, AVG; FRAMES, BYTES)");
 
     /** One -z table's counts in one worker: fed the frames that pass -Y, merged with the other workers' at the end. */

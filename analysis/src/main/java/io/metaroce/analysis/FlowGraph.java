@@ -1,0 +1,272 @@
+package io.metaroce.analysis;
+
+import io.metaroce.dissector.Dissection;
+import io.metaroce.dissector.ExtraFields;
+import io.metaroce.dissector.FieldCatalog;
+import io.metaroce.dissector.FrameSummary;
+import io.metaroce.dissector.IcrcStatus;
+import io.metaroce.protocol.Aeth;
+import io.metaroce.protocol.CmDrep;
+import io.metaroce.protocol.CmDreq;
+import io.metaroce.protocol.CmRej;
+import io.metaroce.protocol.CmRep;
+import io.metaroce.protocol.CmReq;
+import io.metaroce.protocol.CmRtu;
+import io.metaroce.protocol.Deth;
+import io.metaroce.protocol.EnumValueDef;
+import io.metaroce.protocol.FieldDef;
+import io.metaroce.protocol.Nacketh;
+import io.metaroce.protocol.Spec;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The flow graph (Wireshark's Statistics > Flow Graph, tshark's {@code -z flow}): a ladder diagram whose node
+ * columns are the hosts and whose rows are the frames, each an arrow from its sender to its receiver with the QP
+ * numbers at its ends, a label (the Info column: opcode, PSN, AETH syndrome) and a comment that says what the
+ * analysis decided about the frame (retransmission and its cause, spurious, NAK, CNP, CE mark, RNR...). Both front
+ * ends build their rows here ({@code dissect -z flow} and the GUI's Flow Graph window), so they agree.
+ *
+ * <p>The nodes are learned from a pass over the frames ({@link Nodes}, in the order of first appearance, the
+ * sender before the receiver, as Wireshark orders them); a row is made for one frame at a time ({@link #row}),
+ * so that nothing grows with the frames.
+ */
+public final class FlowGraph {
+    private FlowGraph() { }
+
+    /** Which frames: every one, or the RoCE ones (RoCEv1/v2, MetaRoCE, CNPs, CM MADs). */
+    public enum Type { ANY, ROCE }
+
+    /**
+     * How a frame's ends are named: by network address (the host), or by address and QP (one column per QP
+     * endpoint; tshark's "standard" is its address-and-port view).
+     */
+    public enum Mode { STANDARD, NETWORK }
+
+    /**
+     * The colour class of a row: the packet list's default colouring rule of the same name (the first that
+     * applies, in the rules' order), NONE when none does.
+     */
+    public enum Mark {
+        NONE(null), BAD_ICRC("Bad ICRC"), SPURIOUS("Spurious retransmission"), RETRANSMISSION("Retransmission"),
+        NAK("NAK / NACK"), CNP_CE("CNP / CE"), CM("CM");
+
+        /** The name of the default colouring rule (ColoringRules.defaults) it stands for. */
+        public final String rule;
+
+        Mark(String rule) { this.rule = rule; }
+    }
+
+    /**
+     * One row: frame number, time since the capture's first frame, the two ends (node names), the label, the QP
+     * numbers at the ends (-1: none or unknown), the comment (empty: the analysis says nothing) and the colour.
+     */
+    public record Row(long frame, long relativeNanos, String from, String to, String label, long fromQp, long toQp,
+                      String comment, Mark mark) { }
+
+    /** Most nodes kept: a capture with more hosts puts the others in one column, {@link #OTHER}. */
+    public static final int MAX_NODES = 256;
+    /** The column of the hosts past {@link #MAX_NODES}. */
+    public static final String OTHER = "(other hosts)";
+
+    private static final FieldCatalog C = FieldCatalog.get();
+    private static final FieldDef RETX = C.field("analysis.retransmission"), CAUSE = C.field("analysis.retransmission_cause"),
+            SPURIOUS = C.field("analysis.spurious"), ORIGINAL = C.field("analysis.original_frame"),
+            INFERRED = C.field("analysis.retransmission_inferred"), OOO = C.field("analysis.out_of_order"),
+            DUP = C.field("analysis.duplicate"), GAP = C.field("analysis.psn_gap"),
+            ACK_UNSEEN = C.field("analysis.ack_of_unseen"), ACK_FIRST = C.field("analysis.ack_before_request"),
+            REPEAT = C.field("analysis.repeated_response"), CE_NO_CNP = C.field("analysis.ce_without_cnp");
+
+    /** Whether the type keeps the frame. */
+    public static boolean selects(Type type, Dissection d) {
+        return type == Type.ANY || d.isRoce();
+    }
+
+    /**
+     * The QP that sent the frame: a datagram's source QP (DETH: CM MADs, UD), else the destination QP of the
+     * other direction of its connection as the analysis paired them; -1 when unknown (no analysis, no pair).
+     */
+    public static long sourceQp(Dissection d, AnalysisFrameFields analysis) {
+        if (!d.isRoce()) return -1;
+        int deth = d.offsetOf(Deth.HEADER);
+        if (deth >= 0 && deth + Deth.SIZE <= d.capturedLength()) return Deth.srcQp(d.data(), deth);
+        return analysis == null ? -1 : analysis.sourceQp(d);
+    }
+
+    /** The name of the sender's node (mode NETWORK: its address; STANDARD: with its QP when known). */
+    public static String from(Mode mode, Dissection d, long sourceQp) {
+        String a = FrameSummary.source(d, FrameSummary.Style.LINE);
+        return mode == Mode.STANDARD && sourceQp >= 0 ? a + ":" + qp(sourceQp) : a;
+    }
+
+    /** The name of the receiver's node. */
+    public static String to(Mode mode, Dissection d) {
+        String a = FrameSummary.destination(d, FrameSummary.Style.LINE);
+        return mode == Mode.STANDARD && d.isRoce() ? a + ":" + qp(d.destQp()) : a;
+    }
+
+    /** A QP number as the ladder shows it: 0x and its hex digits, short ("0x13"). */
+    public static String qp(long qp) { return "0x" + Long.toHexString(qp); }
+
+    /** The row of a dissected frame (analysis fields attached, if any). */
+    public static Row row(Mode mode, Dissection d, AnalysisFrameFields analysis) {
+        long src = sourceQp(d, analysis);
+        return new Row(d.number(), d.timeNanos() - d.firstTimeNanos(), from(mode, d, src), to(mode, d), label(d), src,
+                d.isRoce() ? d.destQp() : -1, comment(d), mark(d));
+    }
+
+    /**
+     * The arrow's label: the packet list's Info with the PSN after the opcode ("RC RDMA WRITE First PSN=5", "RC
+     * Acknowledge PSN=24 [NAK seq err] MSN=4"); a CM MAD by its message ("CM ConnectRequest").
+     */
+    public static String label(Dissection d) {
+        String info = FrameSummary.info(d, FrameSummary.Style.LIST);
+        if (!d.isRoce() || d.opcode() == null) return info;
+        int cm = info.indexOf(" CM ");
+        if (cm >= 0) return info.substring(cm + 1);
+        String op = d.opcode().label();
+        if (!info.startsWith(op)) return info;
+        return op + " PSN=" + d.psn() + info.substring(op.length());
+    }
+
+    /** What the analysis and the dissector decided about the frame, "; " between the findings; empty for none. */
+    public static String comment(Dissection d) {
+        StringBuilder b = new StringBuilder();
+        ExtraFields x = d.extra();
+        if (has(x, RETX)) {
+            add(b, has(x, INFERRED) ? "Retransmission, first copy unseen" : "Retransmission");
+            int c = x.indexOf(CAUSE);
+            if (c >= 0 && x.stringValue(c) != null) b.append(" (").append(x.stringValue(c)).append(')');
+            int o = x.indexOf(ORIGINAL);
+            if (o >= 0) b.append(" of frame ").append(x.longValue(o));
+            if (has(x, SPURIOUS)) add(b, "spurious");
+        }
+        if (has(x, REPEAT)) add(b, "Repeated response");
+        if (has(x, DUP)) add(b, "Duplicate");
+        if (has(x, OOO)) add(b, "Out of order");
+        int gap = x.indexOf(GAP);
+        if (gap >= 0 && x.longValue(gap) > 0) add(b, "PSN gap " + x.longValue(gap));
+        if (has(x, ACK_UNSEEN)) add(b, "ACK of an unseen PSN");
+        if (has(x, ACK_FIRST)) add(b, "ACK before its request");
+        int aeth = d.offsetOf(Aeth.HEADER);
+        if (aeth >= 0 && aeth + Aeth.SIZE <= d.capturedLength()) {
+            int kind = Aeth.syndromeKind(d.data(), aeth), code = Aeth.syndromeCode(d.data(), aeth);
+            if (kind == 3) {
+                EnumValueDef e = Spec.ENUM_NAK_CODE.of(code);
+                add(b, "NAK " + (e == null ? "code " + code : e.label()));
+                if (code == 0) b.append(", resend from PSN ").append(d.psn());
+            } else if (kind == 1) {
+                add(b, "RNR NAK, retry after " + Spec.ENUM_RNR_TIMER.label(code));
+            }
+        }
+        int nack = d.offsetOf(Nacketh.HEADER);
+        if (nack >= 0 && nack + Nacketh.SIZE <= d.capturedLength()) {
+            EnumValueDef r = Spec.ENUM_NACK_REASON.of(Nacketh.reason(d.data(), nack));
+            add(b, "NACK " + (r == null ? "" : r.label() + " ") + "from PSN " + Nacketh.firstPsn(d.data(), nack));
+        }
+        if (isCnp(d)) add(b, "CNP: slow down QP " + qp(d.destQp()));
+        if (d.ecn() == 3) add(b, "CE mark");
+        if (has(x, CE_NO_CNP)) add(b, "CE without CNP");
+        if (d.icrcStatus() == IcrcStatus.BAD) add(b, "Bad ICRC");
+        return b.toString();
+    }
+
+    /** The colour class: the first default colouring rule (in its order) the frame matches. */
+    public static Mark mark(Dissection d) {
+        if (d.icrcStatus() == IcrcStatus.BAD) return Mark.BAD_ICRC;
+        ExtraFields x = d.extra();
+        if (has(x, SPURIOUS)) return Mark.SPURIOUS;
+        if (has(x, RETX)) return Mark.RETRANSMISSION;
+        int aeth = d.offsetOf(Aeth.HEADER);
+        if (aeth >= 0 && aeth + Aeth.SIZE <= d.capturedLength()) {
+            int kind = Aeth.syndromeKind(d.data(), aeth);
+            if (kind == 3 || kind == 1) return Mark.NAK;
+        }
+        if (d.offsetOf(Nacketh.HEADER) >= 0) return Mark.NAK;
+        if (isCnp(d) || d.ecn() == 3) return Mark.CNP_CE;
+        if (d.hasLayer(CmReq.HEADER) || d.hasLayer(CmRep.HEADER) || d.hasLayer(CmRtu.HEADER) || d.hasLayer(CmDreq.HEADER)
+                || d.hasLayer(CmDrep.HEADER) || d.hasLayer(CmRej.HEADER)) return Mark.CM;
+        return Mark.NONE;
+    }
+
+    private static boolean isCnp(Dissection d) {
+        return d.opcode() != null && "cnp".equals(d.opcode().family());
+    }
+
+    private static boolean has(ExtraFields x, FieldDef f) {
+        int i = x.indexOf(f);
+        return i >= 0 && x.longValue(i) != 0;
+    }
+
+    private static void add(StringBuilder b, String s) {
+        if (b.length() > 0) b.append("; ");
+        b.append(s);
+    }
+
+    /**
+     * The node columns, learned from the frames: each name with where it was first met (frame number * 2, +1 for
+     * a receiver), so that two learners (one per worker) merge into the order one learner in capture order would
+     * have found. At most {@link #MAX_NODES}, then {@link #OTHER}.
+     */
+    public static final class Nodes {
+        private final Map<String, Long> first = new HashMap<>();
+        private List<String> ordered;
+        private Map<String, Integer> index;
+
+        /** Learns both ends of a row. */
+        public void learn(long frame, String from, String to) {
+            learn(from, frame * 2);
+            learn(to, frame * 2 + 1);
+        }
+
+        private void learn(String name, long order) {
+            Long o = first.get(name);
+            if (o == null) {
+                if (first.size() >= MAX_NODES) name = OTHER;
+                o = first.get(name);
+            }
+            if (o == null || order < o) first.put(name, order);
+            ordered = null;
+        }
+
+        /** Adds another learner's nodes. */
+        public void merge(Nodes other) {
+            for (Map.Entry<String, Long> e : other.first.entrySet()) learn(e.getKey(), e.getValue());
+        }
+
+        /** The node names in column order. */
+        public List<String> ordered() {
+            if (ordered == null) {
+                List<Map.Entry<String, Long>> l = new ArrayList<>(first.entrySet());
+                l.sort(Map.Entry.comparingByValue());
+                List<String> names = new ArrayList<>();
+                index = new HashMap<>();
+                for (Map.Entry<String, Long> e : l) {
+                    index.put(e.getKey(), names.size());
+                    names.add(e.getKey());
+                }
+                ordered = List.copyOf(names);
+            }
+            return ordered;
+        }
+
+        /** The column of a node name (a name never learned goes to the {@link #OTHER} column, or the last). */
+        public int column(String name) {
+            ordered();
+            Integer i = index.get(name);
+            if (i == null) i = index.get(OTHER);
+            return i == null ? Math.max(0, ordered.size() - 1) : i;
+        }
+
+        public int size() { return first.size(); }
+
+        /** A copy (for another thread to read while this one goes on learning). */
+        public Nodes copy() {
+            Nodes n = new Nodes();
+            n.first.putAll(first);
+            return n;
+        }
+    }
+}

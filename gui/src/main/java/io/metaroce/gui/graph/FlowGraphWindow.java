@@ -1,0 +1,388 @@
+package io.metaroce.gui.graph;
+
+import io.metaroce.analysis.AnalysisFrameFields;
+import io.metaroce.analysis.AnalysisSession;
+import io.metaroce.analysis.FlowGraph;
+import io.metaroce.analysis.FlowSummary;
+import io.metaroce.dissector.Dissection;
+import io.metaroce.dissector.Dissector;
+import io.metaroce.dissector.DissectorConfig;
+import io.metaroce.dissector.FrameIndex;
+import io.metaroce.gui.ColoringRules;
+import io.metaroce.gui.GuiContext;
+import io.metaroce.gui.GuiWindow;
+import io.metaroce.gui.stats.Windows;
+import java.util.AbstractList;
+import java.util.Arrays;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.collections.FXCollections;
+import javafx.collections.ObservableList;
+import javafx.geometry.Insets;
+import javafx.geometry.VPos;
+import javafx.scene.canvas.Canvas;
+import javafx.scene.canvas.GraphicsContext;
+import javafx.scene.control.CheckBox;
+import javafx.scene.control.Label;
+import javafx.scene.control.TableCell;
+import javafx.scene.control.TableColumn;
+import javafx.scene.control.TableRow;
+import javafx.scene.control.TableView;
+import javafx.scene.input.KeyCode;
+import javafx.scene.layout.BorderPane;
+import javafx.scene.layout.HBox;
+import javafx.scene.paint.Color;
+import javafx.scene.text.Font;
+import javafx.scene.text.TextAlignment;
+
+/**
+ * Statistics > Flow Graph: Wireshark's ladder diagram of the displayed packets ("Limit to display filter", on by
+ * default) or of the whole capture, or of the selected packet's flow in both directions. Node columns are the hosts,
+ * each row one packet: time, an arrow from sender to receiver with the Info above it and the QP numbers at its ends,
+ * and the analysis' verdict as comment; rows take the packet list's colouring rule of their kind. Clicking a row
+ * selects its packet in the main window. The rows are {@link FlowGraph}'s, as {@code dissect -z flow} prints them.
+ *
+ * <p>Fast on a large capture: the table holds only the frame numbers (4 bytes each) and decodes the rows it shows
+ * (a virtualised TableView, a Canvas per visible ladder cell, a small cache of decoded rows). The node columns are
+ * learned off the JavaFX thread in frame order: the rows show once the first {@link #FIRST_PASS} frames are learned
+ * (a pass over every frame took 1.7-3.6 s on 1 M frames), the rest while they show; a host found later only adds a
+ * column at the right, as the order of first appearance puts it there.
+ */
+public final class FlowGraphWindow implements GuiWindow {
+    /** Pixels per node column and per row (the label line above the arrow, the QP numbers below it). */
+    static final double NODE_WIDTH = 220, ROW_HEIGHT = 36;
+    /** Decoded rows kept for redrawing (a screen shows about 30). */
+    static final int CACHE = 1024;
+
+    @Override
+    public Place place() { return Place.STATISTICS; }
+
+    @Override
+    public String title() { return "Flow Graph..."; }
+
+    /** The nodes of a set of frames and the frames, as one pass off the JavaFX thread learns them. */
+    record Ladder(int[] frames, FlowGraph.Nodes nodes) { }
+
+    @Override
+    public void open(GuiContext ctx) {
+        TableView<Integer> table = new TableView<>();
+        table.setId("flow-graph-table");
+        table.setFixedCellSize(ROW_HEIGHT);
+        Label status = new Label();
+        status.setId("flow-graph-status");
+        CheckBox limit = new CheckBox("Limit to display filter");
+        limit.setId("flow-graph-limit");
+        limit.setSelected(true);
+        CheckBox flowOnly = new CheckBox("Selected packet's flow (both directions)");
+        flowOnly.setId("flow-graph-flow");
+        Rows rows = new Rows();
+        TableColumn<Integer, Integer> no = new TableColumn<>("No.");
+        no.setPrefWidth(70);
+        no.setSortable(false);
+        no.setCellValueFactory(cd -> new ReadOnlyObjectWrapper<>(cd.getValue()));
+        TableColumn<Integer, String> time = new TableColumn<>("Time");
+        time.setPrefWidth(110);
+        time.setSortable(false);
+        time.setCellValueFactory(cd -> {
+            FlowGraph.Row r = rows.row(cd.getValue());
+            return new ReadOnlyObjectWrapper<>(r == null ? "" : String.format(Locale.ROOT, "%.9f", r.relativeNanos() / 1e9));
+        });
+        TableColumn<Integer, Integer> ladder = new TableColumn<>();
+        ladder.setId("flow-graph-ladder");
+        ladder.setSortable(false);
+        ladder.setCellValueFactory(cd -> new ReadOnlyObjectWrapper<>(cd.getValue()));
+        ladder.setCellFactory(c -> new LadderCell(rows));
+        TableColumn<Integer, String> comment = new TableColumn<>("Comment");
+        comment.setPrefWidth(420);
+        comment.setSortable(false);
+        comment.setCellValueFactory(cd -> {
+            FlowGraph.Row r = rows.row(cd.getValue());
+            return new ReadOnlyObjectWrapper<>(r == null ? "" : r.comment());
+        });
+        table.getColumns().addAll(List.of(no, time, ladder, comment));
+        table.setRowFactory(t -> {
+            TableRow<Integer> row = new TableRow<>() {
+                @Override
+                protected void updateItem(Integer frame, boolean empty) {
+                    super.updateItem(frame, empty);
+                    FlowGraph.Row r = empty || frame == null ? null : rows.row(frame);
+                    String bg = r == null ? null : rows.background(r.mark()), fg = r == null ? null : rows.foreground(r.mark());
+                    setStyle(bg == null ? "" : "-fx-background-color: " + bg + "; -fx-text-background-color: " + fg + ";");
+                }
+            };
+            row.setOnMouseClicked(e -> {
+                if (row.getItem() != null) Windows.select(ctx, row.getItem(), status);
+            });
+            return row;
+        });
+        table.setOnKeyPressed(e -> {
+            Integer f = table.getSelectionModel().getSelectedItem();
+            if (e.getCode() == KeyCode.ENTER && f != null) Windows.select(ctx, f, status);
+        });
+        HBox bar = new HBox(12, limit, flowOnly, status);
+        bar.setPadding(new Insets(6, 8, 6, 8));
+        BorderPane root = new BorderPane(table);
+        root.setTop(bar);
+        javafx.stage.Stage stage = Windows.show(ctx, "flow-graph", "Flow Graph", root, 1400, 700);
+        int[] generation = {0};
+        Runnable fill = () -> {
+            int gen = ++generation[0];
+            Windows.afterAnalysis(ctx, status, s -> {
+                int[] frames = frames(ctx, s, limit.isSelected(), flowOnly.isSelected());
+                Learner learner = new Learner(ctx.capture().index(), s, frames);
+                learner.learn(FIRST_PASS);
+                return learner;
+            }, learner -> {
+                if (gen != generation[0]) return;
+                rows.use(ctx, learner.snapshot());
+                showNodes(ladder, rows.nodes);
+                table.setItems(frames(learner.frames));
+                status.setText(learner.frames.length + " packets, " + rows.nodes.ordered().size() + " hosts"
+                        + (learner.done() ? "" : " so far (learning the hosts of the rest ...)"));
+                if (learner.done()) return;
+                // The rest of the hosts, off the UI thread: a pass in frame order only appends columns, so the
+                // rows already drawn keep theirs; a new host redraws the table once.
+                Thread.ofPlatform().daemon().name("metaroce-flow-graph").start(() -> {
+                    // Stops when the window closes or another choice starts a pass of its own.
+                    while (!learner.done() && gen == generation[0] && stage.isShowing()) {
+                        int before = learner.nodes.size();
+                        learner.learn(FIRST_PASS);
+                        boolean more = learner.nodes.size() != before, last = learner.done();
+                        if (!more && !last) continue;
+                        FlowGraph.Nodes snap = learner.snapshot();
+                        javafx.application.Platform.runLater(() -> {
+                            if (gen != generation[0]) return;
+                            if (more) {
+                                rows.nodes = snap;
+                                showNodes(ladder, snap);
+                                table.refresh();
+                            }
+                            if (last) status.setText(learner.frames.length + " packets, " + snap.ordered().size() + " hosts");
+                        });
+                    }
+                });
+            });
+        };
+        limit.setOnAction(e -> fill.run());
+        flowOnly.setOnAction(e -> fill.run());
+        fill.run();
+    }
+
+    /** Frames whose hosts are learned before the window shows its rows (the rest are learned while it shows them). */
+    static final int FIRST_PASS = 20_000;
+
+    /**
+     * The frames to draw, in capture order (the packet list may be sorted): the displayed frames or all, narrowed to
+     * the selected packet's flow and its peer when asked. Runs off the JavaFX thread.
+     */
+    static int[] frames(GuiContext ctx, AnalysisSession s, boolean limitToFilter, boolean selectedFlow) {
+        FrameIndex index = ctx.capture().index();
+        int[] frames = limitToFilter ? ctx.view().toArray() : io.metaroce.gui.FrameView.all(index.size()).toArray();
+        if (selectedFlow && ctx.selectedFrame() > 0) {
+            String id = FlowChoice.flowOf(index, s, ctx.selectedFrame());
+            FlowSummary f = null;
+            for (FlowSummary x : s.flows()) if (x.id().equals(id)) f = x;
+            if (f != null) {
+                int[][] both = FlowChoice.frames(ctx, f);
+                int[] flow = new int[both[0].length + both[1].length];
+                System.arraycopy(both[0], 0, flow, 0, both[0].length);
+                System.arraycopy(both[1], 0, flow, both[0].length, both[1].length);
+                Arrays.sort(flow);
+                int[] shown = frames.clone();
+                Arrays.sort(shown);
+                int n = 0;
+                for (int fr : flow) if (Arrays.binarySearch(shown, fr) >= 0) flow[n++] = fr;
+                frames = Arrays.copyOf(flow, n);
+            }
+        }
+        Arrays.sort(frames);
+        return frames;
+    }
+
+    /** The frames and all their nodes in one pass (the benchmark's and the tests' way; the window learns in steps). */
+    static Ladder ladder(GuiContext ctx, AnalysisSession s, boolean limitToFilter, boolean selectedFlow) {
+        Learner l = new Learner(ctx.capture().index(), s, frames(ctx, s, limitToFilter, selectedFlow));
+        while (!l.done()) l.learn(Integer.MAX_VALUE);
+        return new Ladder(l.frames, l.nodes);
+    }
+
+    /** Learns the node columns of a set of frames in frame order, a step at a time, on one thread. */
+    static final class Learner {
+        final int[] frames;
+        final FlowGraph.Nodes nodes = new FlowGraph.Nodes();
+        private final FrameIndex index;
+        private final Dissector dissector;
+        private final Dissection d = new Dissection();
+        private int next;
+
+        Learner(FrameIndex index, AnalysisSession s, int[] frames) {
+            this.index = index;
+            this.frames = frames;
+            this.dissector = new Dissector(new DissectorConfig(s.settings().rocePorts(), false));
+        }
+
+        /** Learns the nodes of up to n more frames. */
+        void learn(int n) {
+            int end = (int) Math.min(frames.length, (long) next + n);
+            for (; next < end; next++) {
+                index.dissect(frames[next], dissector, d);
+                nodes.learn(frames[next], FlowGraph.from(FlowGraph.Mode.NETWORK, d, -1), FlowGraph.to(FlowGraph.Mode.NETWORK, d));
+            }
+        }
+
+        boolean done() { return next >= frames.length; }
+
+        FlowGraph.Nodes snapshot() { return nodes.copy(); }
+    }
+
+    /** The ladder column's header (the node names) and width. */
+    private static void showNodes(TableColumn<Integer, Integer> ladder, FlowGraph.Nodes nodes) {
+        ladder.setGraphic(header(nodes));
+        ladder.setPrefWidth(Math.max(1, nodes.ordered().size()) * NODE_WIDTH + 4);
+    }
+
+    /** The table's items: the frame numbers, boxed only when a visible row asks for one. */
+    private static ObservableList<Integer> frames(int[] frames) {
+        return FXCollections.observableList(new AbstractList<Integer>() {
+            @Override
+            public Integer get(int i) { return frames[i]; }
+
+            @Override
+            public int size() { return frames.length; }
+        });
+    }
+
+    /** The node names centred over their columns, as the ladder column's header. */
+    private static Canvas header(FlowGraph.Nodes nodes) {
+        List<String> names = nodes.ordered();
+        Canvas c = new Canvas(Math.max(1, names.size()) * NODE_WIDTH, 20);
+        GraphicsContext g = c.getGraphicsContext2D();
+        g.setFont(Font.font(null, javafx.scene.text.FontWeight.BOLD, 12));
+        g.setTextAlign(TextAlignment.CENTER);
+        g.setTextBaseline(VPos.CENTER);
+        for (int i = 0; i < names.size(); i++) g.fillText(names.get(i), i * NODE_WIDTH + NODE_WIDTH / 2, 10, NODE_WIDTH - 8);
+        return c;
+    }
+
+    /** The decoded rows the table shows, a few at a time, on the JavaFX thread, and the colours of their kinds. */
+    static final class Rows {
+        private FrameIndex index;
+        private final Dissector dissector = new Dissector();
+        private final Dissection d = new Dissection();
+        private AnalysisFrameFields analysis;
+        /** Replaced (never changed) when more hosts are learned; read and set on the JavaFX thread only. */
+        FlowGraph.Nodes nodes = new FlowGraph.Nodes();
+        private final Map<FlowGraph.Mark, String[]> colours = new EnumMap<>(FlowGraph.Mark.class);
+        private final LinkedHashMap<Integer, FlowGraph.Row> cache = new LinkedHashMap<>(CACHE * 2, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<Integer, FlowGraph.Row> e) { return size() > CACHE; }
+        };
+
+        /** The capture, its finished analysis and the nodes of the frames shown; the colours of the current rules. */
+        void use(GuiContext ctx, FlowGraph.Nodes nodes) {
+            this.index = ctx.capture().index();
+            AnalysisSession s = ctx.analysis();
+            this.analysis = s != null && s.state() == AnalysisSession.State.FINISHED ? s.frameFields() : null;
+            this.nodes = nodes;
+            cache.clear();
+            // The packet list's rules (the same file it loads); a rule of the mark's name gives the row its colours.
+            ColoringRules rules = ColoringRules.load(ColoringRules.defaultFile());
+            colours.clear();
+            for (FlowGraph.Mark m : FlowGraph.Mark.values()) {
+                if (m.rule == null) continue;
+                for (ColoringRules.Rule r : rules.rules()) {
+                    if (r.enabled() && r.name().equals(m.rule)) colours.put(m, new String[] {r.foreground(), r.background()});
+                }
+            }
+        }
+
+        FlowGraph.Row row(int frame) {
+            if (index == null) return null;
+            FlowGraph.Row r = cache.get(frame);
+            if (r == null) {
+                index.dissect(frame, dissector, d);
+                if (analysis != null) analysis.attach(d);
+                r = FlowGraph.row(FlowGraph.Mode.NETWORK, d, analysis);
+                cache.put(frame, r);
+            }
+            return r;
+        }
+
+        /** The row background of a kind ("#rrggbb"), or null. */
+        String background(FlowGraph.Mark m) {
+            String[] c = colours.get(m);
+            return c == null ? null : c[1];
+        }
+
+        String foreground(FlowGraph.Mark m) {
+            String[] c = colours.get(m);
+            return c == null ? null : c[0];
+        }
+    }
+
+    /** One row's ladder: the node lines, the arrow with its label above and the QP numbers at its ends. */
+    static final class LadderCell extends TableCell<Integer, Integer> {
+        private final Rows rows;
+        private final Canvas canvas = new Canvas();
+
+        LadderCell(Rows rows) {
+            this.rows = rows;
+            setPadding(Insets.EMPTY);
+        }
+
+        @Override
+        protected void updateItem(Integer frame, boolean empty) {
+            super.updateItem(frame, empty);
+            FlowGraph.Row r = empty || frame == null ? null : rows.row(frame);
+            if (r == null) {
+                setGraphic(null);
+                return;
+            }
+            int n = Math.max(1, rows.nodes.ordered().size());
+            canvas.setWidth(n * NODE_WIDTH);
+            canvas.setHeight(ROW_HEIGHT - 2);
+            draw(canvas.getGraphicsContext2D(), rows, r, n);
+            setGraphic(canvas);
+        }
+
+        static void draw(GraphicsContext g, Rows rows, FlowGraph.Row r, int n) {
+            double h = ROW_HEIGHT - 2;
+            g.clearRect(0, 0, n * NODE_WIDTH, h);
+            g.setStroke(Color.gray(0.6));
+            g.setLineWidth(1);
+            for (int i = 0; i < n; i++) {
+                double x = Math.floor(i * NODE_WIDTH + NODE_WIDTH / 2) + 0.5;
+                g.strokeLine(x, 0, x, h);
+            }
+            int from = rows.nodes.column(r.from()), to = rows.nodes.column(r.to());
+            double x1 = from * NODE_WIDTH + NODE_WIDTH / 2, x2 = to * NODE_WIDTH + NODE_WIDTH / 2, y = 19.5;
+            String fg = rows.foreground(r.mark());
+            Color ink = fg == null ? Color.BLACK : Color.web(fg);
+            if (from == to) x2 = x1 + NODE_WIDTH / 2;   // a frame to its own host: a short stub to the right
+            g.setStroke(ink);
+            g.setFill(ink);
+            g.setLineWidth(1.5);
+            g.strokeLine(x1, y, x2, y);
+            double dir = Math.signum(x2 - x1);
+            g.fillPolygon(new double[] {x2, x2 - dir * 8, x2 - dir * 8}, new double[] {y, y - 4, y + 4}, 3);
+            g.setFont(Font.font(11));
+            g.setTextBaseline(VPos.BOTTOM);
+            g.setTextAlign(TextAlignment.CENTER);
+            double span = Math.max(NODE_WIDTH / 2, Math.abs(x2 - x1)) - 8;
+            g.fillText(r.label(), (x1 + x2) / 2, y - 2, span);
+            g.setTextBaseline(VPos.TOP);
+            double left = Math.min(x1, x2), right = Math.max(x1, x2);
+            String atLeft = qp(x1 <= x2 ? r.fromQp() : r.toQp()), atRight = qp(x1 <= x2 ? r.toQp() : r.fromQp());
+            g.setTextAlign(TextAlignment.LEFT);
+            g.fillText(atLeft, left + 3, y + 2);
+            g.setTextAlign(TextAlignment.RIGHT);
+            g.fillText(atRight, right - 3, y + 2);
+        }
+
+        private static String qp(long qp) { return qp < 0 ? "" : FlowGraph.qp(qp); }
+    }
+}

@@ -1,0 +1,99 @@
+package io.metaroce.gui.graph;
+
+import io.metaroce.analysis.AnalysisSession;
+import io.metaroce.gui.GuiContext;
+import java.nio.file.Path;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import javafx.application.Platform;
+import javafx.scene.control.Label;
+import javafx.scene.control.TableView;
+import javafx.stage.Stage;
+import javafx.stage.Window;
+
+/**
+ * Benchmark (not a test) of Statistics > Flow Graph on a large capture (the 1 M-frame figures in docs/benchmarks.md):
+ * from the menu action to the first rows painted (the node pass over every displayed frame off the JavaFX thread,
+ * then the table), and a jump to 90 % of the rows until painted. Run under Xvfb as {@link PsnGraphBenchmark}:
+ * {@code ... io.metaroce.gui.graph.FlowGraphBenchmark capture.pcap}.
+ */
+public final class FlowGraphBenchmark {
+    public static void main(String[] args) throws Exception {
+        Path file = Path.of(args[0]);
+        CountDownLatch started = new CountDownLatch(1);
+        io.metaroce.gui.RenderingSetup.beforeToolkitStart();
+        Platform.startup(started::countDown);
+        started.await();
+        GuiContext[] c = new GuiContext[1];
+        onFx(() -> {
+            c[0] = new GuiContext(new Stage());
+            new io.metaroce.gui.MainWindow(c[0]).show();
+        });
+        GuiContext ctx = c[0];
+        long t0 = System.nanoTime();
+        Platform.runLater(() -> ctx.open(file));
+        while (!ctx.analysisDone().isDone()) Thread.sleep(20);
+        AnalysisSession s = ctx.analysisDone().join();
+        System.out.printf("open + analysis: %.2f s (%d frames, analysis %s)%n", (System.nanoTime() - t0) / 1e9,
+                ctx.capture().frames(), s.state());
+        long p0 = System.nanoTime();
+        FlowGraphWindow.Ladder l = FlowGraphWindow.ladder(ctx, s, true, false);
+        System.out.printf("node pass alone (%d frames, %d hosts): %.0f ms%n", l.frames().length, l.nodes().size(),
+                (System.nanoTime() - p0) / 1e6);
+        for (int run = 0; run < 3; run++) {
+            long w0 = System.nanoTime();
+            onFx(() -> new FlowGraphWindow().open(ctx));
+            TableView<?>[] table = new TableView<?>[1];
+            Label[] status = new Label[1];
+            onFx(() -> {
+                Window w = Window.getWindows().getLast();
+                table[0] = (TableView<?>) w.getScene().lookup("#flow-graph-table");
+                status[0] = (Label) w.getScene().lookup("#flow-graph-status");
+            });
+            while (table[0].getItems().isEmpty()) Thread.sleep(5);
+            pulses(3);
+            long shown = System.nanoTime() - w0;
+            long j0 = System.nanoTime();
+            onFx(() -> table[0].scrollTo(table[0].getItems().size() * 9 / 10));
+            pulses(3);
+            long jump = System.nanoTime() - j0;
+            System.out.printf("run %d: open -> first rows painted %.0f ms (%s); jump to 90 %% painted %.0f ms%n", run,
+                    shown / 1e6, status[0].getText(), jump / 1e6);
+            onFx(() -> ((Stage) table[0].getScene().getWindow()).close());
+        }
+        Runtime rt = Runtime.getRuntime();
+        System.gc();
+        System.out.printf("heap used after: %d MB%n", (rt.totalMemory() - rt.freeMemory()) >> 20);
+        Platform.exit();
+        System.exit(0);
+    }
+
+    private static void onFx(Runnable r) throws InterruptedException {
+        CountDownLatch done = new CountDownLatch(1);
+        Platform.runLater(() -> {
+            try {
+                r.run();
+            } finally {
+                done.countDown();
+            }
+        });
+        done.await(60, TimeUnit.SECONDS);
+    }
+
+    /** Waits for n pulses (the frame showing the last change has then been rendered). */
+    private static void pulses(int n) throws InterruptedException {
+        CountDownLatch done = new CountDownLatch(n);
+        javafx.animation.AnimationTimer[] t = new javafx.animation.AnimationTimer[1];
+        Platform.runLater(() -> {
+            t[0] = new javafx.animation.AnimationTimer() {
+                @Override
+                public void handle(long now) {
+                    done.countDown();
+                    if (done.getCount() == 0) stop();
+                }
+            };
+            t[0].start();
+        });
+        done.await(60, TimeUnit.SECONDS);
+    }
+}

@@ -1,0 +1,149 @@
+package io.metaroce.gui.graph;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.metaroce.gui.GuiWindow;
+import io.metaroce.gui.GuiWindows;
+import io.metaroce.gui.testutil.GuiHarness;
+import io.metaroce.gui.testutil.Png;
+import io.metaroce.gui.testutil.WindowTestBase;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import javafx.scene.control.CheckBox;
+import javafx.scene.control.TableRow;
+import javafx.scene.control.TableView;
+import javafx.scene.image.Image;
+import javafx.stage.Stage;
+import org.junit.jupiter.api.Test;
+import org.testfx.api.FxRobot;
+import org.testfx.framework.junit5.Start;
+
+/**
+ * Statistics > Flow Graph, headless (Monocle): rows for the displayed packets in capture order, the analysis'
+ * comment on the resent packets, "Limit to display filter" off shows them all, the selected packet's flow, a click
+ * selects the packet in the main window; and its picture for the README (-Dscreenshots.dir).
+ */
+class FlowGraphWindowTest extends WindowTestBase {
+    private static final Path DIR = Path.of(System.getProperty("screenshots.dir", "target/screenshots"));
+
+    @Start
+    void start(Stage stage) { setUp(stage); }
+
+    private TableView<Integer> open(FxRobot robot) {
+        robot.interact(() -> new FlowGraphWindow().open(ctx));
+        TableView<Integer> table = robot.lookup("#flow-graph-table").queryAs(TableView.class);
+        GuiHarness.until("flow graph rows", () -> !table.getItems().isEmpty());
+        return table;
+    }
+
+    private static String comment(TableView<Integer> t, int row) { return (String) t.getColumns().get(3).getCellData(row); }
+
+    /**
+     * rocev2-gbn-loss under a display filter (the NAKs and the resends): one row per displayed packet in frame order,
+     * every resent packet's comment says so with its cause, every NAK's says NAK; unticking "Limit to display filter"
+     * shows the whole capture.
+     */
+    @Test
+    void rowsAreTheDisplayedPacketsWithTheirVerdicts(FxRobot robot) throws Exception {
+        GuiHarness.open(robot, ctx, "rocev2-gbn-loss");
+        int all = ctx.capture().frames();
+        robot.interact(() -> assertNull(ctx.applyFilter("analysis.retransmission || aeth.syndrome.kind == nak")));
+        GuiHarness.until("the filter applied", () -> ctx.view().size() < all);
+        int[] shown = ctx.view().toArray();
+        int[] retx = ctx.framesMatching("analysis.retransmission");
+        assertTrue(retx.length > 0 && retx.length < shown.length, "resends and NAKs shown");
+        TableView<Integer> table = open(robot);
+        int[] rows = table.getItems().stream().mapToInt(Integer::intValue).toArray();
+        assertArrayEquals(shown, rows, "one row per displayed packet, in frame order");
+        int resent = 0, naks = 0;
+        for (int i = 0; i < rows.length; i++) {
+            boolean isRetx = java.util.Arrays.binarySearch(retx, rows[i]) >= 0;
+            String c = comment(table, i);
+            if (isRetx) {
+                assertTrue(c.startsWith("Retransmission (nak) of frame "), rows[i] + ": " + c);
+                resent++;
+            } else {
+                assertTrue(c.startsWith("NAK PSN Sequence Error, resend from PSN "), rows[i] + ": " + c);
+                naks++;
+            }
+        }
+        assertEquals(retx.length, resent);
+        assertTrue(naks > 0);
+        CheckBox limit = robot.lookup("#flow-graph-limit").queryAs(CheckBox.class);
+        robot.clickOn(limit);
+        GuiHarness.until("every packet", () -> table.getItems().size() == all);
+        assertEquals(1, table.getItems().getFirst());
+    }
+
+    /** "Selected packet's flow": the frames of the selected packet's QP flow and of its peer, both directions. */
+    @Test
+    void selectedFlowShowsBothDirections(FxRobot robot) throws Exception {
+        GuiHarness.open(robot, ctx, "rocev2-gbn-loss");
+        int nak = ctx.framesMatching("aeth.syndrome.kind == nak")[0];
+        robot.interact(() -> ctx.select(nak));
+        TableView<Integer> table = open(robot);
+        int all = table.getItems().size();
+        robot.clickOn(robot.lookup("#flow-graph-flow").queryAs(CheckBox.class));
+        GuiHarness.until("the flow's packets", () -> table.getItems().size() < all && !table.getItems().isEmpty());
+        String flow = FlowChoice.flowOf(ctx.capture().index(), ctx.analysis(), nak);
+        io.metaroce.analysis.FlowSummary f = ctx.analysis().flows().stream().filter(x -> x.id().equals(flow)).findFirst().orElseThrow();
+        List<Integer> expected = new ArrayList<>();
+        for (int fr : ctx.framesMatching(FlowSeries.flowFilter(f.id()) + " || " + FlowSeries.flowFilter(f.peer()))) expected.add(fr);
+        assertEquals(expected, new ArrayList<>(table.getItems()));
+        assertTrue(table.getItems().contains(nak));
+    }
+
+    /**
+     * The window learns the hosts a step at a time while it shows the rows: any steps give the columns of one pass,
+     * and the columns known after a step are the first ones of the final list (a later host only adds one at the right).
+     */
+    @Test
+    void hostsLearnedInStepsKeepTheirColumns(FxRobot robot) {
+        GuiHarness.open(robot, ctx, "rocev2-pfc-storm");
+        FlowGraphWindow.Ladder whole = FlowGraphWindow.ladder(ctx, ctx.analysis(), false, false);
+        List<String> all = whole.nodes().ordered();
+        assertTrue(all.size() > 2, "hosts and the pausing MACs: " + all);
+        FlowGraphWindow.Learner l = new FlowGraphWindow.Learner(ctx.capture().index(), ctx.analysis(), whole.frames());
+        while (!l.done()) {
+            l.learn(7);
+            List<String> sofar = l.snapshot().ordered();
+            assertEquals(all.subList(0, sofar.size()), sofar);
+        }
+        assertEquals(all, l.snapshot().ordered());
+    }
+
+    /** A click on a row selects its packet in the main window's packet list. */
+    @Test
+    void clickSelectsThePacket(FxRobot robot) {
+        GuiHarness.open(robot, ctx, "rocev2-gbn-loss");
+        TableView<Integer> table = open(robot);
+        int third = table.getItems().get(2);
+        TableRow<?> row = robot.from(table).lookup(".table-row-cell").match((TableRow<?> x) -> x.getIndex() == 2).query();
+        robot.clickOn(row);
+        GuiHarness.until("selection", () -> ctx.selectedFrame() == third);
+    }
+
+    /** One Statistics menu item; the picture of the go-back-N ladder with a NAK and its resends in view. */
+    @Test
+    void menuItemAndPicture(FxRobot robot) throws Exception {
+        GuiWindow w = GuiWindows.ALL.stream().filter(x -> x instanceof FlowGraphWindow).findFirst().orElseThrow();
+        assertEquals("Flow Graph...", w.title());
+        assertEquals(GuiWindow.Place.STATISTICS, w.place());
+        GuiHarness.open(robot, ctx, "rocev2-gbn-loss");
+        int nak = ctx.framesMatching("aeth.syndrome.kind == nak")[0];
+        TableView<Integer> table = open(robot);
+        robot.interact(() -> table.scrollTo(Math.max(0, table.getItems().indexOf(nak) - 6)));
+        GuiHarness.until("the NAK row drawn", () -> robot.from(table).lookup(".table-row-cell")
+                .match((TableRow<?> x) -> x.getItem() != null && x.getItem().equals(nak)).tryQuery().isPresent());
+        robot.interact(() -> { });
+        Image[] img = new Image[1];
+        robot.interact(() -> img[0] = table.getScene().snapshot(null));
+        Png.write(img[0], DIR.resolve("gui-flow-graph-gbn.png"));
+        assertTrue(Png.fraction(img[0], 0xcc0000) > 0.005, "the NAK row in the NAK rule's red");
+        assertTrue(Png.fraction(img[0], 0xf0a0a0) > 0.005, "resent rows in the Retransmission rule's colour");
+    }
+}
