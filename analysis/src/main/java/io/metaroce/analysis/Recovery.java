@@ -40,7 +40,12 @@ final class Recovery {
         final Latency extraPsns = new Latency(), response = new Latency();
         long firstWrongNs;
         final List<Long> evidence = new ArrayList<>();
+        /** The first NAK answered wrongly per kind ({@link #EARLIER}, ...) and its first resend: {nak, resend} frames, 0 for none. */
+        final long[] examples = new long[2 * KINDS];
     }
+
+    /** The kinds of wrong answer to a NAK an example is kept for (the GUI's jump to a frame; not in analyze's outputs). */
+    static final int EARLIER = 0, LATER = 1, NOT_ANSWERED = 2, KINDS = 3;
 
     /** A NAK PSN-sequence-error naming u, the requester's oldest outstanding PSN (Acknowledgements#ack). */
     static void nak(Flow fl, FrameFacts f, long u) {
@@ -92,6 +97,7 @@ final class Recovery {
         if (lat >= Math.max(IGNORED_MIN_NS, 32 * fl.rttEstimate(6_000))) {
             s.ignored++;
             evidence(s, s.nakFrame);
+            example(s, NOT_ANSWERED, f.number);
             return false;
         }
         if (fl.view != View.RECEIVER && s.response.count() < MAX_SAMPLES) s.response.add(lat);
@@ -103,11 +109,13 @@ final class Recovery {
             s.later++;
             if (fl.view == View.SENDER) {
                 evidence(s, f.number);
+                example(s, LATER, f.number);
                 if (s.firstWrongNs == 0) s.firstWrongNs = f.timeNs;
             }
             return true;
         }
         s.earlier++;
+        example(s, EARLIER, f.number);
         if (u == s.nakMsgStartU) s.earlierMessageStart++;
         if (s.extraPsns.count() < MAX_SAMPLES) s.extraPsns.add(p - u);
         s.wastedPsns++;
@@ -122,6 +130,36 @@ final class Recovery {
 
     private static void evidence(State s, long frame) {
         if (s.evidence.size() < 8) s.evidence.add(frame);
+    }
+
+    /** Keeps the NAK being answered and its resend as the example of kind, if the QP direction has none yet. */
+    private static void example(State s, int kind, long resendFrame) {
+        if (s.examples[2 * kind] != 0) return;
+        s.examples[2 * kind] = s.nakFrame;
+        s.examples[2 * kind + 1] = resendFrame;
+    }
+
+    /**
+     * Per sending host (the rows of {@link #report}), the example of each kind of wrong answer with the earliest NAK
+     * over its QP directions: {nak, resend} frames per kind, 0 for none. O(QP directions with recovery state).
+     */
+    static Map<String, long[]> examples(List<Flow> flows) {
+        Map<String, long[]> hosts = new LinkedHashMap<>();
+        for (int i = 0; i < flows.size(); i++) {
+            Flow fl = flows.get(i);
+            State s = fl.recovery;
+            if (s == null) continue;
+            long[] h = hosts.get(fl.key.src());
+            if (h == null) hosts.put(fl.key.src(), h = new long[2 * KINDS]);
+            for (int k = 0; k < KINDS; k++) {
+                long nak = s.examples[2 * k];
+                if (nak != 0 && (h[2 * k] == 0 || nak < h[2 * k])) {
+                    h[2 * k] = nak;
+                    h[2 * k + 1] = s.examples[2 * k + 1];
+                }
+            }
+        }
+        return hosts;
     }
 
     /** A timer go-back starting at u (the first copy of a new timeout run; RoCEv2). */
