@@ -48,19 +48,19 @@ final class RecoveryTab {
     RecoveryTab(GuiContext ctx, AtomicReference<DiagnosisRun> result, Label status) {
         this.result = result;
         table.setId("diagnosis-recovery");
-        table.getColumns().add(column("Sender", m -> m.get("sender"), 120));
-        table.getColumns().add(column("Tap", m -> m.get("tap"), 70));
-        table.getColumns().add(column("NAKs", m -> m.get("naks"), 60));
-        table.getColumns().add(column("From p", m -> m.get("from_nak_psn"), 60));
-        table.getColumns().add(column("Earlier (msg start)", m -> m.get("earlier") + " (" + m.get("earlier_message_start") + ")", 130));
-        table.getColumns().add(column("Later", m -> m.get("later"), 60));
-        table.getColumns().add(column("Not answered", m -> m.get("not_answered"), 95));
-        table.getColumns().add(column("Not judged", m -> m.get("not_judged"), 80));
-        table.getColumns().add(column("Extra PSNs med", m -> m.get("extra_psns_median"), 105));
-        table.getColumns().add(column("NAK->resend us med", m -> us(m.get("nak_to_resend_ns_median")), 135));
-        table.getColumns().add(column("Timeouts", m -> m.get("timeouts"), 70));
-        table.getColumns().add(column("From oldest", RecoveryTab::fromOldest, 85));
-        table.getColumns().add(column("Verdict", m -> m.get("verdict"), 160));
+        table.getColumns().add(column("Sender", m -> m.get("sender"), 88));
+        table.getColumns().add(column("Tap", m -> m.get("tap"), 52));
+        table.getColumns().add(column("NAKs", m -> m.get("naks"), 48));
+        table.getColumns().add(column("From p", m -> m.get("from_nak_psn"), 58));
+        table.getColumns().add(column("Earlier (msg start)", m -> m.get("earlier") + " (" + m.get("earlier_message_start") + ")", 140));
+        table.getColumns().add(column("Later", m -> m.get("later"), 46));
+        table.getColumns().add(column("Not answered", m -> m.get("not_answered"), 112));
+        table.getColumns().add(column("Not judged", m -> m.get("not_judged"), 86));
+        table.getColumns().add(column("Extra PSNs med", m -> m.get("extra_psns_median"), 127));
+        table.getColumns().add(column("NAK->resend us med", m -> us(m.get("nak_to_resend_ns_median")), 165));
+        table.getColumns().add(column("Timeouts", m -> m.get("timeouts"), 76));
+        table.getColumns().add(column("From oldest", RecoveryTab::fromOldest, 92));
+        table.getColumns().add(column("Verdict", m -> m.get("verdict"), 162));
         table.setPlaceholder(new Label("Diagnosing ..."));
         table.setRowFactory(t -> {
             TableRow<Map<String, Object>> row = new TableRow<>();
@@ -122,12 +122,12 @@ final class RecoveryTab {
         status.setText(status.getText() + ": " + describe(String.valueOf(m.get("sender")), e));
     }
 
-    /** What an example is, in a sentence: "the NAK in frame 12 (to 10.0.0.1), answered from before its PSN by frame 15". */
+    /** An example in a sentence: "the first NAK 10.0.0.1 answered wrongly: frame 128, answered by a resend from before its PSN in frame 218". */
     static String describe(String sender, long[] e) {
         String how = e[2] == AnalysisResult.RECOVERY_EARLIER ? "answered by a resend from before its PSN"
                 : e[2] == AnalysisResult.RECOVERY_LATER ? "answered by a resend from after its PSN"
                 : "not answered before the timer's resend";
-        return String.format(Locale.ROOT, "the first NAK %s answered wrongly is frame %d (%s), the resend frame %d", sender, e[0], how, e[1]);
+        return String.format(Locale.ROOT, "the first NAK %s answered wrongly: frame %d, %s in frame %d", sender, e[0], how, e[1]);
     }
 
     private ContextMenu menu(GuiContext ctx, Map<String, Object> m, Label status) {

@@ -339,7 +339,7 @@ class DiagnosisWindowTest extends WindowTestBase {
         TableRow<?> row = robot.from(v.recovery()).lookup(".table-row-cell").match((TableRow<?> x) -> x.getIndex() == 0).query();
         robot.doubleClickOn(row.localToScreen(40, row.getHeight() / 2), javafx.scene.input.MouseButton.PRIMARY);
         GuiHarness.until("the NAK selected", () -> ctx.selectedFrame() == e[0]);
-        assertTrue(v.status().getText().contains("frame " + e[0] + " (answered by a resend from before its PSN), the resend frame " + e[1]),
+        assertTrue(v.status().getText().contains("frame " + e[0] + ", answered by a resend from before its PSN in frame " + e[1]),
                 v.status().getText());
         robot.clickOn("#recovery-go-resend");
         GuiHarness.until("its resend selected", () -> ctx.selectedFrame() == e[1]);
