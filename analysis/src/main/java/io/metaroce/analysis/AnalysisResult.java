@@ -21,6 +21,7 @@ public final class AnalysisResult {
     private final java.util.List<long[]> pauseRuns;
     private final Map<String, Object> steps;
     private final Map<String, Object> recovery;
+    private final Map<String, long[]> recoveryExamples;
 
     AnalysisResult(AnalysisEngine e, long ifDropped, long osDropped) {
         long captureGaps = 0, networkLosses = 0, gapPsns = 0, unique = 0, rtx = 0, cmFlows = 0;
@@ -91,6 +92,7 @@ public final class AnalysisResult {
         congestionLoop = CongestionLoop.report(e.flowList(), e.settings(), e.lastNs);
         steps = e.steps();
         recovery = Recovery.report(e.flowList(), ev.recovery);
+        recoveryExamples = recovery == null ? Map.of() : Recovery.examples(e.flowList());
     }
 
     /**
@@ -99,6 +101,21 @@ public final class AnalysisResult {
      * sequence error and no timeout go-back: then the reports print nothing of it.
      */
     public Map<String, Object> recovery() { return recovery; }
+
+    /** The kinds of wrong answer to a NAK {@link #recoveryExample} knows: a resend from before, or after, its PSN; none before the timer. */
+    public static final int RECOVERY_EARLIER = Recovery.EARLIER, RECOVERY_LATER = Recovery.LATER, RECOVERY_NOT_ANSWERED = Recovery.NOT_ANSWERED;
+    /** The "Recovery behaviour" section's title and legend lines, for a front end that shows the same table. */
+    public static final String RECOVERY_HEADER = Recovery.HEADER, RECOVERY_LEGEND = Recovery.LEGEND;
+
+    /**
+     * The first NAK a sender of {@link #recovery()} answered wrongly in that way (over its QP directions) and the
+     * first resend after it: {nak frame, resend frame}, or null for none (a later start is kept at the sender's tap
+     * only, as it is judged). Not in analyze's outputs: the GUI's Recovery tab jumps to it.
+     */
+    public long[] recoveryExample(String sender, int kind) {
+        long[] h = recoveryExamples.get(sender);
+        return h == null || h[2 * kind] == 0 ? null : new long[] {h[2 * kind], h[2 * kind + 1]};
+    }
 
     /** The text section of {@link #recovery()} (nothing when it is null). */
     public void appendRecovery(Appendable out) throws java.io.IOException {

@@ -66,7 +66,12 @@ final class Recovery {
         final Latency extraPsns = new Latency(), response = new Latency();
         long firstWrongNs;
         final List<Long> evidence = new ArrayList<>();
+        /** The first NAK answered wrongly per kind ({@link #EARLIER}, ...) and its first resend: {nak, resend} frames, 0 for none. */
+        final long[] examples = new long[2 * KINDS];
     }
+
+    /** The kinds of wrong answer to a NAK an example is kept for (the GUI's jump to a frame; not in analyze's outputs). */
+    static final int EARLIER = 0, LATER = 1, NOT_ANSWERED = 2, KINDS = 3;
 
     /** A NAK PSN-sequence-error naming u, the requester's oldest outstanding PSN (Acknowledgements#ack). */
     static void nak(Flow fl, FrameFacts f, long u) {
@@ -183,6 +188,7 @@ final class Recovery {
             if (s.firstIgnoredNs == 0) s.firstIgnoredNs = s.nakTime;
             evidence(s, s.nakFrame);
             if (candMatch) promoteCandidate(fl, s);
+            example(s, NOT_ANSWERED, f.number);
             // The resend run is the timer's (a timeout from the oldest PSN), not the NAK's recovery.
             Flow.Episode e = fl.epi;
             if (e != null && e.cause == Cause.NAK && e.startTime == 0) fl.epi = null;
@@ -209,11 +215,13 @@ final class Recovery {
             s.later++;
             if (fl.view == View.SENDER) {
                 evidence(s, f.number);
+                example(s, LATER, f.number);
                 if (s.firstWrongNs == 0) s.firstWrongNs = f.timeNs;
             }
             return true;
         }
         s.earlier++;
+        example(s, EARLIER, f.number);
         if (u == s.nakMsgStartU) s.earlierMessageStart++;
         if (s.extraPsns.count() < MAX_SAMPLES) s.extraPsns.add(p - u);
         s.wastedPsns++;
@@ -228,6 +236,36 @@ final class Recovery {
 
     private static void evidence(State s, long frame) {
         if (s.evidence.size() < 8) s.evidence.add(frame);
+    }
+
+    /** Keeps the NAK being answered and its resend as the example of kind, if the QP direction has none yet. */
+    private static void example(State s, int kind, long resendFrame) {
+        if (s.examples[2 * kind] != 0) return;
+        s.examples[2 * kind] = s.nakFrame;
+        s.examples[2 * kind + 1] = resendFrame;
+    }
+
+    /**
+     * Per sending host (the rows of {@link #report}), the example of each kind of wrong answer with the earliest NAK
+     * over its QP directions: {nak, resend} frames per kind, 0 for none. O(QP directions with recovery state).
+     */
+    static Map<String, long[]> examples(List<Flow> flows) {
+        Map<String, long[]> hosts = new LinkedHashMap<>();
+        for (int i = 0; i < flows.size(); i++) {
+            Flow fl = flows.get(i);
+            State s = fl.recovery;
+            if (s == null) continue;
+            long[] h = hosts.get(fl.key.src());
+            if (h == null) hosts.put(fl.key.src(), h = new long[2 * KINDS]);
+            for (int k = 0; k < KINDS; k++) {
+                long nak = s.examples[2 * k];
+                if (nak != 0 && (h[2 * k] == 0 || nak < h[2 * k])) {
+                    h[2 * k] = nak;
+                    h[2 * k + 1] = s.examples[2 * k + 1];
+                }
+            }
+        }
+        return hosts;
     }
 
     /** A timer go-back starting at u at time t (the first copy of a new timeout run; RoCEv2). */
@@ -437,12 +475,19 @@ final class Recovery {
 
     // ------------------------------------------------------------------ text
 
+    /** The section's title line: what it shows, what IBTA prescribes and when a NAK counts as ignored. */
+    static final String HEADER = "Recovery behaviour (RoCEv2 requesters: where the resend starts after a NAK sequence error "
+            + "naming PSN p and after a timeout; IBTA: from p, and from the oldest unacknowledged PSN; a NAK is ignored when "
+            + "its resend came only at the sender's timer: as long after the last progress as the timer its timeouts show, "
+            + "and 8 round trips after the NAK, or 100 us and 32 round trips after it)";
+    /** The line under the table: what each column counts. */
+    static final String LEGEND = "Earlier: resent PSNs the NAK had acknowledged (msg start: from the first packet of p's "
+            + "message); later: skipped p; ignored: the first resend was the timer's (its NAK->resend time is not in the "
+            + "median); not judged: no resend before the capture ended or the next NAK. MetaRoCE (selective repeat) is not judged";
+
     @SuppressWarnings("unchecked")
     static void appendText(Appendable out, Map<String, Object> r) throws IOException {
-        out.append("Recovery behaviour (RoCEv2 requesters: where the resend starts after a NAK sequence error naming PSN p "
-                + "and after a timeout; IBTA: from p, and from the oldest unacknowledged PSN; a NAK is ignored when its "
-                + "resend came only at the sender's timer: as long after the last progress as the timer its timeouts "
-                + "show, and 8 round trips after the NAK, or 100 us and 32 round trips after it)\n");
+        out.append(HEADER).append('\n');
         List<Object[]> rows = new ArrayList<>();
         for (Object o : (List<Object>) r.get("senders")) {
             Map<String, Object> m = (Map<String, Object>) o;
@@ -456,9 +501,7 @@ final class Recovery {
         }
         Reports.rows(out, new String[] {"Sender", "Tap", "NAKs", "From p", "Earlier (msg start)", "Later", "Ignored",
                 "Not judged", "Extra PSNs med", "NAK->resend us med", "Timeouts", "Timer us", "From oldest", "Verdict"}, rows);
-        out.append("Earlier: resent PSNs the NAK had acknowledged (msg start: from the first packet of p's message); later: "
-                + "skipped p; ignored: the first resend was the timer's (its NAK->resend time is not in the median); not judged: "
-                + "no resend before the capture ended or the next NAK. MetaRoCE (selective repeat) is not judged\n");
+        out.append(LEGEND).append('\n');
         out.append(Reports.RULE);
     }
 

@@ -5,11 +5,13 @@ import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
 import java.util.Locale;
-import javafx.geometry.VPos;
 import javafx.scene.canvas.GraphicsContext;
 import javafx.scene.input.MouseEvent;
+import javafx.geometry.VPos;
 import javafx.scene.paint.Color;
-import javafx.scene.text.TextAlignment;
+import javafx.scene.shape.Line;
+import javafx.scene.shape.Rectangle;
+import javafx.scene.text.Text;
 
 /**
  * The congestion loop of one QP direction drawn: the data rate per bucket as a line (decimated per pixel column),
@@ -17,7 +19,9 @@ import javafx.scene.text.TextAlignment;
  * the CE-marked packets as circles on a lane under it and the CNPs as crosses on a lane over it, each CNP with a faint
  * line down through the rate so the cut after it (or its absence) shows, and the paused runs of the flow's PFC class
  * as shaded bands behind everything. Hovering names what is under the mouse (a marker's frame and time, else the
- * bucket's rate); a click on a marker selects its frame.
+ * bucket's rate) with a line at the mouse's time; a click on a marker selects its frame. The hover line and text are
+ * nodes over the canvas, not drawn on it: a mouse move repaints their few pixels, not the series (a full-range redraw of
+ * a long flow costs the software pipeline tens of ms; docs/benchmarks.md, thirty-first session).
  */
 public final class CongestionGraph extends PlotPane {
     static final Color RATE = Color.rgb(31, 119, 180), PACE = Color.rgb(148, 103, 189), PAUSED = Color.rgb(255, 127, 14, 0.22),
@@ -32,6 +36,10 @@ public final class CongestionGraph extends PlotPane {
     private final Decimator decimator = new Decimator();
     private long selectedTime = -1;
     private String hover = "";
+    /** The hover layer: a line at the mouse's time and the text at the plot's top right (mouse-transparent). */
+    private final Line hoverLine = new Line();
+    private final Text hoverLabel = new Text();
+    private final Rectangle hoverBox = new Rectangle();
     private final MarkerBatch batch = new MarkerBatch();
     private final DenseLines dense = new DenseLines();
     /**
@@ -44,13 +52,26 @@ public final class CongestionGraph extends PlotPane {
     int denseColumns() { return referenceDrawing ? 0 : dense.columns(); }
 
     public CongestionGraph() {
-        addEventHandler(MouseEvent.MOUSE_MOVED, e -> setHover(hoverText(e.getX() - LEFT, e.getY() - TOP)));
-        addEventHandler(MouseEvent.MOUSE_EXITED, e -> setHover(""));
+        hoverLine.setStroke(Color.rgb(0, 0, 0, 0.35));
+        hoverLine.getStrokeDashArray().setAll(3.0, 3.0);
+        hoverLabel.setId("cc-hover");
+        hoverLabel.setFont(FONT);
+        hoverLabel.setFill(Color.rgb(30, 30, 30));
+        hoverLabel.setTextOrigin(VPos.TOP);
+        hoverBox.setFill(Color.rgb(255, 255, 255, 0.85));
+        for (javafx.scene.Node n : new javafx.scene.Node[] {hoverLine, hoverBox, hoverLabel}) {
+            n.setMouseTransparent(true);
+            n.setManaged(false);
+            n.setVisible(false);
+        }
+        getChildren().addAll(hoverLine, hoverBox, hoverLabel);
+        addEventHandler(MouseEvent.MOUSE_MOVED, e -> hoverAt(e.getX(), e.getY()));
+        addEventHandler(MouseEvent.MOUSE_EXITED, e -> hoverAt(-1, -1));
     }
 
     public void setSeries(CongestionSeries s) {
         series = s;
-        hover = "";
+        hoverAt(-1, -1);
         contentChanged(true);
     }
 
@@ -71,10 +92,53 @@ public final class CongestionGraph extends PlotPane {
     /** What the hover line says now ("" when the mouse is elsewhere). */
     public String hover() { return hover; }
 
-    private void setHover(String s) {
+    /** The hover layer's text node (tests read where it is and what it shows). */
+    Text hoverLabel() { return hoverLabel; }
+
+    /** The hover line's x in pane coordinates, NaN when hidden. */
+    double hoverLineX() { return hoverLine.isVisible() ? hoverLine.getStartX() : Double.NaN; }
+
+    /**
+     * The mouse at pane coordinates (x, y): the hover text and line follow it, on their own layer (the canvas is not
+     * redrawn: {@link #redraws()} does not change).
+     */
+    void hoverAt(double x, double y) {
+        String s = hoverText(x - LEFT, y - TOP);
+        boolean on = !s.isEmpty();
+        hoverLine.setVisible(on);
+        if (on) {
+            double lx = Math.round(x) + 0.5;
+            hoverLine.setStartX(lx);
+            hoverLine.setEndX(lx);
+            hoverLine.setStartY(TOP);
+            hoverLine.setEndY(TOP + plotHeight());
+        }
         if (s.equals(hover)) return;
         hover = s;
-        redraw();
+        hoverLabel.setText(s);
+        hoverLabel.setVisible(on);
+        hoverBox.setVisible(on);
+        placeHoverLabel();
+    }
+
+    /** The hover text at the plot area's top right, as it was drawn on the canvas before. */
+    private void placeHoverLabel() {
+        if (!hoverLabel.isVisible()) return;
+        double w = hoverLabel.getLayoutBounds().getWidth(), h = hoverLabel.getLayoutBounds().getHeight();
+        double x = LEFT + plotWidth() - w - 6;
+        hoverLabel.setX(x);
+        hoverLabel.setY(TOP + 4);
+        hoverBox.setX(x - 5);
+        hoverBox.setY(TOP + 2);
+        hoverBox.setWidth(w + 10);
+        hoverBox.setHeight(h + 4);
+    }
+
+    @Override
+    protected void layoutChildren() {
+        super.layoutChildren();
+        placeHoverLabel();
+        if (hoverLine.isVisible()) hoverLine.setEndY(TOP + plotHeight());
     }
 
     /** The text for the mouse at plot-area pixel (px, py): the marker under it, else the rate of its bucket. */
@@ -187,15 +251,6 @@ public final class CongestionGraph extends PlotPane {
             gc.setLineDashes(4, 4);
             gc.strokeLine(v.px(selectedTime), 0, v.px(selectedTime), v.height());
             gc.setLineDashes();
-        }
-        if (!hover.isEmpty()) {
-            gc.setFont(FONT);
-            gc.setTextAlign(TextAlignment.RIGHT);
-            gc.setTextBaseline(VPos.TOP);
-            gc.setFill(Color.rgb(255, 255, 255, 0.85));
-            gc.fillRect(v.width() - hover.length() * 6.4 - 12, 2, hover.length() * 6.4 + 10, 16);
-            gc.setFill(Color.rgb(30, 30, 30));
-            gc.fillText(hover, v.width() - 6, 4);
         }
     }
 

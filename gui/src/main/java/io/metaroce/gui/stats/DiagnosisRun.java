@@ -61,10 +61,14 @@ public final class DiagnosisRun {
     private final Map<String, Object> congestionLoop, flowControl;
     private final String loopNotes;
     private final PauseTargets pauseTargets;
+    private final Map<String, Object> recovery;
+    private final Map<String, long[]> recoveryExamples;
+    private final boolean metaRoce;
 
     private DiagnosisRun(Diagnosis diagnosis, Map<String, Object> timeline, String pattern, long firstNs, long binNs,
                          long[][] fine, int[] firstFrame, Map<String, Object> congestionLoop, Map<String, Object> flowControl, String loopNotes,
-                         PauseTargets pauseTargets) {
+                         PauseTargets pauseTargets, Map<String, Object> recovery, Map<String, long[]> recoveryExamples,
+                         boolean metaRoce) {
         this.diagnosis = diagnosis;
         this.timeline = timeline;
         this.pattern = pattern;
@@ -76,6 +80,9 @@ public final class DiagnosisRun {
         this.flowControl = flowControl;
         this.loopNotes = loopNotes;
         this.pauseTargets = pauseTargets;
+        this.recovery = recovery;
+        this.recoveryExamples = recoveryExamples;
+        this.metaRoce = metaRoce;
     }
 
     /**
@@ -116,8 +123,26 @@ public final class DiagnosisRun {
         }
         // Which flows each pause source stops: a pass over the index only when the capture has PAUSE/PFC frames.
         PauseTargets targets = PauseTargets.of(index, AnalysisSettings.DEFAULT.rocePorts(), PauseTargets.senders(r.flowControl()), null);
+        boolean metaRoce = false;
+        for (var f : r.flows()) metaRoce |= "metaroce".equals(f.transport());
         return new DiagnosisRun(dg, t.toJsonMap(), patternOf(text.toString()), first, bin, fine, firstFrame,
-                r.congestionLoop(), r.flowControl(), notesOf(loop.toString()), targets);
+                r.congestionLoop(), r.flowControl(), notesOf(loop.toString()), targets, r.recovery(), examples(r), metaRoce);
+    }
+
+    /** Per sender of the recovery rows, the first NAK it answered wrongly (any kind) and its first resend. */
+    private static Map<String, long[]> examples(AnalysisResult r) {
+        Map<String, long[]> m = new LinkedHashMap<>();
+        if (r.recovery() == null) return m;
+        for (Object o : (java.util.List<?>) r.recovery().get("senders")) {
+            String sender = String.valueOf(((Map<?, ?>) o).get("sender"));
+            long[] best = null;
+            for (int kind : new int[] {AnalysisResult.RECOVERY_EARLIER, AnalysisResult.RECOVERY_LATER, AnalysisResult.RECOVERY_NOT_ANSWERED}) {
+                long[] e = r.recoveryExample(sender, kind);
+                if (e != null && (best == null || e[0] < best[0])) best = new long[] {e[0], e[1], kind};
+            }
+            if (best != null) m.put(sender, best);
+        }
+        return m;
     }
 
     /** A finer bin for each loss event, by the rule analyze's timeline counts it with ({@link LossTimeline#count}). */
@@ -170,6 +195,21 @@ public final class DiagnosisRun {
 
     /** analyze's {@code flow_control} JSON object (its "Flow control" section), or null without PAUSE/PFC frames. */
     public Map<String, Object> flowControl() { return flowControl; }
+
+    /** analyze's {@code recovery} JSON object (its "Recovery behaviour" section), or null without NAK sequence errors and timeout go-backs. */
+    public Map<String, Object> recovery() { return recovery; }
+
+    /**
+     * The first NAK a recovery row's sender answered wrongly (a resend from before or after its PSN, or none before the
+     * timer) and the first resend after it: {nak frame, resend frame, kind (AnalysisResult.RECOVERY_*)}; null for none.
+     */
+    public long[] recoveryExample(String sender) {
+        long[] e = recoveryExamples.get(sender);
+        return e == null ? null : e.clone();
+    }
+
+    /** Whether the capture has MetaRoCE flows (selective repeat: the recovery behaviour does not judge them). */
+    public boolean hasMetaRoce() { return metaRoce; }
 
     /** The flows the capture's PAUSE/PFC sources stop (the frames sent to each source on its class). */
     public PauseTargets pauseTargets() { return pauseTargets; }

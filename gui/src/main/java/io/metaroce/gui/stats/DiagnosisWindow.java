@@ -52,11 +52,13 @@ import javafx.scene.shape.Rectangle;
 import javafx.stage.Stage;
 
 /**
- * Statistics > Diagnosis: what {@code metaroce analyze} concludes (its "Diagnosis", "Loss timeline", "Congestion loop"
- * and "Flow control" sections) in six tabs: the findings (severity, diagnosis id, MR-DIAG rule, subject, start,
- * summary) with the selected one's cause, figures and evidence frames; the hang snapshot; the per-QP split of wire and
- * host-idle time; the loss timeline drawn; the congestion loop per QP direction (double-click: its graph); the
- * PAUSE/PFC frames per sender and class with the storms diagnosed on them. Double-click a finding, a hang row or an evidence link to select the frame in the packet list;
+ * Statistics > Diagnosis: what {@code metaroce analyze} concludes (its "Diagnosis", "Loss timeline", "Congestion loop",
+ * "Flow control" and "Recovery behaviour" sections) in seven tabs: the findings (severity, diagnosis id, MR-DIAG rule,
+ * subject, start, summary) with the selected one's cause, figures and evidence frames; the hang snapshot; the per-QP
+ * split of wire and host-idle time; the loss timeline drawn; the congestion loop per QP direction (double-click: its
+ * graph); the PAUSE/PFC frames per sender and class with the storms diagnosed on them; where each RoCEv2 sender's
+ * resends start after a NAK ({@link RecoveryTab}; double-click: its first NAK answered wrongly). Double-click a
+ * finding, a hang row or an evidence link to select the frame in the packet list;
  * "Filter on this QP" shows the subject's frames. The findings are read generically (id, subject, cause, start,
  * summary, evidence, details), so diagnoses added to the analysis later show with no change here.
  *
@@ -89,10 +91,10 @@ public final class DiagnosisWindow implements GuiWindow {
     public record View(Stage stage, TabPane tabs, TableView<Finding> findings, TableView<HangSnapshot.Entry> hang,
                        TableView<Map<String, Object>> split, LossTimelineView chart, Label status, Label pattern,
                        TableView<Map<String, Object>> loop, TableView<Map<String, Object>> pauses,
-                       AtomicReference<DiagnosisRun> result, TextField nccl, Label lookup) {}
+                       AtomicReference<DiagnosisRun> result, TextField nccl, Label lookup, TableView<Map<String, Object>> recovery) {}
 
     /** The tabs, in order (the Loss Timeline menu item opens the window on {@link #TIMELINE_TAB}). */
-    public static final int TIMELINE_TAB = 3, LOOP_TAB = 4, PAUSE_TAB = 5;
+    public static final int TIMELINE_TAB = 3, LOOP_TAB = 4, PAUSE_TAB = 5, RECOVERY_TAB = 6;
 
     public static View open(GuiContext ctx, boolean onTimeline) {
         AtomicReference<DiagnosisRun> result = new AtomicReference<>();
@@ -209,10 +211,11 @@ public final class DiagnosisWindow implements GuiWindow {
         VBox pausePane = new VBox(6, pauses, pauseNotes);
         pausePane.setPadding(new Insets(6));
         VBox.setVgrow(pauses, Priority.ALWAYS);
+        RecoveryTab recovery = new RecoveryTab(ctx, result, status);
 
         TabPane tabs = new TabPane(new Tab("Findings", findingsPane), new Tab("Hang snapshot", hangPane),
                 new Tab("Time split", split), new Tab("Loss timeline", chartPane), new Tab("Congestion loop", loopPane),
-                new Tab("Flow control", pausePane));
+                new Tab("Flow control", pausePane), new Tab("Recovery", recovery.pane));
         tabs.setId("diagnosis-tabs");
         tabs.setTabClosingPolicy(TabPane.TabClosingPolicy.UNAVAILABLE);
         if (onTimeline) tabs.getSelectionModel().select(TIMELINE_TAB);
@@ -254,7 +257,7 @@ public final class DiagnosisWindow implements GuiWindow {
             if (s != null) s.cancel();
         });
 
-        View view = new View(st, tabs, findings, hang, split, chart, status, pattern, loop, pauses, result, nccl, lookupText);
+        View view = new View(st, tabs, findings, hang, split, chart, status, pattern, loop, pauses, result, nccl, lookupText, recovery.table);
         lookUp.setOnAction(e -> {
             DiagnosisRun r = result.get();
             if (r == null) {
@@ -284,13 +287,14 @@ public final class DiagnosisWindow implements GuiWindow {
             empty.setText("No capture is open.");
             loop.setPlaceholder(new Label("No capture is open."));
             pauses.setPlaceholder(new Label("No capture is open."));
+            recovery.empty("No capture is open.");
             status.setText("No capture is open");
             return view;
         }
         status.setText(ctx.analysis() == null ? "Waiting for the analysis ..." : "Diagnosing ...");
         loop.setPlaceholder(new Label("Diagnosing ..."));
         pauses.setPlaceholder(new Label("Diagnosing ..."));
-        whenAnalyzed(ctx, view, running, hangTitle, empty, sel, loopNotes, pauseNotes);
+        whenAnalyzed(ctx, view, running, hangTitle, empty, sel, loopNotes, pauseNotes, recovery);
         return view;
     }
 
@@ -299,7 +303,8 @@ public final class DiagnosisWindow implements GuiWindow {
      * ends and the saved file's analysis replaces it: then this waits for that one.
      */
     private static void whenAnalyzed(GuiContext ctx, View view, AtomicReference<AnalysisSession> running, Label hangTitle,
-                                     Label empty, javafx.beans.value.ChangeListener<Number> sel, Label loopNotes, Label pauseNotes) {
+                                     Label empty, javafx.beans.value.ChangeListener<Number> sel, Label loopNotes, Label pauseNotes,
+                                     RecoveryTab recovery) {
         Stage st = view.stage();
         Label status = view.status();
         var done = ctx.analysisDone();
@@ -307,7 +312,7 @@ public final class DiagnosisWindow implements GuiWindow {
             OpenCapture c = ctx.capture();
             if (!st.isShowing()) return;
             if ((x != null || s == null) && ctx.analysisDone() != done) {
-                whenAnalyzed(ctx, view, running, hangTitle, empty, sel, loopNotes, pauseNotes);
+                whenAnalyzed(ctx, view, running, hangTitle, empty, sel, loopNotes, pauseNotes, recovery);
                 return;
             }
             if (x != null || s == null || c == null) {
@@ -315,6 +320,7 @@ public final class DiagnosisWindow implements GuiWindow {
                 empty.setText(none ? "No frames: nothing to diagnose." : "The analysis did not finish: nothing to diagnose.");
                 view.loop().setPlaceholder(new Label(empty.getText()));
                 view.pauses().setPlaceholder(new Label(empty.getText()));
+                recovery.empty(empty.getText());
                 status.setText(empty.getText());
                 return;
             }
@@ -331,6 +337,7 @@ public final class DiagnosisWindow implements GuiWindow {
                 view.result().set(r);
                 show(ctx, view, r, r.diagnosis(), hangTitle, empty);
                 showLoop(view, r, loopNotes, pauseNotes);
+                recovery.show(r);
                 sel.changed(null, null, ctx.selectedFrame());
             }, status);
         }));

@@ -18,7 +18,9 @@ import javafx.stage.Window;
 /**
  * Benchmark (not a test) of Graphs > Congestion Loop on the flow it opens first (the most CNPs): the window opened
  * from the menu until the graph is painted (cold, then warm), a full-range redraw, a 1 ms view, wheel zoom steps, pan
- * steps at 1 ms and hover moves (each names another bucket, so each redraws). Timed as {@link PsnGraphBenchmark}
+ * steps at 1 ms and hover moves (each names another bucket; since the thirty-first session only the hover layer
+ * changes, the canvas is not redrawn; the events' x and y are scene coordinates, so the mouse is a chooser bar's
+ * height above the y aimed at, still in the plot). Timed as {@link PsnGraphBenchmark}
  * times (action on the FX thread to the third pulse after it; FX-thread CPU of the action, render-thread CPU).
  * The figures in docs/benchmarks.md ("Thirtieth session: GUI") come from a 1 M-frame incast:
  * <pre>

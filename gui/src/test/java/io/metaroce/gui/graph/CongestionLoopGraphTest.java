@@ -140,6 +140,52 @@ class CongestionLoopGraphTest extends WindowTestBase {
     }
 
     /**
+     * Hovering is on its own layer: mouse moves over the plot name what is under the mouse (a CNP's frame, else the
+     * bucket's rate) in the hover text at the plot's top right with a line at the mouse's x, and never redraw the
+     * canvas (the series); leaving the graph hides both, also without a redraw.
+     */
+    @Test
+    void hoverDoesNotRedrawTheSeries(FxRobot robot) {
+        GuiHarness.open(robot, ctx, "rocev2-cnp-ignored");
+        CongestionGraph graph = open(robot, null);
+        GuiHarness.until("series", () -> graph.series() != null && graph.redraws() > 0);
+        PointSet cnp = graph.series().cnp();
+        int i = cnp.size() / 2;
+        long t = cnp.time(i);
+        robot.interact(() -> graph.setViewport(new Viewport(t - 10_000, t + 10_000, graph.viewport().y0(), graph.viewport().y1(),
+                graph.plotWidth(), graph.plotHeight())));
+        javafx.scene.Node canvas = graph.getChildrenUnmodifiable().getFirst();
+        long before = graph.redraws();
+        double x = graph.paneX(t), y = graph.paneY(cnp.value(i));
+        // The event's coordinates are the scene's (its constructor's x and y): the graph sits under the flow chooser.
+        javafx.geometry.Point2D at = graph.localToScene(x, y);
+        robot.interact(() -> canvas.fireEvent(PsnGraphBenchmark.mouse(javafx.scene.input.MouseEvent.MOUSE_MOVED, at.getX(), at.getY())));
+        String onCnp = graph.hover();
+        assertTrue(onCnp.startsWith("CNP: frame " + cnp.frame(i) + " at "), onCnp);
+        assertEquals(onCnp, graph.hoverLabel().getText());
+        assertTrue(graph.hoverLabel().isVisible());
+        assertEquals(Math.round(x) + 0.5, graph.hoverLineX());
+        // The text ends at the plot area's right edge, inside it.
+        javafx.geometry.Bounds b = graph.hoverLabel().getBoundsInParent();
+        assertTrue(b.getMaxX() <= graph.paneX(graph.viewport().x1()) && b.getMaxX() > graph.paneX(graph.viewport().x1()) - 20, b.toString());
+        // Empty rate space 5 us later: the bucket's rate, as hoverText says it.
+        double x2 = graph.paneX(t + 5_000), y2 = graph.paneY(graph.series().maxRate() / 2.0);
+        javafx.geometry.Point2D at2 = graph.localToScene(x2, y2);
+        robot.interact(() -> canvas.fireEvent(PsnGraphBenchmark.mouse(javafx.scene.input.MouseEvent.MOUSE_MOVED, at2.getX(), at2.getY())));
+        assertTrue(graph.hover().contains(" Mb/s in the "), graph.hover());
+        assertEquals(graph.hoverText(x2 - 78, y2 - 30), graph.hoverLabel().getText());
+        assertEquals(Math.round(x2) + 0.5, graph.hoverLineX());
+        robot.interact(() -> graph.fireEvent(PsnGraphBenchmark.mouse(javafx.scene.input.MouseEvent.MOUSE_EXITED, at2.getX(), at2.getY())));
+        assertEquals("", graph.hover());
+        assertFalse(graph.hoverLabel().isVisible());
+        assertTrue(Double.isNaN(graph.hoverLineX()));
+        assertEquals(before, graph.redraws(), "hovering redrew the series");
+        // A click on the CNP still reaches the canvas through the hover layer.
+        robot.clickOn(graph.localToScreen(x, y), MouseButton.PRIMARY);
+        GuiHarness.until("CNP frame selected", () -> ctx.selectedFrame() == cnp.frame(i));
+    }
+
+    /**
      * A capture of rocev2-ecn-cnp's frames (VLAN priority 3, all sent to 10.0.0.1's MAC) with PFC frames: two XOFF/XON
      * runs on class 3 from 10.0.0.1's NIC (they stop the flows sent to it), one on class 5 from a switch and one on
      * class 3 from another switch (they stop other traffic). The graph shades the two runs that stop the flow only.

@@ -176,6 +176,29 @@ class GuiScreenshotsTest {
         assertTrue(stops.startsWith("10.0.0.2>10.0.0.1/0x000017 (") && !stops.contains("0x00001c"), stops);
     }
 
+    /**
+     * The Diagnosis window's Recovery tab on rocev2-go-back-message-start: the sender that goes back to the message's
+     * first packet after each NAK, with its first NAK answered wrongly selected in the packet list (as a double-click
+     * on the row does).
+     */
+    @Test
+    void diagnosisRecovery(FxRobot robot) throws Exception {
+        GuiHarness.open(robot, ctx, "rocev2-go-back-message-start");
+        io.metaroce.gui.stats.DiagnosisWindow.View[] v = new io.metaroce.gui.stats.DiagnosisWindow.View[1];
+        robot.interact(() -> v[0] = io.metaroce.gui.stats.DiagnosisWindow.open(ctx, false));
+        GuiHarness.until("diagnosis", () -> v[0].result().get() != null && !v[0].recovery().getItems().isEmpty());
+        robot.interact(() -> {
+            v[0].tabs().getSelectionModel().select(io.metaroce.gui.stats.DiagnosisWindow.RECOVERY_TAB);
+            v[0].recovery().getSelectionModel().select(0);
+        });
+        robot.clickOn("#recovery-go-nak");
+        GuiHarness.until("the NAK selected", () -> ctx.selectedFrame() > 0);
+        Image tab = snap(robot, lastWindowRoot());
+        Png.write(tab, DIR.resolve("gui-diagnosis-recovery-message-start.png"));
+        assertTrue(1 - Png.fraction(tab, 0xFFFFFF) > 0.02, "the rows show");
+        assertTrue("go-back-message-start".equals(v[0].recovery().getColumns().getLast().getCellData(0)));
+    }
+
     private Image congestionGraph(FxRobot robot) {
         CongestionGraph[] g = new CongestionGraph[1];
         robot.interact(() -> g[0] = CongestionLoopWindow.open(ctx, null));

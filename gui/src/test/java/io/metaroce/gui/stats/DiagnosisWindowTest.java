@@ -229,6 +229,7 @@ class DiagnosisWindowTest extends WindowTestBase {
         DiagnosisWindow.View g = open(robot, false);
         assertEquals("No capture is open.", robot.lookup("#diagnosis-empty").queryLabeled().getText());
         assertNull(g.result().get());
+        assertEquals("No capture is open.", ((javafx.scene.control.Label) g.recovery().getPlaceholder()).getText());
         GuiHarness.closeWindows(robot);
         Path empty = dir.resolve("empty.pcap");
         // A pcap file header (microseconds, little-endian, Ethernet) and no record.
@@ -239,6 +240,7 @@ class DiagnosisWindowTest extends WindowTestBase {
         DiagnosisWindow.View e = open(robot, true);
         GuiHarness.until("nothing to diagnose", () -> v(robot).startsWith("No frames"));
         assertNull(e.result().get());
+        assertEquals("No frames: nothing to diagnose.", ((javafx.scene.control.Label) e.recovery().getPlaceholder()).getText());
     }
 
     /**
@@ -272,6 +274,95 @@ class DiagnosisWindowTest extends WindowTestBase {
             var s = ((io.metaroce.gui.graph.CongestionGraph) n).series();
             return s != null && s.flowId().equals(flow);
         }).orElse(false));
+    }
+
+    /** A JSON value as analyze's text table prints it: "-" for null. */
+    private static String cell(JsonNode n) { return n == null || n.isNull() ? "-" : n.asText(); }
+
+    /**
+     * The Recovery tab's rows are analyze's {@code recovery} senders, every column the number {@code analyze -T json}
+     * gives (a go-back-to-the-message-start NIC and a go-back-N one).
+     */
+    @Test
+    void recoveryTabIsAnalyzes(FxRobot robot) throws Exception {
+        for (String scenario : List.of("rocev2-go-back-message-start", "rocev2-gbn-loss")) {
+            DiagnosisWindow.View v = openOn(robot, scenario, false);
+            JsonNode want = analyzeJson(scenario).get("recovery").get("senders");
+            assertEquals(want.size(), v.recovery().getItems().size(), scenario);
+            for (int i = 0; i < want.size(); i++) {
+                JsonNode w = want.get(i);
+                JsonNode tf = w.get("timeouts_from_oldest");
+                List<String> expected = List.of(cell(w.get("sender")), cell(w.get("tap")), cell(w.get("naks")),
+                        cell(w.get("from_nak_psn")), cell(w.get("earlier")) + " (" + cell(w.get("earlier_message_start")) + ")",
+                        cell(w.get("later")), cell(w.get("not_answered")), cell(w.get("not_judged")), cell(w.get("extra_psns_median")),
+                        w.get("nak_to_resend_ns_median").isNull() ? "-"
+                                : String.format(java.util.Locale.ROOT, "%.3f", w.get("nak_to_resend_ns_median").asLong() / 1e3),
+                        cell(w.get("timeouts")), w.get("timer_ns").isNull() ? "-"
+                                : String.format(java.util.Locale.ROOT, "%.3f", w.get("timer_ns").asLong() / 1e3),
+                        tf.isNull() ? "-" : tf.asLong() + "/" + (tf.asLong()
+                                + w.get("timeouts_earlier").asLong() + w.get("timeouts_later").asLong()),
+                        cell(w.get("verdict")));
+                List<String> shown = new ArrayList<>();
+                for (var c : v.recovery().getColumns()) shown.add(String.valueOf(c.getCellData(i)));
+                assertEquals(expected, shown, scenario);
+            }
+            GuiHarness.closeWindows(robot);
+        }
+    }
+
+    /**
+     * On rocev2-go-back-message-start a double-click on the sender's row selects the first NAK it answered wrongly
+     * (an Acknowledge from its peer, before every resend analyze gives as evidence) and "Go to its resend" the resend
+     * that answered it: one of analyze's evidence frames, the first packet of a message, a few PSNs before the NAK's.
+     * On rocev2-gbn-loss (every NAK answered from its PSN) there is nothing to go to.
+     */
+    @Test
+    void recoveryRowGoesToTheFirstNakAnsweredWrongly(FxRobot robot) throws Exception {
+        DiagnosisWindow.View v = openOn(robot, "rocev2-go-back-message-start", false);
+        JsonNode sender = analyzeJson("rocev2-go-back-message-start").get("recovery").get("senders").get(0);
+        assertEquals("go-back-message-start", sender.get("verdict").asText());
+        long[] e = v.result().get().recoveryExample(sender.get("sender").asText());
+        assertNotNull(e);
+        assertEquals(io.metaroce.analysis.AnalysisResult.RECOVERY_EARLIER, e[2]);
+        List<Long> evidence = new ArrayList<>();
+        for (JsonNode f : sender.get("evidence_frames")) evidence.add(f.asLong());
+        assertTrue(evidence.contains(e[1]), evidence + " " + e[1]);
+        for (long f : evidence) assertTrue(e[0] < f, "the first NAK answered wrongly comes before every wrong resend");
+        io.metaroce.dissector.Dissection nak = ctx.capture().index().dissect((int) e[0], new io.metaroce.dissector.Dissector(),
+                new io.metaroce.dissector.Dissection());
+        io.metaroce.dissector.Dissection resend = ctx.capture().index().dissect((int) e[1], new io.metaroce.dissector.Dissector(),
+                new io.metaroce.dissector.Dissection());
+        assertEquals(0x11, nak.opcodeValue());
+        assertTrue(resend.opcodeValue() == 0x06 || resend.opcodeValue() == 0x00, "a message's first packet: " + resend.opcodeValue());
+        int back = (nak.psn() - resend.psn()) & 0xFFFFFF;
+        assertTrue(back > 0 && back < 16, "resent " + back + " PSNs before the NAK's");
+
+        robot.interact(() -> v.tabs().getSelectionModel().select(DiagnosisWindow.RECOVERY_TAB));
+        TableRow<?> row = robot.from(v.recovery()).lookup(".table-row-cell").match((TableRow<?> x) -> x.getIndex() == 0).query();
+        robot.doubleClickOn(row.localToScreen(40, row.getHeight() / 2), javafx.scene.input.MouseButton.PRIMARY);
+        GuiHarness.until("the NAK selected", () -> ctx.selectedFrame() == e[0]);
+        assertTrue(v.status().getText().contains("frame " + e[0] + ", answered by a resend from before its PSN in frame " + e[1]),
+                v.status().getText());
+        robot.clickOn("#recovery-go-resend");
+        GuiHarness.until("its resend selected", () -> ctx.selectedFrame() == e[1]);
+        GuiHarness.closeWindows(robot);
+
+        DiagnosisWindow.View g = openOn(robot, "rocev2-gbn-loss", false);
+        assertNull(g.result().get().recoveryExample(String.valueOf(g.recovery().getItems().getFirst().get("sender"))));
+        robot.interact(() -> g.tabs().getSelectionModel().select(DiagnosisWindow.RECOVERY_TAB));
+        assertTrue(robot.lookup("#recovery-go-nak").queryButton().isDisabled());
+    }
+
+    /** A capture without a NAK or timeout go-back, and a MetaRoCE one (its QP 1 management flows are RoCEv2): the Recovery tab says why it is empty. */
+    @Test
+    void recoveryTabSaysWhyItIsEmpty(FxRobot robot) {
+        DiagnosisWindow.View v = openOn(robot, "rocev2-clean", false);
+        assertTrue(v.recovery().getItems().isEmpty());
+        assertEquals(RecoveryTab.NONE, ((javafx.scene.control.Label) v.recovery().getPlaceholder()).getText());
+        GuiHarness.closeWindows(robot);
+        DiagnosisWindow.View m = openOn(robot, "metaroce-spray-lossy-path", false);
+        assertTrue(m.recovery().getItems().isEmpty());
+        assertEquals(RecoveryTab.META_ROCE, ((javafx.scene.control.Label) m.recovery().getPlaceholder()).getText());
     }
 
     /** A capture without CE marks, CNPs or pause frames: both tabs say there is nothing, in a sentence. */
