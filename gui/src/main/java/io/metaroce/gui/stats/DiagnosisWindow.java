@@ -346,7 +346,10 @@ public final class DiagnosisWindow implements GuiWindow {
     /** Each warning with what its status means, then the keys and the QP flows they found (as analyze prints them). */
     static String lookupText(Diagnosis d) {
         StringBuilder b = new StringBuilder();
-        for (NcclWarning w : d.nccl()) b.append(w.describe()).append(":\n    ").append(w.meaning()).append('\n');
+        for (NcclWarning w : d.nccl()) {
+            b.append(w.describe()).append(":\n    ").append(w.meaning()).append('\n');
+            if (w.loggedAt() != null) b.append("    ").append(d.logged(w)).append('\n');
+        }
         b.append("Lookup ").append(d.lookup()).append(": ")
                 .append(d.flows().isEmpty() ? "no QP flow matches" : String.join(", ", d.flows().keySet()));
         return b.toString();

@@ -136,8 +136,9 @@ class DiagnosisWindowTest extends WindowTestBase {
         io.metaroce.analysis.diagnosis.Diagnosis all = v.result().get().diagnosis();
         io.metaroce.analysis.diagnosis.Diagnosis want = new io.metaroce.analysis.diagnosis.DiagnosisOptions(null, null, "10.0.0.3").apply(all);
         assertTrue(want.timeSplit().size() < all.timeSplit().size() && !want.findings().isEmpty(), "the lookup narrows to the dead peer's QPs");
-        robot.interact(() -> v.nccl().setText("NET/IB : Got completion from peer 192.168.1.3<4242> with status=12 opcode=0 len=0 "
-                + "vendor err 129 (Send) localGid ::ffff:10.0.0.1 remoteGids::ffff:10.0.0.3 hca mlx5_0"));
+        // As a log prints it, with its time stamp: the bar says when it was logged against the capture.
+        robot.interact(() -> v.nccl().setText("2026-01-01T00:00:01Z host:1:2 [0] NET/IB : Got completion from peer 192.168.1.3<4242> "
+                + "with status=12 opcode=0 len=0 vendor err 129 (Send) localGid ::ffff:10.0.0.1 remoteGids::ffff:10.0.0.3 hca mlx5_0"));
         robot.clickOn("#diagnosis-lookup");
         GuiHarness.until("lookup shown", () -> !v.lookup().getText().isEmpty());
         assertEquals(want.findings(), new ArrayList<>(v.findings().getItems()));
@@ -145,6 +146,8 @@ class DiagnosisWindowTest extends WindowTestBase {
         assertEquals(want.timeSplit().size(), v.split().getItems().size());
         assertTrue(v.lookup().getText().contains("status 12 IBV_WC_RETRY_EXC_ERR"), v.lookup().getText());
         assertTrue(v.lookup().getText().contains("Lookup --peer 10.0.0.3: "), v.lookup().getText());
+        assertTrue(v.lookup().getText().contains("\n    logged at 2026-01-01T00:00:01.000000Z, 0.99"), v.lookup().getText());
+        assertTrue(v.lookup().getText().contains(" s after the capture's first frame"), v.lookup().getText());
         robot.clickOn("#diagnosis-show-all");
         GuiHarness.until("whole diagnosis back", () -> v.lookup().getText().isEmpty());
         assertEquals(all.findings(), new ArrayList<>(v.findings().getItems()));
