@@ -92,15 +92,14 @@ class GuiMenusIT {
                 // The item's row: the popup's rows are of equal height.
                 click(popup.x + popup.width / 2, popup.y + popup.height * (2 * i + 1) / (2 * items.size()));
                 String window = newWindow(before, " - " + CAPTURE, title);
-                Thread.sleep(1500);   // the window fills once the analysis it needs is done
-                Rectangle r = geometry(window);
-                int colours = colours(new Robot().createScreenCapture(r));
+                int colours = drawnColours(window);
                 assertTrue(colours >= 8, "'" + title + "' opened '" + name(window) + "' with " + colours
                         + " colours in it: nothing drawn");
                 opened.add(name(window));
             }
         }
         assertEquals(GuiWindows.ALL.size(), opened.size(), opened.toString());
+        Thread.sleep(1000);   // time for a late failure of the last window's work to reach stderr
         assertTrue(gui.isAlive(), "the GUI exited; stderr: " + Files.readString(guiErr));
         assertEquals("", Files.readString(guiErr), "the GUI wrote to stderr while its windows opened");
     }
@@ -133,6 +132,20 @@ class GuiMenusIT {
             Thread.sleep(100);
         }
         return fail("the item '" + item + "' opened no window in 30 s; stderr: " + Files.readString(guiErr));
+    }
+
+    /**
+     * The colours in the window once something is drawn in it: it fills once the analysis it needs is done, so the
+     * screen is read again until it holds 8 colours or more, for at most 10 s (a fixed wait cost every window 1.5 s).
+     */
+    private static int drawnColours(String window) throws Exception {
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        int colours;
+        do {
+            Thread.sleep(200);
+            colours = colours(new Robot().createScreenCapture(geometry(window)));
+        } while (colours < 8 && System.nanoTime() < until);
+        return colours;
     }
 
     private static int colours(BufferedImage img) {
