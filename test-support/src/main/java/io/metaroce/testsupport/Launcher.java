@@ -1,13 +1,20 @@
 package io.metaroce.testsupport;
 
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -100,21 +107,93 @@ public final class Launcher {
 
     /** The runs of {@link #runAllReusing}, by call. */
     private static final Map<Call, Run> REUSABLE = new ConcurrentHashMap<>();
+    /** Where {@link #runAllReusing} keeps its runs for the build's other test JVMs (cli's ITs run in two). */
+    private static final Path SHARED_RUNS = ROOT.resolve("cli/target/launcher-runs");
 
     /**
-     * As {@link #runAll}, but a call that this JVM has already run through this method (the same arguments,
-     * environment, directory, launcher and timeout, by this test or another) gives that run again instead of
-     * starting another JVM, and a call given twice runs once. Every run is still the shipped launcher's. Only for
-     * calls whose output depends on nothing a test changes: the tool reading the bundled samples (no test writes
-     * them) and writing nothing but its stdout and stderr. Three classes of cli checked the same {@code analyze -r
-     * SAMPLE} runs (LauncherIT: text, -T json and --events jsonl of each sample; FlowIndexIT: -T json;
-     * ManyCapturesIT: text and --events jsonl): 138 JVMs on the 23 samples, of which 69 distinct.
+     * As {@link #runAll}, but a call that this JVM or another test JVM of the same build has already run through
+     * this method (the same arguments, environment, directory, launcher and timeout, by this test or another) gives
+     * that run again instead of starting another JVM, and a call given twice runs once. Every run is still the
+     * shipped launcher's. Only for calls whose output depends on nothing a test changes: the tool reading the
+     * bundled samples (no test writes them) and writing nothing but its stdout and stderr. Three classes of cli
+     * checked the same {@code analyze -r SAMPLE} runs (LauncherIT: text, -T json and --events jsonl of each sample;
+     * FlowIndexIT: -T json; ManyCapturesIT: text and --events jsonl): 138 JVMs on the 23 samples, of which 69
+     * distinct. Runs are shared on disk, keyed by the call and by the size and time of the jar and of every file
+     * the call names, so a rebuilt jar or a regenerated sample runs again.
      */
     public static List<Run> runAllReusing(List<Call> calls) {
-        List<Call> fresh = calls.stream().filter(c -> !REUSABLE.containsKey(c)).distinct().toList();
+        List<Call> fresh = new ArrayList<>();
+        for (Call c : calls.stream().distinct().toList()) {
+            if (REUSABLE.containsKey(c)) continue;
+            Run shared = readShared(c);
+            if (shared != null) REUSABLE.put(c, shared);
+            else fresh.add(c);
+        }
         List<Run> runs = runAll(fresh);
-        for (int i = 0; i < fresh.size(); i++) REUSABLE.put(fresh.get(i), runs.get(i));
+        for (int i = 0; i < fresh.size(); i++) {
+            REUSABLE.put(fresh.get(i), runs.get(i));
+            writeShared(fresh.get(i), runs.get(i));
+        }
         return calls.stream().map(REUSABLE::get).toList();
+    }
+
+    private static Path sharedFile(Call c) {
+        StringBuilder key = new StringBuilder(String.join("\u0000", c.args())).append('\n').append(new TreeMap<>(c.env()))
+                .append('\n').append(c.dir()).append('\n').append(c.launcher()).append('\n').append(c.timeoutSeconds())
+                .append('\n').append(c.stdin());
+        List<Path> inputs = new ArrayList<>(List.of(ROOT.resolve("cli/target/metaroce.jar")));
+        for (String a : c.args()) {
+            try {
+                Path p = c.dir().resolve(a);
+                if (Files.exists(p)) inputs.add(p);   // a directory: its time changes when a file comes or goes
+            } catch (RuntimeException notAPath) {
+                // an argument that is no path at all
+            }
+        }
+        try {
+            for (Path p : inputs) key.append('\n').append(p).append(' ').append(Files.size(p)).append(' ').append(Files.getLastModifiedTime(p).toMillis());
+            byte[] hash = MessageDigest.getInstance("SHA-256").digest(key.toString().getBytes(StandardCharsets.UTF_8));
+            return SHARED_RUNS.resolve(HexFormat.of().formatHex(hash));
+        } catch (IOException | NoSuchAlgorithmException e) {
+            return null;   // nothing shared: the call runs
+        }
+    }
+
+    private static Run readShared(Call c) {
+        Path f = sharedFile(c);
+        if (f == null || !Files.isRegularFile(f)) return null;
+        try (DataInputStream in = new DataInputStream(Files.newInputStream(f))) {
+            List<String> command = new ArrayList<>();
+            for (int n = in.readInt(); n > 0; n--) command.add(in.readUTF());
+            int exit = in.readInt();
+            byte[] out = in.readNBytes(in.readInt()), err = in.readNBytes(in.readInt());
+            return new Run(List.copyOf(command), exit, out, new String(err, StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    /** Written whole under a temporary name, then renamed: another JVM reads a whole run or none. */
+    private static void writeShared(Call c, Run r) {
+        Path f = sharedFile(c);
+        if (f == null) return;
+        try {
+            Files.createDirectories(SHARED_RUNS);
+            Path tmp = Files.createTempFile(SHARED_RUNS, "run", ".tmp");
+            try (DataOutputStream out = new DataOutputStream(Files.newOutputStream(tmp))) {
+                out.writeInt(r.command().size());
+                for (String s : r.command()) out.writeUTF(s);
+                out.writeInt(r.exit());
+                out.writeInt(r.stdout().length);
+                out.write(r.stdout());
+                byte[] err = r.err().getBytes(StandardCharsets.UTF_8);
+                out.writeInt(err.length);
+                out.write(err);
+            }
+            Files.move(tmp, f, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException e) {
+            // not shared: another JVM runs the call itself
+        }
     }
 
     /** Fails with a clear line when the shipped jar has not been built (these tests run after {@code package}). */
