@@ -14,8 +14,8 @@ import javafx.stage.Window;
 /**
  * Benchmark (not a test) of Statistics > Flow Graph on a large capture (the 1 M-frame figures in docs/benchmarks.md):
  * from the menu action to the first rows painted (the node pass over every displayed frame off the JavaFX thread,
- * then the table), and a jump to 90 % of the rows until painted. Run under Xvfb as {@link PsnGraphBenchmark}:
- * {@code ... io.metaroce.gui.graph.FlowGraphBenchmark capture.pcap}.
+ * then the table), a jump to 90 % of the rows until painted, and what one row not seen yet costs to decode and
+ * colour. Run under Xvfb as {@link PsnGraphBenchmark}: {@code ... io.metaroce.gui.graph.FlowGraphBenchmark capture.pcap}.
  */
 public final class FlowGraphBenchmark {
     public static void main(String[] args) throws Exception {
@@ -40,6 +40,7 @@ public final class FlowGraphBenchmark {
         FlowGraphWindow.Ladder l = FlowGraphWindow.ladder(ctx, s, true, false);
         System.out.printf("node pass alone (%d frames, %d hosts): %.0f ms%n", l.frames().length, l.nodes().size(),
                 (System.nanoTime() - p0) / 1e6);
+        rowCost(ctx, l);
         for (int run = 0; run < 3; run++) {
             long w0 = System.nanoTime();
             onFx(() -> new FlowGraphWindow().open(ctx));
@@ -66,6 +67,33 @@ public final class FlowGraphBenchmark {
         System.out.printf("heap used after: %d MB%n", (rt.totalMemory() - rt.freeMemory()) >> 20);
         Platform.exit();
         System.exit(0);
+    }
+
+    /**
+     * What a row costs the first time it shows (a scroll to rows not seen yet): decoding the frame, the row's texts,
+     * and matching the coloring rules on its fields, on the JavaFX thread, per row; then the same rows without the
+     * rules (the matching alone is the difference). 20,000 rows spread over the capture, so none is cached; five rounds.
+     */
+    private static void rowCost(GuiContext ctx, FlowGraphWindow.Ladder l) throws InterruptedException {
+        int[] frames = l.frames();
+        int n = Math.min(20_000, frames.length), step = Math.max(1, frames.length / n);
+        for (int round = 0; round < 5; round++) {
+            long[] ns = new long[2];
+            int[] coloured = {0};
+            onFx(() -> {
+                FlowGraphWindow.Rows rows = new FlowGraphWindow.Rows();
+                rows.use(ctx, l.nodes());
+                long t0 = System.nanoTime();
+                for (int i = 0; i < n; i++) if (rows.colour(frames[i * step]) != null) coloured[0]++;
+                ns[0] = System.nanoTime() - t0;
+                rows.recolour(null);
+                t0 = System.nanoTime();
+                for (int i = 0; i < n; i++) rows.row(frames[i * step]);
+                ns[1] = System.nanoTime() - t0;
+            });
+            System.out.printf("round %d: per new row %.2f us with the coloring rules (%d of %d rows coloured), %.2f us "
+                    + "without; a 20-row screen %.2f ms%n", round, ns[0] / 1e3 / n, coloured[0], n, ns[1] / 1e3 / n, ns[0] / 1e6 / n * 20);
+        }
     }
 
     private static void onFx(Runnable r) throws InterruptedException {
