@@ -72,28 +72,35 @@ public final class FlowGraphBenchmark {
     /**
      * What a row costs the first time it shows (a scroll to rows not seen yet): decoding the frame, the row's texts,
      * and matching the coloring rules on its fields, on the JavaFX thread, per row; then the same rows without the
-     * rules (the matching alone is the difference). 20,000 rows spread over the capture, so none is cached; five rounds.
+     * rules (the matching alone is the difference). 20,000 rows spread over the capture, so none is cached; nine rounds.
      */
     private static void rowCost(GuiContext ctx, FlowGraphWindow.Ladder l) throws InterruptedException {
         int[] frames = l.frames();
-        int n = Math.min(20_000, frames.length), step = Math.max(1, frames.length / n);
-        for (int round = 0; round < 5; round++) {
-            long[] ns = new long[2];
-            int[] coloured = {0};
+        int n = Math.min(20_000, frames.length), step = Math.max(1, frames.length / n), rounds = 9;
+        long[] with = new long[rounds], without = new long[rounds];
+        java.util.Map<String, Integer> byRule = new java.util.TreeMap<>();
+        for (int round = 0; round < rounds; round++) {
+            int r = round;
             onFx(() -> {
                 FlowGraphWindow.Rows rows = new FlowGraphWindow.Rows();
                 rows.use(ctx, l.nodes());
                 long t0 = System.nanoTime();
-                for (int i = 0; i < n; i++) if (rows.colour(frames[i * step]) != null) coloured[0]++;
-                ns[0] = System.nanoTime() - t0;
+                for (int i = 0; i < n; i++) {
+                    io.metaroce.gui.ColoringRules.Rule c = rows.colour(frames[i * step]);
+                    if (r == 0) byRule.merge(c == null ? "(none)" : c.name(), 1, Integer::sum);
+                }
+                with[r] = System.nanoTime() - t0;
                 rows.recolour(null);
                 t0 = System.nanoTime();
                 for (int i = 0; i < n; i++) rows.row(frames[i * step]);
-                ns[1] = System.nanoTime() - t0;
+                without[r] = System.nanoTime() - t0;
             });
-            System.out.printf("round %d: per new row %.2f us with the coloring rules (%d of %d rows coloured), %.2f us "
-                    + "without; a 20-row screen %.2f ms%n", round, ns[0] / 1e3 / n, coloured[0], n, ns[1] / 1e3 / n, ns[0] / 1e6 / n * 20);
         }
+        java.util.Arrays.sort(with);
+        java.util.Arrays.sort(without);
+        System.out.printf("per new row (%d rows, %d rounds, median [min-max]): %.2f us [%.2f-%.2f] with the coloring rules, "
+                + "%.2f us [%.2f-%.2f] without; rows by rule: %s%n", n, rounds, with[rounds / 2] / 1e3 / n, with[0] / 1e3 / n,
+                with[rounds - 1] / 1e3 / n, without[rounds / 2] / 1e3 / n, without[0] / 1e3 / n, without[rounds - 1] / 1e3 / n, byRule);
     }
 
     private static void onFx(Runnable r) throws InterruptedException {
