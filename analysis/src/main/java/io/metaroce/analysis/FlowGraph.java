@@ -6,12 +6,6 @@ import io.metaroce.dissector.FieldCatalog;
 import io.metaroce.dissector.FrameSummary;
 import io.metaroce.dissector.IcrcStatus;
 import io.metaroce.protocol.Aeth;
-import io.metaroce.protocol.CmDrep;
-import io.metaroce.protocol.CmDreq;
-import io.metaroce.protocol.CmRej;
-import io.metaroce.protocol.CmRep;
-import io.metaroce.protocol.CmReq;
-import io.metaroce.protocol.CmRtu;
 import io.metaroce.protocol.Deth;
 import io.metaroce.protocol.EnumValueDef;
 import io.metaroce.protocol.FieldDef;
@@ -46,25 +40,12 @@ public final class FlowGraph {
     public enum Mode { STANDARD, NETWORK }
 
     /**
-     * The colour class of a row: the packet list's default colouring rule of the same name (the first that
-     * applies, in the rules' order), NONE when none does.
-     */
-    public enum Mark {
-        NONE(null), BAD_ICRC("Bad ICRC"), SPURIOUS("Spurious retransmission"), RETRANSMISSION("Retransmission"),
-        NAK("NAK / NACK"), CNP_CE("CNP / CE"), CM("CM");
-
-        /** The name of the default colouring rule (ColoringRules.defaults) it stands for. */
-        public final String rule;
-
-        Mark(String rule) { this.rule = rule; }
-    }
-
-    /**
      * One row: frame number, time since the capture's first frame, the two ends (node names), the label, the QP
-     * numbers at the ends (-1: none or unknown), the comment (empty: the analysis says nothing) and the colour.
+     * numbers at the ends (-1: none or unknown) and the comment (empty: the analysis says nothing). The GUI colours
+     * a row by the packet list's colouring rules, which it matches on the frame itself.
      */
     public record Row(long frame, long relativeNanos, String from, String to, String label, long fromQp, long toQp,
-                      String comment, Mark mark) { }
+                      String comment) { }
 
     /** Most nodes kept: a capture with more hosts puts the others in one column, {@link #OTHER}. */
     public static final int MAX_NODES = 256;
@@ -114,7 +95,7 @@ public final class FlowGraph {
     public static Row row(Mode mode, Dissection d, AnalysisFrameFields analysis) {
         long src = sourceQp(d, analysis);
         return new Row(d.number(), d.timeNanos() - d.firstTimeNanos(), from(mode, d, src), to(mode, d), label(d), src,
-                d.isRoce() ? d.destQp() : -1, comment(d), mark(d));
+                d.isRoce() ? d.destQp() : -1, comment(d));
     }
 
     /**
@@ -171,24 +152,6 @@ public final class FlowGraph {
         if (has(x, CE_NO_CNP)) add(b, "CE without CNP");
         if (d.icrcStatus() == IcrcStatus.BAD) add(b, "Bad ICRC");
         return b.toString();
-    }
-
-    /** The colour class: the first default colouring rule (in its order) the frame matches. */
-    public static Mark mark(Dissection d) {
-        if (d.icrcStatus() == IcrcStatus.BAD) return Mark.BAD_ICRC;
-        ExtraFields x = d.extra();
-        if (has(x, SPURIOUS)) return Mark.SPURIOUS;
-        if (has(x, RETX)) return Mark.RETRANSMISSION;
-        int aeth = d.offsetOf(Aeth.HEADER);
-        if (aeth >= 0 && aeth + Aeth.SIZE <= d.capturedLength()) {
-            int kind = Aeth.syndromeKind(d.data(), aeth);
-            if (kind == 3 || kind == 1) return Mark.NAK;
-        }
-        if (d.offsetOf(Nacketh.HEADER) >= 0) return Mark.NAK;
-        if (isCnp(d) || d.ecn() == 3) return Mark.CNP_CE;
-        if (d.hasLayer(CmReq.HEADER) || d.hasLayer(CmRep.HEADER) || d.hasLayer(CmRtu.HEADER) || d.hasLayer(CmDreq.HEADER)
-                || d.hasLayer(CmDrep.HEADER) || d.hasLayer(CmRej.HEADER)) return Mark.CM;
-        return Mark.NONE;
     }
 
     private static boolean isCnp(Dissection d) {

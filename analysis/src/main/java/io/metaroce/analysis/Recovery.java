@@ -61,7 +61,7 @@ final class Recovery {
          * after its timer restart, it was the timer's too and is counted again as ignored (its copies as a timeout).
          */
         boolean cand;
-        long candSinceNs, candLat, candFrame, candNakNs, candCopies;
+        long candSinceNs, candLat, candFrame, candNakNs, candCopies, candResendFrame;
         Flow.Episode candEpi;
         final Latency extraPsns = new Latency(), response = new Latency();
         long firstWrongNs;
@@ -137,6 +137,12 @@ final class Recovery {
             s.evidence.remove(7);
             s.evidence.add(at, s.candFrame);
         }
+        // An ignored NAK too: the example of its kind when it is the first (it was judged after later NAKs may have been).
+        int k = 2 * NOT_ANSWERED;
+        if (s.examples[k] == 0 || s.candFrame < s.examples[k]) {
+            s.examples[k] = s.candFrame;
+            s.examples[k + 1] = s.candResendFrame;
+        }
         fl.byCause[Cause.NAK.ordinal()] -= s.candCopies;
         fl.byCause[Cause.TIMEOUT.ordinal()] += s.candCopies;
         fl.timeouts++;
@@ -200,6 +206,7 @@ final class Recovery {
             s.candSinceNs = since;
             s.candLat = lat;
             s.candFrame = s.nakFrame;
+            s.candResendFrame = f.number;
             s.candNakNs = s.nakTime;
             s.candCopies = 0;
             s.candEpi = fl.epi;

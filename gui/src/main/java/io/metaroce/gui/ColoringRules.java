@@ -66,8 +66,12 @@ public final class ColoringRules {
         }
     }
 
-    /** Index of the first enabled rule the decoded frame matches, -1 for none. */
-    int match(FrameFields ff, OpenCapture capture, int frame, AnalysisSession session) {
+    /**
+     * Index of the first enabled rule the decoded frame matches, -1 for none. The frame's fields as a
+     * {@link FrameDecoder} gives them ({@code decode(frame)}, then {@code fields()}): the packet list's rows and the
+     * Flow Graph's are coloured by this one path.
+     */
+    public int match(FrameFields ff, OpenCapture capture, int frame, AnalysisSession session) {
         GuiFields.Accessor acc = null;
         for (int i = 0; i < compiled.length; i++) {
             if (compiled[i] == null || !rules.get(i).enabled()) continue;

@@ -27,6 +27,9 @@ public final class FrameDecoder {
 
     public boolean hasAnalysis() { return analysis != null; }
 
+    /** The analysis fields attached to each decoded frame, or null without a finished analysis. */
+    public AnalysisFrameFields analysis() { return analysis; }
+
     /** Dissects frame (1-based) and attaches its analysis fields. */
     public Dissection decode(int frame) {
         index.dissect(frame, dissector, dissection);

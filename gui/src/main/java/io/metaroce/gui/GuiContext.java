@@ -72,6 +72,11 @@ public final class GuiContext {
     private final ReadOnlyIntegerWrapper liveVerdicts = new ReadOnlyIntegerWrapper(this, "liveVerdicts", 0);
     /** The packet list's Time Display Format, so that windows showing times (the diagnosis) show them alike. */
     final ReadOnlyObjectWrapper<TimeFormat> timeFormat = new ReadOnlyObjectWrapper<>(this, "timeFormat", TimeFormat.RELATIVE);
+    /**
+     * The coloring rules (View > Coloring Rules, saved in {@link ColoringRules#defaultFile()}): the packet list and
+     * the Flow Graph colour their rows by them, and recolour when the dialog saves new ones.
+     */
+    private final ReadOnlyObjectWrapper<ColoringRules> coloringRules = new ReadOnlyObjectWrapper<>(this, "coloringRules", ColoringRules.defaults());
     private Consumer<String> errorSink = message -> Dialogs.error(null, "MetaRoCE Analyzer", message);
 
     /** Work running in the background (load, analysis, filter), so that cancel() and a new open() can stop it. */
@@ -121,6 +126,11 @@ public final class GuiContext {
     public int selectedFrame() { return selectedFrame.get(); }
     /** The time format the packet list shows (View > Time Display Format). */
     public ReadOnlyObjectProperty<TimeFormat> timeFormatProperty() { return timeFormat.getReadOnlyProperty(); }
+    public ReadOnlyObjectProperty<ColoringRules> coloringRulesProperty() { return coloringRules.getReadOnlyProperty(); }
+    /** The coloring rules every row colouring view uses (the defaults until the main window loads the saved ones). */
+    public ColoringRules coloringRules() { return coloringRules.get(); }
+    /** Replaces the coloring rules (the dialog saved new ones, or the saved file was loaded); views recolour. */
+    public void setColoringRules(ColoringRules rules) { coloringRules.set(rules); }
     public ReadOnlyStringProperty appliedFilterProperty() { return appliedFilter.getReadOnlyProperty(); }
     public ReadOnlyDoubleProperty progressProperty() { return progress.getReadOnlyProperty(); }
     public ReadOnlyStringProperty statusProperty() { return status.getReadOnlyProperty(); }

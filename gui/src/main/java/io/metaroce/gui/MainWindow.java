@@ -57,7 +57,8 @@ public final class MainWindow {
         this.coloringFile = coloringFile;
         this.recent = new RecentFiles(recentStore);
         this.flowIndexStore = recentStore.resolveSibling("flow-index");
-        packets = new PacketTable(ctx, ColoringRules.load(coloringFile));
+        ctx.setColoringRules(ColoringRules.load(coloringFile));
+        packets = new PacketTable(ctx);
         ctx.timeFormat.bind(packets.timeFormatProperty());
         detail = new FrameDetail(ctx);
         filterBar = new FilterBar(ctx);
@@ -166,7 +167,7 @@ public final class MainWindow {
         }
         MenuItem coloring = new MenuItem("Coloring Rules...");
         coloring.setId("menu-coloring");
-        coloring.setOnAction(e -> ColoringDialog.show(stage, packets.rules(), coloringFile, packets::setRules));
+        coloring.setOnAction(e -> ColoringDialog.show(stage, ctx.coloringRules(), coloringFile, ctx::setColoringRules));
         Menu view = new Menu("View", null, time, coloring);
 
         for (GuiWindow w : GuiWindows.ALL) {

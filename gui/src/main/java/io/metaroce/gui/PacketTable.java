@@ -39,9 +39,9 @@ final class PacketTable extends BorderPane {
     /** Pulses a follow may take to show the last row (one or two do; this bounds a list that cannot show it). */
     private static final int MAX_FOLLOW_PULSES = 5;
 
-    PacketTable(GuiContext ctx, ColoringRules rules) {
+    PacketTable(GuiContext ctx) {
         this.ctx = ctx;
-        this.rules = rules;
+        this.rules = ctx.coloringRules();
         table.setId("packet-list");
         table.setFixedCellSize(22);
         table.setTableMenuButtonVisible(true);          // Wireshark's column chooser: show or hide any column
@@ -89,6 +89,11 @@ final class PacketTable extends BorderPane {
             table.refresh();
         });
         ctx.selectedFrameProperty().addListener((o, a, f) -> reveal(f.intValue()));
+        ctx.coloringRulesProperty().addListener((o, a, r) -> {
+            rules = r;
+            resetCache();
+            table.refresh();
+        });
         timeFormat.addListener((o, a, b) -> table.refresh());
     }
 
@@ -96,11 +101,8 @@ final class PacketTable extends BorderPane {
 
     ObjectProperty<TimeFormat> timeFormatProperty() { return timeFormat; }
 
-    void setRules(ColoringRules r) {
-        rules = r;
-        resetCache();
-        table.refresh();
-    }
+    /** New coloring rules for every view that colours rows by them (this list, the Flow Graph). */
+    void setRules(ColoringRules r) { ctx.setColoringRules(r); }
 
     ColoringRules rules() { return rules; }
 

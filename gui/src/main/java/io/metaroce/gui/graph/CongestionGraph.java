@@ -21,7 +21,8 @@ import javafx.scene.text.Text;
  * as shaded bands behind everything. Hovering names what is under the mouse (a marker's frame and time, else the
  * bucket's rate) with a line at the mouse's time; a click on a marker selects its frame. The hover line and text are
  * nodes over the canvas, not drawn on it: a mouse move repaints their few pixels, not the series (a full-range redraw of
- * a long flow costs the software pipeline tens of ms; docs/benchmarks.md, thirty-first session).
+ * a long flow costs the software pipeline tens of ms; docs/benchmarks.md, thirty-first session). So is the red
+ * dashed line at the packet list's selected frame: moving the selection moves a node, the series stay drawn.
  */
 public final class CongestionGraph extends PlotPane {
     static final Color RATE = Color.rgb(31, 119, 180), PACE = Color.rgb(148, 103, 189), PAUSED = Color.rgb(255, 127, 14, 0.22),
@@ -40,6 +41,8 @@ public final class CongestionGraph extends PlotPane {
     private final Line hoverLine = new Line();
     private final Text hoverLabel = new Text();
     private final Rectangle hoverBox = new Rectangle();
+    /** The selected frame's line, on the same layer (under the hover nodes); placed by {@link #placeSelectedLine}. */
+    private final Line selectedLine = new Line();
     private final MarkerBatch batch = new MarkerBatch();
     private final DenseLines dense = new DenseLines();
     /**
@@ -59,12 +62,16 @@ public final class CongestionGraph extends PlotPane {
         hoverLabel.setFill(Color.rgb(30, 30, 30));
         hoverLabel.setTextOrigin(VPos.TOP);
         hoverBox.setFill(Color.rgb(255, 255, 255, 0.85));
-        for (javafx.scene.Node n : new javafx.scene.Node[] {hoverLine, hoverBox, hoverLabel}) {
+        selectedLine.setId("cc-selected");
+        selectedLine.setStroke(SELECT);
+        selectedLine.setStrokeWidth(1);
+        selectedLine.getStrokeDashArray().setAll(4.0, 4.0);
+        for (javafx.scene.Node n : new javafx.scene.Node[] {selectedLine, hoverLine, hoverBox, hoverLabel}) {
             n.setMouseTransparent(true);
             n.setManaged(false);
             n.setVisible(false);
         }
-        getChildren().addAll(hoverLine, hoverBox, hoverLabel);
+        getChildren().addAll(selectedLine, hoverLine, hoverBox, hoverLabel);
         addEventHandler(MouseEvent.MOUSE_MOVED, e -> hoverAt(e.getX(), e.getY()));
         addEventHandler(MouseEvent.MOUSE_EXITED, e -> hoverAt(-1, -1));
     }
@@ -80,14 +87,32 @@ public final class CongestionGraph extends PlotPane {
     /** The highest value the lines reach (the top of the rate axis; the CNP lane sits above it). */
     private long top() { return series == null ? 1 : series.maxRateOrPace(); }
 
-    /** Marks a time (ns from the capture's first frame; the packet list's selected frame), -1 for none. */
+    /**
+     * Marks a time (ns from the capture's first frame; the packet list's selected frame), -1 for none: moves the
+     * line's node, the canvas is not redrawn ({@link #redraws()} does not change).
+     */
     public void setSelectedTime(long t) {
         if (t == selectedTime) return;
         selectedTime = t;
-        redraw();
+        placeSelectedLine(viewport());
     }
 
     public long selectedTime() { return selectedTime; }
+
+    /** The selected frame's line's x in pane coordinates, NaN when hidden (no selection, or outside the view). */
+    double selectedLineX() { return selectedLine.isVisible() ? selectedLine.getStartX() : Double.NaN; }
+
+    /** The selected frame's line at its time in view v (the one drawn or being drawn), hidden outside it. */
+    private void placeSelectedLine(Viewport v) {
+        boolean on = series != null && selectedTime >= 0 && v != null && selectedTime >= v.x0() && selectedTime <= v.x1();
+        selectedLine.setVisible(on);
+        if (!on) return;
+        double x = LEFT + v.px(selectedTime);
+        selectedLine.setStartX(x);
+        selectedLine.setEndX(x);
+        selectedLine.setStartY(TOP);
+        selectedLine.setEndY(TOP + v.height());
+    }
 
     /** What the hover line says now ("" when the mouse is elsewhere). */
     public String hover() { return hover; }
@@ -205,7 +230,10 @@ public final class CongestionGraph extends PlotPane {
 
     @Override
     protected void drawContent(GraphicsContext gc, Viewport v) {
-        if (series == null) return;
+        if (series == null) {
+            placeSelectedLine(v);
+            return;
+        }
         bands(gc, v);
         // The zero line and the lanes' separators.
         long max = top();
@@ -245,13 +273,7 @@ public final class CongestionGraph extends PlotPane {
         lines(gc, v);
         markers(gc, v, series.ce(), MarkerKind.CE, w);
         markers(gc, v, cnp, MarkerKind.CNP, w);
-        if (selectedTime >= 0 && selectedTime >= v.x0() && selectedTime <= v.x1()) {
-            gc.setStroke(SELECT);
-            gc.setLineWidth(1);
-            gc.setLineDashes(4, 4);
-            gc.strokeLine(v.px(selectedTime), 0, v.px(selectedTime), v.height());
-            gc.setLineDashes();
-        }
+        placeSelectedLine(v);   // a new view (zoom, pan, resize) moves the line with the series
     }
 
     /**

@@ -1,6 +1,5 @@
 package io.metaroce.gui.graph;
 
-import io.metaroce.analysis.AnalysisFrameFields;
 import io.metaroce.analysis.AnalysisSession;
 import io.metaroce.analysis.FlowGraph;
 import io.metaroce.analysis.FlowSummary;
@@ -9,12 +8,13 @@ import io.metaroce.dissector.Dissector;
 import io.metaroce.dissector.DissectorConfig;
 import io.metaroce.dissector.FrameIndex;
 import io.metaroce.gui.ColoringRules;
+import io.metaroce.gui.FrameDecoder;
 import io.metaroce.gui.GuiContext;
 import io.metaroce.gui.GuiWindow;
+import io.metaroce.gui.OpenCapture;
 import io.metaroce.gui.stats.Windows;
 import java.util.AbstractList;
 import java.util.Arrays;
-import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -43,7 +43,8 @@ import javafx.scene.text.TextAlignment;
  * Statistics > Flow Graph: Wireshark's ladder diagram of the displayed packets ("Limit to display filter", on by
  * default) or of the whole capture, or of the selected packet's flow in both directions. Node columns are the hosts,
  * each row one packet: time, an arrow from sender to receiver with the Info above it and the QP numbers at its ends,
- * and the analysis' verdict as comment; rows take the packet list's colouring rule of their kind. Clicking a row
+ * and the analysis' verdict as comment; rows take the colours of the first packet-list colouring rule they match
+ * (the user's own rules too, recoloured when the rules are saved), as Wireshark's Flow Graph does. Clicking a row
  * selects its packet in the main window. The rows are {@link FlowGraph}'s, as {@code dissect -z flow} prints them.
  *
  * <p>Fast on a large capture: the table holds only the frame numbers (4 bytes each) and decodes the rows it shows
@@ -109,9 +110,8 @@ public final class FlowGraphWindow implements GuiWindow {
                 @Override
                 protected void updateItem(Integer frame, boolean empty) {
                     super.updateItem(frame, empty);
-                    FlowGraph.Row r = empty || frame == null ? null : rows.row(frame);
-                    String bg = r == null ? null : rows.background(r.mark()), fg = r == null ? null : rows.foreground(r.mark());
-                    setStyle(bg == null ? "" : "-fx-background-color: " + bg + "; -fx-text-background-color: " + fg + ";");
+                    ColoringRules.Rule c = empty || frame == null ? null : rows.colour(frame);
+                    setStyle(c == null ? "" : "-fx-background-color: " + c.background() + "; -fx-text-background-color: " + c.foreground() + ";");
                 }
             };
             row.setOnMouseClicked(e -> {
@@ -128,6 +128,13 @@ public final class FlowGraphWindow implements GuiWindow {
         BorderPane root = new BorderPane(table);
         root.setTop(bar);
         javafx.stage.Stage stage = Windows.show(ctx, "flow-graph", "Flow Graph", root, 1400, 700);
+        // Rules saved in View > Coloring Rules while the window is open recolour its rows, as they do the packet list's.
+        javafx.beans.value.ChangeListener<ColoringRules> recolour = (o, a, r) -> {
+            rows.recolour(r);
+            table.refresh();
+        };
+        ctx.coloringRulesProperty().addListener(recolour);
+        stage.addEventHandler(javafx.stage.WindowEvent.WINDOW_HIDDEN, e -> ctx.coloringRulesProperty().removeListener(recolour));
         int[] generation = {0};
         Runnable fill = () -> {
             int gen = ++generation[0];
@@ -268,59 +275,64 @@ public final class FlowGraphWindow implements GuiWindow {
         return c;
     }
 
-    /** The decoded rows the table shows, a few at a time, on the JavaFX thread, and the colours of their kinds. */
+    /**
+     * The decoded rows the table shows, a few at a time, on the JavaFX thread, each with the coloring rule it matches:
+     * the packet list's rules ({@link GuiContext#coloringRules()}) matched on the frame's fields as the packet list
+     * matches them (a {@link FrameDecoder}, then {@link ColoringRules#match}), so a user's own rules colour it too.
+     */
     static final class Rows {
-        private FrameIndex index;
-        private final Dissector dissector = new Dissector();
-        private final Dissection d = new Dissection();
-        private AnalysisFrameFields analysis;
+        private OpenCapture capture;
+        private FrameDecoder decoder;
+        private AnalysisSession session;
+        private ColoringRules rules;
         /** Replaced (never changed) when more hosts are learned; read and set on the JavaFX thread only. */
         FlowGraph.Nodes nodes = new FlowGraph.Nodes();
-        private final Map<FlowGraph.Mark, String[]> colours = new EnumMap<>(FlowGraph.Mark.class);
-        private final LinkedHashMap<Integer, FlowGraph.Row> cache = new LinkedHashMap<>(CACHE * 2, 0.75f, true) {
+        /** A decoded row and the index of the first enabled rule it matches (-1 none). */
+        private record Shown(FlowGraph.Row row, int rule) { }
+        private final LinkedHashMap<Integer, Shown> cache = new LinkedHashMap<>(CACHE * 2, 0.75f, true) {
             @Override
-            protected boolean removeEldestEntry(Map.Entry<Integer, FlowGraph.Row> e) { return size() > CACHE; }
+            protected boolean removeEldestEntry(Map.Entry<Integer, Shown> e) { return size() > CACHE; }
         };
 
-        /** The capture, its finished analysis and the nodes of the frames shown; the colours of the current rules. */
+        /** The capture, its finished analysis and the nodes of the frames shown, coloured by the current rules. */
         void use(GuiContext ctx, FlowGraph.Nodes nodes) {
-            this.index = ctx.capture().index();
+            this.capture = ctx.capture();
             AnalysisSession s = ctx.analysis();
-            this.analysis = s != null && s.state() == AnalysisSession.State.FINISHED ? s.frameFields() : null;
+            this.session = s != null && s.state() == AnalysisSession.State.FINISHED ? s : null;
+            this.decoder = new FrameDecoder(capture.index(), session);
             this.nodes = nodes;
+            this.rules = ctx.coloringRules();
             cache.clear();
-            // The packet list's rules (the same file it loads); a rule of the mark's name gives the row its colours.
-            ColoringRules rules = ColoringRules.load(ColoringRules.defaultFile());
-            colours.clear();
-            for (FlowGraph.Mark m : FlowGraph.Mark.values()) {
-                if (m.rule == null) continue;
-                for (ColoringRules.Rule r : rules.rules()) {
-                    if (r.enabled() && r.name().equals(m.rule)) colours.put(m, new String[] {r.foreground(), r.background()});
-                }
-            }
         }
 
-        FlowGraph.Row row(int frame) {
-            if (index == null) return null;
-            FlowGraph.Row r = cache.get(frame);
+        /** New rules: the rows are decoded again as they show (the rule a row matched is an index into the old rules). */
+        void recolour(ColoringRules r) {
+            rules = r;
+            cache.clear();
+        }
+
+        private Shown shown(int frame) {
+            if (decoder == null) return null;
+            Shown r = cache.get(frame);
             if (r == null) {
-                index.dissect(frame, dissector, d);
-                if (analysis != null) analysis.attach(d);
-                r = FlowGraph.row(FlowGraph.Mode.NETWORK, d, analysis);
+                Dissection d = decoder.decode(frame);
+                FlowGraph.Row row = FlowGraph.row(FlowGraph.Mode.NETWORK, d, decoder.analysis());
+                int rule = rules == null ? -1 : rules.match(decoder.fields(), capture, frame, session);
+                r = new Shown(row, rule);
                 cache.put(frame, r);
             }
             return r;
         }
 
-        /** The row background of a kind ("#rrggbb"), or null. */
-        String background(FlowGraph.Mark m) {
-            String[] c = colours.get(m);
-            return c == null ? null : c[1];
+        FlowGraph.Row row(int frame) {
+            Shown r = shown(frame);
+            return r == null ? null : r.row();
         }
 
-        String foreground(FlowGraph.Mark m) {
-            String[] c = colours.get(m);
-            return c == null ? null : c[0];
+        /** The first enabled coloring rule the frame matches, or null (the row keeps the table's colours). */
+        ColoringRules.Rule colour(int frame) {
+            Shown r = shown(frame);
+            return r == null || r.rule() < 0 ? null : rules.rules().get(r.rule());
         }
     }
 
@@ -345,11 +357,13 @@ public final class FlowGraphWindow implements GuiWindow {
             int n = Math.max(1, rows.nodes.ordered().size());
             canvas.setWidth(n * NODE_WIDTH);
             canvas.setHeight(ROW_HEIGHT - 2);
-            draw(canvas.getGraphicsContext2D(), rows, r, n);
+            ColoringRules.Rule c = rows.colour(frame);
+            draw(canvas.getGraphicsContext2D(), rows, r, n, c == null ? null : c.foreground());
             setGraphic(canvas);
         }
 
-        static void draw(GraphicsContext g, Rows rows, FlowGraph.Row r, int n) {
+        /** fg: the row's coloring rule's text colour ("#rrggbb"), null for black. */
+        static void draw(GraphicsContext g, Rows rows, FlowGraph.Row r, int n, String fg) {
             double h = ROW_HEIGHT - 2;
             g.clearRect(0, 0, n * NODE_WIDTH, h);
             g.setStroke(Color.gray(0.6));
@@ -360,7 +374,6 @@ public final class FlowGraphWindow implements GuiWindow {
             }
             int from = rows.nodes.column(r.from()), to = rows.nodes.column(r.to());
             double x1 = from * NODE_WIDTH + NODE_WIDTH / 2, x2 = to * NODE_WIDTH + NODE_WIDTH / 2, y = 19.5;
-            String fg = rows.foreground(r.mark());
             Color ink = fg == null ? Color.BLACK : Color.web(fg);
             if (from == to) x2 = x1 + NODE_WIDTH / 2;   // a frame to its own host: a short stub to the right
             g.setStroke(ink);

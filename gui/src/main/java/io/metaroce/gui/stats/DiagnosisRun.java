@@ -129,21 +129,31 @@ public final class DiagnosisRun {
                 r.congestionLoop(), r.flowControl(), notesOf(loop.toString()), targets, r.recovery(), examples(r), metaRoce);
     }
 
-    /** Per sender of the recovery rows, the first NAK it answered wrongly (any kind) and its first resend. */
+    /**
+     * Per sender of the recovery rows, the first NAK it answered wrongly of each kind and its first resend: {nak,
+     * resend} per kind (AnalysisResult.RECOVERY_*, the index), 0 for none.
+     */
     private static Map<String, long[]> examples(AnalysisResult r) {
         Map<String, long[]> m = new LinkedHashMap<>();
         if (r.recovery() == null) return m;
         for (Object o : (java.util.List<?>) r.recovery().get("senders")) {
             String sender = String.valueOf(((Map<?, ?>) o).get("sender"));
-            long[] best = null;
-            for (int kind : new int[] {AnalysisResult.RECOVERY_EARLIER, AnalysisResult.RECOVERY_LATER, AnalysisResult.RECOVERY_NOT_ANSWERED}) {
+            long[] kinds = new long[2 * RECOVERY_KINDS.length];
+            boolean any = false;
+            for (int kind : RECOVERY_KINDS) {
                 long[] e = r.recoveryExample(sender, kind);
-                if (e != null && (best == null || e[0] < best[0])) best = new long[] {e[0], e[1], kind};
+                if (e == null) continue;
+                kinds[2 * kind] = e[0];
+                kinds[2 * kind + 1] = e[1];
+                any = true;
             }
-            if (best != null) m.put(sender, best);
+            if (any) m.put(sender, kinds);
         }
         return m;
     }
+
+    /** The kinds of wrong answer the Recovery tab can go to, in its menu's order (each also the index of its example). */
+    static final int[] RECOVERY_KINDS = {AnalysisResult.RECOVERY_EARLIER, AnalysisResult.RECOVERY_LATER, AnalysisResult.RECOVERY_NOT_ANSWERED};
 
     /** A finer bin for each loss event, by the rule analyze's timeline counts it with ({@link LossTimeline#count}). */
     private static void count(long[][] fine, AnalysisEvent e, long first, long bin) {
@@ -204,8 +214,18 @@ public final class DiagnosisRun {
      * timer) and the first resend after it: {nak frame, resend frame, kind (AnalysisResult.RECOVERY_*)}; null for none.
      */
     public long[] recoveryExample(String sender) {
-        long[] e = recoveryExamples.get(sender);
-        return e == null ? null : e.clone();
+        long[] best = null;
+        for (int kind : RECOVERY_KINDS) {
+            long[] e = recoveryExample(sender, kind);
+            if (e != null && (best == null || e[0] < best[0])) best = e;
+        }
+        return best;
+    }
+
+    /** The first NAK the sender answered wrongly in that way and its first resend: {nak, resend, kind}; null for none. */
+    public long[] recoveryExample(String sender, int kind) {
+        long[] k = recoveryExamples.get(sender);
+        return k == null || k[2 * kind] == 0 ? null : new long[] {k[2 * kind], k[2 * kind + 1], kind};
     }
 
     /** Whether the capture has MetaRoCE flows (selective repeat: the recovery behaviour does not judge them). */

@@ -25,7 +25,9 @@ import javafx.scene.layout.VBox;
  * The Diagnosis window's "Recovery" tab: analyze's "Recovery behaviour" section, one row per RoCEv2 sending host
  * (where its resends start after a NAK sequence error naming PSN p and after a timeout), the same numbers as
  * {@code analyze -T json}'s {@code recovery}. Double-click a row (or "Go to the NAK"): the first NAK that host
- * answered wrongly is selected in the packet list; "Go to its resend" selects the first resend after it.
+ * answered wrongly is selected in the packet list; "Go to its resend" selects the first resend after it. The row's
+ * context menu goes to an example of each kind of wrong answer the host has: its first resend from before a NAK's PSN,
+ * from after it, and its first NAK left unanswered until the timer.
  */
 final class RecoveryTab {
     /** analyze's header line of the section (what the table shows and what IBTA prescribes). */
@@ -128,16 +130,51 @@ final class RecoveryTab {
         return String.format(Locale.ROOT, "the first NAK %s answered wrongly: frame %d, %s in frame %d", sender, e[0], how, e[1]);
     }
 
-    private ContextMenu menu(GuiContext ctx, Map<String, Object> m, Label status) {
-        long[] e = example(m);
-        MenuItem toNak = new MenuItem(e == null ? "Go to the first NAK answered wrongly (none)" : "Go to the first NAK answered wrongly (frame " + e[0] + ")");
-        toNak.setDisable(e == null);
-        toNak.setOnAction(x -> go(ctx, m, false, status));
-        MenuItem toResend = new MenuItem(e == null ? "Go to its resend" : "Go to its resend (frame " + e[1] + ")");
-        toResend.setDisable(e == null);
-        toResend.setOnAction(x -> go(ctx, m, true, status));
-        return new ContextMenu(toNak, toResend);
+    /**
+     * The row's menu: a jump to the example of each kind of wrong answer the sender has (the first resend from before
+     * the NAK's PSN, from after it, the first NAK left unanswered until the timer), or one disabled item for none.
+     */
+    ContextMenu menu(GuiContext ctx, Map<String, Object> m, Label status) {
+        DiagnosisRun r = result.get();
+        String sender = String.valueOf(m.get("sender"));
+        ContextMenu menu = new ContextMenu();
+        for (int kind : DiagnosisRun.RECOVERY_KINDS) {
+            long[] e = r == null ? null : r.recoveryExample(sender, kind);
+            if (e == null) continue;
+            boolean toNak = kind == AnalysisResult.RECOVERY_NOT_ANSWERED;
+            MenuItem item = new MenuItem(menuText(kind) + " (frame " + (toNak ? e[0] : e[1]) + ")");
+            item.setId("recovery-go-" + KIND_IDS[kind]);
+            item.setOnAction(x -> {
+                Windows.select(ctx, toNak ? e[0] : e[1], status);
+                status.setText(status.getText() + ": " + describeKind(sender, e));
+            });
+            menu.getItems().add(item);
+        }
+        if (menu.getItems().isEmpty()) {
+            MenuItem none = new MenuItem("No NAK answered wrongly");
+            none.setDisable(true);
+            menu.getItems().add(none);
+        }
+        return menu;
     }
+
+    /** A kind's example in a sentence: "the first NAK 10.0.0.1 ignored: frame 128, nothing resent until frame 300". */
+    static String describeKind(String sender, long[] e) {
+        String how = e[2] == AnalysisResult.RECOVERY_EARLIER ? "answered by a resend from before its PSN: frame %d, resent from frame %d"
+                : e[2] == AnalysisResult.RECOVERY_LATER ? "answered by a resend from after its PSN: frame %d, resent from frame %d"
+                : "ignored: frame %d, nothing resent until the timer's resend in frame %d";
+        return String.format(Locale.ROOT, "the first NAK %s " + how, sender, e[0], e[1]);
+    }
+
+    /** The menu item of a kind of wrong answer (AnalysisResult.RECOVERY_*). */
+    static String menuText(int kind) {
+        return kind == AnalysisResult.RECOVERY_EARLIER ? "Go to first resend from before the NAK's PSN"
+                : kind == AnalysisResult.RECOVERY_LATER ? "Go to first resend from after the NAK's PSN"
+                : "Go to first unanswered NAK";
+    }
+
+    /** The menu items' ids per kind: recovery-go-earlier, -later, -unanswered. */
+    private static final String[] KIND_IDS = {"earlier", "later", "unanswered"};
 
     /** "judged from the oldest PSN / timeouts judged", as analyze prints it ("-" where the tap cannot judge timeouts). */
     static String fromOldest(Map<String, Object> m) {

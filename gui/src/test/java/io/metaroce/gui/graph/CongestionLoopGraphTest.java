@@ -140,6 +140,36 @@ class CongestionLoopGraphTest extends WindowTestBase {
     }
 
     /**
+     * The packet list's selection moves the selected-frame line, a node over the canvas, without redrawing the series;
+     * a view that no longer holds the time hides it, and a view that does shows it again at the time's x.
+     */
+    @Test
+    void selectionMovesItsLineWithoutRedrawingTheSeries(FxRobot robot) {
+        GuiHarness.open(robot, ctx, "rocev2-cnp-ignored");
+        CongestionGraph graph = open(robot, null);
+        GuiHarness.until("series", () -> graph.series() != null && graph.redraws() > 0);
+        PointSet cnp = graph.series().cnp();
+        int i = cnp.size() / 2, j = i + 1;
+        long before = graph.redraws();
+        robot.interact(() -> ctx.select(cnp.frame(i)));
+        assertEquals(cnp.time(i), graph.selectedTime());
+        assertEquals(graph.paneX(cnp.time(i)), graph.selectedLineX(), 1e-9);
+        robot.interact(() -> ctx.select(cnp.frame(j)));
+        assertEquals(graph.paneX(cnp.time(j)), graph.selectedLineX(), 1e-9);
+        assertTrue(graph.selectedLineX() > graph.paneX(cnp.time(i)));
+        assertEquals(before, graph.redraws(), "moving the selection redrew the series");
+        // Zoomed to 10 us around the other CNP: the line is out of view; back around it, at its new x.
+        long t = cnp.time(j), other = cnp.time(i);
+        robot.interact(() -> graph.setViewport(new Viewport(other - 10_000, other + 10_000, graph.viewport().y0(),
+                graph.viewport().y1(), graph.plotWidth(), graph.plotHeight())));
+        assertTrue(Double.isNaN(graph.selectedLineX()), "a line outside the view is hidden");
+        robot.interact(() -> graph.setViewport(new Viewport(t - 10_000, t + 10_000, graph.viewport().y0(),
+                graph.viewport().y1(), graph.plotWidth(), graph.plotHeight())));
+        assertEquals(graph.paneX(t), graph.selectedLineX(), 1e-9);
+        assertEquals(graph.paneX(graph.viewport().x0() + 10_000), graph.selectedLineX(), 1e-6);
+    }
+
+    /**
      * Hovering is on its own layer: mouse moves over the plot name what is under the mouse (a CNP's frame, else the
      * bucket's rate) in the hover text at the plot's top right with a line at the mouse's x, and never redraw the
      * canvas (the series); leaving the graph hides both, also without a redraw.

@@ -14,8 +14,8 @@ import javafx.stage.Window;
 /**
  * Benchmark (not a test) of Statistics > Flow Graph on a large capture (the 1 M-frame figures in docs/benchmarks.md):
  * from the menu action to the first rows painted (the node pass over every displayed frame off the JavaFX thread,
- * then the table), and a jump to 90 % of the rows until painted. Run under Xvfb as {@link PsnGraphBenchmark}:
- * {@code ... io.metaroce.gui.graph.FlowGraphBenchmark capture.pcap}.
+ * then the table), a jump to 90 % of the rows until painted, and what one row not seen yet costs to decode and
+ * colour. Run under Xvfb as {@link PsnGraphBenchmark}: {@code ... io.metaroce.gui.graph.FlowGraphBenchmark capture.pcap}.
  */
 public final class FlowGraphBenchmark {
     public static void main(String[] args) throws Exception {
@@ -40,6 +40,7 @@ public final class FlowGraphBenchmark {
         FlowGraphWindow.Ladder l = FlowGraphWindow.ladder(ctx, s, true, false);
         System.out.printf("node pass alone (%d frames, %d hosts): %.0f ms%n", l.frames().length, l.nodes().size(),
                 (System.nanoTime() - p0) / 1e6);
+        rowCost(ctx, l);
         for (int run = 0; run < 3; run++) {
             long w0 = System.nanoTime();
             onFx(() -> new FlowGraphWindow().open(ctx));
@@ -66,6 +67,40 @@ public final class FlowGraphBenchmark {
         System.out.printf("heap used after: %d MB%n", (rt.totalMemory() - rt.freeMemory()) >> 20);
         Platform.exit();
         System.exit(0);
+    }
+
+    /**
+     * What a row costs the first time it shows (a scroll to rows not seen yet): decoding the frame, the row's texts,
+     * and matching the coloring rules on its fields, on the JavaFX thread, per row; then the same rows without the
+     * rules (the matching alone is the difference). 20,000 rows spread over the capture, so none is cached; nine rounds.
+     */
+    private static void rowCost(GuiContext ctx, FlowGraphWindow.Ladder l) throws InterruptedException {
+        int[] frames = l.frames();
+        int n = Math.min(20_000, frames.length), step = Math.max(1, frames.length / n), rounds = 9;
+        long[] with = new long[rounds], without = new long[rounds];
+        java.util.Map<String, Integer> byRule = new java.util.TreeMap<>();
+        for (int round = 0; round < rounds; round++) {
+            int r = round;
+            onFx(() -> {
+                FlowGraphWindow.Rows rows = new FlowGraphWindow.Rows();
+                rows.use(ctx, l.nodes());
+                long t0 = System.nanoTime();
+                for (int i = 0; i < n; i++) {
+                    io.metaroce.gui.ColoringRules.Rule c = rows.colour(frames[i * step]);
+                    if (r == 0) byRule.merge(c == null ? "(none)" : c.name(), 1, Integer::sum);
+                }
+                with[r] = System.nanoTime() - t0;
+                rows.recolour(null);
+                t0 = System.nanoTime();
+                for (int i = 0; i < n; i++) rows.row(frames[i * step]);
+                without[r] = System.nanoTime() - t0;
+            });
+        }
+        java.util.Arrays.sort(with);
+        java.util.Arrays.sort(without);
+        System.out.printf("per new row (%d rows, %d rounds, median [min-max]): %.2f us [%.2f-%.2f] with the coloring rules, "
+                + "%.2f us [%.2f-%.2f] without; rows by rule: %s%n", n, rounds, with[rounds / 2] / 1e3 / n, with[0] / 1e3 / n,
+                with[rounds - 1] / 1e3 / n, without[rounds / 2] / 1e3 / n, without[0] / 1e3 / n, without[rounds - 1] / 1e3 / n, byRule);
     }
 
     private static void onFx(Runnable r) throws InterruptedException {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.metaroce.gui.ColoringRules;
 import io.metaroce.gui.GuiWindow;
 import io.metaroce.gui.GuiWindows;
 import io.metaroce.gui.testutil.GuiHarness;
@@ -19,6 +20,7 @@ import javafx.scene.control.TableView;
 import javafx.scene.image.Image;
 import javafx.stage.Stage;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.Start;
 
@@ -125,6 +127,63 @@ class FlowGraphWindowTest extends WindowTestBase {
         TableRow<?> row = robot.from(table).lookup(".table-row-cell").match((TableRow<?> x) -> x.getIndex() == 2).query();
         robot.clickOn(row);
         GuiHarness.until("selection", () -> ctx.selectedFrame() == third);
+    }
+
+    /**
+     * The rows take the packet list's coloring rules, the user's own included: with a saved colorfilters file whose
+     * first rule is {@code infiniband.bth.opcode == 17} (the Acknowledges: ACKs and NAKs) in a colour of its own, then
+     * the defaults, every Acknowledge row has that rule's colours, every resent packet the Retransmission rule's, the
+     * rest none. Saving new rules while the window is open recolours the rows on screen (the packet list's way).
+     */
+    @Test
+    void rowsTakeTheUsersColoringRules(FxRobot robot, @TempDir Path config) throws Exception {
+        GuiHarness.open(robot, ctx, "rocev2-gbn-loss");
+        TableView<Integer> table = open(robot);
+        int nak = ctx.framesMatching("aeth.syndrome.kind == nak")[0];
+        robot.interact(() -> table.scrollTo(Math.max(0, table.getItems().indexOf(nak) - 3)));
+        GuiHarness.until("the NAK row drawn", () -> row(robot, table, nak) != null);
+        assertTrue(row(robot, table, nak).getStyle().contains("#cc0000"), "the default NAK rule first: " + row(robot, table, nak).getStyle());
+
+        List<ColoringRules.Rule> mine = new ArrayList<>();
+        mine.add(new ColoringRules.Rule("Acknowledges", "infiniband.bth.opcode == 17", "#ffffff", "#1f7a3d", true));
+        mine.addAll(ColoringRules.defaults().rules());
+        Path file = config.resolve("metaroce/colorfilters");
+        new ColoringRules(mine).save(file);
+        robot.interact(() -> ctx.setColoringRules(ColoringRules.load(file)));
+        robot.interact(() -> { });
+        assertTrue(row(robot, table, nak).getStyle().contains("-fx-background-color: #1f7a3d"), "recoloured: " + row(robot, table, nak).getStyle());
+
+        // Each frame's colour is the first rule whose filter, run over the whole capture, matches it.
+        ColoringRules rules = ctx.coloringRules();
+        List<int[]> matching = new ArrayList<>();
+        for (ColoringRules.Rule r : rules.rules()) matching.add(ctx.framesMatching(r.filter()));
+        FlowGraphWindow.Rows rows = new FlowGraphWindow.Rows();
+        int frames = ctx.capture().frames();
+        String[] got = new String[frames + 1];
+        robot.interact(() -> {
+            rows.use(ctx, FlowGraphWindow.ladder(ctx, ctx.analysis(), false, false).nodes());
+            for (int f = 1; f <= frames; f++) {
+                ColoringRules.Rule c = rows.colour(f);
+                got[f] = c == null ? null : c.name();
+            }
+        });
+        java.util.Map<String, Integer> count = new java.util.TreeMap<>();
+        for (int f = 1; f <= frames; f++) {
+            String want = null;
+            for (int i = 0; i < matching.size() && want == null; i++) {
+                if (java.util.Arrays.binarySearch(matching.get(i), f) >= 0) want = rules.rules().get(i).name();
+            }
+            assertEquals(want, got[f], "frame " + f);
+            if (want != null) count.merge(want, 1, Integer::sum);
+        }
+        assertEquals(ctx.framesMatching("infiniband.bth.opcode == 17").length, count.get("Acknowledges"), count.toString());
+        assertEquals(ctx.framesMatching("analysis.retransmission").length, count.get("Retransmission"), count.toString());
+        assertEquals(null, count.get("NAK / NACK"), "the user's rule comes first: " + count);
+    }
+
+    private static TableRow<?> row(FxRobot robot, TableView<Integer> table, int frame) {
+        return robot.from(table).lookup(".table-row-cell").match((TableRow<?> x) -> x.getItem() != null && x.getItem().equals(frame))
+                .<TableRow<?>>tryQuery().orElse(null);
     }
 
     /** One Statistics menu item; the picture of the go-back-N ladder with a NAK and its resends in view. */

@@ -356,6 +356,81 @@ class DiagnosisWindowTest extends WindowTestBase {
         assertTrue(robot.lookup("#recovery-go-nak").queryButton().isDisabled());
     }
 
+    /**
+     * A row's context menu offers a jump per kind of wrong answer its sender has, and only those: the first resend from
+     * before the NAK's PSN where analyze counts earlier answers, from after it where it counts later ones at the
+     * sender's tap, the first unanswered NAK where it counts ignored ones (rocev2-nak-ignored, whose NAKs the sender
+     * ignores, rocev2-go-back-message-start and conformance-violations' one late resend); each item selects its frame,
+     * the NAK or the resend it names. A sender
+     * without a wrong answer (rocev2-gbn-loss) gets one disabled item.
+     */
+    @Test
+    void recoveryRowMenuHasAnExamplePerKind(FxRobot robot) throws Exception {
+        int items = 0;
+        java.util.Set<String> kinds = new java.util.TreeSet<>();
+        for (String scenario : List.of("rocev2-nak-ignored", "rocev2-go-back-message-start", "conformance-violations", "rocev2-gbn-loss")) {
+            DiagnosisWindow.View v = openOn(robot, scenario, false);
+            robot.interact(() -> v.tabs().getSelectionModel().select(DiagnosisWindow.RECOVERY_TAB));
+            JsonNode senders = analyzeJson(scenario).get("recovery").get("senders");
+            for (int i = 0; i < senders.size(); i++) {
+                JsonNode w = senders.get(i);
+                String sender = w.get("sender").asText();
+                List<String> want = new ArrayList<>();
+                if (w.get("earlier").asLong() > 0) want.add("recovery-go-earlier");
+                if (w.get("later").asLong() > 0 && "sender".equals(w.get("tap").asText())) want.add("recovery-go-later");
+                if (w.get("not_answered").asLong() > 0) want.add("recovery-go-unanswered");
+                int index = i;
+                TableRow<?> row = robot.from(v.recovery()).lookup(".table-row-cell").match((TableRow<?> x) -> x.getIndex() == index).query();
+                javafx.scene.control.ContextMenu menu = row.getContextMenu();
+                List<String> ids = new ArrayList<>();
+                for (javafx.scene.control.MenuItem m : menu.getItems()) if (m.getId() != null) ids.add(m.getId());
+                assertEquals(want, ids, scenario + " " + sender);
+                if (want.isEmpty()) {
+                    assertEquals(1, menu.getItems().size());
+                    assertTrue(menu.getItems().getFirst().isDisable());
+                }
+                for (javafx.scene.control.MenuItem m : menu.getItems()) {
+                    if (m.getId() == null) continue;
+                    int kind = m.getId().endsWith("earlier") ? io.metaroce.analysis.AnalysisResult.RECOVERY_EARLIER
+                            : m.getId().endsWith("later") ? io.metaroce.analysis.AnalysisResult.RECOVERY_LATER
+                            : io.metaroce.analysis.AnalysisResult.RECOVERY_NOT_ANSWERED;
+                    long[] e = v.result().get().recoveryExample(sender, kind);
+                    assertTrue(e != null && e[0] > 0 && e[1] > e[0], scenario + " " + m.getText());
+                    long target = kind == io.metaroce.analysis.AnalysisResult.RECOVERY_NOT_ANSWERED ? e[0] : e[1];
+                    assertEquals(RecoveryTab.menuText(kind) + " (frame " + target + ")", m.getText());
+                    robot.interact(() -> ctx.select(1));
+                    robot.interact(m::fire);
+                    GuiHarness.until(m.getText(), () -> ctx.selectedFrame() == target);
+                    io.metaroce.dissector.Dissection nak = ctx.capture().index().dissect((int) e[0],
+                            new io.metaroce.dissector.Dissector(), new io.metaroce.dissector.Dissection());
+                    assertEquals(0x11, nak.opcodeValue(), "the example's NAK is an Acknowledge: " + m.getText());
+                    if (kind == io.metaroce.analysis.AnalysisResult.RECOVERY_NOT_ANSWERED) {
+                        // analyze's evidence names each ignored NAK (the other evidence frames are resends): the
+                        // example is the first of them, also when it was judged ignored only later (at the timer).
+                        long firstIgnored = Long.MAX_VALUE;
+                        for (JsonNode ev : w.get("evidence_frames")) {
+                            io.metaroce.dissector.Dissection d = ctx.capture().index().dissect(ev.asInt(),
+                                    new io.metaroce.dissector.Dissector(), new io.metaroce.dissector.Dissection());
+                            if (d.opcodeValue() == 0x11) firstIgnored = Math.min(firstIgnored, ev.asLong());
+                        }
+                        assertEquals(firstIgnored, e[0], scenario + " " + w.get("evidence_frames"));
+                    }
+                    kinds.add(m.getId());
+                    items++;
+                }
+            }
+            // The double-click's example is the earliest NAK of the kinds the menu offers.
+            String first = senders.get(0).get("sender").asText();
+            long[] any = v.result().get().recoveryExample(first);
+            for (int kind : DiagnosisRun.RECOVERY_KINDS) {
+                long[] e = v.result().get().recoveryExample(first, kind);
+                if (e != null) assertTrue(any != null && any[0] <= e[0], scenario);
+            }
+            GuiHarness.closeWindows(robot);
+        }
+        assertEquals(java.util.Set.of("recovery-go-earlier", "recovery-go-later", "recovery-go-unanswered"), kinds, "items: " + items);
+    }
+
     /** A capture without a NAK or timeout go-back, and a MetaRoCE one (its QP 1 management flows are RoCEv2): the Recovery tab says why it is empty. */
     @Test
     void recoveryTabSaysWhyItIsEmpty(FxRobot robot) {
