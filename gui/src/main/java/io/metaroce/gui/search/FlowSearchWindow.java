@@ -233,6 +233,7 @@ public final class FlowSearchWindow {
         // A link clicked: its pair's flows in the Flows tab.
         graph.setOnLink(r -> {
             center.getSelectionModel().select(flowsTab);
+            // The box shows its value again when the search adds to the history: not the query before the pair's.
             query.setValue(null);
             model.searchConnection(r);
         });
