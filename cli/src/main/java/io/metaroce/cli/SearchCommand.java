@@ -54,7 +54,8 @@ import picocli.CommandLine.Spec;
                 "      --sort retransmitted_packets",
                 "  metaroce search --index flows.idx 'src:10.0.0.0/24 AND naks:>0' -T jsonl",
                 "  metaroce search --index flows.idx '*:*' --top dest_qp --by naks",
-                "  metaroce search --index flows.idx '*:*' --connections --by retransmitted_packets",
+                "  metaroce search --index flows.idx '*:*' --connections \\",
+                "      --by retransmitted_packets",
                 "  metaroce search --index flows.idx --nccl rank0.log"})
 public final class SearchCommand implements Callable<Integer> {
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSS'Z'", Locale.ROOT).withZone(ZoneOffset.UTC);
