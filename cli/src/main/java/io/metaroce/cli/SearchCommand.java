@@ -1,6 +1,7 @@
 package io.metaroce.cli;
 
 import io.metaroce.analysis.JsonOut;
+import io.metaroce.index.Connection;
 import io.metaroce.index.FacetBucket;
 import io.metaroce.index.FieldDef;
 import io.metaroce.index.FlowDocument;
@@ -40,7 +41,8 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code metaroce search --index DIR 'QUERY'}: the flows matching a query (text table, JSON, JSON lines),
- * sorted by any numeric field, or with {@code --top FIELD --by COUNTER} the exact top groups of a facet.
+ * sorted by any numeric field, or with {@code --top FIELD --by COUNTER} the exact top groups of a facet, or with
+ * {@code --connections} the exact top host pairs (Arkime's Connections: who talked to whom, flows and a counter's sum).
  */
 @Command(name = "search", sortOptions = false, versionProvider = StandardOptions.Version.class,
         description = "Search the flow index: Lucene query syntax over every counter of the analyze JSON, with numeric "
@@ -52,10 +54,16 @@ import picocli.CommandLine.Spec;
                 "      --sort retransmitted_packets",
                 "  metaroce search --index flows.idx 'src:10.0.0.0/24 AND naks:>0' -T jsonl",
                 "  metaroce search --index flows.idx '*:*' --top dest_qp --by naks",
+                "  metaroce search --index flows.idx '*:*' --connections \\",
+                "      --by retransmitted_packets",
                 "  metaroce search --index flows.idx --nccl rank0.log"})
 public final class SearchCommand implements Callable<Integer> {
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSS'Z'", Locale.ROOT).withZone(ZoneOffset.UTC);
     /** The columns of the text table beside the flow id, capture and first time. */
+    /** The pair of --connections without a value: source and destination hosts. */
+    static final String DEFAULT_PAIR = "src,dst";
+    /** The counter of --connections without --by: the bytes between two hosts (Arkime's other link weight beside sessions). */
+    static final String DEFAULT_CONNECTIONS_BY = "bytes";
     private static final List<String> COLUMNS = List.of("packets", "retransmitted_packets", "naks", "cnps", "ce_marks");
 
     @Spec(Spec.Target.SELF)
@@ -86,7 +94,11 @@ public final class SearchCommand implements Callable<Integer> {
     @Option(names = "--top", paramLabel = "FIELD", description = "the top values of FIELD (dest_qp, src, dst, rules, capture_path, lossy_paths, ...) by --by")
     String top;
 
-    @Option(names = "--by", paramLabel = "COUNTER", description = "with --top: the counter summed per value (exact)")
+    @Option(names = "--connections", paramLabel = "FROM,TO", arity = "0..1", fallbackValue = DEFAULT_PAIR,
+            description = "the top pairs of values (default src,dst: who talked to whom) by --by (default bytes), with their flows")
+    String connections;
+
+    @Option(names = "--by", paramLabel = "COUNTER", description = "with --top or --connections: the counter summed per value (exact)")
     String by;
 
     @Option(names = {"-n", "--limit"}, paramLabel = "N", description = "flows (default 100) or facet values (default 10) shown")
@@ -97,10 +109,20 @@ public final class SearchCommand implements Callable<Integer> {
         PrintStream err = System.err;
         String form = format.toLowerCase(Locale.ROOT);
         if (!List.of("text", "json", "jsonl").contains(form)) throw new ParameterException(spec.commandLine(), "-T must be text, json or jsonl, not '" + format + "'");
-        if ((top == null) != (by == null)) throw new ParameterException(spec.commandLine(), "--top and --by go together (--top dest_qp --by naks)");
+        String query0 = this.query;
+        if (connections != null && !connections.equals(DEFAULT_PAIR) && pair(connections) == null && query0 == null) {
+            // 'search --index I --connections QUERY': picocli gave the query to the option (its value is optional).
+            query0 = connections;
+            connections = DEFAULT_PAIR;
+        }
+        if (connections != null) {
+            if (top != null) throw new ParameterException(spec.commandLine(), "--top lists values, --connections pairs of values: give one");
+            if (sort != null) throw new ParameterException(spec.commandLine(), "--sort orders flows, --connections lists pairs by their --by sums: give one");
+            if (by == null) by = DEFAULT_CONNECTIONS_BY;
+        } else if ((top == null) != (by == null)) throw new ParameterException(spec.commandLine(), "--top and --by go together (--top dest_qp --by naks)");
         // --top's values are ordered by their --by sums: a --sort beside it was ignored without a word.
         if (top != null && sort != null) throw new ParameterException(spec.commandLine(), "--sort orders flows, --top lists values by their --by sums: give one");
-        NcclOption.Lookup lookup = NcclOption.combine(nccl, this.query, spec.commandLine());
+        NcclOption.Lookup lookup = NcclOption.combine(nccl, query0, spec.commandLine());
         String query = lookup.query();
         if (nccl != null) err.println("metaroce search: query from --nccl: " + FrontDoor.printable(query));
         FlowQuery q;
@@ -117,9 +139,20 @@ public final class SearchCommand implements Callable<Integer> {
             return 2;
         }
         FlowSort order = FlowSort.DEFAULT;
-        FieldDef group = null, counter = null;
+        FieldDef group = null, counter = null, from = null, to = null;
         try {
             if (sort != null) order = FlowSort.parse(sort);
+            if (connections != null) {
+                String[] ft = pair(connections);
+                if (ft == null) throw new IllegalArgumentException("--connections takes two fields, FROM,TO (src,dst, src,dest_qp, ...), not '" + connections + "'");
+                from = field(ft[0], "--connections");
+                to = field(ft[1], "--connections");
+                if (from.name().equals(to.name())) throw new IllegalArgumentException("--connections " + connections + ": pair two different fields");
+                for (FieldDef f : List.of(from, to))
+                    if (!f.groupable()) throw new IllegalArgumentException("--connections " + connections + ": pair keyword, integer or IP fields, not '" + f.name() + "'");
+                counter = field(by, "--by");
+                if (!counter.summable()) throw new IllegalArgumentException("--by " + by + ": sum a counter (an integer field)");
+            }
             if (top != null) {
                 group = field(top, "--top");
                 counter = field(by, "--by");
@@ -129,15 +162,20 @@ public final class SearchCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
-        int n = limit != null ? limit : top != null ? 10 : 100;
+        int n = limit != null ? limit : top != null || connections != null ? 10 : 100;
         if (n < 0) throw new ParameterException(spec.commandLine(), "--limit must not be negative");
         // -n 0 counts the matching flows; --top has no count to give, and printed an empty table.
         if (n == 0 && top != null) throw new ParameterException(spec.commandLine(), "--limit must be at least 1 with --top, not 0");
+        if (n == 0 && connections != null) throw new ParameterException(spec.commandLine(), "--limit must be at least 1 with --connections, not 0");
         Writer out = new BufferedWriter(new OutputStreamWriter(new ClosedStdout.Guard(System.out), StandardCharsets.UTF_8), 1 << 16);
         boolean none;
         String timesHint = null;
         try (FlowIndex index = backend.open(false)) {
-            if (group != null) {
+            if (from != null) {
+                List<Connection> pairs = index.connections(from, to, List.of(counter), n, q);
+                connections(out, form, from, to, counter, pairs);
+                none = pairs.isEmpty();
+            } else if (group != null) {
                 List<FacetBucket> buckets = index.top(group, counter, n, q);
                 facet(out, form, group, counter, buckets);
                 none = buckets.isEmpty();
@@ -202,6 +240,13 @@ public final class SearchCommand implements Callable<Integer> {
         if (seen.isEmpty()) return null;
         return "'" + query + "' has the full-width " + String.join(", ", seen) + ", read as part of a word; did you mean '"
                 + ascii + "'?";
+    }
+
+    /** FROM,TO split in two names, or null when it is not two names joined by a comma. */
+    private static String[] pair(String text) {
+        String[] p = text.split(",", -1);
+        if (p.length != 2 || p[0].isBlank() || p[1].isBlank()) return null;
+        return new String[] {p[0].strip(), p[1].strip()};
     }
 
     private static FieldDef field(String name, String option) {
@@ -279,12 +324,48 @@ public final class SearchCommand implements Callable<Integer> {
             default -> {
                 List<String[]> rows = new ArrayList<>();
                 rows.add(new String[] {group.name(), "sum(" + counter.name() + ")", "flows"});
-                for (FacetBucket b : buckets) {
-                    String key = b.key() instanceof Long l && (group.name().equals(FlowSchema.DEST_QP) || group.name().equals(FlowSchema.SRC_QPS))
-                            ? String.format("0x%06x", l) : String.valueOf(b.key());
-                    rows.add(new String[] {key, Long.toString(b.sum()), Long.toString(b.flows())});
-                }
+                for (FacetBucket b : buckets) rows.add(new String[] {key(group, b.key()), Long.toString(b.sum()), Long.toString(b.flows())});
                 table(out, rows, 1);
+            }
+        }
+    }
+
+    /** A facet key as the text table prints it: QPs in hex as analyze prints them, the rest as they are. */
+    private static String key(FieldDef field, Object key) {
+        return key instanceof Long l && (field.name().equals(FlowSchema.DEST_QP) || field.name().equals(FlowSchema.SRC_QPS))
+                ? String.format("0x%06x", l) : String.valueOf(key);
+    }
+
+    /** The pairs of --connections: FROM, TO, flows and the counter's sum, as a table or JSON (as --top's). */
+    private static void connections(Writer out, String form, FieldDef from, FieldDef to, FieldDef counter, List<Connection> pairs) throws IOException {
+        switch (form) {
+            case "json", "jsonl" -> {
+                boolean lines = form.equals("jsonl");
+                JsonOut j = lines ? null : new JsonOut(out, true).beginObject().name("connections").beginArray().value(from.name()).value(to.name())
+                        .endArray().name("by").value(counter.name()).name("pairs").beginArray();
+                for (Connection c : pairs) {
+                    Map<String, Object> m = new LinkedHashMap<>();
+                    m.put(from.name(), c.from());
+                    m.put(to.name(), c.to());
+                    m.put("flows", c.flows());
+                    m.put(counter.name(), c.sum());
+                    if (lines) {
+                        new JsonOut(out, false).value(m);
+                        out.write('\n');
+                    } else {
+                        j.value(m);
+                    }
+                }
+                if (!lines) {
+                    j.endArray().endObject();
+                    out.write('\n');
+                }
+            }
+            default -> {
+                List<String[]> rows = new ArrayList<>();
+                rows.add(new String[] {from.name(), to.name(), "flows", counter.name()});
+                for (Connection c : pairs) rows.add(new String[] {key(from, c.from()), key(to, c.to()), Long.toString(c.flows()), Long.toString(c.sum())});
+                table(out, rows, 2);
             }
         }
     }

@@ -23,6 +23,7 @@ import io.metaroce.index.FlowDocuments;
 import io.metaroce.index.FlowSort;
 import io.metaroce.index.FlowQueryParser;
 import io.metaroce.index.IndexedCapture;
+import io.metaroce.index.IpAddresses;
 import io.metaroce.index.lucene.LuceneFlowIndex;
 import io.metaroce.testsupport.Launcher;
 import io.metaroce.testsupport.Launcher.Call;
@@ -427,6 +428,61 @@ class FlowIndexIT {
         assertEquals(1, notIndex.errLines().size(), notIndex.show());
         assertTrue(notIndex.err().contains("not a metaroce flow index"));
     }
+
+    /**
+     * {@code search --connections}: the host pairs' flows and sums are those of the flows {@code search} prints for the
+     * same query, summed here pair by pair; the table is ordered by the counter, then flows; {@code FROM,TO} pairs other
+     * fields (QPs in hex as in --top's table).
+     */
+    @Test
+    void connectionsAreThePairSumsOfTheSearchedFlows() throws Exception {
+        String idx = index.toString();
+        List<Run> runs = Launcher.runAll(List.of(
+                Call.of("search", "--index", idx, "*:*", "-T", "jsonl", "-n", "100000"),
+                Call.of("search", "--index", idx, "*:*", "--connections", "--by", "retransmitted_packets", "-T", "json", "-n", "100000"),
+                Call.of("search", "--index", idx, "--connections", "packets:>0", "-n", "3"),
+                Call.of("search", "--index", idx, "naks:>0", "--connections", "src,dest_qp", "--by", "naks", "-T", "jsonl", "-n", "1")));
+        for (Run r : runs) assertEquals(0, r.exit(), r.show());
+        Map<String, long[]> want = new HashMap<>();
+        Map<String, long[]> nakQps = new HashMap<>();
+        for (String line : runs.get(0).out().split("\n")) {
+            JsonNode f = JSON.readTree(line);
+            // An IPv4-mapped address (::ffff:10.0.0.2, an IPv6 header carrying IPv4) is the IPv4 address's host, as in --top.
+            long[] t = want.computeIfAbsent(host(f.get("src")) + " " + host(f.get("dst")), k -> new long[3]);
+            t[0]++;
+            t[1] += f.path("retransmitted_packets").asLong();
+            t[2] += f.path("bytes").asLong();
+            if (f.path("naks").asLong() > 0)
+                nakQps.computeIfAbsent(host(f.get("src")) + " " + f.get("dest_qp").asLong(), k -> new long[1])[0] += f.get("naks").asLong();
+        }
+        JsonNode json = JSON.readTree(runs.get(1).out());
+        assertEquals("[\"src\",\"dst\"]", json.get("connections").toString());
+        assertEquals("retransmitted_packets", json.get("by").asText());
+        Map<String, long[]> got = new HashMap<>();
+        long lastSum = Long.MAX_VALUE, lastFlows = Long.MAX_VALUE;
+        for (JsonNode p : json.get("pairs")) {
+            long sum = p.get("retransmitted_packets").asLong(), flows = p.get("flows").asLong();
+            assertTrue(sum < lastSum || sum == lastSum && flows <= lastFlows, "ordered by the counter, then flows: " + p);
+            lastSum = sum;
+            lastFlows = flows;
+            got.put(p.get("src").asText() + " " + p.get("dst").asText(), new long[] {flows, sum});
+        }
+        assertEquals(want.keySet(), got.keySet());
+        want.forEach((k, v) -> assertArrayEquals(new long[] {v[0], v[1]}, got.get(k), k));
+        assertTrue(lastSum < json.get("pairs").get(0).get("retransmitted_packets").asLong(), "the samples have pairs that retransmitted and pairs that did not");
+
+        // The query after --connections (its value is optional), the default counter (bytes), the text table.
+        List<String> table = runs.get(2).out().lines().toList();
+        assertEquals(List.of("src", "dst", "flows", "bytes"), List.of(table.get(0).split("\\s+")), runs.get(2).show());
+        assertEquals(4, table.size(), runs.get(2).show());
+        // src,dest_qp by naks: the QP that NAKed most, with its exact sum.
+        JsonNode qp = JSON.readTree(runs.get(3).out().strip());
+        long most = nakQps.values().stream().mapToLong(v -> v[0]).max().orElseThrow();
+        assertEquals(most, qp.get("naks").asLong(), runs.get(3).show());
+        assertEquals(most, nakQps.get(qp.get("src").asText() + " " + qp.get("dest_qp").asLong())[0]);
+    }
+
+    private static String host(JsonNode ip) { return IpAddresses.text(IpAddresses.parse(ip.asText())); }
 
     /**
      * A real {@code kill -9} of the launcher's JVM while it indexes many captures, right after it reported its

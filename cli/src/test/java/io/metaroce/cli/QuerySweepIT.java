@@ -90,6 +90,21 @@ class QuerySweepIT {
         // --sort beside --top was ignored without a word; a path id past 16 bits was a sort field.
         add("search --sort with --top", Call.of("search", "--index", index, "*:*", "--top", "src", "--by", "naks", "--sort", "naks"),
                 r -> oneLine(r, "metaroce search: --sort orders flows, --top lists values by their --by sums: give one"));
+        // --connections (host pairs) refuses what it cannot pair, sum or order, as --top does.
+        Map<String, List<String>> pairs = new LinkedHashMap<>();
+        pairs.put("--top lists values, --connections pairs of values: give one", List.of("--connections", "--top", "src", "--by", "naks"));
+        pairs.put("--sort orders flows, --connections lists pairs by their --by sums: give one", List.of("--connections", "--sort", "naks"));
+        pairs.put("--by credit_mode: sum a counter (an integer field)", List.of("--connections", "--by", "credit_mode"));
+        pairs.put("--connections first,dst: pair keyword, integer or IP fields, not 'first_ns'", List.of("--connections", "first,dst"));
+        pairs.put("--connections: unknown field 'nosuch'", List.of("--connections", "src,nosuch"));
+        pairs.put("--connections src,src: pair two different fields", List.of("--connections", "src,src"));
+        pairs.put("--connections takes two fields, FROM,TO (src,dst, src,dest_qp, ...), not 'src'", List.of("--connections", "src"));
+        pairs.put("--limit must be at least 1 with --connections, not 0", List.of("--connections", "-n", "0"));
+        for (var e : pairs.entrySet()) {
+            List<String> args = new java.util.ArrayList<>(List.of("search", "--index", index, "*:*"));
+            args.addAll(e.getValue());
+            add("search " + String.join(" ", e.getValue()), Call.of(args.toArray(String[]::new)), r -> oneLine(r, "metaroce search: " + e.getKey()));
+        }
         add("search --sort paths.70000.packets", Call.of("search", "--index", index, "*:*", "--sort", "paths.70000.packets"),
                 r -> oneLine(r, "metaroce search: unknown sort field 'paths.70000.packets'"));
         // No Solr there: SolrJ's "Failed fetching live_nodes ... try re-creating a new CloudSolrClient".

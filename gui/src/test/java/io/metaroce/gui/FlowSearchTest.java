@@ -200,6 +200,46 @@ class FlowSearchTest extends GuiTestBase {
                 + java.util.HexFormat.of().formatHex(s.data().asSlice(0, s.capturedLength()).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE));
     }
 
+    /**
+     * The Connections tab: opening it draws the query's host pairs (the model's, which are {@code search
+     * --connections}'s), one link per pair, red where the pair retransmitted; a click on a link searches that pair's
+     * flows in the Flows tab. Also the picture for the README (target/screenshots, or -Dscreenshots.dir).
+     */
+    @Test
+    void theConnectionsTabDrawsThePairsAndALinkClickSearchesThem(FxRobot robot) throws Exception {
+        openSearch(robot);
+        FlowSearchWindow w = (FlowSearchWindow) robot.lookup("#flow-search").query().getUserData();
+        javafx.scene.control.TabPane tabs = robot.lookup("#search-tabs").queryAs(javafx.scene.control.TabPane.class);
+        robot.interact(() -> tabs.getSelectionModel().select(1));
+        Fx.until("connections drawn", () -> !w.graph().links().isEmpty() && !robot.lookup("#search-busy").query().isVisible());
+        List<io.metaroce.gui.search.ConnectionRow> rows = List.copyOf(w.model().connections());
+        List<javafx.scene.shape.Line> links = w.graph().links();
+        assertEquals(rows, links.stream().map(l -> (io.metaroce.gui.search.ConnectionRow) l.getUserData()).toList());
+        assertTrue(robot.lookup("#connections-note").queryAs(Label.class).getText().contains("host pair"));
+        javafx.scene.Node root = robot.lookup("#flow-search").query();
+        javafx.scene.image.Image[] img = new javafx.scene.image.Image[1];
+        robot.interact(() -> img[0] = root.getScene().snapshot(null));
+        io.metaroce.gui.testutil.Png.write(img[0], Path.of(System.getProperty("screenshots.dir", "target/screenshots"))
+                .resolve("gui-flow-search-connections.png"));
+        // The visible line under each clickable one: red exactly where the pair retransmitted.
+        long red = robot.lookup("#connections-graph").queryAs(javafx.scene.layout.Pane.class).getChildrenUnmodifiable().stream()
+                .filter(n -> n instanceof javafx.scene.shape.Line l && l.isMouseTransparent()
+                        && io.metaroce.gui.search.ConnectionsGraph.RETRANSMITTED.equals(l.getStroke())).count();
+        assertEquals(rows.stream().filter(r -> r.retransmitted() > 0).count(), red);
+        assertTrue(red > 0);
+
+        javafx.scene.shape.Line link = links.getFirst();
+        io.metaroce.gui.search.ConnectionRow pair = rows.getFirst();
+        robot.interact(() -> javafx.event.Event.fireEvent(link, new javafx.scene.input.MouseEvent(javafx.scene.input.MouseEvent.MOUSE_CLICKED,
+                0, 0, 0, 0, javafx.scene.input.MouseButton.PRIMARY, 1, false, false, false, false, true, false, false, true, false, false, null)));
+        Fx.until("the pair's flows", () -> !robot.lookup("#search-busy").query().isVisible() && status(robot).contains("match"));
+        assertEquals(pair.term(), query(robot).getEditor().getText());
+        assertEquals(pair.flows(), results(robot).getItems().size());
+        assertTrue(results(robot).getItems().stream().allMatch(h -> h.src().equals(pair.src()) && h.dst().equals(pair.dst())));
+        assertEquals("search-tab-flows", tabs.getSelectionModel().getSelectedItem().getId());
+        assertTrue(errors.isEmpty(), errors.toString());
+    }
+
     /** The main window's hook: the window is reachable from the Go menu with its shortcut. */
     @Test
     void theMenuItemHasAShortcut(FxRobot robot) {

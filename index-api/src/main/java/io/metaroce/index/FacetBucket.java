@@ -17,7 +17,8 @@ public record FacetBucket(Object key, long sum, long flows) {
             .thenComparing(Comparator.comparingLong(FacetBucket::flows).reversed())
             .thenComparing((a, b) -> compareKeys(a.key, b.key));
 
-    private static int compareKeys(Object a, Object b) {
+    /** Keys ascending: numbers numerically, IPs by address, keywords by text. */
+    static int compareKeys(Object a, Object b) {
         if (a instanceof Long x && b instanceof Long y) return Long.compare(x, y);
         String s = a.toString(), t = b.toString();
         var ia = IpAddresses.parse(s);

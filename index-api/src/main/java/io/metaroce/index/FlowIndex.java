@@ -10,7 +10,7 @@ import java.util.List;
  * <li>{@link #addCapture} is atomic and durable: when it returns, the capture document and all its flow
  *     documents are committed together (a crash leaves all or none of them); any earlier documents of the
  *     same path or the same content hash are replaced in the same commit.</li>
- * <li>{@link #search} and {@link #top} see {@code flow} documents only ({@link FlowIndexQueries#flows}); part
+ * <li>{@link #search}, {@link #top} and {@link #connections} see {@code flow} documents only ({@link FlowIndexQueries#flows}); part
  *     documents are reached through {@link #parts}.</li>
  * <li>Sort ties and facet order follow {@link FlowSort} and {@link FacetBucket#ORDER}; facets are exact.</li>
  * <li>Searching while another process or thread adds captures is allowed and sees whole captures only.</li>
@@ -88,6 +88,16 @@ public interface FlowIndex extends AutoCloseable {
      * @throws IllegalArgumentException when the group field cannot group or the counter cannot be summed
      */
     List<FacetBucket> top(FieldDef groupField, FieldDef counter, int n, FlowQuery filter) throws IOException;
+
+    /**
+     * The exact top {@code n} pairs of values of two fields (by default {@code src} and {@code dst}: who talked to
+     * whom, Arkime's Connections) over the flows matching {@code filter}, with each pair's flows and the sum of each
+     * counter, ordered by {@link Connection#ORDER} (the first counter's sum). A multi-valued field credits every pair
+     * of a flow's values with the flow's counters.
+     *
+     * @throws IllegalArgumentException when a field cannot group or a counter cannot be summed ({@link Connection#check})
+     */
+    List<Connection> connections(FieldDef from, FieldDef to, List<FieldDef> counters, int n, FlowQuery filter) throws IOException;
 
     @Override
     void close() throws IOException;

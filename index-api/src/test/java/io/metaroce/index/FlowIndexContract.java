@@ -102,6 +102,60 @@ public abstract class FlowIndexContract {
         assertThrows(IllegalArgumentException.class, () -> index.top(FlowSchema.field("dest_qp"), FlowSchema.field("credit_mode"), 10, new FlowQuery.MatchAll()));
     }
 
+    /**
+     * Connections (pairs of two fields' values) are exact: the same as a brute-force sum over the flows generated and
+     * over the flows {@link FlowIndex#search} returns for the filter, for single-valued, sparse and multi-valued fields.
+     */
+    @Test
+    void connectionsAreExactPairSums() throws IOException {
+        String[][] cases = {{"src", "dst", "retransmitted_packets", "*:*"}, {"src", "dst", "bytes,naks,cnps", "transport:rocev2"},
+                {"src", "dest_qp", "naks", "naks:>0"}, {"dst", "capture_path", "ce_marks", "*:*"}, {"src", "rules", "packets", "*:*"},
+                {"src_qps", "ce_paths", "ce_marks", "*:*"}, {"acks", "src", "naks", "*:*"}, {"src", "dst", "naks", "naks:>1000000"}};
+        for (String[] c : cases) {
+            FieldDef a = FlowSchema.field(c[0]), b = FlowSchema.field(c[1]);
+            List<FieldDef> by = Arrays.stream(c[2].split(",")).map(FlowSchema::field).toList();
+            FlowQuery f = FlowQueryParser.parse(c[3]);
+            String what = String.join(" ", c);
+            List<FlowDocument> matching = flows.stream().filter(d -> FlowQueryMatcher.matches(f, d)).toList();
+            List<Connection> want = pairs(matching, a, b, by, 25);
+            assertEquals(want, index.connections(a, b, by, 25, f), what);
+            if (c[3].startsWith("naks:>") || c[3].startsWith("transport:")) {
+                // Over what search returns too (a few filtered cases: loading every document is what a facet avoids).
+                List<FlowDocument> searched = index.search(f, FlowSort.DEFAULT, 100_000).flows();
+                assertEquals(want, pairs(searched, a, b, by, 25), "brute force over search: " + what);
+            }
+            assertEquals(!c[3].startsWith("naks:>1000000"), !want.isEmpty(), "the fixture exercises " + what);
+        }
+        // Every flow has a source and a destination: all the src -> dst pairs hold every flow once.
+        List<Connection> all = index.connections(FlowSchema.field("src"), FlowSchema.field("dst"), List.of(FlowSchema.field("packets")),
+                100_000, new FlowQuery.MatchAll());
+        assertEquals(flows.size(), all.stream().mapToLong(Connection::flows).sum());
+        assertThrows(IllegalArgumentException.class, () -> index.connections(FlowSchema.field("first_ns"), FlowSchema.field("dst"),
+                List.of(FlowSchema.field("naks")), 10, new FlowQuery.MatchAll()));
+        assertThrows(IllegalArgumentException.class, () -> index.connections(FlowSchema.field("src"), FlowSchema.field("dst"),
+                List.of(FlowSchema.field("credit_mode")), 10, new FlowQuery.MatchAll()));
+    }
+
+    /** The connections of some flows by brute force: every pair of a flow's values, credited with its counters. */
+    private static List<Connection> pairs(List<FlowDocument> flows, FieldDef a, FieldDef b, List<FieldDef> by, int n) {
+        java.util.Map<List<Object>, long[]> sums = new java.util.HashMap<>();
+        for (FlowDocument d : flows) {
+            for (Object x : d.values(a.name())) {
+                for (Object y : d.values(b.name())) {
+                    long[] t = sums.computeIfAbsent(List.of(x, y), k -> new long[1 + by.size()]);
+                    t[0]++;
+                    for (int i = 0; i < by.size(); i++) {
+                        Long v = d.getLong(by.get(i).name());
+                        t[1 + i] += v == null ? 0 : v;
+                    }
+                }
+            }
+        }
+        List<Connection> out = new ArrayList<>();
+        sums.forEach((k, v) -> out.add(new Connection(k.get(0), k.get(1), v[0], Arrays.stream(v, 1, v.length).boxed().toList())));
+        return Connection.top(out, n);
+    }
+
     @Test
     void documentsComeBackWholeAndPartsInOrder() throws IOException {
         for (FlowDocument d : flows.subList(0, 50)) {

@@ -1,6 +1,7 @@
 package io.metaroce.gui.search;
 
 import io.metaroce.index.CaptureIdentity;
+import io.metaroce.index.Connection;
 import io.metaroce.index.FacetBucket;
 import io.metaroce.index.FieldDef;
 import io.metaroce.index.FlowExtract;
@@ -39,7 +40,8 @@ import javafx.collections.ObservableList;
  * The flow search, without a window (the view binds to it; tests drive it directly): the index directory (embedded
  * Lucene, remembered in the user's GUI config), the query checked as it is typed by the parser of
  * {@code metaroce search} ({@link #queryErrorProperty()}: null while it parses, else the error with its column),
- * the history of queries run, and the hits ({@link #hits()}) or facet values ({@link #facet()}) of the last run.
+ * the history of queries run, and the hits ({@link #hits()}), facet values ({@link #facet()}) or host pairs
+ * ({@link #connections()}, the Connections graph) of the last run.
  * Searches run on a background thread ({@link #runningProperty()}; {@link #cancel()} drops their answer); every
  * property changes on the JavaFX thread only, through the {@code fx} executor.
  */
@@ -48,6 +50,10 @@ public final class FlowSearchModel {
     public static final int LIMIT = 1000;
     /** Facet values shown. */
     public static final int TOP = 20;
+    /** Host pairs the Connections graph draws at most (the top ones by its counter; the view says when there were more). */
+    public static final int GRAPH_PAIRS = 50;
+    /** The counter that colours a link: the pair retransmitted. */
+    public static final String RETRANSMITTED = "retransmitted_packets";
     private static final int MAX_HISTORY = 30;
     /** The facet groups and counters an operator picks from (any groupable/summable schema field works). */
     public static final List<String> GROUPS = List.of(FlowSchema.DEST_QP, FlowSchema.SRC, FlowSchema.DST,
@@ -68,6 +74,12 @@ public final class FlowSearchModel {
     private final ObservableList<FlowHit> hits = FXCollections.observableArrayList();
     private final ObservableList<FacetRow> facet = FXCollections.observableArrayList();
     private final ObservableList<String> history = FXCollections.observableArrayList();
+    private final ObservableList<ConnectionRow> connections = FXCollections.observableArrayList();
+    private final ReadOnlyStringWrapper connectionsNote = new ReadOnlyStringWrapper(this, "connectionsNote", "");
+    /** The query the shown connections are of (what a click on a link narrows), null before the first. */
+    private String connectionsQuery;
+    /** The counter of the shown connections (what sizes their links). */
+    private String connectionsCounter = "";
     /** Counts runs: the answer of a cancelled or superseded run is dropped. */
     private int generation;
     /** The query whose flows {@link #hits()} shows (what "extract all" extracts), null before the first search. */
@@ -94,6 +106,12 @@ public final class FlowSearchModel {
     public ReadOnlyLongProperty totalProperty() { return total.getReadOnlyProperty(); }
     public ObservableList<FlowHit> hits() { return hits; }
     public ObservableList<FacetRow> facet() { return facet; }
+    /** The host pairs of the last {@link #connections(String)}, in the backend's order (largest sum first). */
+    public ObservableList<ConnectionRow> connections() { return connections; }
+    /** The counter the shown connections are summed by. */
+    public String connectionsCounter() { return connectionsCounter; }
+    /** What the Connections graph shows, in words: the counter, and whether the pairs were capped. */
+    public ReadOnlyStringProperty connectionsNoteProperty() { return connectionsNote.getReadOnlyProperty(); }
     /** The queries run, newest first. */
     public ObservableList<String> history() { return history; }
 
@@ -151,6 +169,43 @@ public final class FlowSearchModel {
                 status.set("Top " + rows.size() + " " + group.name() + " by " + counter.name());
             };
         });
+    }
+
+    /**
+     * The top {@link #GRAPH_PAIRS} source/destination pairs of the matching flows by the sum of a counter, each with
+     * its retransmitted packets, as {@code search --connections --by COUNTER} (one more asked, to know whether there
+     * were more than the graph draws).
+     */
+    public void connections(String counterField) {
+        String text = queryText();
+        FieldDef counter = FlowSchema.field(counterField), retx = FlowSchema.field(RETRANSMITTED);
+        if (counter == null || !counter.summable()) {
+            status.set("Cannot sum " + counterField);
+            return;
+        }
+        FieldDef src = FlowSchema.field(FlowSchema.SRC), dst = FlowSchema.field(FlowSchema.DST);
+        run(text, index -> {
+            List<Connection> pairs = index.connections(src, dst, List.of(counter, retx), GRAPH_PAIRS + 1, FlowQueryParser.parse(text));
+            boolean capped = pairs.size() > GRAPH_PAIRS;
+            List<ConnectionRow> rows = new ArrayList<>();
+            for (Connection c : pairs.subList(0, Math.min(GRAPH_PAIRS, pairs.size()))) rows.add(ConnectionRow.of(c));
+            return () -> {
+                connectionsQuery = text;
+                connectionsCounter = counter.name();
+                connections.setAll(rows);
+                String note = capped ? "the top " + GRAPH_PAIRS + " host pairs by " + counter.name() + " (more match: narrow the query)"
+                        : rows.size() + " host pair" + (rows.size() == 1 ? "" : "s") + " by " + counter.name();
+                connectionsNote.set(note);
+                status.set("Connections: " + note);
+            };
+        });
+    }
+
+    /** A link clicked: the flows of its pair within the query the graph is of, as a new search (Arkime's link click). */
+    public void searchConnection(ConnectionRow r) {
+        String q = connectionsQuery;
+        query.set(q == null || q.equals("*:*") ? r.term() : "(" + q + ") AND " + r.term());
+        search();
     }
 
     /** Stops waiting for the running search: its answer is dropped, what is shown stays. */
@@ -243,8 +298,10 @@ public final class FlowSearchModel {
             Runnable done = show;
             fx.execute(() -> {
                 if (gen != generation) return;
-                running.set(false);
+                // The answer first, then not running: whoever waits for the end of a run sees its answer (a test
+                // reading the hits as running turned false found them empty, under load).
                 done.run();
+                running.set(false);
             });
         });
     }

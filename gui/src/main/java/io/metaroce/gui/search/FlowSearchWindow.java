@@ -30,6 +30,8 @@ import javafx.scene.control.MenuItem;
 import javafx.scene.control.ProgressIndicator;
 import javafx.scene.control.SelectionMode;
 import javafx.scene.control.SplitPane;
+import javafx.scene.control.Tab;
+import javafx.scene.control.TabPane;
 import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableRow;
 import javafx.scene.control.TableView;
@@ -51,8 +53,9 @@ import javafx.stage.Stage;
  * search its flows). Double-click a flow, or "Open packets": its capture opens in the main window with the display
  * filter of that flow ({@code analysis.flow == "..."}, the QP Conversations window's "filter on this flow"); a
  * capture that moved or changed since it was indexed gets a message instead. "Extract to pcapng" writes the packets
- * of the selected flows, or of every flow the search matched, to one pcapng as {@code metaroce extract} does. A thin
- * view over {@link FlowSearchModel}.
+ * of the selected flows, or of every flow the search matched, to one pcapng as {@code metaroce extract} does. The
+ * Connections tab draws who talked to whom ({@link ConnectionsGraph}, {@code search --connections}); a click on a link
+ * searches that pair's flows in the Flows tab. A thin view over {@link FlowSearchModel}.
  */
 public final class FlowSearchWindow {
     static final String VALID = "query-valid", INVALID = "query-invalid";
@@ -67,6 +70,10 @@ public final class FlowSearchWindow {
     private final Label status = new Label();
     private final TableView<FlowHit> table = new TableView<>();
     private final TableView<FacetRow> facetTable = new TableView<>();
+    /** The counter the Connections graph sizes its links by, unless the user picks another (as search --connections). */
+    static final String CONNECTIONS_BY = "bytes";
+    private final ConnectionsGraph graph = new ConnectionsGraph();
+    private final ComboBox<String> connectionsBy = new ComboBox<>();
     /** Waits for the capture a hit opened, to filter it on the hit's flow; null when none is pending. */
     private ChangeListener<Object> pending;
 
@@ -214,9 +221,27 @@ public final class FlowSearchWindow {
             });
             return row;
         });
-        SplitPane center = new SplitPane(table, facetTable);
-        center.setOrientation(Orientation.HORIZONTAL);
-        center.setDividerPositions(0.78);
+        SplitPane flowsPane = new SplitPane(table, facetTable);
+        flowsPane.setOrientation(Orientation.HORIZONTAL);
+        flowsPane.setDividerPositions(0.78);
+        Tab flowsTab = new Tab("Flows", flowsPane);
+        flowsTab.setId("search-tab-flows");
+        flowsTab.setClosable(false);
+        Tab connectionsTab = connectionsTab(query);
+        TabPane center = new TabPane(flowsTab, connectionsTab);
+        center.setId("search-tabs");
+        // A link clicked: its pair's flows in the Flows tab.
+        graph.setOnLink(r -> {
+            center.getSelectionModel().select(flowsTab);
+            // The box shows its value again when the search adds to the history: not the query before the pair's.
+            query.setValue(null);
+            model.searchConnection(r);
+        });
+        // The first look at the tab draws the graph of the query as it stands, as Arkime opens its Connections.
+        connectionsTab.setOnSelectionChanged(e -> {
+            if (connectionsTab.isSelected() && model.connections().isEmpty() && !model.runningProperty().get()
+                    && model.indexDirProperty().get() != null) model.connections(connectionsBy.getValue());
+        });
 
         Button open = new Button("Open packets");
         open.setId("search-open");
@@ -250,6 +275,37 @@ public final class FlowSearchWindow {
         stage.show();
         showQueryState(query, queryError, null);
     }
+
+    /** The Connections tab: the counter that sizes the links, Show, what is drawn (and the cap), the graph. */
+    private Tab connectionsTab(ComboBox<String> query) {
+        connectionsBy.getItems().setAll(FlowSearchModel.COUNTERS);
+        connectionsBy.setValue(CONNECTIONS_BY);
+        connectionsBy.setId("connections-by");
+        Button show = new Button("Show connections");
+        show.setId("connections-run");
+        show.disableProperty().bind(model.runningProperty());
+        show.setOnAction(e -> {
+            query.setValue(model.queryProperty().get());
+            model.connections(connectionsBy.getValue());
+        });
+        Label note = new Label();
+        note.setId("connections-note");
+        note.textProperty().bind(javafx.beans.binding.Bindings.createStringBinding(() -> {
+            String n = model.connectionsNoteProperty().get();
+            return n.isEmpty() ? "Senders left, receivers right; link width: the counter's sum, red: retransmitted"
+                    : "Senders left, receivers right: " + n + "; red: retransmitted; click a link for its flows";
+        }, model.connectionsNoteProperty()));
+        model.connections().addListener((javafx.collections.ListChangeListener<ConnectionRow>) c ->
+                graph.show(model.connections(), model.connectionsCounter()));
+        BorderPane pane = new BorderPane(graph, row(new Label("Link width by"), connectionsBy, show, note), null, null, null);
+        Tab tab = new Tab("Connections", pane);
+        tab.setId("search-tab-connections");
+        tab.setClosable(false);
+        return tab;
+    }
+
+    /** The Connections graph (for tests: its links, a click on one). */
+    public ConnectionsGraph graph() { return graph; }
 
     private java.util.Optional<Path> chooseOutput() {
         FileChooser fc = new FileChooser();

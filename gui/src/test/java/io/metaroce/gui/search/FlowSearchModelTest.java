@@ -112,6 +112,43 @@ class FlowSearchModelTest {
     }
 
     @Test
+    void connectionsAreSearchConnectionsAndALinkSearchesItsPair() throws Exception {
+        SampleIndex idx = SampleIndex.get();
+        for (String[] qb : new String[][] {{"", "retransmitted_packets"}, {"packets:>10", "bytes"}}) {
+            FlowSearchModel m = model();
+            m.queryProperty().set(qb[0]);
+            m.connections(qb[1]);
+            await(m);
+            List<JsonNode> cli = SampleIndex.jsonl("search", "--index", idx.index.toString(), qb[0].isEmpty() ? "*:*" : qb[0], "--connections",
+                    "--by", qb[1], "-n", "" + FlowSearchModel.GRAPH_PAIRS, "-T", "jsonl");
+            assertEquals(cli.size(), m.connections().size(), String.join(" ", qb));
+            assertFalse(cli.isEmpty());
+            for (int i = 0; i < cli.size(); i++) {
+                ConnectionRow r = m.connections().get(i);
+                assertEquals(cli.get(i).get("src").asText(), r.src());
+                assertEquals(cli.get(i).get("dst").asText(), r.dst());
+                assertEquals(cli.get(i).get("flows").asLong(), r.flows());
+                assertEquals(cli.get(i).get(qb[1]).asLong(), r.sum());
+            }
+            assertEquals(qb[1], m.connectionsCounter());
+            assertTrue(m.connectionsNoteProperty().get().contains(" by " + qb[1]), m.connectionsNoteProperty().get());
+            // A link clicked: exactly the pair's flows, within the query the graph is of.
+            ConnectionRow first = m.connections().getFirst();
+            m.searchConnection(first);
+            await(m);
+            assertEquals(first.flows(), m.totalProperty().get(), m.queryProperty().get());
+            assertTrue(m.hits().stream().allMatch(h -> h.src().equals(first.src()) && h.dst().equals(first.dst())));
+            if (!qb[0].isEmpty()) assertTrue(m.queryProperty().get().startsWith("(" + qb[0] + ") AND "), m.queryProperty().get());
+        }
+        // The link colour's counter: pairs that retransmitted, and pairs that did not, in the samples.
+        FlowSearchModel m = model();
+        m.connections("packets");
+        await(m);
+        assertTrue(m.connections().stream().anyMatch(r -> r.retransmitted() > 0));
+        assertTrue(m.connections().stream().anyMatch(r -> r.retransmitted() == 0));
+    }
+
+    @Test
     void theSyntaxCheckIsTheCliParsersWithItsColumn() {
         FlowSearchModel m = new FlowSearchModel(new LastIndex(config.resolve("flow-index")), Runnable::run);
         m.queryProperty().set("naks:[1 TO *]");

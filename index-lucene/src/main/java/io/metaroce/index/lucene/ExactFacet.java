@@ -122,10 +122,7 @@ final class ExactFacet implements CollectorManager<ExactFacet.Sums, List<FacetBu
                 public void finish() throws IOException {
                     for (int o = 0; o < ords; o++) {
                         if (flows[o] == 0) continue;
-                        BytesRef b = g.lookupOrd(o);
-                        Object key = group.type() == FieldType.IP
-                                ? IpAddresses.text(InetAddress.getByAddress(unmap(BytesRef.deepCopyOf(b).bytes)))
-                                : b.utf8ToString();
+                        Object key = ordKey(g, group, o);
                         long[] t = totals.computeIfAbsent(key, x -> new long[2]);
                         t[0] += sums[o];
                         t[1] += flows[o];
@@ -208,6 +205,79 @@ final class ExactFacet implements CollectorManager<ExactFacet.Sums, List<FacetBu
         }
     }
 
+    /** The value of a keyword or IP field's segment ordinal as the analysis prints it (an IP as its text). */
+    static Object ordKey(SortedSetDocValues g, FieldDef field, long ord) throws IOException {
+        BytesRef b = g.lookupOrd(ord);
+        return field.type() == FieldType.IP
+                ? IpAddresses.text(InetAddress.getByAddress(unmap(BytesRef.deepCopyOf(b).bytes)))
+                : b.utf8ToString();
+    }
+
+    /**
+     * A group field's values of one segment's documents (asked in order), each as a long: an integer field's value
+     * itself, a keyword or IP field's segment ordinal ({@link #key} turns either into the bucket key). What
+     * {@link PairFacet} reads per document; the single-field facet above keeps its own loops, tuned per case.
+     */
+    abstract static class GroupValues {
+        /** Positions on a document: how many values it holds (0: none, not grouped). */
+        abstract int advance(int doc) throws IOException;
+
+        /** The next of the document's values. */
+        abstract long next() throws IOException;
+
+        /** The bucket key of a value this segment gave. */
+        abstract Object key(long value) throws IOException;
+
+        static GroupValues of(LeafReaderContext ctx, FieldDef field) throws IOException {
+            if (field.type() == FieldType.LONG) {
+                if (LuceneDocuments.sparse(field)) {
+                    // A flow without the sparse counter's doc value holds it at 0: it groups under 0, as top does.
+                    NumericDocValues values = DocValues.getNumeric(ctx.reader(), field.name());
+                    SparseCounter.Zeros zeros = new SparseCounter.Zeros(ctx.reader(), field.name());
+                    return new GroupValues() {
+                        private long value;
+
+                        @Override
+                        int advance(int doc) throws IOException {
+                            if (values.advanceExact(doc)) value = values.longValue();
+                            else if (zeros.zero(doc)) value = 0;
+                            else return 0;
+                            return 1;
+                        }
+
+                        @Override
+                        long next() { return value; }
+
+                        @Override
+                        Object key(long v) { return v; }
+                    };
+                }
+                SortedNumericDocValues g = DocValues.getSortedNumeric(ctx.reader(), field.name());
+                return new GroupValues() {
+                    @Override
+                    int advance(int doc) throws IOException { return g.advanceExact(doc) ? g.docValueCount() : 0; }
+
+                    @Override
+                    long next() throws IOException { return g.nextValue(); }
+
+                    @Override
+                    Object key(long v) { return v; }
+                };
+            }
+            SortedSetDocValues g = DocValues.getSortedSet(ctx.reader(), field.name());
+            return new GroupValues() {
+                @Override
+                int advance(int doc) throws IOException { return g.advanceExact(doc) ? g.docValueCount() : 0; }
+
+                @Override
+                long next() throws IOException { return g.nextOrd(); }
+
+                @Override
+                Object key(long ord) throws IOException { return ordKey(g, field, ord); }
+            };
+        }
+    }
+
     /** An IPv4-mapped address back to its 4 bytes, so it prints as the analysis prints it. */
     private static byte[] unmap(byte[] b16) {
         for (int i = 0; i < 10; i++) if (b16[i] != 0) return b16;
@@ -215,7 +285,7 @@ final class ExactFacet implements CollectorManager<ExactFacet.Sums, List<FacetBu
         return java.util.Arrays.copyOfRange(b16, 12, 16);
     }
 
-    private abstract static class Leaf implements LeafCollector {
+    abstract static class Leaf implements LeafCollector {
         @Override
         public void setScorer(Scorable scorer) {}
     }

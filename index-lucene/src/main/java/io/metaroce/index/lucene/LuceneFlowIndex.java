@@ -1,5 +1,6 @@
 package io.metaroce.index.lucene;
 
+import io.metaroce.index.Connection;
 import io.metaroce.index.FacetBucket;
 import io.metaroce.index.FieldDef;
 import io.metaroce.index.FieldType;
@@ -808,6 +809,13 @@ public final class LuceneFlowIndex implements FlowIndex {
     @Override
     public List<FacetBucket> top(FieldDef groupField, FieldDef counter, int n, FlowQuery filter) throws IOException {
         ExactFacet facet = new ExactFacet(groupField, counter, n);
+        if (writer == null && searchers == null) return List.of();
+        return searching(s -> s.search(LuceneQueries.of(FlowIndexQueries.flows(filter)), facet));
+    }
+
+    @Override
+    public List<Connection> connections(FieldDef from, FieldDef to, List<FieldDef> counters, int n, FlowQuery filter) throws IOException {
+        PairFacet facet = new PairFacet(from, to, counters, n);
         if (writer == null && searchers == null) return List.of();
         return searching(s -> s.search(LuceneQueries.of(FlowIndexQueries.flows(filter)), facet));
     }

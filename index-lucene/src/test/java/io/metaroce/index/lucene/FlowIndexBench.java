@@ -166,6 +166,23 @@ public final class FlowIndexBench {
             fCpu = cpuNs() - c0;
             System.out.printf(Locale.ROOT, "exact top-10 src by sum(ce_marks) over all %d flows: p50 %.1f ms, p99 %.1f ms; CPU %.1f ms per facet;"
                     + " the thread's CPU p50 %.1f ms%n", total, pct(f, 50), pct(f, 99), fCpu / 1e6 / (f.length + 5), pct(fThread, 50));
+            // The connections facet (search --connections): pairs of two fields, against the single-field facets above.
+            for (String[] c : new String[][] {{"src", "dst", "retransmitted_packets"}, {"src", "dest_qp", "naks"}}) {
+                List<io.metaroce.index.Connection> pairs = null;
+                c0 = cpuNs();
+                for (int i = -5; i < f.length; i++) {
+                    long t0 = System.nanoTime(), tc0 = threadCpuNs();
+                    pairs = idx.connections(FlowSchema.field(c[0]), FlowSchema.field(c[1]), List.of(FlowSchema.field(c[2])), 10, new FlowQuery.MatchAll());
+                    if (i >= 0) {
+                        f[i] = System.nanoTime() - t0;
+                        fThread[i] = threadCpuNs() - tc0;
+                    }
+                }
+                fCpu = cpuNs() - c0;
+                System.out.printf(Locale.ROOT, "exact top-10 connections %s,%s by sum(%s) over all %d flows: p50 %.1f ms, p99 %.1f ms; CPU %.1f ms per facet;"
+                        + " the thread's CPU p50 %.1f ms; first %s%n", c[0], c[1], c[2], total, pct(f, 50), pct(f, 99), fCpu / 1e6 / (f.length + 5),
+                        pct(fThread, 50), pairs.isEmpty() ? "-" : pairs.get(0));
+            }
         }
         try (Stream<Path> s = Files.walk(dir)) {
             long bytes = s.filter(Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum();

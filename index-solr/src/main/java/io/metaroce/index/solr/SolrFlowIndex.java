@@ -1,5 +1,6 @@
 package io.metaroce.index.solr;
 
+import io.metaroce.index.Connection;
 import io.metaroce.index.FacetBucket;
 import io.metaroce.index.FieldDef;
 import io.metaroce.index.FieldType;
@@ -357,11 +358,7 @@ public final class SolrFlowIndex implements FlowIndex {
       for (BucketJsonFacet b : g.getBuckets()) {
         Object s = b.getStatValue("s");
         long sum = s == null ? 0 : Math.round(((Number) s).doubleValue());
-        Object key = groupField.type() == FieldType.LONG ? (Object) ((Number) b.getVal()).longValue() : b.getVal().toString();
-        if (groupField.type() == FieldType.IP) {
-          var address = io.metaroce.index.IpAddresses.parse((String) key);
-          if (address != null) key = io.metaroce.index.IpAddresses.text(address);
-        }
+        Object key = key(groupField, b);
         long[] acc = byKey.computeIfAbsent(key, k -> new long[2]);
         acc[0] += sum;
         acc[1] += b.getCount();
@@ -371,6 +368,52 @@ public final class SolrFlowIndex implements FlowIndex {
     byKey.forEach((key, acc) -> buckets.add(new FacetBucket(key, acc[0], acc[1])));
     buckets.sort(FacetBucket.ORDER);
     return List.copyOf(buckets.subList(0, Math.min(n, buckets.size())));
+  }
+
+  /** A bucket's value as the key every backend gives: a Long for an integer field, else text, an IP as its address. */
+  private static Object key(FieldDef field, BucketJsonFacet b) {
+    if (field.type() == FieldType.LONG) return ((Number) b.getVal()).longValue();
+    String key = b.getVal().toString();
+    if (field.type() == FieldType.IP) {
+      var address = io.metaroce.index.IpAddresses.parse(key);
+      if (address != null) key = io.metaroce.index.IpAddresses.text(address);
+    }
+    return key;
+  }
+
+  /**
+   * Nested terms facets, as {@link #top}'s (every bucket of every shard, so exact): the first field's values, within
+   * each the second's, within each a sum per counter; IP text merged by address as there.
+   */
+  @Override
+  public List<Connection> connections(FieldDef from, FieldDef to, List<FieldDef> counters, int n, FlowQuery filter) throws IOException {
+    Connection.check(from, to, counters);
+    var inner = new TermsFacetMap(to.name()).setLimit(-1).setSort("index asc");
+    for (int i = 0; i < counters.size(); i++) inner.withStatSubFacet("s" + i, "sum(" + counters.get(i).name() + ")");
+    var outer = new TermsFacetMap(from.name()).setLimit(-1).setSort("index asc").withSubFacet("b", inner);
+    var request = new JsonQueryRequest().setQuery("*:*").withFilter(SolrQueries.toSolr(FlowIndexQueries.flows(filter)))
+        .setLimit(0).withFacet("a", outer);
+    for (String hide : hidden()) request.withFilter(hide);
+    QueryResponse response = run(() -> request.process(client));
+    java.util.Map<List<Object>, long[]> byPair = new java.util.LinkedHashMap<>();
+    for (BucketJsonFacet a : buckets(response.getJsonFacetingResponse().getBucketBasedFacets("a"))) {
+      Object x = key(from, a);
+      for (BucketJsonFacet b : buckets(a.getBucketBasedFacets("b"))) {
+        long[] acc = byPair.computeIfAbsent(List.of(x, key(to, b)), k -> new long[1 + counters.size()]);
+        acc[0] += b.getCount();
+        for (int i = 0; i < counters.size(); i++) {
+          Object s = b.getStatValue("s" + i);
+          acc[1 + i] += s == null ? 0 : Math.round(((Number) s).doubleValue());
+        }
+      }
+    }
+    List<Connection> pairs = new ArrayList<>(byPair.size());
+    byPair.forEach((k, v) -> {
+      List<Long> sums = new ArrayList<>(counters.size());
+      for (int i = 1; i < v.length; i++) sums.add(v[i]);
+      pairs.add(new Connection(k.get(0), k.get(1), v[0], sums));
+    });
+    return Connection.top(pairs, n);
   }
 
   /**
