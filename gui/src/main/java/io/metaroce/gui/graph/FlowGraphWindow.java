@@ -1,5 +1,6 @@
 package io.metaroce.gui.graph;
 
+import io.metaroce.analysis.AnalysisFrameFields;
 import io.metaroce.analysis.AnalysisSession;
 import io.metaroce.analysis.FlowGraph;
 import io.metaroce.analysis.FlowSummary;
@@ -27,6 +28,7 @@ import javafx.geometry.VPos;
 import javafx.scene.canvas.Canvas;
 import javafx.scene.canvas.GraphicsContext;
 import javafx.scene.control.CheckBox;
+import javafx.scene.control.ChoiceBox;
 import javafx.scene.control.Label;
 import javafx.scene.control.TableCell;
 import javafx.scene.control.TableColumn;
@@ -41,7 +43,9 @@ import javafx.scene.text.TextAlignment;
 
 /**
  * Statistics > Flow Graph: Wireshark's ladder diagram of the displayed packets ("Limit to display filter", on by
- * default) or of the whole capture, or of the selected packet's flow in both directions. Node columns are the hosts,
+ * default, the bar under the graph names the filter) or of the whole capture, or of the selected packet's flow in
+ * both directions; "Flow type" keeps every frame or the RoCE ones, "Addresses" names the nodes by host (network)
+ * or by host and QP (standard), the choices of {@code dissect -z flow,TYPE,MODE}. Node columns are the hosts,
  * each row one packet: time, an arrow from sender to receiver with the Info above it and the QP numbers at its ends,
  * and the analysis' verdict as comment; rows take the colours of the first packet-list colouring rule they match
  * (the user's own rules too, recoloured when the rules are saved), as Wireshark's Flow Graph does. Clicking a row
@@ -68,6 +72,20 @@ public final class FlowGraphWindow implements GuiWindow {
     /** The nodes of a set of frames and the frames, as one pass off the JavaFX thread learns them. */
     record Ladder(int[] frames, FlowGraph.Nodes nodes) { }
 
+    /**
+     * What the bar under the graph chose: the displayed frames or all, the selected packet's flow only, which frames
+     * ({@code dissect -z flow}'s TYPE) and how the nodes are named (its MODE).
+     */
+    record Choices(boolean limitToFilter, boolean selectedFlow, FlowGraph.Type type, FlowGraph.Mode mode) {
+        /** Wireshark's defaults: the displayed frames, every frame type, a node per host. */
+        static final Choices DEFAULT = new Choices(true, false, FlowGraph.Type.ANY, FlowGraph.Mode.NETWORK);
+    }
+
+    /** The "Flow type" choices, in dissect -z flow's order (any, roce). */
+    static final List<String> TYPES = List.of("All frames", "RoCE only");
+    /** The "Addresses" choices: network (a node per host, the default) and standard (a node per host and QP). */
+    static final List<String> MODES = List.of("Network (host)", "Standard (host:QP)");
+
     @Override
     public void open(GuiContext ctx) {
         TableView<Integer> table = new TableView<>();
@@ -80,6 +98,15 @@ public final class FlowGraphWindow implements GuiWindow {
         limit.setSelected(true);
         CheckBox flowOnly = new CheckBox("Selected packet's flow (both directions)");
         flowOnly.setId("flow-graph-flow");
+        ChoiceBox<String> type = new ChoiceBox<>(FXCollections.observableList(TYPES));
+        type.setId("flow-graph-type");
+        type.getSelectionModel().select(0);
+        ChoiceBox<String> mode = new ChoiceBox<>(FXCollections.observableList(MODES));
+        mode.setId("flow-graph-mode");
+        mode.getSelectionModel().select(0);
+        // Which display filter "Limit to display filter" applies: the main window's, as it was when the rows were made.
+        Label filter = new Label();
+        filter.setId("flow-graph-filter");
         Rows rows = new Rows();
         TableColumn<Integer, Integer> no = new TableColumn<>("No.");
         no.setPrefWidth(70);
@@ -123,10 +150,12 @@ public final class FlowGraphWindow implements GuiWindow {
             Integer f = table.getSelectionModel().getSelectedItem();
             if (e.getCode() == KeyCode.ENTER && f != null) Windows.select(ctx, f, status);
         });
-        HBox bar = new HBox(12, limit, flowOnly, status);
+        // Under the graph, as Wireshark's: its checkbox, "Flow type" and "Addresses"; then what is shown.
+        HBox bar = new HBox(12, limit, filter, flowOnly, new Label("Flow type:"), type, new Label("Addresses:"), mode, status);
+        bar.setAlignment(javafx.geometry.Pos.CENTER_LEFT);
         bar.setPadding(new Insets(6, 8, 6, 8));
         BorderPane root = new BorderPane(table);
-        root.setTop(bar);
+        root.setBottom(bar);
         javafx.stage.Stage stage = Windows.show(ctx, "flow-graph", "Flow Graph", root, 1400, 700);
         // Rules saved in View > Coloring Rules while the window is open recolour its rows, as they do the packet list's.
         javafx.beans.value.ChangeListener<ColoringRules> recolour = (o, a, r) -> {
@@ -138,18 +167,23 @@ public final class FlowGraphWindow implements GuiWindow {
         int[] generation = {0};
         Runnable fill = () -> {
             int gen = ++generation[0];
+            Choices choices = new Choices(limit.isSelected(), flowOnly.isSelected(),
+                    FlowGraph.Type.values()[type.getSelectionModel().getSelectedIndex()],
+                    mode.getSelectionModel().getSelectedIndex() == 1 ? FlowGraph.Mode.STANDARD : FlowGraph.Mode.NETWORK);
+            String applied = ctx.appliedFilterProperty().get();
+            filter.setText(!choices.limitToFilter() ? "" : applied == null || applied.isBlank() ? "(no filter applied)" : applied);
+            String nodesAre = choices.mode() == FlowGraph.Mode.STANDARD ? " nodes" : " hosts";
             Windows.afterAnalysis(ctx, status, s -> {
-                int[] frames = frames(ctx, s, limit.isSelected(), flowOnly.isSelected());
-                Learner learner = new Learner(ctx.capture().index(), s, frames);
+                Learner learner = new Learner(ctx.capture().index(), s, frames(ctx, s, choices), choices.mode());
                 learner.learn(FIRST_PASS);
                 return learner;
             }, learner -> {
                 if (gen != generation[0]) return;
-                rows.use(ctx, learner.snapshot());
+                rows.use(ctx, learner.snapshot(), choices.mode());
                 showNodes(ladder, rows.nodes);
                 table.setItems(frames(learner.frames));
-                status.setText(learner.frames.length + " packets, " + rows.nodes.ordered().size() + " hosts"
-                        + (learner.done() ? "" : " so far (learning the hosts of the rest ...)"));
+                status.setText(learner.frames.length + " packets, " + rows.nodes.ordered().size() + nodesAre
+                        + (learner.done() ? "" : " so far (learning the" + nodesAre + " of the rest ...)"));
                 if (learner.done()) return;
                 // The rest of the hosts, off the UI thread: a pass in frame order only appends columns, so the
                 // rows already drawn keep theirs; a new host redraws the table once.
@@ -168,7 +202,7 @@ public final class FlowGraphWindow implements GuiWindow {
                                 showNodes(ladder, snap);
                                 table.refresh();
                             }
-                            if (last) status.setText(learner.frames.length + " packets, " + snap.ordered().size() + " hosts");
+                            if (last) status.setText(learner.frames.length + " packets, " + snap.ordered().size() + nodesAre);
                         });
                     }
                 });
@@ -176,6 +210,14 @@ public final class FlowGraphWindow implements GuiWindow {
         };
         limit.setOnAction(e -> fill.run());
         flowOnly.setOnAction(e -> fill.run());
+        type.setOnAction(e -> fill.run());
+        mode.setOnAction(e -> fill.run());
+        // A new display filter in the main window redraws a graph limited to it (the choices above stay).
+        javafx.beans.value.ChangeListener<String> refilter = (o, a, f) -> {
+            if (limit.isSelected()) fill.run();
+        };
+        ctx.appliedFilterProperty().addListener(refilter);
+        stage.addEventHandler(javafx.stage.WindowEvent.WINDOW_HIDDEN, e -> ctx.appliedFilterProperty().removeListener(refilter));
         fill.run();
     }
 
@@ -184,12 +226,13 @@ public final class FlowGraphWindow implements GuiWindow {
 
     /**
      * The frames to draw, in capture order (the packet list may be sorted): the displayed frames or all, narrowed to
-     * the selected packet's flow and its peer when asked. Runs off the JavaFX thread.
+     * the selected packet's flow and its peer when asked, and to the RoCE frames ({@link FlowGraph#selects}, as
+     * {@code dissect -z flow,roce,...}) when asked. Runs off the JavaFX thread.
      */
-    static int[] frames(GuiContext ctx, AnalysisSession s, boolean limitToFilter, boolean selectedFlow) {
+    static int[] frames(GuiContext ctx, AnalysisSession s, Choices choices) {
         FrameIndex index = ctx.capture().index();
-        int[] frames = limitToFilter ? ctx.view().toArray() : io.metaroce.gui.FrameView.all(index.size()).toArray();
-        if (selectedFlow && ctx.selectedFrame() > 0) {
+        int[] frames = choices.limitToFilter() ? ctx.view().toArray() : io.metaroce.gui.FrameView.all(index.size()).toArray();
+        if (choices.selectedFlow() && ctx.selectedFrame() > 0) {
             String id = FlowChoice.flowOf(index, s, ctx.selectedFrame());
             FlowSummary f = null;
             for (FlowSummary x : s.flows()) if (x.id().equals(id)) f = x;
@@ -207,12 +250,23 @@ public final class FlowGraphWindow implements GuiWindow {
             }
         }
         Arrays.sort(frames);
+        if (choices.type() != FlowGraph.Type.ANY) {
+            // A dissection per frame (no names made): cheaper than the node pass that follows.
+            Dissector dissector = new Dissector(new DissectorConfig(s.settings().rocePorts(), false));
+            Dissection d = new Dissection();
+            int n = 0;
+            for (int f : frames) {
+                index.dissect(f, dissector, d);
+                if (FlowGraph.selects(choices.type(), d)) frames[n++] = f;
+            }
+            frames = Arrays.copyOf(frames, n);
+        }
         return frames;
     }
 
     /** The frames and all their nodes in one pass (the benchmark's and the tests' way; the window learns in steps). */
-    static Ladder ladder(GuiContext ctx, AnalysisSession s, boolean limitToFilter, boolean selectedFlow) {
-        Learner l = new Learner(ctx.capture().index(), s, frames(ctx, s, limitToFilter, selectedFlow));
+    static Ladder ladder(GuiContext ctx, AnalysisSession s, Choices choices) {
+        Learner l = new Learner(ctx.capture().index(), s, frames(ctx, s, choices), choices.mode());
         while (!l.done()) l.learn(Integer.MAX_VALUE);
         return new Ladder(l.frames, l.nodes);
     }
@@ -224,20 +278,26 @@ public final class FlowGraphWindow implements GuiWindow {
         private final FrameIndex index;
         private final Dissector dissector;
         private final Dissection d = new Dissection();
+        private final FlowGraph.Mode mode;
+        /** Standard mode names a sender by its QP, which the analysis pairs (null in network mode). */
+        private final AnalysisFrameFields analysis;
         private int next;
 
-        Learner(FrameIndex index, AnalysisSession s, int[] frames) {
+        Learner(FrameIndex index, AnalysisSession s, int[] frames, FlowGraph.Mode mode) {
             this.index = index;
             this.frames = frames;
+            this.mode = mode;
             this.dissector = new Dissector(new DissectorConfig(s.settings().rocePorts(), false));
+            this.analysis = mode == FlowGraph.Mode.STANDARD ? s.frameFields() : null;
         }
 
-        /** Learns the nodes of up to n more frames. */
+        /** Learns the nodes of up to n more frames (their names as {@code dissect -z flow} makes them in this mode). */
         void learn(int n) {
             int end = (int) Math.min(frames.length, (long) next + n);
             for (; next < end; next++) {
                 index.dissect(frames[next], dissector, d);
-                nodes.learn(frames[next], FlowGraph.from(FlowGraph.Mode.NETWORK, d, -1), FlowGraph.to(FlowGraph.Mode.NETWORK, d));
+                long src = analysis == null ? -1 : FlowGraph.sourceQp(d, analysis);
+                nodes.learn(frames[next], FlowGraph.from(mode, d, src), FlowGraph.to(mode, d));
             }
         }
 
@@ -285,6 +345,7 @@ public final class FlowGraphWindow implements GuiWindow {
         private FrameDecoder decoder;
         private AnalysisSession session;
         private ColoringRules rules;
+        private FlowGraph.Mode mode = FlowGraph.Mode.NETWORK;
         /** Replaced (never changed) when more hosts are learned; read and set on the JavaFX thread only. */
         FlowGraph.Nodes nodes = new FlowGraph.Nodes();
         /** A decoded row and the index of the first enabled rule it matches (-1 none). */
@@ -294,8 +355,12 @@ public final class FlowGraphWindow implements GuiWindow {
             protected boolean removeEldestEntry(Map.Entry<Integer, Shown> e) { return size() > CACHE; }
         };
 
-        /** The capture, its finished analysis and the nodes of the frames shown, coloured by the current rules. */
-        void use(GuiContext ctx, FlowGraph.Nodes nodes) {
+        /**
+         * The capture, its finished analysis and the nodes of the frames shown, named in this mode, coloured by the
+         * current rules.
+         */
+        void use(GuiContext ctx, FlowGraph.Nodes nodes, FlowGraph.Mode mode) {
+            this.mode = mode;
             this.capture = ctx.capture();
             AnalysisSession s = ctx.analysis();
             this.session = s != null && s.state() == AnalysisSession.State.FINISHED ? s : null;
@@ -316,7 +381,7 @@ public final class FlowGraphWindow implements GuiWindow {
             Shown r = cache.get(frame);
             if (r == null) {
                 Dissection d = decoder.decode(frame);
-                FlowGraph.Row row = FlowGraph.row(FlowGraph.Mode.NETWORK, d, decoder.analysis());
+                FlowGraph.Row row = FlowGraph.row(mode, d, decoder.analysis());
                 int rule = rules == null ? -1 : rules.match(decoder.fields(), capture, frame, session);
                 r = new Shown(row, rule);
                 cache.put(frame, r);

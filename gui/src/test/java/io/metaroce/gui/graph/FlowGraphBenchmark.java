@@ -37,7 +37,7 @@ public final class FlowGraphBenchmark {
         System.out.printf("open + analysis: %.2f s (%d frames, analysis %s)%n", (System.nanoTime() - t0) / 1e9,
                 ctx.capture().frames(), s.state());
         long p0 = System.nanoTime();
-        FlowGraphWindow.Ladder l = FlowGraphWindow.ladder(ctx, s, true, false);
+        FlowGraphWindow.Ladder l = FlowGraphWindow.ladder(ctx, s, FlowGraphWindow.Choices.DEFAULT);
         System.out.printf("node pass alone (%d frames, %d hosts): %.0f ms%n", l.frames().length, l.nodes().size(),
                 (System.nanoTime() - p0) / 1e6);
         rowCost(ctx, l);
@@ -83,7 +83,7 @@ public final class FlowGraphBenchmark {
             int r = round;
             onFx(() -> {
                 FlowGraphWindow.Rows rows = new FlowGraphWindow.Rows();
-                rows.use(ctx, l.nodes());
+                rows.use(ctx, l.nodes(), io.metaroce.analysis.FlowGraph.Mode.NETWORK);
                 long t0 = System.nanoTime();
                 for (int i = 0; i < n; i++) {
                     io.metaroce.gui.ColoringRules.Rule c = rows.colour(frames[i * step]);

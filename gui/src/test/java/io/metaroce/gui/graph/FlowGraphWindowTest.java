@@ -5,7 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.metaroce.analysis.AnalysisFrameFields;
+import io.metaroce.analysis.FlowGraph;
+import io.metaroce.dissector.Dissection;
 import io.metaroce.gui.ColoringRules;
+import io.metaroce.gui.FrameDecoder;
 import io.metaroce.gui.GuiWindow;
 import io.metaroce.gui.GuiWindows;
 import io.metaroce.gui.testutil.GuiHarness;
@@ -15,6 +19,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import javafx.scene.control.CheckBox;
+import javafx.scene.control.ChoiceBox;
+import javafx.scene.control.Label;
 import javafx.scene.control.TableRow;
 import javafx.scene.control.TableView;
 import javafx.scene.image.Image;
@@ -26,11 +32,15 @@ import org.testfx.framework.junit5.Start;
 
 /**
  * Statistics > Flow Graph, headless (Monocle): rows for the displayed packets in capture order, the analysis'
- * comment on the resent packets, "Limit to display filter" off shows them all, the selected packet's flow, a click
- * selects the packet in the main window; and its picture for the README (-Dscreenshots.dir).
+ * comment on the resent packets, "Limit to display filter" off shows them all, the selected packet's flow, "Flow
+ * type" RoCE only and "Addresses" standard as {@code dissect -z flow,roce|any,standard} has them, a new display
+ * filter redrawing the graph, a click selects the packet in the main window; and its picture for the README
+ * (-Dscreenshots.dir).
  */
 class FlowGraphWindowTest extends WindowTestBase {
     private static final Path DIR = Path.of(System.getProperty("screenshots.dir", "target/screenshots"));
+    /** Every frame of the capture, every type, a node per host. */
+    private static final FlowGraphWindow.Choices ALL = new FlowGraphWindow.Choices(false, false, FlowGraph.Type.ANY, FlowGraph.Mode.NETWORK);
 
     @Start
     void start(Stage stage) { setUp(stage); }
@@ -106,16 +116,88 @@ class FlowGraphWindowTest extends WindowTestBase {
     @Test
     void hostsLearnedInStepsKeepTheirColumns(FxRobot robot) {
         GuiHarness.open(robot, ctx, "rocev2-pfc-storm");
-        FlowGraphWindow.Ladder whole = FlowGraphWindow.ladder(ctx, ctx.analysis(), false, false);
+        FlowGraphWindow.Ladder whole = FlowGraphWindow.ladder(ctx, ctx.analysis(), ALL);
         List<String> all = whole.nodes().ordered();
         assertTrue(all.size() > 2, "hosts and the pausing MACs: " + all);
-        FlowGraphWindow.Learner l = new FlowGraphWindow.Learner(ctx.capture().index(), ctx.analysis(), whole.frames());
+        FlowGraphWindow.Learner l = new FlowGraphWindow.Learner(ctx.capture().index(), ctx.analysis(), whole.frames(), FlowGraph.Mode.NETWORK);
         while (!l.done()) {
             l.learn(7);
             List<String> sofar = l.snapshot().ordered();
             assertEquals(all.subList(0, sofar.size()), sofar);
         }
         assertEquals(all, l.snapshot().ordered());
+    }
+
+    /**
+     * "Addresses: Standard": a node per host and QP, the nodes {@code dissect -q -z flow,any,standard} prints, learned
+     * here as its FlowStat learns them (every frame: the sender's QP as the analysis paired it, the receiver's from
+     * BTH) and in its order (on rocev2-gbn-loss its header starts with the CM endpoints, QP 1, then the data QPs).
+     * A display filter applied in the main window while it is open redraws exactly that filter's frames, the
+     * Addresses choice kept, and the bar names the filter.
+     */
+    @Test
+    void standardAddressesAreDissectsNodesAndAFilterRedraws(FxRobot robot) throws Exception {
+        GuiHarness.open(robot, ctx, "rocev2-gbn-loss");
+        TableView<Integer> table = open(robot);
+        int all = ctx.capture().frames();
+        GuiHarness.until("every packet", () -> table.getItems().size() == all);
+        Label status = robot.lookup("#flow-graph-status").queryAs(Label.class);
+        Label filter = robot.lookup("#flow-graph-filter").queryAs(Label.class);
+        GuiHarness.until("hosts learned", () -> status.getText().endsWith(" hosts"));
+        assertEquals("(no filter applied)", filter.getText());
+        double hostWidth = table.getColumns().get(2).getPrefWidth();
+
+        FlowGraph.Nodes cli = new FlowGraph.Nodes();
+        FrameDecoder decoder = new FrameDecoder(ctx.capture().index(), ctx.analysis());
+        AnalysisFrameFields analysis = ctx.analysis().frameFields();
+        for (int f = 1; f <= all; f++) {
+            Dissection d = decoder.decode(f);
+            if (!FlowGraph.selects(FlowGraph.Type.ANY, d)) continue;
+            cli.learn(f, FlowGraph.from(FlowGraph.Mode.STANDARD, d, FlowGraph.sourceQp(d, analysis)), FlowGraph.to(FlowGraph.Mode.STANDARD, d));
+        }
+        List<String> nodes = cli.ordered();
+        // What `dissect -q -z flow,any,standard` printed for this sample (its header, the columns in order).
+        assertEquals(List.of("10.0.0.1:0x1", "10.0.0.2:0x1", "10.0.0.1:0x11", "10.0.0.2:0x13", "10.0.0.1:0x19", "10.0.0.2:0x20"),
+                nodes.subList(0, 6));
+
+        ChoiceBox<?> mode = robot.lookup("#flow-graph-mode").queryAs(ChoiceBox.class);
+        robot.interact(() -> mode.getSelectionModel().select(1));
+        GuiHarness.until("QP nodes learned", () -> status.getText().equals(all + " packets, " + nodes.size() + " nodes"));
+        assertEquals(nodes, FlowGraphWindow.ladder(ctx, ctx.analysis(),
+                new FlowGraphWindow.Choices(true, false, FlowGraph.Type.ANY, FlowGraph.Mode.STANDARD)).nodes().ordered());
+        assertEquals(nodes.size() * FlowGraphWindow.NODE_WIDTH + 4, table.getColumns().get(2).getPrefWidth(), "a column per node");
+        assertTrue(table.getColumns().get(2).getPrefWidth() > hostWidth, "more nodes than hosts");
+
+        String syndromes = "infiniband.aeth.syndrome";
+        robot.interact(() -> assertNull(ctx.applyFilter(syndromes)));
+        int[] acks = ctx.framesMatching(syndromes);
+        assertTrue(acks.length > 0 && acks.length < all, "the ACKs and NAKs");
+        GuiHarness.until("the filter's frames", () -> table.getItems().size() == acks.length && status.getText().endsWith(" nodes"));
+        assertArrayEquals(acks, table.getItems().stream().mapToInt(Integer::intValue).toArray(), "exactly the filter's frames");
+        assertEquals(syndromes, filter.getText());
+        assertEquals(1, mode.getSelectionModel().getSelectedIndex(), "the choice stays");
+    }
+
+    /**
+     * "Flow type: RoCE only" on rocev2-pfc-storm (thousands of PFC pause frames, no RoCE): the rows are the frames
+     * FlowGraph.selects(ROCE, ...) keeps, as {@code dissect -z flow,roce,network} counts them, no pause among them.
+     */
+    @Test
+    void roceOnlyDropsTheOtherFrames(FxRobot robot) throws Exception {
+        GuiHarness.open(robot, ctx, "rocev2-pfc-storm");
+        TableView<Integer> table = open(robot);
+        int all = ctx.capture().frames();
+        GuiHarness.until("every packet", () -> table.getItems().size() == all);
+        List<Integer> roce = new ArrayList<>();
+        FrameDecoder decoder = new FrameDecoder(ctx.capture().index(), ctx.analysis());
+        for (int f = 1; f <= all; f++) if (decoder.decode(f).isRoce()) roce.add(f);
+        int[] pauses = ctx.framesMatching("macc");
+        assertTrue(pauses.length > all / 2 && !roce.isEmpty(), pauses.length + " pauses, " + roce.size() + " RoCE of " + all);
+        robot.interact(() -> robot.lookup("#flow-graph-type").queryAs(ChoiceBox.class).getSelectionModel().select(1));
+        GuiHarness.until("the RoCE frames", () -> table.getItems().size() == roce.size());
+        assertEquals(roce, new ArrayList<>(table.getItems()));
+        java.util.Set<Integer> shown = new java.util.HashSet<>(table.getItems());
+        for (int p : pauses) assertTrue(!shown.contains(p), "pause frame " + p);
     }
 
     /** A click on a row selects its packet in the main window's packet list. */
@@ -161,7 +243,7 @@ class FlowGraphWindowTest extends WindowTestBase {
         int frames = ctx.capture().frames();
         String[] got = new String[frames + 1];
         robot.interact(() -> {
-            rows.use(ctx, FlowGraphWindow.ladder(ctx, ctx.analysis(), false, false).nodes());
+            rows.use(ctx, FlowGraphWindow.ladder(ctx, ctx.analysis(), ALL).nodes(), FlowGraph.Mode.NETWORK);
             for (int f = 1; f <= frames; f++) {
                 ColoringRules.Rule c = rows.colour(f);
                 got[f] = c == null ? null : c.name();
