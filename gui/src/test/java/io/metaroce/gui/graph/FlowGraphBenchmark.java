@@ -40,6 +40,15 @@ public final class FlowGraphBenchmark {
         FlowGraphWindow.Ladder l = FlowGraphWindow.ladder(ctx, s, FlowGraphWindow.Choices.DEFAULT);
         System.out.printf("node pass alone (%d frames, %d hosts): %.0f ms%n", l.frames().length, l.nodes().size(),
                 (System.nanoTime() - p0) / 1e6);
+        // The bar's other choices: RoCE only (a dissection per frame to choose them), a node per host and QP.
+        long r0 = System.nanoTime();
+        int roce = FlowGraphWindow.frames(ctx, s, new FlowGraphWindow.Choices(true, false,
+                io.metaroce.analysis.FlowGraph.Type.ROCE, io.metaroce.analysis.FlowGraph.Mode.NETWORK)).length;
+        System.out.printf("RoCE-only frame choice (%d frames kept): %.0f ms%n", roce, (System.nanoTime() - r0) / 1e6);
+        long q0 = System.nanoTime();
+        FlowGraphWindow.Ladder qp = FlowGraphWindow.ladder(ctx, s, new FlowGraphWindow.Choices(true, false,
+                io.metaroce.analysis.FlowGraph.Type.ANY, io.metaroce.analysis.FlowGraph.Mode.STANDARD));
+        System.out.printf("node pass, standard addresses (%d nodes): %.0f ms%n", qp.nodes().size(), (System.nanoTime() - q0) / 1e6);
         rowCost(ctx, l);
         for (int run = 0; run < 3; run++) {
             long w0 = System.nanoTime();
