@@ -59,11 +59,11 @@ import picocli.CommandLine.Spec;
                 "  metaroce search --index flows.idx --nccl rank0.log"})
 public final class SearchCommand implements Callable<Integer> {
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSS'Z'", Locale.ROOT).withZone(ZoneOffset.UTC);
-    /** The columns of the text table beside the flow id, capture and first time. */
     /** The pair of --connections without a value: source and destination hosts. */
     static final String DEFAULT_PAIR = "src,dst";
     /** The counter of --connections without --by: the bytes between two hosts (Arkime's other link weight beside sessions). */
     static final String DEFAULT_CONNECTIONS_BY = "bytes";
+    /** The columns of the text table beside the flow id, capture and first time. */
     private static final List<String> COLUMNS = List.of("packets", "retransmitted_packets", "naks", "cnps", "ce_marks");
 
     @Spec(Spec.Target.SELF)
@@ -302,24 +302,16 @@ public final class SearchCommand implements Callable<Integer> {
     private static void facet(Writer out, String form, FieldDef group, FieldDef counter, List<FacetBucket> buckets) throws IOException {
         switch (form) {
             case "json", "jsonl" -> {
-                boolean lines = form.equals("jsonl");
-                JsonOut j = lines ? null : new JsonOut(out, true).beginObject().name("top").value(group.name()).name("by").value(counter.name()).name("values").beginArray();
+                List<Map<String, Object>> rows = new ArrayList<>();
                 for (FacetBucket b : buckets) {
                     Map<String, Object> m = new LinkedHashMap<>();
                     m.put(group.name(), b.key());
                     m.put(counter.name(), b.sum());
                     m.put("flows", b.flows());
-                    if (lines) {
-                        new JsonOut(out, false).value(m);
-                        out.write('\n');
-                    } else {
-                        j.value(m);
-                    }
+                    rows.add(m);
                 }
-                if (!lines) {
-                    j.endArray().endObject();
-                    out.write('\n');
-                }
+                jsonRows(out, rows, form.equals("jsonl") ? null : new JsonOut(out, true).beginObject().name("top").value(group.name())
+                        .name("by").value(counter.name()).name("values"));
             }
             default -> {
                 List<String[]> rows = new ArrayList<>();
@@ -328,6 +320,24 @@ public final class SearchCommand implements Callable<Integer> {
                 table(out, rows, 1);
             }
         }
+    }
+
+    /**
+     * Facet rows as JSON lines (header null: one object a line), or as JSON: after the header object the caller
+     * began and wrote up to its last name, the rows as that name's array.
+     */
+    private static void jsonRows(Writer out, List<Map<String, Object>> rows, JsonOut header) throws IOException {
+        if (header == null) {
+            for (Map<String, Object> m : rows) {
+                new JsonOut(out, false).value(m);
+                out.write('\n');
+            }
+            return;
+        }
+        header.beginArray();
+        for (Map<String, Object> m : rows) header.value(m);
+        header.endArray().endObject();
+        out.write('\n');
     }
 
     /** A facet key as the text table prints it: QPs in hex as analyze prints them, the rest as they are. */
@@ -340,26 +350,17 @@ public final class SearchCommand implements Callable<Integer> {
     private static void connections(Writer out, String form, FieldDef from, FieldDef to, FieldDef counter, List<Connection> pairs) throws IOException {
         switch (form) {
             case "json", "jsonl" -> {
-                boolean lines = form.equals("jsonl");
-                JsonOut j = lines ? null : new JsonOut(out, true).beginObject().name("connections").beginArray().value(from.name()).value(to.name())
-                        .endArray().name("by").value(counter.name()).name("pairs").beginArray();
+                List<Map<String, Object>> rows = new ArrayList<>();
                 for (Connection c : pairs) {
                     Map<String, Object> m = new LinkedHashMap<>();
                     m.put(from.name(), c.from());
                     m.put(to.name(), c.to());
                     m.put("flows", c.flows());
                     m.put(counter.name(), c.sum());
-                    if (lines) {
-                        new JsonOut(out, false).value(m);
-                        out.write('\n');
-                    } else {
-                        j.value(m);
-                    }
+                    rows.add(m);
                 }
-                if (!lines) {
-                    j.endArray().endObject();
-                    out.write('\n');
-                }
+                jsonRows(out, rows, form.equals("jsonl") ? null : new JsonOut(out, true).beginObject().name("connections").beginArray()
+                        .value(from.name()).value(to.name()).endArray().name("by").value(counter.name()).name("pairs"));
             }
             default -> {
                 List<String[]> rows = new ArrayList<>();
