@@ -42,20 +42,60 @@ final class Recovery {
     /** Samples kept per QP direction for the medians (extra PSNs, NAK -> resend time); later ones are counted only. */
     static final int MAX_SAMPLES = 1024;
 
-    /** The recovery state of one RoCEv2 QP direction. */
-    static final class State {
-        /** The NAK awaiting its first resend: its PSN (unwrapped, Long.MIN_VALUE for none), time, frame, message start. */
-        long nakU = Long.MIN_VALUE, nakTime, nakFrame, nakMsgStartU = Long.MIN_VALUE;
-        /** Resends of PSNs below this (exclusive) continuing an early go-back run are waste. */
-        long wasteToU = Long.MIN_VALUE;
+    /**
+     * The figures a QP direction's state and a host's accumulation of them share: one list, so a figure added for a
+     * new behaviour is summed into the host's report by {@link #addCounts} whichever way the flow reaches it.
+     */
+    abstract static class Counts {
         long naks, same, earlier, earlierMessageStart, later, ignored, notJudged, wastedPsns, wastedBytes;
         long timeouts, timeoutsFromOldest, timeoutsEarlier, timeoutsLater;
         /** Sum of the NAK -> resend waits of the ignored NAKs (what ignoring them cost). */
         long ignoredWaitNs, firstIgnoredNs;
-        /** Highest PSN acknowledged (unwrapped) and when the timer last restarted (progress or its own go-back). */
-        long ackedU = Long.MIN_VALUE, timerBaseNs;
         /** The retransmission timer the flow showed (time from the timer's restart to its go-back), 0 unknown. */
         long timerNs;
+        long firstWrongNs;
+        final Latency extraPsns = new Latency(), response = new Latency();
+        final List<Long> evidence = new ArrayList<>();
+
+        /** Adds o's figures: sums, the earliest times, the shortest timer, o's evidence up to 8 frames in all. */
+        final void addCounts(Counts o) {
+            naks += o.naks;
+            same += o.same;
+            earlier += o.earlier;
+            earlierMessageStart += o.earlierMessageStart;
+            later += o.later;
+            ignored += o.ignored;
+            notJudged += o.notJudged;
+            wastedPsns += o.wastedPsns;
+            wastedBytes += o.wastedBytes;
+            timeouts += o.timeouts;
+            timeoutsFromOldest += o.timeoutsFromOldest;
+            timeoutsEarlier += o.timeoutsEarlier;
+            timeoutsLater += o.timeoutsLater;
+            ignoredWaitNs += o.ignoredWaitNs;
+            firstIgnoredNs = earliest(firstIgnoredNs, o.firstIgnoredNs);
+            // The QPs' timers are one NIC setting: the shortest learned (a longer one may be a backed-off retry).
+            timerNs = earliest(timerNs, o.timerNs);
+            firstWrongNs = earliest(firstWrongNs, o.firstWrongNs);
+            extraPsns.addAll(o.extraPsns);
+            response.addAll(o.response);
+            for (int i = 0; i < o.evidence.size() && evidence.size() < 8; i++) evidence.add(o.evidence.get(i));
+        }
+
+        /** The smaller of two values where 0 means none (a time or timer not seen). */
+        private static long earliest(long a, long b) {
+            return b != 0 && (a == 0 || b < a) ? b : a;
+        }
+    }
+
+    /** The recovery state of one RoCEv2 QP direction. */
+    static final class State extends Counts {
+        /** The NAK awaiting its first resend: its PSN (unwrapped, Long.MIN_VALUE for none), time, frame, message start. */
+        long nakU = Long.MIN_VALUE, nakTime, nakFrame, nakMsgStartU = Long.MIN_VALUE;
+        /** Resends of PSNs below this (exclusive) continuing an early go-back run are waste. */
+        long wasteToU = Long.MIN_VALUE;
+        /** Highest PSN acknowledged (unwrapped) and when the timer last restarted (progress or its own go-back). */
+        long ackedU = Long.MIN_VALUE, timerBaseNs;
         /**
          * A slow answer judged before any timer was known (kept as an answer): when a later timer go-back came as long
          * after its timer restart, it was the timer's too and is counted again as ignored (its copies as a timeout).
@@ -63,9 +103,6 @@ final class Recovery {
         boolean cand;
         long candSinceNs, candLat, candFrame, candNakNs, candCopies, candResendFrame;
         Flow.Episode candEpi;
-        final Latency extraPsns = new Latency(), response = new Latency();
-        long firstWrongNs;
-        final List<Long> evidence = new ArrayList<>();
         /** The first NAK answered wrongly per kind ({@link #EARLIER}, ...) and its first resend: {nak, resend} frames, 0 for none. */
         final long[] examples = new long[2 * KINDS];
     }
@@ -353,45 +390,21 @@ final class Recovery {
     }
 
     /** One sending host's figures. */
-    static final class Host {
+    static final class Host extends Counts {
         final String ip;
         final List<String> qps = new ArrayList<>();
-        final List<Long> evidence = new ArrayList<>();
-        long naks, same, earlier, earlierMessageStart, later, ignored, notJudged, open, wastedPsns, wastedBytes;
-        long timeouts, timeoutsFromOldest, timeoutsEarlier, timeoutsLater, packets, messages;
-        long firstWrongNs, ignoredWaitNs, timerNs, firstIgnoredNs;
+        long open, packets, messages;
         boolean senderTap, receiverTap;
-        final Latency extraPsns = new Latency(), response = new Latency();
 
         Host(String ip) { this.ip = ip; }
 
         void add(Flow fl, State s) {
             // The report names the first 16: an evicted host's list must not grow with its flows.
             if (qps.size() < 16) qps.add(fl.id);
-            naks += s.naks;
-            same += s.same;
-            earlier += s.earlier;
-            earlierMessageStart += s.earlierMessageStart;
-            later += s.later;
-            ignored += s.ignored;
-            ignoredWaitNs += s.ignoredWaitNs;
-            if (s.firstIgnoredNs != 0 && (firstIgnoredNs == 0 || s.firstIgnoredNs < firstIgnoredNs)) firstIgnoredNs = s.firstIgnoredNs;
-            // The QPs' timers are one NIC setting: the shortest learned (a longer one may be a backed-off retry).
-            if (s.timerNs > 0 && (timerNs == 0 || s.timerNs < timerNs)) timerNs = s.timerNs;
-            notJudged += s.notJudged;
+            addCounts(s);
             if (s.nakU != Long.MIN_VALUE) open++;
-            wastedPsns += s.wastedPsns;
-            wastedBytes += s.wastedBytes;
-            timeouts += s.timeouts;
-            timeoutsFromOldest += s.timeoutsFromOldest;
-            timeoutsEarlier += s.timeoutsEarlier;
-            timeoutsLater += s.timeoutsLater;
-            extraPsns.addAll(s.extraPsns);
-            response.addAll(s.response);
             packets += Math.max(0, fl.dataPackets - fl.retransmitted);
             messages += fl.messages;
-            if (s.firstWrongNs != 0 && (firstWrongNs == 0 || s.firstWrongNs < firstWrongNs)) firstWrongNs = s.firstWrongNs;
-            for (int i = 0; i < s.evidence.size() && evidence.size() < 8; i++) evidence.add(s.evidence.get(i));
             if (fl.view == View.SENDER) senderTap = true;
             else if (fl.view == View.RECEIVER) receiverTap = true;
         }
@@ -399,29 +412,10 @@ final class Recovery {
         /** Adds another accumulation of the same host (the evicted flows' figures). */
         void merge(Host o) {
             for (int i = 0; i < o.qps.size() && qps.size() < 16; i++) qps.add(o.qps.get(i));
-            naks += o.naks;
-            same += o.same;
-            earlier += o.earlier;
-            earlierMessageStart += o.earlierMessageStart;
-            later += o.later;
-            ignored += o.ignored;
-            ignoredWaitNs += o.ignoredWaitNs;
-            if (o.timerNs > 0 && (timerNs == 0 || o.timerNs < timerNs)) timerNs = o.timerNs;
-            if (o.firstIgnoredNs != 0 && (firstIgnoredNs == 0 || o.firstIgnoredNs < firstIgnoredNs)) firstIgnoredNs = o.firstIgnoredNs;
-            notJudged += o.notJudged;
+            addCounts(o);
             open += o.open;
-            wastedPsns += o.wastedPsns;
-            wastedBytes += o.wastedBytes;
-            timeouts += o.timeouts;
-            timeoutsFromOldest += o.timeoutsFromOldest;
-            timeoutsEarlier += o.timeoutsEarlier;
-            timeoutsLater += o.timeoutsLater;
-            extraPsns.addAll(o.extraPsns);
-            response.addAll(o.response);
             packets += o.packets;
             messages += o.messages;
-            if (o.firstWrongNs != 0 && (firstWrongNs == 0 || o.firstWrongNs < firstWrongNs)) firstWrongNs = o.firstWrongNs;
-            for (int i = 0; i < o.evidence.size() && evidence.size() < 8; i++) evidence.add(o.evidence.get(i));
             senderTap |= o.senderTap;
             receiverTap |= o.receiverTap;
         }
