@@ -31,6 +31,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -242,12 +243,19 @@ public final class SearchCommand implements Callable<Integer> {
                 + ascii + "'?";
     }
 
-    /** FROM,TO split in two names, or null when it is not two names joined by a comma. */
+    /**
+     * FROM,TO split in two names, or null when it is not two field-name-shaped words joined by a comma: a query with a
+     * comma in it ('packets:>0 OR capture_path:"a,b"') given right after a bare --connections stays the query.
+     */
     private static String[] pair(String text) {
         String[] p = text.split(",", -1);
-        if (p.length != 2 || p[0].isBlank() || p[1].isBlank()) return null;
-        return new String[] {p[0].strip(), p[1].strip()};
+        if (p.length != 2) return null;
+        String from = p[0].strip(), to = p[1].strip();
+        return FIELD_NAME.matcher(from).matches() && FIELD_NAME.matcher(to).matches() ? new String[] {from, to} : null;
     }
+
+    /** What a flow field's name (or alias) can look like: src, dest_qp, nccl.rank. */
+    private static final Pattern FIELD_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_.]*");
 
     private static FieldDef field(String name, String option) {
         FieldDef f = FlowSchema.userField(name);
