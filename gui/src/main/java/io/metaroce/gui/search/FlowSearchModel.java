@@ -84,14 +84,21 @@ public final class FlowSearchModel {
     private int generation;
     /** The query whose flows {@link #hits()} shows (what "extract all" extracts), null before the first search. */
     private String shownQuery;
+    private final int graphPairs;
 
     /**
      * @param lastIndex where the last index directory is remembered
      * @param fx runs a task on the JavaFX thread ({@code Platform::runLater})
      */
     public FlowSearchModel(LastIndex lastIndex, Executor fx) {
+        this(lastIndex, fx, GRAPH_PAIRS);
+    }
+
+    /** With another cap on the Connections graph's pairs (a test reaches the cap on a small index). */
+    FlowSearchModel(LastIndex lastIndex, Executor fx, int graphPairs) {
         this.lastIndex = lastIndex;
         this.fx = fx;
+        this.graphPairs = graphPairs;
         indexDir.set(lastIndex.load());
         query.addListener((o, a, text) -> queryError.set(check(text)));
     }
@@ -185,15 +192,15 @@ public final class FlowSearchModel {
         }
         FieldDef src = FlowSchema.field(FlowSchema.SRC), dst = FlowSchema.field(FlowSchema.DST);
         run(text, index -> {
-            List<Connection> pairs = index.connections(src, dst, List.of(counter, retx), GRAPH_PAIRS + 1, FlowQueryParser.parse(text));
-            boolean capped = pairs.size() > GRAPH_PAIRS;
+            List<Connection> pairs = index.connections(src, dst, List.of(counter, retx), graphPairs + 1, FlowQueryParser.parse(text));
+            boolean capped = pairs.size() > graphPairs;
             List<ConnectionRow> rows = new ArrayList<>();
-            for (Connection c : pairs.subList(0, Math.min(GRAPH_PAIRS, pairs.size()))) rows.add(ConnectionRow.of(c));
+            for (Connection c : pairs.subList(0, Math.min(graphPairs, pairs.size()))) rows.add(ConnectionRow.of(c));
             return () -> {
                 connectionsQuery = text;
                 connectionsCounter = counter.name();
                 connections.setAll(rows);
-                String note = capped ? "the top " + GRAPH_PAIRS + " host pairs by " + counter.name() + " (more match: narrow the query)"
+                String note = capped ? "the top " + graphPairs + " host pairs by " + counter.name() + " (more match: narrow the query)"
                         : rows.size() + " host pair" + (rows.size() == 1 ? "" : "s") + " by " + counter.name();
                 connectionsNote.set(note);
                 status.set("Connections: " + note);

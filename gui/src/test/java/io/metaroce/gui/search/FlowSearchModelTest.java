@@ -146,6 +146,20 @@ class FlowSearchModelTest {
         await(m);
         assertTrue(m.connections().stream().anyMatch(r -> r.retransmitted() > 0));
         assertTrue(m.connections().stream().anyMatch(r -> r.retransmitted() == 0));
+
+        // The graph's cap: at exactly as many pairs as there are, all drawn and no "more" note; one fewer, the top
+        // ones drawn, in the same order, and the note says more match.
+        List<ConnectionRow> all = List.copyOf(m.connections());
+        for (int cap : new int[] {all.size(), all.size() - 1}) {
+            FlowSearchModel capped = new FlowSearchModel(new LastIndex(config.resolve("flow-index")), Runnable::run, cap);
+            capped.indexDirProperty().set(SampleIndex.get().index);
+            capped.connections("packets");
+            await(capped);
+            assertEquals(all.subList(0, cap), capped.connections(), "cap " + cap);
+            String note = capped.connectionsNoteProperty().get();
+            if (cap == all.size()) assertEquals(cap + " host pairs by packets", note);
+            else assertEquals("the top " + cap + " host pairs by packets (more match: narrow the query)", note);
+        }
     }
 
     @Test
