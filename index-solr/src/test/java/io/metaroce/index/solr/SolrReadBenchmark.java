@@ -72,6 +72,61 @@ class SolrReadBenchmark {
   }
 
   /**
+   * {@code search --connections} on Solr (nested terms facets) against {@code --top} (one terms facet) on the same
+   * collection: {@code -Dmetaroce.bench.captures} captures (default 100) of 1,000 synthetic flows each; interleaved
+   * rounds of top-10 {@code src} by {@code bytes}, the top 10 {@code src,dst} pairs by {@code bytes} and the top 10
+   * {@code src,dest_qp} pairs by {@code naks} (many more pairs), over every flow and over {@code naks:[1 TO *]}.
+   * Prints p50 and p95 of each (docs/benchmarks.md, "Thirty-third session").
+   */
+  @Test
+  void connectionsAgainstTop(MiniSolrCloud cloud) throws Exception {
+    int rounds = Integer.getInteger("metaroce.bench.reads"), captures = Integer.getInteger("metaroce.bench.captures", 100);
+    SolrTarget target = SolrTarget.parse(cloud.allNodeUrls(), "connbench");
+    try (SolrFlowIndex index = SolrFlowIndex.open(target, 2, 2)) {
+      for (int c = 0; c < captures; c++) {
+        var cap = SyntheticFlows.capture(c, 1_000, 7);
+        index.addCapture(cap.capture(), cap.documents());
+      }
+      var src = FlowSchema.field("src");
+      var dst = FlowSchema.field("dst");
+      var qp = FlowSchema.field("dest_qp");
+      var bytes = FlowSchema.field("bytes");
+      var naks = FlowSchema.field("naks");
+      FlowQuery all = new FlowQuery.MatchAll(), some = FlowQueryParser.parse("naks:[1 TO *]");
+      List<String> names = new ArrayList<>();
+      List<Read> reads = new ArrayList<>();
+      for (FlowQuery q : List.of(all, some)) {
+        String over = q == all ? " (all flows)" : " (naks:[1 TO *])";
+        names.add("top src by bytes" + over);
+        reads.add(() -> index.top(src, bytes, 10, q));
+        names.add("connections src,dst by bytes" + over);
+        reads.add(() -> index.connections(src, dst, List.of(bytes), 10, q));
+        names.add("connections src,dest_qp by naks" + over);
+        reads.add(() -> index.connections(src, qp, List.of(naks), 10, q));
+      }
+      System.out.printf("solr connections bench: %d captures, %d flows, %d with NAKs, %d src,dest_qp pairs; load %s%n", captures,
+          index.search(all, FlowSort.DEFAULT, 0).total(), index.search(some, FlowSort.DEFAULT, 0).total(),
+          index.connections(src, qp, List.of(naks), 1_000_000, all).size(), loadavg());
+      List<List<Double>> ms = new ArrayList<>();
+      for (int i = 0; i < names.size(); i++) ms.add(new ArrayList<>());
+      for (int r = -rounds; r < rounds; r++) {   // as many rounds first as warm-up, not counted
+        for (int k = 0; k < names.size(); k++) {
+          int i = (k + Math.floorMod(r, names.size())) % names.size();
+          long t = System.nanoTime();
+          reads.get(i).run();
+          if (r >= 0) ms.get(i).add((System.nanoTime() - t) / 1e6);
+        }
+      }
+      for (int i = 0; i < names.size(); i++) {
+        double[] v = ms.get(i).stream().mapToDouble(Double::doubleValue).toArray();
+        System.out.printf("solr connections bench: %s: p50 %.2f ms, p95 %.2f ms (%d runs)%n", names.get(i),
+            SolrIndexBenchmark.pct(v, 50), SolrIndexBenchmark.pct(v, 95), v.length);
+      }
+      System.out.printf("solr connections bench: load %s%n", loadavg());
+    }
+  }
+
+  /**
    * Rounds of: search plain, search first, top plain, top first, and the orphans' request alone (the order turning each
    * round); then p50/p95.
    */
