@@ -226,6 +226,12 @@ class PacketListTest extends GuiTestBase {
             String want = f < n ? before[f] : TimeFormat.seconds(ix.timeNanos(f) - ix.timeNanos(f < m ? n : m));
             assertEquals(want, cell(robot, f, "Time"), "#" + f);
         }
+        // The field tree's Frame section says the same (Wireshark's frame.time_relative line).
+        robot.interact(() -> ctx.select(n + 5));
+        List<String> frameLines = window.detail().tree().getRoot().getChildren().getFirst().getChildren().stream().map(i -> i.getValue().text()).toList();
+        assertTrue(frameLines.contains("[Time since reference or first frame: " + TimeFormat.seconds(ix.timeNanos(n + 5) - ix.timeNanos(n)) + " seconds]"), frameLines.toString());
+        robot.interact(() -> ctx.select(n));
+        assertEquals("[This is a Time Reference frame]", window.detail().tree().getRoot().getChildren().getFirst().getChildren().getFirst().getValue().text());
         // Delta and absolute times do not change, but for *REF*.
         menuItem(robot, "time-delta");
         assertEquals(TimeFormat.seconds(ix.timeNanos(n + 1) - ix.timeNanos(n)), cell(robot, n + 1, "Time"));
