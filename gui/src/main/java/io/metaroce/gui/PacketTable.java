@@ -136,26 +136,18 @@ final class PacketTable extends BorderPane {
         return timeFormat.get().format(t, ix.timeNanos(ref == 0 ? 1 : ref), ix.timeNanos(frame > 1 ? frame - 1 : 1));
     }
 
-    /** The frames of the selected rows, in display order (Edit > Copy, Mark). */
+    /** The frames of the selected rows, in display order whatever order they were picked in (Edit > Copy, Mark). */
     int[] selectedFrames() {
-        var rows = table.getSelectionModel().getSelectedIndices();
-        int[] out = new int[rows.size()];
+        var picked = table.getSelectionModel().getSelectedIndices();
+        int[] rows = new int[picked.size()];
         int n = 0;
-        for (Integer r : rows) if (r != null && r >= 0 && r < table.getItems().size()) out[n++] = table.getItems().get(r);
-        out = java.util.Arrays.copyOf(out, n);
-        if (n > 1) {
-            // Display order, whatever order the user picked them in.
-            int[] byRow = new int[n];
-            for (int i = 0; i < n; i++) byRow[i] = window.view().rowOf(out[i]);
-            Integer[] order = new Integer[n];
-            for (int i = 0; i < n; i++) order[i] = i;
-            java.util.Arrays.sort(order, (x, y) -> Integer.compare(byRow[x], byRow[y]));
-            int[] sorted = new int[n];
-            for (int i = 0; i < n; i++) sorted[i] = out[order[i]];
-            out = sorted;
-        }
-        if (n == 0 && ctx.selectedFrame() != 0) out = new int[] {ctx.selectedFrame()};
-        return out;
+        for (Integer r : picked) if (r != null && r >= 0 && r < table.getItems().size()) rows[n++] = r;
+        if (n == 0) return ctx.selectedFrame() == 0 ? new int[0] : new int[] {ctx.selectedFrame()};
+        rows = java.util.Arrays.copyOf(rows, n);
+        java.util.Arrays.sort(rows);        // the window's rows are in display order
+        int[] frames = new int[n];
+        for (int i = 0; i < n; i++) frames[i] = table.getItems().get(rows[i]);
+        return frames;
     }
 
     /** The titles of the columns shown, in their order on screen (the column chooser hides some). */

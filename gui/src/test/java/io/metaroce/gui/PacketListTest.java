@@ -131,14 +131,14 @@ class PacketListTest extends GuiTestBase {
         open(robot, "rocev2-gbn-loss");
         TableView<Integer> t = table(robot);
         robot.interact(() -> t.getColumns().get(5).setVisible(false));     // QP: hidden columns are not copied
-        robot.clickOn(row(robot, 3));
-        robot.interact(() -> t.getSelectionModel().select(t.getItems().indexOf(5)));   // as Ctrl+click adds a row
-        Fx.until("two rows", () -> t.getSelectionModel().getSelectedItems().size() == 2 && ctx.selectedFrame() == 5);
+        robot.clickOn(row(robot, 5));
+        robot.interact(() -> t.getSelectionModel().select(t.getItems().indexOf(3)));   // as Ctrl+click adds a row
+        Fx.until("two rows", () -> t.getSelectionModel().getSelectedItems().size() == 2 && ctx.selectedFrame() == 3);
         List<String> cols = t.getVisibleLeafColumns().stream().map(TableColumn::getText).toList();
         assertFalse(cols.contains("QP"));
         StringBuilder text = new StringBuilder(String.join("\t", cols)).append('\n'), csv = new StringBuilder();
         csv.append('"').append(String.join("\",\"", cols)).append("\"\n");
-        for (int f : new int[] {3, 5}) {
+        for (int f : new int[] {3, 5}) {       // in display order, whatever order they were picked in
             List<String> cells = cols.stream().map(c -> cell(robot, f, c)).toList();
             text.append(String.join("\t", cells)).append('\n');
             csv.append('"').append(String.join("\",\"", cells.stream().map(c -> c.replace("\"", "\"\"")).toList())).append("\"\n");
@@ -210,7 +210,7 @@ class PacketListTest extends GuiTestBase {
     void aTimeReferenceReadsRefAndLaterRelativeTimesCountFromIt(FxRobot robot) {
         open(robot, "rocev2-gbn-loss");
         FrameIndex ix = ctx.capture().index();
-        int n = 50, m = 80, frames = ctx.capture().frames();
+        int n = 50, m = 80, frames = m + 20;      // the frames before, between and after the two references
         String[] before = new String[frames + 1];
         for (int f = 1; f <= frames; f++) before[f] = cell(robot, f, "Time");
         robot.clickOn(row(robot, 1));
