@@ -152,7 +152,7 @@ class PacketListTest extends GuiTestBase {
     }
 
     @Test
-    void markedPacketsAreBlackWalkedByNextMarkExportedAloneAndForgottenOnOpen(FxRobot robot) throws Exception {
+    void markedPacketsAreBlackWalkedByNextMarkExportedAloneAndForgottenOnClose(FxRobot robot) throws Exception {
         open(robot, "rocev2-gbn-loss");
         int[] marks = {7, 20, 41};
         robot.clickOn(row(robot, 1));
