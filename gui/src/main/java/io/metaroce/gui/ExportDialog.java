@@ -32,6 +32,7 @@ final class ExportDialog {
                 case ALL -> "All packets";
                 case DISPLAYED -> "Displayed packets";
                 case SELECTED -> "Selected packet only";
+                case MARKED -> "Marked packets only";
                 case FLOW -> "The selected packet's QP flow" + (flow == null ? "" : " " + flow);
             } + (n >= 0 ? " (" + n + ")" : ""));
             b.setId("export-" + r.name().toLowerCase());
@@ -59,10 +60,11 @@ final class ExportDialog {
         OpenCapture c = ctx.capture();
         FrameView view = ctx.view();
         int selected = ctx.selectedFrame();
+        int[] marked = ctx.markedFrames();
         var session = ctx.analysis();
         Thread.ofPlatform().daemon().name("metaroce-gui-export").start(() -> {
             try {
-                int[] frames = PacketExport.frames(c, view, selected, session, range);
+                int[] frames = PacketExport.frames(c, view, selected, marked, session, range);
                 int n = PacketExport.write(c.index(), frames, out);
                 Platform.runLater(() -> ctx.status("Exported " + n + " packets to " + out));
             } catch (IOException | RuntimeException e) {

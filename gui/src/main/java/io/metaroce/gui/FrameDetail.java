@@ -43,6 +43,10 @@ final class FrameDetail extends SplitPane {
         hex.setOnByteClicked(this::selectByte);
         ctx.selectedFrameProperty().addListener((o, a, f) -> show(f.intValue()));
         ctx.analysisProperty().addListener((o, a, s) -> show(ctx.selectedFrame()));
+        // A time reference set or unset changes the selected frame's "Time since reference" line.
+        ctx.marksProperty().addListener((o, a, b) -> {
+            if (ctx.timeReferenceOf(shown) != shownReference || ctx.isTimeReference(shown) != shownIsReference) show(shown);
+        });
         ContextMenu menu = new ContextMenu();
         MenuItem apply = new MenuItem("Apply as Filter");
         apply.setId("tree-apply-filter");
@@ -80,11 +84,40 @@ final class FrameDetail extends SplitPane {
         Dissection d = dec.decode(frame);
         TreeItem<TreeEntry> root = FieldTreeModel.build(d, dec.fields());
         root.setExpanded(true);
+        root.getChildren().getFirst().getChildren().addAll(timeLines(c.index(), frame));
         tree.setRoot(root);
         hex.show(c.index().bytes(frame));
     }
 
     int shownFrame() { return shown; }
+
+    /** The time reference the shown frame's lines count from, and whether it is one (to redraw when they change). */
+    private int shownReference;
+    private boolean shownIsReference;
+
+    /**
+     * The times of Wireshark's Frame section, under the frame's summary line: arrival, delta from the previous
+     * captured frame, and the time since the latest time reference at or before it or the first frame (Wireshark's
+     * frame.time_relative; the filter field of that name counts from the first frame, so these lines offer no filter).
+     */
+    private List<TreeItem<TreeEntry>> timeLines(io.metaroce.dissector.FrameIndex ix, int frame) {
+        long t = ix.timeNanos(frame);
+        int ref = ctx.timeReferenceOf(frame);
+        shownReference = ref;
+        shownIsReference = ctx.isTimeReference(frame);
+        List<TreeItem<TreeEntry>> out = new ArrayList<>();
+        if (shownIsReference) out.add(line("[This is a Time Reference frame]", "Edit > Set/Unset Time Reference (Ctrl+T)"));
+        out.add(line("Arrival Time: " + TimeFormat.ABSOLUTE.format(t, 0, 0) + " UTC", "frame.time_epoch"));
+        out.add(line("[Time delta from previous captured frame: " + TimeFormat.seconds(t - ix.timeNanos(frame > 1 ? frame - 1 : 1))
+                + " seconds]", "frame.time_delta"));
+        out.add(line("[Time since reference or first frame: " + TimeFormat.seconds(t - ix.timeNanos(ref == 0 ? 1 : ref))
+                + " seconds]", "frame.time_relative, counted from the latest time reference at or before this frame"));
+        return out;
+    }
+
+    private static TreeItem<TreeEntry> line(String text, String tooltip) {
+        return new TreeItem<>(new TreeEntry(text, null, null, -1, 0, tooltip, null));
+    }
 
     /** Selects the deepest tree line whose bytes hold byte b (a field before its layer, the layer before data). */
     void selectByte(int b) {

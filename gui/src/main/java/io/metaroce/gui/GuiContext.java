@@ -77,6 +77,13 @@ public final class GuiContext {
      * the Flow Graph colour their rows by them, and recolour when the dialog saves new ones.
      */
     private final ReadOnlyObjectWrapper<ColoringRules> coloringRules = new ReadOnlyObjectWrapper<>(this, "coloringRules", ColoringRules.defaults());
+    /**
+     * Edit > Mark Packet and Set Time Reference: the marked and the reference frames of the open capture, a bit per
+     * frame number (at most 128 KB each at 1 M frames; nothing in per-frame objects), cleared when it closes.
+     * {@link #marksProperty()} counts their changes, so that the packet list repaints and the menus update.
+     */
+    private final java.util.BitSet marked = new java.util.BitSet(), timeRefs = new java.util.BitSet();
+    private final ReadOnlyIntegerWrapper marks = new ReadOnlyIntegerWrapper(this, "marks", 0);
     private Consumer<String> errorSink = message -> Dialogs.error(null, "MetaRoCE Analyzer", message);
 
     /** Work running in the background (load, analysis, filter), so that cancel() and a new open() can stop it. */
@@ -167,6 +174,76 @@ public final class GuiContext {
         if (c == null || frame < 1 || frame > c.frames() || view.get().rowOf(frame) < 0) return false;
         selectedFrame.set(frame);
         return true;
+    }
+
+    // ------------------------------------------------------------------ marks and time references
+
+    /** Changes whenever a mark or a time reference is set or cleared. */
+    public ReadOnlyIntegerProperty marksProperty() { return marks.getReadOnlyProperty(); }
+
+    public boolean isMarked(int frame) { return frame > 0 && marked.get(frame); }
+
+    /** The number of marked frames (Export Specified Packets' "Marked packets only"). */
+    public int markedCount() { return marked.cardinality(); }
+
+    /** The marked frames in capture order (a copy: an export reads it off the UI thread). */
+    public int[] markedFrames() { return marked.stream().toArray(); }
+
+    /** Marks or unmarks these frames. */
+    public void setMarked(int[] frames, boolean on) {
+        for (int f : frames) if (f > 0) marked.set(f, on);
+        marks.set(marks.get() + 1);
+    }
+
+    /** Marks or unmarks every frame the packet list shows (Mark/Unmark All Displayed). */
+    public void setMarkedDisplayed(boolean on) {
+        FrameView v = view.get();
+        if (v.isAll()) marked.set(1, v.size() + 1, on);
+        else for (int r = 0; r < v.size(); r++) marked.set(v.frameAt(r), on);
+        marks.set(marks.get() + 1);
+    }
+
+    public boolean isTimeReference(int frame) { return frame > 0 && timeRefs.get(frame); }
+
+    /** Sets or unsets frame as a time reference (Set/Unset Time Reference). */
+    public void toggleTimeReference(int frame) {
+        if (frame <= 0) return;
+        timeRefs.flip(frame);
+        marks.set(marks.get() + 1);
+    }
+
+    public void clearTimeReferences() {
+        timeRefs.clear();
+        marks.set(marks.get() + 1);
+    }
+
+    public boolean hasTimeReferences() { return !timeRefs.isEmpty(); }
+
+    /**
+     * The reference a frame's relative time counts from, as Wireshark's frame.time_relative: the latest time
+     * reference at or before it in capture order, else 0 (the first frame).
+     */
+    public int timeReferenceOf(int frame) { return frame <= 0 ? 0 : Math.max(0, timeRefs.previousSetBit(frame)); }
+
+    /**
+     * Selects the next (previous) shown frame after (before) the selected one that is marked, or a time reference,
+     * wrapping at the end as Wireshark's Next Mark does. Returns the frame selected, 0 when there is none.
+     */
+    public int selectNext(boolean timeReference, boolean forward) {
+        java.util.BitSet set = timeReference ? timeRefs : marked;
+        FrameView v = view.get();
+        int n = v.size();
+        if (set.isEmpty() || n == 0) return 0;
+        int sel = selectedFrame.get();
+        int start = sel == 0 ? (forward ? -1 : n) : v.rowOf(sel);
+        for (int k = 1; k <= n; k++) {
+            int f = v.frameAt(Math.floorMod(start + (forward ? k : -k), n));
+            if (set.get(f)) {
+                select(f);
+                return f;
+            }
+        }
+        return 0;
     }
 
     // ------------------------------------------------------------------ opening
@@ -542,6 +619,9 @@ public final class GuiContext {
         requestedFilter = "";
         if (first != null && first != c) Platform.runLater(first::close);
         live = null;
+        marked.clear();
+        timeRefs.clear();
+        marks.set(marks.get() + 1);
         capture.set(null);
         analysis.set(null);
         view.set(FrameView.EMPTY);

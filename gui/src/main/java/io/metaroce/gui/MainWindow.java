@@ -46,6 +46,7 @@ public final class MainWindow {
     private final Menu graphs = new Menu("Graphs");
     private final Path coloringFile;
     private final CaptureToolbar captureBar;
+    private final EditActions edit;
     /** Where Flow Search remembers the index directory searched last (beside the recent files). */
     private final Path flowIndexStore;
 
@@ -69,6 +70,7 @@ public final class MainWindow {
         };
         detail.onFilter(applyFilter, filterBar::prepare);
         PacketListMenu.install(packets.table(), ctx, applyFilter, filterBar::prepare);
+        edit = new EditActions(ctx, packets, detail);
 
         banner.setId("banner");
         banner.setWrapText(true);
@@ -112,6 +114,8 @@ public final class MainWindow {
     FilterBar filterBar() { return filterBar; }
 
     CaptureToolbar captureBar() { return captureBar; }
+
+    EditActions edit() { return edit; }
 
     Menu statisticsMenu() { return statistics; }
 
@@ -176,7 +180,7 @@ public final class MainWindow {
             mi.setOnAction(e -> w.open(ctx));
             (w.place() == GuiWindow.Place.STATISTICS ? statistics : graphs).getItems().add(mi);
         }
-        return new MenuBar(file, new Menu("Edit"), view, go, statistics, graphs);
+        return new MenuBar(file, edit.menu(), view, go, statistics, graphs);
     }
 
     /** Go > Flow Search: the flow index; a hit's packets open here, through open() (recent files) and a filter. */

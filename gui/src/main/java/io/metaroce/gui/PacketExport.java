@@ -13,13 +13,13 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * Export Specified Packets: which frames (all, those displayed, the selected one, the selected packet's flow) and
- * writing them to a pcapng file with the capture module's writer, bytes, times, lengths and comments as read. One
- * interface per link type and FCS length met (nanosecond resolution).
+ * Export Specified Packets: which frames (all, those displayed, the selected one, the marked ones, the selected
+ * packet's flow) and writing them to a pcapng file with the capture module's writer, bytes, times, lengths and
+ * comments as read. One interface per link type and FCS length met (nanosecond resolution).
  */
 final class PacketExport {
     /** Wireshark's "Packet Range" choices. */
-    enum Range { ALL, DISPLAYED, SELECTED, FLOW }
+    enum Range { ALL, DISPLAYED, SELECTED, MARKED, FLOW }
 
     private PacketExport() { }
 
@@ -27,11 +27,14 @@ final class PacketExport {
     static int[] frames(GuiContext ctx, Range r) {
         OpenCapture c = ctx.capture();
         if (c == null) return new int[0];
-        return frames(c, ctx.view(), ctx.selectedFrame(), ctx.analysis(), r);
+        return frames(c, ctx.view(), ctx.selectedFrame(), r == Range.MARKED ? ctx.markedFrames() : null, ctx.analysis(), r);
     }
 
-    /** As above from values read on the UI thread, so that it can run elsewhere (a flow is a filter pass). */
-    static int[] frames(OpenCapture c, FrameView view, int selected, AnalysisSession s, Range r) {
+    /**
+     * As above from values read on the UI thread, so that it can run elsewhere (a flow is a filter pass); marked:
+     * the marked frames in capture order (read only for {@link Range#MARKED}).
+     */
+    static int[] frames(OpenCapture c, FrameView view, int selected, int[] marked, AnalysisSession s, Range r) {
         return switch (r) {
             case ALL -> FrameView.all(c.frames()).toArray();
             case DISPLAYED -> {
@@ -40,6 +43,7 @@ final class PacketExport {
                 yield f;
             }
             case SELECTED -> selected == 0 ? new int[0] : new int[] {selected};
+            case MARKED -> marked;
             case FLOW -> flowOf(c, s, selected);
         };
     }

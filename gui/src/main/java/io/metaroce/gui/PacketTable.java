@@ -45,7 +45,8 @@ final class PacketTable extends BorderPane {
         table.setId("packet-list");
         table.setFixedCellSize(22);
         table.setTableMenuButtonVisible(true);          // Wireshark's column chooser: show or hide any column
-        table.getSelectionModel().setSelectionMode(SelectionMode.SINGLE);
+        // Several rows for Edit > Copy and Mark (Shift/Ctrl+click); the selected frame is the one clicked last.
+        table.getSelectionModel().setSelectionMode(SelectionMode.MULTIPLE);
         table.setPlaceholder(new javafx.scene.control.Label("No capture open: File > Open, or drop a file here"));
         table.getColumns().add(column("No.", 70, f -> Integer.toString(f)));
         table.getColumns().add(column("Time", 120, this::time));
@@ -95,6 +96,7 @@ final class PacketTable extends BorderPane {
             table.refresh();
         });
         timeFormat.addListener((o, a, b) -> table.refresh());
+        ctx.marksProperty().addListener((o, a, b) -> table.refresh());
     }
 
     TableView<Integer> table() { return table; }
@@ -122,10 +124,37 @@ final class PacketTable extends BorderPane {
 
     private String text(int frame, int col) { return cache == null ? "" : cache.row(frame).text()[col]; }
 
+    /**
+     * A time reference reads *REF* in every format; the relative format counts from the latest reference at or
+     * before the frame (Wireshark's frame.time_relative), the others are unchanged.
+     */
     private String time(int frame) {
+        if (ctx.isTimeReference(frame)) return "*REF*";
         FrameIndex ix = ctx.capture().index();
         long t = ix.timeNanos(frame);
-        return timeFormat.get().format(t, ix.timeNanos(1), ix.timeNanos(frame > 1 ? frame - 1 : 1));
+        int ref = ctx.timeReferenceOf(frame);
+        return timeFormat.get().format(t, ix.timeNanos(ref == 0 ? 1 : ref), ix.timeNanos(frame > 1 ? frame - 1 : 1));
+    }
+
+    /** The frames of the selected rows, in display order whatever order they were picked in (Edit > Copy, Mark). */
+    int[] selectedFrames() {
+        var picked = table.getSelectionModel().getSelectedIndices();
+        int[] rows = new int[picked.size()];
+        int n = 0;
+        for (Integer r : picked) if (r != null && r >= 0 && r < table.getItems().size()) rows[n++] = r;
+        if (n == 0) return ctx.selectedFrame() == 0 ? new int[0] : new int[] {ctx.selectedFrame()};
+        rows = java.util.Arrays.copyOf(rows, n);
+        java.util.Arrays.sort(rows);        // the window's rows are in display order
+        int[] frames = new int[n];
+        for (int i = 0; i < n; i++) frames[i] = table.getItems().get(rows[i]);
+        return frames;
+    }
+
+    /** The titles of the columns shown, in their order on screen (the column chooser hides some). */
+    java.util.List<String> visibleColumns() {
+        java.util.List<String> out = new java.util.ArrayList<>();
+        for (TableColumn<Integer, ?> c : table.getVisibleLeafColumns()) out.add(c.getText());
+        return out;
     }
 
     /** The text a cell of this frame shows (tests and the copy action). */
@@ -266,7 +295,9 @@ final class PacketTable extends BorderPane {
             if (row < 0) return;
             if (!window.holds(row)) install(RowWindow.around(window.view(), row));
             int r = row - window.base();
-            table.getSelectionModel().clearAndSelect(r);
+            // A row the user just added to the selection (Ctrl/Shift+click) keeps the others selected.
+            var sm = table.getSelectionModel();
+            if (sm.getSelectedIndex() != r || !sm.isSelected(r)) sm.clearAndSelect(r);
             if (!visible(r)) table.scrollTo(Math.max(0, r - 3));
         } finally {
             syncing = false;
@@ -296,7 +327,12 @@ final class PacketTable extends BorderPane {
         PacketSorter.sort(ctx, c.getText(), descending);
     }
 
-    /** A row coloured by the first matching coloring rule; the selected row shows the selection colour instead. */
+    static final String MARKED_STYLE = "-fx-background-color: #000000; -fx-text-background-color: #ffffff;";
+
+    /**
+     * A row coloured by the first matching coloring rule, a marked one black with white text; the selected row
+     * shows the selection colour instead.
+     */
     private final class ColoredRow extends TableRow<Integer> {
         @Override
         protected void updateItem(Integer frame, boolean empty) {
@@ -314,6 +350,10 @@ final class PacketTable extends BorderPane {
             Integer frame = getItem();
             if (isEmpty() || frame == null || cache == null || rules == null || isSelected()) {
                 setStyle("");
+                return;
+            }
+            if (ctx.isMarked(frame)) {      // Wireshark draws a marked packet so, over the coloring rules
+                setStyle(MARKED_STYLE);
                 return;
             }
             int rule = cache.row(frame).colorRule();

@@ -115,7 +115,9 @@ class FrameDetailTest extends GuiTestBase {
 
     /** The tree's context menu item (its popup does not open under the headless Monocle robot: fire the item). */
     private static void contextItem(FxRobot robot, TreeView<TreeEntry> tree, String id) {
-        var item = tree.getContextMenu().getItems().stream().filter(i -> id.equals(i.getId())).findFirst().orElseThrow();
+        var items = new ArrayList<javafx.scene.control.MenuItem>(tree.getContextMenu().getItems());
+        for (var i : tree.getContextMenu().getItems()) if (i instanceof javafx.scene.control.Menu sub) items.addAll(sub.getItems());   // Copy >
+        var item = items.stream().filter(i -> id.equals(i.getId())).findFirst().orElseThrow();
         robot.interact(item::fire);
     }
 
@@ -161,5 +163,51 @@ class FrameDetailTest extends GuiTestBase {
         contextItem(robot, tree, "tree-prepare-filter");
         assertEquals("bth.psn == 4031588", window.filterBar().editor().getText());
         assertEquals("ip.dst == 10.0.0.1", ctx.appliedFilterProperty().get());
+    }
+
+    @Test
+    void copyGivesTheFieldNameValueFilterVisibleLinesAndTheFramesBytes(FxRobot robot) {
+        open(robot, "conformance-violations");
+        robot.interact(() -> ctx.select(BAD_ICRC));
+        TreeView<TreeEntry> tree = window.detail().tree();
+        TreeItem<TreeEntry> psn = field(tree, "bth.psn");
+        robot.interact(() -> tree.getSelectionModel().select(psn));
+        contextItem(robot, tree, "tree-copy-field-name");
+        assertEquals("bth.psn", copied(robot));
+        contextItem(robot, tree, "tree-copy-value");
+        assertEquals("4031588", copied(robot));
+        menuItem(robot, "edit-copy-filter");
+        String filter = copied(robot);
+        contextItem(robot, tree, "tree-prepare-filter");
+        assertEquals(window.filterBar().editor().getText(), filter, "As Filter copies what Prepare as Filter prepares");
+        // All Visible Items: a line per line shown, a level deeper four spaces further in.
+        robot.interact(() -> psn.getParent().setExpanded(true));
+        contextItem(robot, tree, "tree-copy-visible");
+        List<String> lines = copied(robot).lines().toList();
+        assertEquals(tree.getExpandedItemCount(), lines.size());
+        assertEquals(tree.getRoot().getChildren().getFirst().getValue().text(), lines.getFirst());
+        assertTrue(lines.contains("    Packet sequence number: 4031588"), lines.toString());
+        // The bytes: tshark -x's layout (dissect -x prints the same lines: HexDumpLines), and the hex digits alone.
+        byte[] bytes = ctx.capture().index().bytes(BAD_ICRC);
+        menuItem(robot, "edit-copy-hex-dump");
+        assertEquals(tsharkHex(bytes), copied(robot));
+        var stream = window.detail().hex().getContextMenu().getItems().stream().filter(i -> "hex-copy-stream".equals(i.getId())).findFirst().orElseThrow();
+        robot.interact(stream::fire);
+        StringBuilder hex = new StringBuilder();
+        for (byte b : bytes) hex.append(String.format("%02x", b & 0xFF));
+        assertEquals(hex.toString(), copied(robot));
+    }
+
+    /** tshark -x's lines for these bytes: offset, two spaces, the bytes, three spaces, the printable ASCII. */
+    private static String tsharkHex(byte[] b) {
+        StringBuilder s = new StringBuilder();
+        for (int at = 0; at < b.length; at += 16) {
+            s.append(String.format("%04x ", at));
+            for (int i = at; i < at + 16; i++) s.append(i < b.length ? String.format(" %02x", b[i] & 0xFF) : "   ");
+            s.append("   ");
+            for (int i = at; i < Math.min(b.length, at + 16); i++) s.append(b[i] >= 0x20 && b[i] < 0x7F ? (char) b[i] : '.');
+            s.append('\n');
+        }
+        return s.toString();
     }
 }

@@ -124,4 +124,12 @@ public abstract class GuiTestBase {
     String cell(FxRobot robot, int frame, String column) {
         return WaitForAsyncUtils.waitFor(WaitForAsyncUtils.asyncFx(() -> window.packets().cellText(frame, column)));
     }
+
+    /** The clipboard's text after the FX events queued so far (Edit > Copy), checked against what the action copied. */
+    String copied(FxRobot robot) {
+        String[] out = new String[1];
+        robot.interact(() -> out[0] = javafx.scene.input.Clipboard.getSystemClipboard().getString());
+        assertEquals(window.edit().lastCopied(), out[0], "the clipboard holds what was copied");
+        return out[0];
+    }
 }

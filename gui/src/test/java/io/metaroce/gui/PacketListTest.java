@@ -1,18 +1,26 @@
 package io.metaroce.gui;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.metaroce.capture.CaptureFiles;
+import io.metaroce.capture.PacketSource;
 import io.metaroce.dissector.FrameIndex;
+import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import javafx.scene.control.TableCell;
 import javafx.scene.control.TableColumn;
+import javafx.scene.control.TableRow;
 import javafx.scene.control.TableView;
 import org.junit.jupiter.api.Test;
 import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.Start;
+import javafx.scene.input.KeyCode;
+import javafx.scene.paint.Color;
 import javafx.stage.Stage;
 
 /** The packet list on samples with known truth: verdicts in Info, click to select, time formats, sorting, columns. */
@@ -108,5 +116,139 @@ class PacketListTest extends GuiTestBase {
                 .match(org.testfx.matcher.control.LabeledMatchers.hasText("QP")).query();
         robot.clickOn(item);
         Fx.until("QP hidden", () -> !t.getColumns().get(5).isVisible());
+    }
+
+    /** Presses a key combination as a user does (the menu's accelerator handles it), then releases it. */
+    private static void keys(FxRobot robot, KeyCode... codes) {
+        robot.press(codes);
+        KeyCode[] reversed = new KeyCode[codes.length];
+        for (int i = 0; i < codes.length; i++) reversed[i] = codes[codes.length - 1 - i];
+        robot.release(reversed);
+    }
+
+    @Test
+    void copySummaryAsTextOrCsvHoldsTheSelectedRowsVisibleColumns(FxRobot robot) {
+        open(robot, "rocev2-gbn-loss");
+        TableView<Integer> t = table(robot);
+        robot.interact(() -> t.getColumns().get(5).setVisible(false));     // QP: hidden columns are not copied
+        robot.clickOn(row(robot, 5));
+        robot.interact(() -> t.getSelectionModel().select(t.getItems().indexOf(3)));   // as Ctrl+click adds a row
+        Fx.until("two rows", () -> t.getSelectionModel().getSelectedItems().size() == 2 && ctx.selectedFrame() == 3);
+        List<String> cols = t.getVisibleLeafColumns().stream().map(TableColumn::getText).toList();
+        assertFalse(cols.contains("QP"));
+        StringBuilder text = new StringBuilder(String.join("\t", cols)).append('\n'), csv = new StringBuilder();
+        csv.append('"').append(String.join("\",\"", cols)).append("\"\n");
+        for (int f : new int[] {3, 5}) {       // in display order, whatever order they were picked in
+            List<String> cells = cols.stream().map(c -> cell(robot, f, c)).toList();
+            text.append(String.join("\t", cells)).append('\n');
+            csv.append('"').append(String.join("\",\"", cells.stream().map(c -> c.replace("\"", "\"\"")).toList())).append("\"\n");
+        }
+        keys(robot, KeyCode.CONTROL, KeyCode.SHIFT, KeyCode.C);       // Edit > Copy > Summary as Text
+        assertEquals(text.toString(), copied(robot));
+        menuItem(robot, "edit-copy-csv");
+        assertEquals(csv.toString(), copied(robot));
+        keys(robot, KeyCode.CONTROL, KeyCode.C);                      // Ctrl+C in the list: the same text
+        assertEquals(text.toString(), copied(robot));
+    }
+
+    @Test
+    void markedPacketsAreBlackWalkedByNextMarkExportedAloneAndForgottenOnClose(FxRobot robot) throws Exception {
+        open(robot, "rocev2-gbn-loss");
+        int[] marks = {7, 20, 41};
+        robot.clickOn(row(robot, 1));
+        for (int f : marks) {
+            robot.interact(() -> ctx.select(f));
+            keys(robot, KeyCode.CONTROL, KeyCode.M);
+        }
+        Fx.until("3 marked", () -> ctx.markedCount() == 3);
+        assertArrayEquals(marks, ctx.markedFrames());
+        robot.interact(() -> ctx.select(1));
+        TableRow<?> marked = row(robot, 20), plain = row(robot, 21);
+        robot.interact(() -> { });
+        assertEquals(Color.BLACK, marked.getBackground().getFills().getFirst().getFill(), "a marked row is black");
+        assertFalse(Color.BLACK.equals(plain.getBackground().getFills().getFirst().getFill()));
+        TableCell<?, ?> info = robot.from(marked).lookup(".table-cell").query();
+        assertEquals(Color.WHITE, info.getTextFill(), "with white text");
+        // Next Mark walks them in display order and wraps at the end, as Wireshark's; Previous wraps back.
+        List<Integer> walked = new java.util.ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            keys(robot, KeyCode.CONTROL, KeyCode.SHIFT, KeyCode.N);
+            walked.add(ctx.selectedFrame());
+        }
+        assertEquals(List.of(7, 20, 41, 7), walked);
+        menuItem(robot, "edit-previous-mark");
+        assertEquals(41, ctx.selectedFrame());
+        // Ctrl+M on a marked packet unmarks it.
+        keys(robot, KeyCode.CONTROL, KeyCode.M);
+        assertArrayEquals(new int[] {7, 20}, ctx.markedFrames());
+        keys(robot, KeyCode.CONTROL, KeyCode.M);
+        // File > Export Specified Packets > Marked packets only: exactly those frames.
+        Path out = config.resolve("marked.pcapng");
+        robot.interact(() -> ExportDialog.export(ctx, PacketExport.Range.MARKED, out));
+        Fx.until("exported", () -> ctx.statusProperty().get().startsWith("Exported 3 packets to "));
+        try (PacketSource src = CaptureFiles.open(out)) {
+            List<Long> times = new java.util.ArrayList<>();
+            while (src.next()) times.add(src.timestampNanos());
+            FrameIndex ix = ctx.capture().index();
+            assertEquals(List.of(ix.timeNanos(7), ix.timeNanos(20), ix.timeNanos(41)), times);
+        }
+        // Unmark All Displayed, Mark All Displayed (over a filter: only the frames shown).
+        menuItem(robot, "edit-unmark-all");
+        assertEquals(0, ctx.markedCount());
+        assertEquals(0, PacketExport.frames(ctx, PacketExport.Range.MARKED).length, "greyed out in the dialog");
+        robot.interact(() -> ctx.applyFilter("analysis.retransmission"));
+        Fx.until("filtered", () -> !ctx.view().isAll() && !ctx.busyProperty().get());
+        menuItem(robot, "edit-mark-all");
+        assertArrayEquals(ctx.view().toArray(), ctx.markedFrames());
+        // Marks belong to the open capture.
+        robot.interact(ctx::close);
+        assertEquals(0, ctx.markedCount());
+        assertEquals(List.of(), errors);
+    }
+
+    @Test
+    void aTimeReferenceReadsRefAndLaterRelativeTimesCountFromIt(FxRobot robot) {
+        open(robot, "rocev2-gbn-loss");
+        FrameIndex ix = ctx.capture().index();
+        int n = 50, m = 80, frames = m + 20;      // the frames before, between and after the two references
+        String[] before = new String[frames + 1];
+        for (int f = 1; f <= frames; f++) before[f] = cell(robot, f, "Time");
+        robot.clickOn(row(robot, 1));
+        robot.interact(() -> ctx.select(n));
+        keys(robot, KeyCode.CONTROL, KeyCode.T);        // Edit > Set/Unset Time Reference
+        Fx.until("reference set", () -> ctx.isTimeReference(n));
+        robot.interact(() -> ctx.select(m));
+        menuItem(robot, "edit-time-ref");
+        assertEquals("*REF*", cell(robot, n, "Time"));
+        assertEquals("*REF*", cell(robot, m, "Time"));
+        for (int f = 1; f <= frames; f++) {
+            if (f == n || f == m) continue;
+            String want = f < n ? before[f] : TimeFormat.seconds(ix.timeNanos(f) - ix.timeNanos(f < m ? n : m));
+            assertEquals(want, cell(robot, f, "Time"), "#" + f);
+        }
+        // The field tree's Frame section says the same (Wireshark's frame.time_relative line).
+        robot.interact(() -> ctx.select(n + 5));
+        List<String> frameLines = window.detail().tree().getRoot().getChildren().getFirst().getChildren().stream().map(i -> i.getValue().text()).toList();
+        assertTrue(frameLines.contains("[Time since reference or first frame: " + TimeFormat.seconds(ix.timeNanos(n + 5) - ix.timeNanos(n)) + " seconds]"), frameLines.toString());
+        robot.interact(() -> ctx.select(n));
+        assertEquals("[This is a Time Reference frame]", window.detail().tree().getRoot().getChildren().getFirst().getChildren().getFirst().getValue().text());
+        // Delta and absolute times do not change, but for *REF*.
+        menuItem(robot, "time-delta");
+        assertEquals(TimeFormat.seconds(ix.timeNanos(n + 1) - ix.timeNanos(n)), cell(robot, n + 1, "Time"));
+        assertEquals("*REF*", cell(robot, n, "Time"));
+        menuItem(robot, "time-relative");
+        // Next/Previous Time Reference walk them, wrapping.
+        robot.interact(() -> ctx.select(1));
+        menuItem(robot, "edit-next-time-ref");
+        assertEquals(n, ctx.selectedFrame());
+        menuItem(robot, "edit-next-time-ref");
+        assertEquals(m, ctx.selectedFrame());
+        menuItem(robot, "edit-previous-time-ref");
+        assertEquals(n, ctx.selectedFrame());
+        // Ctrl+T again unsets the one selected; Unset All the rest: every time as before.
+        keys(robot, KeyCode.CONTROL, KeyCode.T);
+        assertEquals(TimeFormat.seconds(ix.timeNanos(n) - ix.timeNanos(1)), cell(robot, n, "Time"));
+        menuItem(robot, "edit-unset-time-refs");
+        for (int f = 1; f <= frames; f++) assertEquals(before[f], cell(robot, f, "Time"), "#" + f);
     }
 }
