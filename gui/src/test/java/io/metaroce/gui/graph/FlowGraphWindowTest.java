@@ -183,10 +183,11 @@ class FlowGraphWindowTest extends WindowTestBase {
 
         // Export... as ASCII writes, byte for byte, what dissect -z flow prints for the same choices.
         Path txt = exportTo(robot, tmp.resolve("flow.txt"));
+        // The packaged CLI's jar run directly (the launcher would first train its AOT cache after a build: ~10 s).
         Path sample = io.metaroce.gui.testutil.Sample.path("rocev2-gbn-loss").toAbsolutePath().normalize();
-        ProcessBuilder pb = new ProcessBuilder(sample.getParent().getParent().getParent().resolve("metaroce").toString(), "dissect", "-q", "-r",
-                sample.toString(), "-z", "flow,any,standard," + syndromes);
-        pb.environment().put("METAROCE_NO_BUILD", "1");
+        Path jar = sample.getParent().getParent().getParent().resolve("cli/target/metaroce.jar");
+        ProcessBuilder pb = new ProcessBuilder(ProcessHandle.current().info().command().orElse("java"), "-XX:+UseSerialGC",
+                "-XX:TieredStopAtLevel=1", "-jar", jar.toString(), "dissect", "-q", "-r", sample.toString(), "-z", "flow,any,standard," + syndromes);
         pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
         pb.redirectError(ProcessBuilder.Redirect.DISCARD);
         Process p = pb.start();
