@@ -14,19 +14,30 @@ import io.metaroce.gui.GuiContext;
 import io.metaroce.gui.GuiWindow;
 import io.metaroce.gui.OpenCapture;
 import io.metaroce.gui.stats.Windows;
+import java.awt.image.BufferedImage;
+import java.io.File;
+import java.io.IOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.AbstractList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
 import javafx.geometry.Insets;
 import javafx.geometry.VPos;
+import javafx.scene.SnapshotParameters;
 import javafx.scene.canvas.Canvas;
 import javafx.scene.canvas.GraphicsContext;
+import javafx.scene.control.Button;
 import javafx.scene.control.CheckBox;
 import javafx.scene.control.ChoiceBox;
 import javafx.scene.control.Label;
@@ -34,12 +45,16 @@ import javafx.scene.control.TableCell;
 import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableRow;
 import javafx.scene.control.TableView;
+import javafx.scene.image.PixelFormat;
+import javafx.scene.image.WritableImage;
 import javafx.scene.input.KeyCode;
 import javafx.scene.layout.BorderPane;
 import javafx.scene.layout.HBox;
 import javafx.scene.paint.Color;
 import javafx.scene.text.Font;
 import javafx.scene.text.TextAlignment;
+import javafx.stage.FileChooser;
+import javax.imageio.ImageIO;
 
 /**
  * Statistics > Flow Graph: Wireshark's ladder diagram of the displayed packets ("Limit to display filter", on by
@@ -152,9 +167,9 @@ public final class FlowGraphWindow implements GuiWindow {
         });
         // Wireshark's buttons: Reset puts the choices back to their defaults and the view to the top; Export... saves
         // the whole diagram as PNG or as dissect -z flow's ASCII.
-        javafx.scene.control.Button reset = new javafx.scene.control.Button("Reset");
+        Button reset = new Button("Reset");
         reset.setId("flow-graph-reset");
-        javafx.scene.control.Button export = new javafx.scene.control.Button("Export...");
+        Button export = new Button("Export...");
         export.setId("flow-graph-export");
         // Under the graph, as Wireshark's: its checkbox, "Flow type" and "Addresses"; then what is shown.
         HBox bar = new HBox(12, limit, filter, flowOnly, new Label("Flow type:"), type, new Label("Addresses:"), mode, reset, export, status);
@@ -223,20 +238,20 @@ public final class FlowGraphWindow implements GuiWindow {
             table.scrollTo(0);
         });
         export.setOnAction(e -> {
-            javafx.stage.FileChooser fc = new javafx.stage.FileChooser();
+            FileChooser fc = new FileChooser();
             fc.setTitle("Export Flow Graph");
-            javafx.stage.FileChooser.ExtensionFilter png = new javafx.stage.FileChooser.ExtensionFilter("PNG image (*.png)", "*.png");
-            javafx.stage.FileChooser.ExtensionFilter ascii = new javafx.stage.FileChooser.ExtensionFilter("ASCII, as dissect -z flow (*.txt)", "*.txt");
+            FileChooser.ExtensionFilter png = new FileChooser.ExtensionFilter("PNG image (*.png)", "*.png");
+            FileChooser.ExtensionFilter ascii = new FileChooser.ExtensionFilter("ASCII, as dissect -z flow (*.txt)", "*.txt");
             fc.getExtensionFilters().addAll(png, ascii);
             fc.setInitialFileName("flow-graph.png");
-            java.io.File f = fc.showSaveDialog(stage);
+            File f = fc.showSaveDialog(stage);
             if (f == null) return;
-            java.nio.file.Path p = f.toPath();
-            if (!p.getFileName().toString().contains(".")) p = java.nio.file.Path.of(p + (fc.getSelectedExtensionFilter() == ascii ? ".txt" : ".png"));
+            Path p = f.toPath();
+            if (!p.getFileName().toString().contains(".")) p = Path.of(p + (fc.getSelectedExtensionFilter() == ascii ? ".txt" : ".png"));
             export(ctx, choices(limit, flowOnly, type, mode), p, status, null);
         });
         // What Export... does once a file is chosen, for the tests (the FileChooser is native and cannot be driven).
-        export.getProperties().put(EXPORT_TO, (java.util.function.BiConsumer<java.nio.file.Path, java.util.function.Consumer<String>>)
+        export.getProperties().put(EXPORT_TO, (BiConsumer<Path, Consumer<String>>)
                 (p, done) -> export(ctx, choices(limit, flowOnly, type, mode), p, status, done));
         limit.setOnAction(e -> fill.run());
         flowOnly.setOnAction(e -> fill.run());
@@ -277,15 +292,15 @@ public final class FlowGraphWindow implements GuiWindow {
      * {@link #rowsInPng}; a footer line says how many were left out). The frames and nodes are learned off the JavaFX
      * thread; the PNG is drawn on it a tile at a time. done (null: none) gets the error or null on the JavaFX thread.
      */
-    static void export(GuiContext ctx, Choices choices, java.nio.file.Path file, Label status, java.util.function.Consumer<String> done) {
+    static void export(GuiContext ctx, Choices choices, Path file, Label status, Consumer<String> done) {
         boolean text = file.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".txt");
         status.setText("Exporting " + file.getFileName() + " ...");
         Windows.afterAnalysis(ctx, status, s -> {
             Ladder l = ladder(ctx, s, choices);
             if (text) {
-                try (java.io.Writer w = java.nio.file.Files.newBufferedWriter(file, java.nio.charset.StandardCharsets.UTF_8)) {
+                try (Writer w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
                     ascii(ctx, s, choices.mode(), l, w);
-                } catch (java.io.IOException e) {
+                } catch (IOException e) {
                     return "Could not export " + file + ": " + e.getMessage();
                 }
                 return null;
@@ -293,9 +308,15 @@ public final class FlowGraphWindow implements GuiWindow {
             return l;
         }, r -> {
             if (r instanceof Ladder l) {
-                String error = png(ctx, choices.mode(), l, file);
-                status.setText(error == null ? "Exported " + file : error);
-                if (done != null) done.accept(error);
+                // Drawn here (a Canvas snapshot needs the JavaFX thread), encoded and written off it.
+                BufferedImage picture = png(ctx, choices.mode(), l);
+                Thread.ofPlatform().daemon().name("metaroce-flow-graph-export").start(() -> {
+                    String error = writePng(picture, file);
+                    javafx.application.Platform.runLater(() -> {
+                        status.setText(error == null ? "Exported " + file : error);
+                        if (done != null) done.accept(error);
+                    });
+                });
                 return;
             }
             String error = (String) r;
@@ -305,7 +326,7 @@ public final class FlowGraphWindow implements GuiWindow {
     }
 
     /** The ASCII diagram of a ladder: {@link FlowGraph.Text}, the writer dissect -z flow prints with (nothing for no frames). */
-    static void ascii(GuiContext ctx, AnalysisSession s, FlowGraph.Mode mode, Ladder l, java.io.Writer w) throws java.io.IOException {
+    static void ascii(GuiContext ctx, AnalysisSession s, FlowGraph.Mode mode, Ladder l, Writer w) throws IOException {
         if (l.frames().length == 0) return;    // dissect -z flow prints nothing for a flow without frames
         FlowGraph.Text text = new FlowGraph.Text(l.nodes());
         w.write(text.header());
@@ -323,11 +344,21 @@ public final class FlowGraphWindow implements GuiWindow {
     /** The width of the picture of a ladder with n nodes. */
     static int pngWidth(int nodes) { return (int) (PNG_NO + PNG_TIME + Math.max(1, nodes) * NODE_WIDTH + PNG_COMMENT); }
 
+    /** Writes a picture as PNG; the error or null. */
+    static String writePng(BufferedImage picture, Path file) {
+        try {
+            if (!ImageIO.write(picture, "png", file.toFile())) return "Could not export " + file + ": no PNG writer";
+        } catch (IOException e) {
+            return "Could not export " + file + ": " + e.getMessage();
+        }
+        return null;
+    }
+
     /**
-     * Draws the ladder into one image a tile at a time (a Canvas of at most {@link #TILE} px a side, snapshot, copied
-     * into the picture) and writes it as PNG; on the JavaFX thread. Returns the error or null.
+     * Draws the ladder into one picture a tile at a time (a Canvas of at most {@link #TILE} px a side, snapshot, copied
+     * into the picture); on the JavaFX thread.
      */
-    static String png(GuiContext ctx, FlowGraph.Mode mode, Ladder l, java.nio.file.Path file) {
+    static BufferedImage png(GuiContext ctx, FlowGraph.Mode mode, Ladder l) {
         Rows rows = new Rows();
         rows.use(ctx, l.nodes(), mode);
         int n = Math.max(1, l.nodes().ordered().size());
@@ -335,11 +366,12 @@ public final class FlowGraphWindow implements GuiWindow {
         int shown = rowsInPng(l.frames().length, width);
         boolean cut = shown < l.frames().length;
         int height = (int) (PNG_HEADER + shown * ROW_HEIGHT + (cut ? PNG_FOOTER : 0));
-        java.awt.image.BufferedImage out = new java.awt.image.BufferedImage(width, height, java.awt.image.BufferedImage.TYPE_INT_RGB);
+        BufferedImage out = new BufferedImage(width, height, BufferedImage.TYPE_INT_RGB);
         Canvas tile = new Canvas(Math.min(TILE, width), Math.min(TILE, height));
-        javafx.scene.SnapshotParameters sp = new javafx.scene.SnapshotParameters();
+        SnapshotParameters sp = new SnapshotParameters();
         sp.setFill(Color.WHITE);
         int[] px = new int[TILE * TILE];
+        WritableImage img = null;
         for (int ty = 0; ty < height; ty += TILE) {
             for (int tx = 0; tx < width; tx += TILE) {
                 int tw = Math.min(TILE, width - tx), th = Math.min(TILE, height - ty);
@@ -361,17 +393,12 @@ public final class FlowGraphWindow implements GuiWindow {
                             + " not drawn (the picture's limit is " + MAX_PNG_HEIGHT + " px high and " + MAX_PNG_PIXELS
                             + " pixels); Export... as ASCII writes them all", 8, height - PNG_FOOTER / 2.0);
                 }
-                javafx.scene.image.WritableImage img = tile.snapshot(sp, null);
-                img.getPixelReader().getPixels(0, 0, tw, th, javafx.scene.image.PixelFormat.getIntArgbInstance(), px, 0, tw);
+                img = tile.snapshot(sp, img);
+                img.getPixelReader().getPixels(0, 0, tw, th, PixelFormat.getIntArgbInstance(), px, 0, tw);
                 out.setRGB(tx, ty, tw, th, px, 0, tw);
             }
         }
-        try {
-            if (!javax.imageio.ImageIO.write(out, "png", file.toFile())) return "Could not export " + file + ": no PNG writer";
-        } catch (java.io.IOException e) {
-            return "Could not export " + file + ": " + e.getMessage();
-        }
-        return null;
+        return out;
     }
 
     /** Sides of the Canvas the picture is drawn through (a snapshot's texture stays small). */

@@ -2,6 +2,7 @@ package io.metaroce.gui.graph;
 
 import java.awt.image.BufferedImage;
 import java.io.BufferedWriter;
+import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.io.Writer;
@@ -9,11 +10,14 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 import javafx.application.Platform;
 import javafx.scene.Node;
 import javafx.scene.control.Button;
 import javafx.scene.control.Label;
 import javafx.scene.image.Image;
+import javafx.scene.image.PixelFormat;
 import javafx.scene.image.PixelReader;
 import javafx.scene.input.KeyCode;
 import javafx.scene.input.KeyCodeCombination;
@@ -58,7 +62,7 @@ public final class GraphExport {
             FileChooser.ExtensionFilter text = new FileChooser.ExtensionFilter("CSV of the plotted data (*.csv)", "*.csv");
             fc.getExtensionFilters().addAll(png, text);
             fc.setInitialFileName(name.replaceAll("[^A-Za-z0-9._-]+", "_") + ".png");
-            java.io.File f = fc.showSaveDialog(b.getScene() == null ? null : b.getScene().getWindow());
+            File f = fc.showSaveDialog(b.getScene() == null ? null : b.getScene().getWindow());
             if (f == null) return;
             Path p = f.toPath();
             // A name typed without an extension takes the chosen filter's.
@@ -66,7 +70,7 @@ public final class GraphExport {
             save(graph, csv, p, status);
         });
         // What the button does once a file is chosen, for the tests (the FileChooser is native and cannot be driven).
-        b.getProperties().put(SAVE_TO, (java.util.function.BiConsumer<Path, java.util.function.Consumer<String>>)
+        b.getProperties().put(SAVE_TO, (BiConsumer<Path, Consumer<String>>)
                 (p, done) -> save(graph, csv, p, status, done));
         return b;
     }
@@ -75,8 +79,8 @@ public final class GraphExport {
 
     /** Saves as a Save As button would after its file chooser returned file; on the JavaFX thread. */
     @SuppressWarnings("unchecked")
-    public static void saveTo(Button saveAs, Path file, java.util.function.Consumer<String> done) {
-        ((java.util.function.BiConsumer<Path, java.util.function.Consumer<String>>) saveAs.getProperties().get(SAVE_TO)).accept(file, done);
+    public static void saveTo(Button saveAs, Path file, Consumer<String> done) {
+        ((BiConsumer<Path, Consumer<String>>) saveAs.getProperties().get(SAVE_TO)).accept(file, done);
     }
 
     /** Shortcut+S (Ctrl+S, Cmd+S) in the graph's window presses its Save As button. */
@@ -94,7 +98,7 @@ public final class GraphExport {
      * went or why not; the write itself runs in the background (done, when not null, runs after it on the JavaFX
      * thread, with the error or null: tests wait on it).
      */
-    public static void save(Node graph, CsvSource csv, Path file, Label status, java.util.function.Consumer<String> done) {
+    public static void save(Node graph, CsvSource csv, Path file, Label status, Consumer<String> done) {
         Runnable work;
         if (isCsv(file)) {
             Csv c = csv == null ? null : csv.current();
@@ -136,12 +140,12 @@ public final class GraphExport {
 
     public static void save(Node graph, CsvSource csv, Path file, Label status) { save(graph, csv, file, status, null); }
 
-    private static void finish(Label status, java.util.function.Consumer<String> done, String error) {
+    private static void finish(Label status, Consumer<String> done, String error) {
         if (status != null) status.setText(error);
         if (done != null) done.accept(error);
     }
 
-    private static void finish(Label status, java.util.function.Consumer<String> done, String error, Path file) {
+    private static void finish(Label status, Consumer<String> done, String error, Path file) {
         if (status != null) status.setText(error != null ? error : "Saved " + file);
         if (done != null) done.accept(error);
     }
@@ -153,7 +157,7 @@ public final class GraphExport {
         PixelReader r = img.getPixelReader();
         int[] row = new int[w];
         for (int y = 0; y < h; y++) {
-            r.getPixels(0, y, w, 1, javafx.scene.image.PixelFormat.getIntArgbInstance(), row, 0, w);
+            r.getPixels(0, y, w, 1, PixelFormat.getIntArgbInstance(), row, 0, w);
             b.setRGB(0, y, w, 1, row, 0, w);
         }
         if (!ImageIO.write(b, "png", file.toFile())) throw new IOException("no PNG writer");
