@@ -308,15 +308,23 @@ public final class FlowGraphWindow implements GuiWindow {
             return l;
         }, r -> {
             if (r instanceof Ladder l) {
-                // Drawn here (a Canvas snapshot needs the JavaFX thread), encoded and written off it.
-                BufferedImage picture = png(ctx, choices.mode(), l);
-                Thread.ofPlatform().daemon().name("metaroce-flow-graph-export").start(() -> {
-                    String error = writePng(picture, file);
-                    javafx.application.Platform.runLater(() -> {
-                        status.setText(error == null ? "Exported " + file : error);
-                        if (done != null) done.accept(error);
+                // Drawn here a tile a pulse (a Canvas snapshot needs the JavaFX thread), encoded and written off it.
+                Picture picture = new Picture(ctx, choices.mode(), l);
+                Runnable[] next = new Runnable[1];
+                next[0] = () -> {
+                    if (!picture.step()) {
+                        javafx.application.Platform.runLater(next[0]);
+                        return;
+                    }
+                    Thread.ofPlatform().daemon().name("metaroce-flow-graph-export").start(() -> {
+                        String error = writePng(picture.out, file);
+                        javafx.application.Platform.runLater(() -> {
+                            status.setText(error == null ? "Exported " + file : error);
+                            if (done != null) done.accept(error);
+                        });
                     });
-                });
+                };
+                next[0].run();
                 return;
             }
             String error = (String) r;
@@ -354,55 +362,84 @@ public final class FlowGraphWindow implements GuiWindow {
         return null;
     }
 
-    /**
-     * Draws the ladder into one picture a tile at a time (a Canvas of at most {@link #TILE} px a side, snapshot, copied
-     * into the picture); on the JavaFX thread.
-     */
+    /** Draws the whole picture at once, on the JavaFX thread (the benchmark's way; Export... draws a tile a pulse). */
     static BufferedImage png(GuiContext ctx, FlowGraph.Mode mode, Ladder l) {
-        Rows rows = new Rows();
-        rows.use(ctx, l.nodes(), mode);
-        int n = Math.max(1, l.nodes().ordered().size());
-        int width = pngWidth(n);
-        int shown = rowsInPng(l.frames().length, width);
-        boolean cut = shown < l.frames().length;
-        int height = (int) (PNG_HEADER + shown * ROW_HEIGHT + (cut ? PNG_FOOTER : 0));
-        BufferedImage out = new BufferedImage(width, height, BufferedImage.TYPE_INT_RGB);
-        Canvas tile = new Canvas(Math.min(TILE, width), Math.min(TILE, height));
-        SnapshotParameters sp = new SnapshotParameters();
-        sp.setFill(Color.WHITE);
-        int[] px = new int[TILE * TILE];
-        WritableImage img = null;
-        for (int ty = 0; ty < height; ty += TILE) {
-            for (int tx = 0; tx < width; tx += TILE) {
-                int tw = Math.min(TILE, width - tx), th = Math.min(TILE, height - ty);
-                GraphicsContext g = tile.getGraphicsContext2D();
-                g.setTransform(1, 0, 0, 1, 0, 0);
-                g.setFill(Color.WHITE);
-                g.fillRect(0, 0, tile.getWidth(), tile.getHeight());
-                g.translate(-tx, -ty);
-                if (ty < PNG_HEADER) pngHeader(g, l.nodes(), width);
-                int first = (int) Math.max(0, Math.floor((ty - PNG_HEADER) / ROW_HEIGHT));
-                int last = (int) Math.min(shown - 1, Math.floor((ty + th - PNG_HEADER) / ROW_HEIGHT));
-                for (int i = first; i <= last; i++) pngRow(g, rows, l.frames()[i], PNG_HEADER + i * ROW_HEIGHT, n, width);
-                if (cut && ty + th > height - PNG_FOOTER) {
-                    g.setFill(Color.BLACK);
-                    g.setFont(Font.font(12));
-                    g.setTextAlign(TextAlignment.LEFT);
-                    g.setTextBaseline(VPos.CENTER);
-                    g.fillText("... " + (l.frames().length - shown) + " more rows of " + l.frames().length
-                            + " not drawn (the picture's limit is " + MAX_PNG_HEIGHT + " px high and " + MAX_PNG_PIXELS
-                            + " pixels); Export... as ASCII writes them all", 8, height - PNG_FOOTER / 2.0);
-                }
-                img = tile.snapshot(sp, img);
-                img.getPixelReader().getPixels(0, 0, tw, th, PixelFormat.getIntArgbInstance(), px, 0, tw);
-                out.setRGB(tx, ty, tw, th, px, 0, tw);
-            }
-        }
-        return out;
+        Picture p = new Picture(ctx, mode, l);
+        while (!p.step()) { }
+        return p.out;
     }
 
-    /** Sides of the Canvas the picture is drawn through (a snapshot's texture stays small). */
-    static final int TILE = 2048;
+    /**
+     * The ladder drawn into one picture a tile at a time (a Canvas of {@link #TILE_W} x {@link #TILE_H} px at most,
+     * snapshot, copied into the picture), on the JavaFX thread: 2,048-px tiles cost the software pipeline about 250 ms
+     * each (FlowGraphBenchmark, 1 M frames), so Export... draws one smaller tile per pulse and the window stays
+     * responsive between them.
+     */
+    static final class Picture {
+        final BufferedImage out;
+        private final Rows rows = new Rows();
+        private final Ladder l;
+        private final int n, width, height, shown;
+        private final boolean cut;
+        private final Canvas tile;
+        private final SnapshotParameters sp = new SnapshotParameters();
+        private final int[] px;
+        private WritableImage img;
+        private int tx, ty;
+
+        Picture(GuiContext ctx, FlowGraph.Mode mode, Ladder l) {
+            this.l = l;
+            rows.use(ctx, l.nodes(), mode);
+            n = Math.max(1, l.nodes().ordered().size());
+            width = pngWidth(n);
+            shown = rowsInPng(l.frames().length, width);
+            cut = shown < l.frames().length;
+            height = (int) (PNG_HEADER + shown * ROW_HEIGHT + (cut ? PNG_FOOTER : 0));
+            out = new BufferedImage(width, height, BufferedImage.TYPE_INT_RGB);
+            tile = new Canvas(Math.min(TILE_W, width), Math.min(TILE_H, height));
+            px = new int[(int) (tile.getWidth() * tile.getHeight())];
+            sp.setFill(Color.WHITE);
+        }
+
+        /** Draws the next tile; true when the picture is complete. */
+        boolean step() {
+            if (ty >= height) return true;
+            int tw = Math.min(TILE_W, width - tx), th = Math.min(TILE_H, height - ty);
+            GraphicsContext g = tile.getGraphicsContext2D();
+            g.setTransform(1, 0, 0, 1, 0, 0);
+            g.setFill(Color.WHITE);
+            g.fillRect(0, 0, tile.getWidth(), tile.getHeight());
+            g.translate(-tx, -ty);
+            if (ty < PNG_HEADER) pngHeader(g, l.nodes(), width);
+            int first = (int) Math.max(0, Math.floor((ty - PNG_HEADER) / ROW_HEIGHT));
+            int last = (int) Math.min(shown - 1, Math.floor((ty + th - PNG_HEADER) / ROW_HEIGHT));
+            for (int i = first; i <= last; i++) pngRow(g, rows, l.frames()[i], PNG_HEADER + i * ROW_HEIGHT, n, width);
+            if (cut && ty + th > height - PNG_FOOTER) {
+                g.setFill(Color.BLACK);
+                g.setFont(Font.font(12));
+                g.setTextAlign(TextAlignment.LEFT);
+                g.setTextBaseline(VPos.CENTER);
+                g.fillText("... " + (l.frames().length - shown) + " more rows of " + l.frames().length
+                        + " not drawn (the picture's limit is " + MAX_PNG_HEIGHT + " px high and " + MAX_PNG_PIXELS
+                        + " pixels); Export... as ASCII writes them all", 8, height - PNG_FOOTER / 2.0);
+            }
+            img = tile.snapshot(sp, img);
+            img.getPixelReader().getPixels(0, 0, tw, th, PixelFormat.getIntArgbInstance(), px, 0, tw);
+            out.setRGB(tx, ty, tw, th, px, 0, tw);
+            tx += TILE_W;
+            if (tx >= width) {
+                tx = 0;
+                ty += TILE_H;
+            }
+            return ty >= height;
+        }
+    }
+
+    /**
+     * Width and height of the Canvas the picture is drawn through: a snapshot's texture stays small, and a tile of a
+     * three-host picture (1,260 x 512 px) takes the software pipeline well under 100 ms, one per pulse.
+     */
+    static final int TILE_W = 4096, TILE_H = 512;
 
     private static void pngHeader(GraphicsContext g, FlowGraph.Nodes nodes, int width) {
         g.setFill(Color.gray(0.93));
