@@ -232,4 +232,91 @@ public final class FlowGraph {
             return n;
         }
     }
+
+    /**
+     * tshark's ASCII layout of the ladder (sequence_analysis_dump_to_file) with {@link #WIDTH} characters a node: the
+     * one text writer of {@code dissect -z flow} and the GUI Flow Graph's "Export... as ASCII", so both write the
+     * same bytes. As tshark, a label is cut to its arrow's span and the comment follows the row in full.
+     */
+    public static final class Text {
+        /** Characters per node column; tshark's is 20, too narrow for a label with its PSN ("RC RDMA WRITE First PSN=5"). */
+        public static final int WIDTH = 40;
+
+        private final Nodes nodes;
+        private final List<String> names;
+        private final String empty;
+
+        public Text(Nodes nodes) {
+            this.nodes = nodes;
+            this.names = nodes.ordered();
+            StringBuilder e = new StringBuilder();
+            for (int i = 0; i < names.size(); i++) e.append(pad("|", WIDTH));
+            this.empty = e.append('|').toString();
+        }
+
+        /** Two lines: the even nodes above, the odd ones below, each over two columns (tshark's). */
+        public String header() {
+            StringBuilder b = new StringBuilder("|Time     ");
+            for (int i = 0; i < names.size(); i += 2) b.append(pad("| " + names.get(i), WIDTH * 2));
+            b.append("|\n|         ").append(pad("|", WIDTH));
+            for (int i = 1; i < names.size(); i += 2) {
+                String s = "| " + names.get(i);
+                if (s.length() < WIDTH) s = pad(s, WIDTH) + "| ";
+                b.append(pad(s, WIDTH * 2));
+            }
+            return b.append('\n').toString();
+        }
+
+        /** A frame's two lines: time, label over the arrow, comment; then the arrow with the QP numbers at its ends. */
+        public String row(Row r) {
+            int from = nodes.column(r.from()), to = nodes.column(r.to());
+            int start = from * WIDTH + WIDTH / 2, end = to * WIDTH + WIDTH / 2, width;
+            if (start != end) width = Math.abs(end - start);
+            else {
+                end = start + WIDTH;
+                width = WIDTH;
+            }
+            StringBuilder b = new StringBuilder(2 * empty.length() + 64);
+            b.append(pad("|" + seconds(r.relativeNanos()), 10));
+            StringBuilder line = new StringBuilder(empty);
+            overwrite(line, r.label(), start, end);
+            b.append(line).append(r.comment()).append("\n|         ");
+            line = new StringBuilder(empty);
+            String arrow = start < end ? "-".repeat(width - 2) + ">" : "<" + "-".repeat(width - 2);
+            overwrite(line, arrow, start, end);
+            String src = r.fromQp() < 0 ? "" : "(" + qp(r.fromQp()) + ")";
+            String dst = r.toQp() < 0 ? "" : "(" + qp(r.toQp()) + ")";
+            int slot = WIDTH / 2 - 1;
+            if (start < end) {
+                overwrite(line, src, start - slot, start - 1);
+                overwrite(line, dst, end + 1, end + slot);
+            } else {
+                overwrite(line, src, start + 1, start + slot);
+                overwrite(line, dst, end - slot, end + 1);
+            }
+            return b.append(line).append('\n').toString();
+        }
+
+        /** tshark's overwrite: text over the span p1..p2 (either order), cut to it, the line keeping its length. */
+        public static void overwrite(StringBuilder s, String text, int p1, int p2) {
+            if (p1 == p2 || text.isEmpty()) return;
+            int pos = Math.max(0, Math.min(p1, p2)), len = Math.abs(p2 - p1);
+            if (len > text.length()) len = text.length();
+            else text = text.substring(0, len);
+            if (pos > s.length()) pos = s.length();
+            s.delete(pos, Math.min(pos + len, s.length())).insert(pos, text);
+        }
+
+        /** Seconds with 9 decimals ("0.000019476"; String.format cost a third of the rendering). */
+        public static String seconds(long ns) {
+            String sign = ns < 0 ? "-" : "";
+            ns = Math.abs(ns);
+            String frac = Long.toString(ns % 1_000_000_000L);
+            return sign + ns / 1_000_000_000L + "." + "0".repeat(9 - frac.length()) + frac;
+        }
+
+        private static String pad(String s, int width) {
+            return s.length() >= width ? s : s + " ".repeat(width - s.length());
+        }
+    }
 }

@@ -18,7 +18,6 @@ import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.BitSet;
-import java.util.List;
 
 /**
  * dissect -z flow,TYPE,MODE[,FILTER]: tshark's flow graph (a ladder diagram) in tshark's ASCII layout, its rows
@@ -28,8 +27,8 @@ import java.util.List;
  * frames in capture order, so that no row is held in memory.
  */
 final class FlowStat implements ZStats.Tally {
-    /** Characters per node column; tshark's is 20, too narrow for a label with its PSN ("RC RDMA WRITE First PSN=5"). */
-    static final int WIDTH = 40;
+    /** Characters per node column ({@link FlowGraph.Text#WIDTH}). */
+    static final int WIDTH = FlowGraph.Text.WIDTH;
 
     /** What the second pass needs: the capture again, the dissector's settings, the analysis (or null), the workers. */
     record Source(Path file, DissectorConfig config, AnalysisSession verdicts, int threads) { }
@@ -104,7 +103,7 @@ final class FlowStat implements ZStats.Tally {
     @Override
     public void print(ByteOut out) {
         if (shown.isEmpty()) return;    // tshark prints nothing for a flow without frames
-        Layout layout = new Layout(nodes);
+        FlowGraph.Text layout = new FlowGraph.Text(nodes);
         out.str(layout.header());
         out.flush();
         try (PacketSource src = CaptureFiles.open(source.file())) {
@@ -125,10 +124,10 @@ final class FlowStat implements ZStats.Tally {
         final Dissector dissector = new Dissector(source.config());
         final Dissection d = new Dissection();
         final AnalysisFrameFields fields = source.verdicts() == null ? null : source.verdicts().frameFields();
-        final Layout layout;
+        final FlowGraph.Text layout;
         final ByteArrayOutputStream buf = new ByteArrayOutputStream(1 << 16);
 
-        RowWorker(Layout layout) { this.layout = layout; }
+        RowWorker(FlowGraph.Text layout) { this.layout = layout; }
 
         @Override
         public byte[] process(FrameBatch batch) {
@@ -141,86 +140,6 @@ final class FlowStat implements ZStats.Tally {
                 buf.writeBytes(layout.row(FlowGraph.row(mode, d, fields)).getBytes(StandardCharsets.UTF_8));
             }
             return buf.toByteArray();
-        }
-    }
-
-    /** tshark's ASCII layout (sequence_analysis_dump_to_file) with {@link #WIDTH} characters a node. */
-    static final class Layout {
-        private final FlowGraph.Nodes nodes;
-        private final List<String> names;
-        private final String empty;
-
-        Layout(FlowGraph.Nodes nodes) {
-            this.nodes = nodes;
-            this.names = nodes.ordered();
-            StringBuilder e = new StringBuilder();
-            for (int i = 0; i < names.size(); i++) e.append(pad("|", WIDTH));
-            this.empty = e.append('|').toString();
-        }
-
-        /** Two lines: the even nodes above, the odd ones below, each over two columns (tshark's). */
-        String header() {
-            StringBuilder b = new StringBuilder("|Time     ");
-            for (int i = 0; i < names.size(); i += 2) b.append(pad("| " + names.get(i), WIDTH * 2));
-            b.append("|\n|         ").append(pad("|", WIDTH));
-            for (int i = 1; i < names.size(); i += 2) {
-                String s = "| " + names.get(i);
-                if (s.length() < WIDTH) s = pad(s, WIDTH) + "| ";
-                b.append(pad(s, WIDTH * 2));
-            }
-            return b.append('\n').toString();
-        }
-
-        /** A frame's two lines: time, label over the arrow, comment; then the arrow with the QP numbers at its ends. */
-        String row(FlowGraph.Row r) {
-            int from = nodes.column(r.from()), to = nodes.column(r.to());
-            int start = from * WIDTH + WIDTH / 2, end = to * WIDTH + WIDTH / 2, width;
-            if (start != end) width = Math.abs(end - start);
-            else {
-                end = start + WIDTH;
-                width = WIDTH;
-            }
-            StringBuilder b = new StringBuilder(2 * empty.length() + 64);
-            b.append(pad("|" + seconds(r.relativeNanos()), 10));
-            StringBuilder line = new StringBuilder(empty);
-            overwrite(line, r.label(), start, end);
-            b.append(line).append(r.comment()).append("\n|         ");
-            line = new StringBuilder(empty);
-            String arrow = start < end ? "-".repeat(width - 2) + ">" : "<" + "-".repeat(width - 2);
-            overwrite(line, arrow, start, end);
-            String src = r.fromQp() < 0 ? "" : "(" + FlowGraph.qp(r.fromQp()) + ")";
-            String dst = r.toQp() < 0 ? "" : "(" + FlowGraph.qp(r.toQp()) + ")";
-            int slot = WIDTH / 2 - 1;
-            if (start < end) {
-                overwrite(line, src, start - slot, start - 1);
-                overwrite(line, dst, end + 1, end + slot);
-            } else {
-                overwrite(line, src, start + 1, start + slot);
-                overwrite(line, dst, end - slot, end + 1);
-            }
-            return b.append(line).append('\n').toString();
-        }
-
-        /** tshark's overwrite: text over the span p1..p2 (either order), cut to it, the line keeping its length. */
-        static void overwrite(StringBuilder s, String text, int p1, int p2) {
-            if (p1 == p2 || text.isEmpty()) return;
-            int pos = Math.max(0, Math.min(p1, p2)), len = Math.abs(p2 - p1);
-            if (len > text.length()) len = text.length();
-            else text = text.substring(0, len);
-            if (pos > s.length()) pos = s.length();
-            s.delete(pos, Math.min(pos + len, s.length())).insert(pos, text);
-        }
-
-        /** Seconds with 9 decimals ("0.000019476"; String.format cost a third of the rendering). */
-        static String seconds(long ns) {
-            String sign = ns < 0 ? "-" : "";
-            ns = Math.abs(ns);
-            String frac = Long.toString(ns % 1_000_000_000L);
-            return sign + ns / 1_000_000_000L + "." + "0".repeat(9 - frac.length()) + frac;
-        }
-
-        private static String pad(String s, int width) {
-            return s.length() >= width ? s : s + " ".repeat(width - s.length());
         }
     }
 }

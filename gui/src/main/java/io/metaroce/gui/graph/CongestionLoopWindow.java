@@ -61,7 +61,11 @@ public final class CongestionLoopWindow implements GuiWindow {
         });
         Button reset = new Button("Reset zoom");
         reset.setOnAction(e -> graph.resetView());
-        HBox top = new HBox(8, new Label("Flow:"), flows, reset, status);
+        Button save = GraphExport.button(graph, "congestion-loop", () -> {
+            CongestionSeries s = graph.series();
+            return s == null ? null : w -> GraphCsv.congestion(s, w);
+        }, status);
+        HBox top = new HBox(8, new Label("Flow:"), flows, reset, save, status);
         top.setAlignment(Pos.CENTER_LEFT);
         top.setPadding(new Insets(6, 8, 2, 8));
         figures.setPadding(new Insets(2, 8, 6, 8));
@@ -72,6 +76,7 @@ public final class CongestionLoopWindow implements GuiWindow {
         help.setPadding(new Insets(2, 8, 4, 8));
         root.setBottom(help);
         Stage st = Windows.show(ctx, "cc-graph-window", "Congestion Loop", root, 1100, 640);
+        GraphExport.install(st, save);
         graph.setOnSelect(f -> Windows.select(ctx, f, status));
         var cap = ctx.capture();
         ChangeListener<Number> sel = (o, a, b) -> {

@@ -14,19 +14,30 @@ import io.metaroce.gui.GuiContext;
 import io.metaroce.gui.GuiWindow;
 import io.metaroce.gui.OpenCapture;
 import io.metaroce.gui.stats.Windows;
+import java.awt.image.BufferedImage;
+import java.io.File;
+import java.io.IOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.AbstractList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
 import javafx.geometry.Insets;
 import javafx.geometry.VPos;
+import javafx.scene.SnapshotParameters;
 import javafx.scene.canvas.Canvas;
 import javafx.scene.canvas.GraphicsContext;
+import javafx.scene.control.Button;
 import javafx.scene.control.CheckBox;
 import javafx.scene.control.ChoiceBox;
 import javafx.scene.control.Label;
@@ -34,12 +45,16 @@ import javafx.scene.control.TableCell;
 import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableRow;
 import javafx.scene.control.TableView;
+import javafx.scene.image.PixelFormat;
+import javafx.scene.image.WritableImage;
 import javafx.scene.input.KeyCode;
 import javafx.scene.layout.BorderPane;
 import javafx.scene.layout.HBox;
 import javafx.scene.paint.Color;
 import javafx.scene.text.Font;
 import javafx.scene.text.TextAlignment;
+import javafx.stage.FileChooser;
+import javax.imageio.ImageIO;
 
 /**
  * Statistics > Flow Graph: Wireshark's ladder diagram of the displayed packets ("Limit to display filter", on by
@@ -150,8 +165,14 @@ public final class FlowGraphWindow implements GuiWindow {
             Integer f = table.getSelectionModel().getSelectedItem();
             if (e.getCode() == KeyCode.ENTER && f != null) Windows.select(ctx, f, status);
         });
+        // Wireshark's buttons: Reset puts the choices back to their defaults and the view to the top; Export... saves
+        // the whole diagram as PNG or as dissect -z flow's ASCII.
+        Button reset = new Button("Reset");
+        reset.setId("flow-graph-reset");
+        Button export = new Button("Export...");
+        export.setId("flow-graph-export");
         // Under the graph, as Wireshark's: its checkbox, "Flow type" and "Addresses"; then what is shown.
-        HBox bar = new HBox(12, limit, filter, flowOnly, new Label("Flow type:"), type, new Label("Addresses:"), mode, status);
+        HBox bar = new HBox(12, limit, filter, flowOnly, new Label("Flow type:"), type, new Label("Addresses:"), mode, reset, export, status);
         bar.setAlignment(javafx.geometry.Pos.CENTER_LEFT);
         bar.setPadding(new Insets(6, 8, 6, 8));
         BorderPane root = new BorderPane(table);
@@ -167,9 +188,7 @@ public final class FlowGraphWindow implements GuiWindow {
         int[] generation = {0};
         Runnable fill = () -> {
             int gen = ++generation[0];
-            Choices choices = new Choices(limit.isSelected(), flowOnly.isSelected(),
-                    FlowGraph.Type.values()[type.getSelectionModel().getSelectedIndex()],
-                    mode.getSelectionModel().getSelectedIndex() == 1 ? FlowGraph.Mode.STANDARD : FlowGraph.Mode.NETWORK);
+            Choices choices = choices(limit, flowOnly, type, mode);
             String applied = ctx.appliedFilterProperty().get();
             filter.setText(!choices.limitToFilter() ? "" : applied == null || applied.isBlank() ? "(no filter applied)" : applied);
             String nodesAre = choices.mode() == FlowGraph.Mode.STANDARD ? " nodes" : " hosts";
@@ -208,6 +227,32 @@ public final class FlowGraphWindow implements GuiWindow {
                 });
             });
         };
+        reset.setOnAction(e -> {
+            // Quietly (no pass per control), then one pass with the defaults.
+            generation[0]++;
+            limit.setSelected(Choices.DEFAULT.limitToFilter());
+            flowOnly.setSelected(Choices.DEFAULT.selectedFlow());
+            type.getSelectionModel().select(Choices.DEFAULT.type().ordinal());
+            mode.getSelectionModel().select(Choices.DEFAULT.mode() == FlowGraph.Mode.STANDARD ? 1 : 0);
+            fill.run();
+            table.scrollTo(0);
+        });
+        export.setOnAction(e -> {
+            FileChooser fc = new FileChooser();
+            fc.setTitle("Export Flow Graph");
+            FileChooser.ExtensionFilter png = new FileChooser.ExtensionFilter("PNG image (*.png)", "*.png");
+            FileChooser.ExtensionFilter ascii = new FileChooser.ExtensionFilter("ASCII, as dissect -z flow (*.txt)", "*.txt");
+            fc.getExtensionFilters().addAll(png, ascii);
+            fc.setInitialFileName("flow-graph.png");
+            File f = fc.showSaveDialog(stage);
+            if (f == null) return;
+            Path p = f.toPath();
+            if (!p.getFileName().toString().contains(".")) p = Path.of(p + (fc.getSelectedExtensionFilter() == ascii ? ".txt" : ".png"));
+            export(ctx, choices(limit, flowOnly, type, mode), p, status, null);
+        });
+        // What Export... does once a file is chosen, for the tests (the FileChooser is native and cannot be driven).
+        export.getProperties().put(EXPORT_TO, (BiConsumer<Path, Consumer<String>>)
+                (p, done) -> export(ctx, choices(limit, flowOnly, type, mode), p, status, done));
         limit.setOnAction(e -> fill.run());
         flowOnly.setOnAction(e -> fill.run());
         type.setOnAction(e -> fill.run());
@@ -219,6 +264,221 @@ public final class FlowGraphWindow implements GuiWindow {
         ctx.appliedFilterProperty().addListener(refilter);
         stage.addEventHandler(javafx.stage.WindowEvent.WINDOW_HIDDEN, e -> ctx.appliedFilterProperty().removeListener(refilter));
         fill.run();
+    }
+
+    /** What the bar chooses now. */
+    private static Choices choices(CheckBox limit, CheckBox flowOnly, ChoiceBox<String> type, ChoiceBox<String> mode) {
+        return new Choices(limit.isSelected(), flowOnly.isSelected(),
+                FlowGraph.Type.values()[Math.max(0, type.getSelectionModel().getSelectedIndex())],
+                mode.getSelectionModel().getSelectedIndex() == 1 ? FlowGraph.Mode.STANDARD : FlowGraph.Mode.NETWORK);
+    }
+
+    // ------------------------------------------------------------------ Export...
+
+    static final String EXPORT_TO = "metaroce.flowGraph.exportTo";
+
+    /** The tallest PNG Export... writes (the largest height many image viewers and PNG decoders accept). */
+    static final int MAX_PNG_HEIGHT = 32_767;
+    /** The most pixels of a PNG Export... writes (128 MB of pixels in memory while it is encoded). */
+    static final long MAX_PNG_PIXELS = 1L << 25;
+    /** Heights of the picture's header (the node names) and of its footer line (rows left out). */
+    static final int PNG_HEADER = 24, PNG_FOOTER = 22;
+    /** Widths of the picture's No., Time and Comment columns, as the table's. */
+    static final int PNG_NO = 70, PNG_TIME = 110, PNG_COMMENT = 420;
+
+    /**
+     * Export...: the diagram of the choices to a file, by its extension: .txt as ASCII, byte for byte what
+     * {@code dissect -z flow,TYPE,MODE[,FILTER]} prints for the same frames, else a PNG of every row (up to
+     * {@link #rowsInPng}; a footer line says how many were left out). The frames and nodes are learned off the JavaFX
+     * thread; the PNG is drawn on it a tile at a time. done (null: none) gets the error or null on the JavaFX thread.
+     */
+    static void export(GuiContext ctx, Choices choices, Path file, Label status, Consumer<String> done) {
+        boolean text = file.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".txt");
+        status.setText("Exporting " + file.getFileName() + " ...");
+        Windows.afterAnalysis(ctx, status, s -> {
+            Ladder l = ladder(ctx, s, choices);
+            if (text) {
+                try (Writer w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+                    ascii(ctx, s, choices.mode(), l, w);
+                } catch (IOException e) {
+                    return "Could not export " + file + ": " + e.getMessage();
+                }
+                return null;
+            }
+            return l;
+        }, r -> {
+            if (r instanceof Ladder l) {
+                // Drawn here a tile a pulse (a Canvas snapshot needs the JavaFX thread), encoded and written off it.
+                Picture picture = new Picture(ctx, choices.mode(), l);
+                Runnable[] next = new Runnable[1];
+                next[0] = () -> {
+                    if (!picture.step()) {
+                        javafx.application.Platform.runLater(next[0]);
+                        return;
+                    }
+                    Thread.ofPlatform().daemon().name("metaroce-flow-graph-export").start(() -> {
+                        String error = writePng(picture.out, file);
+                        javafx.application.Platform.runLater(() -> {
+                            status.setText(error == null ? "Exported " + file : error);
+                            if (done != null) done.accept(error);
+                        });
+                    });
+                };
+                next[0].run();
+                return;
+            }
+            String error = (String) r;
+            status.setText(error == null ? "Exported " + file : error);
+            if (done != null) done.accept(error);
+        });
+    }
+
+    /** The ASCII diagram of a ladder: {@link FlowGraph.Text}, the writer dissect -z flow prints with (nothing for no frames). */
+    static void ascii(GuiContext ctx, AnalysisSession s, FlowGraph.Mode mode, Ladder l, Writer w) throws IOException {
+        if (l.frames().length == 0) return;    // dissect -z flow prints nothing for a flow without frames
+        FlowGraph.Text text = new FlowGraph.Text(l.nodes());
+        w.write(text.header());
+        FrameDecoder decoder = new FrameDecoder(ctx.capture().index(), s);
+        for (int f : l.frames()) w.write(text.row(FlowGraph.row(mode, decoder.decode(f), decoder.analysis())));
+    }
+
+    /** How many rows a PNG of the ladder holds: all, or as many as fit {@link #MAX_PNG_HEIGHT} and {@link #MAX_PNG_PIXELS}. */
+    static int rowsInPng(int rows, int width) {
+        long byPixels = MAX_PNG_PIXELS / Math.max(1, width);
+        long height = Math.min(MAX_PNG_HEIGHT, byPixels) - PNG_HEADER - PNG_FOOTER;
+        return (int) Math.max(0, Math.min(rows, height / (long) ROW_HEIGHT));
+    }
+
+    /** The width of the picture of a ladder with n nodes. */
+    static int pngWidth(int nodes) { return (int) (PNG_NO + PNG_TIME + Math.max(1, nodes) * NODE_WIDTH + PNG_COMMENT); }
+
+    /** Writes a picture as PNG; the error or null. */
+    static String writePng(BufferedImage picture, Path file) {
+        try {
+            if (!ImageIO.write(picture, "png", file.toFile())) return "Could not export " + file + ": no PNG writer";
+        } catch (IOException e) {
+            return "Could not export " + file + ": " + e.getMessage();
+        }
+        return null;
+    }
+
+    /** Draws the whole picture at once, on the JavaFX thread (the benchmark's way; Export... draws a tile a pulse). */
+    static BufferedImage png(GuiContext ctx, FlowGraph.Mode mode, Ladder l) {
+        Picture p = new Picture(ctx, mode, l);
+        while (!p.step()) { }
+        return p.out;
+    }
+
+    /**
+     * The ladder drawn into one picture a tile at a time (a Canvas of {@link #TILE_W} x {@link #TILE_H} px at most,
+     * snapshot, copied into the picture), on the JavaFX thread: 2,048-px tiles cost the software pipeline about 250 ms
+     * each (FlowGraphBenchmark, 1 M frames), so Export... draws one smaller tile per pulse and the window stays
+     * responsive between them.
+     */
+    static final class Picture {
+        final BufferedImage out;
+        private final Rows rows = new Rows();
+        private final Ladder l;
+        private final int n, width, height, shown;
+        private final boolean cut;
+        private final Canvas tile;
+        private final SnapshotParameters sp = new SnapshotParameters();
+        private final int[] px;
+        private WritableImage img;
+        private int tx, ty;
+
+        Picture(GuiContext ctx, FlowGraph.Mode mode, Ladder l) {
+            this.l = l;
+            rows.use(ctx, l.nodes(), mode);
+            n = Math.max(1, l.nodes().ordered().size());
+            width = pngWidth(n);
+            shown = rowsInPng(l.frames().length, width);
+            cut = shown < l.frames().length;
+            height = (int) (PNG_HEADER + shown * ROW_HEIGHT + (cut ? PNG_FOOTER : 0));
+            out = new BufferedImage(width, height, BufferedImage.TYPE_INT_RGB);
+            tile = new Canvas(Math.min(TILE_W, width), Math.min(TILE_H, height));
+            px = new int[(int) (tile.getWidth() * tile.getHeight())];
+            sp.setFill(Color.WHITE);
+        }
+
+        /** Draws the next tile; true when the picture is complete. */
+        boolean step() {
+            if (ty >= height) return true;
+            int tw = Math.min(TILE_W, width - tx), th = Math.min(TILE_H, height - ty);
+            GraphicsContext g = tile.getGraphicsContext2D();
+            g.setTransform(1, 0, 0, 1, 0, 0);
+            g.setFill(Color.WHITE);
+            g.fillRect(0, 0, tile.getWidth(), tile.getHeight());
+            g.translate(-tx, -ty);
+            if (ty < PNG_HEADER) pngHeader(g, l.nodes(), width);
+            int first = (int) Math.max(0, Math.floor((ty - PNG_HEADER) / ROW_HEIGHT));
+            int last = (int) Math.min(shown - 1, Math.floor((ty + th - PNG_HEADER) / ROW_HEIGHT));
+            for (int i = first; i <= last; i++) pngRow(g, rows, l.frames()[i], PNG_HEADER + i * ROW_HEIGHT, n, width);
+            if (cut && ty + th > height - PNG_FOOTER) {
+                g.setFill(Color.BLACK);
+                g.setFont(Font.font(12));
+                g.setTextAlign(TextAlignment.LEFT);
+                g.setTextBaseline(VPos.CENTER);
+                g.fillText("... " + (l.frames().length - shown) + " more rows of " + l.frames().length
+                        + " not drawn (the picture's limit is " + MAX_PNG_HEIGHT + " px high and " + MAX_PNG_PIXELS
+                        + " pixels); Export... as ASCII writes them all", 8, height - PNG_FOOTER / 2.0);
+            }
+            img = tile.snapshot(sp, img);
+            img.getPixelReader().getPixels(0, 0, tw, th, PixelFormat.getIntArgbInstance(), px, 0, tw);
+            out.setRGB(tx, ty, tw, th, px, 0, tw);
+            tx += TILE_W;
+            if (tx >= width) {
+                tx = 0;
+                ty += TILE_H;
+            }
+            return ty >= height;
+        }
+    }
+
+    /**
+     * Width and height of the Canvas the picture is drawn through: a snapshot's texture stays small, and a tile of a
+     * three-host picture (1,260 x 512 px) takes the software pipeline well under 100 ms, one per pulse.
+     */
+    static final int TILE_W = 4096, TILE_H = 512;
+
+    private static void pngHeader(GraphicsContext g, FlowGraph.Nodes nodes, int width) {
+        g.setFill(Color.gray(0.93));
+        g.fillRect(0, 0, width, PNG_HEADER);
+        g.setFill(Color.BLACK);
+        g.setFont(Font.font(null, javafx.scene.text.FontWeight.BOLD, 12));
+        g.setTextBaseline(VPos.CENTER);
+        g.setTextAlign(TextAlignment.LEFT);
+        g.fillText("No.", 6, PNG_HEADER / 2.0);
+        g.fillText("Time", PNG_NO + 6, PNG_HEADER / 2.0);
+        g.fillText("Comment", width - PNG_COMMENT + 6, PNG_HEADER / 2.0);
+        g.setTextAlign(TextAlignment.CENTER);
+        List<String> names = nodes.ordered();
+        for (int i = 0; i < names.size(); i++)
+            g.fillText(names.get(i), PNG_NO + PNG_TIME + i * NODE_WIDTH + NODE_WIDTH / 2, PNG_HEADER / 2.0, NODE_WIDTH - 8);
+    }
+
+    /** One row as the table shows it: its colouring rule's background, No., time, the ladder, the comment. */
+    private static void pngRow(GraphicsContext g, Rows rows, int frame, double y, int n, int width) {
+        FlowGraph.Row r = rows.row(frame);
+        if (r == null) return;
+        ColoringRules.Rule c = rows.colour(frame);
+        g.setFill(c == null ? Color.WHITE : Color.web(c.background()));
+        g.fillRect(0, y, width, ROW_HEIGHT);
+        g.setStroke(Color.gray(0.85));
+        g.setLineWidth(1);
+        g.strokeLine(0, y + ROW_HEIGHT - 0.5, width, y + ROW_HEIGHT - 0.5);
+        Color ink = c == null ? Color.BLACK : Color.web(c.foreground());
+        g.setFill(ink);
+        g.setFont(Font.font(12));
+        g.setTextBaseline(VPos.CENTER);
+        g.setTextAlign(TextAlignment.LEFT);
+        g.fillText(Integer.toString(frame), 6, y + ROW_HEIGHT / 2);
+        g.fillText(String.format(Locale.ROOT, "%.9f", r.relativeNanos() / 1e9), PNG_NO + 6, y + ROW_HEIGHT / 2);
+        g.fillText(r.comment(), width - PNG_COMMENT + 6, y + ROW_HEIGHT / 2);
+        g.save();
+        g.translate(PNG_NO + PNG_TIME, y + 1);
+        LadderCell.paint(g, rows.nodes, r, n, c == null ? null : c.foreground());
+        g.restore();
     }
 
     /** Frames whose hosts are learned before the window shows its rows (the rest are learned while it shows them). */
@@ -429,15 +689,20 @@ public final class FlowGraphWindow implements GuiWindow {
 
         /** fg: the row's coloring rule's text colour ("#rrggbb"), null for black. */
         static void draw(GraphicsContext g, Rows rows, FlowGraph.Row r, int n, String fg) {
+            g.clearRect(0, 0, n * NODE_WIDTH, ROW_HEIGHT - 2);
+            paint(g, rows.nodes, r, n, fg);
+        }
+
+        /** The ladder of a row over what is drawn already (the cell clears first; Export...'s picture has the row's colour). */
+        static void paint(GraphicsContext g, FlowGraph.Nodes nodes, FlowGraph.Row r, int n, String fg) {
             double h = ROW_HEIGHT - 2;
-            g.clearRect(0, 0, n * NODE_WIDTH, h);
             g.setStroke(Color.gray(0.6));
             g.setLineWidth(1);
             for (int i = 0; i < n; i++) {
                 double x = Math.floor(i * NODE_WIDTH + NODE_WIDTH / 2) + 0.5;
                 g.strokeLine(x, 0, x, h);
             }
-            int from = rows.nodes.column(r.from()), to = rows.nodes.column(r.to());
+            int from = nodes.column(r.from()), to = nodes.column(r.to());
             double x1 = from * NODE_WIDTH + NODE_WIDTH / 2, x2 = to * NODE_WIDTH + NODE_WIDTH / 2, y = 19.5;
             Color ink = fg == null ? Color.BLACK : Color.web(fg);
             if (from == to) x2 = x1 + NODE_WIDTH / 2;   // a frame to its own host: a short stub to the right

@@ -100,12 +100,17 @@ public final class IoGraphWindow implements GuiWindow {
         apply.setDefaultButton(true);
         Button reset = new Button("Reset zoom");
         reset.setOnAction(e -> graph.resetView());
-        HBox bar = new HBox(8, new Label("Interval:"), interval, apply, reset, status);
+        Button save = GraphExport.button(graph, "io-graph", () -> {
+            IoGraphData d = graph.data();
+            return d == null ? null : w -> GraphCsv.ioGraph(d, w);
+        }, status);
+        HBox bar = new HBox(8, new Label("Interval:"), interval, apply, reset, save, status);
         bar.setAlignment(Pos.CENTER_LEFT);
         bar.setPadding(new Insets(0, 8, 6, 8));
         BorderPane root = new BorderPane(graph);
         root.setTop(new VBox(grid, bar));
         Stage st = Windows.show(ctx, "io-graph-window", "IO Graph", root, 1100, 680);
+        GraphExport.install(st, save);
         var cap = ctx.capture();
         graph.setOnSelect(f -> Windows.select(ctx, f, status));
         ChangeListener<Number> sel = (o, a, b) -> graph.setSelected(b.intValue(),

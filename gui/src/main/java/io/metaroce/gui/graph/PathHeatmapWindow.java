@@ -72,12 +72,18 @@ public final class PathHeatmapWindow implements GuiWindow {
         metric.valueProperty().addListener((o, a, m) -> view.setMetric(m));
         Button reset = new Button("Reset zoom");
         reset.setOnAction(e -> view.resetView());
-        HBox top = new HBox(8, new Label("Flow:"), flows, new Label("Colour by:"), metric, reset, status);
+        Button save = GraphExport.button(view, "path-heatmap", () -> {
+            PathHeatmap h = view.heatmap();
+            HeatMetric m = view.metric();
+            return h == null ? null : w -> GraphCsv.heatmap(h, m, w);
+        }, status);
+        HBox top = new HBox(8, new Label("Flow:"), flows, new Label("Colour by:"), metric, reset, save, status);
         top.setAlignment(Pos.CENTER_LEFT);
         top.setPadding(new Insets(6, 8, 6, 8));
         BorderPane root = new BorderPane(view);
         root.setTop(top);
         Stage st = Windows.show(ctx, "path-heatmap-window", "MetaRoCE Path Heatmap", root, 1100, 520);
+        GraphExport.install(st, save);
         view.setOnSelect(f -> Windows.select(ctx, f, status));
         var cap = ctx.capture();
         ChangeListener<Number> sel = (o, a, b) -> view.setSelectedTime(b.intValue() > 0 && b.intValue() <= cap.frames()

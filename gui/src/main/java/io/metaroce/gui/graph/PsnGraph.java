@@ -42,6 +42,9 @@ public final class PsnGraph extends PlotPane {
     }
 
     /** Marks a frame (the packet list's selection); 0 clears the mark. */
+    /** The marker kinds shown now (what Save As... as CSV writes besides the data points). */
+    public java.util.Set<MarkerKind> shownKinds() { return EnumSet.copyOf(shown); }
+
     public void setSelectedFrame(int frame) {
         if (frame == selectedFrame) return;
         selectedFrame = frame;

@@ -59,7 +59,12 @@ public final class PsnGraphWindow implements GuiWindow {
             c.selectedProperty().addListener((o, a, b) -> graph.setShown(k, b));
             kinds.getChildren().add(c);
         }
-        HBox top = new HBox(8, new Label("Flow:"), flows, reset, status);
+        Button save = GraphExport.button(graph, "psn-graph", () -> {
+            FlowSeries s = graph.series();
+            java.util.Set<MarkerKind> shown = graph.shownKinds();
+            return s == null ? null : w -> GraphCsv.psn(s, shown, w);
+        }, status);
+        HBox top = new HBox(8, new Label("Flow:"), flows, reset, save, status);
         top.setAlignment(Pos.CENTER_LEFT);
         top.setPadding(new Insets(6, 8, 2, 8));
         kinds.setPadding(new Insets(2, 8, 6, 8));
@@ -69,6 +74,7 @@ public final class PsnGraphWindow implements GuiWindow {
         help.setPadding(new Insets(2, 8, 4, 8));
         root.setBottom(help);
         Stage st = Windows.show(ctx, "psn-graph-window", "PSN vs Time", root, 1100, 640);
+        GraphExport.install(st, save);
         graph.setOnSelect(f -> Windows.select(ctx, f, status));
         ChangeListener<Number> sel = (o, a, b) -> graph.setSelectedFrame(b.intValue());
         ctx.selectedFrameProperty().addListener(sel);

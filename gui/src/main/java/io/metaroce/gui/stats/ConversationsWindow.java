@@ -89,7 +89,7 @@ public final class ConversationsWindow implements GuiWindow {
             });
             return row;
         });
-        HBox bar = new HBox(8, filter, graph, heat, status);
+        HBox bar = new HBox(8, filter, graph, heat, TableCopy.button(table, status), status);
         bar.setPadding(new Insets(6, 8, 6, 8));
         BorderPane root = new BorderPane(table);
         root.setBottom(bar);

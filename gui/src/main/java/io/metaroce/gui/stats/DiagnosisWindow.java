@@ -195,7 +195,16 @@ public final class DiagnosisWindow implements GuiWindow {
         pattern.setWrapText(true);
         pattern.setPadding(new Insets(6, 8, 6, LossTimelineView.LEFT_MARGIN));
         BorderPane chartPane = new BorderPane(chart);
-        chartPane.setBottom(pattern);
+        Button saveChart = io.metaroce.gui.graph.GraphExport.button(chart, "loss-timeline", () -> {
+            DiagnosisRun r = chart.run();
+            java.util.List<Integer> drawn = chart.rows();
+            return r == null ? null : w -> io.metaroce.gui.graph.GraphExport.lossTimeline(r, drawn, w);
+        }, status);
+        HBox chartBar = new HBox(8, pattern, saveChart);
+        chartBar.setAlignment(Pos.CENTER_LEFT);
+        HBox.setHgrow(pattern, Priority.ALWAYS);
+        pattern.setMaxWidth(Double.MAX_VALUE);
+        chartPane.setBottom(chartBar);
 
         Label loopNotes = new Label();
         loopNotes.setId("diagnosis-loop-notes");
@@ -233,7 +242,9 @@ public final class DiagnosisWindow implements GuiWindow {
         lookupText.setWrapText(true);
         // No room taken while there is no lookup: the findings' details keep their height.
         lookupText.managedProperty().bind(lookupText.textProperty().isNotEmpty());
-        HBox lookupBar = new HBox(6, new Label("NCCL warning:"), nccl, lookUp, showAll);
+        javafx.scene.control.MenuButton copy = TableCopy.button(findings, status);
+        copy.setText("Copy findings");
+        HBox lookupBar = new HBox(6, new Label("NCCL warning:"), nccl, lookUp, showAll, copy);
         lookupBar.setAlignment(Pos.CENTER_LEFT);
         HBox.setHgrow(nccl, Priority.ALWAYS);
         VBox top = new VBox(4, lookupBar, lookupText);
@@ -242,6 +253,11 @@ public final class DiagnosisWindow implements GuiWindow {
         root.setTop(top);
         root.setBottom(status);
         Stage st = Windows.show(ctx, "diagnosis", "Diagnosis", root, 1300, 680);
+        // Shortcut+S saves the loss timeline while its tab shows.
+        st.getScene().getAccelerators().put(new javafx.scene.input.KeyCodeCombination(javafx.scene.input.KeyCode.S,
+                javafx.scene.input.KeyCombination.SHORTCUT_DOWN), () -> {
+            if (tabs.getSelectionModel().getSelectedIndex() == TIMELINE_TAB) saveChart.fire();
+        });
 
         // The selected frame marked on the timeline.
         javafx.beans.value.ChangeListener<Number> sel = (o, a, f) -> {

@@ -55,7 +55,11 @@ public final class ExpertInfoWindow implements GuiWindow {
             return row;
         });
         BorderPane root = new BorderPane(tree);
-        root.setBottom(status);
+        javafx.scene.layout.HBox bar = new javafx.scene.layout.HBox(8, TableCopy.button(tree, status), status);
+        bar.setAlignment(javafx.geometry.Pos.CENTER_LEFT);
+        bar.setPadding(new Insets(4, 8, 4, 8));
+        status.setPadding(Insets.EMPTY);
+        root.setBottom(bar);
         Windows.show(ctx, "expert-info", "Expert Info", root, 1300, 560);
         var file = ctx.capture().file();
         Windows.afterAnalysis(ctx, status, s -> {

@@ -114,7 +114,7 @@ public final class MessagesWindow implements GuiWindow {
             RdmaMessage m = table.getSelectionModel().getSelectedItem();
             if (e.getCode() == KeyCode.ENTER && m != null) Windows.select(ctx, m.frame(), status);
         });
-        HBox bar = new HBox(8, new Label("Flow:"), flows, new Label("Filter:"), filter, status);
+        HBox bar = new HBox(8, new Label("Flow:"), flows, new Label("Filter:"), filter, TableCopy.button(table, status), status);
         bar.setPadding(new Insets(6, 8, 6, 8));
         BorderPane root = new BorderPane(table);
         root.setTop(bar);
@@ -147,6 +147,9 @@ public final class MessagesWindow implements GuiWindow {
 
     /** Shows a column's numbers with a fixed count of decimals (analyze's), sorting them as numbers. */
     private static TableColumn<RdmaMessage, Double> decimals(TableColumn<RdmaMessage, Double> c, String format) {
+        // Copy writes what the cell shows.
+        c.getProperties().put(TableCopy.FORMAT, (java.util.function.Function<Object, String>) v ->
+                v == null ? "-" : String.format(Locale.ROOT, format, v));
         c.setCellFactory(x -> new javafx.scene.control.TableCell<>() {
             @Override
             protected void updateItem(Double v, boolean empty) {

@@ -115,7 +115,7 @@ class CongestionLoopGraphTest extends WindowTestBase {
      * marked in the graph.
      */
     @Test
-    void clickOnACnpSelectsItsFrame(FxRobot robot) {
+    void clickOnACnpSelectsItsFrame(FxRobot robot) throws Exception {
         GuiHarness.open(robot, ctx, "rocev2-cnp-ignored");
         CongestionGraph graph = open(robot, null);
         GuiHarness.until("series", () -> graph.series() != null);
@@ -128,6 +128,13 @@ class CongestionLoopGraphTest extends WindowTestBase {
                 graph.plotWidth(), graph.plotHeight())));
         double x = graph.paneX(t), y = graph.paneY(cnp.value(i));
         assertEquals(cnp.frame(i), graph.frameAt(x, y));
+        // Save As...: the zoomed view as drawn, the CNP's cross in its colour; the CSV every point of every series.
+        java.awt.image.BufferedImage png = GraphWindowsTest.readPng(GraphWindowsTest.save(robot, GraphWindowsTest.EXPORTS.resolve("congestion-loop.png")), graph);
+        assertTrue(GraphWindowsTest.colourNear(png, x, y, MarkerKind.CNP.argb(), 2), "the CNP marker in the PNG");
+        CongestionSeries s = graph.series();
+        List<String> csv = Files.readAllLines(GraphWindowsTest.save(robot, tmp.resolve("cc.csv")));
+        assertEquals(s.rate().size() + s.pace().size() + s.ce().size() + s.cnp().size() + s.paused().size(), csv.size() - 1);
+        assertTrue(csv.contains("CNP," + GraphExport.seconds(t) + ",,," + cnp.frame(i)), "the CNP as a row");
         assertTrue(graph.hoverText(x - 78, y - 30).startsWith("CNP: frame " + cnp.frame(i) + " "), graph.hoverText(x - 78, y - 30));
         robot.clickOn(graph.localToScreen(x, y), MouseButton.PRIMARY);
         GuiHarness.until("CNP frame selected", () -> ctx.selectedFrame() == cnp.frame(i));

@@ -50,6 +50,7 @@ public final class FlowGraphBenchmark {
                 io.metaroce.analysis.FlowGraph.Type.ANY, io.metaroce.analysis.FlowGraph.Mode.STANDARD));
         System.out.printf("node pass, standard addresses (%d nodes): %.0f ms%n", qp.nodes().size(), (System.nanoTime() - q0) / 1e6);
         rowCost(ctx, l);
+        export(ctx, s, l);
         for (int run = 0; run < 3; run++) {
             long w0 = System.nanoTime();
             onFx(() -> new FlowGraphWindow().open(ctx));
@@ -110,6 +111,48 @@ public final class FlowGraphBenchmark {
         System.out.printf("per new row (%d rows, %d rounds, median [min-max]): %.2f us [%.2f-%.2f] with the coloring rules, "
                 + "%.2f us [%.2f-%.2f] without; rows by rule: %s%n", n, rounds, with[rounds / 2] / 1e3 / n, with[0] / 1e3 / n,
                 with[rounds - 1] / 1e3 / n, without[rounds / 2] / 1e3 / n, without[0] / 1e3 / n, without[rounds - 1] / 1e3 / n, byRule);
+    }
+
+    /**
+     * Export... of the default diagram (every frame here): as ASCII (the node pass, then a decoded row per frame written
+     * to the file, off the JavaFX thread), and as PNG (the rows that fit, drawn on the JavaFX thread, then encoded).
+     */
+    private static void export(GuiContext ctx, AnalysisSession s, FlowGraphWindow.Ladder l) throws Exception {
+        Path txt = java.nio.file.Files.createTempFile("flow-graph-export", ".txt");
+        Path png = java.nio.file.Files.createTempFile("flow-graph-export", ".png");
+        try {
+            long a0 = System.nanoTime();
+            try (java.io.Writer w = java.nio.file.Files.newBufferedWriter(txt)) {
+                FlowGraphWindow.ascii(ctx, s, io.metaroce.analysis.FlowGraph.Mode.NETWORK,
+                        FlowGraphWindow.ladder(ctx, s, FlowGraphWindow.Choices.DEFAULT), w);
+            }
+            System.out.printf("Export... as ASCII (%d rows, %d MB): %.2f s%n", l.frames().length,
+                    java.nio.file.Files.size(txt) >> 20, (System.nanoTime() - a0) / 1e9);
+            java.awt.image.BufferedImage[] picture = new java.awt.image.BufferedImage[1];
+            FlowGraphWindow.Picture[] p = new FlowGraphWindow.Picture[1];
+            onFx(() -> p[0] = new FlowGraphWindow.Picture(ctx, io.metaroce.analysis.FlowGraph.Mode.NETWORK, l));
+            // A tile per JavaFX runnable, as Export... draws them: the longest is how long the window stops responding.
+            long p0 = System.nanoTime(), longest = 0;
+            int tiles = 0;
+            boolean[] last = new boolean[1];
+            while (!last[0]) {
+                long t0 = System.nanoTime();
+                onFx(() -> last[0] = p[0].step());
+                longest = Math.max(longest, System.nanoTime() - t0);
+                tiles++;
+            }
+            picture[0] = p[0].out;
+            long drawn = System.nanoTime() - p0;
+            System.out.printf("PNG tiles: %d, longest %.0f ms%n", tiles, longest / 1e6);
+            String error = FlowGraphWindow.writePng(picture[0], png);
+            System.out.printf("Export... as PNG (%d x %d px, %d rows; %s): drawn on the JavaFX thread %.0f ms, encoded %.0f ms, %d KB%n",
+                    picture[0].getWidth(), picture[0].getHeight(), FlowGraphWindow.rowsInPng(l.frames().length,
+                            FlowGraphWindow.pngWidth(l.nodes().ordered().size())), error == null ? "ok" : error, drawn / 1e6,
+                    (System.nanoTime() - p0 - drawn) / 1e6, java.nio.file.Files.size(png) >> 10);
+            System.out.println("ASCII export kept at " + txt + " (compare with dissect -q -z flow,any,network)");
+        } finally {
+            java.nio.file.Files.deleteIfExists(png);
+        }
     }
 
     private static void onFx(Runnable r) throws InterruptedException {

@@ -2,6 +2,7 @@ package io.metaroce.gui.graph;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -41,6 +42,9 @@ class FlowGraphWindowTest extends WindowTestBase {
     private static final Path DIR = Path.of(System.getProperty("screenshots.dir", "target/screenshots"));
     /** Every frame of the capture, every type, a node per host. */
     private static final FlowGraphWindow.Choices ALL = new FlowGraphWindow.Choices(false, false, FlowGraph.Type.ANY, FlowGraph.Mode.NETWORK);
+
+    @TempDir
+    Path tmp;
 
     @Start
     void start(Stage stage) { setUp(stage); }
@@ -176,6 +180,68 @@ class FlowGraphWindowTest extends WindowTestBase {
         assertArrayEquals(acks, table.getItems().stream().mapToInt(Integer::intValue).toArray(), "exactly the filter's frames");
         assertEquals(syndromes, filter.getText());
         assertEquals(1, mode.getSelectionModel().getSelectedIndex(), "the choice stays");
+
+        // Export... as ASCII writes, byte for byte, what dissect -z flow prints for the same choices.
+        Path txt = exportTo(robot, tmp.resolve("flow.txt"));
+        // The packaged CLI's jar run directly (the launcher would first train its AOT cache after a build: ~10 s).
+        Path sample = io.metaroce.gui.testutil.Sample.path("rocev2-gbn-loss").toAbsolutePath().normalize();
+        Path jar = sample.getParent().getParent().getParent().resolve("cli/target/metaroce.jar");
+        ProcessBuilder pb = new ProcessBuilder(ProcessHandle.current().info().command().orElse("java"), "-XX:+UseSerialGC",
+                "-XX:TieredStopAtLevel=1", "-jar", jar.toString(), "dissect", "-q", "-r", sample.toString(), "-z", "flow,any,standard," + syndromes);
+        pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+        pb.redirectError(ProcessBuilder.Redirect.DISCARD);
+        Process p = pb.start();
+        byte[] cliOut = p.getInputStream().readAllBytes();
+        assertEquals(0, p.waitFor());
+        assertTrue(cliOut.length > 1000, "dissect printed the diagram");
+        assertEquals(new String(cliOut, java.nio.charset.StandardCharsets.UTF_8), java.nio.file.Files.readString(txt), "the CLI's bytes");
+        assertArrayEquals(cliOut, java.nio.file.Files.readAllBytes(txt));
+        // ... and as PNG every row (header, a row per frame), the NAK rows in their rule's red.
+        java.awt.image.BufferedImage png = javax.imageio.ImageIO.read(exportTo(robot, GraphWindowsTest.EXPORTS.resolve("flow-graph.png")).toFile());
+        int shownNodes = FlowGraphWindow.ladder(ctx, ctx.analysis(), new FlowGraphWindow.Choices(true, false, FlowGraph.Type.ANY,
+                FlowGraph.Mode.STANDARD)).nodes().ordered().size();
+        assertEquals(FlowGraphWindow.pngWidth(shownNodes), png.getWidth());
+        assertEquals(FlowGraphWindow.PNG_HEADER + acks.length * (int) FlowGraphWindow.ROW_HEIGHT, png.getHeight());
+        int red = 0;
+        for (int y = 0; y < png.getHeight(); y++) if ((png.getRGB(5, y) & 0xFFFFFF) == 0xcc0000) red++;
+        assertTrue(red > 0, "a NAK row in red");
+
+        // Reset: every choice back to its default (after changing each), the graph redrawn and shown from the top.
+        CheckBox limit = robot.lookup("#flow-graph-limit").queryAs(CheckBox.class);
+        CheckBox flowOnly = robot.lookup("#flow-graph-flow").queryAs(CheckBox.class);
+        ChoiceBox<?> type = robot.lookup("#flow-graph-type").queryAs(ChoiceBox.class);
+        robot.interact(() -> {
+            ctx.select(acks[acks.length - 1]);
+            limit.setSelected(false);
+            flowOnly.setSelected(true);
+            type.getSelectionModel().select(1);
+        });
+        robot.interact(() -> table.scrollTo(table.getItems().size() - 1));
+        robot.clickOn("#flow-graph-reset");
+        assertTrue(limit.isSelected());
+        assertFalse(flowOnly.isSelected());
+        assertEquals(0, type.getSelectionModel().getSelectedIndex());
+        assertEquals(0, mode.getSelectionModel().getSelectedIndex());
+        GuiHarness.until("the default graph", () -> table.getItems().size() == acks.length && status.getText().endsWith(" hosts"));
+        GuiHarness.until("the top row shown", () -> robot.from(table).lookup(".table-row-cell")
+                .match((TableRow<?> x) -> x.getIndex() == 0 && x.getItem() != null).tryQuery().isPresent());
+    }
+
+    /** Exports through the open Flow Graph's Export... as if its file chooser returned file; waits for the file. */
+    private static Path exportTo(FxRobot robot, Path file) throws Exception {
+        java.nio.file.Files.createDirectories(file.toAbsolutePath().getParent());
+        javafx.scene.control.Button b = robot.lookup("#flow-graph-export").queryButton();
+        String[] result = new String[1];
+        boolean[] done = new boolean[1];
+        @SuppressWarnings("unchecked")
+        var to = (java.util.function.BiConsumer<Path, java.util.function.Consumer<String>>) b.getProperties().get(FlowGraphWindow.EXPORT_TO);
+        robot.interact(() -> to.accept(file, e -> {
+            result[0] = e;
+            done[0] = true;
+        }));
+        GuiHarness.until("exported " + file.getFileName(), () -> done[0]);
+        assertNull(result[0]);
+        return file;
     }
 
     /**

@@ -9,12 +9,18 @@ import io.metaroce.dissector.Dissector;
 import io.metaroce.dissector.FieldCatalog;
 import io.metaroce.gui.testutil.GuiHarness;
 import io.metaroce.gui.testutil.WindowTestBase;
+import java.awt.image.BufferedImage;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
+import javafx.scene.control.Button;
 import javafx.geometry.Point2D;
 import javafx.scene.control.ChoiceBox;
 import javafx.scene.input.MouseButton;
 import javafx.stage.Stage;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.Start;
 
@@ -22,15 +28,58 @@ import org.testfx.framework.junit5.Start;
 class GraphWindowsTest extends WindowTestBase {
     private static final String DATA_FLOW = "10.0.0.1>10.0.0.2/0x000013";
 
+    /** Where the tests' exported pictures go (under target: to look at, not kept). */
+    static final Path EXPORTS = Path.of("target/exports");
+
+    @TempDir
+    Path tmp;
+
     @Start
     void start(Stage stage) { setUp(stage); }
+
+    /** Saves through the open graph window's Save As button as if its file chooser returned file; waits for the write. */
+    static Path save(FxRobot robot, Path file) throws Exception {
+        Files.createDirectories(file.toAbsolutePath().getParent());
+        Files.deleteIfExists(file);
+        Button b = robot.lookup("#graph-save-as").queryButton();
+        String[] result = new String[1];
+        boolean[] done = new boolean[1];
+        robot.interact(() -> GraphExport.saveTo(b, file, e -> {
+            result[0] = e;
+            done[0] = true;
+        }));
+        GuiHarness.until("saved " + file.getFileName(), () -> done[0]);
+        assertEquals(null, result[0]);
+        return file;
+    }
+
+    /** Whether a pixel within r of (x, y) has the colour (each channel within 24). */
+    static boolean colourNear(BufferedImage img, double x, double y, int argb, int r) {
+        for (int dy = -r; dy <= r; dy++)
+            for (int dx = -r; dx <= r; dx++) {
+                int px = (int) Math.floor(x) + dx, py = (int) Math.floor(y) + dy;
+                if (px < 0 || py < 0 || px >= img.getWidth() || py >= img.getHeight()) continue;
+                int c = img.getRGB(px, py);
+                if (Math.abs(((c >> 16) & 0xFF) - ((argb >> 16) & 0xFF)) < 24 && Math.abs(((c >> 8) & 0xFF) - ((argb >> 8) & 0xFF)) < 24
+                        && Math.abs((c & 0xFF) - (argb & 0xFF)) < 24) return true;
+            }
+        return false;
+    }
+
+    /** The PNG is the graph pane as drawn, at its size. */
+    static BufferedImage readPng(Path file, javafx.scene.layout.Region pane) throws Exception {
+        BufferedImage img = javax.imageio.ImageIO.read(file.toFile());
+        assertEquals(Math.round(pane.getWidth()), img.getWidth(), "the pane's width");
+        assertEquals(Math.round(pane.getHeight()), img.getHeight(), "the pane's height");
+        return img;
+    }
 
     /**
      * PSN graph of the spray sample's data flow: clicking the retransmission marker of frame 45 selects frame 45 in
      * the context; selecting frame 6 in the context (the packet list) rings it in the graph; a wheel step zooms.
      */
     @Test
-    void psnGraphClickSelectsAndSelectionIsMarked(FxRobot robot) {
+    void psnGraphClickSelectsAndSelectionIsMarked(FxRobot robot) throws Exception {
         GuiHarness.open(robot, ctx, "metaroce-spray-lossy-path");
         PsnGraph[] g = new PsnGraph[1];
         robot.interact(() -> g[0] = PsnGraphWindow.open(ctx, DATA_FLOW));
@@ -40,6 +89,17 @@ class GraphWindowsTest extends WindowTestBase {
         PointSet rtx = graph.series().markers(MarkerKind.RETRANSMISSION);
         assertEquals(5, rtx.size());
         int i = rtx.indexOfFrame(45);
+        // Save As...: the PNG is the pane as drawn (the resend of frame 45 in the retransmission red); the CSV a row per
+        // point drawn (the data packets and every marker shown).
+        BufferedImage png = readPng(save(robot, EXPORTS.resolve("psn-graph.png")), graph);
+        assertTrue(colourNear(png, graph.paneX(rtx.time(i)), graph.paneY(rtx.value(i)), MarkerKind.RETRANSMISSION.argb(), 0),
+                "frame 45's marker in the PNG");
+        List<String> csv = Files.readAllLines(save(robot, tmp.resolve("psn.csv")), StandardCharsets.UTF_8);
+        int points = graph.series().data().size();
+        for (MarkerKind k : MarkerKind.values()) points += graph.series().markers(k).size();
+        assertEquals(points, csv.size() - 1, "a row per point");
+        assertTrue(csv.contains(GraphExport.seconds(rtx.time(i)) + "," + graph.series().rawPsn(rtx.value(i)) + ",Retransmission,45"),
+                "frame 45's resend as a row");
         Point2D p = graph.localToScreen(graph.paneX(rtx.time(i)), graph.paneY(rtx.value(i)));
         robot.clickOn(p, MouseButton.PRIMARY);
         GuiHarness.until("frame 45 selected", () -> ctx.selectedFrame() == 45);
@@ -61,7 +121,7 @@ class GraphWindowsTest extends WindowTestBase {
      * and retransmission totals; clicking the highest retransmission point selects a retransmission.
      */
     @Test
-    void ioGraphSumsAndClickSelects(FxRobot robot) {
+    void ioGraphSumsAndClickSelects(FxRobot robot) throws Exception {
         GuiHarness.open(robot, ctx, "rocev2-gbn-loss");
         IoGraph[] g = new IoGraph[1];
         robot.interact(() -> g[0] = IoGraphWindow.open(ctx, List.of(
@@ -72,10 +132,29 @@ class GraphWindowsTest extends WindowTestBase {
         IoGraphData d = graph.data();
         assertEquals(ctx.capture().frames(), sum(d, 0));
         assertEquals(ctx.analysis().result().total("retransmitted_packets"), sum(d, 1));
+        // Save As... CSV, as Wireshark's: a row per interval, a column per series, which add up to the frames counted
+        // one by one (every frame; those the retransmission filter matches).
+        List<String> csv = Files.readAllLines(save(robot, tmp.resolve("io.csv")), StandardCharsets.UTF_8);
+        assertEquals("\"Interval start\",\"all\",\"rtx\"", csv.getFirst());
+        assertEquals(d.bins(), csv.size() - 1);
+        long all = 0, rtx = 0;
+        for (String line : csv.subList(1, csv.size())) {
+            String[] f = line.split(",");
+            all += Long.parseLong(f[1]);
+            rtx += Long.parseLong(f[2]);
+        }
+        long frames = 0;
+        try (io.metaroce.capture.PacketSource src = io.metaroce.capture.CaptureFiles.open(io.metaroce.gui.testutil.Sample.path("rocev2-gbn-loss"))) {
+            while (src.next()) frames++;
+        }
+        assertEquals(frames, all, "the all-frames column sums to the capture's frames, read one by one");
+        assertEquals(ctx.framesMatching("analysis.retransmission").length, rtx);
+        BufferedImage png = readPng(save(robot, EXPORTS.resolve("io-graph.png")), graph);
         int best = 0;
         for (int b = 0; b < d.bins(); b++) if (d.value(1, b) > d.value(1, best)) best = b;
         assertTrue(d.value(1, best) > 0);
         double x = graph.paneX((double) best * d.intervalNs()), y = graph.paneY(d.value(1, best));
+        assertTrue(colourNear(png, x, y, 0xFFD62728, 2), "the rtx series' point in its colour in the PNG");
         robot.clickOn(graph.localToScreen(x, y), MouseButton.PRIMARY);
         int expected = d.firstFrame(1, best);
         GuiHarness.until("frame " + expected + " selected", () -> ctx.selectedFrame() == expected);
@@ -92,7 +171,7 @@ class GraphWindowsTest extends WindowTestBase {
      * cell selects a data frame sent on path 2; switching to RTT recolours the cells.
      */
     @Test
-    void heatmapShowsTheLossyPathAndClickSelects(FxRobot robot) {
+    void heatmapShowsTheLossyPathAndClickSelects(FxRobot robot) throws Exception {
         GuiHarness.open(robot, ctx, "metaroce-spray-lossy-path");
         PathHeatmapView[] v = new PathHeatmapView[1];
         robot.interact(() -> v[0] = PathHeatmapWindow.open(ctx, null));
@@ -111,6 +190,14 @@ class GraphWindowsTest extends WindowTestBase {
         assertEquals(2, bestPath);
         assertEquals(ColorScale.of(HeatMetric.LOSS).argb(best, view.scaleMax()), view.cellArgb(bestPath, bestBin));
         double[] c = view.cellCentre(bestPath, bestBin);
+        // Save As...: the PNG has the hottest cell's colour at its centre; the CSV is the path x interval matrix shown.
+        BufferedImage png = readPng(save(robot, EXPORTS.resolve("path-heatmap.png")), view);
+        assertTrue(colourNear(png, c[0], c[1], view.cellArgb(bestPath, bestBin), 0), "the hottest cell in the PNG");
+        List<String> csv = Files.readAllLines(save(robot, tmp.resolve("heat.csv")), StandardCharsets.UTF_8);
+        assertEquals(h.paths() + 1, csv.size());
+        String[] row = csv.get(1 + bestPath).split(",", -1);
+        assertEquals(h.bins() + 1, row.length);
+        assertEquals(best, Double.parseDouble(row[1 + bestBin]), 1e-9);
         robot.clickOn(view.localToScreen(c[0], c[1]), MouseButton.PRIMARY);
         int expected = h.firstFrame(bestPath, bestBin);
         GuiHarness.until("cell frame selected", () -> ctx.selectedFrame() == expected);

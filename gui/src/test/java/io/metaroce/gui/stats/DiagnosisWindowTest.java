@@ -199,8 +199,38 @@ class DiagnosisWindowTest extends WindowTestBase {
             String pattern = v.pattern().getText();
             assertTrue(pattern.startsWith("Loss pattern: ") && text.toString().contains(pattern + "\n"), pattern);
             assertEquals(3, v.tabs().getSelectionModel().getSelectedIndex());
+            if (scenario.equals("rocev2-retry-exhausted")) saveTimeline(robot, v, r);
             GuiHarness.closeWindows(robot);
         }
+    }
+
+    /**
+     * The loss timeline's Save As...: the CSV has a row per finer bin and a column per count drawn, each adding up to
+     * the run's total; the PNG is the chart at its size.
+     */
+    private static void saveTimeline(FxRobot robot, DiagnosisWindow.View v, DiagnosisRun r) throws Exception {
+        javafx.scene.control.Button save = robot.lookup("#graph-save-as").queryButton();
+        Path dir = Path.of("target/exports");
+        Files.createDirectories(dir);
+        for (String name : List.of("loss-timeline.csv", "loss-timeline.png")) {
+            Path file = dir.resolve(name);
+            Files.deleteIfExists(file);
+            String[] error = {"not done"};
+            robot.interact(() -> io.metaroce.gui.graph.GraphExport.saveTo(save, file, e -> error[0] = e));
+            GuiHarness.until("saved " + name, () -> !"not done".equals(error[0]));
+            assertNull(error[0]);
+        }
+        List<String> csv = Files.readAllLines(dir.resolve("loss-timeline.csv"));
+        assertEquals(DiagnosisRun.FINE_BINS + 1, csv.size());
+        List<Integer> rows = v.chart().rows();
+        for (int i = 0; i < rows.size(); i++) {
+            long sum = 0;
+            for (String line : csv.subList(1, csv.size())) sum += Long.parseLong(line.split(",")[i + 1]);
+            assertEquals(r.total(rows.get(i)), sum, DiagnosisRun.LABELS[rows.get(i)]);
+        }
+        java.awt.image.BufferedImage png = javax.imageio.ImageIO.read(dir.resolve("loss-timeline.png").toFile());
+        assertEquals(Math.round(v.chart().getWidth()), png.getWidth());
+        assertEquals(Math.round(v.chart().getHeight()), png.getHeight());
     }
 
     /** A click on a timeline column selects the first frame of that time in the packet list. */

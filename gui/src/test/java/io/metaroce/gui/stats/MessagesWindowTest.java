@@ -46,6 +46,14 @@ class MessagesWindowTest extends WindowTestBase {
         List<String> rows = new ArrayList<>();
         for (RdmaMessage m : table.getItems()) rows.add(m.toJson());
         assertEquals(List.of(cli.toString().split("\n")), rows);
+        // Copy writes the cells as shown: the time with analyze's 6 decimals, a message without completion "-".
+        TableCopy.Grid grid = TableCopy.grid(table);
+        assertEquals(table.getItems().size(), grid.rows().size());
+        int time = grid.header().indexOf("Time (s)"), completion = grid.header().indexOf("Completion (us)");
+        RdmaMessage first = table.getItems().getFirst();
+        assertEquals(String.format(java.util.Locale.ROOT, "%.6f", first.startNs() / 1e9), grid.rows().getFirst().get(time));
+        assertEquals(first.completionNs() < 0 ? "-" : String.format(java.util.Locale.ROOT, "%.3f", first.completionNs() / 1e3),
+                grid.rows().getFirst().get(completion));
         long counted = 0;
         String busiest = null;
         long most = -1;

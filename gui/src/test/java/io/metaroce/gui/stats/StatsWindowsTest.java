@@ -14,9 +14,11 @@ import io.metaroce.gui.testutil.Sample;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableRow;
 import javafx.scene.control.TableView;
 import javafx.scene.control.TreeItem;
+import javafx.scene.control.TreeTableColumn;
 import javafx.scene.control.TreeTableRow;
 import javafx.scene.control.TreeTableView;
 import javafx.stage.Stage;
@@ -144,6 +146,72 @@ class StatsWindowsTest extends WindowTestBase {
         long firstOfFlow = first;
         assertTrue(first > 0);
         GuiHarness.until("selection", () -> ctx.selectedFrame() == firstOfFlow);
+
+        // Copy > as CSV: the visible columns (one hidden here) and the rows in the order sorted by, cell for cell.
+        TableColumn<ConversationRow, ?> packets = table.getColumns().get(3), service = table.getColumns().get(2);
+        robot.interact(() -> {
+            service.setVisible(false);
+            packets.setSortType(TableColumn.SortType.DESCENDING);
+            table.getSortOrder().setAll(List.of(packets));
+        });
+        robot.clickOn("#table-copy");
+        robot.clickOn("#copy-csv");
+        String[] copied = new String[1];
+        robot.interact(() -> copied[0] = javafx.scene.input.Clipboard.getSystemClipboard().getString());
+        List<List<String>> csv = TableCopy.parseCsv(copied[0]);
+        assertEquals(table.getItems().size() + 1, csv.size());
+        List<String> header = new ArrayList<>();
+        for (TableColumn<ConversationRow, ?> c : table.getVisibleLeafColumns()) header.add(c.getText());
+        assertFalse(header.contains("Service"));
+        assertEquals(header, csv.getFirst());
+        long prev = Long.MAX_VALUE;
+        for (int r = 0; r < table.getItems().size(); r++) {
+            List<String> cells = new ArrayList<>();
+            for (TableColumn<ConversationRow, ?> c : table.getVisibleLeafColumns()) {
+                Object v = c.getCellData(r);
+                cells.add(v == null ? "" : v.toString());
+            }
+            assertEquals(cells, csv.get(r + 1), "row " + r);
+            long n = Long.parseLong(csv.get(r + 1).get(header.indexOf("Packets")));
+            assertTrue(n <= prev, "sorted by packets, most first");
+            prev = n;
+        }
+        assertTrue(robot.lookup("#conversations-status").queryLabeled().getText().startsWith("Copied " + table.getItems().size() + " rows"));
+    }
+
+    /**
+     * The tables' shared Copy: RFC 4180 quoting of a comma, a quote and a line break, read back as the cells; YAML a
+     * mapping per row; a tree table's expanded rows with their depth.
+     */
+    @Test
+    void copyQuotesAndReadsBack(FxRobot robot) {
+        TableView<String[]> t = new TableView<>();
+        for (int i = 0; i < 3; i++) {
+            int k = i;
+            TableColumn<String[], String> c = new TableColumn<>(i == 0 ? "Name, full" : "Col " + i);
+            c.setCellValueFactory(cd -> new javafx.beans.property.ReadOnlyObjectWrapper<>(cd.getValue()[k]));
+            t.getColumns().add(c);
+        }
+        t.getItems().addAll(new String[] {"a,b", "say \"hi\"", "12"}, new String[] {"line\nbreak", null, "-3.5"});
+        TableCopy.Grid g = TableCopy.grid(t);
+        String csv = TableCopy.csv(g);
+        assertEquals("\"Name, full\",Col 1,Col 2\r\n\"a,b\",\"say \"\"hi\"\"\",12\r\n\"line\nbreak\",,-3.5\r\n", csv);
+        assertEquals(List.of(List.of("Name, full", "Col 1", "Col 2"), List.of("a,b", "say \"hi\"", "12"), List.of("line\nbreak", "", "-3.5")),
+                TableCopy.parseCsv(csv));
+        assertEquals("---\n- \"Name, full\": \"a,b\"\n  \"Col 1\": \"say \\\"hi\\\"\"\n  \"Col 2\": 12\n"
+                + "- \"Name, full\": \"line\\nbreak\"\n  \"Col 1\": null\n  \"Col 2\": -3.5\n", TableCopy.yaml(g));
+        TreeTableView<String> tree = new TreeTableView<>(new TreeItem<>("root"));
+        tree.setShowRoot(false);
+        TreeItem<String> a = new TreeItem<>("a"), b = new TreeItem<>("b"), hidden = new TreeItem<>("hidden");
+        a.getChildren().add(b);
+        b.getChildren().add(hidden);
+        a.setExpanded(true);
+        tree.getRoot().getChildren().add(a);
+        tree.getRoot().setExpanded(true);
+        TreeTableColumn<String, String> name = new TreeTableColumn<>("Name");
+        name.setCellValueFactory(cd -> new javafx.beans.property.ReadOnlyObjectWrapper<>(cd.getValue().getValue()));
+        tree.getColumns().add(name);
+        assertEquals("Level,Name\r\n0,a\r\n1,b\r\n", TableCopy.csv(TableCopy.grid(tree)));
     }
 
     /** Capture File Properties on the cut, gappy sample: the truth's truncated frames and capture gaps, in red. */
