@@ -69,6 +69,7 @@ public final class MainWindow {
         };
         detail.onFilter(applyFilter, filterBar::prepare);
         PacketListMenu.install(packets.table(), ctx, applyFilter, filterBar::prepare);
+        ctx.filterBar(filterBar::prepare, applyFilter);
 
         banner.setId("banner");
         banner.setWrapText(true);
