@@ -668,7 +668,7 @@ final class DissectCommand implements Callable<Integer> {
                         };
                 l.add(new ZStats.Expert(f, lowest));
             } else {
-                l.add(new ConversationTable(ConversationTable.Type.of(z.split(",", 3)[1]), kind.equals("endpoints"), f, text));
+                l.add(new ConversationTable(io.metaroce.dissector.stats.ConversationType.of(z.split(",", 3)[1]), kind.equals("endpoints"), f, text));
             }
         }
         return l;

@@ -6,6 +6,7 @@ import io.metaroce.dissector.ExpertItem;
 import io.metaroce.dissector.FieldCatalog;
 import io.metaroce.dissector.FrameBatch;
 import io.metaroce.dissector.FrameFields;
+import io.metaroce.dissector.stats.ProtocolHierarchy;
 import io.metaroce.filter.DisplayFilter;
 import io.metaroce.protocol.FieldDef;
 import io.metaroce.protocol.Severity;
@@ -77,10 +78,9 @@ final class ZStats implements DissectCommand.FrameSink {
         for (Tally t : tallies) t.frame(d, ff);
     }
 
-    /** io,phs: "eth:ip:udp" -> {frames, bytes, first frame number}, over the frames that match its filter. */
+    /** io,phs: the dissector's {@link ProtocolHierarchy} over the frames that match its filter, in tshark's text. */
     static final class Phs implements Tally {
-        final Map<String, long[]> paths = new HashMap<>();
-        private final StringBuilder path = new StringBuilder();
+        final ProtocolHierarchy tree = new ProtocolHierarchy();
         private final DisplayFilter filter;
         /** The filter line: io,phs's own filter, or else -Y's (what this table always printed). */
         private final String filterText;
@@ -93,25 +93,12 @@ final class ZStats implements DissectCommand.FrameSink {
         @Override
         public void frame(Dissection d, FrameFields ff) {
             if (filter != null && !filter.matches(ff)) return;
-            path.setLength(0);
-            for (int i = 0; i < d.layerCount(); i++) {
-                if (i > 0) path.append(':');
-                path.append(d.layer(i).id());
-                long[] c = paths.computeIfAbsent(path.toString(), k -> new long[] {0, 0, Long.MAX_VALUE});
-                c[0]++;
-                c[1] += d.originalLength();
-                c[2] = Math.min(c[2], d.number());
-            }
+            tree.add(d);
         }
 
         @Override
         public void merge(Tally other) {
-            ((Phs) other).paths.forEach((k, v) -> {
-                long[] c = paths.computeIfAbsent(k, x -> new long[] {0, 0, Long.MAX_VALUE});
-                c[0] += v[0];
-                c[1] += v[1];
-                c[2] = Math.min(c[2], v[2]);
-            });
+            tree.merge(((Phs) other).tree);
         }
 
         /** io,phs in tshark's layout: each protocol under its parent, in the order met, with its frames and bytes. */
@@ -119,28 +106,12 @@ final class ZStats implements DissectCommand.FrameSink {
         public void print(ByteOut out) {
             out.ascii("\n===================================================================\n");
             out.ascii("Protocol Hierarchy Statistics\nFilter: ").str(filterText == null ? "" : filterText).ascii("\n\n");
-            List<String> sorted = new ArrayList<>(paths.keySet());
-            // Depth first, siblings in the order of their first frame (tshark: the order in which they were met).
-            sorted.sort((a, b) -> compareTree(a, b));
-            for (String p : sorted) {
-                int depth = (int) p.chars().filter(ch -> ch == ':').count();
-                String name = "  ".repeat(depth) + p.substring(p.lastIndexOf(':') + 1);
-                StringBuilder line = new StringBuilder(name);
+            for (ProtocolHierarchy.Row r : tree.rows()) {
+                StringBuilder line = new StringBuilder("  ".repeat(r.depth())).append(r.protocol());
                 while (line.length() < 41) line.append(' ');
-                long[] c = paths.get(p);
-                out.str(line.toString()).ascii("frames:").num(c[0]).ascii(" bytes:").num(c[1]).ch('\n');
+                out.str(line.toString()).ascii("frames:").num(r.frames()).ascii(" bytes:").num(r.bytes()).ch('\n');
             }
             out.ascii("===================================================================\n");
-        }
-
-        private int compareTree(String a, String b) {
-            String[] x = a.split(":"), y = b.split(":");
-            for (int i = 0; i < Math.min(x.length, y.length); i++) {
-                if (x[i].equals(y[i])) continue;
-                String pa = String.join(":", java.util.Arrays.copyOf(x, i + 1)), pb = String.join(":", java.util.Arrays.copyOf(y, i + 1));
-                return Long.compare(paths.get(pa)[2], paths.get(pb)[2]);
-            }
-            return Integer.compare(x.length, y.length);
         }
     }
 

@@ -111,7 +111,7 @@ class ConversationTableTest {
     }
 
     private static ConversationTable feed(boolean endpoints, List<Integer> frames) {
-        ConversationTable t = new ConversationTable(ConversationTable.Type.ETH, endpoints, null, null);
+        ConversationTable t = new ConversationTable(io.metaroce.dissector.stats.ConversationType.ETH, endpoints, null, null);
         Dissector dissector = new Dissector();
         Dissection d = new Dissection();
         FrameFields ff = new FrameFields();

@@ -145,6 +145,28 @@ public final class GuiContext {
     /** A problem with the open file the window shows above the packets (a cut capture), or null. */
     public ReadOnlyStringProperty bannerProperty() { return banner.getReadOnlyProperty(); }
 
+    /**
+     * The main window's filter bar, for the statistics windows' "Apply as Filter" and "Prepare as Filter" (null
+     * without a main window: applying then goes to {@link #applyFilter} directly).
+     */
+    private Consumer<String> barPrepare, barApply;
+
+    /** Connects the main window's filter bar: prepare puts a filter in it, apply puts it there and applies it. */
+    void filterBar(Consumer<String> prepare, Consumer<String> apply) {
+        barPrepare = prepare;
+        barApply = apply;
+    }
+
+    /**
+     * A window's "Apply as Filter" (apply) or "Prepare as Filter": the filter goes into the main window's filter bar,
+     * as if typed there (and applied, with the bar's history and error display).
+     */
+    public void filterFromWindow(String text, boolean apply) {
+        Consumer<String> bar = apply ? barApply : barPrepare;
+        if (bar != null) bar.accept(text);
+        else if (apply) applyFilter(text);
+    }
+
     /** Where messages for the user go (a dialog by default; tests collect them). */
     public void setErrorSink(Consumer<String> sink) { errorSink = sink; }
 

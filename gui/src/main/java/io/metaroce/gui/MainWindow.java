@@ -71,6 +71,7 @@ public final class MainWindow {
         detail.onFilter(applyFilter, filterBar::prepare);
         PacketListMenu.install(packets.table(), ctx, applyFilter, filterBar::prepare);
         edit = new EditActions(ctx, packets, detail);
+        ctx.filterBar(filterBar::prepare, applyFilter);
 
         banner.setId("banner");
         banner.setWrapText(true);

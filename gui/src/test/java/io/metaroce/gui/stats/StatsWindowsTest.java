@@ -214,6 +214,74 @@ class StatsWindowsTest extends WindowTestBase {
         assertEquals("Level,Name\r\n0,a\r\n1,b\r\n", TableCopy.csv(TableCopy.grid(tree)));
     }
 
+    /**
+     * Protocol Hierarchy on the GBN sample: the InfiniBand row counts the frames the infiniband filter matches, and
+     * every row the frames its own filter matches; its "Apply as Filter" applies infiniband; "Limit to display filter"
+     * counts the displayed frames only.
+     */
+    @Test
+    void protocolHierarchyCountsWhatItsFiltersMatch(FxRobot robot) throws Exception {
+        GuiHarness.open(robot, ctx, "rocev2-gbn-loss");
+        robot.interact(() -> new ProtocolHierarchyWindow().open(ctx));
+        TreeTableView<ProtocolHierarchyWindow.Line> tree = robot.lookup("#phs-tree").queryAs(TreeTableView.class);
+        GuiHarness.until("hierarchy", () -> tree.getRoot() != null);
+        assertEquals(ctx.capture().frames(), tree.getRoot().getValue().packets());
+        List<TreeItem<ProtocolHierarchyWindow.Line>> all = new ArrayList<>();
+        collect(tree.getRoot(), all);
+        TreeItem<ProtocolHierarchyWindow.Line> ib = all.stream().filter(i -> i.getValue().filter().equals("infiniband")).findFirst().orElseThrow();
+        assertEquals(ctx.framesMatching("infiniband").length, ib.getValue().packets());
+        assertTrue(all.size() > 8, "a tree, not a row: " + all.size());
+        for (TreeItem<ProtocolHierarchyWindow.Line> i : all) {
+            assertEquals(ctx.framesMatching(i.getValue().filter()).length, i.getValue().packets(), i.getValue().filter());
+        }
+        robot.interact(() -> {
+            tree.getSelectionModel().select(ib);
+            tree.getContextMenu().getItems().stream().filter(m -> "phs-apply-filter".equals(m.getId())).findFirst().orElseThrow().fire();
+        });
+        GuiHarness.until("infiniband applied", () -> "infiniband".equals(ctx.appliedFilterProperty().get()));
+        robot.interact(() -> ctx.applyFilter("frame.number <= 10"));
+        GuiHarness.until("filter applied", () -> ctx.view().size() == 10);
+        robot.clickOn("#phs-limit");
+        GuiHarness.until("limited hierarchy", () -> tree.getRoot().getValue().packets() == 10);
+        assertEquals(10, tree.getRoot().getChildren().getFirst().getValue().packets());
+    }
+
+    /**
+     * Endpoints and Conversations on the GBN sample: an IPv4 endpoint's packets are the frames with its address; a
+     * UDP conversation's "Apply as Filter" (A <-> B) puts its filter in the bar and the packet list then shows exactly
+     * its packets (its twin, the same ports the other way round, is spelt out of the filter); "Limit to display
+     * filter" counts the displayed frames only.
+     */
+    @Test
+    void endpointsAndConversationsByLayer(FxRobot robot) throws Exception {
+        GuiHarness.open(robot, ctx, "rocev2-gbn-loss");
+        robot.interact(() -> new EndpointsWindow().open(ctx));
+        TableView<io.metaroce.dissector.stats.Endpoints.Endpoint> ip = robot.lookup("#endpoints-table-ip").queryAs(TableView.class);
+        GuiHarness.until("endpoints", () -> !ip.getItems().isEmpty());
+        for (var e : ip.getItems()) assertEquals(ctx.framesMatching("ip.addr==" + e.address()).length, e.frames(), e.address());
+        TableView<io.metaroce.dissector.stats.Endpoints.Endpoint> eth = robot.lookup("#endpoints-table-eth").queryAs(TableView.class);
+        assertEquals(2, eth.getItems().size());
+
+        robot.interact(() -> new LayerConversationsWindow().open(ctx));
+        TableView<io.metaroce.dissector.stats.Conversations.Conversation> udp = robot.lookup("#conv-table-udp").queryAs(TableView.class);
+        GuiHarness.until("conversations", () -> !udp.getItems().isEmpty());
+        var row = udp.getItems().getFirst();
+        assertTrue(udp.getItems().stream().anyMatch(row::twinOf), "the sample has the twin this test is about");
+        String expected = row.exactFilter(true);
+        robot.interact(() -> {
+            udp.getSelectionModel().select(row);
+            var apply = (javafx.scene.control.Menu) udp.getContextMenu().getItems().getFirst();
+            apply.getItems().stream().filter(m -> "conv-udp-apply-both".equals(m.getId())).findFirst().orElseThrow().fire();
+        });
+        GuiHarness.until("conversation filter applied", () -> expected.equals(ctx.appliedFilterProperty().get()));
+        assertEquals(row.frames(), ctx.view().size());
+        assertEquals(ctx.framesMatching(row.filterAtoB()).length, row.abFrames());
+        robot.interact(() -> ctx.applyFilter("frame.number <= 50"));
+        GuiHarness.until("filter applied", () -> ctx.view().size() == 50);
+        robot.clickOn("#layer-conversations-limit");
+        GuiHarness.until("limited conversations", () -> udp.getItems().stream().mapToLong(c -> c.frames()).sum() == 50);
+    }
+
     /** Capture File Properties on the cut, gappy sample: the truth's truncated frames and capture gaps, in red. */
     @Test
     void capturePropertiesShowIntegrity(FxRobot robot) throws Exception {
@@ -250,9 +318,9 @@ class StatsWindowsTest extends WindowTestBase {
         return n;
     }
 
-    private static void collect(TreeItem<ExpertInfoWindow.Line> i, List<TreeItem<ExpertInfoWindow.Line>> out) {
+    private static <T> void collect(TreeItem<T> i, List<TreeItem<T>> out) {
         out.add(i);
-        for (TreeItem<ExpertInfoWindow.Line> c : i.getChildren()) collect(c, out);
+        for (TreeItem<T> c : i.getChildren()) collect(c, out);
     }
 
     private static TreeItem<ExpertInfoWindow.Line> find(TreeItem<ExpertInfoWindow.Line> i,
