@@ -1,43 +1,20 @@
 package io.metaroce.cli;
 
-import io.metaroce.protocol.Spec;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
- * tshark's {@code -d udp.port==N,roce}, the same in every subcommand: the port is decoded as RoCE in addition
- * to 4791. {@code infiniband} (tshark's name for the transport) and {@code rroce} are accepted too, and a bare
- * port number as a shorthand (it also adds to 4791).
+ * tshark's {@code -d udp.port==N,roce} for the commands' options: the parser is the dissector's
+ * {@link io.metaroce.dissector.DecodeAs}, which {@code metaroce gui -d} reads too.
  */
 final class DecodeAs {
-    static final String LABEL = "udp.port==N,roce";
-    static final String HELP = "Also decode UDP destination port N as RoCE (like tshark -d; 'infiniband' accepted; "
-            + "a bare N is short for udp.port==N,roce). Repeatable; 4791 is always decoded.";
-    private static final Pattern SPEC = Pattern.compile(
-            "udp\\.(?:dst)?port\\s*==\\s*(\\d+)\\s*,\\s*(roce|rocev2|rroce|infiniband|bth|metaroce)");
+    static final String LABEL = io.metaroce.dissector.DecodeAs.LABEL;
+    static final String HELP = io.metaroce.dissector.DecodeAs.HELP;
 
     private DecodeAs() {}
 
     /** 4791 plus every port the specs name. */
-    static Set<Integer> ports(List<String> specs) {
-        Set<Integer> ports = new LinkedHashSet<>();
-        ports.add(Spec.ROCE_UDP_PORT);
-        if (specs == null) return ports;
-        for (String d : specs) ports.add(port(d));
-        return ports;
-    }
+    static Set<Integer> ports(List<String> specs) { return io.metaroce.dissector.DecodeAs.ports(specs); }
 
-    static int port(String d) {
-        String t = d.trim().toLowerCase(Locale.ROOT);
-        Matcher m = SPEC.matcher(t);
-        String digits = m.matches() ? m.group(1) : t.matches("\\d+") ? t : null;
-        if (digits == null) throw new IllegalArgumentException("-d expects udp.port==N,roce (or infiniband), not '" + d + "'");
-        int p = digits.length() > 5 ? -1 : Integer.parseInt(digits);
-        if (p < 1 || p > 65535) throw new IllegalArgumentException("-d: '" + digits + "' is not a UDP port (1..65535)");
-        return p;
-    }
+    static int port(String d) { return io.metaroce.dissector.DecodeAs.port(d); }
 }

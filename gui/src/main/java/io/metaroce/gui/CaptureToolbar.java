@@ -81,7 +81,7 @@ final class CaptureToolbar extends HBox {
             return;
         }
         try {
-            run = LiveRun.start(name, filter.getText(), file -> Platform.runLater(() -> ended(file)),
+            run = LiveRun.start(name, filter.getText(), ctx.settings(), file -> Platform.runLater(() -> ended(file)),
                     message -> Platform.runLater(() -> failed(message)));
         } catch (LiveCaptureException ex) {
             ctx.error(ex.getMessage() + (ex.kind() == LiveCaptureException.Kind.PERMISSION

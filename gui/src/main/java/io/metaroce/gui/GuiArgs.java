@@ -1,26 +1,37 @@
 package io.metaroce.gui;
 
+import io.metaroce.dissector.DecodeAs;
 import io.metaroce.filter.FilterException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
 
 /**
  * The command line of {@code metaroce gui}, in Wireshark's words: {@code -r FILE} or a bare FILE (the capture to
- * open), {@code -Y FILTER} (the display filter to apply once it is open), {@code -h}. Parsed and checked before
+ * open), {@code -Y FILTER} (the display filter to apply once it is open), {@code -d udp.port==N,roce} (Decode As, as
+ * the other commands' {@code -d}: the same forms and the same error lines, from the same parser), {@code -h}. Parsed and checked before
  * any window opens, so that a typing mistake is one line on stderr and exit 2, as in the other commands, instead
  * of a window with an error dialog (or, before, a window that tried to open {@code --nosuch} as a file).
  * {@code --version} never gets here: the launcher answers it with the command line's version query.
  *
  * @param file the capture to open, or null
  * @param filter the display filter to apply to it, compiled once already (its text), or empty
+ * @param rocePorts the UDP destination ports to decode as RoCE: 4791 and those -d names
  * @param help whether the user asked for the usage
  */
-record GuiArgs(Path file, String filter, boolean help) {
+record GuiArgs(Path file, String filter, Set<Integer> rocePorts, boolean help) {
     static final String USAGE = """
-            Usage: metaroce gui [-r FILE | FILE] [-Y FILTER]
+            Usage: metaroce gui [-r FILE | FILE] [-Y FILTER] [-d udp.port==N,roce]...
             Open a capture (pcap or pcapng) in the desktop analyzer.
               -r, --read-file FILE          the capture to open (a bare FILE too)
               -Y, --display-filter FILTER   show only the packets that match, once the capture is open
                                             (the display filter syntax of dissect -Y and Wireshark)
+              -d, --decode-as udp.port==N,roce
+                                            also decode UDP destination port N as RoCE (like tshark
+                                            -d; 'infiniband' accepted; a bare N is short for it).
+                                            Repeatable; 4791 is always decoded. Analyze > Decode As...
+                                            changes it while the GUI runs
               -h, --help                    show this help and exit
                   --version                 print the version and exit""";
 
@@ -33,23 +44,26 @@ record GuiArgs(Path file, String filter, boolean help) {
 
     static GuiArgs parse(String[] args) throws UsageException {
         String file = null, filter = null;
+        List<String> decodeAs = new ArrayList<>();
         boolean options = true;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
-            if (options && (a.equals("-h") || a.equals("--help"))) return new GuiArgs(null, "", true);
+            if (options && (a.equals("-h") || a.equals("--help"))) return new GuiArgs(null, "", DecodeAs.ports(null), true);
             String value = null, name = null;
             if (options && a.equals("--")) {
                 options = false;
                 continue;
-            } else if (options && (a.equals("-r") || a.equals("--read-file") || a.equals("-Y") || a.equals("--display-filter"))) {
+            } else if (options && (a.equals("-r") || a.equals("--read-file") || a.equals("-Y") || a.equals("--display-filter")
+                    || a.equals("-d") || a.equals("--decode-as"))) {
                 name = a;
                 if (i + 1 >= args.length) throw missing(a);
                 value = args[++i];
-            } else if (options && (a.startsWith("--read-file=") || a.startsWith("--display-filter="))) {
+            } else if (options && (a.startsWith("--read-file=") || a.startsWith("--display-filter=") || a.startsWith("--decode-as="))) {
                 name = a.substring(0, a.indexOf('='));
                 value = a.substring(a.indexOf('=') + 1);
-            } else if (options && a.length() > 2 && (a.startsWith("-r") || a.startsWith("-Y")) && !a.startsWith("--")) {
-                // getopt's joined form, which Wireshark takes: -rFILE, -Y'bth.opcode == 17'.
+            } else if (options && a.length() > 2 && (a.startsWith("-r") || a.startsWith("-Y") || a.startsWith("-d"))
+                    && !a.startsWith("--")) {
+                // getopt's joined form, which Wireshark takes: -rFILE, -Y'bth.opcode == 17', -d4792.
                 name = a.substring(0, 2);
                 value = a.substring(2);
             } else if (options && a.startsWith("-") && !a.equals("-")) {
@@ -59,6 +73,10 @@ record GuiArgs(Path file, String filter, boolean help) {
             if (name != null && (name.equals("-Y") || name.equals("--display-filter"))) {
                 if (filter != null) throw new UsageException("one display filter at most (-Y given twice)");
                 filter = value;
+                continue;
+            }
+            if (name != null && (name.equals("-d") || name.equals("--decode-as"))) {
+                decodeAs.add(value);
                 continue;
             }
             // -r FILE, --read-file=FILE or a bare FILE.
@@ -74,6 +92,12 @@ record GuiArgs(Path file, String filter, boolean help) {
         if (filter != null && file == null) {
             throw new UsageException("-Y needs a capture to filter: metaroce gui -r FILE -Y FILTER");
         }
+        Set<Integer> ports;
+        try {
+            ports = DecodeAs.ports(decodeAs);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
+        }
         String compiled = "";
         if (filter != null) {
             try {
@@ -88,11 +112,14 @@ record GuiArgs(Path file, String filter, boolean help) {
         } catch (java.nio.file.InvalidPathException e) {
             throw new UsageException(file + ": not a file name (" + e.getReason() + ")");
         }
-        return new GuiArgs(path, compiled, false);
+        return new GuiArgs(path, compiled, ports, false);
     }
 
     /** The other commands' words for an option without its value (dissect -Y, analyze -r). */
     private static UsageException missing(String option) {
+        if (option.equals("-d") || option.equals("--decode-as")) {
+            return new UsageException(option + " needs a value (" + DecodeAs.LABEL + "; see 'metaroce gui --help')");
+        }
         return new UsageException(option.equals("-r") || option.equals("--read-file") ? option + " needs a file name (FILE)"
                 : option + " needs a display filter, e.g. " + option + " 'bth.opcode == 4'");
     }

@@ -13,6 +13,7 @@ import io.metaroce.filter.FilterException;
 import io.metaroce.filter.FilterField;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
@@ -84,6 +85,16 @@ public final class GuiContext {
      */
     private final java.util.BitSet marked = new java.util.BitSet(), timeRefs = new java.util.BitSet();
     private final ReadOnlyIntegerWrapper marks = new ReadOnlyIntegerWrapper(this, "marks", 0);
+    /**
+     * The analysis settings of the open capture (and of the next one opened): {@link AnalysisSettings#DEFAULT} but
+     * for the UDP ports decoded as RoCE, which {@code metaroce gui -d} and Analyze > Decode As set
+     * ({@link #decodeAs}). Every dissection and analysis of the GUI reads them: the packet list, the tree, the
+     * filters, the analysis and the windows that run their own passes. For this session only (Wireshark keeps its
+     * Decode As table in the profile).
+     */
+    private final ReadOnlyObjectWrapper<AnalysisSettings> settings = new ReadOnlyObjectWrapper<>(this, "settings", AnalysisSettings.DEFAULT);
+    /** The frame selected when Decode As opened the capture again, selected once it is shown again; 0 for none. */
+    private int reselect;
     private Consumer<String> errorSink = message -> Dialogs.error(null, "MetaRoCE Analyzer", message);
 
     /** Work running in the background (load, analysis, filter), so that cancel() and a new open() can stop it. */
@@ -165,6 +176,30 @@ public final class GuiContext {
         Consumer<String> bar = apply ? barApply : barPrepare;
         if (bar != null) bar.accept(text);
         else if (apply) applyFilter(text);
+    }
+
+    public ReadOnlyObjectProperty<AnalysisSettings> settingsProperty() { return settings.getReadOnlyProperty(); }
+    /** The analysis settings of the open capture: the UDP ports decoded as RoCE ({@link #decodeAs}). */
+    public AnalysisSettings settings() { return settings.get(); }
+
+    /**
+     * Decode As: the UDP destination ports decoded as RoCE from now on (4791 is always among them). An open capture
+     * is opened again with them, as when it was opened first (the packet list dissects again, the analysis runs
+     * again; windows already open keep what they showed, as when another file is opened); its display filter and
+     * selected frame stay. A running live capture keeps its ports until it stops: the saved capture opens with the
+     * new ones.
+     */
+    public void decodeAs(Set<Integer> rocePorts) {
+        Set<Integer> ports = new java.util.LinkedHashSet<>();
+        ports.add(io.metaroce.protocol.Spec.ROCE_UDP_PORT);
+        ports.addAll(rocePorts);
+        if (ports.equals(settings.get().rocePorts())) return;
+        settings.set(settings.get().withPorts(ports));
+        OpenCapture c = capture.get();
+        if (c == null || live != null) return;
+        int frame = selectedFrame.get();
+        open(c.file(), requestedFilter);
+        reselect = frame;
     }
 
     /** Where messages for the user go (a dialog by default; tests collect them). */
@@ -295,10 +330,11 @@ public final class GuiContext {
         busy.set(true);
         progress.set(0);
         status.set("Loading " + file.getFileName() + " ...");
-        Thread.ofPlatform().daemon().name("metaroce-gui-load").start(() -> load(file, gen, w, done));
+        AnalysisSettings st = settings.get();
+        Thread.ofPlatform().daemon().name("metaroce-gui-load").start(() -> load(file, gen, w, done, st));
     }
 
-    private void load(Path file, int gen, Work w, CompletableFuture<AnalysisSession> done) {
+    private void load(Path file, int gen, Work w, CompletableFuture<AnalysisSession> done, AnalysisSettings st) {
         PacketSource src;
         try {
             src = CaptureFiles.open(file);
@@ -316,7 +352,7 @@ public final class GuiContext {
             fx(gen, () -> finishWork(w, "Not opened"));
             return;
         }
-        if (src.mapping().byteSize() >= FIRST_SCREEN_BYTES) showFirstFrames(file, gen, w);
+        if (src.mapping().byteSize() >= FIRST_SCREEN_BYTES) showFirstFrames(file, gen, w, st);
         FrameIndex index;
         try {
             index = FrameIndex.build(src, (frames, pos, size) -> w.report(0.5 * pos / Math.max(1, size)),
@@ -332,6 +368,7 @@ public final class GuiContext {
             });
             return;
         }
+        FrameDecoder.decodeAs(index, st.rocePorts());
         OpenCapture oc = new OpenCapture(file, src, index, index.problems(), index.cancelled());
         Platform.runLater(() -> {
             if (gen != generation) {
@@ -346,6 +383,7 @@ public final class GuiContext {
             // now over every frame; the bar keeps showing it.
             appliedFilter.set(filter);
             if (!filter.isEmpty()) applyFilter(filter);
+            else reselect();
             banner.set(bannerText(oc));
             status.set(oc.frames() + " frames" + (oc.cancelled() ? " (loading cancelled)" : "") + "; analyzing ...");
         });
@@ -354,7 +392,7 @@ public final class GuiContext {
             fx(gen, () -> finishWork(w, index.size() + " frames" + (w.cancelled ? " (cancelled: not analyzed)" : "")));
             return;
         }
-        AnalysisSession s = new AnalysisSession(AnalysisSettings.DEFAULT, ANALYSIS_OPTIONS)
+        AnalysisSession s = new AnalysisSession(st, ANALYSIS_OPTIONS)
                 .onProgress((pos, total, frames) -> w.report(0.5 + 0.5 * pos / Math.max(1, total)));
         w.session = s;
         if (w.cancelled) s.cancel();
@@ -390,7 +428,7 @@ public final class GuiContext {
      * numbers, the selection and the filter stay). Nothing is shown when the first frames cannot be read: the
      * whole build reports why.
      */
-    private void showFirstFrames(Path file, int gen, Work w) {
+    private void showFirstFrames(Path file, int gen, Work w, AnalysisSettings st) {
         PacketSource s;
         try {
             s = CaptureFiles.open(file);
@@ -410,6 +448,7 @@ public final class GuiContext {
             s.close();
             return;
         }
+        FrameDecoder.decodeAs(first, st.rocePorts());
         OpenCapture oc = new OpenCapture(file, s, first, List.of(), false);
         Platform.runLater(() -> {
             if (gen != generation || capture.get() != null) {
@@ -606,6 +645,14 @@ public final class GuiContext {
         view.set(v);
         appliedFilter.set(filterText);
         if (sel != 0 && v.rowOf(sel) < 0) selectedFrame.set(0);
+        reselect();
+    }
+
+    /** Selects the frame that was selected before Decode As opened the capture again, if the view shows it. */
+    private void reselect() {
+        int frame = reselect;
+        reselect = 0;
+        if (frame != 0) select(frame);
     }
 
     /** Shows the frames in this order (a sort of the packet list); the selection stays. */
@@ -639,6 +686,7 @@ public final class GuiContext {
         OpenCapture first = firstFrames;
         firstFrames = null;
         requestedFilter = "";
+        reselect = 0;
         if (first != null && first != c) Platform.runLater(first::close);
         live = null;
         marked.clear();

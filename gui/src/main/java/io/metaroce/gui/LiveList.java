@@ -77,7 +77,9 @@ final class LiveList {
         try {
             src = CaptureFiles.open(run.file());
             // The file ends in the middle of a block the writer has not flushed yet: the reader stops before it.
-            oc = new OpenCapture(run.file(), src, FrameIndex.build(src), List.of(), false);
+            FrameIndex index = FrameIndex.build(src);
+            FrameDecoder.decodeAs(index, run.settings().rocePorts());
+            oc = new OpenCapture(run.file(), src, index, List.of(), false);
         } catch (CaptureException | RuntimeException e) {
             if (src != null) src.close();   // not readable yet (nothing flushed): the next tick tries again
         }

@@ -31,13 +31,16 @@ final class LiveRun {
     private final Path file;
     private final LiveAnalyzer.Monitor monitor = new LiveAnalyzer.Monitor();
     private final String name;
+    /** The settings the capture is analyzed and shown with (the UDP ports Decode As set when it started). */
+    private final AnalysisSettings settings;
     /** Frames handed to the file so far (flushed): the live packet list may show this many. */
     private volatile long flushed;
 
-    private LiveRun(LiveCapture capture, Path file, String name) {
+    private LiveRun(LiveCapture capture, Path file, String name, AnalysisSettings settings) {
         this.capture = capture;
         this.file = file;
         this.name = name;
+        this.settings = settings;
     }
 
     /**
@@ -45,13 +48,13 @@ final class LiveRun {
      * and starts capturing and analyzing; {@code ended} gets the written file, or an error message, on the
      * capture's thread once the capture stopped and the analysis finished.
      */
-    static LiveRun start(String iface, String filter, Consumer<Path> ended, Consumer<String> failed) throws LiveCaptureException, IOException {
+    static LiveRun start(String iface, String filter, AnalysisSettings settings, Consumer<Path> ended, Consumer<String> failed) throws LiveCaptureException, IOException {
         LiveSettings s = LiveSettings.defaults(List.of(iface));
         if (filter != null && !filter.isBlank()) s = s.withFilter(filter.strip());
         LiveCapture c = LiveCapture.open(s);
         Path file = Files.createTempFile("metaroce-live-", ".pcapng");
         file.toFile().deleteOnExit();
-        LiveRun run = new LiveRun(c, file, iface);
+        LiveRun run = new LiveRun(c, file, iface, settings);
         LiveFileWriter writer;
         try {
             writer = new LiveFileWriter(c, file, null, LiveFileWriter.Ring.NONE, "MetaRoCE Analyzer (GUI)");
@@ -67,7 +70,7 @@ final class LiveRun {
     private void analyze(LiveFileWriter writer, Consumer<Path> ended, Consumer<String> failed) {
         String error = null;
         try (LivePacketSource live = new LivePacketSource(capture)) {
-            AnalysisResult r = LiveAnalyzer.analyze(new Written(live, writer, this), name, AnalysisSettings.DEFAULT, true, null, monitor);
+            AnalysisResult r = LiveAnalyzer.analyze(new Written(live, writer, this), name, settings, true, null, monitor);
             if (r == null) error = "the analysis ended without a result";
         } catch (UncheckedIOException e) {
             error = "Cannot write the capture to " + file + ": " + e.getCause().getMessage();
@@ -104,6 +107,8 @@ final class LiveRun {
     }
 
     /** The running analysis: counters, and the verdicts decided so far for the live list. */
+    AnalysisSettings settings() { return settings; }
+
     LiveAnalyzer.Monitor monitor() {
         return monitor;
     }

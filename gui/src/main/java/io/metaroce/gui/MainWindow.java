@@ -86,6 +86,8 @@ public final class MainWindow {
         panes.setOrientation(Orientation.VERTICAL);
         panes.setDividerPositions(0.5);
         VBox top = new VBox(menuBar(), captureBar, filterBar, banner);
+        MenuBar bar = (MenuBar) top.getChildren().getFirst();
+        bar.getMenus().add(bar.getMenus().indexOf(statistics), analyzeMenu());     // Wireshark's place: after Go
         BorderPane root = new BorderPane(panes, top, null, statusBar(), null);
         root.setOnDragOver(e -> {
             if (e.getDragboard().hasFiles()) e.acceptTransferModes(TransferMode.COPY);
@@ -182,6 +184,15 @@ public final class MainWindow {
             (w.place() == GuiWindow.Place.STATISTICS ? statistics : graphs).getItems().add(mi);
         }
         return new MenuBar(file, edit.menu(), view, go, statistics, graphs);
+    }
+
+    /** Analyze, as Wireshark's: Decode As (the UDP ports decoded as RoCE). */
+    private Menu analyzeMenu() {
+        MenuItem decodeAs = item("Decode As...", "Shift+Shortcut+U", e -> DecodeAsDialog.show(ctx));
+        decodeAs.setId("menu-decode-as");
+        Menu analyze = new Menu("Analyze", null, decodeAs);
+        analyze.setId("menu-analyze");
+        return analyze;
     }
 
     /** Go > Flow Search: the flow index; a hit's packets open here, through open() (recent files) and a filter. */

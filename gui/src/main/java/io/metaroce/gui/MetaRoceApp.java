@@ -19,6 +19,7 @@ public final class MetaRoceApp extends Application {
         } catch (GuiArgs.UsageException e) {
             throw new IllegalStateException(e);
         }
+        context.decodeAs(args.rocePorts());     // -d: before the capture opens, which it then dissects with
         if (args.file() != null) window.open(args.file(), args.filter());
     }
 

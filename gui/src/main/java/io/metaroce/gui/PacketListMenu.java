@@ -36,6 +36,10 @@ final class PacketListMenu {
         flowItem.setId("list-flow-filter");
         flowItem.setOnAction(e -> m.withFilter(true, apply));
         table.setContextMenu(new ContextMenu(applyItem, prepareItem, new SeparatorMenuItem(), flowItem));
+        MenuItem decodeAsItem = new MenuItem("Decode As...");     // prefilled with the clicked packet's UDP port
+        decodeAsItem.setId("list-decode-as");
+        decodeAsItem.setOnAction(e -> DecodeAsDialog.show(ctx));
+        table.getContextMenu().getItems().addAll(new SeparatorMenuItem(), decodeAsItem);
     }
 
     private void withFilter(boolean flow, Consumer<String> action) {

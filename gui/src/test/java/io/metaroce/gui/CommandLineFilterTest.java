@@ -3,19 +3,55 @@ package io.metaroce.gui;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.metaroce.analysis.AnalysisSession;
+import io.metaroce.analysis.AnalysisSettings;
+import io.metaroce.analysis.FlowSummary;
+import io.metaroce.capture.CaptureFiles;
+import io.metaroce.capture.CaptureFormat;
+import io.metaroce.capture.PacketSource;
+import io.metaroce.capture.PcapWriter;
+import io.metaroce.dissector.DecodeAs;
+import io.metaroce.dissector.Dissection;
+import io.metaroce.dissector.Dissector;
+import io.metaroce.dissector.DissectorConfig;
+import io.metaroce.dissector.FrameIndex;
+import io.metaroce.dissector.Icrc;
+import io.metaroce.dissector.IcrcStatus;
+import io.metaroce.gui.stats.ConversationRow;
+import io.metaroce.gui.stats.ConversationsWindow;
+import io.metaroce.protocol.Ip;
+import io.metaroce.protocol.Ipv6;
+import io.metaroce.protocol.Udp;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.TreeSet;
+import javafx.scene.control.Button;
+import javafx.scene.control.ButtonType;
+import javafx.scene.control.DialogPane;
+import javafx.scene.control.Label;
+import javafx.scene.control.MenuItem;
+import javafx.scene.control.TableView;
+import javafx.scene.control.TextField;
 import javafx.stage.Stage;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.Start;
 
 /**
  * {@code metaroce gui -r FILE -Y FILTER}: the capture opens with the filter applied once its frames are in, the filter
  * bar showing it, as Wireshark's {@code -Y} does (MetaRoceApp hands the parsed command line to MainWindow#open).
+ * {@code metaroce gui -d udp.port==N,roce} and Analyze > Decode As: RoCE on another UDP port is dissected and analyzed.
  */
 class CommandLineFilterTest extends GuiTestBase {
+    /** Where the sample with its RoCE moved to UDP port 4792 is written. */
+    @TempDir
+    Path tmp;
+
     @Start
     void start(Stage s) throws Exception { setUp(s); }
 
@@ -55,5 +91,153 @@ class CommandLineFilterTest extends GuiTestBase {
         open(robot, "rocev2-clean");
         assertTrue(ctx.view().isAll());
         assertEquals("", window.filterBar().editor().getText());
+    }
+
+    /**
+     * {@code gui FILE} and {@code gui -d udp.port==4792,roce FILE}, with the sample's RoCE moved to port 4792: plain,
+     * its frames are UDP and nothing is analyzed; with -d, they are the RoCE frames of the sample (the same Info,
+     * BTH fields and good ICRCs) and QP Conversations lists the flows analyze -d lists, the sample's own.
+     */
+    @Test
+    void decodeAsOnTheCommandLineDecodesAnotherPortAsRoce(FxRobot robot) throws Exception {
+        Path moved = onPort4792("rocev2-gbn-loss");
+        openAsTheAppDoes(robot, moved.toString());
+        assertEquals("UDP", cell(robot, 1, "Protocol"));
+        assertEquals("", cell(robot, 1, "PSN"));
+        assertEquals(List.of(), ctx.analysis().flows(), "no RoCE, no flow");
+
+        openAsTheAppDoes(robot, "-d", "udp.port==4792,roce", moved.toString());
+        assertEquals(Set.of(4791, 4792), ctx.settings().rocePorts());
+        assertSameFramesAsTheSample(robot, "rocev2-gbn-loss");
+        assertEquals(analyzeFlows(moved, List.of("udp.port==4792,roce")), conversations(robot));
+        assertEquals(analyzeFlows(Samples.capture("rocev2-gbn-loss"), List.of()), conversations(robot), "the sample's own flows");
+        assertEquals(List.of(), errors);
+    }
+
+    /**
+     * The packet list's Decode As... (prefilled with the selected packet's UDP port 4792) and OK: the capture opens
+     * again decoded, its display filter and selected packet kept; a mistake is said in the commands' words.
+     */
+    @Test
+    void decodeAsDialogOpensTheCaptureAgainWithTheFilterAndSelectionKept(FxRobot robot) throws Exception {
+        Path moved = onPort4792("rocev2-gbn-loss");
+        openAsTheAppDoes(robot, moved.toString(), "-Y", "frame.number <= 40");
+        Fx.until("filtered", () -> !ctx.busyProperty().get() && ctx.view().size() == 40);
+        robot.interact(() -> ctx.select(7));
+        MenuItem item = table(robot).getContextMenu().getItems().stream()
+                .filter(i -> "list-decode-as".equals(i.getId())).findFirst().orElseThrow();
+        robot.interact(item::fire);
+        TextField port = robot.lookup("#decode-as-port").queryAs(TextField.class);
+        assertEquals("4792", port.getText(), "the selected packet's UDP destination port");
+        TableView<?> ports = robot.lookup("#decode-as-table").queryAs(TableView.class);
+        assertEquals(List.of(4791), List.copyOf(ports.getItems()));
+        Button add = robot.lookup("#decode-as-add").queryAs(Button.class);
+        robot.interact(() -> {
+            port.setText("udp.port==x,roce");
+            add.fire();
+        });
+        assertEquals("-d expects udp.port==N,roce (or infiniband), not 'udp.port==x,roce'",
+                robot.lookup("#decode-as-problem").queryAs(Label.class).getText(), "analyze -d's line");
+        assertEquals(List.of(4791), List.copyOf(ports.getItems()));
+        robot.interact(() -> {
+            port.setText("4792");
+            add.fire();
+        });
+        assertEquals(List.of(4791, 4792), List.copyOf(ports.getItems()));
+        assertEquals(Set.of(4791), ctx.settings().rocePorts(), "nothing changes before OK");
+        DialogPane pane = (DialogPane) port.getScene().getRoot();
+        robot.interact(() -> ((Button) pane.lookupButton(ButtonType.OK)).fire());
+        Fx.until("opened again and analyzed", () -> ctx.analysis() != null && !ctx.busyProperty().get()
+                && ctx.view().size() == 40 && ctx.selectedFrame() == 7);
+        assertEquals(Set.of(4791, 4792), ctx.settings().rocePorts());
+        assertEquals("frame.number <= 40", ctx.appliedFilterProperty().get());
+        assertEquals("frame.number <= 40", window.filterBar().editor().getText());
+        assertSameFramesAsTheSample(robot, "rocev2-gbn-loss");
+        assertEquals(analyzeFlows(moved, List.of("4792")), conversations(robot));
+        assertEquals(List.of(), errors);
+    }
+
+    /** What MetaRoceApp does with the command line: its -d ports first, then the capture and its filter. */
+    private void openAsTheAppDoes(FxRobot robot, String... args) throws Exception {
+        GuiArgs a = GuiArgs.parse(args);
+        robot.interact(() -> {
+            ctx.decodeAs(a.rocePorts());
+            window.open(a.file(), a.filter());
+        });
+        Fx.until("analysis", () -> ctx.analysis() != null && !ctx.busyProperty().get());
+    }
+
+    /** The shown frames (the first 40) have the sample's Protocol, QP, PSN and Info, and their ICRC is good. */
+    private void assertSameFramesAsTheSample(FxRobot robot, String sample) throws Exception {
+        List<String[]> expected = new ArrayList<>();
+        try (PacketSource src = CaptureFiles.open(Samples.capture(sample))) {
+            FrameIndex ix = FrameIndex.build(src);
+            for (int f = 1; f <= 40; f++) {
+                Dissection d = ix.dissect(f, new Dissector(), new Dissection());
+                expected.add(new String[] {d.isRoce() ? "RoCEv2" : "?", String.valueOf(d.psn())});
+            }
+        }
+        for (int f = 1; f <= 40; f++) {
+            assertEquals(expected.get(f - 1)[0], cell(robot, f, "Protocol"), "frame " + f);
+            assertEquals(expected.get(f - 1)[1], cell(robot, f, "PSN"), "frame " + f);
+            assertTrue(!cell(robot, f, "Info").contains("ICRC"), cell(robot, f, "Info"));
+        }
+        Dissection d = new FrameDecoder(ctx.capture().index(), ctx.analysis()).decode(1);
+        assertEquals(IcrcStatus.GOOD, d.icrcStatus(), "the moved frames' ICRC was recomputed");
+    }
+
+    /** The flow ids QP Conversations lists. */
+    private Set<String> conversations(FxRobot robot) {
+        robot.interact(() -> new ConversationsWindow().open(ctx));
+        @SuppressWarnings("unchecked")
+        TableView<ConversationRow> t = robot.lookup("#conversations-table").queryAs(TableView.class);
+        Fx.until("conversation rows", () -> !t.getItems().isEmpty());
+        Set<String> ids = new TreeSet<>();
+        for (ConversationRow r : t.getItems()) ids.add(r.id());
+        robot.interact(() -> t.getScene().getWindow().hide());
+        return ids;
+    }
+
+    /** The flow ids {@code metaroce analyze -r file -d ...} lists: its settings, its ports from the same parser. */
+    private static Set<String> analyzeFlows(Path file, List<String> decodeAs) throws Exception {
+        AnalysisSession s = new AnalysisSession(AnalysisSettings.DEFAULT.withPorts(DecodeAs.ports(decodeAs)), AnalysisSession.Options.RESULTS);
+        Set<String> ids = new TreeSet<>();
+        for (FlowSummary f : s.run(file).flows()) ids.add(f.id());
+        assertTrue(!ids.isEmpty(), "flows in " + file);
+        return ids;
+    }
+
+    /**
+     * The sample with its RoCEv2 frames sent to UDP port 4792 instead of 4791, as pcap: a lab's other port. The ICRC
+     * covers the UDP ports (rocev2-facts.md section 5), so it is computed again: the frames are as good as before.
+     */
+    private Path onPort4792(String sample) throws Exception {
+        Path out = tmp.resolve(sample + "-4792.pcap");
+        Icrc icrc = new Icrc();
+        Dissector dissector = new Dissector(new DissectorConfig(Set.of(4791), false));
+        int moved = 0;
+        try (PacketSource src = CaptureFiles.open(Samples.capture(sample));
+             PcapWriter w = PcapWriter.create(out, CaptureFormat.PCAP_NS, 1, 65535)) {
+            FrameIndex ix = FrameIndex.build(src);
+            Dissection d = new Dissection();
+            for (int f = 1; f <= ix.size(); f++) {
+                byte[] b = ix.bytes(f);
+                ix.dissect(f, dissector, d);
+                int udp = d.offsetOf(Udp.HEADER);
+                if (d.isRoce() && udp >= 0 && d.icrcOffset() > 0) {
+                    b[udp + 2] = (byte) (4792 >> 8);
+                    b[udp + 3] = (byte) 4792;
+                    boolean v6 = d.offsetOf(Ipv6.HEADER) >= 0;
+                    int ip = d.offsetOf(v6 ? Ipv6.HEADER : Ip.HEADER);
+                    long crc = icrc.overIp(b, 0, ip, udp - ip, v6, d.bthOffset(), d.icrcOffset());
+                    for (int i = 0; i < 4; i++) b[d.icrcOffset() + i] = (byte) (crc >>> (8 * i));     // least significant byte first
+                    moved++;
+                }
+                w.write(ix.timeNanos(f), b, 0, b.length, ix.originalLength(f));
+            }
+        }
+        assertEquals(Samples.frames(sample), moved, "every frame of the sample is RoCE");
+        assertTrue(Files.size(out) > 0);
+        return out;
     }
 }

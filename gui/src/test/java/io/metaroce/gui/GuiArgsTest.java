@@ -7,10 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** {@code metaroce gui}'s command line in Wireshark's words, and each mistake in one line before any window. */
 class GuiArgsTest {
+    private static final Set<Integer> P4791 = Set.of(4791);
+
     private static GuiArgs parse(String... args) throws GuiArgs.UsageException { return GuiArgs.parse(args); }
 
     private static String error(String... args) {
@@ -19,18 +22,18 @@ class GuiArgsTest {
 
     @Test
     void theCaptureComesWithDashROrBareAndTheFilterWithDashY() throws Exception {
-        assertEquals(new GuiArgs(Path.of("a.pcapng"), "", false), parse("a.pcapng"));
-        assertEquals(new GuiArgs(Path.of("a.pcapng"), "", false), parse("-r", "a.pcapng"));
-        assertEquals(new GuiArgs(Path.of("a.pcapng"), "", false), parse("--read-file", "a.pcapng"));
-        assertEquals(new GuiArgs(Path.of("a.pcapng"), "", false), parse("--read-file=a.pcapng"));
-        assertEquals(new GuiArgs(Path.of("a.pcapng"), "", false), parse("-ra.pcapng"));     // getopt's joined form
-        assertEquals(new GuiArgs(Path.of("a.pcapng"), "bth.opcode == 17", false), parse("-r", "a.pcapng", "-Y", "bth.opcode == 17"));
+        assertEquals(new GuiArgs(Path.of("a.pcapng"), "", P4791, false), parse("a.pcapng"));
+        assertEquals(new GuiArgs(Path.of("a.pcapng"), "", P4791, false), parse("-r", "a.pcapng"));
+        assertEquals(new GuiArgs(Path.of("a.pcapng"), "", P4791, false), parse("--read-file", "a.pcapng"));
+        assertEquals(new GuiArgs(Path.of("a.pcapng"), "", P4791, false), parse("--read-file=a.pcapng"));
+        assertEquals(new GuiArgs(Path.of("a.pcapng"), "", P4791, false), parse("-ra.pcapng"));     // getopt's joined form
+        assertEquals(new GuiArgs(Path.of("a.pcapng"), "bth.opcode == 17", P4791, false), parse("-r", "a.pcapng", "-Y", "bth.opcode == 17"));
         assertEquals("bth.opcode == 17", parse("-Y", "bth.opcode == 17", "a.pcapng").filter());
         assertEquals("bth.opcode == 17", parse("-Ybth.opcode == 17", "a.pcapng").filter());
         assertEquals("bth.opcode == 17", parse("--display-filter=bth.opcode == 17", "a.pcapng").filter());
         // Wireshark's aliases compile too, as in the filter bar.
         assertEquals("infiniband.bth.psn > 3", parse("a.pcapng", "-Y", "infiniband.bth.psn > 3").filter());
-        assertEquals(new GuiArgs(null, "", false), parse());
+        assertEquals(new GuiArgs(null, "", P4791, false), parse());
         assertEquals(Path.of("-odd.pcap"), parse("--", "-odd.pcap").file(), "after --, a file name that starts with -");
         assertTrue(parse("-r", "a.pcapng", "--help").help());
         assertTrue(parse("-h").help());
@@ -55,5 +58,27 @@ class GuiArgsTest {
         assertTrue(error("-r", "-").startsWith("-: the desktop analyzer opens files, not standard input"), error("-r", "-"));
         assertEquals("an empty file name", error("-r", ""));
         assertTrue(error("-r", "a\0b").endsWith("not a file name (Nul character not allowed)"), error("-r", "a\0b"));
+    }
+
+    @Test
+    void decodeAsTakesTheCommandsFormsAndSaysTheirMistakesInTheirWords() throws Exception {
+        Set<Integer> with4792 = Set.of(4791, 4792);
+        // The forms of analyze/dissect/validate -d (CliHabitsIT): tshark's, its infiniband name, a bare port.
+        assertEquals(new GuiArgs(Path.of("a.pcapng"), "", with4792, false), parse("-d", "udp.port==4792,roce", "a.pcapng"));
+        assertEquals(with4792, parse("a.pcapng", "-d", "udp.port==4792,infiniband").rocePorts());
+        assertEquals(with4792, parse("-d", "4792").rocePorts(), "without a file: for the capture opened next");
+        assertEquals(with4792, parse("--decode-as", "udp.dstport == 4792 , rroce").rocePorts());
+        assertEquals(with4792, parse("--decode-as=udp.port==4792,roce").rocePorts());
+        assertEquals(with4792, parse("-dudp.port==4792,roce").rocePorts());
+        assertEquals(with4792, parse("-d", "4791", "-d", "4792").rocePorts(), "4791 again changes nothing");
+        assertEquals(Set.of(4791, 4792, 5000), parse("-d", "4792", "a.pcapng", "-d", "udp.port==5000,roce").rocePorts());
+        assertEquals(P4791, parse("a.pcapng").rocePorts());
+        // The lines analyze -d prints after "metaroce analyze: " (its parser is the same DecodeAs).
+        assertEquals("-d expects udp.port==N,roce (or infiniband), not 'udp.port==x,roce'", error("-d", "udp.port==x,roce"));
+        assertEquals("-d expects udp.port==N,roce (or infiniband), not 'udp.port==4792,http'", error("a.pcapng", "-d", "udp.port==4792,http"));
+        assertEquals("-d: '70000' is not a UDP port (1..65535)", error("-d", "70000"));
+        assertEquals("-d: '0' is not a UDP port (1..65535)", error("-d", "udp.port==0,roce"));
+        assertEquals("-d needs a value (udp.port==N,roce; see 'metaroce gui --help')", error("a.pcapng", "-d"));
+        assertTrue(GuiArgs.USAGE.contains("[-d udp.port==N,roce]"), GuiArgs.USAGE);
     }
 }

@@ -9,7 +9,9 @@ import java.util.ArrayList;
 import java.util.List;
 import javafx.scene.control.Menu;
 import javafx.scene.control.MenuBar;
+import javafx.scene.control.MenuItem;
 import javafx.scene.control.TableView;
+import javafx.scene.input.KeyCombination;
 import javafx.stage.Stage;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -50,7 +52,10 @@ class MainWindowTest {
         assertTrue(robot.lookup(".table-row-cell").tryQuery().isPresent(), "rows are rendered");
         MenuBar bar = robot.lookup(".menu-bar").query();
         List<String> menus = bar.getMenus().stream().map(Menu::getText).toList();
-        assertEquals(List.of("File", "Edit", "View", "Go", "Statistics", "Graphs"), menus);
+        assertEquals(List.of("File", "Edit", "View", "Go", "Analyze", "Statistics", "Graphs"), menus);
+        MenuItem decodeAs = bar.getMenus().get(4).getItems().getFirst();
+        assertEquals("Decode As...", decodeAs.getText());
+        assertEquals(KeyCombination.keyCombination("Shift+Shortcut+U"), decodeAs.getAccelerator(), "Wireshark's shortcut");
         assertTrue(robot.lookup("#status").queryLabeled().getText().startsWith(Samples.frames(name) + " frames, "),
                 robot.lookup("#status").queryLabeled().getText());
         assertNull(ctx.bannerProperty().get());

@@ -89,7 +89,8 @@ public final class DiagnosisRun {
      * Runs the pass over file, whose frame index is index (call it off the UI thread). started receives the session
      * before it runs, so that the caller can cancel it (a closed window).
      */
-    public static DiagnosisRun of(Path file, FrameIndex index, Consumer<AnalysisSession> started) throws CaptureException {
+    public static DiagnosisRun of(Path file, FrameIndex index, AnalysisSettings settings, Consumer<AnalysisSession> started)
+            throws CaptureException {
         int n = index.size();
         long first = n == 0 ? 0 : index.timeNanos(1), last = first;
         for (int f = 1; f <= n; f++) last = Math.max(last, index.timeNanos(f));
@@ -105,8 +106,8 @@ public final class DiagnosisRun {
         LossTimeline t = new LossTimeline();
         // Wired as analyze's (AnalyzeOutput): the PAUSE/PFC frames and the congestion loop give their findings too.
         Diagnoser d = new Diagnoser(null).withTimeline(t)
-                .withFlowControl(AnalysisSettings.DEFAULT.linkSpeedGbps(), Diagnoser.DEFAULT_PFC_WATCHDOG_NS);
-        AnalysisSession s = new AnalysisSession(AnalysisSettings.DEFAULT, AnalysisSession.Options.RESULTS)
+                .withFlowControl(settings.linkSpeedGbps(), Diagnoser.DEFAULT_PFC_WATCHDOG_NS);
+        AnalysisSession s = new AnalysisSession(settings, AnalysisSession.Options.RESULTS)
                 .onEvent(e -> {
                     t.event(e);
                     count(fine, e, first, bin);
@@ -122,7 +123,7 @@ public final class DiagnosisRun {
             throw new UncheckedIOException(e);
         }
         // Which flows each pause source stops: a pass over the index only when the capture has PAUSE/PFC frames.
-        PauseTargets targets = PauseTargets.of(index, AnalysisSettings.DEFAULT.rocePorts(), PauseTargets.senders(r.flowControl()), null);
+        PauseTargets targets = PauseTargets.of(index, settings.rocePorts(), PauseTargets.senders(r.flowControl()), null);
         boolean metaRoce = false;
         for (var f : r.flows()) metaRoce |= "metaroce".equals(f.transport());
         return new DiagnosisRun(dg, t.toJsonMap(), patternOf(text.toString()), first, bin, fine, firstFrame,

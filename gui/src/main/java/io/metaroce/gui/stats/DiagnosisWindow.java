@@ -344,7 +344,7 @@ public final class DiagnosisWindow implements GuiWindow {
             Path file = c.file();
             Windows.background(() -> {
                 try {
-                    return DiagnosisRun.of(file, c.index(), running::set);
+                    return DiagnosisRun.of(file, c.index(), s.settings(), running::set);
                 } catch (CaptureException e) {
                     throw new IllegalStateException(e.getMessage(), e);
                 }
