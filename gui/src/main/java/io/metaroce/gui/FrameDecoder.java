@@ -35,9 +35,14 @@ public final class FrameDecoder {
     /** @param session a finished analysis with verdicts, or null while (or if) there is none */
     public FrameDecoder(FrameIndex index, AnalysisSession session) {
         this.index = index;
-        DissectorConfig config = CONFIGS.get(index);
-        this.dissector = config == null ? new Dissector() : new Dissector(config);
+        this.dissector = new Dissector(config(index));
         this.analysis = session != null && session.state() == AnalysisSession.State.FINISHED ? session.frameFields() : null;
+    }
+
+    /** The dissector settings every decoder of index uses: the default ones unless Decode As gave it other ports. */
+    public static DissectorConfig config(FrameIndex index) {
+        DissectorConfig c = CONFIGS.get(index);
+        return c == null ? DissectorConfig.DEFAULT : c;
     }
 
     /** Decodes the frames of index with these UDP ports as RoCE (4791 among them) from now on. */

@@ -4,6 +4,7 @@ import io.metaroce.dissector.Dissection;
 import io.metaroce.dissector.Dissector;
 import io.metaroce.dissector.DissectorConfig;
 import io.metaroce.dissector.FrameIndex;
+import io.metaroce.gui.FrameDecoder;
 import io.metaroce.gui.GuiContext;
 import io.metaroce.gui.OpenCapture;
 import java.util.Arrays;
@@ -48,8 +49,9 @@ final class StatsPass {
             int part = p, from = (int) ((long) n * p / parts), to = (int) ((long) n * (p + 1) / parts);
             tables[p] = create.get();
             workers[p] = Thread.ofPlatform().daemon().name("metaroce-stats-" + p).start(() -> {
-                // Layers only: the ICRC check changes none of them (as the Flow Graph's pass).
-                Dissector dissector = new Dissector(new DissectorConfig(DissectorConfig.DEFAULT.roceUdpPorts(), false));
+                // Layers only: the ICRC check changes none of them (as the Flow Graph's pass). The capture's ports
+                // decoded as RoCE (Decode As) decide which UDP frames are RoCE, as in the packet list.
+                Dissector dissector = new Dissector(new DissectorConfig(FrameDecoder.config(index).roceUdpPorts(), false));
                 Dissection d = new Dissection();
                 T t = tables[part];
                 for (int i = from; i < to; i++) {
