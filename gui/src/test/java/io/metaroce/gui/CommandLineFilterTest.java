@@ -108,6 +108,8 @@ class CommandLineFilterTest extends GuiTestBase {
 
         openAsTheAppDoes(robot, "-d", "udp.port==4792,roce", moved.toString());
         assertEquals(Set.of(4791, 4792), ctx.settings().rocePorts());
+        assertEquals(Set.of(4791, 4792), FrameDecoder.config(ctx.capture().index()).roceUdpPorts(),
+                "the ports the statistics windows' own passes dissect with");
         assertSameFramesAsTheSample(robot, "rocev2-gbn-loss");
         assertEquals(analyzeFlows(moved, List.of("udp.port==4792,roce")), conversations(robot));
         assertEquals(analyzeFlows(Samples.capture("rocev2-gbn-loss"), List.of()), conversations(robot), "the sample's own flows");

@@ -109,9 +109,9 @@ class GuiMenusIT {
         run("xdotool", "windowfocus", "--sync", mainWindow);
         Rectangle main = geometry(mainWindow);
         click(main.x + 18, main.y + 12);   // File, the first menu: then the arrows walk the bar
-        // File, Edit, View, Go, Statistics, Graphs; Down opens the menu the arrows reached.
+        // File, Edit, View, Go, Analyze, Statistics, Graphs; Down opens the menu the arrows reached.
         List<String> keys = new ArrayList<>(List.of("xdotool", "key", "--delay", "250"));
-        for (int i = 0; i < (place == GuiWindow.Place.STATISTICS ? 4 : 5); i++) keys.add("Right");
+        for (int i = 0; i < (place == GuiWindow.Place.STATISTICS ? 5 : 6); i++) keys.add("Right");
         keys.add("Down");
         run(keys.toArray(String[]::new));
         long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
