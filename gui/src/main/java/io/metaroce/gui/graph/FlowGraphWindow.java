@@ -15,7 +15,6 @@ import io.metaroce.gui.GuiWindow;
 import io.metaroce.gui.OpenCapture;
 import io.metaroce.gui.stats.Windows;
 import java.awt.image.BufferedImage;
-import java.io.File;
 import java.io.IOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
@@ -53,7 +52,6 @@ import javafx.scene.layout.HBox;
 import javafx.scene.paint.Color;
 import javafx.scene.text.Font;
 import javafx.scene.text.TextAlignment;
-import javafx.stage.FileChooser;
 import javax.imageio.ImageIO;
 
 /**
@@ -238,16 +236,8 @@ public final class FlowGraphWindow implements GuiWindow {
             table.scrollTo(0);
         });
         export.setOnAction(e -> {
-            FileChooser fc = new FileChooser();
-            fc.setTitle("Export Flow Graph");
-            FileChooser.ExtensionFilter png = new FileChooser.ExtensionFilter("PNG image (*.png)", "*.png");
-            FileChooser.ExtensionFilter ascii = new FileChooser.ExtensionFilter("ASCII, as dissect -z flow (*.txt)", "*.txt");
-            fc.getExtensionFilters().addAll(png, ascii);
-            fc.setInitialFileName("flow-graph.png");
-            File f = fc.showSaveDialog(stage);
-            if (f == null) return;
-            Path p = f.toPath();
-            if (!p.getFileName().toString().contains(".")) p = Path.of(p + (fc.getSelectedExtensionFilter() == ascii ? ".txt" : ".png"));
+            Path p = GraphExport.choosePngOr(stage, "Export Flow Graph", "flow-graph", "ASCII, as dissect -z flow", "txt");
+            if (p == null) return;
             export(ctx, choices(limit, flowOnly, type, mode), p, status, null);
         });
         // What Export... does once a file is chosen, for the tests (the FileChooser is native and cannot be driven).

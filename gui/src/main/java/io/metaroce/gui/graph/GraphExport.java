@@ -24,6 +24,7 @@ import javafx.scene.input.KeyCodeCombination;
 import javafx.scene.input.KeyCombination;
 import javafx.stage.FileChooser;
 import javafx.stage.Stage;
+import javafx.stage.Window;
 import javax.imageio.ImageIO;
 
 /**
@@ -49,6 +50,25 @@ public final class GraphExport {
     }
 
     /**
+     * A save dialog offering a PNG image or another type (description, extension); the file chosen, with the chosen
+     * type's extension added when its name was typed without one; null when cancelled.
+     */
+    static Path choosePngOr(Window owner, String title, String baseName, String otherDescription, String otherExtension) {
+        FileChooser fc = new FileChooser();
+        fc.setTitle(title);
+        FileChooser.ExtensionFilter png = new FileChooser.ExtensionFilter("PNG image (*.png)", "*.png");
+        FileChooser.ExtensionFilter other = new FileChooser.ExtensionFilter(otherDescription + " (*." + otherExtension + ")",
+                "*." + otherExtension);
+        fc.getExtensionFilters().addAll(png, other);
+        fc.setInitialFileName(baseName + ".png");
+        File f = fc.showSaveDialog(owner);
+        if (f == null) return null;
+        Path p = f.toPath();
+        if (p.getFileName().toString().contains(".")) return p;
+        return Path.of(p + (fc.getSelectedExtensionFilter() == other ? "." + otherExtension : ".png"));
+    }
+
+    /**
      * The "Save As..." button of a graph window's bar; {@link #install} adds Shortcut+S to the window once shown.
      * name is the suggested file name without extension.
      */
@@ -56,18 +76,9 @@ public final class GraphExport {
         Button b = new Button("Save As...");
         b.setId("graph-save-as");
         b.setOnAction(e -> {
-            FileChooser fc = new FileChooser();
-            fc.setTitle("Save Graph As");
-            FileChooser.ExtensionFilter png = new FileChooser.ExtensionFilter("PNG image (*.png)", "*.png");
-            FileChooser.ExtensionFilter text = new FileChooser.ExtensionFilter("CSV of the plotted data (*.csv)", "*.csv");
-            fc.getExtensionFilters().addAll(png, text);
-            fc.setInitialFileName(name.replaceAll("[^A-Za-z0-9._-]+", "_") + ".png");
-            File f = fc.showSaveDialog(b.getScene() == null ? null : b.getScene().getWindow());
-            if (f == null) return;
-            Path p = f.toPath();
-            // A name typed without an extension takes the chosen filter's.
-            if (!p.getFileName().toString().contains(".")) p = Path.of(p + (fc.getSelectedExtensionFilter() == text ? ".csv" : ".png"));
-            save(graph, csv, p, status);
+            Path p = choosePngOr(b.getScene() == null ? null : b.getScene().getWindow(), "Save Graph As",
+                    name.replaceAll("[^A-Za-z0-9._-]+", "_"), "CSV of the plotted data", "csv");
+            if (p != null) save(graph, csv, p, status);
         });
         // What the button does once a file is chosen, for the tests (the FileChooser is native and cannot be driven).
         b.getProperties().put(SAVE_TO, (BiConsumer<Path, Consumer<String>>)

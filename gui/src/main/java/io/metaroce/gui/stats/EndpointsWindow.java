@@ -1,23 +1,13 @@
 package io.metaroce.gui.stats;
 
-import io.metaroce.dissector.Dissection;
 import io.metaroce.dissector.stats.ConversationType;
 import io.metaroce.dissector.stats.Endpoints;
 import io.metaroce.dissector.stats.Endpoints.Endpoint;
 import io.metaroce.gui.GuiContext;
 import io.metaroce.gui.GuiWindow;
-import java.util.ArrayList;
-import java.util.List;
-import javafx.geometry.Insets;
-import javafx.geometry.Pos;
-import javafx.scene.control.CheckBox;
 import javafx.scene.control.ContextMenu;
 import javafx.scene.control.Label;
-import javafx.scene.control.Tab;
-import javafx.scene.control.TabPane;
 import javafx.scene.control.TableView;
-import javafx.scene.layout.BorderPane;
-import javafx.scene.layout.HBox;
 
 /**
  * Statistics > Endpoints, as Wireshark's: a tab per layer (Ethernet, IPv4, IPv6, UDP), a row per address (and port)
@@ -32,58 +22,15 @@ public final class EndpointsWindow implements GuiWindow {
     @Override
     public String title() { return "Endpoints"; }
 
-    /** The four tables one pass fills. */
-    static final class Tables {
-        final List<Endpoints> byType = new ArrayList<>();
-
-        Tables() {
-            for (ConversationType t : ConversationType.values()) byType.add(new Endpoints(t));
-        }
-
-        void add(Dissection d) {
-            for (Endpoints e : byType) e.add(d);
-        }
-
-        void merge(Tables o) {
-            for (int i = 0; i < byType.size(); i++) byType.get(i).merge(o.byType.get(i));
-        }
+    /** One pass thread's counters: the four layers' {@link Endpoints}. */
+    static LayerTabs.Counters<Endpoints> counters() {
+        return new LayerTabs.Counters<>(Endpoints::new, Endpoints::add, Endpoints::merge);
     }
 
     @Override
     public void open(GuiContext ctx) {
-        TabPane tabs = new TabPane();
-        tabs.setId("endpoints-tabs");
-        tabs.setTabClosingPolicy(TabPane.TabClosingPolicy.UNAVAILABLE);
-        Label status = new Label();
-        status.setId("endpoints-status");
-        List<TableView<Endpoint>> tables = new ArrayList<>();
-        for (ConversationType t : ConversationType.values()) {
-            TableView<Endpoint> table = table(ctx, t, status);
-            tables.add(table);
-            Tab tab = new Tab(t.title(), table);
-            tab.setId("endpoints-tab-" + t.id());
-            tabs.getTabs().add(tab);
-        }
-        CheckBox limit = new CheckBox("Limit to display filter");
-        limit.setId("endpoints-limit");
-        Label shown = new Label();
-        HBox bar = new HBox(12, limit, shown, status);
-        bar.setAlignment(Pos.CENTER_LEFT);
-        bar.setPadding(new Insets(6, 8, 6, 8));
-        BorderPane root = new BorderPane(tabs);
-        root.setBottom(bar);
-        var stage = Windows.show(ctx, "endpoints", "Endpoints", root, 1000, 480);
-        Runnable fill = StatsPass.forWindow(ctx, stage, limit, status, Tables::new, Tables::add, Tables::merge, r -> {
-            long total = 0;
-            for (int i = 0; i < tables.size(); i++) {
-                List<Endpoint> rows = r.byType.get(i).rows();
-                tables.get(i).getItems().setAll(rows);
-                tabs.getTabs().get(i).setText(ConversationType.values()[i].title() + " \u00b7 " + rows.size());
-                total += rows.size();
-            }
-            status.setText(total + " endpoints");
-        });
-        StatsPass.refill(ctx, stage, limit, shown, fill);
+        LayerTabs.open(ctx, "endpoints", "endpoints-tab", title(), "endpoints", 1000, EndpointsWindow::counters,
+                Endpoints::rows, (t, status) -> table(ctx, t, status));
     }
 
     private static TableView<Endpoint> table(GuiContext ctx, ConversationType t, Label status) {

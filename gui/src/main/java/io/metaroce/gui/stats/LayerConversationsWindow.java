@@ -1,24 +1,15 @@
 package io.metaroce.gui.stats;
 
-import io.metaroce.dissector.Dissection;
 import io.metaroce.dissector.stats.ConversationType;
 import io.metaroce.dissector.stats.Conversations;
 import io.metaroce.dissector.stats.Conversations.Conversation;
 import io.metaroce.gui.GuiContext;
 import io.metaroce.gui.GuiWindow;
-import java.util.ArrayList;
 import java.util.List;
-import javafx.geometry.Insets;
-import javafx.geometry.Pos;
-import javafx.scene.control.CheckBox;
 import javafx.scene.control.ContextMenu;
 import javafx.scene.control.Label;
 import javafx.scene.control.Menu;
-import javafx.scene.control.Tab;
-import javafx.scene.control.TabPane;
 import javafx.scene.control.TableView;
-import javafx.scene.layout.BorderPane;
-import javafx.scene.layout.HBox;
 
 /**
  * Statistics > Conversations, as Wireshark's: a tab per layer (Ethernet, IPv4, IPv6, UDP), a row per pair of ends
@@ -34,21 +25,9 @@ public final class LayerConversationsWindow implements GuiWindow {
     @Override
     public String title() { return "Conversations"; }
 
-    /** The four tables one pass fills. */
-    static final class Tables {
-        final List<Conversations> byType = new ArrayList<>();
-
-        Tables() {
-            for (ConversationType t : ConversationType.values()) byType.add(new Conversations(t));
-        }
-
-        void add(Dissection d) {
-            for (Conversations c : byType) c.add(d);
-        }
-
-        void merge(Tables o) {
-            for (int i = 0; i < byType.size(); i++) byType.get(i).merge(o.byType.get(i));
-        }
+    /** One pass thread's counters: the four layers' {@link Conversations}. */
+    static LayerTabs.Counters<Conversations> counters() {
+        return new LayerTabs.Counters<>(Conversations::new, Conversations::add, Conversations::merge);
     }
 
     /** The filter of a row that matches exactly its frames: Wireshark's, unless a twin row would match it too. */
@@ -60,39 +39,8 @@ public final class LayerConversationsWindow implements GuiWindow {
 
     @Override
     public void open(GuiContext ctx) {
-        TabPane tabs = new TabPane();
-        tabs.setId("layer-conversations-tabs");
-        tabs.setTabClosingPolicy(TabPane.TabClosingPolicy.UNAVAILABLE);
-        Label status = new Label();
-        status.setId("layer-conversations-status");
-        List<TableView<Conversation>> tables = new ArrayList<>();
-        for (ConversationType t : ConversationType.values()) {
-            TableView<Conversation> table = table(ctx, t, status);
-            tables.add(table);
-            Tab tab = new Tab(t.title(), table);
-            tab.setId("conv-tab-" + t.id());
-            tabs.getTabs().add(tab);
-        }
-        CheckBox limit = new CheckBox("Limit to display filter");
-        limit.setId("layer-conversations-limit");
-        Label shown = new Label();
-        HBox bar = new HBox(12, limit, shown, status);
-        bar.setAlignment(Pos.CENTER_LEFT);
-        bar.setPadding(new Insets(6, 8, 6, 8));
-        BorderPane root = new BorderPane(tabs);
-        root.setBottom(bar);
-        var stage = Windows.show(ctx, "layer-conversations", "Conversations", root, 1300, 480);
-        Runnable fill = StatsPass.forWindow(ctx, stage, limit, status, Tables::new, Tables::add, Tables::merge, r -> {
-            long total = 0;
-            for (int i = 0; i < tables.size(); i++) {
-                List<Conversation> rows = r.byType.get(i).rows();
-                tables.get(i).getItems().setAll(rows);
-                tabs.getTabs().get(i).setText(ConversationType.values()[i].title() + " \u00b7 " + rows.size());
-                total += rows.size();
-            }
-            status.setText(total + " conversations");
-        });
-        StatsPass.refill(ctx, stage, limit, shown, fill);
+        LayerTabs.open(ctx, "layer-conversations", "conv-tab", title(), "conversations", 1300,
+                LayerConversationsWindow::counters, Conversations::rows, (t, status) -> table(ctx, t, status));
     }
 
     private static TableView<Conversation> table(GuiContext ctx, ConversationType t, Label status) {

@@ -39,11 +39,11 @@ public final class StatsWindowsBenchmark {
             ProtocolHierarchy h = StatsPass.run(index, null, ProtocolHierarchy::new, ProtocolHierarchy::add, ProtocolHierarchy::merge,
                     f -> { }, () -> false);
             long p1 = System.nanoTime();
-            var conv = StatsPass.run(index, null, LayerConversationsWindow.Tables::new, LayerConversationsWindow.Tables::add,
-                    LayerConversationsWindow.Tables::merge, f -> { }, () -> false);
+            var conv = StatsPass.run(index, null, LayerConversationsWindow::counters, LayerTabs.Counters::add,
+                    LayerTabs.Counters::merge, f -> { }, () -> false);
             long p2 = System.nanoTime();
-            var ends = StatsPass.run(index, null, EndpointsWindow.Tables::new, EndpointsWindow.Tables::add,
-                    EndpointsWindow.Tables::merge, f -> { }, () -> false);
+            var ends = StatsPass.run(index, null, EndpointsWindow::counters, LayerTabs.Counters::add,
+                    LayerTabs.Counters::merge, f -> { }, () -> false);
             long p3 = System.nanoTime();
             int convs = 0, points = 0;
             for (var x : conv.byType) convs += x.rows().size();
