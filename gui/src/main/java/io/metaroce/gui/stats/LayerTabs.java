@@ -9,15 +9,10 @@ import java.util.function.BiConsumer;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.Supplier;
-import javafx.geometry.Insets;
-import javafx.geometry.Pos;
-import javafx.scene.control.CheckBox;
 import javafx.scene.control.Label;
 import javafx.scene.control.Tab;
 import javafx.scene.control.TabPane;
 import javafx.scene.control.TableView;
-import javafx.scene.layout.BorderPane;
-import javafx.scene.layout.HBox;
 
 /**
  * The window Statistics > Conversations and Endpoints both are (Wireshark's layout): a tab per layer
@@ -73,25 +68,15 @@ final class LayerTabs {
             tab.setId(tabId + "-" + t.id());
             tabs.getTabs().add(tab);
         }
-        CheckBox limit = new CheckBox("Limit to display filter");
-        limit.setId(id + "-limit");
-        Label shown = new Label();
-        HBox bar = new HBox(12, limit, shown, status);
-        bar.setAlignment(Pos.CENTER_LEFT);
-        bar.setPadding(new Insets(6, 8, 6, 8));
-        BorderPane root = new BorderPane(tabs);
-        root.setBottom(bar);
-        var stage = Windows.show(ctx, id, title, root, width, 480);
-        Runnable fill = StatsPass.forWindow(ctx, stage, limit, status, counters, Counters::add, Counters::merge, r -> {
-                    long total = 0;
-                    for (int i = 0; i < tables.size(); i++) {
-                        List<R> shownRows = rows.apply(r.byType.get(i));
-                        tables.get(i).getItems().setAll(shownRows);
-                        tabs.getTabs().get(i).setText(ConversationType.values()[i].title() + " \u00b7 " + shownRows.size());
-                        total += shownRows.size();
-                    }
-                    status.setText(total + " " + noun);
-                });
-        StatsPass.refill(ctx, stage, limit, shown, fill);
+        StatsPass.window(ctx, id, title, tabs, width, 480, id + "-limit", status, counters, Counters::add, Counters::merge, r -> {
+            long total = 0;
+            for (int i = 0; i < tables.size(); i++) {
+                List<R> shownRows = rows.apply(r.byType.get(i));
+                tables.get(i).getItems().setAll(shownRows);
+                tabs.getTabs().get(i).setText(ConversationType.values()[i].title() + " \u00b7 " + shownRows.size());
+                total += shownRows.size();
+            }
+            status.setText(total + " " + noun);
+        });
     }
 }

@@ -8,17 +8,12 @@ import java.util.List;
 import java.util.Locale;
 import java.util.function.Function;
 import javafx.beans.property.ReadOnlyObjectWrapper;
-import javafx.geometry.Insets;
-import javafx.geometry.Pos;
-import javafx.scene.control.CheckBox;
 import javafx.scene.control.ContextMenu;
 import javafx.scene.control.Label;
 import javafx.scene.control.MenuItem;
 import javafx.scene.control.TreeItem;
 import javafx.scene.control.TreeTableColumn;
 import javafx.scene.control.TreeTableView;
-import javafx.scene.layout.BorderPane;
-import javafx.scene.layout.HBox;
 
 /**
  * Statistics > Protocol Hierarchy, as Wireshark's: the protocols of the frames as a tree (Frame at the top, each
@@ -92,21 +87,11 @@ public final class ProtocolHierarchyWindow implements GuiWindow {
         apply.setOnAction(e -> filter(ctx, tree, status, true));
         prepare.setOnAction(e -> filter(ctx, tree, status, false));
         tree.setContextMenu(new ContextMenu(apply, prepare));
-        CheckBox limit = new CheckBox("Limit to display filter");
-        limit.setId("phs-limit");
-        Label shown = new Label();
-        HBox bar = new HBox(12, limit, shown, status);
-        bar.setAlignment(Pos.CENTER_LEFT);
-        bar.setPadding(new Insets(6, 8, 6, 8));
-        BorderPane root = new BorderPane(tree);
-        root.setBottom(bar);
-        var stage = Windows.show(ctx, "protocol-hierarchy", "Protocol Hierarchy", root, 1000, 520);
-        Runnable fill = StatsPass.forWindow(ctx, stage, limit, status, ProtocolHierarchy::new, ProtocolHierarchy::add,
-                ProtocolHierarchy::merge, h -> {
+        StatsPass.window(ctx, "protocol-hierarchy", "Protocol Hierarchy", tree, 1000, 520, "phs-limit", status,
+                ProtocolHierarchy::new, ProtocolHierarchy::add, ProtocolHierarchy::merge, h -> {
                     tree.setRoot(tree(h));
                     status.setText(h.frames() + " packets");
                 });
-        StatsPass.refill(ctx, stage, limit, shown, fill);
     }
 
     private static void filter(GuiContext ctx, TreeTableView<Line> tree, Label status, boolean apply) {

@@ -15,8 +15,13 @@ import java.util.function.Consumer;
 import java.util.function.DoubleConsumer;
 import java.util.function.Supplier;
 import javafx.application.Platform;
+import javafx.geometry.Insets;
+import javafx.geometry.Pos;
+import javafx.scene.Node;
 import javafx.scene.control.CheckBox;
 import javafx.scene.control.Label;
+import javafx.scene.layout.BorderPane;
+import javafx.scene.layout.HBox;
 import javafx.stage.Stage;
 
 /**
@@ -78,13 +83,33 @@ final class StatsPass {
     }
 
     /**
+     * Opens a statistics window over a pass (Protocol Hierarchy, Conversations, Endpoints): content above, the
+     * "Limit to display filter" box (id limitId), the filter it limits to and status below; the pass runs now, again
+     * when the box is switched and when the main window applies another filter while it is checked.
+     */
+    static <T> void window(GuiContext ctx, String id, String title, Node content, double width, double height,
+                           String limitId, Label status, Supplier<T> create, BiConsumer<T, Dissection> add,
+                           BiConsumer<T, T> merge, Consumer<T> done) {
+        CheckBox limit = new CheckBox("Limit to display filter");
+        limit.setId(limitId);
+        Label shown = new Label();
+        HBox bar = new HBox(12, limit, shown, status);
+        bar.setAlignment(Pos.CENTER_LEFT);
+        bar.setPadding(new Insets(6, 8, 6, 8));
+        BorderPane root = new BorderPane(content);
+        root.setBottom(bar);
+        Stage stage = Windows.show(ctx, id, title, root, width, height);
+        refill(ctx, stage, limit, shown, forWindow(ctx, stage, limit, status, create, add, merge, done));
+    }
+
+    /**
      * Runs a pass for a window: over the displayed frames (in capture order) when limit is checked, else over all;
      * the status label says the progress, then done gets the tables on the JavaFX thread. Each call cancels the one
      * before; closing the stage cancels the running one. Returns the runner to call again (a new filter, the check
      * box).
      */
-    static <T> Runnable forWindow(GuiContext ctx, Stage stage, CheckBox limit, Label status, Supplier<T> create,
-                                  BiConsumer<T, Dissection> add, BiConsumer<T, T> merge, Consumer<T> done) {
+    private static <T> Runnable forWindow(GuiContext ctx, Stage stage, CheckBox limit, Label status, Supplier<T> create,
+                                          BiConsumer<T, Dissection> add, BiConsumer<T, T> merge, Consumer<T> done) {
         // Read by the pass's threads: a newer pass or a closed window stops it.
         java.util.concurrent.atomic.AtomicInteger generation = new java.util.concurrent.atomic.AtomicInteger();
         stage.addEventHandler(javafx.stage.WindowEvent.WINDOW_HIDDEN, e -> generation.set(-1));
@@ -116,7 +141,7 @@ final class StatsPass {
      * Runs fill now, again when "Limit to display filter" is switched, and when the main window applies another
      * filter while it is checked; shown names the filter the counts are limited to.
      */
-    static void refill(GuiContext ctx, Stage stage, CheckBox limit, Label shown, Runnable fill) {
+    private static void refill(GuiContext ctx, Stage stage, CheckBox limit, Label shown, Runnable fill) {
         shown.setId(limit.getId() + "-filter");
         Runnable run = () -> {
             String applied = ctx.appliedFilterProperty().get();
