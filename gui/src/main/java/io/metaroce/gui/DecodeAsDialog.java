@@ -4,6 +4,7 @@ import io.metaroce.dissector.DecodeAs;
 import io.metaroce.dissector.Dissection;
 import io.metaroce.protocol.Spec;
 import io.metaroce.protocol.Udp;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -12,6 +13,7 @@ import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
 import javafx.geometry.Insets;
 import javafx.scene.control.Button;
+import javafx.scene.control.ButtonBar;
 import javafx.scene.control.ButtonType;
 import javafx.scene.control.Dialog;
 import javafx.scene.control.Label;
@@ -27,9 +29,12 @@ import javafx.scene.layout.VBox;
  * analyzer has, the UDP destination ports decoded as RoCE ({@code metaroce gui -d}, the commands' {@code -d}).
  * 4791 is always decoded (shown, not removable); a port is added (prefilled with the selected packet's UDP
  * destination port, in any form {@code -d} takes) or removed; OK opens the capture again with the new ports
- * ({@link GuiContext#decodeAs}). Kept for the session only: Wireshark saves its table in the profile.
+ * ({@link GuiContext#decodeAs}); Save also writes them to Wireshark's decode_as_entries file, read when the
+ * analyzer starts again ({@link DecodeAsEntries}).
  */
 final class DecodeAsDialog {
+    /** Wireshark's Decode As has OK, Save and Cancel: Save applies and keeps the table in the profile. */
+    static final ButtonType SAVE = new ButtonType("Save", ButtonBar.ButtonData.APPLY);
     private final Dialog<ButtonType> dialog = new Dialog<>();
     private final ObservableList<Integer> ports = FXCollections.observableArrayList();
     private final TextField port = new TextField();
@@ -67,21 +72,31 @@ final class DecodeAsDialog {
         problem.setId("decode-as-problem");
         problem.setStyle("-fx-text-fill: #a40000;");
         problem.setWrapText(true);
-        Label note = new Label("Kept until the analyzer closes (not saved in a profile). "
-                + "OK opens the capture again with these ports.");
+        Label note = new Label("OK opens the capture again with these ports, until the analyzer closes; Save also keeps "
+                + "them for the next sessions" + (ctx.decodeAsFile() == null ? "" : " (" + ctx.decodeAsFile() + ", Wireshark's format)") + ".");
         note.setWrapText(true);
 
         VBox box = new VBox(8, table, new HBox(8, port, add, remove), problem, note);
         box.setPadding(new Insets(10));
         box.setPrefWidth(460);
         dialog.getDialogPane().setContent(box);
-        dialog.getDialogPane().getButtonTypes().addAll(ButtonType.OK, ButtonType.CANCEL);
+        dialog.getDialogPane().getButtonTypes().addAll(ButtonType.OK, SAVE, ButtonType.CANCEL);
+        dialog.getDialogPane().lookupButton(SAVE).setId("decode-as-save");
+        dialog.getDialogPane().lookupButton(SAVE).setDisable(ctx.decodeAsFile() == null);
         dialog.setOnHidden(e -> {
-            if (dialog.getResult() == ButtonType.OK) ctx.decodeAs(new LinkedHashSet<>(ports));
+            if (dialog.getResult() == SAVE) save(ctx, ports);
+            if (dialog.getResult() == ButtonType.OK || dialog.getResult() == SAVE) ctx.decodeAs(new LinkedHashSet<>(ports));
         });
     }
 
-    /** Shows the dialog (not waiting for it); OK applies the ports to ctx. */
+    /** Saves the table for the next sessions, keeping the file's other lines; a failure is shown as an error. */
+    private static void save(GuiContext ctx, List<Integer> ports) {
+        Path file = ctx.decodeAsFile();
+        String problem = DecodeAsEntries.load(file).save(file, ports);
+        if (problem != null) ctx.error(problem);
+    }
+
+    /** Shows the dialog (not waiting for it); OK applies the ports to ctx, Save also writes them to its file. */
     static Dialog<ButtonType> show(GuiContext ctx) {
         DecodeAsDialog d = new DecodeAsDialog(ctx);
         d.dialog.show();

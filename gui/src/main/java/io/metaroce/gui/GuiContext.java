@@ -89,12 +89,20 @@ public final class GuiContext {
      * The analysis settings of the open capture (and of the next one opened): {@link AnalysisSettings#DEFAULT} but
      * for the UDP ports decoded as RoCE, which {@code metaroce gui -d} and Analyze > Decode As set
      * ({@link #decodeAs}). Every dissection and analysis of the GUI reads them: the packet list, the tree, the
-     * filters, the analysis and the windows that run their own passes. For this session only (Wireshark keeps its
-     * Decode As table in the profile).
+     * filters, the analysis and the windows that run their own passes. Decode As > Save keeps them for the next
+     * sessions, in Wireshark's decode_as_entries file ({@link DecodeAsEntries}).
      */
     private final ReadOnlyObjectWrapper<AnalysisSettings> settings = new ReadOnlyObjectWrapper<>(this, "settings", AnalysisSettings.DEFAULT);
     /** The frame selected when Decode As opened the capture again, selected once it is shown again; 0 for none. */
     private int reselect;
+    /**
+     * Counts the times Decode As opened the capture again and its frames are shown again: the statistics and graph
+     * windows open on it compute again then, as Wireshark's retap its open dialogs after a Decode As.
+     */
+    private final ReadOnlyIntegerWrapper redissections = new ReadOnlyIntegerWrapper(this, "redissections", 0);
+    /** The generation of the load Decode As started (its end counts a redissection), or -1. */
+    private int redissectGeneration = -1;
+    private Path decodeAsFile;
     private Consumer<String> errorSink = message -> Dialogs.error(null, "MetaRoCE Analyzer", message);
 
     /** Work running in the background (load, analysis, filter), so that cancel() and a new open() can stop it. */
@@ -185,8 +193,8 @@ public final class GuiContext {
     /**
      * Decode As: the UDP destination ports decoded as RoCE from now on (4791 is always among them). An open capture
      * is opened again with them, as when it was opened first (the packet list dissects again, the analysis runs
-     * again; windows already open keep what they showed, as when another file is opened); its display filter and
-     * selected frame stay. A running live capture keeps its ports until it stops: the saved capture opens with the
+     * again, the windows open on it compute again: {@link #redissectionsProperty()}); its display filter, selected
+     * frame, marks and time references stay. A running live capture keeps its ports until it stops: the saved capture opens with the
      * new ones.
      */
     public void decodeAs(Set<Integer> rocePorts) {
@@ -198,9 +206,23 @@ public final class GuiContext {
         OpenCapture c = capture.get();
         if (c == null || live != null) return;
         int frame = selectedFrame.get();
+        // Same file, same frame numbers: the marks and time references stay, as in Wireshark (open() clears them).
+        java.util.BitSet keepMarked = (java.util.BitSet) marked.clone(), keepRefs = (java.util.BitSet) timeRefs.clone();
         open(c.file(), requestedFilter);
+        marked.or(keepMarked);
+        timeRefs.or(keepRefs);
+        marks.set(marks.get() + 1);
         reselect = frame;
+        redissectGeneration = generation;
     }
+
+    /** Where Analyze > Decode As > Save writes the table ({@link DecodeAsEntries}); null: nowhere (Save disabled). */
+    Path decodeAsFile() { return decodeAsFile; }
+
+    void setDecodeAsFile(Path file) { decodeAsFile = file; }
+
+    /** Counts the times Decode As dissected the open capture again (see {@link #decodeAs}); windows follow it. */
+    public ReadOnlyIntegerProperty redissectionsProperty() { return redissections.getReadOnlyProperty(); }
 
     /** Where messages for the user go (a dialog by default; tests collect them). */
     public void setErrorSink(Consumer<String> sink) { errorSink = sink; }
@@ -385,6 +407,10 @@ public final class GuiContext {
             if (!filter.isEmpty()) applyFilter(filter);
             else reselect();
             banner.set(bannerText(oc));
+            if (gen == redissectGeneration) {
+                redissectGeneration = -1;
+                redissections.set(redissections.get() + 1);
+            }
             status.set(oc.frames() + " frames" + (oc.cancelled() ? " (loading cancelled)" : "") + "; analyzing ...");
         });
         if (w.cancelled || index.size() == 0) {
@@ -687,6 +713,7 @@ public final class GuiContext {
         firstFrames = null;
         requestedFilter = "";
         reselect = 0;
+        redissectGeneration = -1;
         if (first != null && first != c) Platform.runLater(first::close);
         live = null;
         marked.clear();

@@ -59,6 +59,11 @@ public final class MainWindow {
         this.recent = new RecentFiles(recentStore);
         this.flowIndexStore = recentStore.resolveSibling("flow-index");
         ctx.setColoringRules(ColoringRules.load(coloringFile));
+        // Decode As saved in an earlier session (Wireshark's decode_as_entries, beside the coloring rules).
+        ctx.setDecodeAsFile(DecodeAsEntries.fileBeside(coloringFile));
+        DecodeAsEntries savedDecodeAs = DecodeAsEntries.load(ctx.decodeAsFile());
+        ctx.decodeAs(savedDecodeAs.ports());
+        if (savedDecodeAs.problem() != null) ctx.status(savedDecodeAs.problem());
         packets = new PacketTable(ctx);
         ctx.timeFormat.bind(packets.timeFormatProperty());
         detail = new FrameDetail(ctx);

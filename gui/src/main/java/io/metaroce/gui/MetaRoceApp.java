@@ -19,7 +19,10 @@ public final class MetaRoceApp extends Application {
         } catch (GuiArgs.UsageException e) {
             throw new IllegalStateException(e);
         }
-        context.decodeAs(args.rocePorts());     // -d: before the capture opens, which it then dissects with
+        // -d: before the capture opens, which it then dissects with; added to the ports Decode As saved (as Wireshark's -d)
+        java.util.Set<Integer> ports = new java.util.LinkedHashSet<>(context.settings().rocePorts());
+        ports.addAll(args.rocePorts());
+        context.decodeAs(ports);
         if (args.file() != null) window.open(args.file(), args.filter());
     }
 

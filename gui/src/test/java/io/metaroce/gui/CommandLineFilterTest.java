@@ -159,6 +159,60 @@ class CommandLineFilterTest extends GuiTestBase {
         assertEquals(List.of(), errors);
     }
 
+    /**
+     * Decode As > Save: the capture opens again decoded and the QP Conversations window already open lists its flows
+     * (Wireshark retaps its open dialogs), the marks stay; the table is written in Wireshark's decode_as_entries
+     * format beside the coloring rules, and the next main window on that config starts with it.
+     */
+    @Test
+    void decodeAsSaveKeepsThePortsAndOpenWindowsFollow(FxRobot robot) throws Exception {
+        Path moved = onPort4792("rocev2-gbn-loss");
+        openAsTheAppDoes(robot, moved.toString());
+        robot.interact(() -> {
+            ctx.setMarked(new int[] {3, 5}, true);
+            new ConversationsWindow().open(ctx);
+        });
+        @SuppressWarnings("unchecked")
+        TableView<ConversationRow> t = robot.lookup("#conversations-table").queryAs(TableView.class);
+        Fx.until("no flow on plain UDP", () -> robot.lookup(".label").queryAllAs(Label.class).stream()
+                .anyMatch(l -> "0 flows".equals(l.getText())));
+
+        robot.interact(() -> DecodeAsDialog.show(ctx));
+        TextField port = robot.lookup("#decode-as-port").queryAs(TextField.class);
+        robot.interact(() -> {
+            port.setText("udp.port==4792,roce");
+            robot.lookup("#decode-as-add").queryAs(Button.class).fire();
+        });
+        robot.interact(() -> robot.lookup("#decode-as-save").queryAs(Button.class).fire());
+        Fx.until("opened again, analyzed, and the open window computed again",
+                () -> ctx.analysis() != null && !ctx.busyProperty().get() && !t.getItems().isEmpty());
+        Set<String> ids = new TreeSet<>();
+        for (ConversationRow r : t.getItems()) ids.add(r.id());
+        assertEquals(analyzeFlows(moved, List.of("4792")), ids);
+        assertEquals(List.of(3, 5), java.util.Arrays.stream(ctx.markedFrames()).boxed().toList(), "marks kept");
+        robot.interact(() -> t.getScene().getWindow().hide());
+
+        Path saved = config.resolve("decode_as_entries");
+        assertTrue(Files.readAllLines(saved).contains("decode_as_entry: udp.port,4792,(none),InfiniBand"), Files.readString(saved));
+        Set<Integer> next = new HashSet<>();
+        robot.interact(() -> {
+            GuiContext again = new GuiContext(new Stage());
+            new MainWindow(again, config.resolve("colorfilters"), config.resolve("recent"));
+            next.addAll(again.settings().rocePorts());
+        });
+        assertEquals(Set.of(4791, 4792), next, "the next session starts with the saved table");
+
+        // A file copied from Wireshark: its comments and other tables stay when the analyzer saves over it.
+        Files.writeString(saved, "# Wireshark's header\ndecode_as_entry: tcp.port,8080,(none),HTTP\n"
+                + "decode_as_entry: udp.port,4793,(none),InfiniBand\ndecode_as_entry: udp.port,x,(none),RoCE\n");
+        DecodeAsEntries read = DecodeAsEntries.load(saved);
+        assertEquals(Set.of(4793), read.ports());
+        assertEquals(null, read.save(saved, List.of(4791, 4794)));
+        assertEquals(List.of("# Wireshark's header", "decode_as_entry: tcp.port,8080,(none),HTTP",
+                "decode_as_entry: udp.port,4794,(none),InfiniBand"), Files.readAllLines(saved));
+        assertEquals(List.of(), errors);
+    }
+
     /** What MetaRoceApp does with the command line: its -d ports first, then the capture and its filter. */
     private void openAsTheAppDoes(FxRobot robot, String... args) throws Exception {
         GuiArgs a = GuiArgs.parse(args);

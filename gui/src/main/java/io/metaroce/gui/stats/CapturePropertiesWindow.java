@@ -42,7 +42,7 @@ public final class CapturePropertiesWindow implements GuiWindow {
         root.setBottom(status);
         Windows.show(ctx, "capture-properties", "Capture File Properties", root, 900, 640);
         var cap = ctx.capture();
-        Windows.afterAnalysis(ctx, status, s -> {
+        Windows.afterEachAnalysis(ctx, status, s -> {
             long size;
             try {
                 size = Files.size(cap.file());

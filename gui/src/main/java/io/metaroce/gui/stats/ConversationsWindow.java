@@ -94,7 +94,7 @@ public final class ConversationsWindow implements GuiWindow {
         BorderPane root = new BorderPane(table);
         root.setBottom(bar);
         Windows.show(ctx, "conversations", "QP Conversations", root, 1300, 480);
-        Windows.afterAnalysis(ctx, status, s -> s.flows().stream().map(ConversationRow::new).toList(), rows -> {
+        Windows.afterEachAnalysis(ctx, status, s -> s.flows().stream().map(ConversationRow::new).toList(), rows -> {
             table.getItems().setAll(rows);
             status.setText(rows.size() + " flows");
         });

@@ -62,8 +62,10 @@ public final class ExpertInfoWindow implements GuiWindow {
         root.setBottom(bar);
         Windows.show(ctx, "expert-info", "Expert Info", root, 1300, 560);
         var file = ctx.capture().file();
-        Windows.afterAnalysis(ctx, status, s -> {
-            FileResult v = FileValidator.validate(file, ValidateSettings.defaults(), false, null);
+        Windows.afterEachAnalysis(ctx, status, s -> {
+            FileResult v = FileValidator.validate(file,
+                    // The ports Decode As set (as the commands' -d): the rules check what the packet list decodes.
+                    new ValidateSettings.Builder().ports(s.settings().rocePorts()).build(), false, null);
             return new Object[] {ExpertModel.of(s.events(), v.error() == null ? v : null), v.error()};
         }, r -> {
             ExpertModel m = (ExpertModel) r[0];

@@ -121,7 +121,7 @@ public final class MessagesWindow implements GuiWindow {
         Windows.show(ctx, "messages", "RDMA Messages", root, 1400, 520);
         Path file = ctx.capture().file();
         // After the GUI's own analysis, so that the two passes do not share the cores.
-        Windows.afterAnalysis(ctx, status, s -> {
+        Windows.afterEachAnalysis(ctx, status, s -> {
             try {
                 return messages(file, s.settings(), MAX_ROWS);
             } catch (CaptureException x) {
@@ -131,7 +131,13 @@ public final class MessagesWindow implements GuiWindow {
             total[0] = ms.total();
             TreeSet<String> ids = new TreeSet<>();
             for (RdmaMessage m : ms.kept()) ids.add(m.flow());
-            flows.getItems().addAll(ids);
+            // setAll: Decode As runs this again (afterEachAnalysis); the flow chosen stays when it is still there.
+            String was = flows.getValue();
+            List<String> choices = new ArrayList<>(ids.size() + 1);
+            choices.add(ALL_FLOWS);
+            choices.addAll(ids);
+            flows.getItems().setAll(choices);
+            flows.setValue(choices.contains(was) ? was : ALL_FLOWS);
             ((javafx.collections.ObservableList<RdmaMessage>) shown.getSource()).setAll(ms.kept());
             narrow.run();
         });

@@ -138,8 +138,8 @@ final class StatsPass {
     }
 
     /**
-     * Runs fill now, again when "Limit to display filter" is switched, and when the main window applies another
-     * filter while it is checked; shown names the filter the counts are limited to.
+     * Runs fill now, again when "Limit to display filter" is switched, when the main window applies another
+     * filter while it is checked, and after Decode As; shown names the filter the counts are limited to.
      */
     private static void refill(GuiContext ctx, Stage stage, CheckBox limit, Label shown, Runnable fill) {
         shown.setId(limit.getId() + "-filter");
@@ -154,6 +154,7 @@ final class StatsPass {
         };
         ctx.appliedFilterProperty().addListener(refilter);
         stage.addEventHandler(javafx.stage.WindowEvent.WINDOW_HIDDEN, e -> ctx.appliedFilterProperty().removeListener(refilter));
+        Windows.followRedissections(ctx, shown, run);     // Decode As changed what the frames decode to
         run.run();
     }
 

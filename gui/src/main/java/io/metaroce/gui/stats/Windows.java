@@ -37,6 +37,47 @@ public final class Windows {
      */
     public static <T> void afterAnalysis(GuiContext ctx, Label status, java.util.function.Function<AnalysisSession, T> work,
                                          Consumer<T> done) {
+        whenAnalyzed(ctx, status, work, done);
+    }
+
+    /**
+     * As {@link #afterAnalysis}, and again each time Analyze > Decode As dissects the capture again while the window
+     * is open ({@link #followRedissections}): for windows whose work and done read the capture through ctx (not an
+     * {@code OpenCapture} kept from when they opened, closed by then) and whose done replaces what it showed.
+     */
+    public static <T> void afterEachAnalysis(GuiContext ctx, Label status, java.util.function.Function<AnalysisSession, T> work,
+                                             Consumer<T> done) {
+        whenAnalyzed(ctx, status, work, done);
+        followRedissections(ctx, status, () -> whenAnalyzed(ctx, status, work, done));
+    }
+
+    /**
+     * Runs again after Analyze > Decode As dissected the capture again ({@link GuiContext#redissectionsProperty()}),
+     * while the window holding status is open: Wireshark retaps its open statistics dialogs then. Another file
+     * opened does not: the window keeps showing the file it was opened on, as Wireshark's.
+     */
+    public static void followRedissections(GuiContext ctx, Label status, Runnable again) {
+        javafx.beans.value.ChangeListener<Number> redissected = new javafx.beans.value.ChangeListener<>() {
+            @Override
+            public void changed(javafx.beans.value.ObservableValue<? extends Number> o, Number a, Number b) {
+                javafx.stage.Window w = status.getScene() == null ? null : status.getScene().getWindow();
+                if (w == null || !w.isShowing()) {
+                    ctx.redissectionsProperty().removeListener(this);
+                    return;
+                }
+                again.run();
+            }
+        };
+        ctx.redissectionsProperty().addListener(redissected);
+        // Let go of a closed window at once (it would otherwise stay reachable until the next Decode As).
+        status.sceneProperty().flatMap(javafx.scene.Scene::windowProperty).subscribe(w -> {
+            if (w != null) w.addEventHandler(javafx.stage.WindowEvent.WINDOW_HIDDEN,
+                    e -> ctx.redissectionsProperty().removeListener(redissected));
+        });
+    }
+
+    private static <T> void whenAnalyzed(GuiContext ctx, Label status, java.util.function.Function<AnalysisSession, T> work,
+                                         Consumer<T> done) {
         status.setText(ctx.analysis() == null ? "Waiting for the analysis ..." : "Computing ...");
         ctx.analysisDone().whenComplete((s, x) -> {
             if (x != null || s == null) {
