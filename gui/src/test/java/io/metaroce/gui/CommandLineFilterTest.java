@@ -213,11 +213,16 @@ class CommandLineFilterTest extends GuiTestBase {
         assertEquals(List.of(), errors);
     }
 
-    /** What MetaRoceApp does with the command line: its -d ports first, then the capture and its filter. */
+    /**
+     * What MetaRoceApp does with the command line: its -d ports first (added to those Decode As saved), then the
+     * capture and its filter.
+     */
     private void openAsTheAppDoes(FxRobot robot, String... args) throws Exception {
         GuiArgs a = GuiArgs.parse(args);
         robot.interact(() -> {
-            ctx.decodeAs(a.rocePorts());
+            Set<Integer> ports = new HashSet<>(ctx.settings().rocePorts());
+            ports.addAll(a.rocePorts());
+            ctx.decodeAs(ports);
             window.open(a.file(), a.filter());
         });
         Fx.until("analysis", () -> ctx.analysis() != null && !ctx.busyProperty().get());
