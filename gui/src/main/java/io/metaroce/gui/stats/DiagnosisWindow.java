@@ -242,8 +242,12 @@ public final class DiagnosisWindow implements GuiWindow {
         lookupText.setWrapText(true);
         // No room taken while there is no lookup: the findings' details keep their height.
         lookupText.managedProperty().bind(lookupText.textProperty().isNotEmpty());
-        javafx.scene.control.MenuButton copy = TableCopy.button(findings, status);
-        copy.setText("Copy findings");
+        // Copy follows the tab shown: its table as CSV or YAML (the loss timeline, a chart, has its own Save).
+        List<javafx.scene.control.Control> tabTables = java.util.Arrays.asList(findings, hang, split, null, loop, pauses, recovery.table);
+        javafx.scene.control.MenuButton copy = TableCopy.button(() -> tabTables.get(tabs.getSelectionModel().getSelectedIndex()), status);
+        copy.textProperty().bind(tabs.getSelectionModel().selectedItemProperty()
+                .map(t -> "Copy " + t.getText().toLowerCase(java.util.Locale.ROOT)));
+        copy.disableProperty().bind(tabs.getSelectionModel().selectedIndexProperty().isEqualTo(TIMELINE_TAB));
         HBox lookupBar = new HBox(6, new Label("NCCL warning:"), nccl, lookUp, showAll, copy);
         lookupBar.setAlignment(Pos.CENTER_LEFT);
         HBox.setHgrow(nccl, Priority.ALWAYS);

@@ -33,6 +33,11 @@ public final class TableCopy {
 
     /** The "Copy" menu button for a table or tree table; status (may be null) says what was copied. */
     public static MenuButton button(Control table, Label status) {
+        return button(() -> table, status);
+    }
+
+    /** As {@link #button(Control, Label)}, copying the table table gives when clicked (a tab pane's selected one). */
+    public static MenuButton button(java.util.function.Supplier<Control> table, Label status) {
         MenuItem csv = new MenuItem("as CSV");
         csv.setId("copy-csv");
         MenuItem yaml = new MenuItem("as YAML");
@@ -40,11 +45,11 @@ public final class TableCopy {
         MenuButton b = new MenuButton("Copy", null, csv, yaml);
         b.setId("table-copy");
         csv.setOnAction(e -> {
-            Grid g = grid(table);
+            Grid g = grid(table.get());
             toClipboard(csv(g), g.rows().size() + " rows as CSV", status);
         });
         yaml.setOnAction(e -> {
-            Grid g = grid(table);
+            Grid g = grid(table.get());
             toClipboard(yaml(g), g.rows().size() + " rows as YAML", status);
         });
         return b;

@@ -76,6 +76,25 @@ class DiagnosisWindowTest extends WindowTestBase {
         assertEquals(hang.size(), v.hang().getItems().size());
         assertEquals(hang.get(0).get("flow").asText(), v.hang().getItems().getFirst().flow());
         assertEquals(analyzeJson("rocev2-retry-exhausted").get("diagnosis").get("time_split").size(), v.split().getItems().size());
+
+        // Copy follows the tab: on Hang snapshot it copies that table (header and rows), on the chart it is off.
+        List<List<String>> copied = new ArrayList<>();
+        String[] label = new String[1];
+        boolean[] offOnChart = new boolean[1];
+        robot.interact(() -> {
+            v.tabs().getSelectionModel().select(1);
+            javafx.scene.control.MenuButton copy = (javafx.scene.control.MenuButton) v.stage().getScene().lookup("#table-copy");
+            label[0] = copy.getText();
+            copy.getItems().stream().filter(i -> "copy-csv".equals(i.getId())).findFirst().orElseThrow().fire();
+            copied.addAll(TableCopy.parseCsv(javafx.scene.input.Clipboard.getSystemClipboard().getString()));
+            v.tabs().getSelectionModel().select(DiagnosisWindow.TIMELINE_TAB);
+            offOnChart[0] = copy.isDisabled();
+        });
+        assertEquals("Copy hang snapshot", label[0]);
+        assertEquals(v.hang().getColumns().stream().map(c -> c.getText()).toList(), copied.getFirst());
+        assertEquals(v.hang().getItems().size() + 1, copied.size());
+        assertEquals(v.hang().getItems().getFirst().flow(), copied.get(1).get(copied.getFirst().indexOf("QP (requester)")));
+        assertTrue(offOnChart[0], "the loss timeline is a chart: Save, not Copy");
     }
 
     /** The diagnosis sees the training steps as analyze does: the straggler's finding is in the window too. */
