@@ -34,6 +34,12 @@ final class FrameFilter {
     /** As {@link #run(FrameIndex, AnalysisSession, DisplayFilter, DoubleConsumer, BooleanSupplier)}, over the first n frames. */
     static int[] run(FrameIndex index, int n, AnalysisSession session, DisplayFilter filter, DoubleConsumer progress,
                      BooleanSupplier cancel) {
+        return run(index, n, session, GuiFields.Marks.NONE, filter, progress, cancel);
+    }
+
+    /** As {@link #run(FrameIndex, AnalysisSession, DisplayFilter, DoubleConsumer, BooleanSupplier)}, with the user's marks. */
+    static int[] run(FrameIndex index, int n, AnalysisSession session, GuiFields.Marks marks, DisplayFilter filter,
+                     DoubleConsumer progress, BooleanSupplier cancel) {
         int chunks = (n + CHUNK - 1) / CHUNK;
         int[][] parts = new int[chunks][];
         AtomicLong done = new AtomicLong();
@@ -44,7 +50,7 @@ final class FrameFilter {
         IntStream.range(0, chunks).parallel().forEach(c -> {
             if (cancel.getAsBoolean()) return;
             FrameDecoder dec = new FrameDecoder(index, attach);
-            GuiFields.Accessor acc = new GuiFields.Accessor(session);
+            GuiFields.Accessor acc = new GuiFields.Accessor(session, marks);
             int from = c * CHUNK + 1, to = Math.min(n, from + CHUNK - 1);
             int[] hits = new int[to - from + 1];
             int k = 0;

@@ -85,6 +85,8 @@ public final class GuiContext {
      */
     private final java.util.BitSet marked = new java.util.BitSet(), timeRefs = new java.util.BitSet();
     private final ReadOnlyIntegerWrapper marks = new ReadOnlyIntegerWrapper(this, "marks", 0);
+    /** The marks and references as the filters' frame.marked and frame.ref_time read them (a copy per change). */
+    private volatile GuiFields.Marks marksForFilters = GuiFields.Marks.NONE;
     /**
      * The analysis settings of the open capture (and of the next one opened): {@link AnalysisSettings#DEFAULT} but
      * for the UDP ports decoded as RoCE, which {@code metaroce gui -d} and Analyze > Decode As set
@@ -135,7 +137,11 @@ public final class GuiContext {
      */
     public static final AnalysisSession.Options ANALYSIS_OPTIONS = new AnalysisSession.Options(true, true, false);
 
-    public GuiContext(Stage stage) { this.stage = stage; }
+    public GuiContext(Stage stage) {
+        this.stage = stage;
+        marks.addListener((o, a, b) -> marksForFilters = new GuiFields.Marks((java.util.BitSet) marked.clone(),
+                (java.util.BitSet) timeRefs.clone()));
+    }
 
     /** The main window's stage: the owner of every dialog and window. */
     public Stage stage() { return stage; }
@@ -615,7 +621,7 @@ public final class GuiContext {
             }
             int[] frames;
             try {
-                frames = FrameFilter.run(c.index(), s, filter, w::report, () -> w.cancelled);
+                frames = FrameFilter.run(c.index(), c.index().size(), s, marksForFilters, filter, w::report, () -> w.cancelled);
             } catch (RuntimeException e) {
                 // A live capture's older index, closed under a filter that was cancelled for the newer one.
                 if (!w.cancelled) throw e;
@@ -662,7 +668,7 @@ public final class GuiContext {
         } catch (CancellationException | java.util.concurrent.CompletionException e) {
             s = null;
         }
-        int[] r = FrameFilter.run(c.index(), s, f, x -> { }, () -> false);
+        int[] r = FrameFilter.run(c.index(), c.index().size(), s, marksForFilters, f, x -> { }, () -> false);
         return r == null ? new int[0] : r;
     }
 

@@ -10,6 +10,7 @@ import io.metaroce.filter.FieldAccessor;
 import io.metaroce.filter.FieldResolver;
 import io.metaroce.filter.FieldType;
 import io.metaroce.filter.FilterField;
+import java.util.BitSet;
 import java.util.List;
 import java.util.Map;
 
@@ -22,7 +23,9 @@ import java.util.Map;
  *   <li>{@code expert.id}, {@code expert.severity} ({@code "error"}, {@code "warn"}, {@code "note"}): the
  *       frame's expert items;</li>
  *   <li>{@code expert.rule}: the §11 conformance rule an expert item is evidence for ({@code expert.rule}
- *       alone: a conformance finding).</li>
+ *       alone: a conformance finding);</li>
+ *   <li>{@code frame.marked}, {@code frame.ref_time}: Wireshark's names for the frames marked and set as time
+ *       references in Edit ({@link Marks}).</li>
  * </ul>
  * The same filter language and compiler as {@code dissect -Y}; these names only add to it. Public so that every
  * window's filters (the IO graph's series, the packet list's) accept the same names: compile with {@link #INSTANCE}
@@ -31,14 +34,28 @@ import java.util.Map;
 public final class GuiFields implements FieldResolver {
     public static final GuiFields INSTANCE = new GuiFields();
     /** Ids far below the catalogue's protocol ids (-1 - header index). */
-    static final int EVENT = -100_001, EXPERT_ID = -100_002, EXPERT_SEVERITY = -100_003, EXPERT_RULE = -100_004;
+    static final int EVENT = -100_001, EXPERT_ID = -100_002, EXPERT_SEVERITY = -100_003, EXPERT_RULE = -100_004,
+            FRAME_MARKED = -100_005, FRAME_REF_TIME = -100_006;
     private static final Map<String, FilterField> EXTRA = Map.of(
             "event", new FilterField("event", FieldType.STRING, EVENT),
             "expert.id", new FilterField("expert.id", FieldType.STRING, EXPERT_ID),
             "expert.severity", new FilterField("expert.severity", FieldType.STRING, EXPERT_SEVERITY),
-            "expert.rule", new FilterField("expert.rule", FieldType.STRING, EXPERT_RULE));
+            "expert.rule", new FilterField("expert.rule", FieldType.STRING, EXPERT_RULE),
+            "frame.marked", new FilterField("frame.marked", FieldType.BOOLEAN, FRAME_MARKED),
+            "frame.ref_time", new FilterField("frame.ref_time", FieldType.BOOLEAN, FRAME_REF_TIME));
 
-    public static List<String> extraNames() { return List.of("event", "expert.id", "expert.severity", "expert.rule"); }
+    public static List<String> extraNames() {
+        return List.of("event", "expert.id", "expert.severity", "expert.rule", "frame.marked", "frame.ref_time");
+    }
+
+    /**
+     * Edit > Mark Packet and Set Time Reference, for Wireshark's {@code frame.marked} (in every frame, true when
+     * marked: {@code frame.marked == 1}) and {@code frame.ref_time} (only in a time reference frame). Immutable: a
+     * copy made on the JavaFX thread when they change, read by the filter threads.
+     */
+    public record Marks(BitSet marked, BitSet timeRefs) {
+        public static final Marks NONE = new Marks(new BitSet(), new BitSet());
+    }
 
     @Override
     public FilterField resolve(String name) {
@@ -49,12 +66,19 @@ public final class GuiFields implements FieldResolver {
     /** The values of one decoded frame: the catalogue's fields and the names above. */
     public static final class Accessor implements FieldAccessor {
         private final AnalysisSession session;
+        private final Marks marks;
         private FrameFields fields;
         private Dissection d;
         private List<AnalysisEvent> events;
 
         /** @param session the finished analysis (for {@code event}), or null */
-        public Accessor(AnalysisSession session) { this.session = session; }
+        public Accessor(AnalysisSession session) { this(session, Marks.NONE); }
+
+        /** As {@link #Accessor(AnalysisSession)}, with the user's marks and time references. */
+        public Accessor(AnalysisSession session, Marks marks) {
+            this.session = session;
+            this.marks = marks;
+        }
 
         /** Points the accessor at a decoded frame's fields; returns itself. */
         public Accessor of(FrameFields ff) {
@@ -73,6 +97,8 @@ public final class GuiFields implements FieldResolver {
         public int count(FilterField f) {
             int id = f.id();
             if (id == EVENT) return events().size();
+            if (id == FRAME_MARKED) return 1;
+            if (id == FRAME_REF_TIME) return marks.timeRefs().get((int) d.number()) ? 1 : 0;
             if (id == EXPERT_ID || id == EXPERT_SEVERITY) return d.expert().size();
             if (id == EXPERT_RULE) {
                 int n = 0;
@@ -83,7 +109,11 @@ public final class GuiFields implements FieldResolver {
         }
 
         @Override
-        public long asLong(FilterField f, int i) { return fields.asLong(f, i); }
+        public long asLong(FilterField f, int i) {
+            if (f.id() == FRAME_MARKED) return marks.marked().get((int) d.number()) ? 1 : 0;
+            if (f.id() == FRAME_REF_TIME) return 1;
+            return fields.asLong(f, i);
+        }
 
         @Override
         public byte[] asBytes(FilterField f, int i) { return fields.asBytes(f, i); }

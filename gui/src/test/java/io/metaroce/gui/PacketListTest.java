@@ -192,6 +192,14 @@ class PacketListTest extends GuiTestBase {
             FrameIndex ix = ctx.capture().index();
             assertEquals(List.of(ix.timeNanos(7), ix.timeNanos(20), ix.timeNanos(41)), times);
         }
+        // Wireshark's frame.marked: the display filter frame.marked == 1 shows just them, its negation the others.
+        robot.interact(() -> ctx.applyFilter("frame.marked == 1"));
+        Fx.until("marked only", () -> !ctx.view().isAll() && !ctx.busyProperty().get());
+        assertArrayEquals(marks, ctx.view().toArray());
+        robot.interact(() -> ctx.applyFilter("!(frame.marked == 1) && frame.number <= 41"));
+        Fx.until("the others", () -> !ctx.busyProperty().get() && ctx.view().size() == 38);
+        robot.interact(() -> ctx.applyFilter(""));
+        Fx.until("all", () -> ctx.view().isAll() && !ctx.busyProperty().get());
         // Unmark All Displayed, Mark All Displayed (over a filter: only the frames shown).
         menuItem(robot, "edit-unmark-all");
         assertEquals(0, ctx.markedCount());
@@ -230,6 +238,11 @@ class PacketListTest extends GuiTestBase {
         robot.interact(() -> ctx.select(n + 5));
         List<String> frameLines = window.detail().tree().getRoot().getChildren().getFirst().getChildren().stream().map(i -> i.getValue().text()).toList();
         assertTrue(frameLines.contains("[Time since reference or first frame: " + TimeFormat.seconds(ix.timeNanos(n + 5) - ix.timeNanos(n)) + " seconds]"), frameLines.toString());
+        robot.interact(() -> ctx.applyFilter("frame.ref_time"));       // Wireshark's field of the reference frames
+        Fx.until("references only", () -> !ctx.view().isAll() && !ctx.busyProperty().get());
+        assertArrayEquals(new int[] {n, m}, ctx.view().toArray());
+        robot.interact(() -> ctx.applyFilter(""));
+        Fx.until("all", () -> ctx.view().isAll() && !ctx.busyProperty().get());
         robot.interact(() -> ctx.select(n));
         assertEquals("[This is a Time Reference frame]", window.detail().tree().getRoot().getChildren().getFirst().getChildren().getFirst().getValue().text());
         // Delta and absolute times do not change, but for *REF*.
