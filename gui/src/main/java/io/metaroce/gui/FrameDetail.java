@@ -45,7 +45,8 @@ final class FrameDetail extends SplitPane {
         ctx.analysisProperty().addListener((o, a, s) -> show(ctx.selectedFrame()));
         // A time reference set or unset changes the selected frame's "Time since reference" line.
         ctx.marksProperty().addListener((o, a, b) -> {
-            if (ctx.timeReferenceOf(shown) != shownReference || ctx.isTimeReference(shown) != shownIsReference) show(shown);
+            if (ctx.timeReferenceOf(shown) != shownReference || ctx.isTimeReference(shown) != shownIsReference
+                    || ctx.isMarked(shown) != shownIsMarked) show(shown);
         });
         ContextMenu menu = new ContextMenu();
         MenuItem apply = new MenuItem("Apply as Filter");
@@ -93,12 +94,13 @@ final class FrameDetail extends SplitPane {
 
     /** The time reference the shown frame's lines count from, and whether it is one (to redraw when they change). */
     private int shownReference;
-    private boolean shownIsReference;
+    private boolean shownIsReference, shownIsMarked;
 
     /**
      * The times of Wireshark's Frame section, under the frame's summary line: arrival, delta from the previous
      * captured frame, and the time since the latest time reference at or before it or the first frame (Wireshark's
-     * frame.time_relative; the filter field of that name counts from the first frame, so these lines offer no filter).
+     * frame.time_relative; the filter field of that name counts from the first frame, so these lines offer no filter);
+     * then whether it is marked (Wireshark's frame.marked line).
      */
     private List<TreeItem<TreeEntry>> timeLines(io.metaroce.dissector.FrameIndex ix, int frame) {
         long t = ix.timeNanos(frame);
@@ -112,6 +114,8 @@ final class FrameDetail extends SplitPane {
                 + " seconds]", "frame.time_delta"));
         out.add(line("[Time since reference or first frame: " + TimeFormat.seconds(t - ix.timeNanos(ref == 0 ? 1 : ref))
                 + " seconds]", "frame.time_relative, counted from the latest time reference at or before this frame"));
+        shownIsMarked = ctx.isMarked(frame);
+        out.add(line("[Frame is marked: " + (shownIsMarked ? "True" : "False") + "]", "frame.marked: Edit > Mark/Unmark Packet (Ctrl+M)"));
         return out;
     }
 

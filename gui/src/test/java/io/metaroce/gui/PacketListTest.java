@@ -192,7 +192,11 @@ class PacketListTest extends GuiTestBase {
             FrameIndex ix = ctx.capture().index();
             assertEquals(List.of(ix.timeNanos(7), ix.timeNanos(20), ix.timeNanos(41)), times);
         }
-        // Wireshark's frame.marked: the display filter frame.marked == 1 shows just them, its negation the others.
+        // Wireshark's frame.marked: a line of the Frame section, and the display filter frame.marked == 1 shows just
+        // the marked packets, its negation the others.
+        robot.interact(() -> ctx.select(20));
+        assertTrue(window.detail().tree().getRoot().getChildren().getFirst().getChildren().stream()
+                .anyMatch(i -> i.getValue().text().equals("[Frame is marked: True]")));
         robot.interact(() -> ctx.applyFilter("frame.marked == 1"));
         Fx.until("marked only", () -> !ctx.view().isAll() && !ctx.busyProperty().get());
         assertArrayEquals(marks, ctx.view().toArray());
