@@ -202,6 +202,18 @@ public final class GuiContext {
         reselect = frame;
     }
 
+    /**
+     * View > Reload: opens the open capture again (a file still being written shows its new frames), keeping its
+     * display filter and selected frame, as Decode As does. Nothing during a live capture (its list grows by itself).
+     */
+    public void reload() {
+        OpenCapture c = capture.get();
+        if (c == null || live != null) return;
+        int frame = selectedFrame.get();
+        open(c.file(), requestedFilter);
+        reselect = frame;
+    }
+
     /** Where messages for the user go (a dialog by default; tests collect them). */
     public void setErrorSink(Consumer<String> sink) { errorSink = sink; }
 
