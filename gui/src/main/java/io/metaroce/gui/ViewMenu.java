@@ -103,7 +103,7 @@ final class ViewMenu {
                 e.consume();
             }
         });
-        zoom(readZoom());
+        apply(readZoom());
     }
 
     int zoomLevel() { return zoom; }
@@ -112,13 +112,17 @@ final class ViewMenu {
     double fontSize(int level) { return Math.round(baseFont * Math.pow(ZOOM_STEP, level) * 10) / 10.0; }
 
     void zoom(int level) {
+        apply(level);
+        writeZoom();
+    }
+
+    private void apply(int level) {
         zoom = Math.clamp(level, -MAX_ZOOM, MAX_ZOOM);
         double size = fontSize(zoom);
         if (zoomed != null) zoomed.setStyle(zoom == 0 ? "" : "-fx-font-size: " + size + "px;");
         // The list's rows have a fixed height (a fast list): it follows the font, else taller text is cut.
         packets.table().setFixedCellSize(Math.round(ROW_HEIGHT * size / baseFont));
         detail.hex().setFontSize(Math.round(HexPane.FONT_SIZE * size / baseFont * 10) / 10.0);
-        writeZoom();
     }
 
     private int readZoom() {
