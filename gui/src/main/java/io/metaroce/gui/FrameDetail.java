@@ -26,6 +26,8 @@ final class FrameDetail extends SplitPane {
     private Consumer<String> applyFilter = f -> { }, prepareFilter = f -> { };
     private boolean syncing;
     private int shown;
+    /** View > Show Packet in New Window: the capture whose frame this shows, not the selected one; null: follows the selection. */
+    private OpenCapture pinned;
 
     FrameDetail(GuiContext ctx) {
         this.ctx = ctx;
@@ -41,7 +43,9 @@ final class FrameDetail extends SplitPane {
             else hex.highlight(item.getValue().offset(), item.getValue().length());
         });
         hex.setOnByteClicked(this::selectByte);
-        ctx.selectedFrameProperty().addListener((o, a, f) -> show(f.intValue()));
+        ctx.selectedFrameProperty().addListener((o, a, f) -> {
+            if (pinned == null) show(f.intValue());
+        });
         ctx.analysisProperty().addListener((o, a, s) -> show(ctx.selectedFrame()));
         // A time reference set or unset changes the selected frame's "Time since reference" line.
         ctx.marksProperty().addListener((o, a, b) -> {
@@ -57,6 +61,14 @@ final class FrameDetail extends SplitPane {
         prepare.setOnAction(e -> withFilter(prepareFilter));
         menu.getItems().addAll(apply, prepare);
         tree.setContextMenu(menu);
+    }
+
+    /** A field tree and bytes of one frame of the open capture that stay on it whatever is selected (a packet window). */
+    static FrameDetail pinned(GuiContext ctx, int frame) {
+        FrameDetail d = new FrameDetail(ctx);
+        d.pinned = ctx.capture();
+        d.show(frame);
+        return d;
     }
 
     TreeView<TreeEntry> tree() { return tree; }
@@ -76,7 +88,7 @@ final class FrameDetail extends SplitPane {
     private void show(int frame) {
         shown = frame;
         OpenCapture c = ctx.capture();
-        if (frame == 0 || c == null) {
+        if (frame == 0 || c == null || pinned != null && c != pinned) {     // a packet window's capture was closed
             tree.setRoot(null);
             hex.show(null);
             return;
@@ -86,11 +98,71 @@ final class FrameDetail extends SplitPane {
         TreeItem<TreeEntry> root = FieldTreeModel.build(d, dec.fields());
         root.setExpanded(true);
         root.getChildren().getFirst().getChildren().addAll(timeLines(c.index(), frame));
+        if (tree.getRoot() != null) rememberExpanded(tree.getRoot(), "");
+        applyExpanded(root, "");
         tree.setRoot(root);
         hex.show(c.index().bytes(frame));
     }
 
     int shownFrame() { return shown; }
+
+    // ------------------------------------------------------------------ expanded subtrees
+
+    /**
+     * Which subtrees were last expanded or collapsed, by their path of keys (layer id, field name, or the line's
+     * label), so that a BTH opened in one frame is open in the next, as Wireshark keeps its subtrees' state by
+     * protocol and field; subtrees never touched keep their default (Analysis open, the rest closed). Bounded by
+     * the spec's headers and fields and the few labelled lines; capped anyway.
+     */
+    private final java.util.Map<String, Boolean> expanded = new java.util.HashMap<>();
+    private static final int MAX_EXPANDED_KEYS = 4096;
+
+    private void rememberExpanded(TreeItem<TreeEntry> item, String parent) {
+        for (TreeItem<TreeEntry> c : item.getChildren()) {
+            if (c.isLeaf()) continue;
+            String key = parent + "/" + key(c.getValue());
+            if (expanded.size() < MAX_EXPANDED_KEYS || expanded.containsKey(key)) expanded.put(key, c.isExpanded());
+            rememberExpanded(c, key);
+        }
+    }
+
+    private void applyExpanded(TreeItem<TreeEntry> item, String parent) {
+        for (TreeItem<TreeEntry> c : item.getChildren()) {
+            if (c.isLeaf()) continue;
+            String key = parent + "/" + key(c.getValue());
+            Boolean open = expanded.get(key);
+            if (open != null) c.setExpanded(open);
+            applyExpanded(c, key);
+        }
+    }
+
+    /** A line's identity from frame to frame: its field or layer, else its label without value or count. */
+    private static String key(TreeEntry e) {
+        if (e.node() != null && e.node().field() != null) return e.node().field().name();
+        if (e.node() != null && e.node().header() != null) return e.node().header().id();
+        String t = e.text();
+        int cut = t.length();
+        for (char ch : new char[] {':', '(', '['}) {
+            int i = t.indexOf(ch, 1);
+            if (i > 0 && i < cut) cut = i;
+        }
+        return t.substring(0, cut).replaceAll("[0-9]", "").strip();     // "Frame 171" is every frame's Frame line
+    }
+
+    /** View > Expand Subtrees (all = false: the selected line and everything under it) and Expand All (all = true). */
+    void expand(boolean all, boolean open) {
+        if (tree.getRoot() == null) return;
+        TreeItem<TreeEntry> from = all ? tree.getRoot() : tree.getSelectionModel().getSelectedItem();
+        if (from == null) return;
+        setExpanded(from, open);
+        tree.getRoot().setExpanded(true);       // not shown: its children are the top lines
+    }
+
+    private static void setExpanded(TreeItem<TreeEntry> item, boolean open) {
+        if (item.isLeaf()) return;
+        item.setExpanded(open);
+        for (TreeItem<TreeEntry> c : item.getChildren()) setExpanded(c, open);
+    }
 
     /** The time reference the shown frame's lines count from, and whether it is one (to redraw when they change). */
     private int shownReference;

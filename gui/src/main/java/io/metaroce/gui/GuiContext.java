@@ -98,11 +98,11 @@ public final class GuiContext {
     /** The frame selected when Decode As opened the capture again, selected once it is shown again; 0 for none. */
     private int reselect;
     /**
-     * Counts the times Decode As opened the capture again and its frames are shown again: the statistics and graph
-     * windows open on it compute again then, as Wireshark's retap its open dialogs after a Decode As.
+     * Counts the times Decode As or Reload opened the capture again and its frames are shown again: the statistics
+     * windows open on it compute again then, as Wireshark retaps its open dialogs after a Decode As.
      */
     private final ReadOnlyIntegerWrapper redissections = new ReadOnlyIntegerWrapper(this, "redissections", 0);
-    /** The generation of the load Decode As started (its end counts a redissection), or -1. */
+    /** The generation of the load Decode As or Reload started (its end counts a redissection), or -1. */
     private int redissectGeneration = -1;
     private Path decodeAsFile;
     private Consumer<String> errorSink = message -> Dialogs.error(null, "MetaRoCE Analyzer", message);
@@ -200,8 +200,8 @@ public final class GuiContext {
      * Decode As: the UDP destination ports decoded as RoCE from now on (4791 is always among them). An open capture
      * is opened again with them, as when it was opened first (the packet list dissects again, the analysis runs
      * again, the windows open on it compute again: {@link #redissectionsProperty()}); its display filter, selected
-     * frame, marks and time references stay. A running live capture keeps its ports until it stops: the saved capture opens with the
-     * new ones.
+     * frame, marks and time references stay. A running live capture keeps its ports until it stops: the saved
+     * capture opens with the new ones.
      */
     public void decodeAs(Set<Integer> rocePorts) {
         Set<Integer> ports = new java.util.LinkedHashSet<>();
@@ -211,8 +211,16 @@ public final class GuiContext {
         settings.set(settings.get().withPorts(ports));
         OpenCapture c = capture.get();
         if (c == null || live != null) return;
+        reopen(c);
+    }
+
+    /**
+     * Opens the capture again (Decode As, Reload): its display filter and selected frame stay, and so do the marks and
+     * time references (same file, same frame numbers; open() clears them); the windows open on it follow
+     * ({@link #redissectionsProperty()}).
+     */
+    private void reopen(OpenCapture c) {
         int frame = selectedFrame.get();
-        // Same file, same frame numbers: the marks and time references stay, as in Wireshark (open() clears them).
         java.util.BitSet keepMarked = (java.util.BitSet) marked.clone(), keepRefs = (java.util.BitSet) timeRefs.clone();
         open(c.file(), requestedFilter);
         marked.or(keepMarked);
@@ -227,8 +235,19 @@ public final class GuiContext {
 
     void setDecodeAsFile(Path file) { decodeAsFile = file; }
 
-    /** Counts the times Decode As dissected the open capture again (see {@link #decodeAs}); windows follow it. */
+    /** Counts the times Decode As or Reload opened the capture again ({@link #reopen}); windows follow it. */
     public ReadOnlyIntegerProperty redissectionsProperty() { return redissections.getReadOnlyProperty(); }
+
+    /**
+     * View > Reload: opens the open capture again (a file still being written shows its new frames), keeping its
+     * display filter, selected frame, marks and time references, as Decode As does (the windows open on it compute
+     * again). Nothing during a live capture (its list grows by itself).
+     */
+    public void reload() {
+        OpenCapture c = capture.get();
+        if (c == null || live != null) return;
+        reopen(c);
+    }
 
     /** Where messages for the user go (a dialog by default; tests collect them). */
     public void setErrorSink(Consumer<String> sink) { errorSink = sink; }

@@ -20,18 +20,16 @@ final class HexPane extends ScrollPane {
             OFFSET = Color.web("#808080");
 
     private final Canvas canvas = new Canvas();
-    private final Font font = Font.font("Monospaced", 12);
-    private final double cw, lh;
+    static final double FONT_SIZE = 12;
+    private Font font;
+    private double cw, lh;
     private byte[] data = new byte[0];
     private int hiFrom = -1, hiLen;
     private IntConsumer onClick = b -> { };
 
     HexPane() {
         setId("hex-pane");
-        Text probe = new Text("0123456789");
-        probe.setFont(font);
-        cw = probe.getLayoutBounds().getWidth() / 10;
-        lh = Math.ceil(probe.getLayoutBounds().getHeight()) + 2;
+        setFontSize(FONT_SIZE);
         setContent(canvas);
         setFitToWidth(false);
         canvas.setOnMouseClicked(e -> {
@@ -42,6 +40,18 @@ final class HexPane extends ScrollPane {
     }
 
     void setOnByteClicked(IntConsumer c) { onClick = c; }
+
+    /** The monospaced font's size (View > Zoom): the character cell and the line height follow it. */
+    void setFontSize(double size) {
+        font = Font.font("Monospaced", size);
+        Text probe = new Text("0123456789");
+        probe.setFont(font);
+        cw = probe.getLayoutBounds().getWidth() / 10;
+        lh = Math.ceil(probe.getLayoutBounds().getHeight()) + 2;
+        redraw();
+    }
+
+    double fontSize() { return font.getSize(); }
 
     void show(byte[] bytes) {
         data = bytes == null ? new byte[0] : bytes;

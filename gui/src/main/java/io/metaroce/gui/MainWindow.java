@@ -49,6 +49,8 @@ public final class MainWindow {
     private final EditActions edit;
     /** Where Flow Search remembers the index directory searched last (beside the recent files). */
     private final Path flowIndexStore;
+    /** View: the bars and panes shown, the zoom, the field tree's subtrees, Reload. */
+    private final ViewMenu viewMenu;
 
     public MainWindow(GuiContext ctx) { this(ctx, ColoringRules.defaultFile(), RecentFiles.defaultStore()); }
 
@@ -90,10 +92,15 @@ public final class MainWindow {
         SplitPane panes = new SplitPane(packets, detail);
         panes.setOrientation(Orientation.VERTICAL);
         panes.setDividerPositions(0.5);
+        viewMenu = new ViewMenu(ctx, packets, detail, panes, recentStore.resolveSibling("zoom"));
+        bindShown(filterBar, viewMenu.filterToolbar);
         VBox top = new VBox(menuBar(), captureBar, filterBar, banner);
         MenuBar bar = (MenuBar) top.getChildren().getFirst();
         bar.getMenus().add(bar.getMenus().indexOf(statistics), analyzeMenu());     // Wireshark's place: after Go
-        BorderPane root = new BorderPane(panes, top, null, statusBar(), null);
+        bar.getMenus().add(HelpMenu.menu(ctx, bar, coloringFile, recentStore, flowIndexStore));      // Wireshark's last menu
+        HBox status = statusBar();
+        bindShown(status, viewMenu.statusBar);
+        BorderPane root = new BorderPane(panes, top, null, status, null);
         root.setOnDragOver(e -> {
             if (e.getDragboard().hasFiles()) e.acceptTransferModes(TransferMode.COPY);
             e.consume();
@@ -108,6 +115,11 @@ public final class MainWindow {
         Scene scene = OneRenderPerChange.install(new Scene(root, 1400, 900), ctx.selectedFrameProperty(),
                 ctx.viewProperty(), ctx.analysisProperty());
         stage.setScene(scene);
+        viewMenu.install(scene);
+        MenuItem newWindow = new MenuItem("Show Packet in New Window");
+        newWindow.setId("list-packet-window");
+        newWindow.setOnAction(e -> ViewMenu.packetWindow(ctx, ctx.selectedFrame()));
+        packets.table().getContextMenu().getItems().add(newWindow);
         stage.setTitle("MetaRoCE Analyzer");
         ctx.captureProperty().addListener((o, a, c) -> stage.setTitle(c == null ? "MetaRoCE Analyzer"
                 : c.file().getFileName() + " - MetaRoCE Analyzer"));
@@ -128,6 +140,14 @@ public final class MainWindow {
     Menu statisticsMenu() { return statistics; }
 
     Menu graphsMenu() { return graphs; }
+
+    ViewMenu viewMenu() { return viewMenu; }
+
+    /** A bar shown or hidden by a View item; hidden, it takes no space. */
+    private static void bindShown(javafx.scene.Node n, javafx.beans.property.BooleanProperty shown) {
+        n.visibleProperty().bind(shown);
+        n.managedProperty().bind(shown);
+    }
 
     /** Opens a file and remembers it in the recent files. */
     void open(Path file) {
@@ -180,7 +200,7 @@ public final class MainWindow {
         MenuItem coloring = new MenuItem("Coloring Rules...");
         coloring.setId("menu-coloring");
         coloring.setOnAction(e -> ColoringDialog.show(stage, ctx.coloringRules(), coloringFile, ctx::setColoringRules));
-        Menu view = new Menu("View", null, time, coloring);
+        Menu view = viewMenu.menu(time, coloring);
 
         for (GuiWindow w : GuiWindows.ALL) {
             MenuItem mi = new MenuItem(w.title());

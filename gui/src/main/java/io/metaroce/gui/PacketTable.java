@@ -30,6 +30,8 @@ final class PacketTable extends BorderPane {
     private final ScrollBar outer = new ScrollBar();
     private final ObjectProperty<TimeFormat> timeFormat = new SimpleObjectProperty<>(TimeFormat.RELATIVE);
     private ColoringRules rules;
+    /** View > Colorize Packet List: off, rows are drawn without the coloring rules' colours (the rules stay). */
+    private final javafx.beans.property.BooleanProperty colorize = new javafx.beans.property.SimpleBooleanProperty(true);
     private RowCache cache;
     private RowWindow window = new RowWindow(FrameView.EMPTY, 0);
     /** True while the table selection is changed from the context (not by the user). */
@@ -96,12 +98,15 @@ final class PacketTable extends BorderPane {
             table.refresh();
         });
         timeFormat.addListener((o, a, b) -> table.refresh());
+        colorize.addListener((o, a, b) -> table.refresh());
         ctx.marksProperty().addListener((o, a, b) -> table.refresh());
     }
 
     TableView<Integer> table() { return table; }
 
     ObjectProperty<TimeFormat> timeFormatProperty() { return timeFormat; }
+
+    javafx.beans.property.BooleanProperty colorizeProperty() { return colorize; }
 
     /** New coloring rules for every view that colours rows by them (this list, the Flow Graph). */
     void setRules(ColoringRules r) { ctx.setColoringRules(r); }
@@ -356,7 +361,7 @@ final class PacketTable extends BorderPane {
                 setStyle(MARKED_STYLE);
                 return;
             }
-            int rule = cache.row(frame).colorRule();
+            int rule = colorize.get() ? cache.row(frame).colorRule() : -1;
             if (rule < 0) setStyle("");
             else {
                 ColoringRules.Rule r = rules.rules().get(rule);

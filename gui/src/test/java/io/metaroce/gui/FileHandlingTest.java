@@ -45,6 +45,36 @@ class FileHandlingTest extends GuiTestBase {
         assertEquals(List.of(), errors);
     }
 
+    /**
+     * View > Reload on a capture still being written: a file cut mid-frame, opened, filtered, a frame selected; the
+     * rest appended; Reload shows every frame, the filter and the selection kept, the banner gone.
+     */
+    @Test
+    void reloadShowsTheFramesTheFileGainedKeepingFilterAndSelection(FxRobot robot) throws Exception {
+        byte[] whole = Files.readAllBytes(Samples.capture("rocev2-clean"));
+        Path growing = config.resolve("growing.pcapng");
+        int cut = whole.length / 2;
+        Files.write(growing, java.util.Arrays.copyOf(whole, cut));
+        robot.interact(() -> window.open(growing));
+        Fx.until("half loaded", () -> ctx.capture() != null && !ctx.busyProperty().get());
+        int half = ctx.capture().frames();
+        assertTrue(half > 3 && half < Samples.frames("rocev2-clean"), half + " frames");
+        robot.interact(() -> window.filterBar().prepare("frame.number != 2"));
+        robot.interact(() -> window.filterBar().apply());
+        Fx.until("filtered", () -> !ctx.busyProperty().get() && ctx.view().size() == half - 1);
+        robot.interact(() -> ctx.select(3));
+        Files.write(growing, java.util.Arrays.copyOfRange(whole, cut, whole.length), java.nio.file.StandardOpenOption.APPEND);
+        menuItem(robot, "view-reload");
+        int all = Samples.frames("rocev2-clean");
+        Fx.until("reloaded", () -> ctx.capture() != null && ctx.capture().frames() == all && !ctx.busyProperty().get()
+                && ctx.view().size() == all - 1 && ctx.selectedFrame() == 3);
+        assertEquals("frame.number != 2", ctx.appliedFilterProperty().get());
+        assertEquals("frame.number != 2", window.filterBar().editor().getText());
+        assertNull(ctx.bannerProperty().get(), "the whole file reads cleanly now");
+        assertEquals(3, table(robot).getSelectionModel().getSelectedItem());
+        assertEquals(List.of(), errors);
+    }
+
     @Test
     void aFileThatIsNotACaptureGivesAMessageAndNoCrash(FxRobot robot) throws Exception {
         Path text = config.resolve("notes.txt");

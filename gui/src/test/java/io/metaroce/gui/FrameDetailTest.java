@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.List;
 import javafx.geometry.Point2D;
+import javafx.scene.control.MenuItem;
 import javafx.scene.control.TreeItem;
 import javafx.scene.control.TreeView;
 import javafx.stage.Stage;
@@ -210,4 +211,171 @@ class FrameDetailTest extends GuiTestBase {
         }
         return s.toString();
     }
+
+    private TreeItem<TreeEntry> top(TreeView<TreeEntry> tree, String text) {
+        return tree.getRoot().getChildren().stream().filter(i -> i.getValue().text().equals(text)).findFirst().orElseThrow();
+    }
+
+    /** The non-leaf lines under item (not item), by whether they are expanded. */
+    private static List<Boolean> states(TreeItem<TreeEntry> item) {
+        List<TreeItem<TreeEntry>> all = new ArrayList<>();
+        for (TreeItem<TreeEntry> c : item.getChildren()) FieldTreeModel.walk(c, all);
+        return all.stream().filter(i -> !i.isLeaf()).map(TreeItem::isExpanded).toList();
+    }
+
+    /**
+     * View > Expand Subtrees opens the selected line and everything under it, nothing else; the subtree stays open
+     * on the next frame (as Wireshark keeps a protocol's subtree open); Collapse Subtrees closes it; Expand All and
+     * Collapse All open and close every line. Shift+Right in the tree expands; in the filter bar it selects text.
+     */
+    @Test
+    void expandAndCollapseSubtreesAndAllAndTheStateFollowsFromFrameToFrame(FxRobot robot) {
+        open(robot, "conformance-violations");
+        robot.interact(() -> ctx.select(BAD_ICRC));
+        TreeView<TreeEntry> tree = window.detail().tree();
+        String bthText = "Base Transport Header (BTH)";
+        TreeItem<TreeEntry> bth = top(tree, bthText), ip = tree.getRoot().getChildren().get(2);
+        assertFalse(bth.isExpanded());
+        int collapsedRows = tree.getExpandedItemCount();
+        robot.interact(() -> tree.getSelectionModel().select(bth));
+        menuItem(robot, "view-expand-subtrees");
+        assertTrue(bth.isExpanded());
+        assertFalse(states(bth).contains(false), "every line under BTH open");
+        assertFalse(ip.isExpanded(), "only the selected subtree");
+        assertTrue(tree.getExpandedItemCount() > collapsedRows);
+
+        robot.interact(() -> ctx.select(BAD_ICRC - 1));
+        TreeItem<TreeEntry> nextBth = top(tree, bthText);
+        assertTrue(nextBth != bth && nextBth.isExpanded(), "BTH stays open on the next frame");
+        assertFalse(tree.getRoot().getChildren().get(2).isExpanded());
+        robot.interact(() -> tree.getSelectionModel().select(nextBth));
+        menuItem(robot, "view-collapse-subtrees");
+        assertFalse(nextBth.isExpanded());
+        robot.interact(() -> ctx.select(BAD_ICRC));
+        assertFalse(top(tree, bthText).isExpanded(), "closed stays closed");
+
+        menuItem(robot, "view-expand-all");
+        assertFalse(states(tree.getRoot()).contains(false), "Expand All");
+        List<TreeItem<TreeEntry>> all = new ArrayList<>();
+        for (TreeItem<TreeEntry> c : tree.getRoot().getChildren()) FieldTreeModel.walk(c, all);
+        assertEquals(all.size(), tree.getExpandedItemCount(), "every line shown");
+        menuItem(robot, "view-collapse-all");
+        assertFalse(states(tree.getRoot()).contains(true), "Collapse All");
+        assertEquals(tree.getRoot().getChildren().size(), tree.getExpandedItemCount(), "the top lines only");
+
+        robot.interact(() -> {
+            tree.requestFocus();
+            tree.getSelectionModel().select(top(tree, bthText));
+        });
+        robot.press(javafx.scene.input.KeyCode.SHIFT).press(javafx.scene.input.KeyCode.RIGHT)
+                .release(javafx.scene.input.KeyCode.RIGHT).release(javafx.scene.input.KeyCode.SHIFT);
+        assertTrue(top(tree, bthText).isExpanded(), "Shift+Right in the tree");
+        robot.interact(() -> {
+            window.filterBar().prepare("bth");
+            window.filterBar().editor().positionCaret(0);
+        });
+        robot.press(javafx.scene.input.KeyCode.SHIFT).press(javafx.scene.input.KeyCode.RIGHT)
+                .release(javafx.scene.input.KeyCode.RIGHT).release(javafx.scene.input.KeyCode.SHIFT);
+        assertEquals("b", window.filterBar().editor().getSelectedText(), "Shift+Right in the filter bar selects");
+        assertEquals(List.of(), errors);
+    }
+
+    /**
+     * The View menu's looks, on one opened capture: Zoom In grows the tree's font, the list's rows and the bytes
+     * (saved), Normal Size puts them back; Packet Bytes off takes the hex pane out of the window (the tree gets its
+     * space), on puts it back, the list and the bars hide alike; Colorize Packet List off draws rows uncoloured;
+     * Show Packet in New Window shows the chosen frame's tree and bytes in a window that stays on it when the
+     * selection moves (a second one shows another frame), and both close with the capture.
+     */
+    @Test
+    void viewMenuZoomsHidesPanesColorizesAndShowsAPacketInANewWindow(FxRobot robot) throws Exception {
+        open(robot, "conformance-violations");
+        robot.interact(() -> ctx.select(BAD_ICRC));
+        TreeView<TreeEntry> tree = window.detail().tree();
+        double font = treeFont(robot), row = table(robot).getFixedCellSize(), hex = window.detail().hex().fontSize();
+        assertEquals(22, row);
+        menuItem(robot, "view-zoom-in");
+        menuItem(robot, "view-zoom-in");
+        assertTrue(treeFont(robot) > font * 1.15, font + " -> " + treeFont(robot));
+        assertTrue(table(robot).getFixedCellSize() > row * 1.15, "rows follow the font: " + table(robot).getFixedCellSize());
+        assertTrue(window.detail().hex().fontSize() > hex * 1.15);
+        assertEquals("2", java.nio.file.Files.readString(config.resolve("zoom")).strip(), "kept for the next start");
+        menuItem(robot, "view-zoom-normal");
+        assertEquals(font, treeFont(robot));
+        assertEquals(row, table(robot).getFixedCellSize());
+        assertEquals(hex, window.detail().hex().fontSize());
+        menuItem(robot, "view-zoom-out");
+        assertTrue(treeFont(robot) < font);
+        menuItem(robot, "view-zoom-normal");
+        assertTrue(tree.getRoot() != null);
+
+        assertTrue(robot.lookup("#hex-pane").tryQuery().isPresent());
+        checkItem(robot, "view-packet-bytes", false);
+        assertTrue(robot.lookup("#hex-pane").tryQuery().isEmpty(), "no hex pane in the scene");
+        assertTrue(robot.lookup("#field-tree").tryQuery().isPresent());
+        assertEquals(1, window.detail().getItems().size());
+        checkItem(robot, "view-packet-bytes", true);
+        assertTrue(robot.lookup("#hex-pane").tryQuery().isPresent());
+        assertEquals(List.of(window.detail().tree(), window.detail().hex()), List.copyOf(window.detail().getItems()));
+        checkItem(robot, "view-packet-list", false);
+        assertTrue(robot.lookup("#packet-list").tryQuery().isEmpty());
+        checkItem(robot, "view-packet-list", true);
+        assertTrue(robot.lookup("#packet-list").tryQuery().isPresent());
+        checkItem(robot, "view-status-bar", false);
+        javafx.scene.Node status = stage.getScene().lookup("#status");
+        assertFalse(status.getParent().isVisible());
+        assertFalse(status.getParent().isManaged(), "takes no space");
+        checkItem(robot, "view-filter-toolbar", false);
+        assertFalse(window.filterBar().isManaged());
+
+        robot.interact(() -> ctx.select(1));        // a selected row shows the selection's colour, not the rule's
+        String badIcrc = row(robot, BAD_ICRC).getStyle();
+        assertTrue(badIcrc.contains(ColoringRules.defaults().rules().stream().filter(r -> r.name().equals("Bad ICRC"))
+                .findFirst().orElseThrow().background()), badIcrc);
+        checkItem(robot, "view-colorize", false);
+        assertEquals("", row(robot, BAD_ICRC).getStyle(), "Colorize Packet List off: uncoloured, the rules kept");
+        checkItem(robot, "view-colorize", true);
+        assertEquals(badIcrc, row(robot, BAD_ICRC).getStyle());
+
+        robot.interact(() -> ctx.select(BAD_ICRC));
+        menuItem(robot, "view-packet-window");
+        robot.interact(() -> ctx.select(BAD_ICRC - 1));
+        MenuItem fromList = table(robot).getContextMenu().getItems().stream()
+                .filter(i -> "list-packet-window".equals(i.getId())).findFirst().orElseThrow();
+        robot.interact(fromList::fire);
+        List<FrameDetail> shown = new ArrayList<>();
+        robot.interact(() -> {
+            for (javafx.stage.Window w : javafx.stage.Window.getWindows())
+                if (w.getScene() != null && w.getScene().getRoot() instanceof FrameDetail d && "packet-window".equals(d.getId())) shown.add(d);
+        });
+        assertEquals(2, shown.size());
+        List<Integer> frames = shown.stream().map(FrameDetail::shownFrame).sorted().toList();
+        assertEquals(List.of(BAD_ICRC - 1, BAD_ICRC), frames);
+        FrameDetail first = shown.stream().filter(d -> d.shownFrame() == BAD_ICRC).findFirst().orElseThrow();
+        String summary = first.tree().getRoot().getChildren().getFirst().getValue().text();
+        assertTrue(summary.startsWith("Frame 171: 62 bytes on wire"), summary);
+        robot.interact(() -> ctx.select(5));
+        assertEquals(BAD_ICRC, first.shownFrame(), "does not follow the selection");
+        assertEquals(summary, first.tree().getRoot().getChildren().getFirst().getValue().text());
+        assertEquals(62, first.hex().data().length);
+        robot.interact(() -> ctx.close());
+        robot.interact(() -> { });
+        assertFalse(first.getScene().getWindow().isShowing(), "closes with the capture");
+        assertEquals(List.of(), errors);
+    }
+
+    /** The font of the field tree's first line as drawn (after the CSS pass). */
+    private double treeFont(FxRobot robot) {
+        double[] out = {0};
+        robot.interact(() -> {
+            window.detail().tree().applyCss();
+            window.detail().tree().layout();
+            for (javafx.scene.Node n : window.detail().tree().lookupAll(".tree-cell")) {
+                javafx.scene.control.TreeCell<?> c = (javafx.scene.control.TreeCell<?>) n;
+                if (!c.isEmpty()) out[0] = c.getFont().getSize();
+            }
+        });
+        return out[0];
+    }
+
 }

@@ -100,11 +100,22 @@ public abstract class GuiTestBase {
 
     /** Fires the menu item with this id (menus are popups: their items are not in the scene graph). */
     void menuItem(FxRobot robot, String id) {
+        javafx.scene.control.MenuItem item = findItem(robot, id);
+        robot.interact(item::fire);
+    }
+
+    /** Ticks or clears the check menu item with this id, as a click on it does. */
+    void checkItem(FxRobot robot, String id, boolean on) {
+        javafx.scene.control.CheckMenuItem item = (javafx.scene.control.CheckMenuItem) findItem(robot, id);
+        robot.interact(() -> item.setSelected(on));
+    }
+
+    javafx.scene.control.MenuItem findItem(FxRobot robot, String id) {
         javafx.scene.control.MenuBar bar = robot.lookup(".menu-bar").query();
         javafx.scene.control.MenuItem[] found = new javafx.scene.control.MenuItem[1];
         for (javafx.scene.control.Menu m : bar.getMenus()) find(m, id, found);
         if (found[0] == null) throw new AssertionError("no menu item " + id);
-        robot.interact(found[0]::fire);
+        return found[0];
     }
 
     private static void find(javafx.scene.control.Menu m, String id, javafx.scene.control.MenuItem[] found) {

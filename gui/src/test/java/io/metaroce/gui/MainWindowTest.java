@@ -52,7 +52,7 @@ class MainWindowTest {
         assertTrue(robot.lookup(".table-row-cell").tryQuery().isPresent(), "rows are rendered");
         MenuBar bar = robot.lookup(".menu-bar").query();
         List<String> menus = bar.getMenus().stream().map(Menu::getText).toList();
-        assertEquals(List.of("File", "Edit", "View", "Go", "Analyze", "Statistics", "Graphs"), menus);
+        assertEquals(List.of("File", "Edit", "View", "Go", "Analyze", "Statistics", "Graphs", "Help"), menus);
         MenuItem decodeAs = bar.getMenus().get(4).getItems().getFirst();
         assertEquals("Decode As...", decodeAs.getText());
         assertEquals(KeyCombination.keyCombination("Shift+Shortcut+U"), decodeAs.getAccelerator(), "Wireshark's shortcut");
@@ -103,5 +103,57 @@ class MainWindowTest {
         }
         assertEquals(most, graph.series().cnp().size());
         assertEquals(List.of(), errors);
+    }
+
+    /**
+     * Help > About: the version line is the launcher's {@code metaroce --version} (the packaged CLI jar run, as the
+     * launcher runs it), the licence Apache-2.0, every artifact of docs/licenses.md in the Licences tab, the config
+     * files in Folders; Keyboard Shortcuts lists the menu bar's accelerators, Go to Packet's Ctrl+G among them.
+     */
+    @Test
+    void aboutShowsTheLaunchersVersionTheLicencesAndTheShortcuts(FxRobot robot) throws Exception {
+        Path root = Samples.dir().getParent().getParent();
+        Process p = new ProcessBuilder(ProcessHandle.current().info().command().orElse("java"), "-jar",
+                root.resolve("cli/target/metaroce.jar").toString(), "--version").redirectErrorStream(true).start();
+        String version = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).strip();
+        assertEquals(0, p.waitFor(), version);
+        MenuBar bar = robot.lookup(".menu-bar").query();
+        Menu help = bar.getMenus().getLast();
+        robot.interact(() -> help.getItems().getLast().fire());
+        String about = robot.lookup("#about-text").queryLabeled().getText();
+        assertEquals(version, about.lines().findFirst().orElseThrow(), "metaroce --version's line");
+        assertTrue(about.contains("Licence: Apache-2.0"), about);
+        assertTrue(about.contains("Java " + System.getProperty("java.version")), about);
+        TableView<List<String>> licences = robot.lookup("#about-licences").queryTableView();
+        String listed = licences.getItems().toString();
+        String md = java.nio.file.Files.readString(root.resolve("docs/licenses.md"));
+        java.util.regex.Matcher artifact = java.util.regex.Pattern.compile("`([a-z0-9.-]+:[a-z0-9._-]+)`").matcher(md);
+        int artifacts = 0;
+        for (; artifact.find(); artifacts++) assertTrue(listed.contains(artifact.group(1)), artifact.group(1) + " not in " + listed);
+        assertTrue(artifacts > 20, artifacts + " artifacts in docs/licenses.md");
+        assertEquals(md.lines().filter(l -> l.startsWith("| ") && !l.startsWith("| component")).count(), licences.getItems().size());
+        TableView<List<String>> folders = robot.lookup("#about-folders").queryTableView();
+        assertTrue(folders.getItems().contains(List.of("Coloring rules", config.resolve("colorfilters").toAbsolutePath().toString())),
+                folders.getItems().toString());
+        io.metaroce.gui.testutil.GuiHarness.closeWindows(robot);
+
+        robot.interact(() -> help.getItems().getFirst().fire());
+        javafx.scene.control.TabPane tabs = robot.lookup("#about").query();
+        assertEquals("Keyboard Shortcuts", tabs.getSelectionModel().getSelectedItem().getText());
+        TableView<List<String>> keys = robot.lookup("#about-shortcuts").queryTableView();
+        assertTrue(keys.getItems().contains(List.of(KeyCombination.keyCombination("Shortcut+G").getDisplayText(), "Go > Go to Packet...")),
+                keys.getItems().toString());
+        assertTrue(keys.getItems().contains(List.of(KeyCombination.keyCombination("Shortcut+R").getDisplayText(), "View > Reload")),
+                keys.getItems().toString());
+        int accelerators = 0;
+        for (Menu m : bar.getMenus()) accelerators += accelerators(m);
+        assertEquals(accelerators, keys.getItems().size(), "every accelerator of the menu bar");
+        io.metaroce.gui.testutil.GuiHarness.closeWindows(robot);
+    }
+
+    private static int accelerators(Menu m) {
+        int n = 0;
+        for (MenuItem i : m.getItems()) n += i instanceof Menu sub ? accelerators(sub) : i.getAccelerator() != null ? 1 : 0;
+        return n;
     }
 }
