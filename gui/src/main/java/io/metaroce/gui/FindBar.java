@@ -65,7 +65,8 @@ final class FindBar extends HBox {
         Button cancel = new Button("Cancel");
         cancel.setId("find-cancel");
         cancel.setOnAction(e -> cancelOrClose());
-        setOnKeyPressed(e -> {
+        // A filter: the text field would otherwise take Esc first.
+        addEventFilter(javafx.scene.input.KeyEvent.KEY_PRESSED, e -> {
             if (e.getCode() == KeyCode.ESCAPE) {
                 e.consume();
                 cancelOrClose();

@@ -17,7 +17,6 @@ import java.util.function.DoubleConsumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
-import javafx.scene.control.TreeItem;
 
 /**
  * One search of Wireshark's Find Packet: a display filter, a hex value (always in the bytes), a string or a regular
@@ -137,7 +136,7 @@ final class FindPacket {
         int start = from == 0 || v.rowOf(from) < 0 ? (forward ? -1 : n) : v.rowOf(from);
         FrameDecoder dec = how == How.HEX || where == Where.BYTES && how != How.FILTER ? null : new FrameDecoder(ix, session);
         GuiFields.Accessor acc = how == How.FILTER ? new GuiFields.Accessor(session) : null;
-        int step = Math.max(1, n / 100);
+        int step = Math.max(4096, n / 100);     // few checks and progress reports: a pulse's worth of work apart
         for (int k = 1; k <= n; k++) {
             if (k % step == 0) {
                 if (cancelled.getAsBoolean()) return new Result(null, false, true);
@@ -163,12 +162,9 @@ final class FindPacket {
             for (String s : listTexts(ix, session, d, f)) if (matches(s)) return new Hit(f, -1, 0, s);
             return null;
         }
-        List<TreeItem<TreeEntry>> all = new ArrayList<>();
-        for (TreeItem<TreeEntry> top : FieldTreeModel.build(d, dec.fields()).getChildren()) FieldTreeModel.walk(top, all);
-        for (TreeItem<TreeEntry> it : all) {
-            String s = it.getValue().text();
-            if (s != null && matches(s)) return new Hit(f, -1, 0, s);
-        }
+        List<String> lines = new ArrayList<>();
+        FieldTreeModel.lines(d, dec.fields(), lines);
+        for (String s : lines) if (s != null && matches(s)) return new Hit(f, -1, 0, s);
         return null;
     }
 
