@@ -62,6 +62,8 @@ final class FindPacket {
     private final byte[] needle;
     private final Pattern pattern;
     private final String folded;
+    /** The frame searched in the bytes, copied out of the file mapping (one search runs on one thread). */
+    private byte[] scratch = new byte[2048];
 
     private FindPacket(Where where, How how, String text, boolean caseSensitive, DisplayFilter filter, byte[] needle, Pattern pattern) {
         this.where = where;
@@ -183,10 +185,12 @@ final class FindPacket {
 
     private Hit inBytes(MemorySegment seg, int f) {
         int len = (int) seg.byteSize();
+        if (scratch.length < len) scratch = new byte[Math.max(len, 2 * scratch.length)];
+        byte[] b = scratch;
+        MemorySegment.copy(seg, ValueLayout.JAVA_BYTE, 0, b, 0, len);
         if (how == How.REGEX) {
-            byte[] b = seg.toArray(ValueLayout.JAVA_BYTE);
             // Latin-1 maps each byte to one char: the match's char offsets are byte offsets.
-            Matcher m = pattern.matcher(new String(b, StandardCharsets.ISO_8859_1));
+            Matcher m = pattern.matcher(new String(b, 0, len, StandardCharsets.ISO_8859_1));
             return m.find() ? new Hit(f, m.start(), Math.max(1, m.end() - m.start()), null) : null;
         }
         byte[] p = needle;
@@ -194,8 +198,8 @@ final class FindPacket {
         outer:
         for (int i = 0; i + p.length <= len; i++) {
             for (int j = 0; j < p.length; j++) {
-                byte a = seg.get(ValueLayout.JAVA_BYTE, i + j), b = p[j];
-                if (a != b && !(fold && lower(a) == lower(b))) continue outer;
+                byte x = b[i + j], y = p[j];
+                if (x != y && !(fold && lower(x) == lower(y))) continue outer;
             }
             return new Hit(f, i, p.length, null);
         }
