@@ -43,7 +43,7 @@ final class FieldTreeModel {
     }
 
     private static TreeItem<TreeEntry> item(FieldNode n, FrameFields ff) {
-        String text = n.value() == null ? n.label() : n.label() + ": " + n.value();
+        String text = text(n);
         String tip = n.field() != null ? n.field().name() + (n.field().doc() != null ? "\n" + n.field().doc() : "")
                 : n.header() != null && n.kind() == FieldNode.Kind.LAYER ? n.header().id() + (n.header().doc() != null ? "\n" + n.header().doc() : "")
                 : null;
@@ -56,9 +56,30 @@ final class FieldTreeModel {
     }
 
     private static TreeItem<TreeEntry> expert(ExpertItem e) {
-        String text = "[" + e.severity().label() + "/" + e.group().name().toLowerCase() + "] " + e.message()
+        return new TreeItem<>(new TreeEntry(text(e), null, e, e.offset(), e.length(), e.id(), "expert.id == \"" + e.id() + "\""));
+    }
+
+    private static String text(FieldNode n) { return n.value() == null ? n.label() : n.label() + ": " + n.value(); }
+
+    private static String text(ExpertItem e) {
+        return "[" + e.severity().label() + "/" + e.group().name().toLowerCase() + "] " + e.message()
                 + (e.rule() != null ? " (" + e.rule() + ")" : "");
-        return new TreeItem<>(new TreeEntry(text, null, e, e.offset(), e.length(), e.id(), "expert.id == \"" + e.id() + "\""));
+    }
+
+    /**
+     * The texts of the lines {@link #build} makes for the layers, fields and expert items, in its order, without
+     * building the tree (no filters, tooltips or tree items): what Find Packet searches in the packet details.
+     */
+    static void lines(Dissection d, FrameFields ff, List<String> out) {
+        FrameTree t = KaitaiFrameTree.of(d, ff);
+        for (FieldNode n : t.roots()) lines(n, out);
+        for (ExpertItem e : t.expert()) out.add(text(e));
+    }
+
+    private static void lines(FieldNode n, List<String> out) {
+        out.add(text(n));
+        for (FieldNode c : n.children()) lines(c, out);
+        for (ExpertItem e : n.expert()) out.add(text(e));
     }
 
     /** A display filter matching this node's value: {@code bth.psn == 123}, a protocol name for a layer. */

@@ -14,6 +14,7 @@ import javafx.scene.control.Button;
 import javafx.scene.control.ComboBox;
 import javafx.scene.control.ContextMenu;
 import javafx.scene.control.Label;
+import javafx.scene.control.MenuButton;
 import javafx.scene.control.MenuItem;
 import javafx.scene.control.TextField;
 import javafx.scene.input.KeyCode;
@@ -36,11 +37,25 @@ final class FilterBar extends HBox {
     private final Label error = new Label();
     private final ContextMenu completions = new ContextMenu();
     private final List<String> history = new ArrayList<>();
+    /** Where the saved filters are kept (Wireshark's dfilters format), or null: kept for this window only. */
+    private final java.nio.file.Path bookmarkFile;
+    private final List<FilterBookmarks.Bookmark> bookmarks = new ArrayList<>();
+    private final MenuButton bookmarkButton = new MenuButton();
     /** Set while a filter is applied: updating the history must not apply it again through the box's action. */
     private boolean applying;
 
-    FilterBar(GuiContext ctx) {
+    FilterBar(GuiContext ctx) { this(ctx, null); }
+
+    /** @param bookmarkFile the dfilters file the saved filters are read from and written to, or null */
+    FilterBar(GuiContext ctx, java.nio.file.Path bookmarkFile) {
         this.ctx = ctx;
+        this.bookmarkFile = bookmarkFile;
+        bookmarks.addAll(FilterBookmarks.read(bookmarkFile));
+        bookmarkButton.setId("filter-bookmarks");
+        bookmarkButton.setText("\u2630");
+        bookmarkButton.setTooltip(new javafx.scene.control.Tooltip("Saved display filters: save this filter, apply a saved one, manage them"));
+        bookmarkButton.setOnShowing(e -> bookmarkButton.getItems().setAll(bookmarkItems()));
+        bookmarkButton.getItems().setAll(bookmarkItems());
         setId("filter-bar");
         setSpacing(6);
         setPadding(new Insets(4));
@@ -61,7 +76,7 @@ final class FilterBar extends HBox {
             editor().setText("");
             apply();
         });
-        getChildren().addAll(new Label("Filter:"), box, apply, clear, error);
+        getChildren().addAll(bookmarkButton, new Label("Filter:"), box, apply, clear, error);
         editor().textProperty().addListener((o, a, text) -> {
             check(text);
             // After this change the caret moves: offer completions for the word it ends up after.
@@ -155,6 +170,103 @@ final class FilterBar extends HBox {
 
     private void showError(FilterException e) {
         error.setText("column " + e.column() + ": " + e.getMessage());
+    }
+
+    // ------------------------------------------------------------------ bookmarks (saved filters)
+
+    List<FilterBookmarks.Bookmark> bookmarks() { return List.copyOf(bookmarks); }
+
+    MenuButton bookmarkButton() { return bookmarkButton; }
+
+    /** The bookmark button's menu: save or remove the filter in the bar, the saved filters (click applies), manage. */
+    List<MenuItem> bookmarkItems() {
+        String text = editor().getText() == null ? "" : editor().getText().strip();
+        MenuItem save = new MenuItem("Save this filter");
+        save.setId("bookmark-save");
+        save.setDisable(text.isEmpty() || DisplayFiltersDialog.check(text) != null);
+        save.setOnAction(e -> askSave(text));
+        MenuItem remove = new MenuItem("Remove this filter");
+        remove.setId("bookmark-remove");
+        remove.setDisable(indexOfFilter(text) < 0);
+        remove.setOnAction(e -> removeBookmark(text));
+        List<MenuItem> out = new ArrayList<>(List.of(save, remove, new javafx.scene.control.SeparatorMenuItem()));
+        for (FilterBookmarks.Bookmark b : bookmarks) {
+            MenuItem mi = new MenuItem(b.name() + ": " + b.filter());
+            mi.setMnemonicParsing(false);
+            mi.setOnAction(e -> {
+                editor().setText(b.filter());
+                apply();
+            });
+            out.add(mi);
+        }
+        MenuItem manage = new MenuItem("Manage Display Filters...");
+        manage.setId("bookmark-manage");
+        manage.setOnAction(e -> manage());
+        out.add(new javafx.scene.control.SeparatorMenuItem());
+        out.add(manage);
+        return out;
+    }
+
+    private void askSave(String filter) {
+        javafx.scene.control.TextInputDialog d = new javafx.scene.control.TextInputDialog(filter);
+        if (getScene() != null) d.initOwner(getScene().getWindow());
+        d.setTitle("Save this filter");
+        d.setHeaderText(null);
+        d.setContentText("Name:");
+        d.showAndWait().ifPresent(name -> {
+            String err = saveBookmark(name, filter);
+            if (err != null) ctx.error(err);
+        });
+    }
+
+    /** Saves filter under name (replacing a saved filter of that name); an error message when it cannot. */
+    String saveBookmark(String name, String filter) {
+        String n = name == null ? "" : name.strip(), f = filter == null ? "" : filter.strip();
+        if (n.isEmpty()) return "A saved filter needs a name";
+        String err = DisplayFiltersDialog.check(f);
+        if (err != null) return "The filter cannot be saved: " + err;
+        List<FilterBookmarks.Bookmark> next = new ArrayList<>(bookmarks);
+        next.removeIf(b -> b.name().equals(n));
+        next.add(new FilterBookmarks.Bookmark(n, f));
+        return setBookmarks(next);
+    }
+
+    /** Removes the saved filters whose filter is text; false when none is. */
+    boolean removeBookmark(String filter) {
+        if (indexOfFilter(filter) < 0) return false;
+        List<FilterBookmarks.Bookmark> next = new ArrayList<>(bookmarks);
+        next.removeIf(b -> b.filter().equals(filter.strip()));
+        String err = setBookmarks(next);
+        if (err != null) ctx.error(err);
+        return true;
+    }
+
+    /** Replaces the saved filters and writes them to the file; an error message when it cannot be written. */
+    String setBookmarks(List<FilterBookmarks.Bookmark> next) {
+        bookmarks.clear();
+        bookmarks.addAll(next);
+        bookmarkButton.getItems().setAll(bookmarkItems());
+        if (bookmarkFile == null) return null;
+        try {
+            FilterBookmarks.write(bookmarkFile, bookmarks);
+            return null;
+        } catch (java.io.IOException | RuntimeException e) {
+            return "Cannot save the display filters to " + bookmarkFile + ": " + e.getMessage();
+        }
+    }
+
+    /** Analyze > Display Filters...: the dialog over the saved filters. */
+    void manage() {
+        DisplayFiltersDialog.create(getScene() == null ? null : getScene().getWindow(), bookmarks, next -> {
+            String err = setBookmarks(next);
+            if (err != null) ctx.error(err);
+        }).show();
+    }
+
+    private int indexOfFilter(String filter) {
+        String f = filter == null ? "" : filter.strip();
+        for (int i = 0; i < bookmarks.size(); i++) if (!f.isEmpty() && bookmarks.get(i).filter().equals(f)) return i;
+        return -1;
     }
 
     /** Offers the names that start with the word being typed. */

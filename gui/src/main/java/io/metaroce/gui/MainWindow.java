@@ -39,6 +39,7 @@ public final class MainWindow {
     private final PacketTable packets;
     private final FrameDetail detail;
     private final FilterBar filterBar;
+    private final FindBar findBar;
     private final Label banner = new Label();
     private final RecentFiles recent;
     private final Menu recentMenu = new Menu("Open Recent");
@@ -69,7 +70,8 @@ public final class MainWindow {
         packets = new PacketTable(ctx);
         ctx.timeFormat.bind(packets.timeFormatProperty());
         detail = new FrameDetail(ctx);
-        filterBar = new FilterBar(ctx);
+        filterBar = new FilterBar(ctx, coloringFile.resolveSibling("dfilters"));
+        findBar = new FindBar(ctx, detail);
         captureBar = new CaptureToolbar(ctx);
         java.util.function.Consumer<String> applyFilter = f -> {
             filterBar.prepare(f);
@@ -94,7 +96,7 @@ public final class MainWindow {
         panes.setDividerPositions(0.5);
         viewMenu = new ViewMenu(ctx, packets, detail, panes, recentStore.resolveSibling("zoom"));
         bindShown(filterBar, viewMenu.filterToolbar);
-        VBox top = new VBox(menuBar(), captureBar, filterBar, banner);
+        VBox top = new VBox(menuBar(), captureBar, filterBar, findBar, banner);
         MenuBar bar = (MenuBar) top.getChildren().getFirst();
         bar.getMenus().add(bar.getMenus().indexOf(statistics), analyzeMenu());     // Wireshark's place: after Go
         bar.getMenus().add(HelpMenu.menu(ctx, bar, coloringFile, recentStore, flowIndexStore));      // Wireshark's last menu
@@ -132,6 +134,8 @@ public final class MainWindow {
     FrameDetail detail() { return detail; }
 
     FilterBar filterBar() { return filterBar; }
+
+    FindBar findBar() { return findBar; }
 
     CaptureToolbar captureBar() { return captureBar; }
 
@@ -180,7 +184,6 @@ public final class MainWindow {
                 item("Previous Retransmission", "Shortcut+Comma", e -> Navigation.next(ctx, Navigation.Kind.RETRANSMISSION, false)),
                 item("Next Expert Item", "Shortcut+Shift+Period", e -> Navigation.next(ctx, Navigation.Kind.EXPERT, true)),
                 item("Previous Expert Item", "Shortcut+Shift+Comma", e -> Navigation.next(ctx, Navigation.Kind.EXPERT, false)),
-                item("Find by Filter...", "Shortcut+F", e -> askFind()),
                 flowSearch(),
                 new SeparatorMenuItem(),
                 item("First Packet", "Shortcut+Home", e -> ctx.select(ctx.view().size() > 0 ? ctx.view().frameAt(0) : 0)),
@@ -208,7 +211,9 @@ public final class MainWindow {
             mi.setOnAction(e -> w.open(ctx));
             (w.place() == GuiWindow.Place.STATISTICS ? statistics : graphs).getItems().add(mi);
         }
-        return new MenuBar(file, edit.menu(), view, go, statistics, graphs);
+        Menu editMenu = edit.menu();
+        editMenu.getItems().addAll(1, findBar.menuItems());     // Find Packet (Ctrl+F, was Go > Find by Filter), Next, Previous
+        return new MenuBar(file, editMenu, view, go, statistics, graphs);
     }
 
     /** Analyze, as Wireshark's: Decode As (the UDP ports decoded as RoCE). */
@@ -216,6 +221,7 @@ public final class MainWindow {
         MenuItem decodeAs = item("Decode As...", "Shift+Shortcut+U", e -> DecodeAsDialog.show(ctx));
         decodeAs.setId("menu-decode-as");
         Menu analyze = new Menu("Analyze", null, decodeAs);
+        analyze.getItems().add(0, item("Display Filters...", null, e -> filterBar.manage()));     // Wireshark's first item
         analyze.setId("menu-analyze");
         return analyze;
     }
@@ -264,19 +270,6 @@ public final class MainWindow {
         d.getEditor().setId("goto-field");
         d.showAndWait().ifPresent(s -> {
             String err = Navigation.goTo(ctx, s);
-            if (err != null) ctx.error(err);
-        });
-    }
-
-    private void askFind() {
-        if (ctx.capture() == null) return;
-        TextInputDialog d = new TextInputDialog();
-        d.initOwner(stage);
-        d.setTitle("Find Packet");
-        d.setHeaderText(null);
-        d.setContentText("Display filter:");
-        d.showAndWait().ifPresent(s -> {
-            String err = Navigation.find(ctx, s);
             if (err != null) ctx.error(err);
         });
     }

@@ -7,8 +7,8 @@ import java.util.concurrent.CompletableFuture;
 import javafx.application.Platform;
 
 /**
- * Go to a packet by number, to the next or previous retransmission or expert item, or to the next packet that
- * matches a display filter, among the packets shown, wrapping at the end as Wireshark does. Searching decodes
+ * Go to a packet by number, or to the next or previous retransmission or expert item, among the packets shown,
+ * wrapping at the end as Wireshark does (Edit > Find Packet searches for more: {@link FindPacket}). Searching decodes
  * frames, so it runs on a background thread; the selection changes on the UI thread when a match is found.
  */
 final class Navigation {
@@ -46,16 +46,6 @@ final class Navigation {
             return search(ctx, GuiContext.compile(kind.filter), forward);
         } catch (FilterException e) {
             throw new IllegalStateException("built-in filter " + kind.filter, e);
-        }
-    }
-
-    /** Starts a forward search for a display filter; returns an error message when the filter does not compile. */
-    static String find(GuiContext ctx, String filter) {
-        try {
-            search(ctx, GuiContext.compile(filter), true);
-            return null;
-        } catch (FilterException e) {
-            return "column " + e.column() + ": " + e.getMessage();
         }
     }
 

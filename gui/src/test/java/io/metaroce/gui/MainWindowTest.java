@@ -53,7 +53,7 @@ class MainWindowTest {
         MenuBar bar = robot.lookup(".menu-bar").query();
         List<String> menus = bar.getMenus().stream().map(Menu::getText).toList();
         assertEquals(List.of("File", "Edit", "View", "Go", "Analyze", "Statistics", "Graphs", "Help"), menus);
-        MenuItem decodeAs = bar.getMenus().get(4).getItems().getFirst();
+        MenuItem decodeAs = bar.getMenus().get(4).getItems().stream().filter(i -> "Decode As...".equals(i.getText())).findFirst().orElseThrow();
         assertEquals("Decode As...", decodeAs.getText());
         assertEquals(KeyCombination.keyCombination("Shift+Shortcut+U"), decodeAs.getAccelerator(), "Wireshark's shortcut");
         assertTrue(robot.lookup("#status").queryLabeled().getText().startsWith(Samples.frames(name) + " frames, "),
