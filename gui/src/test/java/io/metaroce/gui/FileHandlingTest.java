@@ -181,7 +181,10 @@ class FileHandlingTest extends GuiTestBase {
         assertArrayEquals(java.util.Arrays.copyOfRange(frame, e.offset(), e.offset() + e.length()), Files.readAllBytes(out));
         // A line without bytes (the Expert Info or frame summary's siblings without a range) greys the item out.
         var noBytes = all.stream().filter(i -> !i.getValue().hasBytes()).findFirst().orElseThrow();
-        javafx.scene.control.MenuItem item = DissectionExportDialog.fileMenuItems(ctx, window.packets(), window.detail()).get(1);
+        javafx.scene.control.MenuBar bar = robot.lookup(".menu-bar").query();
+        javafx.scene.control.MenuItem item = bar.getMenus().getFirst().getItems().stream()
+                .filter(i -> "menu-export-bytes".equals(i.getId())).findFirst().orElseThrow();
+        assertEquals(javafx.scene.input.KeyCombination.keyCombination("Shift+Shortcut+X"), item.getAccelerator(), "Wireshark's shortcut");
         assertTrue(!item.isDisable());
         robot.interact(() -> tree.getSelectionModel().select(noBytes));
         assertTrue(item.isDisable(), "no bytes: disabled");
