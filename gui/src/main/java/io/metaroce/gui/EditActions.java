@@ -174,7 +174,7 @@ final class EditActions {
         return b.toString();
     }
 
-    private static void line(StringBuilder b, List<String> values, boolean csv) {
+    static void line(StringBuilder b, List<String> values, boolean csv) {
         for (int i = 0; i < values.size(); i++) {
             if (i > 0) b.append(csv ? ',' : '\t');
             if (csv) b.append('"').append(values.get(i).replace("\"", "\"\"")).append('"');

@@ -177,6 +177,7 @@ public final class MainWindow {
         MenuItem close = item("Close", "Shortcut+W", e -> ctx.close());
         MenuItem quit = item("Quit", "Shortcut+Q", e -> stage.close());
         Menu file = new Menu("File", null, open, recentMenu, new SeparatorMenuItem(), export, new SeparatorMenuItem(), close, quit);
+        file.getItems().addAll(file.getItems().indexOf(export) + 1, DissectionExportDialog.fileMenuItems(ctx, packets, detail));
 
         Menu go = new Menu("Go", null,
                 item("Go to Packet...", "Shortcut+G", e -> askGoTo()),

@@ -18,8 +18,16 @@ import java.util.Map;
  * comments as read. One interface per link type and FCS length met (nanosecond resolution).
  */
 final class PacketExport {
-    /** Wireshark's "Packet Range" choices. */
-    enum Range { ALL, DISPLAYED, SELECTED, MARKED, FLOW }
+    /** Wireshark's "Packet Range" choices (RANGE: the numbers typed, "1-10,15"). */
+    enum Range { ALL, DISPLAYED, SELECTED, MARKED, FLOW, RANGE }
+
+    /**
+     * A range as chosen in a dialog: numbers are RANGE's text; displayedOnly keeps only the frames the filter shows
+     * (Wireshark's Captured/Displayed columns, for the choices that are not already displayed frames).
+     */
+    record Choice(Range range, String numbers, boolean displayedOnly) {
+        Choice(Range range) { this(range, "", false); }
+    }
 
     private PacketExport() { }
 
@@ -45,7 +53,47 @@ final class PacketExport {
             case SELECTED -> selected == 0 ? new int[0] : new int[] {selected};
             case MARKED -> marked;
             case FLOW -> flowOf(c, s, selected);
+            case RANGE -> new int[0];       // needs its numbers: frames(..., Choice)
         };
+    }
+
+    /** The frames of a chosen range, in capture order; a RANGE's numbers that do not parse: IllegalArgumentException. */
+    static int[] frames(OpenCapture c, FrameView view, int selected, int[] marked, AnalysisSession s, Choice ch) {
+        int[] f = ch.range() == Range.RANGE ? numbers(ch.numbers(), c.frames())
+                : frames(c, view, selected, marked, s, ch.range());
+        if (!ch.displayedOnly() || view.isAll()) return f;
+        int n = 0;
+        int[] kept = new int[f.length];
+        for (int x : f) if (view.rowOf(x) >= 0) kept[n++] = x;
+        return Arrays.copyOf(kept, n);
+    }
+
+    /**
+     * Wireshark's range text: numbers and ranges separated by commas ({@code 1-10,15,20-}; an open end is the last
+     * frame, an open start the first), each frame once, in capture order; numbers past the last frame are dropped,
+     * and no text is no frame.
+     */
+    static int[] numbers(String text, int frames) {
+        java.util.BitSet set = new java.util.BitSet(frames + 1);
+        if (text == null) return new int[0];
+        for (String part : text.split(",")) {
+            String p = part.strip();
+            if (p.isEmpty()) continue;
+            int dash = p.indexOf('-');
+            int from, to;
+            try {
+                if (dash < 0) from = to = Integer.parseInt(p);
+                else {
+                    from = dash == 0 ? 1 : Integer.parseInt(p.substring(0, dash).strip());
+                    to = dash == p.length() - 1 ? frames : Integer.parseInt(p.substring(dash + 1).strip());
+                }
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("not a packet range: \"" + p + "\" (e.g. 1-10,15)");
+            }
+            if (from < 1 || to < from) throw new IllegalArgumentException("not a packet range: \"" + p + "\" (e.g. 1-10,15)");
+            if (from <= frames) set.set(from, Math.min(to, frames) + 1);
+        }
+        return set.stream().toArray();
     }
 
     /** The frames of the selected frame's QP flow (both directions are separate flows, as in analyze). */

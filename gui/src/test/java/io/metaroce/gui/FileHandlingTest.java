@@ -3,6 +3,7 @@ package io.metaroce.gui;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.metaroce.capture.CaptureFiles;
@@ -119,6 +120,115 @@ class FileHandlingTest extends GuiTestBase {
         for (var f : Samples.truth("rocev2-gbn-loss").get("frames")) if (f.get("flow").asText().equals(id)) truth++;
         assertEquals(truth, flow.length, "the frames of flow " + id);
         assertEquals(List.of(), errors);
+    }
+
+    @Test
+    void exportPacketDissectionsReadAsDissectPrintsTheSameFrames(FxRobot robot) throws Exception {
+        String filter = "analysis.retransmission";
+        open(robot, "rocev2-gbn-loss");
+        robot.interact(() -> ctx.applyFilter(filter));
+        Fx.until("filtered", () -> !ctx.view().isAll() && !ctx.busyProperty().get());
+        var displayed = new PacketExport.Choice(PacketExport.Range.DISPLAYED);
+        // Details all expanded, nothing else: dissect -V for the same frames; JSON: dissect -T json.
+        Path text = dissections(robot, displayed, DissectionExport.Format.TEXT, DissectionExport.TextFormat.CLI_V, "v.txt");
+        assertEquals(dissect("-Y", filter, "-V"), Files.readString(text), "dissect -V's text");
+        Path json = dissections(robot, displayed, DissectionExport.Format.JSON, null, "v.json");
+        assertEquals(dissect("-Y", filter, "-T", "json"), Files.readString(json), "dissect -T json's text");
+        // CSV: the visible columns' header, then a row per frame as the list shows it, every value quoted.
+        List<String> csv = Files.readAllLines(dissections(robot, displayed, DissectionExport.Format.CSV, null, "v.csv"));
+        assertEquals("\"No.\",\"Time\",\"Source\",\"Destination\",\"Protocol\",\"QP\",\"PSN\",\"Length\",\"Info\"", csv.getFirst());
+        assertEquals(ctx.view().size() + 1, csv.size());
+        for (int r : new int[] {0, ctx.view().size() - 1}) {
+            int f = ctx.view().frameAt(r);
+            StringBuilder want = new StringBuilder();
+            for (String col : PacketTable.COLUMNS)
+                want.append(want.isEmpty() ? "" : ",").append('"').append(cell(robot, f, col).replace("\"", "\"\"")).append('"');
+            assertEquals(want.toString(), csv.get(r + 1), "frame " + f);
+            assertTrue(csv.get(r + 1).contains("[Retransmission"), csv.get(r + 1));
+        }
+
+        // A typed range and the marked frames: exactly those frames, in capture order.
+        robot.interact(() -> ctx.applyFilter(""));
+        Fx.until("unfiltered", () -> ctx.view().isAll() && !ctx.busyProperty().get());
+        List<String> range = Files.readAllLines(dissections(robot, new PacketExport.Choice(PacketExport.Range.RANGE, "7, 2-4", false),
+                DissectionExport.Format.CSV, null, "range.csv"));
+        assertEquals(List.of("\"2\"", "\"3\"", "\"4\"", "\"7\""), range.subList(1, range.size()).stream().map(l -> l.substring(0, l.indexOf(','))).toList());
+        robot.interact(() -> ctx.setMarked(new int[] {9, 5}, true));
+        String marked = Files.readString(dissections(robot, new PacketExport.Choice(PacketExport.Range.MARKED),
+                DissectionExport.Format.TEXT, new DissectionExport.TextFormat(true, DissectionExport.Details.COLLAPSED, java.util.Set.of(), true), "marked.txt"));
+        // Summary line (a header above each), the collapsed tree (its top lines), the hex dump: frames 5 and 9 only.
+        assertEquals(List.of("Frame 5: ", "Frame 9: "), marked.lines().filter(l -> l.startsWith("Frame ")).map(l -> l.substring(0, l.indexOf(':') + 2)).toList());
+        assertEquals(2, marked.lines().filter(l -> l.startsWith("No.\tTime")).count());
+        assertTrue(marked.contains("\n5\t") && marked.contains("\n9\t") && marked.contains(EditActions.hexDump(ctx.capture().index(), 9)), marked);
+        assertTrue(!marked.contains("[bth.psn]") && marked.contains("\nBase Transport Header (BTH)\n"), "collapsed: the layers' lines only");
+        assertThrows(IllegalArgumentException.class, () -> PacketExport.numbers("3-x", 10));
+        assertArrayEquals(new int[] {1, 2, 9, 10}, PacketExport.numbers("-2,9-", 10));
+        assertEquals(List.of(), errors);
+    }
+
+    /** Exports the range in format to a file of this test's directory and waits for it. */
+    private Path dissections(FxRobot robot, PacketExport.Choice range, DissectionExport.Format format,
+                             DissectionExport.TextFormat text, String name) throws Exception {
+        Path out = config.resolve(name);
+        java.util.concurrent.CompletableFuture<?>[] done = new java.util.concurrent.CompletableFuture<?>[1];
+        robot.interact(() -> done[0] = DissectionExportDialog.export(ctx, window.packets(), range, format, text, out));
+        done[0].get(30, java.util.concurrent.TimeUnit.SECONDS);
+        return out;
+    }
+
+    /** What the packaged CLI prints for the sample (its jar run directly: the launcher would first train its cache). */
+    private static String dissect(String... args) throws Exception {
+        Path sample = Samples.capture("rocev2-gbn-loss").toAbsolutePath().normalize();
+        Path jar = sample.getParent().getParent().getParent().resolve("cli/target/metaroce.jar");
+        List<String> cmd = new java.util.ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
+                "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-jar", jar.toString(), "dissect", "-r", sample.toString()));
+        cmd.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(cmd);
+        pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+        pb.redirectError(ProcessBuilder.Redirect.DISCARD);
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertEquals(0, p.waitFor());
+        assertTrue(out.length() > 1000, "dissect printed the frames");
+        return out;
+    }
+
+    @Test
+    void exportPacketBytesWritesTheSelectedFieldsBytesAndAWriteErrorIsOneLine(FxRobot robot) throws Exception {
+        open(robot, "rocev2-gbn-loss");
+        robot.interact(() -> ctx.select(40));
+        var tree = window.detail().tree();
+        List<javafx.scene.control.TreeItem<TreeEntry>> all = new java.util.ArrayList<>();
+        robot.interact(() -> { for (var top : tree.getRoot().getChildren()) FieldTreeModel.walk(top, all); });
+        var bth = all.stream().filter(i -> i.getValue().node() != null && i.getValue().node().header() != null
+                && i.getValue().node().kind() == io.metaroce.dissector.FieldNode.Kind.LAYER && i.getValue().node().header().id().equals("bth")).findFirst().orElseThrow();
+        robot.interact(() -> tree.getSelectionModel().select(bth));
+        Path out = config.resolve("bth.bin");
+        robot.interact(() -> DissectionExportDialog.exportBytes(ctx, window.detail(), out));
+        byte[] frame = ctx.capture().index().bytes(40);
+        TreeEntry e = bth.getValue();
+        assertEquals(12, e.length(), "the BTH");
+        assertArrayEquals(java.util.Arrays.copyOfRange(frame, e.offset(), e.offset() + e.length()), Files.readAllBytes(out));
+        // A line without bytes (the Expert Info or frame summary's siblings without a range) greys the item out.
+        var noBytes = all.stream().filter(i -> !i.getValue().hasBytes()).findFirst().orElseThrow();
+        javafx.scene.control.MenuBar bar = robot.lookup(".menu-bar").query();
+        javafx.scene.control.MenuItem item = bar.getMenus().getFirst().getItems().stream()
+                .filter(i -> "menu-export-bytes".equals(i.getId())).findFirst().orElseThrow();
+        assertEquals(javafx.scene.input.KeyCombination.keyCombination("Shift+Shortcut+X"), item.getAccelerator(), "Wireshark's shortcut");
+        assertTrue(!item.isDisable());
+        robot.interact(() -> tree.getSelectionModel().select(noBytes));
+        assertTrue(item.isDisable(), "no bytes: disabled");
+        // Writing where no file can be: one line in the error dialog, no trace.
+        Path nowhere = config.resolve("no-such-dir").resolve("x.txt");
+        var failed = dissections(robot, new PacketExport.Choice(PacketExport.Range.ALL), DissectionExport.Format.TEXT,
+                DissectionExport.TextFormat.CLI_V, "ok.txt");
+        assertTrue(Files.size(failed) > 0);
+        java.util.concurrent.CompletableFuture<?>[] done = new java.util.concurrent.CompletableFuture<?>[1];
+        robot.interact(() -> done[0] = DissectionExportDialog.export(ctx, window.packets(), new PacketExport.Choice(PacketExport.Range.ALL),
+                DissectionExport.Format.JSON, null, nowhere));
+        Fx.until("error reported", () -> !errors.isEmpty());
+        assertTrue(done[0].isCompletedExceptionally());
+        assertEquals(List.of("Cannot write " + nowhere + ": no such file or directory"), errors);
     }
 
     @Test
