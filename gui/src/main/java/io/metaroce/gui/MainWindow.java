@@ -47,6 +47,7 @@ public final class MainWindow {
     private final Path coloringFile;
     private final CaptureToolbar captureBar;
     private final EditActions edit;
+    private final ColumnActions columns;
     /** Where Flow Search remembers the index directory searched last (beside the recent files). */
     private final Path flowIndexStore;
 
@@ -71,6 +72,7 @@ public final class MainWindow {
         detail.onFilter(applyFilter, filterBar::prepare);
         PacketListMenu.install(packets.table(), ctx, applyFilter, filterBar::prepare);
         edit = new EditActions(ctx, packets, detail);
+        columns = new ColumnActions(ctx, packets, detail, PacketColumns.fileBeside(coloringFile));
         ctx.filterBar(filterBar::prepare, applyFilter);
 
         banner.setId("banner");
@@ -119,6 +121,8 @@ public final class MainWindow {
     CaptureToolbar captureBar() { return captureBar; }
 
     EditActions edit() { return edit; }
+
+    ColumnActions columns() { return columns; }
 
     Menu statisticsMenu() { return statistics; }
 
@@ -176,6 +180,7 @@ public final class MainWindow {
         coloring.setId("menu-coloring");
         coloring.setOnAction(e -> ColoringDialog.show(stage, ctx.coloringRules(), coloringFile, ctx::setColoringRules));
         Menu view = new Menu("View", null, time, coloring);
+        view.getItems().add(columns.resizeItem());
 
         for (GuiWindow w : GuiWindows.ALL) {
             MenuItem mi = new MenuItem(w.title());
@@ -190,7 +195,7 @@ public final class MainWindow {
     private Menu analyzeMenu() {
         MenuItem decodeAs = item("Decode As...", "Shift+Shortcut+U", e -> DecodeAsDialog.show(ctx));
         decodeAs.setId("menu-decode-as");
-        Menu analyze = new Menu("Analyze", null, decodeAs);
+        Menu analyze = new Menu("Analyze", null, columns.applyItem(), decodeAs);
         analyze.setId("menu-analyze");
         return analyze;
     }
