@@ -51,7 +51,10 @@ final class ColumnActions {
             loading = false;
         }
         detail.onApplyColumn(this::applyAsColumn);
-        ctx.stage().addEventHandler(WindowEvent.WINDOW_HIDDEN, e -> save());    // the widths dragged since
+        // The widths dragged since, when the window closes (if its stage still shows this window: tests reuse one).
+        ctx.stage().addEventHandler(WindowEvent.WINDOW_HIDDEN, e -> {
+            if (ctx.stage().getScene() != null && ctx.stage().getScene() == packets.getScene()) save();
+        });
     }
 
     /** Why the saved columns were ignored at start, or null (tests). */

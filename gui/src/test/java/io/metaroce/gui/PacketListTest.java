@@ -232,11 +232,13 @@ class PacketListTest extends GuiTestBase {
         open(robot, "rocev2-gbn-loss");
         TableView<Integer> t = table(robot);
         robot.interact(() -> t.getColumns().get(5).setVisible(false));     // QP: hidden columns are not copied
+        robot.interact(() -> window.columns().applyAsColumn("bth.psn"));   // custom columns shown are
         robot.clickOn(row(robot, 5));
         robot.interact(() -> t.getSelectionModel().select(t.getItems().indexOf(3)));   // as Ctrl+click adds a row
         Fx.until("two rows", () -> t.getSelectionModel().getSelectedItems().size() == 2 && ctx.selectedFrame() == 3);
         List<String> cols = t.getVisibleLeafColumns().stream().map(TableColumn::getText).toList();
         assertFalse(cols.contains("QP"));
+        assertEquals("Packet sequence number", cols.getLast());
         StringBuilder text = new StringBuilder(String.join("\t", cols)).append('\n'), csv = new StringBuilder();
         csv.append('"').append(String.join("\",\"", cols)).append("\"\n");
         for (int f : new int[] {3, 5}) {       // in display order, whatever order they were picked in
