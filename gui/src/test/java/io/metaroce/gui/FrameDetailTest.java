@@ -169,7 +169,8 @@ class FrameDetailTest extends GuiTestBase {
 
     /**
      * Apply as Column on bth.psn (the tree's context menu), and a column of ip.addr (two occurrences a frame, source
-     * and destination): every frame's cells read what {@code metaroce dissect -T fields} prints, the launcher run once.
+     * and destination): every frame's cells read what {@code metaroce dissect -T fields} prints (the CLI jar run
+     * once); sorting by the bth.psn column orders the frames by its numbers.
      */
     @Test
     void applyAsColumnShowsWhatDissectFieldsPrintsForEveryFrame(FxRobot robot) throws Exception {
@@ -200,6 +201,21 @@ class FrameDetailTest extends GuiTestBase {
         });
         assertEquals(expected, shown);
         assertTrue(shown.stream().anyMatch(l -> l.matches("\\d+\t[0-9.]+,[0-9.]+")), "ip.addr's two occurrences joined with ,");
+        // Sorted by the custom column: by the PSNs' numbers (of 1 to 8 digits: their text order differs).
+        robot.interact(() -> window.packets().table().getSortOrder().setAll(List.of(cols.get(n - 2))));     // a header click
+        Fx.until("sorted view", () -> !ctx.view().ascending());
+        List<String> sorted = new ArrayList<>();
+        robot.interact(() -> {
+            for (int r = 0; r < ctx.view().size(); r++) sorted.add(window.packets().cellText(ctx.view().frameAt(r), cols.get(n - 2)));
+        });
+        assertEquals(expected.size(), sorted.size());
+        boolean textOrderDiffers = false;
+        for (int r = 1; r < sorted.size(); r++) {
+            long a = sorted.get(r - 1).isEmpty() ? -1 : Long.parseLong(sorted.get(r - 1)), b = sorted.get(r).isEmpty() ? -1 : Long.parseLong(sorted.get(r));
+            assertTrue(a <= b, "row " + r + ": " + b + " after " + a);
+            textOrderDiffers |= sorted.get(r - 1).compareTo(sorted.get(r)) > 0;
+        }
+        assertTrue(textOrderDiffers, "not vacuous: a text sort would order these otherwise");
         // The header's tooltip is the field's filter name.
         Fx.until("header tooltip", () -> robot.lookup(".column-header").queryAll().stream()
                 .anyMatch(h -> "bth.psn".equals(h.getProperties().get("metaroce.header-tip"))));
