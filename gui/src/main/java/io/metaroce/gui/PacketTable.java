@@ -162,6 +162,7 @@ final class PacketTable extends BorderPane {
                 col = column(s.title(), s.width(), f -> text(f, at));
                 col.setId("custom-" + customs.size());
                 col.setUserData(cc);
+                col.visibleProperty().addListener((o, a, b) -> headerTipsDue = true);     // a hidden one has no header
             }
             col.setVisible(s.shown());
             col.setPrefWidth(s.width());
