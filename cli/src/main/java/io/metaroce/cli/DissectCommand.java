@@ -1194,10 +1194,7 @@ final class DissectCommand implements Callable<Integer> {
                 FieldDef f = fields.get(i);
                 int n = ff.count(f);
                 if (n > 0 && o.quote() != 0) out.ch(o.quote());
-                for (int k = 0; k < n; k++) {
-                    if (k > 0) out.str(o.aggregator());
-                    FieldFormat.tshark(out, ff, f, k, tshark[i]);
-                }
+                FieldFormat.occurrences(out, ff, f, tshark[i], o.aggregator());
                 if (n > 0 && o.quote() != 0) out.ch(o.quote());
             }
             out.ch('\n');

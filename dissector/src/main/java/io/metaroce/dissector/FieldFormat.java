@@ -47,6 +47,18 @@ public final class FieldFormat {
         else out.ascii("0x").hex(v, Integer.parseInt(display.substring(3)));
     }
 
+    /**
+     * One -T fields column of a frame: every occurrence of f in tshark's text ({@link #tshark}), joined by
+     * aggregator (tshark's default ","); nothing when the frame has none. The GUI's custom columns print the same.
+     */
+    public static void occurrences(ByteOut out, FrameFields ff, FieldDef f, String display, String aggregator) {
+        int n = ff.count(f);
+        for (int k = 0; k < n; k++) {
+            if (k > 0) out.str(aggregator);
+            tshark(out, ff, f, k, display);
+        }
+    }
+
     /** Nanoseconds as seconds with 9 decimals, as tshark prints frame.time_relative. */
     public static String seconds(long ns) {
         long a = Math.abs(ns);

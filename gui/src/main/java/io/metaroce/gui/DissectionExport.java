@@ -90,7 +90,7 @@ final class DissectionExport {
             if (summary) {
                 line.setLength(0);
                 if (headerEach) EditActions.line(line, cells.columns(), false);
-                cells.row(f, d, row);
+                cells.row(f, d, decoder.fields(), row);
                 EditActions.line(line, List.of(row), format == Format.CSV);
                 out.str(line.toString());
             }
@@ -114,13 +114,18 @@ final class DissectionExport {
      */
     static final class SummaryCells {
         private final List<String> columns;
+        /** Per column: its field when it is a custom column (Apply as Column), else null (a built-in one, by title). */
+        private final List<CustomColumn> custom;
+        private final CustomColumn.Text customText = new CustomColumn.Text();
         private final FrameIndex ix;
         private final AnalysisSession session;
         private final TimeFormat time;
         private final java.util.BitSet timeRefs;
 
-        SummaryCells(List<String> columns, OpenCapture c, AnalysisSession session, TimeFormat time, java.util.BitSet timeRefs) {
+        SummaryCells(List<String> columns, List<CustomColumn> custom, OpenCapture c, AnalysisSession session, TimeFormat time,
+                     java.util.BitSet timeRefs) {
             this.columns = List.copyOf(columns);
+            this.custom = new ArrayList<>(custom);
             this.ix = c.index();
             this.session = session;
             this.time = time;
@@ -132,14 +137,18 @@ final class DissectionExport {
             java.util.BitSet refs = new java.util.BitSet();
             int n = ctx.capture().frames();
             for (int r = ctx.timeReferenceOf(n); r > 0; r = ctx.timeReferenceOf(r - 1)) refs.set(r);
-            return new SummaryCells(packets.visibleColumns(), ctx.capture(), ctx.analysis(), packets.timeFormatProperty().get(), refs);
+            return new SummaryCells(packets.visibleColumns(), packets.visibleCustomColumns(), ctx.capture(), ctx.analysis(),
+                    packets.timeFormatProperty().get(), refs);
         }
 
         List<String> columns() { return columns; }
 
-        /** Fills row with frame's column texts; d is the frame decoded. */
-        void row(int frame, Dissection d, String[] row) {
-            for (int i = 0; i < row.length; i++) row[i] = cell(frame, d, columns.get(i));
+        /** Fills row with frame's column texts; d and ff are the frame decoded. */
+        void row(int frame, Dissection d, io.metaroce.dissector.FrameFields ff, String[] row) {
+            for (int i = 0; i < row.length; i++) {
+                CustomColumn cc = custom.get(i);
+                row[i] = cc != null ? customText.of(cc, ff) : cell(frame, d, columns.get(i));
+            }
         }
 
         private String cell(int frame, Dissection d, String column) {

@@ -166,11 +166,7 @@ final class EditActions {
         List<String> cols = packets.visibleColumns();
         StringBuilder b = new StringBuilder();
         line(b, cols, csv);
-        String[] values = new String[cols.size()];
-        for (int f : frames) {
-            for (int i = 0; i < values.length; i++) values[i] = packets.cellText(f, cols.get(i));
-            line(b, List.of(values), csv);
-        }
+        for (int f : frames) line(b, List.of(packets.visibleCells(f)), csv);     // by column, not title: titles may repeat
         return b.toString();
     }
 

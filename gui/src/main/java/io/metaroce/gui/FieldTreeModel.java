@@ -91,6 +91,11 @@ final class FieldTreeModel {
         if (f == null) return null;
         int occ = n.occurrence();   // analysis fields: 0, their only occurrence
         if (occ < 0 || occ >= ff.count(f)) return f.name();
+        return filterOf(f, ff, occ);
+    }
+
+    /** A display filter matching occurrence occ of f in the frame (a custom column's cell: its first). */
+    static String filterOf(FieldDef f, FrameFields ff, int occ) {
         if (f.type() == ValueType.BOOL) return ff.longValue(f, occ) != 0 ? f.name() + " == true" : f.name() + " == false";
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try (ByteOut out = new ByteOut(bytes)) {

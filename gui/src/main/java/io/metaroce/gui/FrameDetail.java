@@ -23,7 +23,7 @@ final class FrameDetail extends SplitPane {
     private final GuiContext ctx;
     private final TreeView<TreeEntry> tree = new TreeView<>();
     private final HexPane hex = new HexPane();
-    private Consumer<String> applyFilter = f -> { }, prepareFilter = f -> { };
+    private Consumer<String> applyFilter = f -> { }, prepareFilter = f -> { }, applyColumn = f -> { };
     private boolean syncing;
     private int shown;
     /** View > Show Packet in New Window: the capture whose frame this shows, not the selected one; null: follows the selection. */
@@ -59,7 +59,12 @@ final class FrameDetail extends SplitPane {
         MenuItem prepare = new MenuItem("Prepare as Filter");
         prepare.setId("tree-prepare-filter");
         prepare.setOnAction(e -> withFilter(prepareFilter));
-        menu.getItems().addAll(apply, prepare);
+        MenuItem column = new MenuItem("Apply as Column");       // a packet-list column of the selected field
+        column.setId("tree-apply-column");
+        column.setOnAction(e -> {
+            if (selectedField() != null) applyColumn.accept(selectedField());
+        });
+        menu.getItems().addAll(apply, prepare, column);
         tree.setContextMenu(menu);
     }
 
@@ -78,6 +83,15 @@ final class FrameDetail extends SplitPane {
     void onFilter(Consumer<String> apply, Consumer<String> prepare) {
         applyFilter = apply;
         prepareFilter = prepare;
+    }
+
+    void onApplyColumn(Consumer<String> apply) { applyColumn = apply; }
+
+    /** The field of the selected tree line (its filter name), or null for a line that is not one field. */
+    String selectedField() {
+        TreeItem<TreeEntry> it = tree.getSelectionModel().getSelectedItem();
+        return it == null || it.getValue().node() == null || it.getValue().node().field() == null ? null
+                : it.getValue().node().field().name();
     }
 
     private void withFilter(Consumer<String> action) {

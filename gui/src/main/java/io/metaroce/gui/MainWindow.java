@@ -48,6 +48,7 @@ public final class MainWindow {
     private final Path coloringFile;
     private final CaptureToolbar captureBar;
     private final EditActions edit;
+    private final ColumnActions columns;
     /** Where Flow Search remembers the index directory searched last (beside the recent files). */
     private final Path flowIndexStore;
     /** View: the bars and panes shown, the zoom, the field tree's subtrees, Reload. */
@@ -80,6 +81,7 @@ public final class MainWindow {
         detail.onFilter(applyFilter, filterBar::prepare);
         PacketListMenu.install(packets.table(), ctx, applyFilter, filterBar::prepare);
         edit = new EditActions(ctx, packets, detail);
+        columns = new ColumnActions(ctx, packets, detail, PacketColumns.fileBeside(coloringFile));
         ctx.filterBar(filterBar::prepare, applyFilter);
 
         banner.setId("banner");
@@ -140,6 +142,8 @@ public final class MainWindow {
     CaptureToolbar captureBar() { return captureBar; }
 
     EditActions edit() { return edit; }
+
+    ColumnActions columns() { return columns; }
 
     Menu statisticsMenu() { return statistics; }
 
@@ -205,6 +209,9 @@ public final class MainWindow {
         coloring.setId("menu-coloring");
         coloring.setOnAction(e -> ColoringDialog.show(stage, ctx.coloringRules(), coloringFile, ctx::setColoringRules));
         Menu view = viewMenu.menu(time, coloring);
+        // Wireshark's place for Resize Columns: after the zoom items (Zoom In, Zoom Out, Normal Size).
+        view.getItems().add(view.getItems().indexOf(view.getItems().stream()
+                .filter(i -> "view-zoom-normal".equals(i.getId())).findFirst().orElseThrow()) + 1, columns.resizeItem());
 
         for (GuiWindow w : GuiWindows.ALL) {
             MenuItem mi = new MenuItem(w.title());
@@ -221,7 +228,7 @@ public final class MainWindow {
     private Menu analyzeMenu() {
         MenuItem decodeAs = item("Decode As...", "Shift+Shortcut+U", e -> DecodeAsDialog.show(ctx));
         decodeAs.setId("menu-decode-as");
-        Menu analyze = new Menu("Analyze", null, decodeAs);
+        Menu analyze = new Menu("Analyze", null, columns.applyItem(), decodeAs);
         analyze.getItems().add(0, item("Display Filters...", null, e -> filterBar.manage()));     // Wireshark's first item
         analyze.setId("menu-analyze");
         return analyze;

@@ -24,6 +24,8 @@ import javafx.scene.layout.VBox;
  */
 final class PacketTable extends BorderPane {
     static final String[] COLUMNS = {"No.", "Time", "Source", "Destination", "Protocol", "QP", "PSN", "Length", "Info"};
+    /** The built-in columns' default widths, in the order of {@link #COLUMNS}. */
+    static final double[] WIDTHS = {70, 120, 130, 130, 80, 80, 80, 60, 600};
 
     private final GuiContext ctx;
     private final TableView<Integer> table = new TableView<>();
@@ -33,6 +35,13 @@ final class PacketTable extends BorderPane {
     /** View > Colorize Packet List: off, rows are drawn without the coloring rules' colours (the rules stay). */
     private final javafx.beans.property.BooleanProperty colorize = new javafx.beans.property.SimpleBooleanProperty(true);
     private RowCache cache;
+    /** The built-in columns by title, kept when the columns are rearranged ({@link #setColumns}). */
+    private final java.util.Map<String, TableColumn<Integer, String>> builtins = new java.util.LinkedHashMap<>();
+    /** The custom columns, in the order their texts follow Info's in a {@link RowCache} row. */
+    private CustomColumn[] custom = {};
+    /** The custom columns' headers have no tooltip yet (set after the layout that makes them). */
+    private boolean headerTipsDue;
+    private static final String HEADER_TIP = "metaroce.header-tip";
     private RowWindow window = new RowWindow(FrameView.EMPTY, 0);
     /** True while the table selection is changed from the context (not by the user). */
     private boolean syncing;
@@ -50,16 +59,21 @@ final class PacketTable extends BorderPane {
         // Several rows for Edit > Copy and Mark (Shift/Ctrl+click); the selected frame is the one clicked last.
         table.getSelectionModel().setSelectionMode(SelectionMode.MULTIPLE);
         table.setPlaceholder(new javafx.scene.control.Label("No capture open: File > Open, or drop a file here"));
-        table.getColumns().add(column("No.", 70, f -> Integer.toString(f)));
-        table.getColumns().add(column("Time", 120, this::time));
-        table.getColumns().add(column("Source", 130, f -> text(f, RowCache.SOURCE)));
-        table.getColumns().add(column("Destination", 130, f -> text(f, RowCache.DESTINATION)));
-        table.getColumns().add(column("Protocol", 80, f -> text(f, RowCache.PROTOCOL)));
-        table.getColumns().add(column("QP", 80, f -> text(f, RowCache.QP)));
-        table.getColumns().add(column("PSN", 80, f -> text(f, RowCache.PSN)));
-        table.getColumns().add(column("Length", 60, f -> Long.toString(ctx.capture().index().originalLength(f))));
-        TableColumn<Integer, String> info = column("Info", 600, f -> text(f, RowCache.INFO));
-        table.getColumns().add(info);
+        builtin(0, f -> Integer.toString(f));
+        builtin(1, this::time);
+        builtin(2, f -> text(f, RowCache.SOURCE));
+        builtin(3, f -> text(f, RowCache.DESTINATION));
+        builtin(4, f -> text(f, RowCache.PROTOCOL));
+        builtin(5, f -> text(f, RowCache.QP));
+        builtin(6, f -> text(f, RowCache.PSN));
+        builtin(7, f -> Long.toString(ctx.capture().index().originalLength(f)));
+        builtin(8, f -> text(f, RowCache.INFO));
+        table.getColumns().addAll(builtins.values());
+        // A column dragged elsewhere may get a new header.
+        table.getColumns().addListener((javafx.collections.ListChangeListener<TableColumn<Integer, ?>>) ch -> headerTipsDue = true);
+        table.sceneProperty().addListener((o, a, scene) -> {
+            if (scene != null) scene.addPostLayoutPulseListener(this::tipHeaders);
+        });
         table.setRowFactory(t -> new ColoredRow());
         table.setSortPolicy(t -> {
             sortRequested();
@@ -115,7 +129,100 @@ final class PacketTable extends BorderPane {
 
     private void resetCache() {
         OpenCapture c = ctx.capture();
-        cache = c == null ? null : new RowCache(c, ctx.analysis(), ctx.live(), rules);
+        cache = c == null ? null : new RowCache(c, ctx.analysis(), ctx.live(), rules, custom);
+    }
+
+    private void builtin(int i, IntFunction<String> text) { builtins.put(COLUMNS[i], column(COLUMNS[i], WIDTHS[i], text)); }
+
+    // ------------------------------------------------------------------ columns
+
+    /** The columns in their order on screen (the user may have dragged them), shown or not, and their widths. */
+    java.util.List<ColumnSpec> columns() {
+        java.util.List<ColumnSpec> out = new java.util.ArrayList<>();
+        for (TableColumn<Integer, ?> c : table.getColumns()) {
+            String field = c.getUserData() instanceof CustomColumn cc ? cc.field() : null;
+            out.add(new ColumnSpec(c.getText(), field, c.isVisible(), c.getWidth()));
+        }
+        return out;
+    }
+
+    /**
+     * Shows these columns in this order: the built-in ones named (those not named are dropped from the list: the
+     * caller keeps them, hidden or not), a new column for each custom one. The rows are decoded afresh with the
+     * new custom columns' fields; a custom spec whose field is unknown is skipped.
+     */
+    void setColumns(java.util.List<ColumnSpec> specs) {
+        java.util.List<TableColumn<Integer, String>> cols = new java.util.ArrayList<>();
+        java.util.List<CustomColumn> customs = new java.util.ArrayList<>();
+        for (ColumnSpec s : specs) {
+            TableColumn<Integer, String> col;
+            if (!s.custom()) {
+                col = builtins.get(s.title());
+                if (col == null || cols.contains(col)) continue;
+            } else {
+                CustomColumn cc = CustomColumn.of(s.field());
+                if (cc == null) continue;
+                int at = RowCache.CUSTOM + customs.size();
+                customs.add(cc);
+                col = column(s.title(), s.width(), f -> text(f, at));
+                col.setId("custom-" + customs.size());
+                col.setUserData(cc);
+                col.visibleProperty().addListener((o, a, b) -> headerTipsDue = true);     // a hidden one has no header
+            }
+            col.setVisible(s.shown());
+            col.setPrefWidth(s.width());
+            cols.add(col);
+        }
+        custom = customs.toArray(new CustomColumn[0]);
+        resetCache();
+        table.getColumns().setAll(cols);
+        headerTipsDue = true;
+        table.refresh();
+    }
+
+    /** The frames of the rows on screen (Resize to Contents measures their cells). */
+    java.util.List<Integer> framesOnScreen() {
+        var flow = virtualFlow();
+        java.util.List<Integer> out = new java.util.ArrayList<>();
+        if (flow == null || flow.getFirstVisibleCell() == null || flow.getLastVisibleCell() == null) return out;
+        for (int r = flow.getFirstVisibleCell().getIndex(); r <= flow.getLastVisibleCell().getIndex(); r++)
+            if (r >= 0 && r < table.getItems().size()) out.add(table.getItems().get(r));
+        return out;
+    }
+
+    /** The text of frame's cell in column (shown or not). */
+    String cellText(int frame, TableColumn<Integer, ?> column) {
+        return String.valueOf(column.getCellObservableValue(windowRowOf(frame)).getValue());
+    }
+
+    /** The texts of frame's cells in the columns shown, in their order on screen (Edit > Copy > Summary). */
+    String[] visibleCells(int frame) {
+        var cols = table.getVisibleLeafColumns();
+        String[] out = new String[cols.size()];
+        for (int i = 0; i < out.length; i++) out[i] = cellText(frame, cols.get(i));
+        return out;
+    }
+
+    /**
+     * A custom column's header tells its field in a tooltip, as Wireshark's does. Headers are made by the table's
+     * layout, so this runs after a layout that follows a change of the columns (and costs nothing otherwise).
+     */
+    private void tipHeaders() {
+        if (!headerTipsDue) return;
+        int tipped = 0;
+        for (javafx.scene.Node n : table.lookupAll(".column-header")) {
+            if (!(n instanceof javafx.scene.control.skin.TableColumnHeader h)) continue;
+            if (h.getTableColumn() != null && h.getTableColumn().isVisible() && h.getTableColumn().getUserData() instanceof CustomColumn cc) {
+                tipped++;
+                if (!cc.field().equals(h.getProperties().get(HEADER_TIP))) {     // once per header: install adds handlers
+                    javafx.scene.control.Tooltip.install(h, new javafx.scene.control.Tooltip(cc.field()));
+                    h.getProperties().put(HEADER_TIP, cc.field());
+                }
+            }
+        }
+        int shown = 0;
+        for (TableColumn<Integer, ?> c : table.getColumns()) if (c.isVisible() && c.getUserData() instanceof CustomColumn) shown++;
+        headerTipsDue = tipped < shown;       // a header not made yet: at the next layout
     }
 
     private TableColumn<Integer, String> column(String name, double width, IntFunction<String> text) {
@@ -159,6 +266,14 @@ final class PacketTable extends BorderPane {
     java.util.List<String> visibleColumns() {
         java.util.List<String> out = new java.util.ArrayList<>();
         for (TableColumn<Integer, ?> c : table.getVisibleLeafColumns()) out.add(c.getText());
+        return out;
+    }
+
+    /** Per column shown (in {@link #visibleColumns()}' order): its field when it is a custom column, else null. */
+    java.util.List<CustomColumn> visibleCustomColumns() {
+        java.util.List<CustomColumn> out = new java.util.ArrayList<>();
+        for (TableColumn<Integer, ?> c : table.getVisibleLeafColumns())
+            out.add(c.getUserData() instanceof CustomColumn cc ? cc : null);
         return out;
     }
 
@@ -329,7 +444,7 @@ final class PacketTable extends BorderPane {
         }
         TableColumn<Integer, ?> c = table.getSortOrder().getFirst();
         boolean descending = c.getSortType() == TableColumn.SortType.DESCENDING;
-        PacketSorter.sort(ctx, c.getText(), descending);
+        PacketSorter.sort(ctx, c.getText(), c.getUserData() instanceof CustomColumn cc ? cc : null, descending);
     }
 
     static final String MARKED_STYLE = "-fx-background-color: #000000; -fx-text-background-color: #ffffff;";

@@ -13,7 +13,7 @@ import java.util.Map;
  * bytes are read from the file mapping, so the memory per frame of the capture is zero here.
  */
 final class RowCache {
-    static final int SOURCE = 0, DESTINATION = 1, PROTOCOL = 2, QP = 3, PSN = 4, INFO = 5;
+    static final int SOURCE = 0, DESTINATION = 1, PROTOCOL = 2, QP = 3, PSN = 4, INFO = 5, CUSTOM = 6;
     private static final int KEEP = 4096;
 
     /** One decoded row: its column texts and the coloring rule it matches (-1 none). */
@@ -25,14 +25,18 @@ final class RowCache {
     /** The running analysis of a live capture (its verdicts so far), when there is no session yet; else null. */
     private final LiveAnalyzer.Monitor live;
     private final ColoringRules rules;
+    /** The custom columns, whose texts follow Info's in a row ({@link #CUSTOM} + i): one field lookup each. */
+    private final CustomColumn[] custom;
+    private final CustomColumn.Text customText = new CustomColumn.Text();
     private final Map<Integer, Row> rows = new LinkedHashMap<>(KEEP * 2, 0.75f, true) {
         @Override
         protected boolean removeEldestEntry(Map.Entry<Integer, Row> e) { return size() > KEEP; }
     };
 
-    RowCache(OpenCapture capture, AnalysisSession session, ColoringRules rules) { this(capture, session, null, rules); }
+    RowCache(OpenCapture capture, AnalysisSession session, ColoringRules rules) { this(capture, session, null, rules, new CustomColumn[0]); }
 
-    RowCache(OpenCapture capture, AnalysisSession session, LiveAnalyzer.Monitor live, ColoringRules rules) {
+    RowCache(OpenCapture capture, AnalysisSession session, LiveAnalyzer.Monitor live, ColoringRules rules, CustomColumn[] custom) {
+        this.custom = custom;
         this.capture = capture;
         this.session = session;
         this.live = session == null ? live : null;
@@ -56,8 +60,17 @@ final class RowCache {
             v = live.verdictOf(frame);
             live.attach(d);     // the analysis.* fields the coloring rules read
         }
-        String[] t = {PacketSummary.source(d), PacketSummary.destination(d), PacketSummary.protocol(d),
-                PacketSummary.qp(d), PacketSummary.psn(d), PacketSummary.info(d, v)};
+        String[] t = new String[CUSTOM + custom.length];
+        t[SOURCE] = PacketSummary.source(d);
+        t[DESTINATION] = PacketSummary.destination(d);
+        t[PROTOCOL] = PacketSummary.protocol(d);
+        t[QP] = PacketSummary.qp(d);
+        t[PSN] = PacketSummary.psn(d);
+        t[INFO] = PacketSummary.info(d, v);
+        if (custom.length > 0) {
+            var ff = decoder.fields();
+            for (int i = 0; i < custom.length; i++) t[CUSTOM + i] = customText.of(custom[i], ff);
+        }
         return new Row(t, rules == null ? -1 : rules.match(decoder.fields(), capture, frame, session));
     }
 }

@@ -97,6 +97,16 @@ class DropAndContextMenuTest extends GuiTestBase {
             assertEquals(List.of(src, dst, qp), List.of(cell(robot, f, "Source"), cell(robot, f, "Destination"), cell(robot, f, "QP")));
         }
         assertTrue(ctx.view().rowOf(frame) >= 0);
+
+        // A custom column's cell (put first, on screen): its field equal to the cell's value.
+        robot.interact(() -> {
+            var cols = new java.util.ArrayList<>(window.packets().columns());
+            cols.addFirst(new ColumnSpec("PSN field", "bth.psn", true, 100));
+            window.columns().setColumns(cols);
+        });
+        robot.rightClickOn(cellOf(robot, frame, "PSN field"));
+        fire(robot, "list-prepare-filter");
+        assertEquals("bth.psn == " + cell(robot, frame, "PSN"), window.filterBar().editor().getText());
         assertTrue(errors.isEmpty(), errors.toString());
     }
 

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import javafx.geometry.Point2D;
@@ -164,6 +166,71 @@ class FrameDetailTest extends GuiTestBase {
         contextItem(robot, tree, "tree-prepare-filter");
         assertEquals("bth.psn == 4031588", window.filterBar().editor().getText());
         assertEquals("ip.dst == 10.0.0.1", ctx.appliedFilterProperty().get());
+    }
+
+    /**
+     * Apply as Column on bth.psn (the tree's context menu), and a column of ip.addr (two occurrences a frame, source
+     * and destination): every frame's cells read what {@code metaroce dissect -T fields} prints (the CLI jar run
+     * once); sorting by the bth.psn column orders the frames by its numbers.
+     */
+    @Test
+    void applyAsColumnShowsWhatDissectFieldsPrintsForEveryFrame(FxRobot robot) throws Exception {
+        Path sample = Samples.capture("conformance-violations");
+        // The CLI jar this build made, by this JVM's java (the launcher would first train its AOT cache on a new jar).
+        ProcessBuilder pb = new ProcessBuilder(ProcessHandle.current().info().command().orElse("java"), "--enable-native-access=ALL-UNNAMED",
+                "-jar", Samples.dir().getParent().getParent().resolve("cli/target/metaroce.jar").toString(),
+                "dissect", "-r", sample.toString(), "-T", "fields", "-e", "bth.psn", "-e", "ip.addr");
+        pb.redirectError(ProcessBuilder.Redirect.DISCARD);
+        Process p = pb.start();     // runs while the window opens the same file
+        open(robot, "conformance-violations");
+        robot.interact(() -> ctx.select(BAD_ICRC));
+        TreeView<TreeEntry> tree = window.detail().tree();
+        robot.interact(() -> tree.getSelectionModel().select(field(tree, "bth.psn")));
+        contextItem(robot, tree, "tree-apply-column");
+        robot.interact(() -> window.columns().applyAsColumn("ip.addr"));
+        List<String> expected = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).lines().toList();
+        assertEquals(0, p.waitFor());
+        var cols = window.packets().table().getColumns();
+        int n = cols.size();
+        assertEquals(List.of("Info", "Packet sequence number", "Source or destination address"),
+                cols.subList(n - 3, n).stream().map(javafx.scene.control.TableColumn::getText).toList(), "after Info, titled with the fields' labels");
+        assertEquals(ctx.capture().frames(), expected.size());
+        List<String> shown = new ArrayList<>();
+        robot.interact(() -> {
+            for (int f = 1; f <= ctx.capture().frames(); f++)
+                shown.add(window.packets().cellText(f, cols.get(n - 2)) + "\t" + window.packets().cellText(f, cols.get(n - 1)));
+        });
+        assertEquals(expected, shown);
+        assertTrue(shown.stream().anyMatch(l -> l.matches("\\d+\t[0-9.]+,[0-9.]+")), "ip.addr's two occurrences joined with ,");
+        // File > Export Packet Dissections > As CSV writes the custom columns too, as the list shows them.
+        java.io.ByteArrayOutputStream csv = new java.io.ByteArrayOutputStream();
+        robot.interact(() -> {
+            int[] all = java.util.stream.IntStream.rangeClosed(1, ctx.capture().frames()).toArray();
+            DissectionExport.write(ctx.capture(), ctx.analysis(), all, DissectionExport.Format.CSV, null,
+                    DissectionExport.SummaryCells.of(ctx, window.packets()), csv, x -> { }, () -> false);
+        });
+        List<String> exported = new ArrayList<>();
+        for (List<String> row : io.metaroce.gui.stats.TableCopy.parseCsv(csv.toString(java.nio.charset.StandardCharsets.UTF_8)).subList(1, expected.size() + 1))
+            exported.add(row.get(row.size() - 2) + "\t" + row.getLast());
+        assertEquals(expected, exported);
+        // Sorted by the custom column: by the PSNs' numbers (of 1 to 8 digits: their text order differs).
+        robot.interact(() -> window.packets().table().getSortOrder().setAll(List.of(cols.get(n - 2))));     // a header click
+        Fx.until("sorted view", () -> !ctx.view().ascending());
+        List<String> sorted = new ArrayList<>();
+        robot.interact(() -> {
+            for (int r = 0; r < ctx.view().size(); r++) sorted.add(window.packets().cellText(ctx.view().frameAt(r), cols.get(n - 2)));
+        });
+        assertEquals(expected.size(), sorted.size());
+        boolean textOrderDiffers = false;
+        for (int r = 1; r < sorted.size(); r++) {
+            long a = sorted.get(r - 1).isEmpty() ? -1 : Long.parseLong(sorted.get(r - 1)), b = sorted.get(r).isEmpty() ? -1 : Long.parseLong(sorted.get(r));
+            assertTrue(a <= b, "row " + r + ": " + b + " after " + a);
+            textOrderDiffers |= sorted.get(r - 1).compareTo(sorted.get(r)) > 0;
+        }
+        assertTrue(textOrderDiffers, "not vacuous: a text sort would order these otherwise");
+        // The header's tooltip is the field's filter name.
+        Fx.until("header tooltip", () -> robot.lookup(".column-header").queryAll().stream()
+                .anyMatch(h -> "bth.psn".equals(h.getProperties().get("metaroce.header-tip"))));
     }
 
     @Test

@@ -142,6 +142,22 @@ public final class GuiBenchmark {
                 idle[i] = Cpu.now().minus(a).render;
             }
             System.out.printf("RESULT two pulses with nothing changed: median render %d ms CPU%n", median(idle) / 1_000_000);
+            // -Dbench.sort=FIELD: sorting every frame by the built-in PSN column and by a custom column of FIELD
+            // (what a click on the header runs off the FX thread; twice each, the second warm).
+            String sortBy = System.getProperty("bench.sort", "");
+            if (!sortBy.isEmpty()) {
+                int[] all = new int[frames];
+                for (int i = 0; i < frames; i++) all[i] = i + 1;
+                for (int round = 0; round < 2; round++) {
+                    long w = System.nanoTime();
+                    PacketSorter.sorted(ctx.capture().index(), ctx.analysis(), all, "PSN", false);
+                    long builtin = System.nanoTime() - w;
+                    w = System.nanoTime();
+                    PacketSorter.sorted(ctx.capture().index(), ctx.analysis(), all, CustomColumn.of(sortBy), false);
+                    System.out.printf("RESULT sort %d frames by PSN %d ms, by a custom column of %s %d ms%n", frames,
+                            builtin / 1_000_000, sortBy, (System.nanoTime() - w) / 1_000_000);
+                }
+            }
             exit();
         }
 

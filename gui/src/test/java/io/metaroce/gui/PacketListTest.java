@@ -104,6 +104,84 @@ class PacketListTest extends GuiTestBase {
         assertEquals(192, t.getItems().size());
     }
 
+    /**
+     * Columns saved as they change (a custom one added, QP hidden, Info moved last) read back alike by a new main
+     * window on the same config directory; a garbage file gives the default columns and says why.
+     */
+    @Test
+    void columnsAreSavedAndReadBackAndABadFileGivesTheDefaults(FxRobot robot) throws Exception {
+        TableView<Integer> t = table(robot);
+        robot.interact(() -> {
+            window.columns().applyAsColumn("aeth.syndrome");
+            t.getColumns().get(5).setVisible(false);
+            var info = t.getColumns().get(8);
+            t.getColumns().remove(info);        // as a drag of its header to the end
+            t.getColumns().add(info);
+        });
+        List<ColumnSpec> before = window.packets().columns();
+        assertEquals("aeth.syndrome", before.get(8).field());
+        assertEquals("Info", before.get(9).title());
+        assertFalse(before.get(5).shown());
+        MainWindow[] again = new MainWindow[2];
+        robot.interact(() -> again[0] = new MainWindow(new GuiContext(new Stage()), config.resolve("colorfilters"), config.resolve("recent")));
+        assertEquals(rounded(before), rounded(again[0].packets().columns()));
+        assertEquals(null, again[0].columns().lastProblem());
+        java.nio.file.Files.writeString(PacketColumns.fileBeside(config.resolve("colorfilters")), "No.\tbth.nosuch\tshown\t70\n\u0000garbage");
+        robot.interact(() -> again[1] = new MainWindow(new GuiContext(new Stage()), config.resolve("colorfilters"), config.resolve("recent")));
+        assertEquals(rounded(PacketColumns.defaults()), rounded(again[1].packets().columns()));
+        assertTrue(again[1].columns().lastProblem().contains("line 1: 'bth.nosuch' is not a valid field"), again[1].columns().lastProblem());
+    }
+
+    private static List<String> rounded(List<ColumnSpec> cols) {
+        return cols.stream().map(c -> c.title() + "|" + c.field() + "|" + c.shown() + "|" + Math.round(c.width())).toList();
+    }
+
+    /** Column Preferences: an unknown field is refused with the reason; a custom column added, then removed. */
+    @Test
+    @SuppressWarnings("unchecked")
+    void columnPreferencesRefuseAnUnknownFieldAndRemoveACustomColumn(FxRobot robot) {
+        javafx.scene.control.Dialog<?>[] d = new javafx.scene.control.Dialog<?>[1];
+        Runnable show = () -> robot.interact(() -> {
+            d[0] = ColumnPreferencesDialog.create(stage, window.packets().columns(), window.columns()::setColumns);
+            d[0].show();
+        });
+        show.run();
+        javafx.scene.control.TextField title = robot.lookup("#column-prefs-title").queryAs(javafx.scene.control.TextField.class),
+                field = robot.lookup("#column-prefs-field").queryAs(javafx.scene.control.TextField.class);
+        javafx.scene.control.ListView<ColumnSpec> list = robot.lookup("#column-prefs-list").queryAs(javafx.scene.control.ListView.class);
+        javafx.scene.control.Button add = robot.lookup("#column-prefs-add").queryAs(javafx.scene.control.Button.class);
+        robot.interact(() -> {
+            field.setText("bth.nosuch");
+            add.fire();
+        });
+        assertEquals("'bth.nosuch' is not a valid field (see dissect --list-fields)", robot.lookup("#column-prefs-error").queryLabeled().getText());
+        assertEquals(PacketTable.COLUMNS.length, list.getItems().size());
+        robot.interact(() -> {
+            title.setText("Syndrome");
+            field.setText("aeth.syndrome");
+            add.fire();
+            ((javafx.scene.control.Button) d[0].getDialogPane().lookupButton(javafx.scene.control.ButtonType.OK)).fire();
+        });
+        assertEquals(List.of(new ColumnSpec("Syndrome", "aeth.syndrome", true, 100)), window.packets().columns().stream().filter(ColumnSpec::custom).toList());
+        show.run();
+        javafx.scene.control.ListView<ColumnSpec> list2 = robot.lookup("#column-prefs-list").queryAs(javafx.scene.control.ListView.class);
+        robot.interact(() -> {
+            list2.getSelectionModel().select(PacketTable.COLUMNS.length);
+            robot.lookup("#column-prefs-remove").queryAs(javafx.scene.control.Button.class).fire();
+            ((javafx.scene.control.Button) d[0].getDialogPane().lookupButton(javafx.scene.control.ButtonType.OK)).fire();
+        });
+        assertEquals(List.of(PacketTable.COLUMNS), window.packets().columns().stream().map(ColumnSpec::title).toList());
+        assertEquals(rounded(PacketColumns.defaults()), rounded(PacketColumns.load(PacketColumns.fileBeside(config.resolve("colorfilters"))).columns()), "saved");
+        // A custom column's header menu removes it too; a built-in one's offers no removal.
+        TableView<Integer> t = table(robot);
+        robot.interact(() -> window.columns().applyAsColumn("bth.dest_qp"));
+        var items = window.columns().headerItems(t.getColumns().getLast());
+        var builtinItems = window.columns().headerItems(t.getColumns().getFirst());
+        assertTrue(builtinItems.stream().filter(i -> "column-remove".equals(i.getId())).findFirst().orElseThrow().isDisable());
+        robot.interact(() -> items.stream().filter(i -> "column-remove".equals(i.getId())).findFirst().orElseThrow().fire());
+        assertEquals(PacketTable.COLUMNS.length, t.getColumns().size());
+    }
+
     @Test
     void everyColumnCanBeHiddenFromTheColumnChooser(FxRobot robot) {
         open(robot, "rocev2-gbn-loss");
@@ -131,11 +209,13 @@ class PacketListTest extends GuiTestBase {
         open(robot, "rocev2-gbn-loss");
         TableView<Integer> t = table(robot);
         robot.interact(() -> t.getColumns().get(5).setVisible(false));     // QP: hidden columns are not copied
+        robot.interact(() -> window.columns().applyAsColumn("bth.psn"));   // custom columns shown are
         robot.clickOn(row(robot, 5));
         robot.interact(() -> t.getSelectionModel().select(t.getItems().indexOf(3)));   // as Ctrl+click adds a row
         Fx.until("two rows", () -> t.getSelectionModel().getSelectedItems().size() == 2 && ctx.selectedFrame() == 3);
         List<String> cols = t.getVisibleLeafColumns().stream().map(TableColumn::getText).toList();
         assertFalse(cols.contains("QP"));
+        assertEquals("Packet sequence number", cols.getLast());
         StringBuilder text = new StringBuilder(String.join("\t", cols)).append('\n'), csv = new StringBuilder();
         csv.append('"').append(String.join("\",\"", cols)).append("\"\n");
         for (int f : new int[] {3, 5}) {       // in display order, whatever order they were picked in
