@@ -34,8 +34,8 @@ final class FindBar extends HBox {
     private final CheckBox caseSensitive = new CheckBox("Case sensitive");
     private final TextField field = new TextField();
     private final Label message = new Label();
-    /** The running search's cancel flag, or null. */
-    private volatile boolean[] running;
+    /** The running search's cancel flag (read by its thread), or null. */
+    private volatile java.util.concurrent.atomic.AtomicBoolean running;
 
     FindBar(GuiContext ctx, FrameDetail detail) {
         this.ctx = ctx;
@@ -114,8 +114,8 @@ final class FindBar extends HBox {
     }
 
     private void cancelOrClose() {
-        boolean[] r = running;
-        if (r != null) r[0] = true;
+        java.util.concurrent.atomic.AtomicBoolean r = running;
+        if (r != null) r.set(true);
         else setVisible(false);
     }
 
@@ -145,16 +145,17 @@ final class FindBar extends HBox {
             return done;
         }
         message.setText("");
-        boolean[] cancel = new boolean[1];
+        java.util.concurrent.atomic.AtomicBoolean cancel = new java.util.concurrent.atomic.AtomicBoolean();
         running = cancel;
         FrameView v = ctx.view();
         int from = ctx.selectedFrame();
         AnalysisSession s = ctx.analysis();
+        GuiFields.Marks marks = ctx.marksForFilters();      // frame.marked, frame.ref_time in a display filter
         ctx.status("Searching...");
         Thread.ofPlatform().daemon().name("metaroce-gui-find").start(() -> {
             FindPacket.Result r;
             try {
-                r = search.run(c.index(), s, v, from, forward, () -> cancel[0],
+                r = search.run(c.index(), s, marks, v, from, forward, cancel::get,
                         f -> Platform.runLater(() -> { if (running == cancel) ctx.status("Searching... " + Math.round(f * 100) + "%"); }));
             } catch (RuntimeException e) {
                 r = null;

@@ -129,15 +129,16 @@ final class FindPacket {
     /**
      * Searches the frames of view after (forward) or before the row of frame from (0: from the start, or the end),
      * wrapping around once, and returns the first match. Checks cancelled between frames and reports the fraction
-     * of the view searched (at most a hundred times).
+     * of the view searched (at most a hundred times). marks: the user's, for a filter's frame.marked and
+     * frame.ref_time.
      */
-    Result run(FrameIndex ix, AnalysisSession session, FrameView v, int from, boolean forward,
+    Result run(FrameIndex ix, AnalysisSession session, GuiFields.Marks marks, FrameView v, int from, boolean forward,
                java.util.function.BooleanSupplier cancelled, DoubleConsumer progress) {
         int n = v.size();
         if (n == 0) return new Result(null, false, false);
         int start = from == 0 || v.rowOf(from) < 0 ? (forward ? -1 : n) : v.rowOf(from);
         FrameDecoder dec = how == How.HEX || where == Where.BYTES && how != How.FILTER ? null : new FrameDecoder(ix, session);
-        GuiFields.Accessor acc = how == How.FILTER ? new GuiFields.Accessor(session) : null;
+        GuiFields.Accessor acc = how == How.FILTER ? new GuiFields.Accessor(session, marks) : null;
         int step = Math.max(4096, n / 100);     // few checks and progress reports: a pulse's worth of work apart
         for (int k = 1; k <= n; k++) {
             if (k % step == 0) {

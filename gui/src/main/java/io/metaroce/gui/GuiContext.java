@@ -230,6 +230,9 @@ public final class GuiContext {
         redissectGeneration = generation;
     }
 
+    /** The marks and time references as a display filter running off the JavaFX thread reads them. */
+    GuiFields.Marks marksForFilters() { return marksForFilters; }
+
     /** Where Analyze > Decode As > Save writes the table ({@link DecodeAsEntries}); null: nowhere (Save disabled). */
     Path decodeAsFile() { return decodeAsFile; }
 

@@ -164,6 +164,10 @@ class FilterBarTest extends GuiTestBase {
         assertTrue(retx > 0);
         assertTrue(cell(robot, retx, "Info").contains("[Retransmission"), cell(robot, retx, "Info"));
         assertEquals(retx, find(robot, FindPacket.Where.LIST, FindPacket.How.REGEX, "\\[retr.nsmission", false, 0, true).hit().frame());
+        // A display filter reads the user's marks (frame.marked), as the filter bar's does.
+        robot.interact(() -> ctx.setMarked(new int[] {n - 3}, true));
+        assertEquals(n - 3, find(robot, FindPacket.Where.LIST, FindPacket.How.FILTER, "frame.marked == 1", true, 1, true).hit().frame());
+        robot.interact(() -> ctx.setMarked(new int[] {n - 3}, false));
         FindPacket.Result none = find(robot, FindPacket.Where.LIST, FindPacket.How.REGEX, "\\[retr.nsmission", true, 0, true);
         assertNull(none.hit());
         assertEquals("No packet matched that regular expression in its packet list.", window.findBar().message());
