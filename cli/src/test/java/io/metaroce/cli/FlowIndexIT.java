@@ -544,17 +544,17 @@ class FlowIndexIT {
 
     /**
      * A real {@code kill -9} while a changed capture (the same path, other content) replaces one indexed before, in the
-     * middle of its blocks (60,001 single-packet QPs: seven blocks of 10,000 documents; under -Xmx128m Lucene's buffer
-     * is 21 MB, so it flushes a segment of the new documents after about three blocks, and the kill follows that
-     * segment's first file, in the scratch directory the capture is added in apart: LuceneFlowIndex.addApart): the
-     * index opens with the earlier capture whole (60,000 flows) and nothing of the new one, and the next run removes
-     * the scratch directory and replaces the capture whole.
+     * middle of its blocks (25,001 single-packet QPs: three blocks of 10,000 documents; under -Xmx64m Lucene's buffer
+     * is 10.7 MB, about 15,000 of these documents, so it flushes a segment of the new documents in the second block,
+     * and the kill follows that segment's first file, in the scratch directory the capture is added in apart:
+     * LuceneFlowIndex.addApart): the index opens with the earlier capture whole (25,000 flows) and nothing of the new
+     * one, and the next run removes the scratch directory and replaces the capture whole.
      */
     @Test
     void killDashNineInTheBlocksOfAChangedCaptureLeavesTheEarlierOne() throws Exception {
         Path dir = Files.createDirectories(tmp.resolve("changed"));
         Path cap = dir.resolve("many-qps.pcap");
-        ManyQpsIT.writeCapture(cap, 60_000);
+        ManyQpsIT.writeCapture(cap, 25_000);
         Path idx = tmp.resolve("changed.idx");
         Run first = Launcher.run("index", cap.toString(), "--index", idx.toString());
         assertEquals(0, first.exit(), first.show());
@@ -566,12 +566,12 @@ class FlowIndexIT {
         try (var files = Files.list(idx)) {
             committed = new TreeSet<>(files.map(f -> f.getFileName().toString()).toList());
         }
-        ManyQpsIT.writeCapture(cap, 60_001);
+        ManyQpsIT.writeCapture(cap, 25_001);
 
         ProcessBuilder pb = new ProcessBuilder(Launcher.SCRIPT.toString(), "index", cap.toString(), "--index", idx.toString(), "--threads", "1")
                 .redirectError(ProcessBuilder.Redirect.DISCARD).redirectOutput(ProcessBuilder.Redirect.DISCARD);
         pb.environment().put("METAROCE_NO_BUILD", "1");
-        pb.environment().put("METAROCE_JAVA_OPTS", "-Xmx128m");
+        pb.environment().put("METAROCE_JAVA_OPTS", "-Xmx64m");
         Process p = pb.start();
         String flushed = null;
         long deadline = System.nanoTime() + 300_000_000_000L;
@@ -589,13 +589,13 @@ class FlowIndexIT {
         p.waitFor();
         assertNotNull(flushed, "a segment of the new documents was written before the end (exit " + p.exitValue() + ")");
         assertEquals(137, p.exitValue(), "killed by SIGKILL");
-        assertTrue(flushed.startsWith(LuceneFlowIndex.SCRATCH), "the capture of 60,001 flows was being added apart: " + flushed);
+        assertTrue(flushed.startsWith(LuceneFlowIndex.SCRATCH), "the capture of 25,001 flows was being added apart: " + flushed);
         try (LuceneFlowIndex after = LuceneFlowIndex.openForReading(idx)) {
             List<IndexedCapture> held = after.captures();
             assertEquals(1, held.size(), held.toString());
             assertEquals(oldHash, held.get(0).hash(), "the earlier capture, not the changed one");
-            assertEquals(60_000, after.search(FlowQueryParser.parse("*:*"), FlowSort.DEFAULT, 0).total());
-            assertEquals(60_000, after.search(FlowQueryParser.parse("hash:" + oldHash), FlowSort.DEFAULT, 0).total());
+            assertEquals(25_000, after.search(FlowQueryParser.parse("*:*"), FlowSort.DEFAULT, 0).total());
+            assertEquals(25_000, after.search(FlowQueryParser.parse("hash:" + oldHash), FlowSort.DEFAULT, 0).total());
         }
         Run again = Launcher.run("index", cap.toString(), "--index", idx.toString());
         assertEquals(0, again.exit(), again.show());
@@ -607,7 +607,7 @@ class FlowIndexIT {
             List<IndexedCapture> held = done.captures();
             assertEquals(1, held.size(), held.toString());
             assertFalse(held.get(0).hash().equals(oldHash));
-            assertEquals(60_001, done.search(FlowQueryParser.parse("*:*"), FlowSort.DEFAULT, 0).total());
+            assertEquals(25_001, done.search(FlowQueryParser.parse("*:*"), FlowSort.DEFAULT, 0).total());
         }
     }
 
