@@ -168,14 +168,23 @@ class CommandLineFilterTest extends GuiTestBase {
     void decodeAsSaveKeepsThePortsAndOpenWindowsFollow(FxRobot robot) throws Exception {
         Path moved = onPort4792("rocev2-gbn-loss");
         openAsTheAppDoes(robot, moved.toString());
+        io.metaroce.gui.graph.PsnGraph[] psn = {null};
         robot.interact(() -> {
             ctx.setMarked(new int[] {3, 5}, true);
             new ConversationsWindow().open(ctx);
+            psn[0] = io.metaroce.gui.graph.PsnGraphWindow.open(ctx, null);
+            new io.metaroce.gui.stats.DiagnosisWindow().open(ctx);
         });
         @SuppressWarnings("unchecked")
         TableView<ConversationRow> t = robot.lookup("#conversations-table").queryAs(TableView.class);
         Fx.until("no flow on plain UDP", () -> robot.lookup(".label").queryAllAs(Label.class).stream()
                 .anyMatch(l -> "0 flows".equals(l.getText())));
+        Label psnStatus = robot.lookup("#psn-status").queryAs(Label.class);
+        Fx.until("no flow to graph on plain UDP", () -> "No flow with data packets".equals(psnStatus.getText()));
+        Label diagnosis = robot.lookup("#diagnosis-status").queryAs(Label.class);
+        @SuppressWarnings("unchecked")
+        TableView<Object> findings = robot.lookup("#diagnosis-findings").queryAs(TableView.class);
+        Fx.until("nothing to diagnose on plain UDP", () -> "No problem found".equals(diagnosis.getText()));
 
         robot.interact(() -> DecodeAsDialog.show(ctx));
         TextField port = robot.lookup("#decode-as-port").queryAs(TextField.class);
@@ -190,7 +199,22 @@ class CommandLineFilterTest extends GuiTestBase {
         for (ConversationRow r : t.getItems()) ids.add(r.id());
         assertEquals(analyzeFlows(moved, List.of("4792")), ids);
         assertEquals(List.of(3, 5), java.util.Arrays.stream(ctx.markedFrames()).boxed().toList(), "marks kept");
-        robot.interact(() -> t.getScene().getWindow().hide());
+        // The PSN graph opened before follows too: its flows are the decoded capture's, drawn from the new capture.
+        @SuppressWarnings("unchecked")
+        javafx.scene.control.ComboBox<FlowSummary> psnFlows = robot.lookup("#psn-flow").queryAs(javafx.scene.control.ComboBox.class);
+        Fx.until("the PSN graph drawn again", () -> psn[0].series() != null && psnStatus.getText().endsWith(" data packets"));
+        robot.interact(() -> {
+            assertTrue(!psnFlows.getItems().isEmpty() && ids.containsAll(psnFlows.getItems().stream().map(FlowSummary::id).toList()),
+                    psnFlows.getItems().toString());
+            assertEquals(psnFlows.getValue().id(), psn[0].series().flowId());
+        });
+        // So does the Diagnosis window: the decoded capture's findings.
+        Fx.until("diagnosed again", () -> !findings.getItems().isEmpty() && diagnosis.getText().endsWith("evidence frame)"));
+        robot.interact(() -> {
+            t.getScene().getWindow().hide();
+            psn[0].getScene().getWindow().hide();
+            findings.getScene().getWindow().hide();
+        });
 
         Path saved = config.resolve("decode_as_entries");
         assertTrue(Files.readAllLines(saved).contains("decode_as_entry: udp.port,4792,(none),InfiniBand"), Files.readString(saved));

@@ -4,6 +4,7 @@ import io.metaroce.analysis.AnalysisResult;
 import io.metaroce.filter.FilterException;
 import io.metaroce.gui.GuiContext;
 import io.metaroce.gui.GuiWindow;
+import io.metaroce.gui.OpenCapture;
 import io.metaroce.gui.stats.Windows;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -78,39 +79,46 @@ public final class CongestionLoopWindow implements GuiWindow {
         Stage st = Windows.show(ctx, "cc-graph-window", "Congestion Loop", root, 1100, 640);
         GraphExport.install(st, save);
         graph.setOnSelect(f -> Windows.select(ctx, f, status));
-        var cap = ctx.capture();
-        ChangeListener<Number> sel = (o, a, b) -> {
-            CongestionSeries s = graph.series();
-            int f = b.intValue();
-            graph.setSelectedTime(s == null || cap == null || f <= 0 || f > cap.frames() ? -1 : cap.index().timeNanos(f) - s.originNs());
-        };
-        ctx.selectedFrameProperty().addListener(sel);
-        st.setOnHidden(e -> ctx.selectedFrameProperty().removeListener(sel));
-        if (cap == null) {
+        if (ctx.capture() == null) {
             status.setText("No capture is open");
             return graph;
         }
-        Windows.afterAnalysis(ctx, status, s -> s.result(), result -> {
+        // The capture and analysis the window reads: Decode As and Reload open the capture again (the one before is
+        // closed by then), and the window fills again from the new ones (afterEachAnalysis), on the flow it showed.
+        OpenCapture[] cap = {ctx.capture()};
+        AnalysisResult[] analyzed = {null};
+        ChangeListener<Number> sel = (o, a, b) -> {
+            CongestionSeries s = graph.series();
+            int f = b.intValue();
+            graph.setSelectedTime(s == null || f <= 0 || f > cap[0].frames() ? -1 : cap[0].index().timeNanos(f) - s.originNs());
+        };
+        ctx.selectedFrameProperty().addListener(sel);
+        st.setOnHidden(e -> ctx.selectedFrameProperty().removeListener(sel));
+        flows.valueProperty().addListener((o, a, m) -> {
+            if (m == null) return;
+            String id = (String) m.get("flow");
+            figures.setText(figures(m));
+            status.setText("Building the graph of " + id + " ...");
+            AnalysisResult result = analyzed[0];
+            Windows.background(() -> build(ctx, result, id, m), series -> {
+                graph.setSeries(series);
+                sel.changed(null, null, ctx.selectedFrame());
+                status.setText(series.rate().size() + " rate buckets, " + series.ce().size() + " CE marks, "
+                        + series.cnp().size() + " CNPs" + (series.paused().isEmpty() ? "" : ", " + series.paused().size() + " paused runs"));
+            }, status);
+        });
+        Windows.afterEachAnalysis(ctx, status, s -> s.result(), result -> {
+            cap[0] = ctx.capture();
+            analyzed[0] = result;
+            Map<String, Object> shown = flows.getValue();
+            flows.setValue(null);
             List<Map<String, Object>> rows = ordered(CongestionSeries.rows(result.congestionLoop()));
             flows.getItems().setAll(rows);
             if (rows.isEmpty()) {
                 status.setText("No flow with CE marks or CNPs: the capture shows no congestion loop");
                 return;
             }
-            Map<String, Object> first = initial(ctx, rows, flowId);
-            flows.valueProperty().addListener((o, a, m) -> {
-                if (m == null) return;
-                String id = (String) m.get("flow");
-                figures.setText(figures(m));
-                status.setText("Building the graph of " + id + " ...");
-                Windows.background(() -> build(ctx, result, id, m), series -> {
-                    graph.setSeries(series);
-                    sel.changed(null, null, ctx.selectedFrame());
-                    status.setText(series.rate().size() + " rate buckets, " + series.ce().size() + " CE marks, "
-                            + series.cnp().size() + " CNPs" + (series.paused().isEmpty() ? "" : ", " + series.paused().size() + " paused runs"));
-                }, status);
-            });
-            flows.setValue(first);
+            flows.setValue(initial(ctx, rows, shown != null ? (String) shown.get("flow") : flowId));
         });
         return graph;
     }

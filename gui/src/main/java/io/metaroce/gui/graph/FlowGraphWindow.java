@@ -253,6 +253,8 @@ public final class FlowGraphWindow implements GuiWindow {
         };
         ctx.appliedFilterProperty().addListener(refilter);
         stage.addEventHandler(javafx.stage.WindowEvent.WINDOW_HIDDEN, e -> ctx.appliedFilterProperty().removeListener(refilter));
+        // Decode As and Reload open the capture again: the rows are made again from it (fill reads ctx's capture).
+        Windows.followRedissections(ctx, status, fill);
         fill.run();
     }
 

@@ -3,6 +3,7 @@ package io.metaroce.gui.graph;
 import io.metaroce.filter.FilterException;
 import io.metaroce.gui.GuiContext;
 import io.metaroce.gui.GuiWindow;
+import io.metaroce.gui.OpenCapture;
 import io.metaroce.gui.stats.Windows;
 import java.util.ArrayList;
 import java.util.List;
@@ -111,10 +112,12 @@ public final class IoGraphWindow implements GuiWindow {
         root.setTop(new VBox(grid, bar));
         Stage st = Windows.show(ctx, "io-graph-window", "IO Graph", root, 1100, 680);
         GraphExport.install(st, save);
-        var cap = ctx.capture();
+        // The capture the window reads: Decode As and Reload open it again (the one before is closed by then), and
+        // the graph is computed again from the new one (followRedissections below).
+        OpenCapture[] cap = {ctx.capture()};
         graph.setOnSelect(f -> Windows.select(ctx, f, status));
         ChangeListener<Number> sel = (o, a, b) -> graph.setSelected(b.intValue(),
-                b.intValue() > 0 && b.intValue() <= cap.frames() ? cap.index().timeNanos(b.intValue()) : 0);
+                b.intValue() > 0 && b.intValue() <= cap[0].frames() ? cap[0].index().timeNanos(b.intValue()) : 0);
         ctx.selectedFrameProperty().addListener(sel);
         st.setOnHidden(e -> ctx.selectedFrameProperty().removeListener(sel));
         Runnable run = () -> {
@@ -132,25 +135,33 @@ public final class IoGraphWindow implements GuiWindow {
                 status.setText("Bad filter: " + e.oneLine());
                 return;
             }
-            long iv = interval.getValue() == 0 ? autoInterval(cap.index()) : interval.getValue();
+            long chosen = interval.getValue();
             Windows.afterAnalysis(ctx, status, s -> {
+                OpenCapture c = ctx.capture();
+                long iv = chosen == 0 ? autoInterval(c.index()) : chosen;
                 try {
-                    return IoGraphData.compute(cap.index(), s, series, iv, null);
+                    return new Computed(c, IoGraphData.compute(c.index(), s, series, iv, null));
                 } catch (FilterException e) {
                     throw new IllegalArgumentException(e.getMessage(), e);
                 }
-            }, d -> {
-                graph.setData(d, cap.firstTimeNanos());
-                graph.setSelected(ctx.selectedFrame(), ctx.selectedFrame() > 0 ? cap.index().timeNanos(ctx.selectedFrame()) : 0);
+            }, computed -> {
+                cap[0] = computed.capture();
+                IoGraphData d = computed.data();
+                graph.setData(d, cap[0].firstTimeNanos());
+                graph.setSelected(ctx.selectedFrame(), ctx.selectedFrame() > 0 ? cap[0].index().timeNanos(ctx.selectedFrame()) : 0);
                 StringBuilder sb = new StringBuilder(d.bins() + " intervals;");
                 for (int i = 0; i < d.series().size(); i++) sb.append(' ').append(d.series().get(i).name()).append(": ").append(d.matched(i)).append(" frames;");
                 status.setText(sb.toString());
             });
         };
+        Windows.followRedissections(ctx, status, run);
         apply.setOnAction(e -> run.run());
         run.run();
         return graph;
     }
+
+    /** A graph computed and the capture it was computed from. */
+    private record Computed(OpenCapture capture, IoGraphData data) { }
 
     /** About 200 intervals over the capture, rounded to 1, 2 or 5 times a power of ten (at least 1 ns). */
     static long autoInterval(io.metaroce.dissector.FrameIndex ix) {

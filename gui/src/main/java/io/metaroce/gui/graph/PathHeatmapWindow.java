@@ -3,6 +3,7 @@ package io.metaroce.gui.graph;
 import io.metaroce.analysis.FlowSummary;
 import io.metaroce.gui.GuiContext;
 import io.metaroce.gui.GuiWindow;
+import io.metaroce.gui.OpenCapture;
 import io.metaroce.gui.stats.Windows;
 import javafx.beans.value.ChangeListener;
 import javafx.geometry.Insets;
@@ -85,27 +86,33 @@ public final class PathHeatmapWindow implements GuiWindow {
         Stage st = Windows.show(ctx, "path-heatmap-window", "MetaRoCE Path Heatmap", root, 1100, 520);
         GraphExport.install(st, save);
         view.setOnSelect(f -> Windows.select(ctx, f, status));
-        var cap = ctx.capture();
-        ChangeListener<Number> sel = (o, a, b) -> view.setSelectedTime(b.intValue() > 0 && b.intValue() <= cap.frames()
-                ? cap.index().timeNanos(b.intValue()) : -1);
+        // The capture the window reads: Decode As and Reload open it again (the one before is closed by then), and
+        // the window fills again from the new one (afterEachAnalysis), on the flow it showed when that is still there.
+        OpenCapture[] cap = {ctx.capture()};
+        ChangeListener<Number> sel = (o, a, b) -> view.setSelectedTime(b.intValue() > 0 && b.intValue() <= cap[0].frames()
+                ? cap[0].index().timeNanos(b.intValue()) : -1);
         ctx.selectedFrameProperty().addListener(sel);
         st.setOnHidden(e -> ctx.selectedFrameProperty().removeListener(sel));
-        Windows.afterAnalysis(ctx, status, s -> FlowChoice.flows(s, f -> PathHeatmap.applies(f) && f.counters().dataPackets() > 0), l -> {
+        flows.valueProperty().addListener((o, a, f) -> {
+            if (f == null) return;
+            status.setText("Building the heatmap of " + f.id() + " ...");
+            OpenCapture c = cap[0];
+            Windows.background(() -> PathHeatmap.build(c.index(), ctx.analysis(), f.id(), FlowChoice.frames(ctx, f)[0], bins(f), null), h -> {
+                view.setHeatmap(h);
+                if (ctx.selectedFrame() > 0) view.setSelectedTime(c.index().timeNanos(ctx.selectedFrame()));
+                status.setText(h.paths() + " paths x " + h.bins() + " intervals of " + h.binNs() + " ns");
+            }, status);
+        });
+        Windows.afterEachAnalysis(ctx, status, s -> FlowChoice.flows(s, f -> PathHeatmap.applies(f) && f.counters().dataPackets() > 0), l -> {
+            cap[0] = ctx.capture();
+            FlowSummary shown = flows.getValue();
+            flows.setValue(null);
             flows.getItems().setAll(l);
-            FlowSummary first = FlowChoice.initial(cap.index(), ctx.analysis(), l, flowId, ctx.selectedFrame());
+            FlowSummary first = FlowChoice.initial(cap[0].index(), ctx.analysis(), l, shown != null ? shown.id() : flowId, ctx.selectedFrame());
             if (first == null) {
                 status.setText("No MetaRoCE flow with paths in this capture");
                 return;
             }
-            flows.valueProperty().addListener((o, a, f) -> {
-                if (f == null) return;
-                status.setText("Building the heatmap of " + f.id() + " ...");
-                Windows.background(() -> PathHeatmap.build(cap.index(), ctx.analysis(), f.id(), FlowChoice.frames(ctx, f)[0], bins(f), null), h -> {
-                    view.setHeatmap(h);
-                    if (ctx.selectedFrame() > 0) view.setSelectedTime(cap.index().timeNanos(ctx.selectedFrame()));
-                    status.setText(h.paths() + " paths x " + h.bins() + " intervals of " + h.binNs() + " ns");
-                }, status);
-            });
             flows.setValue(first);
         });
         return view;

@@ -3,6 +3,7 @@ package io.metaroce.gui.graph;
 import io.metaroce.analysis.FlowSummary;
 import io.metaroce.gui.GuiContext;
 import io.metaroce.gui.GuiWindow;
+import io.metaroce.gui.OpenCapture;
 import io.metaroce.gui.stats.Windows;
 import java.util.List;
 import javafx.beans.value.ChangeListener;
@@ -80,26 +81,31 @@ public final class PsnGraphWindow implements GuiWindow {
         ctx.selectedFrameProperty().addListener(sel);
         st.setOnHidden(e -> ctx.selectedFrameProperty().removeListener(sel));
         graph.setSelectedFrame(ctx.selectedFrame());
-        var cap = ctx.capture();
-        Windows.afterAnalysis(ctx, status, s -> FlowChoice.flows(s, f -> f.counters().dataPackets() > 0), list -> {
-            List<FlowSummary> l = list;
+        // The capture the window reads: Decode As and Reload open it again (the one before is closed by then), and
+        // the window fills again from the new one (afterEachAnalysis), on the flow it showed when that is still there.
+        OpenCapture[] cap = {ctx.capture()};
+        flows.valueProperty().addListener((o, a, f) -> {
+            if (f == null) return;
+            status.setText("Building the graph of " + f.id() + " ...");
+            OpenCapture c = cap[0];
+            Windows.background(() -> {
+                int[][] fr = FlowChoice.frames(ctx, f);
+                return FlowSeries.build(c.index(), ctx.analysis(), f.id(), fr[0], fr[1], null);
+            }, series -> {
+                graph.setSeries(series);
+                status.setText(series.data().size() + " data packets");
+            }, status);
+        });
+        Windows.afterEachAnalysis(ctx, status, s -> FlowChoice.flows(s, f -> f.counters().dataPackets() > 0), l -> {
+            cap[0] = ctx.capture();
+            FlowSummary shown = flows.getValue();
+            flows.setValue(null);
             flows.getItems().setAll(l);
-            FlowSummary first = FlowChoice.initial(cap.index(), ctx.analysis(), l, flowId, ctx.selectedFrame());
+            FlowSummary first = FlowChoice.initial(cap[0].index(), ctx.analysis(), l, shown != null ? shown.id() : flowId, ctx.selectedFrame());
             if (first == null) {
                 status.setText("No flow with data packets");
                 return;
             }
-            flows.valueProperty().addListener((o, a, f) -> {
-                if (f == null) return;
-                status.setText("Building the graph of " + f.id() + " ...");
-                Windows.background(() -> {
-                    int[][] fr = FlowChoice.frames(ctx, f);
-                    return FlowSeries.build(cap.index(), ctx.analysis(), f.id(), fr[0], fr[1], null);
-                }, series -> {
-                    graph.setSeries(series);
-                    status.setText(series.data().size() + " data packets");
-                }, status);
-            });
             flows.setValue(first);
         });
         return graph;

@@ -315,6 +315,13 @@ public final class DiagnosisWindow implements GuiWindow {
         loop.setPlaceholder(new Label("Diagnosing ..."));
         pauses.setPlaceholder(new Label("Diagnosing ..."));
         whenAnalyzed(ctx, view, running, hangTitle, empty, sel, loopNotes, pauseNotes, recovery);
+        // Decode As and Reload open the capture again: it is diagnosed again (the diagnosis still running stops).
+        Windows.followRedissections(ctx, status, () -> {
+            AnalysisSession s = running.getAndSet(null);
+            if (s != null) s.cancel();
+            status.setText("Diagnosing ...");
+            whenAnalyzed(ctx, view, running, hangTitle, empty, sel, loopNotes, pauseNotes, recovery);
+        });
         return view;
     }
 
@@ -353,7 +360,7 @@ public final class DiagnosisWindow implements GuiWindow {
                     throw new IllegalStateException(e.getMessage(), e);
                 }
             }, r -> {
-                if (!st.isShowing()) return;
+                if (!st.isShowing() || ctx.capture() != c) return;   // a diagnosis of a capture opened again since
                 view.result().set(r);
                 show(ctx, view, r, r.diagnosis(), hangTitle, empty);
                 showLoop(view, r, loopNotes, pauseNotes);
