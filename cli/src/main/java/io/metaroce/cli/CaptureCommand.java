@@ -1,5 +1,6 @@
 package io.metaroce.cli;
 
+import io.metaroce.capture.live.CaptureLimits;
 import io.metaroce.capture.live.InterfaceList;
 import io.metaroce.capture.live.LiveCapture;
 import io.metaroce.capture.live.LiveCaptureException;
@@ -81,10 +82,10 @@ final class CaptureCommand implements Callable<Integer> {
             return usage(e.getMessage());
         }
         // -c 0 captured without a count limit, silently (0 is "no limit" inside); dumpcap refuses it too.
-        if (count != null && count < 1) return usage("-c must be at least 1, not " + count);
+        if (count != null && CaptureLimits.countProblem(count) != null) return usage(CaptureLimits.countProblem(count));
         boolean toStdout = output.equals("-");
-        if (toStdout && (rb.rotates() || stop.files() > 0)) return usage("a ring buffer (-b) needs a file, not -w -");
-        if (stop.files() > 0 && !rb.rotates()) return usage("-a files:N needs a ring buffer (-b filesize or -b duration)");
+        String conflict = CaptureLimits.outputProblem(rb, new CaptureLimits.Autostop(stop.durationNanos(), stop.fileKB(), stop.files()), output);
+        if (conflict != null) return usage(conflict);
         // Before the interface is opened: a capture must not start only to find it has nowhere to go.
         String why = toStdout ? null : OutputFiles.unwritable(Path.of(output));
         if (why != null) {
@@ -152,30 +153,9 @@ final class CaptureCommand implements Callable<Integer> {
         return 2;
     }
 
+    /** The checks and words are the capture module's, shared with the GUI's Capture Options. */
     static LiveFileWriter.Ring parseRing(List<String> specs) {
-        long bytes = 0, nanos = 0;
-        int files = 0;
-        for (String spec : specs) {
-            String[] kv = spec.split(":", 2);
-            double value;
-            try {
-                switch (kv.length == 2 ? kv[0] : "") {
-                    case "filesize" -> bytes = Long.parseLong(kv[1]) * 1000;
-                    case "duration" -> nanos = Math.max(1, (long) (Double.parseDouble(kv[1]) * 1e9));
-                    case "files" -> files = Integer.parseInt(kv[1]);
-                    default -> throw new IllegalArgumentException("-b expects filesize:KB, duration:S or files:N, not '" + spec + "'");
-                }
-                value = Double.parseDouble(kv[1]);
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("-b " + spec + ": not a number");
-            }
-            if (value < 0) throw new IllegalArgumentException("-b " + spec + ": must not be negative");
-            // 0 is "not rotating" / "keep every file" inside: given, -b filesize:0 wrote one file without a ring,
-            // silently. dumpcap refuses a zero ring value too.
-            if (!(value > 0)) throw new IllegalArgumentException("-b " + spec + ": must be above 0");
-        }
-        if (files > 0 && bytes == 0 && nanos == 0) throw new IllegalArgumentException("-b files:N needs -b filesize:KB or -b duration:S");
-        return new LiveFileWriter.Ring(bytes, nanos, files);
+        return CaptureLimits.ring(specs);
     }
 
     /** The -d ports beyond 4791 (which the default filter has already), in the shared -d vocabulary. */

@@ -17,31 +17,10 @@ import java.util.Locale;
 final class LiveSession implements AutoCloseable {
     /** Stop conditions of -a. */
     record Autostop(long durationNanos, long fileKB, int files) {
+        /** The checks and words are the capture module's, shared with the GUI's Capture Options. */
         static Autostop parse(List<String> specs) {
-            long d = 0, kb = 0;
-            int files = 0;
-            for (String spec : specs) {
-                String[] kv = spec.split(":", 2);
-                if (kv.length != 2) throw new IllegalArgumentException("-a expects duration:S, filesize:KB or files:N, not '" + spec + "'");
-                double value;
-                try {
-                    value = Double.parseDouble(kv[1]);
-                    switch (kv[0]) {
-                        case "duration" -> d = Math.max(1, (long) (value * 1e9));
-                        case "filesize" -> kb = Long.parseLong(kv[1]);
-                        case "files" -> files = Integer.parseInt(kv[1]);
-                        case "packets" -> throw new IllegalArgumentException("use -c N to stop after N packets");
-                        default -> throw new IllegalArgumentException("-a expects duration:S, filesize:KB or files:N, not '" + spec + "'");
-                    }
-                } catch (NumberFormatException e) {
-                    throw new IllegalArgumentException("-a " + spec + ": not a number");
-                }
-                if (value < 0) throw new IllegalArgumentException("-a " + spec + ": must not be negative");
-                // 0 is "no limit" inside (the value of a key not given): given, it was a capture without that stop,
-                // silently. dumpcap refuses a zero autostop too.
-                if (!(value > 0)) throw new IllegalArgumentException("-a " + spec + ": must be above 0");
-            }
-            return new Autostop(d, kb, files);
+            io.metaroce.capture.live.CaptureLimits.Autostop a = io.metaroce.capture.live.CaptureLimits.autostop(specs);
+            return new Autostop(a.durationNanos(), a.fileKB(), a.files());
         }
     }
 

@@ -27,9 +27,20 @@ final class DisplayFiltersDialog {
     private DisplayFiltersDialog() { }
 
     static Dialog<ButtonType> create(Window owner, List<FilterBookmarks.Bookmark> current, Consumer<List<FilterBookmarks.Bookmark>> onSaved) {
+        return create(owner, "Display Filters", "dfilters", current, FilterBookmarks.DEFAULTS,
+                new FilterBookmarks.Bookmark("New display filter", "frame"), DisplayFiltersDialog::check, onSaved);
+    }
+
+    /**
+     * The same dialog for another kind of saved filter (Capture > Capture Filters...: libpcap filters): its title, the
+     * prefix of its controls' ids, its defaults, the item Add adds, and the check of a filter (null: it compiles).
+     */
+    static Dialog<ButtonType> create(Window owner, String title, String id, List<FilterBookmarks.Bookmark> current,
+                                     List<FilterBookmarks.Bookmark> defaultFilters, FilterBookmarks.Bookmark fresh,
+                                     java.util.function.Function<String, String> check, Consumer<List<FilterBookmarks.Bookmark>> onSaved) {
         ObservableList<FilterBookmarks.Bookmark> items = FXCollections.observableArrayList(current);
         ListView<FilterBookmarks.Bookmark> list = new ListView<>(items);
-        list.setId("dfilters-list");
+        list.setId(id + "-list");
         list.setPrefSize(560, 260);
         list.setCellFactory(l -> new ListCell<>() {
             @Override
@@ -39,13 +50,13 @@ final class DisplayFiltersDialog {
             }
         });
         TextField name = new TextField(), filter = new TextField();
-        name.setId("dfilters-name");
-        filter.setId("dfilters-filter");
+        name.setId(id + "-name");
+        filter.setId(id + "-filter");
         Label error = new Label();
-        error.setId("dfilters-error");
+        error.setId(id + "-error");
         error.setStyle("-fx-text-fill: #a40000;");
         filter.textProperty().addListener((o, a, t) -> {
-            String e = check(t);
+            String e = check.apply(t);
             filter.setStyle(e == null ? "-fx-control-inner-background: #afffaf;" : "-fx-control-inner-background: #ffafaf;");
             error.setText(e == null ? "" : e);
         });
@@ -66,17 +77,17 @@ final class DisplayFiltersDialog {
         name.textProperty().addListener((o, a, b) -> store.run());
         filter.textProperty().addListener((o, a, b) -> store.run());
         Button add = new Button("Add"), del = new Button("Delete"), defaults = new Button("Restore Defaults");
-        add.setId("dfilters-add");
+        add.setId(id + "-add");
         add.setOnAction(e -> {
-            items.add(new FilterBookmarks.Bookmark("New display filter", "frame"));
+            items.add(fresh);
             list.getSelectionModel().selectLast();
         });
-        del.setId("dfilters-delete");
+        del.setId(id + "-delete");
         del.setOnAction(e -> {
             int i = list.getSelectionModel().getSelectedIndex();
             if (i >= 0) items.remove(i);
         });
-        defaults.setOnAction(e -> items.setAll(FilterBookmarks.DEFAULTS));
+        defaults.setOnAction(e -> items.setAll(defaultFilters));
         GridPane form = new GridPane();
         form.setHgap(6);
         form.setVgap(6);
@@ -88,12 +99,12 @@ final class DisplayFiltersDialog {
 
         Dialog<ButtonType> d = new Dialog<>();
         if (owner != null) d.initOwner(owner);
-        d.setTitle("Display Filters");
+        d.setTitle(title);
         d.getDialogPane().setContent(content);
         d.getDialogPane().getButtonTypes().addAll(ButtonType.OK, ButtonType.CANCEL);
         // OK with a filter that does not compile says which and keeps the dialog open.
         d.getDialogPane().lookupButton(ButtonType.OK).addEventFilter(javafx.event.ActionEvent.ACTION, e -> {
-            String bad = firstInvalid(items);
+            String bad = firstInvalid(items, check);
             if (bad != null) {
                 error.setText(bad);
                 e.consume();
@@ -118,8 +129,12 @@ final class DisplayFiltersDialog {
 
     /** The first saved filter that does not compile, as a message naming it; null when all do. */
     static String firstInvalid(List<FilterBookmarks.Bookmark> items) {
+        return firstInvalid(items, DisplayFiltersDialog::check);
+    }
+
+    static String firstInvalid(List<FilterBookmarks.Bookmark> items, java.util.function.Function<String, String> check) {
         for (FilterBookmarks.Bookmark b : items) {
-            String e = check(b.filter());
+            String e = check.apply(b.filter());
             if (e != null) return "\"" + b.name() + "\": " + e;
         }
         return null;

@@ -36,11 +36,15 @@ final class LiveList {
         timeline.setCycleCount(Timeline.INDEFINITE);
     }
 
-    /** Starts refreshing the list of ctx from run's file; the list empties first (a new capture). */
-    static LiveList start(GuiContext ctx, LiveRun run) {
+    /**
+     * Starts refreshing the list of ctx from run's file; the list empties first (a new capture). Without realTime
+     * (Capture Options: "Update list of packets in real time" off, or a ring buffer, whose file changes under the
+     * list) the list stays empty until the capture ends and its file opens.
+     */
+    static LiveList start(GuiContext ctx, LiveRun run, boolean realTime) {
         LiveList l = new LiveList(ctx, run);
         ctx.startLive(run.monitor());
-        l.timeline.play();
+        if (realTime) l.timeline.play();
         return l;
     }
 

@@ -4,6 +4,7 @@ import io.metaroce.analysis.AnalysisResult;
 import io.metaroce.analysis.AnalysisSettings;
 import io.metaroce.analysis.LiveAnalyzer;
 import io.metaroce.capture.ForwardingPacketSource;
+import io.metaroce.capture.live.CaptureLimits;
 import io.metaroce.capture.live.InterfaceCounters;
 import io.metaroce.capture.live.LiveCapture;
 import io.metaroce.capture.live.LiveCaptureException;
@@ -22,13 +23,17 @@ import java.util.function.Consumer;
  * One live capture of the GUI, on the path of {@code analyze -i}: an {@code AnalysisSession} over the live source
  * ({@link LiveAnalyzer} with a {@link LiveAnalyzer.Monitor} for the running counters and the verdicts so far),
  * each frame also written to a temporary pcapng (with its statistics blocks) that the window opens when the
- * capture ends. The file is flushed at the end of every burst of frames (when no frame is waiting), so the live
+ * capture ends (or to the file and ring buffer the Capture Options chose, stopping at its stop conditions as
+ * {@code metaroce capture} does). The file is flushed at the end of every burst of frames (when no frame is waiting), so the live
  * packet list ({@link LiveList}) reads every frame captured so far from it; a busy link makes bursts long and the
  * flushes rare. The capture runs on its own thread; {@link #stop()} may be called from any thread.
  */
 final class LiveRun {
     private final LiveCapture capture;
-    private final Path file;
+    /** The file being written: with a ring buffer, the current one of the ring. */
+    private volatile Path file;
+    /** -a filesize / files, checked after every frame written as {@code metaroce capture} does. */
+    private CaptureLimits.Autostop autostop = CaptureLimits.Autostop.NONE;
     private final LiveAnalyzer.Monitor monitor = new LiveAnalyzer.Monitor();
     private final String name;
     /** The settings the capture is analyzed and shown with (the UDP ports Decode As set when it started). */
@@ -45,26 +50,63 @@ final class LiveRun {
 
     /**
      * Opens the interface (every start-up failure is one message: no such interface, bad filter, no permission)
-     * and starts capturing and analyzing; {@code ended} gets the written file, or an error message, on the
-     * capture's thread once the capture stopped and the analysis finished.
+     * and starts capturing and analyzing into a temporary file; see {@link #start(CaptureSettings.Plan, AnalysisSettings, Consumer, Consumer)}.
      */
     static LiveRun start(String iface, String filter, AnalysisSettings settings, Consumer<Path> ended, Consumer<String> failed) throws LiveCaptureException, IOException {
         LiveSettings s = LiveSettings.defaults(List.of(iface));
         if (filter != null && !filter.isBlank()) s = s.withFilter(filter.strip());
-        LiveCapture c = LiveCapture.open(s);
-        Path file = Files.createTempFile("metaroce-live-", ".pcapng");
-        file.toFile().deleteOnExit();
-        LiveRun run = new LiveRun(c, file, iface, settings);
+        return start(new CaptureSettings.Plan(s, null, LiveFileWriter.Ring.NONE, CaptureLimits.Autostop.NONE, true), settings, ended, failed);
+    }
+
+    /**
+     * Opens the plan's interfaces and starts capturing and analyzing, writing the plan's file (its ring of files;
+     * none: a temporary file) and stopping at its stop conditions as {@code metaroce capture} does; {@code ended}
+     * gets the last file written, or {@code failed} an error message, on the capture's thread once the capture
+     * stopped and the analysis finished.
+     */
+    static LiveRun start(CaptureSettings.Plan plan, AnalysisSettings settings, Consumer<Path> ended, Consumer<String> failed) throws LiveCaptureException, IOException {
+        LiveCapture c = LiveCapture.open(plan.live());
+        Path file = plan.output();
+        if (file == null) {
+            try {
+                file = Files.createTempFile("metaroce-live-", ".pcapng");
+            } catch (IOException e) {
+                c.close();
+                throw e;
+            }
+            file.toFile().deleteOnExit();
+        }
         LiveFileWriter writer;
         try {
-            writer = new LiveFileWriter(c, file, null, LiveFileWriter.Ring.NONE, "MetaRoCE Analyzer (GUI)");
+            writer = new LiveFileWriter(c, file, null, plan.ring(), "MetaRoCE Analyzer (GUI)");
         } catch (IOException e) {
             c.close();
             throw e;
         }
+        LiveRun run = new LiveRun(c, writer.currentFile(), plan.interfaceNames(), settings);
+        run.autostop = plan.stop();
         c.start();
+        long nanos = plan.stop().durationNanos();
+        if (nanos > 0) Thread.ofPlatform().daemon().name("metaroce-gui-live-duration").start(() -> stopAfter(c, nanos));
         Thread.ofPlatform().daemon().name("metaroce-gui-live").start(() -> run.analyze(writer, ended, failed));
         return run;
+    }
+
+    /** -a duration: stops the capture once that long has passed (or returns when it ended before). */
+    private static void stopAfter(LiveCapture c, long nanos) {
+        long until = System.nanoTime() + nanos;
+        try {
+            while (c.stopReason() == null) {
+                long left = until - System.nanoTime();
+                if (left <= 0) {
+                    c.stop("duration");
+                    return;
+                }
+                Thread.sleep(Math.min(100, Math.max(1, left / 1_000_000)));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private void analyze(LiveFileWriter writer, Consumer<Path> ended, Consumer<String> failed) {
@@ -83,6 +125,7 @@ final class LiveRun {
                 if (error == null) error = "Cannot write the capture to " + file + ": " + e.getMessage();
             }
         }
+        file = writer.currentFile();
         if (capture.error() != null) error = capture.error();
         if (error != null) failed.accept(error);
         else ended.accept(file);
@@ -141,9 +184,13 @@ final class LiveRun {
             if (!s.next()) return false;
             try {
                 writer.write(s.packet());
+                CaptureLimits.Autostop stop = run.autostop;
+                if (stop.fileKB() > 0 && writer.fileBytes() >= stop.fileKB() * 1000) s.capture().stop("file size");
+                if (stop.files() > 0 && writer.files().size() > stop.files()) s.capture().stop("file count");
                 // One write per burst: per frame at a low rate (the list follows at once), rarely at a high one.
                 if (s.endOfBurst()) {
                     writer.flush();
+                    run.file = writer.currentFile();
                     run.flushed = writer.written();
                 }
             } catch (IOException e) {

@@ -73,7 +73,7 @@ public final class MainWindow {
         detail = new FrameDetail(ctx);
         filterBar = new FilterBar(ctx, coloringFile.resolveSibling("dfilters"));
         findBar = new FindBar(ctx, detail);
-        captureBar = new CaptureToolbar(ctx);
+        captureBar = new CaptureToolbar(ctx, coloringFile);
         java.util.function.Consumer<String> applyFilter = f -> {
             filterBar.prepare(f);
             filterBar.apply();
@@ -101,6 +101,7 @@ public final class MainWindow {
         VBox top = new VBox(menuBar(), captureBar, filterBar, findBar, banner);
         MenuBar bar = (MenuBar) top.getChildren().getFirst();
         bar.getMenus().add(bar.getMenus().indexOf(statistics), analyzeMenu());     // Wireshark's place: after Go
+        bar.getMenus().add(bar.getMenus().indexOf(statistics) - 1, CaptureMenu.menu(ctx, captureBar));     // between Go and Analyze
         bar.getMenus().add(HelpMenu.menu(ctx, bar, coloringFile, recentStore, flowIndexStore));      // Wireshark's last menu
         HBox status = statusBar();
         bindShown(status, viewMenu.statusBar);

@@ -21,6 +21,9 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import javafx.scene.control.ComboBox;
 import javafx.scene.control.Label;
+import javafx.scene.control.MenuItem;
+import javafx.scene.control.TextField;
+import javafx.scene.input.KeyCode;
 import javafx.stage.Stage;
 import org.junit.jupiter.api.Test;
 import org.testfx.api.FxRobot;
@@ -32,7 +35,8 @@ import org.testfx.framework.junit5.Start;
  * of a sample with known truth in two parts; the packet list shows each part while the capture still runs, with
  * the live verdicts, following the new rows; stop: the list then holds exactly those frames, row for row what
  * the analysis of the saved file gives, with the sample's retransmission verdicts, and the status bar's counters
- * say every frame was captured and none dropped.
+ * say every frame was captured and none dropped. Capture > Start and Stop by their key (Shortcut+E), and a second
+ * capture from Capture > Options... to a chosen file with a packet count.
  */
 class CaptureToolbarTest extends GuiTestBase {
     private static final String SAMPLE = "rocev2-gbn-loss";
@@ -50,10 +54,18 @@ class CaptureToolbarTest extends GuiTestBase {
             @SuppressWarnings("unchecked")
             ComboBox<String> iface = robot.lookup("#capture-interface").queryAs(ComboBox.class);
             robot.interact(() -> iface.getEditor().setText(capIf));
-            robot.clickOn("#capture-start");
+            MenuItem startItem = findItem(robot, "capture-menu-start"), stopItem = findItem(robot, "capture-menu-stop"),
+                    restartItem = findItem(robot, "capture-menu-restart"), optionsItem = findItem(robot, "capture-menu-options");
+            assertTrue(!startItem.isDisable() && stopItem.isDisable() && restartItem.isDisable() && !optionsItem.isDisable());
+            // Capture > Start's key, Shortcut+E (Wireshark's), with the focus in the packet list.
+            robot.interact(() -> table(robot).requestFocus());
+            robot.push(KeyCode.SHORTCUT, KeyCode.E);
             Label counters = robot.lookup("#capture-counters").queryAs(Label.class);
             Fx.until("the capture to run", () -> counters.getText().startsWith(capIf + ": captured 0"));
             assertTrue(errors.isEmpty(), errors.toString());
+            assertTrue(startItem.isDisable() && !stopItem.isDisable() && !restartItem.isDisable() && optionsItem.isDisable(),
+                    "while capturing: Stop and Restart, not Start nor Options");
+            assertTrue(robot.lookup("#capture-start").queryButton().isDisabled());
 
             int frames = Samples.frames(SAMPLE);
             Set<Integer> retx = new HashSet<>(Samples.labelled(SAMPLE, "retransmission"));
@@ -85,7 +97,8 @@ class CaptureToolbarTest extends GuiTestBase {
             assertFalse(robot.lookup("#capture-stop").queryButton().isDisabled(), "still capturing");
             assertTrue(ctx.analysis() == null, "the list is the live one");
             robot.interact(() -> table(robot).scrollTo(table(robot).getItems().size() - 1));
-            robot.clickOn("#capture-stop");
+            robot.interact(() -> table(robot).requestFocus());
+            robot.push(KeyCode.SHORTCUT, KeyCode.E);    // now Capture > Stop's
 
             Fx.until("the captured frames open", () -> ctx.capture() != null && ctx.analysis() != null && !ctx.busyProperty().get());
             assertTrue(errors.isEmpty(), errors.toString());
@@ -113,11 +126,120 @@ class CaptureToolbarTest extends GuiTestBase {
             }
             assertTrue(robot.lookup("#capture-start").queryButton().isVisible() && !robot.lookup("#capture-start").queryButton().isDisabled(),
                     "a new capture can start");
+            assertTrue(!startItem.isDisable() && stopItem.isDisable() && restartItem.isDisable() && !optionsItem.isDisable());
+
+            // Capture > Options... (the same veth pair: one capture more): the interface, an output file and "stop
+            // after N packets" chosen in the dialog, Start there; more frames are sent than N: the file holds exactly
+            // the first N, and it (not a temporary copy) opens in the window. The toolbar shows the interface the
+            // dialog chose: they share one settings object.
+            robot.interact(() -> iface.getEditor().setText(""));
+            Path out = config.resolve("chosen.pcapng");
+            int n = 40;
+            robot.interact(() -> findItem(robot, "capture-menu-options").fire());
+            robot.interact(() -> {
+                text(robot, "#capture-options-interfaces").setText(capIf);
+                text(robot, "#capture-options-output").setText(out.toString());
+                text(robot, "#capture-options-stop-packets").setText(Integer.toString(n));
+            });
+            robot.interact(() -> ((javafx.scene.control.Button) robot.lookup("#capture-options-start").query()).fire());
+            Fx.until("the capture to run", () -> counters.getText().startsWith(capIf + ": captured 0"));
+            assertTrue(errors.isEmpty(), errors.toString());
+            assertTrue(robot.lookup("#capture-options-start").tryQuery().isEmpty(), "the dialog closed");
+            assertEquals(capIf, iface.getEditor().getText());
+            assertEquals("100", send(ns, sendIf, Samples.capture(SAMPLE), 1, 100));
+            Fx.until("the chosen file to open", () -> ctx.capture() != null && ctx.capture().file().equals(out) && ctx.analysis() != null && !ctx.busyProperty().get());
+            assertTrue(errors.isEmpty(), errors.toString());
+            assertEquals(out, ctx.capture().file(), "the chosen file, not a temporary one");
+            assertEquals(n, ctx.capture().frames());
+            int inFile = 0;
+            try (PacketSource src = CaptureFiles.open(out)) {
+                while (src.next()) inFile++;
+            }
+            assertEquals(n, inFile, "frames in " + out);
+            assertEquals("chosen.pcapng - MetaRoCE Analyzer", stage.getTitle());
         }
     }
 
+    /**
+     * (In the unknown interface's test: its window.) No root needed: the Options dialog's capture filter turns green when libpcap compiles it for the interface's link
+     * type and red with libpcap's message when not; Start with a bad setting says why in the dialog with the words of
+     * {@code metaroce capture} and starts nothing; Close keeps the settings in the file beside colorfilters; the saved
+     * capture filters (Wireshark's cfilters: comments, quoted names) are read, offered in the toolbar, written back,
+     * and the shipped ones compile.
+     */
+    private void optionsCheckTheFilterRefuseWithTheCliWordsAndKeepTheSavedFilters(FxRobot robot) throws Exception {
+        robot.interact(() -> findItem(robot, "capture-menu-options").fire());
+        TextField filter = text(robot, "#capture-options-filter");
+        Label filterMessage = robot.lookup("#capture-options-filter-message").queryAs(Label.class);
+        robot.interact(() -> {
+            text(robot, "#capture-options-interfaces").setText("lo");
+            filter.setText("udp port 4791 or ether proto 0x8808");
+        });
+        assertEquals(CaptureFilterCheck.GOOD, filter.getStyle());
+        assertEquals("", filterMessage.getText());
+        robot.interact(() -> filter.setText("udp prot 4791"));
+        assertEquals(CaptureFilterCheck.BAD, filter.getStyle());
+        assertTrue(filterMessage.getText().startsWith("bad capture filter 'udp prot 4791': "), filterMessage.getText());
+        robot.interact(() -> filter.setText("ether proto 0x8808"));
+
+        Label message = robot.lookup("#capture-options-message").queryAs(Label.class);
+        String[][] refused = {
+                {"#capture-options-stop-packets", "0", "-c must be at least 1, not 0"},
+                {"#capture-options-ring-kb", "0", "-b filesize:0: must be above 0"},
+                {"#capture-options-stop-seconds", "-2", "-a duration:-2: must not be negative"},
+                {"#capture-options-ring-files", "3", "-b files:N needs -b filesize:KB or -b duration:S"},
+                {"#capture-options-ring-seconds", "10", "a ring buffer (-b) needs a file: choose one under Output"},
+                {"#capture-options-stop-files", "2", "-a files:N needs a ring buffer (-b filesize or -b duration)"}};
+        Path out = config.resolve("out.pcapng");
+        for (String[] r : refused) {
+            robot.interact(() -> {
+                for (String id : List.of("#capture-options-stop-packets", "#capture-options-ring-kb", "#capture-options-stop-seconds",
+                        "#capture-options-ring-files", "#capture-options-ring-seconds", "#capture-options-stop-files")) text(robot, id).setText("");
+                text(robot, "#capture-options-output").setText(r[0].endsWith("stop-files") ? out.toString() : "");
+                text(robot, r[0]).setText(r[1]);
+                ((javafx.scene.control.Button) robot.lookup("#capture-options-start").query()).fire();
+            });
+            assertEquals(r[2], message.getText(), r[0] + " " + r[1]);
+            assertFalse(window.captureBar().capturingProperty().get());
+        }
+        assertTrue(errors.isEmpty(), errors.toString());
+        robot.interact(() -> ((javafx.scene.control.Button) robot.lookup(".dialog-pane .button:cancel").query()).fire());
+        CaptureSettings kept = CaptureSettings.load(CaptureSettings.fileBeside(config.resolve("colorfilters")));
+        assertEquals(List.of("lo", "ether proto 0x8808", out.toString(), "2"), List.of(kept.interfaces.get(), kept.filter.get(), kept.output, kept.stopFiles));
+        assertEquals("ether proto 0x8808", text(robot, "#capture-filter").getText(), "the toolbar's filter is the dialog's");
+
+        Path cfilters = config.resolve("cfilters");
+        Files.writeString(cfilters, "# saved by Wireshark\n\"PFC only\" ether proto 0x8808\n\n\"RoCE, IPv6\"  ip6 and udp port 4791\n");
+        List<FilterBookmarks.Bookmark> read = CaptureFilters.read(cfilters);
+        assertEquals(List.of(new FilterBookmarks.Bookmark("PFC only", "ether proto 0x8808"),
+                new FilterBookmarks.Bookmark("RoCE, IPv6", "ip6 and udp port 4791")), read);
+        List<MenuItem> offered = window.captureBar().filterItems(f -> window.captureBar().settings().filter.set(f));
+        assertEquals(List.of("PFC only: ether proto 0x8808", "RoCE, IPv6: ip6 and udp port 4791"), offered.stream().map(MenuItem::getText).toList());
+        robot.interact(() -> offered.get(1).fire());
+        assertEquals("ip6 and udp port 4791", text(robot, "#capture-filter").getText());
+        List<FilterBookmarks.Bookmark> more = new java.util.ArrayList<>(read);
+        more.add(new FilterBookmarks.Bookmark("Said \"hi\"", "udp"));
+        CaptureFilters.write(cfilters, more);
+        assertTrue(Files.readString(cfilters).startsWith("# "), "a comment line first");
+        assertTrue(Files.readAllLines(cfilters).contains("\"Said 'hi'\" udp"), Files.readString(cfilters));
+        assertEquals(3, CaptureFilters.read(cfilters).size());
+        for (FilterBookmarks.Bookmark b : CaptureFilters.DEFAULTS) assertEquals(null, CaptureFilters.check(b.filter()), b.toString());
+        Files.delete(cfilters);
+        assertEquals(CaptureFilters.DEFAULTS, CaptureFilters.read(cfilters), "no file: the shipped filters");
+        robot.interact(() -> {     // the next capture of this window: no stop condition left from the refusals
+            window.captureBar().settings().stopFiles = "";
+            window.captureBar().settings().output = "";
+        });
+    }
+
+    private static TextField text(FxRobot robot, String id) {
+        return robot.lookup(id).queryAs(TextField.class);
+    }
+
     @Test
-    void anUnknownInterfaceIsOneMessageAndNothingStarts(FxRobot robot) {
+    void anUnknownInterfaceIsOneMessageAndNothingStarts(FxRobot robot) throws Exception {
+        optionsCheckTheFilterRefuseWithTheCliWordsAndKeepTheSavedFilters(robot);     // needs no root: first
+        errors.clear();
         String why = VethPair.unavailable();
         assumeTrue(why == null, why);
         @SuppressWarnings("unchecked")

@@ -121,27 +121,60 @@ class GuiMenusIT {
         if (titleX != null) {
             run("xdotool", "windowraise", mainWindow);   // above the windows opened so far (no window manager raises it)
             click(titleX, main.y + 12);
-        } else {
-            click(main.x + 18, main.y + 12);   // File, the first menu: then the arrows walk the bar
-            // File, Edit, View, Go, Analyze, Statistics, Graphs; Down opens the menu the arrows reached.
-            List<String> keys = new ArrayList<>(List.of("xdotool", "key", "--delay", "250"));
-            for (int i = 0; i < (place == GuiWindow.Place.STATISTICS ? 5 : 6); i++) keys.add("Right");
-            keys.add("Down");
-            run(keys.toArray(String[]::new));
+            return popup(before, place + " menu (a click on its title at x " + titleX + ")");
         }
+        click(main.x + 18, main.y + 12);   // File, the first menu: then the arrows walk the bar
+        // File, Edit, View, Go, Capture, Analyze, Statistics, Graphs; Down opens the menu the arrows reached.
+        Rectangle popup = openMenu(place == GuiWindow.Place.STATISTICS ? 6 : 7, place.toString(), before);
+        // The popup opens under its title, its left edge at the title's (less the shadow's few pixels).
+        TITLE_X.put(place, popup.x + 25);
+        return popup;
+    }
+
+    /** Opens the menu that many Rights from File; its popup's bounds. */
+    private static Rectangle openMenu(int rights, String what, Set<String> before) throws Exception {
+        List<String> keys = new ArrayList<>(List.of("xdotool", "key", "--delay", "250"));
+        for (int i = 0; i < rights; i++) keys.add("Right");
+        keys.add("Down");
+        run(keys.toArray(String[]::new));
+        return popup(before, what + " menu");
+    }
+
+    /** The popup window that appeared since before (menus' popups have no name); fails after 10 s. */
+    private static Rectangle popup(Set<String> before, String what) throws Exception {
         long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (System.nanoTime() < until) {
             for (String id : windows()) {
-                if (!before.contains(id) && name(id).isEmpty()) {
-                    Rectangle popup = geometry(id);
-                    // The popup opens under its title, its left edge at the title's (less the shadow's few pixels).
-                    TITLE_X.putIfAbsent(place, popup.x + 25);
-                    return popup;
-                }
+                if (!before.contains(id) && name(id).isEmpty()) return geometry(id);
             }
             Thread.sleep(100);
         }
-        return fail("the " + place + " menu did not open" + (titleX != null ? " by a click on its title at x " + titleX : ""));
+        return fail("the " + what + " did not open");
+    }
+
+    @Test
+    void theCaptureMenuOpensTheCaptureOptions() throws Exception {
+        // Capture, between Go and Analyze (four Rights from File): its first item, Options..., opens the dialog.
+        Set<String> before = new HashSet<>(windows());
+        run("xdotool", "windowfocus", "--sync", mainWindow);
+        Rectangle main = geometry(mainWindow);
+        click(main.x + 18, main.y + 12);
+        Rectangle popup = openMenu(4, "Capture", before);
+        click(popup.x + popup.width / 2, popup.y + 14);
+        String dialog = null;
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (dialog == null && System.nanoTime() < until) {
+            for (String id : windows()) if (!before.contains(id) && name(id).equals("Capture Options")) dialog = id;
+            Thread.sleep(100);
+        }
+        assertTrue(dialog != null, "Capture > Options... opened no 'Capture Options' window; stderr: " + Files.readString(guiErr));
+        int colours = drawnColours(dialog);
+        assertTrue(colours >= 8, "the Capture Options window has " + colours + " colours in it: nothing drawn");
+        run("xdotool", "windowfocus", "--sync", dialog);
+        run("xdotool", "key", "Escape");
+        Thread.sleep(500);
+        assertTrue(gui.isAlive(), "the GUI exited; stderr: " + Files.readString(guiErr));
+        assertEquals("", Files.readString(guiErr), "the GUI wrote to stderr while the Capture Options opened");
     }
 
     /** The window that appeared since before with a name ending in suffix (the capture's file name). */

@@ -52,11 +52,11 @@ class MainWindowTest {
         assertTrue(robot.lookup(".table-row-cell").tryQuery().isPresent(), "rows are rendered");
         MenuBar bar = robot.lookup(".menu-bar").query();
         List<String> menus = bar.getMenus().stream().map(Menu::getText).toList();
-        assertEquals(List.of("File", "Edit", "View", "Go", "Analyze", "Statistics", "Graphs", "Help"), menus);
-        MenuItem decodeAs = bar.getMenus().get(4).getItems().stream().filter(i -> "menu-decode-as".equals(i.getId())).findFirst().orElseThrow();
+        assertEquals(List.of("File", "Edit", "View", "Go", "Capture", "Analyze", "Statistics", "Graphs", "Help"), menus);
+        MenuItem decodeAs = bar.getMenus().get(5).getItems().stream().filter(i -> "menu-decode-as".equals(i.getId())).findFirst().orElseThrow();
         assertEquals("Decode As...", decodeAs.getText());
         assertEquals(KeyCombination.keyCombination("Shift+Shortcut+U"), decodeAs.getAccelerator(), "Wireshark's shortcut");
-        MenuItem applyColumn = bar.getMenus().get(4).getItems().stream().filter(i -> "menu-apply-column".equals(i.getId())).findFirst().orElseThrow();
+        MenuItem applyColumn = bar.getMenus().get(5).getItems().stream().filter(i -> "menu-apply-column".equals(i.getId())).findFirst().orElseThrow();
         assertEquals(KeyCombination.keyCombination("Shift+Shortcut+I"), applyColumn.getAccelerator(), "Wireshark's shortcut");
         assertTrue(robot.lookup("#status").queryLabeled().getText().startsWith(Samples.frames(name) + " frames, "),
                 robot.lookup("#status").queryLabeled().getText());

@@ -95,7 +95,7 @@ final class InterfaceCapture implements RawPacketListener {
     }
 
     /** Pcap4J wraps libpcap's text ("Error occurred in pcap_compile: syntax error"); keep libpcap's part. */
-    private static String libpcapMessage(String m) {
+    static String libpcapMessage(String m) {
         if (m == null) return "unknown error";
         int c = m.indexOf(": ");
         String t = m.startsWith("Error occurred") && c > 0 ? m.substring(c + 2) : m;
