@@ -218,6 +218,15 @@ public final class FrameIndex {
     /** The packet comment, or null. */
     public String comment(int frame) { return comments.get(row(frame) + 1); }
 
+    /** The frames that have a comment, ascending (the GUI's Expert Info and Capture File Properties list them). */
+    public int[] commentedFrames() {
+        int[] frames = new int[comments.size()];
+        int n = 0;
+        for (Integer f : comments.keySet()) frames[n++] = f;
+        java.util.Arrays.sort(frames);
+        return frames;
+    }
+
     /** The captured bytes of the frame: a slice of the file mapping, valid while the source is open. */
     public MemorySegment data(int frame) { return mapping.asSlice(dataOffset(frame), capturedLength(frame)); }
 
