@@ -51,11 +51,17 @@ public final class GuiFields implements FieldResolver {
     /**
      * Edit > Mark Packet and Set Time Reference, for Wireshark's {@code frame.marked} (in every frame, true when
      * marked: {@code frame.marked == 1}) and {@code frame.ref_time} (only in a time reference frame). Immutable: a
-     * copy made on the JavaFX thread when they change, read by the filter threads.
+     * copy made on the JavaFX thread when they change, read by the filter threads. comments: the packet comments as
+     * edited in Edit > Packet Comments, which {@code frame.comment} reads instead of the file's.
      */
-    public record Marks(BitSet marked, BitSet timeRefs) {
+    public record Marks(BitSet marked, BitSet timeRefs, PacketComments.State comments) {
         public static final Marks NONE = new Marks(new BitSet(), new BitSet());
+
+        public Marks(BitSet marked, BitSet timeRefs) { this(marked, timeRefs, PacketComments.State.NONE); }
     }
+
+    /** The catalogue's frame.comment: the GUI reads it from the edited comments ({@link PacketComments}). */
+    private static final int FRAME_COMMENT = FieldCatalog.get().resolve("frame.comment").id();
 
     @Override
     public FilterField resolve(String name) {
@@ -99,6 +105,7 @@ public final class GuiFields implements FieldResolver {
             if (id == EVENT) return events().size();
             if (id == FRAME_MARKED) return 1;
             if (id == FRAME_REF_TIME) return marks.timeRefs().get((int) d.number()) ? 1 : 0;
+            if (id == FRAME_COMMENT) return comments().size();
             if (id == EXPERT_ID || id == EXPERT_SEVERITY) return d.expert().size();
             if (id == EXPERT_RULE) {
                 int n = 0;
@@ -128,7 +135,16 @@ public final class GuiFields implements FieldResolver {
                 int n = 0;
                 for (ExpertItem e : d.expert()) if (e.rule() != null && n++ == i) return e.rule();
             }
+            if (id == FRAME_COMMENT) return comments().get(i);
             return fields.asString(f, i);
+        }
+
+        /** The frame's comments: as edited, else the file's (the decoded frame's). */
+        private List<String> comments() {
+            PacketComments.State c = marks.comments();
+            List<String> edited = c.edited().isEmpty() ? null : c.edited().get((int) d.number());
+            if (edited != null) return edited;
+            return c.fileDropped() || d.comment() == null ? List.of() : List.of(d.comment());
         }
     }
 }
