@@ -76,6 +76,8 @@ public final class GuiFields implements FieldResolver {
         private FrameFields fields;
         private Dissection d;
         private List<AnalysisEvent> events;
+        /** The frames' index, for the file's comments beyond a frame's first (null: the first only). */
+        private io.metaroce.dissector.FrameIndex index;
 
         /** @param session the finished analysis (for {@code event}), or null */
         public Accessor(AnalysisSession session) { this(session, Marks.NONE); }
@@ -84,6 +86,12 @@ public final class GuiFields implements FieldResolver {
         public Accessor(AnalysisSession session, Marks marks) {
             this.session = session;
             this.marks = marks;
+        }
+
+        /** Reads frame.comment's file comments from index: all of a frame's, not only its first; returns itself. */
+        public Accessor withIndex(io.metaroce.dissector.FrameIndex index) {
+            this.index = index;
+            return this;
         }
 
         /** Points the accessor at a decoded frame's fields; returns itself. */
@@ -144,7 +152,8 @@ public final class GuiFields implements FieldResolver {
             PacketComments.State c = marks.comments();
             List<String> edited = c.edited().isEmpty() ? null : c.edited().get((int) d.number());
             if (edited != null) return edited;
-            return c.fileDropped() || d.comment() == null ? List.of() : List.of(d.comment());
+            if (c.fileDropped() || d.comment() == null) return List.of();
+            return index != null ? index.comments((int) d.number()) : List.of(d.comment());
         }
     }
 }

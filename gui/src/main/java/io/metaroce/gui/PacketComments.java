@@ -9,7 +9,7 @@ import java.util.TreeSet;
 
 /**
  * The packet comments of the open capture (Edit > Packet Comments): a frame's comments are the file's (the pcapng
- * opt_comment the capture module read) until the user edits them, then the edited list replaces them. Only the
+ * opt_comments the capture module read, several per frame allowed) until the user edits them, then the edited list replaces them. Only the
  * edited frames are held (memory grows with the comments, not with the frames), in an immutable state replaced at
  * each edit, so that a display filter running on other threads reads one consistent state without locks. Edited on
  * the JavaFX thread only ({@link GuiContext} wraps the edits and counts them for the views).
@@ -27,8 +27,7 @@ public final class PacketComments {
             List<String> e = edited.get(frame);
             if (e != null) return e;
             if (fileDropped || ix == null || frame < 1 || frame > ix.size()) return List.of();
-            String c = ix.comment(frame);
-            return c == null ? List.of() : List.of(c);
+            return ix.comments(frame);
         }
 
         /** The frames that have a comment, ascending. */

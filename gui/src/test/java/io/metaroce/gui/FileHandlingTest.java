@@ -263,15 +263,15 @@ class FileHandlingTest extends GuiTestBase {
         assertTrue(expert > 1 && !ctx.analysis().events().at(expert).isEmpty(), "next expert item: " + expert);
     }
 
-    /** A copy of a sample with the file's own comments on frames 3 and 5 (no bundled sample has comments). */
+    /** A copy of a sample with the file's own comments: one on frame 3, two on frame 5 (no bundled sample has any). */
     private Path commentedCopy(String sample, Path out) throws Exception {
         try (PacketSource src = CaptureFiles.open(Samples.capture(sample));
              io.metaroce.capture.PcapngWriter w = io.metaroce.capture.PcapngWriter.create(out)) {
             int iface = -1;
             for (int n = 1; src.next(); n++) {
                 if (iface < 0) iface = w.addInterface(src.linkType(), 0, "eth7", src.fcsLength());
-                w.write(iface, src.timestampNanos(), src.data(), 0, src.capturedLength(), src.originalLength(),
-                        n == 3 ? "file comment three" : n == 5 ? "file comment five" : null);
+                w.writeWithComments(iface, src.timestampNanos(), src.data(), 0, src.capturedLength(), src.originalLength(),
+                        n == 3 ? List.of("file comment three") : n == 5 ? List.of("file comment five", "second of five") : List.of());
             }
         }
         return out;
@@ -294,7 +294,9 @@ class FileHandlingTest extends GuiTestBase {
         Path in = commentedCopy("rocev2-gbn-loss", config.resolve("annotated.pcapng"));
         Fx.openAndAnalyze(robot, window, ctx, in);
         assertEquals(List.of("file comment three"), ctx.comments(3));
+        assertEquals(List.of("file comment five", "second of five"), ctx.comments(5), "both opt_comments of the file's packet");
         assertArrayEquals(new int[] {3, 5}, shown(robot, "frame.comment"));
+        assertArrayEquals(new int[] {5}, shown(robot, "frame.comment == \"second of five\""));
         robot.interact(() -> assertNull(ctx.applyFilter("")));
         Fx.until("all frames", () -> ctx.view().isAll());
         window.commentsMenu().setEditor((title, text) -> text.isEmpty() ? "first NAK after the link flap" : text + ", edited");
@@ -320,13 +322,14 @@ class FileHandlingTest extends GuiTestBase {
             ctx.deleteComment(5, 0);
         });
         assertEquals(List.of("first NAK after the link flap, edited", "this READ response never arrived"), ctx.comments(10));
-        assertArrayEquals(new int[] {3, 10}, shown(robot, "frame.comment"));
+        assertEquals(List.of("second of five"), ctx.comments(5));
+        assertArrayEquals(new int[] {3, 5, 10}, shown(robot, "frame.comment"));
         assertArrayEquals(new int[] {10}, shown(robot, "frame.comment contains \"READ\""));
         javafx.scene.control.TreeItem<io.metaroce.gui.stats.ExpertInfoWindow.Line> expert = io.metaroce.gui.stats.ExpertInfoWindow
                 .withComments(new javafx.scene.control.TreeItem<>(), ctx).getChildren().getFirst();
-        assertEquals(3, expert.getValue().count(), "Expert Info's Comment group");
-        assertEquals(List.of(3L, 10L, 10L), expert.getChildren().stream().map(i -> i.getValue().frame()).toList());
-        assertEquals(List.of("file comment three", "first NAK after the link flap, edited", "this READ response never arrived"),
+        assertEquals(4, expert.getValue().count(), "Expert Info's Comment group");
+        assertEquals(List.of(3L, 5L, 10L, 10L), expert.getChildren().stream().map(i -> i.getValue().frame()).toList());
+        assertEquals(List.of("file comment three", "second of five", "first NAK after the link flap, edited", "this READ response never arrived"),
                 io.metaroce.gui.stats.CaptureProperties.commentRows(ctx).stream().map(r -> r.value()).toList());
 
         Path out = config.resolve("saved.pcapng");
@@ -345,15 +348,16 @@ class FileHandlingTest extends GuiTestBase {
                 assertArrayEquals(a.data().toArray(ValueLayout.JAVA_BYTE), b.data().toArray(ValueLayout.JAVA_BYTE), "frame " + n);
                 assertEquals(a.timestampNanos(), b.timestampNanos());
                 assertEquals(a.originalLength(), b.originalLength());
-                assertEquals(n == 3 ? "file comment three" : n == 10 ? "first NAK after the link flap, edited" : null, b.comment(), "frame " + n);
+                assertEquals(n == 3 ? List.of("file comment three") : n == 5 ? List.of("second of five")
+                        : n == 10 ? List.of("first NAK after the link flap, edited", "this READ response never arrived") : List.of(),
+                        b.comments(), "frame " + n);
             }
             assertTrue(!b.next());
             assertEquals("eth7", b.stats().interfaces().getFirst().name(), "the file's interface");
         }
-        String bytes = new String(Files.readAllBytes(out), java.nio.charset.StandardCharsets.ISO_8859_1);
-        assertTrue(bytes.contains("this READ response never arrived"), "the second comment: an opt_comment of its own");
         // The saved file's own comments, read by the dissector: frame.comment finds frame 10.
         assertArrayEquals(new int[] {10}, shown(robot, "frame.comment contains \"NAK\""));
+        assertArrayEquals(new int[] {10}, shown(robot, "frame.comment contains \"READ\""));
         assertEquals(List.of(), errors);
     }
 

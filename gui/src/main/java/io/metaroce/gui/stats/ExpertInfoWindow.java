@@ -63,10 +63,13 @@ public final class ExpertInfoWindow implements GuiWindow {
         javafx.stage.Stage st = Windows.show(ctx, "expert-info", "Expert Info", root, 1300, 560);
         var file = ctx.capture().file();
         // The Comment group follows Edit > Packet Comments at once (the rest waits for the analysis and validate).
+        // Until then the tree has no root (only the comments, when there are any): the root's arrival means "done".
         ExpertModel[] shown = {null};
-        tree.setRoot(withComments(new TreeItem<>(new Line("", "", 0, 0, null, null)), ctx));
-        javafx.beans.value.ChangeListener<Number> edits = (o, a, b) -> tree.setRoot(withComments(
-                shown[0] == null ? new TreeItem<>(new Line("", "", 0, 0, null, null)) : tree(shown[0]), ctx));
+        javafx.beans.value.ChangeListener<Number> edits = (o, a, b) -> {
+            if (shown[0] != null) tree.setRoot(withComments(tree(shown[0]), ctx));
+            else if (ctx.commentedFrames().length > 0) tree.setRoot(withComments(new TreeItem<>(new Line("", "", 0, 0, null, null)), ctx));
+        };
+        edits.changed(null, 0, 0);
         ctx.commentsProperty().addListener(edits);
         st.setOnHidden(e -> ctx.commentsProperty().removeListener(edits));
         Windows.afterEachAnalysis(ctx, status, s -> {
