@@ -34,22 +34,22 @@ final class PacketCommentsMenu {
     Menu menu(String idPrefix) {
         Menu m = new Menu("Packet Comments");
         m.setId(idPrefix + "packet-comments");
-        fill(m, idPrefix);
-        // The per-comment items are the selected packet's: built when the menu opens (and for the accelerator, now).
-        m.setOnShowing(e -> fill(m, idPrefix));
-        ctx.selectedFrameProperty().addListener((o, a, b) -> fill(m, idPrefix));
-        ctx.commentsProperty().addListener((o, a, b) -> fill(m, idPrefix));
+        // One Add item for good (its accelerator stays registered); the per-comment items are the selected packet's,
+        // built again when the selection or the comments change.
+        MenuItem add = new MenuItem("Add New Comment...");
+        add.setId(idPrefix + "comment-add");
+        if (idPrefix.isEmpty()) add.setAccelerator(KeyCombination.keyCombination("Shortcut+Alt+C"));
+        add.setOnAction(e -> add());
+        fill(m, add, idPrefix);
+        ctx.selectedFrameProperty().addListener((o, a, b) -> fill(m, add, idPrefix));
+        ctx.commentsProperty().addListener((o, a, b) -> fill(m, add, idPrefix));
         m.disableProperty().bind(ctx.captureProperty().isNull());
         return m;
     }
 
-    private void fill(Menu m, String idPrefix) {
+    private void fill(Menu m, MenuItem add, String idPrefix) {
         int frame = ctx.selectedFrame();
-        MenuItem add = new MenuItem("Add New Comment...");
-        add.setId(idPrefix + "comment-add");
-        if (idPrefix.isEmpty()) add.setAccelerator(KeyCombination.keyCombination("Shortcut+Alt+C"));
         add.setDisable(frame == 0);
-        add.setOnAction(e -> add());
         m.getItems().setAll(add);
         List<String> comments = ctx.comments(frame);
         for (int i = 0; i < comments.size(); i++) {

@@ -299,7 +299,8 @@ class FileHandlingTest extends GuiTestBase {
         assertArrayEquals(new int[] {5}, shown(robot, "frame.comment == \"second of five\""));
         robot.interact(() -> assertNull(ctx.applyFilter("")));
         Fx.until("all frames", () -> ctx.view().isAll());
-        window.commentsMenu().setEditor((title, text) -> text.isEmpty() ? "first NAK after the link flap" : text + ", edited");
+        String[] typed = {"first NAK after the link flap"};
+        window.commentsMenu().setEditor((title, text) -> text.isEmpty() ? typed[0] : text + ", edited");
         robot.interact(() -> ctx.select(10));
         javafx.scene.control.Menu edit = robot.lookup(".menu-bar").<javafx.scene.control.MenuBar>query().getMenus().get(1);
         javafx.scene.control.Menu comments = (javafx.scene.control.Menu) edit.getItems().stream()
@@ -316,11 +317,12 @@ class FileHandlingTest extends GuiTestBase {
         });
         assertTrue(tree.contains("Packet comments") && tree.contains("first NAK after the link flap"), tree.toString());
         assertArrayEquals(new int[] {10}, shown(robot, "frame.comment contains \"NAK\""));
-        robot.interact(() -> {
-            window.commentsMenu().edit(0);
-            ctx.addComment(10, "this READ response never arrived");
-            ctx.deleteComment(5, 0);
-        });
+        robot.interact(() -> window.commentsMenu().edit(0));
+        typed[0] = "this READ response never arrived";
+        robot.interact(() -> window.packets().table().requestFocus());
+        robot.press(KeyCode.CONTROL, KeyCode.ALT, KeyCode.C).release(KeyCode.C, KeyCode.ALT, KeyCode.CONTROL);     // Add New Comment...
+        Fx.until("second comment", () -> ctx.comments(10).size() == 2);
+        robot.interact(() -> ctx.deleteComment(5, 0));
         assertEquals(List.of("first NAK after the link flap, edited", "this READ response never arrived"), ctx.comments(10));
         assertEquals(List.of("second of five"), ctx.comments(5));
         assertArrayEquals(new int[] {3, 5, 10}, shown(robot, "frame.comment"));
