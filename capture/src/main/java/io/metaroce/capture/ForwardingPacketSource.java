@@ -42,6 +42,7 @@ public abstract class ForwardingPacketSource implements PacketSource {
     @Override public long dataOffset() { return delegate.dataOffset(); }
     @Override public long recordOffset() { return delegate.recordOffset(); }
     @Override public String comment() { return delegate.comment(); }
+    @Override public List<String> comments() { return delegate.comments(); }
     @Override public CaptureFormat format() { return delegate.format(); }
     @Override public List<CaptureProblem> problems() { return delegate.problems(); }
     @Override public CaptureStats stats() { return delegate.stats(); }

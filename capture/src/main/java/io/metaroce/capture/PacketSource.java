@@ -102,8 +102,17 @@ public interface PacketSource extends AutoCloseable {
     /** Byte offset of the current record (pcap) or block (pcapng) in the file. */
     long recordOffset();
 
-    /** The pcapng opt_comment of the current packet, or null. Decoded on each call. */
+    /** The pcapng opt_comment of the current packet (its first, when it has several), or null. Decoded on each call. */
     String comment();
+
+    /**
+     * Every opt_comment of the current packet, in file order (pcapng allows several; Wireshark writes one per packet
+     * comment); empty for none. Decoded on each call: for the rare commented packet, not for a hot loop.
+     */
+    default List<String> comments() {
+        String c = comment();
+        return c == null ? List.of() : List.of(c);
+    }
 
     /** The container format. */
     CaptureFormat format();

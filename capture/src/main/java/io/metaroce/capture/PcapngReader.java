@@ -400,6 +400,34 @@ final class PcapngReader extends MappedCapture {
         return value >= 16 && (value & 7) == 0 ? value / 8 : value;
     }
 
+    /**
+     * Every opt_comment of the current EPB or PB: its options walked again (next() keeps the first comment only, so
+     * that a packet costs nothing more for the others: this is for the rare commented packet).
+     */
+    @Override
+    public List<String> comments() {
+        String first = comment();
+        if (first == null) {
+            return List.of();
+        }
+        long pos = recordOffset();
+        long end = pos + u32(pos + 4) - 4;
+        long opt = pos + 28 + align4(u32(pos + 20));
+        List<String> all = new ArrayList<>(2);
+        while (opt + 4 <= end) {
+            int code = u16(opt);
+            int length = u16(opt + 2);
+            if (code == OPT_END || opt + 4 + length > end) {
+                break;
+            }
+            if (code == OPT_COMMENT) {
+                all.add(readString(opt + 4, length));
+            }
+            opt += 4 + align4(length);
+        }
+        return all.isEmpty() ? List.of(first) : all;
+    }
+
     private void packetOption(int code, long value, int length) {
         if (code == OPT_COMMENT && packetCommentOffset < 0) {
             packetCommentOffset = value;

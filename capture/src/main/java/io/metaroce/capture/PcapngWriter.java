@@ -35,6 +35,8 @@ public final class PcapngWriter implements AutoCloseable, Flushable {
     private long bytesWritten;
     // Carried from packetHeader() to packetTrailer(), which run around the (array or segment) data copy.
     private byte[] pendingComment;
+    /** The comments after the first of a packet written with several (the GUI's packet comments), else null. */
+    private byte[][] pendingMoreComments;
     private int pendingBlockLength;
 
     /**
@@ -220,6 +222,27 @@ public final class PcapngWriter implements AutoCloseable, Flushable {
         packetTrailer(length);
     }
 
+    /**
+     * As {@link #write(int, long, MemorySegment, long, int, long, String)} with any number of comments, an opt_comment
+     * each in their order (pcapng allows several per packet; Wireshark writes a packet's comments so).
+     */
+    public void writeWithComments(int interfaceId, long timestampNanos, MemorySegment data, long offset, int capturedLength,
+                                  long originalLength, List<String> comments) throws IOException {
+        if (comments.size() > 1) {
+            byte[][] more = new byte[comments.size() - 1][];
+            for (int i = 0; i < more.length; i++) {
+                more[i] = ChannelOutput.utf8Option(Objects.requireNonNull(comments.get(i + 1), "comment"));
+            }
+            pendingMoreComments = more;
+        }
+        try {
+            write(interfaceId, timestampNanos, data, offset, capturedLength, originalLength,
+                    comments.isEmpty() ? null : comments.getFirst());
+        } finally {
+            pendingMoreComments = null;     // also when the arguments were refused: not the next packet's
+        }
+    }
+
     private int packetHeader(int interfaceId, long timestampNanos, int capturedLength, long originalLength,
                              String comment) throws IOException {
         Objects.checkIndex(interfaceId, snapLengths.size());
@@ -234,6 +257,11 @@ public final class PcapngWriter implements AutoCloseable, Flushable {
         int length = snap > 0 ? Math.min(capturedLength, snap) : capturedLength;
         pendingComment = ChannelOutput.utf8Option(comment);
         int options = pendingComment == null ? 0 : ChannelOutput.optionSize(pendingComment) + 4;
+        if (pendingMoreComments != null) {
+            for (byte[] c : pendingMoreComments) {
+                options += ChannelOutput.optionSize(c);
+            }
+        }
         pendingBlockLength = 32 + ((length + 3) & ~3) + options;
         out.u32(PcapngReader.EPB).u32(pendingBlockLength).u32(interfaceId)
                 .u32(timestampNanos >>> 32).u32(timestampNanos).u32(length).u32(originalLength);
@@ -244,11 +272,17 @@ public final class PcapngWriter implements AutoCloseable, Flushable {
         out.pad(capturedLength);
         if (pendingComment != null) {
             out.stringOption(PcapngReader.OPT_COMMENT, pendingComment);
+            if (pendingMoreComments != null) {
+                for (byte[] c : pendingMoreComments) {
+                    out.stringOption(PcapngReader.OPT_COMMENT, c);
+                }
+            }
             out.u32(0);
         }
         out.u32(pendingBlockLength);
         bytesWritten += pendingBlockLength;
         pendingComment = null;
+        pendingMoreComments = null;
         framesWritten++;
     }
 

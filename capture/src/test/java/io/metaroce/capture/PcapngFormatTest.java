@@ -179,6 +179,36 @@ class PcapngFormatTest {
         }
     }
 
+    /**
+     * Several comments on one packet (the GUI's packet comments): an opt_comment each, read back in order by
+     * comments() in both byte orders (comment() the first); the packets around keep theirs or none.
+     */
+    @Test
+    void severalCommentsOnOnePacketRoundTrip() throws Exception {
+        for (ByteOrder order : List.of(ByteOrder.LITTLE_ENDIAN, ByteOrder.BIG_ENDIAN)) {
+            ByteArrayOutputStream bos = new ByteArrayOutputStream();
+            try (PcapngWriter w = new PcapngWriter(Channels.newChannel(bos), order, "sim", null)) {
+                int eth = w.addInterface(LinkTypes.ETHERNET, 0);
+                MemorySegment f = MemorySegment.ofArray(Blocks.frame(61, 1));
+                w.writeWithComments(eth, 1L, f, 0, 61, 61, List.of("first NAK", "", "three\nlines"));
+                w.writeWithComments(eth, 2L, f, 0, 61, 61, List.of());
+                w.writeWithComments(eth, 3L, f, 0, 61, 61, List.of("only"));
+            }
+            try (PacketSource s = CaptureFiles.open(write(dir, "c-" + order + ".pcapng", bos.toByteArray()))) {
+                assertTrue(s.next());
+                assertEquals("first NAK", s.comment());
+                assertEquals(List.of("first NAK", "", "three\nlines"), s.comments());
+                assertArrayEquals(Blocks.frame(61, 1), data(s));
+                assertTrue(s.next());
+                assertEquals(List.of(), s.comments());
+                assertTrue(s.next());
+                assertEquals(List.of("only"), s.comments());
+                assertFalse(s.next());
+                assertTrue(s.problems().isEmpty(), s.problems().toString());
+            }
+        }
+    }
+
     @Test
     void writerRoundTripBothByteOrders() throws Exception {
         for (ByteOrder order : List.of(ByteOrder.LITTLE_ENDIAN, ByteOrder.BIG_ENDIAN)) {

@@ -61,6 +61,8 @@ public final class FrameIndex {
 
     /** Only the frames that have a comment (rare): frame number to comment. */
     private final Map<Integer, String> comments = new HashMap<>();
+    /** The frames with more than one comment (rarer still): frame number to all of them, in file order. */
+    private final Map<Integer, List<String>> severalComments = new HashMap<>();
     private boolean cancelled;
     private List<CaptureProblem> problems = List.of();
 
@@ -122,7 +124,11 @@ public final class FrameIndex {
             interfaceEscapes.add(i, ref);
         }
         String c = src.comment();
-        if (c != null) comments.put(size, c);
+        if (c != null) {
+            comments.put(size, c);
+            List<String> all = src.comments();
+            if (all.size() > 1) severalComments.put(size, all);
+        }
     }
 
     private static char narrow(long v, int row, LongEscapes escapes) {
@@ -217,6 +223,24 @@ public final class FrameIndex {
     public long dataOffset(int frame) { return dataOffset.get(row(frame)); }
     /** The packet comment, or null. */
     public String comment(int frame) { return comments.get(row(frame) + 1); }
+
+    /** Every comment of the frame, in file order (pcapng allows several); empty for none. */
+    public List<String> comments(int frame) {
+        int f = row(frame) + 1;
+        List<String> all = severalComments.get(f);
+        if (all != null) return all;
+        String c = comments.get(f);
+        return c == null ? List.of() : List.of(c);
+    }
+
+    /** The frames that have a comment, ascending (the GUI's Expert Info and Capture File Properties list them). */
+    public int[] commentedFrames() {
+        int[] frames = new int[comments.size()];
+        int n = 0;
+        for (Integer f : comments.keySet()) frames[n++] = f;
+        java.util.Arrays.sort(frames);
+        return frames;
+    }
 
     /** The captured bytes of the frame: a slice of the file mapping, valid while the source is open. */
     public MemorySegment data(int frame) { return mapping.asSlice(dataOffset(frame), capturedLength(frame)); }

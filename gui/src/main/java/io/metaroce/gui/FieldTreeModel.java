@@ -27,11 +27,28 @@ final class FieldTreeModel {
 
     /** The root (not shown) whose children are the frame summary, the layers, payload, ICRC, analysis, expert. */
     static TreeItem<TreeEntry> build(Dissection d, FrameFields ff) {
+        return build(d, ff, d.comment() == null ? List.of() : List.of(d.comment()));
+    }
+
+    /**
+     * As {@link #build(Dissection, FrameFields)} with the frame's comments as edited (Edit > Packet Comments): after
+     * the frame line, Wireshark's "Packet comments" line with a child per comment (its filter: {@code frame.comment == "..."}).
+     */
+    static TreeItem<TreeEntry> build(Dissection d, FrameFields ff, List<String> comments) {
         FrameTree t = KaitaiFrameTree.of(d, ff);
         TreeItem<TreeEntry> root = new TreeItem<>(new TreeEntry("Frame " + t.number(), null, null, 0, t.capturedLength(), null, null));
         root.getChildren().add(new TreeItem<>(new TreeEntry("Frame " + t.number() + ": " + t.originalLength() + " bytes on wire, "
                 + t.capturedLength() + " bytes captured; " + t.protocols(), null, null, 0, t.capturedLength(),
-                t.comment() == null ? null : "Comment: " + t.comment(), "frame.number == " + t.number())));
+                comments.isEmpty() ? null : "Comment: " + String.join("\n", comments), "frame.number == " + t.number())));
+        if (!comments.isEmpty()) {
+            TreeItem<TreeEntry> c = new TreeItem<>(new TreeEntry("Packet comments", null, null, -1, 0,
+                    "Edit > Packet Comments adds, edits and deletes them; File > Save writes them", "frame.comment"));
+            for (String s : comments)
+                c.getChildren().add(new TreeItem<>(new TreeEntry(s, null, null, -1, 0, "frame.comment",
+                        "frame.comment == \"" + s.replace("\\", "\\\\").replace("\"", "\\\"") + "\"")));
+            c.setExpanded(true);
+            root.getChildren().add(c);     // after the frame line (the details pane adds its time lines there)
+        }
         for (FieldNode n : t.roots()) root.getChildren().add(item(n, ff));
         if (!t.expert().isEmpty()) {
             TreeItem<TreeEntry> ex = new TreeItem<>(new TreeEntry("Expert Info (" + t.expert().size() + ")", null, null, -1, 0,

@@ -47,6 +47,7 @@ final class FrameDetail extends SplitPane {
             if (pinned == null) show(f.intValue());
         });
         ctx.analysisProperty().addListener((o, a, s) -> show(ctx.selectedFrame()));
+        ctx.commentsProperty().addListener((o, a, b) -> show(shown));      // Edit > Packet Comments
         // A time reference set or unset changes the selected frame's "Time since reference" line.
         ctx.marksProperty().addListener((o, a, b) -> {
             if (ctx.timeReferenceOf(shown) != shownReference || ctx.isTimeReference(shown) != shownIsReference
@@ -109,7 +110,7 @@ final class FrameDetail extends SplitPane {
         }
         FrameDecoder dec = new FrameDecoder(c.index(), ctx.analysis());
         Dissection d = dec.decode(frame);
-        TreeItem<TreeEntry> root = FieldTreeModel.build(d, dec.fields());
+        TreeItem<TreeEntry> root = FieldTreeModel.build(d, dec.fields(), ctx.comments(frame));
         root.setExpanded(true);
         root.getChildren().getFirst().getChildren().addAll(timeLines(c.index(), frame));
         if (tree.getRoot() != null) rememberExpanded(tree.getRoot(), "");

@@ -50,7 +50,7 @@ final class FrameFilter {
         IntStream.range(0, chunks).parallel().forEach(c -> {
             if (cancel.getAsBoolean()) return;
             FrameDecoder dec = new FrameDecoder(index, attach);
-            GuiFields.Accessor acc = new GuiFields.Accessor(session, marks);
+            GuiFields.Accessor acc = new GuiFields.Accessor(session, marks).withIndex(index);
             int from = c * CHUNK + 1, to = Math.min(n, from + CHUNK - 1);
             int[] hits = new int[to - from + 1];
             int k = 0;

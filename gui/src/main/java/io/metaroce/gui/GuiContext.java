@@ -88,6 +88,18 @@ public final class GuiContext {
     /** The marks and references as the filters' frame.marked and frame.ref_time read them (a copy per change). */
     private volatile GuiFields.Marks marksForFilters = GuiFields.Marks.NONE;
     /**
+     * Edit > Packet Comments: the open capture's comments as edited (only the edited frames are held); cleared when
+     * it closes or is saved. {@link #commentsProperty()} counts the edits, so that the views follow them.
+     */
+    private final PacketComments comments = new PacketComments();
+    private final ReadOnlyIntegerWrapper commentEdits = new ReadOnlyIntegerWrapper(this, "commentEdits", 0);
+    /** The open capture is a live capture's temporary file (or the capture running), not saved anywhere yet. */
+    private boolean liveUnsaved;
+    /** True when closing the open capture would lose something: edited comments, an unsaved live capture. */
+    private final ReadOnlyBooleanWrapper unsaved = new ReadOnlyBooleanWrapper(this, "unsaved", false);
+    /** Asked before View > Reload drops unsaved changes (the main window's Save prompt); false: do not reload. */
+    private java.util.function.BooleanSupplier beforeDiscard = () -> true;
+    /**
      * The analysis settings of the open capture (and of the next one opened): {@link AnalysisSettings#DEFAULT} but
      * for the UDP ports decoded as RoCE, which {@code metaroce gui -d} and Analyze > Decode As set
      * ({@link #decodeAs}). Every dissection and analysis of the GUI reads them: the packet list, the tree, the
@@ -139,8 +151,13 @@ public final class GuiContext {
 
     public GuiContext(Stage stage) {
         this.stage = stage;
-        marks.addListener((o, a, b) -> marksForFilters = new GuiFields.Marks((java.util.BitSet) marked.clone(),
-                (java.util.BitSet) timeRefs.clone()));
+        marks.addListener((o, a, b) -> publishForFilters());
+        commentEdits.addListener((o, a, b) -> publishForFilters());
+    }
+
+    private void publishForFilters() {
+        marksForFilters = new GuiFields.Marks((java.util.BitSet) marked.clone(), (java.util.BitSet) timeRefs.clone(),
+                comments.state());
     }
 
     /** The main window's stage: the owner of every dialog and window. */
@@ -220,9 +237,25 @@ public final class GuiContext {
      * ({@link #redissectionsProperty()}).
      */
     private void reopen(OpenCapture c) {
+        reopen(c.file(), true);
+    }
+
+    /**
+     * As {@link #reopen(OpenCapture)}, from file (the open capture's, or the file it was just saved to);
+     * keepComments: the edited comments stay (Decode As: the same file, nothing saved or lost), else they are the
+     * file's again.
+     */
+    private void reopen(Path file, boolean keepComments) {
         int frame = selectedFrame.get();
         java.util.BitSet keepMarked = (java.util.BitSet) marked.clone(), keepRefs = (java.util.BitSet) timeRefs.clone();
-        open(c.file(), requestedFilter);
+        PacketComments.State keptComments = comments.state();
+        boolean keptLive = liveUnsaved;
+        open(file, requestedFilter);
+        if (keepComments) {
+            comments.restore(keptComments);
+            liveUnsaved = keptLive;
+            commentsChanged();
+        }
         marked.or(keepMarked);
         timeRefs.or(keepRefs);
         marks.set(marks.get() + 1);
@@ -248,8 +281,94 @@ public final class GuiContext {
      */
     public void reload() {
         OpenCapture c = capture.get();
-        if (c == null || live != null) return;
-        reopen(c);
+        if (c == null || live != null || !beforeDiscard.getAsBoolean()) return;
+        c = capture.get();      // the file Save wrote, when the prompt saved the changes
+        if (c != null) reopen(c.file(), false);
+    }
+
+    /** What Reload asks before it drops unsaved changes (the main window: its Save prompt); false: do not reload. */
+    void setBeforeDiscard(java.util.function.BooleanSupplier ask) { beforeDiscard = ask; }
+
+    // ------------------------------------------------------------------ packet comments, saving
+
+    /** Changes whenever a packet comment is added, edited or deleted, and when the capture was saved. */
+    public ReadOnlyIntegerProperty commentsProperty() { return commentEdits.getReadOnlyProperty(); }
+
+    /** The comments of a frame as they are now (the file's unless edited), in order; empty for none. */
+    public List<String> comments(int frame) {
+        OpenCapture c = capture.get();
+        return c == null ? List.of() : comments.of(c.index(), frame);
+    }
+
+    /** The frames that have a comment now, ascending (Expert Info's and Capture File Properties' lists). */
+    public int[] commentedFrames() {
+        OpenCapture c = capture.get();
+        return c == null ? new int[0] : comments.state().frames(c.index());
+    }
+
+    /** The comments as edited, for writing the capture (read on the JavaFX thread, immutable). */
+    PacketComments.State commentsState() { return comments.state(); }
+
+    void addComment(int frame, String text) {
+        OpenCapture c = capture.get();
+        if (c == null || frame < 1 || frame > c.frames()) return;
+        comments.add(c.index(), frame, text);
+        commentsChanged();
+    }
+
+    void editComment(int frame, int i, String text) {
+        OpenCapture c = capture.get();
+        if (c == null) return;
+        comments.edit(c.index(), frame, i, text);
+        commentsChanged();
+    }
+
+    void deleteComment(int frame, int i) {
+        OpenCapture c = capture.get();
+        if (c == null) return;
+        comments.delete(c.index(), frame, i);
+        commentsChanged();
+    }
+
+    /** Delete All Packet Comments: of every frame (displayedOnly: of the frames the packet list shows). */
+    void deleteAllComments(boolean displayedOnly) {
+        OpenCapture c = capture.get();
+        if (c == null) return;
+        if (displayedOnly && !view.get().isAll()) comments.deleteAll(c.index(), view.get().toArray());
+        else comments.deleteAll();
+        commentsChanged();
+    }
+
+    private void commentsChanged() {
+        commentEdits.set(commentEdits.get() + 1);
+        unsaved.set(liveUnsaved || comments.state().isEdited());
+    }
+
+    /** True when closing the open capture would lose edited comments or an unsaved live capture. */
+    public ReadOnlyBooleanProperty unsavedProperty() { return unsaved.getReadOnlyProperty(); }
+
+    public boolean hasUnsavedChanges() { return unsaved.get(); }
+
+    /** True when the open capture is a live capture not saved yet (its temporary file). */
+    boolean isLiveUnsaved() { return liveUnsaved; }
+
+    /** True while the frame index is built or a live capture's analysis runs: the index is not complete yet. */
+    boolean isLoading() { return loading != null || live != null; }
+
+    /** The user chose Continue without Saving: the changes are dropped (the file's comments are shown again). */
+    void discardChanges() {
+        comments.clear();
+        liveUnsaved = false;
+        commentsChanged();
+    }
+
+    /**
+     * The open capture was saved to file (with its comments): that file opens in its place, keeping the display
+     * filter, the selection, the marks and time references (the same frames, numbered alike); nothing is unsaved.
+     */
+    void openSaved(Path file) {
+        liveUnsaved = false;
+        reopen(file, false);
     }
 
     /** Where messages for the user go (a dialog by default; tests collect them). */
@@ -537,6 +656,8 @@ public final class GuiContext {
         requestedFilter = filter;
         analysisDone = new CompletableFuture<>();
         live = monitor;
+        liveUnsaved = true;     // the capture goes to a temporary file: closing it loses the capture
+        commentsChanged();
     }
 
     /**
@@ -582,7 +703,11 @@ public final class GuiContext {
             if (f != null) Platform.runLater(f::close);
             firstFrames = shown;          // replaced by the whole index as a big file's first frames are
         }
-        if (shown == null) closeCapture();
+        if (shown == null) {
+            closeCapture();
+            liveUnsaved = true;     // still the capture's temporary file
+            commentsChanged();
+        }
         load(file);
     }
 
@@ -747,6 +872,9 @@ public final class GuiContext {
         marked.clear();
         timeRefs.clear();
         marks.set(marks.get() + 1);
+        comments.clear();
+        liveUnsaved = false;
+        commentsChanged();
         capture.set(null);
         analysis.set(null);
         view.set(FrameView.EMPTY);

@@ -51,11 +51,17 @@ public final class GuiFields implements FieldResolver {
     /**
      * Edit > Mark Packet and Set Time Reference, for Wireshark's {@code frame.marked} (in every frame, true when
      * marked: {@code frame.marked == 1}) and {@code frame.ref_time} (only in a time reference frame). Immutable: a
-     * copy made on the JavaFX thread when they change, read by the filter threads.
+     * copy made on the JavaFX thread when they change, read by the filter threads. comments: the packet comments as
+     * edited in Edit > Packet Comments, which {@code frame.comment} reads instead of the file's.
      */
-    public record Marks(BitSet marked, BitSet timeRefs) {
+    public record Marks(BitSet marked, BitSet timeRefs, PacketComments.State comments) {
         public static final Marks NONE = new Marks(new BitSet(), new BitSet());
+
+        public Marks(BitSet marked, BitSet timeRefs) { this(marked, timeRefs, PacketComments.State.NONE); }
     }
+
+    /** The catalogue's frame.comment: the GUI reads it from the edited comments ({@link PacketComments}). */
+    private static final int FRAME_COMMENT = FieldCatalog.get().resolve("frame.comment").id();
 
     @Override
     public FilterField resolve(String name) {
@@ -70,6 +76,8 @@ public final class GuiFields implements FieldResolver {
         private FrameFields fields;
         private Dissection d;
         private List<AnalysisEvent> events;
+        /** The frames' index, for the file's comments beyond a frame's first (null: the first only). */
+        private io.metaroce.dissector.FrameIndex index;
 
         /** @param session the finished analysis (for {@code event}), or null */
         public Accessor(AnalysisSession session) { this(session, Marks.NONE); }
@@ -78,6 +86,12 @@ public final class GuiFields implements FieldResolver {
         public Accessor(AnalysisSession session, Marks marks) {
             this.session = session;
             this.marks = marks;
+        }
+
+        /** Reads frame.comment's file comments from index: all of a frame's, not only its first; returns itself. */
+        public Accessor withIndex(io.metaroce.dissector.FrameIndex index) {
+            this.index = index;
+            return this;
         }
 
         /** Points the accessor at a decoded frame's fields; returns itself. */
@@ -99,6 +113,7 @@ public final class GuiFields implements FieldResolver {
             if (id == EVENT) return events().size();
             if (id == FRAME_MARKED) return 1;
             if (id == FRAME_REF_TIME) return marks.timeRefs().get((int) d.number()) ? 1 : 0;
+            if (id == FRAME_COMMENT) return comments().size();
             if (id == EXPERT_ID || id == EXPERT_SEVERITY) return d.expert().size();
             if (id == EXPERT_RULE) {
                 int n = 0;
@@ -128,7 +143,17 @@ public final class GuiFields implements FieldResolver {
                 int n = 0;
                 for (ExpertItem e : d.expert()) if (e.rule() != null && n++ == i) return e.rule();
             }
+            if (id == FRAME_COMMENT) return comments().get(i);
             return fields.asString(f, i);
+        }
+
+        /** The frame's comments: as edited, else the file's (the decoded frame's). */
+        private List<String> comments() {
+            PacketComments.State c = marks.comments();
+            List<String> edited = c.edited().isEmpty() ? null : c.edited().get((int) d.number());
+            if (edited != null) return edited;
+            if (c.fileDropped() || d.comment() == null) return List.of();
+            return index != null ? index.comments((int) d.number()) : List.of(d.comment());
         }
     }
 }

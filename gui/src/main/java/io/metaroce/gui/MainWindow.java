@@ -53,6 +53,9 @@ public final class MainWindow {
     private final Path flowIndexStore;
     /** View: the bars and panes shown, the zoom, the field tree's subtrees, Reload. */
     private final ViewMenu viewMenu;
+    /** File > Save, Save As and the unsaved-changes prompt; Edit > Packet Comments. */
+    private final CaptureSaving saving;
+    private final PacketCommentsMenu commentsMenu;
 
     public MainWindow(GuiContext ctx) { this(ctx, ColoringRules.defaultFile(), RecentFiles.defaultStore()); }
 
@@ -98,6 +101,8 @@ public final class MainWindow {
         panes.setDividerPositions(0.5);
         viewMenu = new ViewMenu(ctx, packets, detail, panes, recentStore.resolveSibling("zoom"));
         bindShown(filterBar, viewMenu.filterToolbar);
+        saving = new CaptureSaving(ctx);
+        commentsMenu = new PacketCommentsMenu(ctx);
         VBox top = new VBox(menuBar(), captureBar, filterBar, findBar, banner);
         MenuBar bar = (MenuBar) top.getChildren().getFirst();
         bar.getMenus().add(bar.getMenus().indexOf(statistics), analyzeMenu());     // Wireshark's place: after Go
@@ -124,13 +129,25 @@ public final class MainWindow {
         MenuItem newWindow = new MenuItem("Show Packet in New Window");
         newWindow.setId("list-packet-window");
         newWindow.setOnAction(e -> ViewMenu.packetWindow(ctx, ctx.selectedFrame()));
-        packets.table().getContextMenu().getItems().add(newWindow);
+        packets.table().getContextMenu().getItems().addAll(newWindow, commentsMenu.menu("list-"));
         stage.setTitle("MetaRoCE Analyzer");
-        ctx.captureProperty().addListener((o, a, c) -> stage.setTitle(c == null ? "MetaRoCE Analyzer"
-                : c.file().getFileName() + " - MetaRoCE Analyzer"));
+        ctx.captureProperty().addListener((o, a, c) -> stage.setTitle(title()));
+        ctx.unsavedProperty().addListener((o, a, b) -> stage.setTitle(title()));    // Wireshark's "*" while unsaved
+        stage.setOnCloseRequest(e -> {
+            if (!saving.confirm("quitting")) e.consume();
+        });
     }
 
     public void show() { stage.show(); }
+
+    private String title() {
+        OpenCapture c = ctx.capture();
+        return c == null ? "MetaRoCE Analyzer" : (ctx.hasUnsavedChanges() ? "*" : "") + c.file().getFileName() + " - MetaRoCE Analyzer";
+    }
+
+    CaptureSaving saving() { return saving; }
+
+    PacketCommentsMenu commentsMenu() { return commentsMenu; }
 
     PacketTable packets() { return packets; }
 
@@ -165,6 +182,7 @@ public final class MainWindow {
 
     /** Opens file, then shows only its packets that match filter (a display filter that compiles; empty: all). */
     void open(Path file, String filter) {
+        if (!saving.confirm("opening another file")) return;
         recent.add(file);
         refreshRecent();
         ctx.open(file, filter);
@@ -179,10 +197,15 @@ public final class MainWindow {
         MenuItem export = item("Export Specified Packets...", "Shortcut+Shift+E", e -> ExportDialog.show(ctx));
         export.setId("menu-export");
         export.disableProperty().bind(ctx.captureProperty().isNull());
-        MenuItem close = item("Close", "Shortcut+W", e -> ctx.close());
-        MenuItem quit = item("Quit", "Shortcut+Q", e -> stage.close());
+        MenuItem close = item("Close", "Shortcut+W", e -> {
+            if (saving.confirm("closing it")) ctx.close();
+        });
+        MenuItem quit = item("Quit", "Shortcut+Q", e -> {
+            if (saving.confirm("quitting")) stage.close();
+        });
         Menu file = new Menu("File", null, open, recentMenu, new SeparatorMenuItem(), export, new SeparatorMenuItem(), close, quit);
         file.getItems().addAll(file.getItems().indexOf(export) + 1, DissectionExportDialog.fileMenuItems(ctx, packets, detail));
+        file.getItems().addAll(file.getItems().indexOf(recentMenu) + 1, saving.fileMenuItems());     // Save, Save As...
 
         Menu go = new Menu("Go", null,
                 item("Go to Packet...", "Shortcut+G", e -> askGoTo()),
@@ -222,6 +245,7 @@ public final class MainWindow {
         }
         Menu editMenu = edit.menu();
         editMenu.getItems().addAll(1, findBar.menuItems());     // Find Packet (Ctrl+F, was Go > Find by Filter), Next, Previous
+        editMenu.getItems().addAll(new SeparatorMenuItem(), commentsMenu.menu(""));
         return new MenuBar(file, editMenu, view, go, statistics, graphs);
     }
 

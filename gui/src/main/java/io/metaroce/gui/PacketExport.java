@@ -118,6 +118,73 @@ final class PacketExport {
         return null;
     }
 
+    /**
+     * Writes every frame of the index to a new pcapng file with the comments as edited (several per frame: an
+     * opt_comment each), the bytes, times and lengths as read, and the file's interfaces (one per interface id and
+     * link type met, with its name, description and snap length; the section's comment); returns the frames written.
+     */
+    static int writeAll(FrameIndex ix, PacketComments.State comments, io.metaroce.capture.CaptureStats stats, Path out)
+            throws IOException {
+        Map<Long, Integer> interfaces = new HashMap<>();
+        Map<Long, Integer> longest = new HashMap<>();
+        for (int f = 1; f <= ix.size(); f++) longest.merge(interfaceKey(ix, f), ix.capturedLength(f), Math::max);
+        String section = stats == null || stats.fileComments().isEmpty() ? null : stats.fileComments().getFirst();
+        try (PcapngWriter w = new PcapngWriter(java.nio.channels.FileChannel.open(out, java.nio.file.StandardOpenOption.CREATE,
+                java.nio.file.StandardOpenOption.TRUNCATE_EXISTING, java.nio.file.StandardOpenOption.WRITE),
+                java.nio.ByteOrder.LITTLE_ENDIAN, PcapngWriter.DEFAULT_APPLICATION, section)) {
+            for (int f = 1; f <= ix.size(); f++) {
+                long key = interfaceKey(ix, f);
+                Integer id = interfaces.get(key);
+                if (id == null) {
+                    io.metaroce.capture.CaptureInterface read = null;
+                    if (stats != null)
+                        for (var i : stats.interfaces())
+                            if (i.interfaceId() == ix.interfaceId(f) && i.linkType() == ix.linkType(f)) {
+                                read = i;
+                                break;
+                            }
+                    // The file's snap length, unless a frame is longer (a damaged file): the writer would cut it.
+                    int snap = read == null || read.snapLength() < longest.get(key) || read.snapLength() > Integer.MAX_VALUE ? 0 : (int) read.snapLength();
+                    id = w.addInterface(ix.linkType(f), snap, read == null ? null : read.name(),
+                            read == null ? null : read.description(), null, ix.fcsLength(f));
+                    interfaces.put(key, id);
+                }
+                w.writeWithComments(id, ix.timeNanos(f), ix.data(f), 0, ix.capturedLength(f), ix.originalLength(f), comments.of(ix, f));
+            }
+        }
+        return ix.size();
+    }
+
+    /**
+     * Writes every frame of the index to a new pcap file (nanosecond timestamps; no comments: pcap cannot hold them);
+     * IllegalArgumentException when the frames have more than one link type (pcap holds one).
+     */
+    static int writeAllPcap(FrameIndex ix, Path out) throws IOException {
+        if (ix.size() == 0) throw new IllegalArgumentException("there are no packets to save");
+        int linkType = ix.linkType(1), fcs = ix.fcsLength(1), longest = 0;
+        for (int f = 1; f <= ix.size(); f++) {
+            if (ix.linkType(f) != linkType || ix.fcsLength(f) != fcs)
+                throw new IllegalArgumentException("the packets have several link types: pcap holds one (save as pcapng)");
+            longest = Math.max(longest, ix.capturedLength(f));
+        }
+        int field;
+        try {
+            field = fcs > 0 ? io.metaroce.capture.LinkTypes.pcapLinkTypeWithFcs(linkType, fcs) : linkType;
+        } catch (IllegalArgumentException e) {
+            field = linkType;
+        }
+        try (var w = io.metaroce.capture.PcapWriter.create(out, io.metaroce.capture.CaptureFormat.PCAP_NS, field,
+                Math.max(262_144, longest))) {
+            for (int f = 1; f <= ix.size(); f++)
+                w.write(ix.timeNanos(f), ix.data(f), 0, ix.capturedLength(f), ix.originalLength(f));
+        }
+        return ix.size();
+    }
+
+    private static long interfaceKey(FrameIndex ix, int f) {
+        return ((long) ix.interfaceId(f) << 40) | ((long) ix.linkType(f) << 8) | (ix.fcsLength(f) & 0xFF);
+    }
+
     /** Writes the frames to a new pcapng file; returns the number written. */
     static int write(FrameIndex ix, int[] frames, Path out) throws IOException {
         try (PcapngWriter w = PcapngWriter.create(out)) {

@@ -263,6 +263,190 @@ class FileHandlingTest extends GuiTestBase {
         assertTrue(expert > 1 && !ctx.analysis().events().at(expert).isEmpty(), "next expert item: " + expert);
     }
 
+    /** A copy of a sample with the file's own comments: one on frame 3, two on frame 5 (no bundled sample has any). */
+    private Path commentedCopy(String sample, Path out) throws Exception {
+        try (PacketSource src = CaptureFiles.open(Samples.capture(sample));
+             io.metaroce.capture.PcapngWriter w = io.metaroce.capture.PcapngWriter.create(out)) {
+            int iface = -1;
+            for (int n = 1; src.next(); n++) {
+                if (iface < 0) iface = w.addInterface(src.linkType(), 0, "eth7", src.fcsLength());
+                w.writeWithComments(iface, src.timestampNanos(), src.data(), 0, src.capturedLength(), src.originalLength(),
+                        n == 3 ? List.of("file comment three") : n == 5 ? List.of("file comment five", "second of five") : List.of());
+            }
+        }
+        return out;
+    }
+
+    private int[] shown(FxRobot robot, String filter) {
+        robot.interact(() -> assertNull(ctx.applyFilter(filter)));
+        Fx.until("filter " + filter, () -> !ctx.busyProperty().get() && ctx.appliedFilterProperty().get().equals(filter));
+        return ctx.view().toArray();
+    }
+
+    /**
+     * Edit > Packet Comments: Add New Comment... on frame 10, edit it, add a second, delete the file's comment of
+     * frame 5; the details tree, frame.comment, Expert Info's Comment group and Capture File Properties follow each
+     * edit; Save As pcapng writes every frame (bytes, times unchanged) with the comments as edited, the file's other
+     * comment and its interface kept, and the window shows the saved file.
+     */
+    @Test
+    void packetCommentsAreEditedFilteredListedAndSavedAsPcapng(FxRobot robot) throws Exception {
+        Path in = commentedCopy("rocev2-gbn-loss", config.resolve("annotated.pcapng"));
+        Fx.openAndAnalyze(robot, window, ctx, in);
+        assertEquals(List.of("file comment three"), ctx.comments(3));
+        assertEquals(List.of("file comment five", "second of five"), ctx.comments(5), "both opt_comments of the file's packet");
+        assertArrayEquals(new int[] {3, 5}, shown(robot, "frame.comment"));
+        assertArrayEquals(new int[] {5}, shown(robot, "frame.comment == \"second of five\""));
+        robot.interact(() -> assertNull(ctx.applyFilter("")));
+        Fx.until("all frames", () -> ctx.view().isAll());
+        String[] typed = {"first NAK after the link flap"};
+        window.commentsMenu().setEditor((title, text) -> text.isEmpty() ? typed[0] : text + ", edited");
+        robot.interact(() -> ctx.select(10));
+        javafx.scene.control.Menu edit = robot.lookup(".menu-bar").<javafx.scene.control.MenuBar>query().getMenus().get(1);
+        javafx.scene.control.Menu comments = (javafx.scene.control.Menu) edit.getItems().stream()
+                .filter(i -> "packet-comments".equals(i.getId())).findFirst().orElseThrow();
+        robot.interact(() -> comments.getItems().stream().filter(i -> "comment-add".equals(i.getId())).findFirst().orElseThrow().fire());
+        assertEquals(List.of("first NAK after the link flap"), ctx.comments(10));
+        assertTrue(ctx.hasUnsavedChanges());
+        assertEquals("*annotated.pcapng - MetaRoCE Analyzer", stage.getTitle());
+        List<String> tree = new java.util.ArrayList<>();
+        robot.interact(() -> {
+            List<javafx.scene.control.TreeItem<TreeEntry>> all = new java.util.ArrayList<>();
+            FieldTreeModel.walk(window.detail().tree().getRoot(), all);
+            for (var t : all) tree.add(t.getValue().text());
+        });
+        assertTrue(tree.contains("Packet comments") && tree.contains("first NAK after the link flap"), tree.toString());
+        assertArrayEquals(new int[] {10}, shown(robot, "frame.comment contains \"NAK\""));
+        robot.interact(() -> window.commentsMenu().edit(0));
+        typed[0] = "this READ response never arrived";
+        robot.interact(() -> window.packets().table().requestFocus());
+        robot.press(KeyCode.CONTROL, KeyCode.ALT, KeyCode.C).release(KeyCode.C, KeyCode.ALT, KeyCode.CONTROL);     // Add New Comment...
+        Fx.until("second comment", () -> ctx.comments(10).size() == 2);
+        robot.interact(() -> ctx.deleteComment(5, 0));
+        assertEquals(List.of("first NAK after the link flap, edited", "this READ response never arrived"), ctx.comments(10));
+        assertEquals(List.of("second of five"), ctx.comments(5));
+        assertArrayEquals(new int[] {3, 5, 10}, shown(robot, "frame.comment"));
+        assertArrayEquals(new int[] {10}, shown(robot, "frame.comment contains \"READ\""));
+        javafx.scene.control.TreeItem<io.metaroce.gui.stats.ExpertInfoWindow.Line> expert = io.metaroce.gui.stats.ExpertInfoWindow
+                .withComments(new javafx.scene.control.TreeItem<>(), ctx).getChildren().getFirst();
+        assertEquals(4, expert.getValue().count(), "Expert Info's Comment group");
+        assertEquals(List.of(3L, 5L, 10L, 10L), expert.getChildren().stream().map(i -> i.getValue().frame()).toList());
+        assertEquals(List.of("file comment three", "second of five", "first NAK after the link flap, edited", "this READ response never arrived"),
+                io.metaroce.gui.stats.CaptureProperties.commentRows(ctx).stream().map(r -> r.value()).toList());
+
+        Path out = config.resolve("saved.pcapng");
+        boolean[] saved = {false};
+        robot.interact(() -> saved[0] = window.saving().saveTo(out, CaptureSaving.Format.PCAPNG));
+        assertTrue(saved[0], errors.toString());
+        Fx.until("saved file opened", () -> ctx.capture() != null && ctx.capture().file().equals(out.toAbsolutePath())
+                && !ctx.busyProperty().get());
+        assertEquals("saved.pcapng - MetaRoCE Analyzer", stage.getTitle());
+        assertTrue(!ctx.hasUnsavedChanges());
+        try (PacketSource a = CaptureFiles.open(in); PacketSource b = CaptureFiles.open(out)) {
+            int n = 0;
+            while (a.next()) {
+                assertTrue(b.next(), "frame " + (n + 1));
+                n++;
+                assertArrayEquals(a.data().toArray(ValueLayout.JAVA_BYTE), b.data().toArray(ValueLayout.JAVA_BYTE), "frame " + n);
+                assertEquals(a.timestampNanos(), b.timestampNanos());
+                assertEquals(a.originalLength(), b.originalLength());
+                assertEquals(n == 3 ? List.of("file comment three") : n == 5 ? List.of("second of five")
+                        : n == 10 ? List.of("first NAK after the link flap, edited", "this READ response never arrived") : List.of(),
+                        b.comments(), "frame " + n);
+            }
+            assertTrue(!b.next());
+            assertEquals("eth7", b.stats().interfaces().getFirst().name(), "the file's interface");
+        }
+        // The saved file's own comments, read by the dissector: frame.comment finds frame 10.
+        assertArrayEquals(new int[] {10}, shown(robot, "frame.comment contains \"NAK\""));
+        assertArrayEquals(new int[] {10}, shown(robot, "frame.comment contains \"READ\""));
+        assertEquals(List.of(), errors);
+    }
+
+    /**
+     * Close with an unsaved comment asks; Cancel keeps the capture, Save writes it over the file (a temporary file
+     * moved over it) and closes; Continue without Saving drops the comment (Reload, the window's close box); pcap
+     * cannot hold comments: Save As pcap asks, and saves pcapng instead or pcap without them.
+     */
+    @Test
+    void unsavedCommentsAskBeforeCloseReloadAndQuit(FxRobot robot) throws Exception {
+        Path file = Files.copy(Samples.capture("rocev2-read-atomic"), config.resolve("clean.pcapng"));
+        Fx.openAndAnalyze(robot, window, ctx, file);
+        List<String> asked = new java.util.ArrayList<>();
+        CaptureSaving.Answer[] answer = {CaptureSaving.Answer.CANCEL};
+        window.saving().setAsker((header, text, save, discard) -> {
+            asked.add(header);
+            return answer[0];
+        });
+        javafx.scene.control.MenuItem close = robot.lookup(".menu-bar").<javafx.scene.control.MenuBar>query().getMenus().getFirst()
+                .getItems().stream().filter(i -> "Close".equals(i.getText())).findFirst().orElseThrow();
+        robot.interact(() -> ctx.addComment(2, "kept"));
+        robot.interact(close::fire);
+        assertEquals(List.of("Do you want to save the changes you've made to the capture file clean.pcapng before closing it?"), asked);
+        assertEquals(List.of("kept"), ctx.comments(2), "Cancel keeps the capture open");
+        javafx.stage.WindowEvent closeBox = new javafx.stage.WindowEvent(stage, javafx.stage.WindowEvent.WINDOW_CLOSE_REQUEST);
+        robot.interact(() -> stage.fireEvent(closeBox));
+        assertTrue(closeBox.isConsumed() && stage.isShowing(), "Cancel keeps the window");
+        assertTrue(asked.getLast().endsWith("before quitting?"), asked.getLast());
+
+        answer[0] = CaptureSaving.Answer.SAVE;
+        robot.interact(close::fire);
+        assertNull(ctx.capture(), "saved, then closed");
+        try (PacketSource src = CaptureFiles.open(file)) {
+            src.next();
+            src.next();
+            assertEquals("kept", src.comment(), "written over the open file");
+        }
+        try (var left = Files.list(config)) {
+            assertEquals(List.of(), left.filter(p -> p.toString().endsWith(".saving")).toList(), "no temporary file left");
+        }
+
+        Fx.openAndAnalyze(robot, window, ctx, file);
+        robot.interact(() -> ctx.addComment(4, "dropped"));
+        answer[0] = CaptureSaving.Answer.DISCARD;
+        robot.interact(ctx::reload);
+        Fx.until("reloaded", () -> ctx.capture() != null && ctx.analysis() != null && !ctx.busyProperty().get());
+        assertEquals(List.of(), ctx.comments(4), "Continue without Saving drops the comment");
+        assertEquals(List.of("kept"), ctx.comments(2), "the file's comment");
+        assertTrue(asked.getLast().endsWith("before reloading it?"), asked.getLast());
+
+        robot.interact(() -> ctx.addComment(4, "pcap"));
+        answer[0] = CaptureSaving.Answer.CANCEL;
+        int before = asked.size();
+        boolean[] saved = {true};
+        robot.interact(() -> saved[0] = window.saving().saveTo(config.resolve("out.pcap"), CaptureSaving.Format.PCAP));
+        assertTrue(!saved[0] && !Files.exists(config.resolve("out.pcap")) && asked.size() == before + 1, asked.toString());
+        assertEquals("The pcap format cannot hold packet comments.", asked.getLast());
+        answer[0] = CaptureSaving.Answer.SAVE;     // Save as pcapng: out.pcapng instead
+        robot.interact(() -> saved[0] = window.saving().saveTo(config.resolve("out.pcap"), CaptureSaving.Format.PCAP));
+        assertTrue(saved[0] && CaptureSaving.isPcapng(config.resolve("out.pcapng")) && !Files.exists(config.resolve("out.pcap")));
+        Fx.until("saved file opened", () -> ctx.capture() != null && ctx.analysis() != null && !ctx.busyProperty().get());
+        assertEquals(List.of("pcap"), ctx.comments(4));
+        robot.interact(() -> ctx.deleteAllComments(false));
+        assertEquals(0, ctx.commentedFrames().length);
+        answer[0] = CaptureSaving.Answer.DISCARD;     // pcap without comments (none left to lose: not asked)
+        before = asked.size();
+        robot.interact(() -> saved[0] = window.saving().saveTo(config.resolve("out.pcap"), CaptureSaving.Format.PCAP));
+        assertTrue(saved[0] && asked.size() == before);
+        try (PacketSource src = CaptureFiles.open(config.resolve("out.pcap"))) {
+            assertEquals(io.metaroce.capture.CaptureFormat.PCAP_NS, src.format());
+            int n = 0;
+            while (src.next()) n++;
+            assertEquals(Samples.frames("rocev2-read-atomic"), n);
+        }
+        Fx.until("pcap opened", () -> ctx.capture() != null && ctx.analysis() != null && !ctx.busyProperty().get());
+        Path nowhere = config.resolve("no/such/dir/x.pcapng");
+        robot.interact(() -> saved[0] = window.saving().saveTo(nowhere, CaptureSaving.Format.PCAPNG));
+        assertTrue(!saved[0]);
+        assertEquals(List.of("Cannot save " + nowhere + ": no such directory: " + nowhere.getParent()), errors, "one line");
+        errors.clear();
+        int asks = asked.size();
+        robot.interact(close::fire);
+        assertEquals(asks, asked.size(), "nothing to save: no question");
+        assertNull(ctx.capture());
+        assertEquals(List.of(), errors);
+    }
+
     private int next(FxRobot robot, Navigation.Kind kind, boolean forward) {
         java.util.concurrent.CompletableFuture<?>[] f = new java.util.concurrent.CompletableFuture<?>[1];
         robot.interact(() -> f[0] = Navigation.next(ctx, kind, forward));

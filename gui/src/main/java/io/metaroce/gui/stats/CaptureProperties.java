@@ -62,6 +62,14 @@ public final class CaptureProperties {
         return rows;
     }
 
+    /** Wireshark's Packet Comments section: a row per comment of the capture as edited, "Frame N" its name. */
+    public static List<Row> commentRows(io.metaroce.gui.GuiContext ctx) {
+        List<Row> rows = new ArrayList<>();
+        for (int f : ctx.commentedFrames())
+            for (String c : ctx.comments(f)) rows.add(new Row("Packet Comments", "Frame " + f, c, false));
+        return rows;
+    }
+
     private static Row countRow(String name, Object v) {
         if (v == null) return new Row("Integrity", name, "not reported", false);
         long n = num(v);

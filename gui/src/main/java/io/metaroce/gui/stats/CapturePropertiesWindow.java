@@ -40,8 +40,17 @@ public final class CapturePropertiesWindow implements GuiWindow {
         status.setPadding(new Insets(4, 8, 4, 8));
         BorderPane root = new BorderPane(table);
         root.setBottom(status);
-        Windows.show(ctx, "capture-properties", "Capture File Properties", root, 900, 640);
+        javafx.stage.Stage st = Windows.show(ctx, "capture-properties", "Capture File Properties", root, 900, 640);
         var cap = ctx.capture();
+        // The Packet Comments section follows Edit > Packet Comments at once.
+        java.util.List<CaptureProperties.Row> fileRows = new java.util.ArrayList<>();
+        javafx.beans.value.ChangeListener<Number> edits = (o, a, b) -> {
+            table.getItems().setAll(fileRows);
+            table.getItems().addAll(CaptureProperties.commentRows(ctx));
+        };
+        edits.changed(null, 0, 0);
+        ctx.commentsProperty().addListener(edits);
+        st.setOnHidden(e -> ctx.commentsProperty().removeListener(edits));
         Windows.afterEachAnalysis(ctx, status, s -> {
             long size;
             try {
@@ -51,7 +60,10 @@ public final class CapturePropertiesWindow implements GuiWindow {
             }
             return CaptureProperties.rows(s.result(), size, cap.problems());
         }, rows -> {
+            fileRows.clear();
+            fileRows.addAll(rows);
             table.getItems().setAll(rows);
+            table.getItems().addAll(CaptureProperties.commentRows(ctx));
             long bad = rows.stream().filter(CaptureProperties.Row::warn).count();
             status.setText(bad == 0 ? "No integrity problem found" : bad + " integrity problem(s), in red");
         });

@@ -60,8 +60,18 @@ public final class ExpertInfoWindow implements GuiWindow {
         bar.setPadding(new Insets(4, 8, 4, 8));
         status.setPadding(Insets.EMPTY);
         root.setBottom(bar);
-        Windows.show(ctx, "expert-info", "Expert Info", root, 1300, 560);
+        javafx.stage.Stage st = Windows.show(ctx, "expert-info", "Expert Info", root, 1300, 560);
         var file = ctx.capture().file();
+        // The Comment group follows Edit > Packet Comments at once (the rest waits for the analysis and validate).
+        // Until then the tree has no root (only the comments, when there are any): the root's arrival means "done".
+        ExpertModel[] shown = {null};
+        javafx.beans.value.ChangeListener<Number> edits = (o, a, b) -> {
+            if (shown[0] != null) tree.setRoot(withComments(tree(shown[0]), ctx));
+            else if (ctx.commentedFrames().length > 0) tree.setRoot(withComments(new TreeItem<>(new Line("", "", 0, 0, null, null)), ctx));
+        };
+        edits.changed(null, 0, 0);
+        ctx.commentsProperty().addListener(edits);
+        st.setOnHidden(e -> ctx.commentsProperty().removeListener(edits));
         Windows.afterEachAnalysis(ctx, status, s -> {
             FileResult v = FileValidator.validate(file,
                     // The ports Decode As set (as the commands' -d): the rules check what the packet list decodes.
@@ -69,7 +79,8 @@ public final class ExpertInfoWindow implements GuiWindow {
             return new Object[] {ExpertModel.of(s.events(), v.error() == null ? v : null), v.error()};
         }, r -> {
             ExpertModel m = (ExpertModel) r[0];
-            tree.setRoot(tree(m));
+            shown[0] = m;
+            tree.setRoot(withComments(tree(m), ctx));
             status.setText(m.total() + " items: " + m.count(Severity.ERROR) + " errors, " + m.count(Severity.WARN)
                     + " warnings, " + m.count(Severity.NOTE) + " notes" + (r[1] == null ? "" : "; validate failed: " + r[1])
                     + "  (double-click an item to select its frame)");
@@ -102,6 +113,26 @@ public final class ExpertInfoWindow implements GuiWindow {
             }
             root.getChildren().add(si);
         }
+        return root;
+    }
+
+    /**
+     * Adds Wireshark's "Comment" severity group to root: every packet comment of the capture as edited, with its frame
+     * (none: root as it was).
+     */
+    public static TreeItem<Line> withComments(TreeItem<Line> root, GuiContext ctx) {
+        int[] frames = ctx.commentedFrames();
+        if (frames.length == 0) return root;
+        TreeItem<Line> group = new TreeItem<>(new Line("Comment", "comment", 0, 0, null, null));
+        group.setExpanded(true);
+        int n = 0;
+        for (int f : frames)
+            for (String c : ctx.comments(f)) {
+                n++;
+                group.getChildren().add(new TreeItem<>(new Line(c, "comment", -1, f, null, c)));
+            }
+        group.setValue(new Line("Comment", "comment", n, frames[0], null, null));
+        root.getChildren().add(group);
         return root;
     }
 
