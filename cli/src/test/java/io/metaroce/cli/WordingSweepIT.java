@@ -68,7 +68,7 @@ class WordingSweepIT {
                 + "'bth.opcode == 4'", "dissect", "-r", CLEAN, "--display-filter");
         add("dissect -r", "metaroce dissect: -r needs a file name (FILE)", "dissect", "-r");
         add("dissect -c", "metaroce dissect: -c needs a number (N)", "dissect", "-r", CLEAN, "-c");
-        add("dissect -T", "metaroce dissect: -T needs one of text, json, jsonl or fields", "dissect", "-r", CLEAN, "-T");
+        add("dissect -T", "metaroce dissect: -T needs one of text, json, jsonl, fields, ek, pdml, psml or tabs", "dissect", "-r", CLEAN, "-T");
         add("dissect -f", "metaroce dissect: -f needs a capture filter, e.g. -f 'udp port 4791'", "dissect", "-r", CLEAN, "-f");
         add("analyze --tap", "metaroce analyze: --tap needs one of auto, host:IP or mirror", "analyze", "-r", CLEAN, "--tap");
         add("validate --threads", "metaroce validate: --threads needs a number (N)", "validate", CLEAN, "--threads");
