@@ -191,6 +191,17 @@ final class TsharkOutputs {
         final FieldDef[][] fields;
         /** Per layer: the first and the last header of the frame in it (for PDML's pos and size), -1 when none. */
         final int[] firstLayer, lastLayer;
+        boolean sameStack(Dissection d) {
+            if (d.layerCount() != stack.length) return false;
+            for (int i = 0; i < stack.length; i++) if (d.layerHeader(i) != stack[i]) return false;
+            return true;
+        }
+
+        /** Per layer and field: its EK key as written ({@code "infiniband_infiniband_bth_psn":}) and tshark's format. */
+        final byte[][][] ekKeys;
+        final String[][] displays;
+        /** The stack this layout is for. */
+        final int[] stack;
 
         Layers(Dissection d, Set<String> only) {
             Map<String, List<FieldDef>> m = new LinkedHashMap<>();
@@ -218,12 +229,23 @@ final class TsharkOutputs {
             m.values().forEach(l -> l.removeIf(f -> f.name().equals("payload.data")));
             names = m.keySet().toArray(String[]::new);
             fields = new FieldDef[names.length][];
+            ekKeys = new byte[names.length][][];
+            displays = new String[names.length][];
+            stack = new int[d.layerCount()];
+            for (int i = 0; i < stack.length; i++) stack[i] = d.layerHeader(i);
             firstLayer = new int[names.length];
             lastLayer = new int[names.length];
             for (int i = 0; i < names.length; i++) {
                 List<FieldDef> l = m.get(names[i]);
                 if (only != null && !only.contains(names[i])) l.removeIf(f -> !selects(only, f));
                 fields[i] = l.toArray(FieldDef[]::new);
+                ekKeys[i] = new byte[fields[i].length][];
+                displays[i] = new String[fields[i].length];
+                for (int k = 0; k < fields[i].length; k++) {
+                    String ws = wsName(fields[i][k]);
+                    ekKeys[i][k] = ("\"" + names[i] + "_" + ws.replace('.', '_') + "\":").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                    displays[i][k] = FieldCatalog.tsharkDisplay(ws);
+                }
                 int[] s = span.get(names[i]);
                 firstLayer[i] = s == null ? -1 : s[0];
                 lastLayer[i] = s == null ? -1 : s[1];
@@ -247,7 +269,11 @@ final class TsharkOutputs {
 
         LayerCache(Set<String> only) { this.only = only; }
 
+        /** The layout of the previous frame: consecutive frames mostly share their stack. */
+        private Layers last;
+
         Layers of(Dissection d) {
+            if (last != null && last.sameStack(d)) return last;
             key.setLength(0);
             for (int i = 0; i < d.layerCount(); i++) key.append((char) (d.layerHeader(i) + 'A'));
             Layers l = cache.get(key.toString());
@@ -255,6 +281,7 @@ final class TsharkOutputs {
                 l = new Layers(d, only);
                 if (cache.size() < 4096) cache.put(key.toString(), l);
             }
+            last = l;
             return l;
         }
     }
@@ -361,20 +388,19 @@ final class TsharkOutputs {
                     continue;
                 }
                 boolean first = true;
-                for (FieldDef f : l.fields[i]) {
+                FieldDef[] fs = l.fields[i];
+                for (int x = 0; x < fs.length; x++) {
+                    FieldDef f = fs[x];
                     int n = ff.count(f);
                     if (n == 0) continue;
                     if (!first) out.ch(',');
                     first = false;
-                    out.ch('"').ascii(name).ch('_');
-                    String ws = wsName(f);
-                    for (int c = 0; c < ws.length(); c++) out.ch(ws.charAt(c) == '.' ? '_' : ws.charAt(c));
-                    out.ascii("\":");
+                    out.bytes(l.ekKeys[i][x]);
                     if (n > 1) out.ch('[');
                     for (int k = 0; k < n; k++) {
                         if (k > 0) out.ch(',');
                         // A flag of ours that tshark has as a number (infiniband.cm.req.srq: 0x00) is written as tshark's.
-                        String display = FieldCatalog.tsharkDisplay(ws);
+                        String display = l.displays[i][x];
                         if (f.type() == ValueType.BOOL && display == null) out.ascii(ff.longValue(f, k) != 0 ? "true" : "false");
                         else quoted(out, ff, f, k, display);
                     }
