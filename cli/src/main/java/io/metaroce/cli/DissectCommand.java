@@ -52,7 +52,7 @@ import picocli.CommandLine.Option;
                 "  metaroce dissect -r x.pcap \\",
                 "      -Y 'analysis.retransmission && analysis.retransmission_cause == \"nak\"'"})
 final class DissectCommand implements Callable<Integer> {
-    enum Format { text, json, jsonl, fields }
+    enum Format { text, json, jsonl, fields, ek, pdml, psml, tabs }
 
     @picocli.CommandLine.Mixin
     StandardOptions standard;
@@ -63,10 +63,14 @@ final class DissectCommand implements Callable<Integer> {
     @Option(names = {"-r", "--read"}, paramLabel = "FILE", description = "Capture file to read (pcap or pcapng, gzip-compressed or not; - reads standard input).")
     Path file;
 
-    @Option(names = {"-T", "--format"}, paramLabel = "FORMAT", description = "Output: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).", defaultValue = "text")
+    @Option(names = {"-T", "--format"}, paramLabel = "FORMAT", description = "Output: ${COMPLETION-CANDIDATES} (default: "
+            + "${DEFAULT-VALUE}); ek is tshark's Elasticsearch bulk layout, pdml and psml tshark's XML (the fields; the "
+            + "summary's columns), tabs the summary with tabs.", defaultValue = "text")
     Format format;
 
-    @Option(names = {"-e", "--field"}, paramLabel = "FIELD", description = "Field to print with -T fields (repeatable).")
+    @Option(names = {"-e", "--field"}, paramLabel = "FIELD", description = "Field to print with -T fields, json, jsonl or ek "
+            + "(repeatable); also the summary's columns _ws.col.No., Time, Source, Destination, Protocol, Length, Info "
+            + "(_ws.col.Info, ...) and frame.time, frame.time_utc, frame.encap_type, as tshark.")
     List<String> fields = new ArrayList<>();
 
     @Option(names = "-E", paramLabel = "KEY=VALUE", description = "-T fields options: header=y|n, separator=/t|/s|C, aggregator=/t|/s|C, quote=d|s|n (C: one character).")
@@ -78,6 +82,26 @@ final class DissectCommand implements Callable<Integer> {
 
     @Option(names = {"-Y", "--display-filter"}, paramLabel = "FILTER", description = "Wireshark display filter, e.g. 'bth.psn >= 100 && mrth'.")
     String filter;
+
+    @Option(names = "-R", paramLabel = "FILTER", description = "Read filter, with -2 only (as tshark): the frames that do not "
+            + "match it are left out after the first pass, as -Y leaves them out.")
+    String readFilter;
+
+    @Option(names = {"-j", "-J"}, paramLabel = "PROTOCOLS", description = "With -T json, jsonl, ek or pdml: only the fields "
+            + "of these protocols (space or comma separated: frame, eth, ip, udp, infiniband, or a header such as bth, reth, "
+            + "mrth); -T ek marks the other layers {\"filtered\": NAME}, as tshark.")
+    List<String> protocolFilter;
+
+    @Option(names = "-l", description = "Flush the standard output after each frame (for a pipe to grep), as tshark -l.")
+    boolean flushEach;
+
+    @Option(names = "-u", paramLabel = "s|hms", description = "Relative and delta times in seconds (s, the default) or in "
+            + "hours, minutes and seconds (hms: 1h  2m  3.000000000s), as tshark -u.")
+    String secondsFormat;
+
+    @Option(names = "-Q", description = "Only errors: no frames and no summary on the standard output (as tshark -Q); "
+            + "-w and -z still work.")
+    boolean onlyErrors;
 
     @Option(names = "-V", description = "Print the full field tree of each frame (text output).")
     boolean verbose;
@@ -208,6 +232,12 @@ final class DissectCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw usage(e.getMessage());
         }
+        // tshark: -R is the first pass's filter; alone it was the old single-pass filter, which -Y replaced.
+        if (readFilter != null && !twoPass) {
+            err.println("metaroce dissect: -R without -2 is deprecated. For single-pass filtering use -Y.");
+            return 2;
+        }
+        if (readFilter != null) filter = filter == null ? readFilter : "(" + readFilter + ") && (" + filter + ")";
         DisplayFilter displayFilter = null;
         if (filter != null) {
             try {
@@ -227,8 +257,18 @@ final class DissectCommand implements Callable<Integer> {
             }
         }
         List<FieldDef> selected = new ArrayList<>();
+        List<Object> columnList = new ArrayList<>();
         for (String name : fields) {
             FieldDef f = FieldCatalog.get().field(name);
+            TsharkOutputs.Pseudo pseudo = f == null ? TsharkOutputs.pseudo(name) : null;
+            if (pseudo != null) {
+                if (format == Format.json || format == Format.jsonl) {
+                    err.println("metaroce dissect: -e " + name + " is for -T fields and -T ek (-T " + format + " has the fields only)");
+                    return 2;
+                }
+                columnList.add(pseudo);
+                continue;
+            }
             if (f == null) {
                 String why = FieldCatalog.unmappedReason(name);
                 err.println("metaroce dissect: '" + name + "' is not a valid field (see --list-fields)"
@@ -236,13 +276,34 @@ final class DissectCommand implements Callable<Integer> {
                 return 2;
             }
             selected.add(f);
+            columnList.add(f);
         }
+        columns = columnList.toArray();
         // tshark: -e needs -T fields (or json/jsonl, which it narrows to those fields).
-        if (!fields.isEmpty() && format == Format.text) {
-            err.println("metaroce dissect: Output fields were specified with \"-e\", but \"-T fields\", \"-T json\" or \"-T jsonl\" was not specified.");
+        if (!fields.isEmpty() && (format == Format.text || format == Format.pdml || format == Format.psml || format == Format.tabs)) {
+            err.println("metaroce dissect: Output fields were specified with \"-e\", but \"-T fields\", \"-T json\", \"-T jsonl\" or \"-T ek\" was not specified.");
             return 2;
         }
-        if (format == Format.fields && selected.isEmpty() && !quiet) {
+        if (protocolFilter != null) {
+            if (format != Format.json && format != Format.jsonl && format != Format.ek && format != Format.pdml) {
+                err.println("metaroce dissect: -j and -J select the protocols of -T json, jsonl, ek or pdml, not of -T " + format);
+                return 2;
+            }
+            java.util.SortedSet<String> known = TsharkOutputs.protocolNames();
+            protocols = new java.util.LinkedHashSet<>();
+            for (String list : protocolFilter) {
+                for (String p : list.split("[\\s,]+")) {
+                    if (p.isEmpty()) continue;
+                    if (!known.contains(p)) {
+                        err.println("metaroce dissect: -j " + p + ": no such protocol here (one of " + String.join(", ", known) + ")");
+                        return 2;
+                    }
+                    protocols.add(p);
+                }
+            }
+        }
+        if (onlyErrors) quiet = true; // -Q: -q, and not even the summary
+        if (format == Format.fields && columnList.isEmpty() && !quiet) {
             err.println("metaroce dissect: -T fields needs at least one -e FIELD");
             return 2;
         }
@@ -343,6 +404,14 @@ final class DissectCommand implements Callable<Integer> {
                 err.println("metaroce dissect: invalid -t operand. io,stat only supports -t <r|a|ad|adoy|u|ud|udoy>");
                 return 2;
             }
+        }
+        if (secondsFormat != null) {
+            if (!secondsFormat.equals("s") && !secondsFormat.equals("hms")) {
+                err.println("metaroce dissect: Invalid seconds type \"" + secondsFormat + "\"; it must be one of: s (seconds), "
+                        + "hms (hours, minutes and seconds)");
+                return 2;
+            }
+            if (secondsFormat.equals("hms")) time = time == null ? new int[] {0, 9, 1} : new int[] {time[0], time[1], 1};
         }
         if (hex && format != Format.text) {
             err.println("metaroce dissect: -x prints the hex dump with the text output, not with -T " + format);
@@ -685,6 +754,19 @@ final class DissectCommand implements Callable<Integer> {
         return time != null && SummaryLines.TIME_FORMATS[time[0]].equals("dd");
     }
 
+    /** Per -e: its catalogue field or its {@link TsharkOutputs.Pseudo} (a summary column, frame.time, ...). */
+    private Object[] columns = new Object[0];
+    /** -j/-J: the protocols json, jsonl, ek and pdml show; null: all. */
+    private java.util.Set<String> protocols;
+
+    /** -T json/jsonl with -j/-J: the fields of those protocols; null (every field) without. */
+    private List<FieldDef> jsonProtocols() {
+        if (protocols == null) return null;
+        List<FieldDef> l = new ArrayList<>();
+        for (FieldDef f : FieldCatalog.get().fields()) if (TsharkOutputs.selects(protocols, f)) l.add(f);
+        return l;
+    }
+
     /** Why -w cannot run with the rest of the command line, or null. */
     private String writeConflict() {
         if (live.live()) return "-w with -i: a live capture is written by metaroce capture -w";
@@ -737,6 +819,7 @@ final class DissectCommand implements Callable<Integer> {
                 return true;
             });
         }
+        if (onlyErrors) return;
         Summary total = new Summary(file);
         for (QuietWorker w : ws) total.merge(w.summary);
         try (ByteOut out = new ByteOut(System.out)) {
@@ -783,6 +866,8 @@ final class DissectCommand implements Callable<Integer> {
         boolean array = format == Format.json;
         ByteOut stdout = new ByteOut(System.out);
         if (array) stdout.ch('[');
+        if (format == Format.psml) TsharkOutputs.psmlHeader(stdout);
+        if (format == Format.pdml) TsharkOutputs.pdmlHeader(stdout, file == null ? null : file.toString());
         if (format == Format.fields && fo.header()) FieldsText.header(stdout, fields, fo);
         long[] remaining = {count};
         boolean[] first = {true};
@@ -790,12 +875,16 @@ final class DissectCommand implements Callable<Integer> {
         Queue<byte[]> spare = new ConcurrentLinkedQueue<>();
         FramePipeline.run(src, workers, () -> new OutputWorker(config, displayFilter, verdicts, spare, copy != null, out -> withStats(switch (format) {
             case text -> textSink(out, copy != null);
-            case json, jsonl -> new FrameJson(out, array, selected.isEmpty() ? null : selected)::frame;
-            case fields -> new FieldsText(out, selected, fields, fo);
+            case json, jsonl -> new FrameJson(out, array, selected.isEmpty() ? jsonProtocols() : selected)::frame;
+            case fields -> new FieldsText(out, columns, fields, fo, time);
+            case ek -> new TsharkOutputs.Ek(out, protocols, columns.length == 0 ? null : columns, fields, time);
+            case pdml -> new TsharkOutputs.Pdml(out, protocols);
+            case psml -> new TsharkOutputs.Psml(out, time);
+            case tabs -> new SummaryLines(out, time, true);
         })), chunk -> {
             int[] ends = chunk.ends();
             if (copy != null && !writeCopies(copy, chunk.copies(), remaining[0])) return false;
-            if (!array && remaining[0] >= ends.length) {
+            if (!array && remaining[0] >= ends.length && !flushEach) {
                 // Every frame of the batch is shown and nothing goes between them: one write for all (from 64 KiB
                 // on, ByteOut hands it to stdout without copying it into its own buffer).
                 if (ends.length > 0) stdout.bytes(chunk.bytes(), 0, ends[ends.length - 1]);
@@ -808,6 +897,7 @@ final class DissectCommand implements Callable<Integer> {
                     stdout.bytes(chunk.bytes(), start, ends[k] - start);
                     start = ends[k];
                     remaining[0]--;
+                    if (flushEach) stdout.flush(); // -l: each frame as soon as it is written
                 }
             }
             spare.offer(chunk.bytes()); // written out or copied: free for the next batch
@@ -815,6 +905,8 @@ final class DissectCommand implements Callable<Integer> {
             return remaining[0] > 0 && !stdout.closed();
         });
         if (array) stdout.ascii(first[0] ? "]\n" : "\n]\n");
+        if (format == Format.psml) TsharkOutputs.psmlTrailer(stdout);
+        if (format == Format.pdml) TsharkOutputs.pdmlTrailer(stdout);
         stdout.flush();
         if (copy != null && copyFailed == null) {
             try {
@@ -1109,6 +1201,8 @@ final class DissectCommand implements Callable<Integer> {
                 if (!aliases.isEmpty()) out.ascii("\t(alias: ").str(String.join(", ", aliases)).ch(')');
                 out.ch('\n');
             }
+            // -e's names beyond the catalogue (not for -Y): the summary's columns and frame.time, as tshark's.
+            for (String[] p : TsharkOutputs.PSEUDO_FIELDS) out.str(p[0]).ch('\t').ascii(p[1]).ch('\t').str(p[2]).ch('\n');
         }
     }
 
@@ -1166,17 +1260,28 @@ final class DissectCommand implements Callable<Integer> {
     /** -T fields. */
     static final class FieldsText implements FrameSink {
         private final ByteOut out;
-        private final List<FieldDef> fields;
+        /** Per column: a catalogue field or a {@link TsharkOutputs.Pseudo} (_ws.col.Info, frame.time, ...). */
+        private final Object[] fields;
         /** Per column: tshark's print format when the field was named by a Wireshark name, else null. */
         private final String[] tshark;
         private final FieldsOptions o;
+        private final TsharkOutputs.Columns columns;
 
         FieldsText(ByteOut out, List<FieldDef> fields, List<String> names, FieldsOptions o) {
+            this(out, fields.toArray(), names, o, null);
+        }
+
+        /** @param time -t/-u's format for _ws.col.Time (null: the default) */
+        FieldsText(ByteOut out, Object[] fields, List<String> names, FieldsOptions o, int[] time) {
             this.out = out;
             this.fields = fields;
             this.tshark = names.stream().map(FieldCatalog::tsharkDisplay).toArray(String[]::new);
             this.o = o;
+            this.columns = new TsharkOutputs.Columns(out, time);
         }
+
+        @Override
+        public void batch(FrameBatch batch) { columns.batch(batch); }
 
         /** The header row names the columns as they were asked for, as tshark does. */
         static void header(ByteOut out, List<String> names, FieldsOptions o) {
@@ -1189,9 +1294,14 @@ final class DissectCommand implements Callable<Integer> {
 
         @Override
         public void frame(Dissection d, FrameFields ff) {
-            for (int i = 0; i < fields.size(); i++) {
+            for (int i = 0; i < fields.length; i++) {
                 if (i > 0) out.str(o.separator());
-                FieldDef f = fields.get(i);
+                if (!(fields[i] instanceof FieldDef f)) {
+                    if (o.quote() != 0) out.ch(o.quote());
+                    columns.write(out, (TsharkOutputs.Pseudo) fields[i], d);
+                    if (o.quote() != 0) out.ch(o.quote());
+                    continue;
+                }
                 int n = ff.count(f);
                 if (n > 0 && o.quote() != 0) out.ch(o.quote());
                 FieldFormat.occurrences(out, ff, f, tshark[i], o.aggregator());

@@ -23,14 +23,26 @@ final class SummaryLines implements DissectCommand.FrameSink {
     /** -t dd: the time of the frame shown before (the run then has one worker, so this is the previous displayed). */
     private long lastShown = Long.MIN_VALUE;
     private final java.time.ZoneId zone = java.time.ZoneId.systemDefault();
+    /** -u hms: relative and delta times as hours, minutes and seconds ("1h  2m  3.000000000s"), as tshark's. */
+    private final boolean hms;
+    /** -T tabs: the columns separated by tabs (the arrow a column of its own), as tshark -T tabs. */
+    private final char separator;
 
     SummaryLines(ByteOut out) { this(out, null); }
 
     /** @param time -t's mode (index into {@link #TIME_FORMATS}) and decimals, or null for r with 9 (the default) */
-    SummaryLines(ByteOut out, int[] time) {
+    SummaryLines(ByteOut out, int[] time) { this(out, time, false); }
+
+    /**
+     * @param time -t's mode and decimals and (third, optional) 1 for -u hms, or null for r with 9 in seconds
+     * @param tabs -T tabs
+     */
+    SummaryLines(ByteOut out, int[] time, boolean tabs) {
         this.out = out;
         this.mode = time == null ? R : time[0];
         this.digits = time == null ? 9 : time[1];
+        this.hms = time != null && time.length > 2 && time[2] == 1;
+        this.separator = tabs ? '\t' : ' ';
     }
 
     @Override
@@ -38,11 +50,19 @@ final class SummaryLines implements DissectCommand.FrameSink {
 
     @Override
     public void frame(Dissection d, FrameFields ff) {
-        if (firstTime == Long.MIN_VALUE) firstTime = d.timeNanos();
         String no = Long.toString(d.number());
         for (int i = no.length(); i < 6; i++) out.ch(' ');
-        out.ascii(no).ch(' ');
-        if (mode == R && digits == 9) {
+        out.ascii(no).ch(separator);
+        timeColumn(d);
+        out.ch(separator).str(FrameSummary.source(d, LINE)).str(separator == ' ' ? " \u2192 " : "\t\u2192\t").str(FrameSummary.destination(d, LINE))
+                .ch(separator).ascii(FrameSummary.protocol(d, LINE)).ch(separator).num(d.originalLength()).ch(separator)
+                .str(FrameSummary.info(d, LINE)).ch('\n');
+    }
+
+    /** The Time column of d as the summary line writes it (-t, -u): also tshark's _ws.col.Time and -T psml's. */
+    void timeColumn(Dissection d) {
+        if (firstTime == Long.MIN_VALUE) firstTime = d.timeNanos();
+        if (mode == R && digits == 9 && !hms) {
             long rel = d.timeNanos() - firstTime;
             out.num(rel / 1_000_000_000L).ch('.');
             String frac = Long.toString(Math.abs(rel % 1_000_000_000L));
@@ -51,17 +71,15 @@ final class SummaryLines implements DissectCommand.FrameSink {
         } else {
             time(d);
         }
-        out.ch(' ').str(FrameSummary.source(d, LINE)).str(" \u2192 ").str(FrameSummary.destination(d, LINE)).ch(' ')
-                .ascii(FrameSummary.protocol(d, LINE)).ch(' ').num(d.originalLength()).ch(' ').str(FrameSummary.info(d, LINE)).ch('\n');
     }
 
     /** The time column in one of tshark's -t formats other than the default, with {@code digits} decimals (cut). */
     private void time(Dissection d) {
         long t = d.timeNanos();
         switch (mode) {
-            case R -> seconds(t - firstTime);
-            case D -> seconds(t - d.previousTimeNanos());
-            case DD -> seconds(lastShown == Long.MIN_VALUE ? 0 : t - lastShown);
+            case R -> relative(t - firstTime);
+            case D -> relative(t - d.previousTimeNanos());
+            case DD -> relative(lastShown == Long.MIN_VALUE ? 0 : t - lastShown);
             case E -> seconds(t);
             default -> {
                 java.time.LocalDateTime at = java.time.LocalDateTime.ofEpochSecond(Math.floorDiv(t, 1_000_000_000L), 0,
@@ -74,6 +92,26 @@ final class SummaryLines implements DissectCommand.FrameSink {
             }
         }
         lastShown = t;
+    }
+
+    /** A relative or delta time: seconds, or with -u hms tshark's "1h  2m  3.000000000s" (minutes and hours only when not 0). */
+    private void relative(long ns) {
+        if (!hms) {
+            seconds(ns);
+            return;
+        }
+        if (ns < 0) out.ascii("- ");
+        long abs = Math.abs(ns), secs = abs / 1_000_000_000L;
+        if (secs >= 3600) out.num(secs / 3600).ascii("h ").ascii(pad2(secs / 60 % 60)).ascii("m ").ascii(pad2(secs % 60));
+        else if (secs >= 60) out.num(secs / 60).ascii("m ").ascii(pad2(secs % 60));
+        else out.num(secs);
+        fraction(abs % 1_000_000_000L);
+        out.ch('s');
+    }
+
+    /** tshark's %2d. */
+    private static String pad2(long v) {
+        return v < 10 ? " " + v : Long.toString(v);
     }
 
     private void seconds(long ns) {

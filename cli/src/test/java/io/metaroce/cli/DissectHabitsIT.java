@@ -216,6 +216,14 @@ class DissectHabitsIT {
         add("-w - -V", Call.of("dissect", "-r", SPRAY, "-w", "-", "-V"), says("-w - writes the capture to standard output"));
         add("-x -T json", Call.of("dissect", "-r", SPRAY, "-x", "-T", "json"), says("-x prints the hex dump with the text output"));
         add("-w /dev/full", Call.of("dissect", "-r", SPRAY, "-w", "/dev/full"), says("cannot write /dev/full: No space left on device"));
+        // -T ek for Elasticsearch's _bulk, flushed frame by frame (-l), through the shipped launcher.
+        add("-T ek -l -c 2", Call.of("dissect", "-r", SPRAY, "-T", "ek", "-l", "-c", "2", "-Y", "bth"), r -> {
+            assertEquals(0, r.exit(), r.show());
+            List<String> lines = r.out().lines().toList();
+            assertEquals(4, lines.size(), r.show());
+            assertTrue(lines.get(0).startsWith("{\"index\":{\"_index\":\"packets-"), r.show());
+            assertTrue(lines.get(3).startsWith("{\"timestamp\":\"") && lines.get(3).contains("\"infiniband_infiniband_bth_psn\":\""), r.show());
+        });
 
         CASES.runAll();
     }

@@ -124,7 +124,7 @@ class OptionSweepCIT {
                 "dissect", "-r", CLEAN, "-c", "99999999999999999999");
         bad("validate --threads below an int", "metaroce validate: --threads: '-99999999999' is too small (at least -2147483648)",
                 "validate", "--threads", "-99999999999", CLEAN);
-        bad("dissect -T xml", "metaroce dissect: -T must be text, json, jsonl or fields, not 'xml'", "dissect", "-r", CLEAN, "-T", "xml");
+        bad("dissect -T xml", "metaroce dissect: -T must be text, json, jsonl, fields, ek, pdml, psml or tabs, not 'xml'", "dissect", "-r", CLEAN, "-T", "xml");
         bad("validate --threads x", "metaroce validate: --threads must be a whole number, not 'x'", "validate", "--threads", "x", CLEAN);
         bad("validate --severity x", "metaroce validate: --severity must be RULE=LEVEL, not 'x'", "validate", "--severity", "x", CLEAN);
         bad("simulate --loss x", "metaroce simulate: --loss must be a number, not 'x'", "simulate", "--scenario", "rocev2-clean",

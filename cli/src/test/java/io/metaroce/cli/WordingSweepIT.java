@@ -68,7 +68,7 @@ class WordingSweepIT {
                 + "'bth.opcode == 4'", "dissect", "-r", CLEAN, "--display-filter");
         add("dissect -r", "metaroce dissect: -r needs a file name (FILE)", "dissect", "-r");
         add("dissect -c", "metaroce dissect: -c needs a number (N)", "dissect", "-r", CLEAN, "-c");
-        add("dissect -T", "metaroce dissect: -T needs one of text, json, jsonl or fields", "dissect", "-r", CLEAN, "-T");
+        add("dissect -T", "metaroce dissect: -T needs one of text, json, jsonl, fields, ek, pdml, psml or tabs", "dissect", "-r", CLEAN, "-T");
         add("dissect -f", "metaroce dissect: -f needs a capture filter, e.g. -f 'udp port 4791'", "dissect", "-r", CLEAN, "-f");
         add("analyze --tap", "metaroce analyze: --tap needs one of auto, host:IP or mirror", "analyze", "-r", CLEAN, "--tap");
         add("validate --threads", "metaroce validate: --threads needs a number (N)", "validate", CLEAN, "--threads");
@@ -105,7 +105,8 @@ class WordingSweepIT {
             args.add("--nosuch");
             add(c + " --nosuch", "metaroce " + c + ": unknown option '--nosuch' (see 'metaroce " + c + " --help')", args.toArray(String[]::new));
         }
-        add("dissect -Q", "metaroce dissect: unknown option '-Q' (see 'metaroce dissect --help')", "dissect", "-r", CLEAN, "-Q");
+        // A tshark option dissect does not have (-H: a hosts file; -Q is dissect's now, as tshark's).
+        add("dissect -H", "metaroce dissect: unknown option '-H' (see 'metaroce dissect --help')", "dissect", "-r", CLEAN, "-H", "x");
         add("analyze --thread", "metaroce analyze: unknown option '--thread'; did you mean '--threads'? (see 'metaroce analyze --help')",
                 "analyze", "-r", CLEAN, "--thread", "2");
         add("dissect --dispaly-filter=x", "metaroce dissect: unknown option '--dispaly-filter=x'; did you mean '--display-filter'? "
