@@ -226,21 +226,39 @@ public final class StatsTrees {
             tree.tick(tree.child(o, v, String.format(java.util.Locale.ROOT, "0x%02x", v)));
             return;
         }
-        String transport = op.transport().equals("control") ? (d.tver() == 1 ? "MetaRoCE control" : "Control")
-                : op.transport().toUpperCase(java.util.Locale.ROOT);
-        StatsTree.Node t = tree.child(top, transport, transport);
-        tree.tick(t);
-        String operation = operation(op);
-        StatsTree.Node o = tree.child(t, operation, operation);
-        tree.tick(o);
-        if (op.role() == OpcodeDef.Role.ACK) {
-            int a = d.findLayer(Aeth.HEADER);
-            String kind = a < 0 ? "No AETH" : aethKind(Aeth.syndrome(d.head(), d.layerOffset(a)));
-            tree.tick(tree.child(o, kind, kind));
+        // The opcode's nodes, found once per opcode (no lookup, no text per frame after that).
+        int key = (d.tver() == 1 ? 256 : 0) + op.code();
+        StatsTree.Node[] nodes = opNodes[key];
+        if (nodes == null) {
+            String transport = op.transport().equals("control") ? (d.tver() == 1 ? "MetaRoCE control" : "Control")
+                    : op.transport().toUpperCase(java.util.Locale.ROOT);
+            StatsTree.Node t = tree.child(top, transport, transport);
+            String operation = operation(op);
+            StatsTree.Node o = tree.child(t, operation, operation);
+            nodes = opNodes[key] = new StatsTree.Node[] {t, o, op.role() == OpcodeDef.Role.ACK ? null : tree.child(o, op.code(), op.label())};
+        }
+        tree.tick(nodes[0]);
+        tree.tick(nodes[1]);
+        if (nodes[2] != null) {
+            tree.tick(nodes[2]);
             return;
         }
-        tree.tick(tree.child(o, op.code(), op.label()));
+        // An acknowledge: by its AETH kind (the syndrome; 256: no AETH).
+        int a = d.findLayer(Aeth.HEADER);
+        int syndrome = a < 0 ? 256 : Aeth.syndrome(d.head(), d.layerOffset(a));
+        if (ackNodes[key] == null) ackNodes[key] = new StatsTree.Node[257];
+        StatsTree.Node leaf = ackNodes[key][syndrome];
+        if (leaf == null) {
+            String kind = a < 0 ? "No AETH" : aethKind(syndrome);
+            leaf = ackNodes[key][syndrome] = tree.child(nodes[1], kind, kind);
+        }
+        tree.tick(leaf);
     }
+
+    /** roce_ops: per transport version and opcode, its transport, operation and opcode nodes (null: not met yet). */
+    private final StatsTree.Node[][] opNodes = new StatsTree.Node[512][];
+    /** roce_ops: per acknowledge opcode, its nodes by AETH syndrome. */
+    private final StatsTree.Node[][] ackNodes = new StatsTree.Node[512][];
 
     /** An opcode's operation: SEND, RDMA WRITE, RDMA READ Request/Response, ATOMIC, ... (its family and role). */
     static String operation(OpcodeDef op) {
