@@ -315,11 +315,10 @@ class StatsWindowsTest extends WindowTestBase {
         io.metaroce.dissector.stats.StatsTrees cli = new io.metaroce.dissector.stats.StatsTrees(io.metaroce.dissector.stats.StatsTrees.Kind.PLEN);
         io.metaroce.dissector.Dissector dissector = new io.metaroce.dissector.Dissector();
         io.metaroce.dissector.Dissection d = new io.metaroce.dissector.Dissection();
+        // As dissect reads (each frame knows the capture's first time): a FrameIndex of the file, every frame in order.
         try (var src = io.metaroce.capture.CaptureFiles.open(Sample.path("rocev2-gbn-loss"))) {
-            while (src.next()) {
-                dissector.dissect(src.data(), src.frameNumber(), src.timestampNanos(), src.originalLength(), src.linkType(), src.fcsLength(), d);
-                cli.add(d);
-            }
+            io.metaroce.dissector.FrameIndex index = io.metaroce.dissector.FrameIndex.build(src);
+            for (int f = 1; f <= index.size(); f++) cli.add(index.dissect(f, dissector, d));
         }
         robot.interact(() -> new StatsTreeWindow(io.metaroce.dissector.stats.StatsTrees.Kind.PLEN).open(ctx));
         TreeTableView<StatsTreeWindow.Row> table = robot.lookup("#stattree-table").queryAs(TreeTableView.class);
