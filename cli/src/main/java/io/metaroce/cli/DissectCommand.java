@@ -17,6 +17,7 @@ import io.metaroce.dissector.FrameBatch;
 import io.metaroce.dissector.FramePipeline;
 import io.metaroce.dissector.FrameFields;
 import io.metaroce.dissector.FrameJson;
+import io.metaroce.dissector.stats.StatsTrees;
 import io.metaroce.filter.DisplayFilter;
 import io.metaroce.filter.FilterException;
 import io.metaroce.protocol.FieldDef;
@@ -134,7 +135,9 @@ final class DissectCommand implements Callable<Integer> {
             + "(per INTERVAL seconds, 0: the whole capture; a COLUMN is a display filter, frames and bytes of the frames "
             + "that match it, or COUNT|SUM|MIN|MAX|AVG(FIELD)FILTER), conv,TYPE and endpoints,TYPE (TYPE: eth, ip, ipv6, "
             + "udp), expert[,error|warn|note|chat|comment], flow,any|roce,standard|network (a ladder diagram: hosts, QP "
-            + "numbers, the analysis' verdicts); io,phs, conv, endpoints, expert and flow take ,FILTER after them. "
+            + "numbers, the analysis' verdicts), plen,tree, ptype,tree, ip_hosts,tree, ip_srcdst,tree, dests,tree, "
+            + "ipv6_hosts,tree, ipv6_srcdst,tree, ipv6_dests,tree (tshark's stats trees), roce_ops,tree (RDMA operations "
+            + "by transport); io,phs, conv, endpoints, expert, flow and the trees take ,FILTER after them. "
             + "They count every frame read, also those -Y hides (as tshark's taps); -z help lists them.")
     List<String> zStats;
     /** -z io,stat: per argument, its columns and interval (each worker counts into a copy). */
@@ -355,8 +358,8 @@ final class DissectCommand implements Callable<Integer> {
                 String kind = zKind(z);
                 if (kind == null) {
                     err.println("metaroce dissect: invalid -z argument \"" + z + "\"; it must be one of: conv,TYPE, "
-                            + "endpoints,TYPE (TYPE: eth, ip, ipv6 or udp), expert, io,phs (each with ,FILTER after it or "
-                            + "not), io,stat,INTERVAL[,COLUMN]... (INTERVAL: seconds, 0 for the whole capture), "
+                            + "endpoints,TYPE (TYPE: eth, ip, ipv6 or udp), expert, io,phs, NAME,tree (NAME: " + String.join(", ", treeNames())
+                            + "; each with ,FILTER after it or not), io,stat,INTERVAL[,COLUMN]... (INTERVAL: seconds, 0 for the whole capture), "
                             + "flow,any|roce,standard|network[,FILTER]");
                     return 2;
                 }
@@ -680,7 +683,7 @@ final class DissectCommand implements Callable<Integer> {
             case "conv", "endpoints" -> p.length >= 2 && List.of("eth", "ip", "ipv6", "udp").contains(p[1]) ? p[0] : null;
             case "expert" -> "expert";
             case "io" -> p.length >= 2 && p[1].equals("phs") ? "phs" : null;
-            default -> null;
+            default -> p.length >= 2 && p[1].equals("tree") && StatsTrees.Kind.of(p[0]) != null ? "tree" : null;
         };
     }
 
@@ -712,6 +715,13 @@ final class DissectCommand implements Callable<Integer> {
         return null;
     }
 
+    /** The stats trees' -z names (plen, ptype, ...). */
+    private static List<String> treeNames() {
+        List<String> l = new ArrayList<>();
+        for (StatsTrees.Kind k : StatsTrees.Kind.values()) l.add(k.abbr());
+        return l;
+    }
+
     /** One worker's tables, one per -z argument. */
     private List<ZStats.Tally> zTallies() {
         List<ZStats.Tally> l = new ArrayList<>();
@@ -727,6 +737,7 @@ final class DissectCommand implements Callable<Integer> {
                 ZStats.IoStat io = zIoStats.get(i);
                 l.add(new ZStats.IoStat(io.intervalUs, io.precision, io.columns, ioTimeMode));
             } else if (kind.equals("phs")) l.add(new ZStats.Phs(f, text));
+            else if (kind.equals("tree")) l.add(new ZStats.Tree(StatsTrees.Kind.of(z.split(",", 2)[0]), f));
             else if (kind.equals("expert")) {
                 String level = zExpertLevel(z);
                 io.metaroce.protocol.Severity lowest = level == null ? io.metaroce.protocol.Severity.NOTE
@@ -746,6 +757,8 @@ final class DissectCommand implements Callable<Integer> {
     /** -z io,stat with AVG: its column is sized by the running mean, which needs the frames in capture order. */
     private boolean zNeedsOrder() {
         for (ZStats.IoStat io : zIoStats.values()) if (io.needsOrder()) return true;
+        // The stats trees' burst rates count the frames of each 100 ms in capture order.
+        for (String z : zStats) if ("tree".equals(zKind(z))) return true;
         return false;
     }
 

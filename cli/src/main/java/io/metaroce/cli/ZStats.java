@@ -7,6 +7,7 @@ import io.metaroce.dissector.FieldCatalog;
 import io.metaroce.dissector.FrameBatch;
 import io.metaroce.dissector.FrameFields;
 import io.metaroce.dissector.stats.ProtocolHierarchy;
+import io.metaroce.dissector.stats.StatsTrees;
 import io.metaroce.filter.DisplayFilter;
 import io.metaroce.protocol.FieldDef;
 import io.metaroce.protocol.Severity;
@@ -32,7 +33,10 @@ final class ZStats implements DissectCommand.FrameSink {
     static final List<String> SUPPORTED = List.of("conv,eth[,FILTER]", "conv,ip[,FILTER]", "conv,ipv6[,FILTER]",
             "conv,udp[,FILTER]", "endpoints,eth[,FILTER]", "endpoints,ip[,FILTER]", "endpoints,ipv6[,FILTER]",
             "endpoints,udp[,FILTER]", "expert[,error|warn|note|chat|comment][,FILTER]", "flow,any|roce,standard|network[,FILTER]", "io,phs[,FILTER]",
-            "io,stat,INTERVAL[,FILTER|FUNC(FIELD)FILTER]... (FUNC: COUNT, SUM, MIN, MAX, AVG; FRAMES, BYTES)");
+            "io,stat,INTERVAL[,FILTER|FUNC(FIELD)FILTER]... (FUNC: COUNT, SUM, MIN, MAX, AVG; FRAMES, BYTES)",
+            "plen,tree[,FILTER]", "ptype,tree[,FILTER]", "ip_hosts,tree[,FILTER]", "ip_srcdst,tree[,FILTER]",
+            "dests,tree[,FILTER]", "ipv6_hosts,tree[,FILTER]", "ipv6_srcdst,tree[,FILTER]", "ipv6_dests,tree[,FILTER]",
+            "roce_ops,tree[,FILTER] (RDMA operations by transport, opcode and AETH kind)");
 
     /** One -z table's counts in one worker: fed the frames that pass -Y, merged with the other workers' at the end. */
     interface Tally {
@@ -230,6 +234,38 @@ final class ZStats implements DissectCommand.FrameSink {
                     out.str(String.format(java.util.Locale.ROOT, "%12d %10s %18s  %s\n", l.count, l.group, l.protocol, l.summary));
                 }
             }
+        }
+    }
+
+    /**
+     * NAME,tree: one of the dissector's {@link StatsTrees} (tshark's plen, ptype, ip_hosts, ip_srcdst, dests and their
+     * IPv6 kin, our roce_ops) over the frames that match its filter, in tshark's text. Its burst rates need the frames
+     * in capture order: dissect then runs one worker (zNeedsOrder), whose tree the merge takes.
+     */
+    static final class Tree implements Tally {
+        private StatsTrees trees;
+        private final DisplayFilter filter;
+
+        Tree(StatsTrees.Kind kind, DisplayFilter filter) {
+            this.trees = new StatsTrees(kind);
+            this.filter = filter;
+        }
+
+        @Override
+        public void frame(Dissection d, FrameFields ff) {
+            if (filter != null && !filter.matches(ff)) return;
+            trees.add(d);
+        }
+
+        /** The one worker's tree (the frames in order): taken whole, as bursts cannot be added up. */
+        @Override
+        public void merge(Tally other) {
+            trees = ((Tree) other).trees;
+        }
+
+        @Override
+        public void print(ByteOut out) {
+            out.str(trees.tree().text());
         }
     }
 

@@ -170,8 +170,24 @@ class DissectStatsIT {
         add("-z endpoints", Call.of("dissect", "-r", SPRAY, "-z", "endpoints"), says("invalid -z argument \"endpoints\""));
         add("-z conv,ip bad filter", Call.of("dissect", "-r", SPRAY, "-z", "conv,ip,bth.psn =="), says("-z conv,ip,bth.psn ==: bad display filter: "));
         add("-z io,phs bad filter", Call.of("dissect", "-r", SPRAY, "-z", "io,phs,nosuch.field"), says("-z io,phs,nosuch.field: bad display filter: "));
+        // The stats trees: tshark's text (every column) with and without a filter of their own; ours, roce_ops,
+        // with the same layout. TrafficStatsTest compares every tree on more samples, in-process.
+        add("stats trees", Call.of("dissect", "-r", SPRAY, "-q", "-z", "plen,tree", "-z", "roce_ops,tree", "-z", "dests,tree,frame.number > 100"), r -> {
+            assertEquals(0, r.exit(), r.show());
+            String out = r.out();
+            int ops = out.indexOf("\n=", out.indexOf("RoCE Statistics/Operations:"));
+            List<String> t = tshark("-r", SPRAY, "-q", "-z", "plen,tree", "-z", "dests,tree,frame.number > 100");
+            // Ours without the roce_ops tree (printed between the two, the last -z first).
+            String theirs = out.substring(0, out.indexOf("\n=", 1) + 1) + out.substring(ops + 1);
+            if (t != null) assertEquals(String.join("\n", t), theirs.stripTrailing(), "as tshark's trees");
+            assertTrue(out.contains("\n MetaRoCE control ") && out.contains("\n  RDMA WRITE ") && out.contains("\nRoCE Operations "), r.show());
+        });
+        add("-z plen,tree bad filter", Call.of("dissect", "-r", SPRAY, "-z", "plen,tree,nosuch.field"), says("-z plen,tree,nosuch.field: bad display filter: "));
+        add("-z nope,tree", Call.of("dissect", "-r", SPRAY, "-z", "nope,tree"), says("invalid -z argument \"nope,tree\""));
         add("-z help", Call.of("dissect", "-r", SPRAY, "-z", "help"), r -> {
             assertEquals(0, r.exit(), r.show());
+            assertTrue(r.out().contains("     plen,tree[,FILTER]\n") && r.out().contains("     ipv6_dests,tree[,FILTER]\n")
+                    && r.out().contains("     roce_ops,tree[,FILTER] "), r.show());
             assertTrue(r.out().contains("     conv,ip[,FILTER]\n") && r.out().contains("     endpoints,udp[,FILTER]\n")
                     && r.out().contains("     expert[,error|warn|note|chat|comment][,FILTER]\n") && r.out().contains("     io,phs[,FILTER]\n"), r.show());
         });

@@ -195,6 +195,96 @@ class TrafficStatsTest {
         }
     }
 
+    /**
+     * The stats trees tshark has (-z plen,tree, ptype,tree, ip_hosts,tree, ip_srcdst,tree, dests,tree and the IPv6
+     * ones) are tshark's text byte for byte, every column (rates, bursts and their starts included: we compute them
+     * as Wireshark does, in double and float where it does), on an IPv4 sample of 0.27 s with bursts that start after
+     * its first frame and on an IPv6 sample. One tshark run per sample; tshark prints the trees last -z first.
+     */
+    @Test
+    void statsTreesAreTsharksText() throws Exception {
+        java.nio.file.Path tmp = java.nio.file.Files.createTempDirectory("stattree");
+        List<StatsTrees.Kind> kinds = new ArrayList<>(List.of(StatsTrees.Kind.values()));
+        kinds.remove(StatsTrees.Kind.ROCE_OPS);   // ours: tshark has no such tree
+        List<String> files = List.of("rocev2-pfc-storm", "rocev2-read-atomic");
+        // Both tshark runs at once, while ours count (tshark's start-up is most of this test's time).
+        List<java.util.concurrent.CompletableFuture<List<String>>> runs = new ArrayList<>();
+        for (String file : files) {
+            List<String> args = new ArrayList<>(List.of("-q", "-r", CAPTURES.resolve(file + ".pcapng").toString()));
+            for (StatsTrees.Kind k : kinds) args.addAll(List.of("-z", k.abbr() + ",tree"));
+            runs.add(java.util.concurrent.CompletableFuture.supplyAsync(() -> io.metaroce.testsupport.Tools.tshark(tmp, List.of(),
+                    args.toArray(String[]::new))));
+        }
+        for (int run = 0; run < files.size(); run++) {
+            String file = files.get(run);
+            Sample sample = new Sample(CAPTURES.resolve(file + ".pcapng"), List.of());
+            StringBuilder ours = new StringBuilder();
+            // Read through a FrameIndex, as the GUI reads (and as dissect, each frame knows the capture's first time).
+            try (PacketSource src = CaptureFiles.open(sample.file())) {
+                io.metaroce.dissector.FrameIndex index = io.metaroce.dissector.FrameIndex.build(src);
+                for (int i = kinds.size() - 1; i >= 0; i--) {
+                    StatsTrees t = new StatsTrees(kinds.get(i));
+                    Dissector dissector = new Dissector();
+                    Dissection d = new Dissection();
+                    for (int f = 1; f <= index.size(); f++) t.add(index.dissect(f, dissector, d));
+                    ours.append(t.tree().text());
+                }
+            }
+            List<String> tshark = runs.get(run).join();
+            org.junit.jupiter.api.Assumptions.assumeTrue(tshark != null, "tshark not installed");
+            assertEquals(String.join("\n", tshark), ours.toString().stripTrailing(), file);
+            assertTrue(ours.toString().contains("Packet Lengths:\n"), "not vacuous");
+        }
+    }
+
+    /**
+     * roce_ops,tree: each opcode's count is the number of frames with that BTH opcode (read from the frame's bytes
+     * here), each transport's and operation's the sum of theirs, the acknowledges split by the AETH kind, which adds
+     * up to them; the root counts every RoCE frame. On samples with RC, UD, acknowledges and MetaRoCE control.
+     */
+    @Test
+    void roceOperationsAreTheFramesByOpcode() throws Exception {
+        for (Sample sample : samples()) {
+            Map<String, Long> byLabel = new HashMap<>();   // opcode label -> frames, from the BTH byte
+            long acks = 0, roce = 0;
+            Dissector dissector = new Dissector();
+            Dissection d = new Dissection();
+            try (PacketSource src = CaptureFiles.open(sample.file())) {
+                while (src.next()) {
+                    dissector.dissect(src.data(), src.frameNumber(), src.timestampNanos(), src.originalLength(), src.linkType(),
+                            src.fcsLength(), d);
+                    if (d.bthOffset() < 0) continue;
+                    roce++;
+                    int code = d.head()[d.bthOffset()] & 0xFF;
+                    // The transport version picks the table (MetaRoCE's for 1); another version has no opcodes.
+                    io.metaroce.protocol.OpcodeDef op = d.tver() == 1 ? io.metaroce.protocol.Spec.OPCODES_TVER1.get(code)
+                            : d.tver() == 0 ? io.metaroce.protocol.Spec.OPCODES_TVER0.get(code) : null;
+                    if (op == null) byLabel.merge(String.format(java.util.Locale.ROOT, "0x%02x", code), 1L, Long::sum);
+                    else if (op.role() == io.metaroce.protocol.OpcodeDef.Role.ACK) acks++;
+                    else byLabel.merge(op.label(), 1L, Long::sum);
+                }
+            }
+            StatsTrees t = new StatsTrees(StatsTrees.Kind.ROCE_OPS);
+            feed(sample, t::add);
+            StatsTree.Node root = t.tree().tops().getFirst();
+            assertEquals(roce, root.count(), sample.file().toString());
+            Map<String, Long> leaves = new HashMap<>();
+            long ackLeaves = 0;
+            for (StatsTree.Node transport : root.children()) {
+                assertEquals(transport.count(), transport.children().stream().mapToLong(StatsTree.Node::count).sum(), transport.name());
+                for (StatsTree.Node operation : transport.children()) {
+                    assertEquals(operation.count(), operation.children().stream().mapToLong(StatsTree.Node::count).sum(), operation.name());
+                    for (StatsTree.Node leaf : operation.children()) {
+                        if (operation.name().equals("Acknowledge")) ackLeaves += leaf.count();
+                        else leaves.merge(leaf.name(), leaf.count(), Long::sum);
+                    }
+                }
+            }
+            assertEquals(byLabel, leaves, sample.file().toString());
+            assertEquals(acks, ackLeaves, sample.file().toString());
+        }
+    }
+
     @Test
     void filtersAsWiresharkWritesThem() {
         var ip = new Conversations.Conversation(ConversationType.IP, "10.0.0.1", -1, "10.0.0.2", -1, 3, 300, 1, 60, 0, 5);

@@ -304,6 +304,60 @@ class StatsWindowsTest extends WindowTestBase {
         assertEquals(String.format("%,d", truth.get("frames").asLong()), row(table, "Frames").value());
     }
 
+    /**
+     * Statistics > Packet Lengths on the GBN sample: its rows (every column) are the tree dissect -z plen,tree prints
+     * (the dissector's StatsTrees over the file); its display filter counts only the frames the filter matches, and
+     * Save As writes tshark's text of what it shows.
+     */
+    @Test
+    void packetLengthsAreTheCliTreeAndFollowTheirFilter(FxRobot robot) throws Exception {
+        GuiHarness.open(robot, ctx, "rocev2-gbn-loss");
+        io.metaroce.dissector.stats.StatsTrees cli = new io.metaroce.dissector.stats.StatsTrees(io.metaroce.dissector.stats.StatsTrees.Kind.PLEN);
+        io.metaroce.dissector.Dissector dissector = new io.metaroce.dissector.Dissector();
+        io.metaroce.dissector.Dissection d = new io.metaroce.dissector.Dissection();
+        // As dissect reads (each frame knows the capture's first time): a FrameIndex of the file, every frame in order.
+        try (var src = io.metaroce.capture.CaptureFiles.open(Sample.path("rocev2-gbn-loss"))) {
+            io.metaroce.dissector.FrameIndex index = io.metaroce.dissector.FrameIndex.build(src);
+            for (int f = 1; f <= index.size(); f++) cli.add(index.dissect(f, dissector, d));
+        }
+        robot.interact(() -> new StatsTreeWindow(io.metaroce.dissector.stats.StatsTrees.Kind.PLEN).open(ctx));
+        TreeTableView<StatsTreeWindow.Row> table = robot.lookup("#stattree-table").queryAs(TreeTableView.class);
+        GuiHarness.until("packet lengths", () -> table.getRoot() != null);
+        List<String> want = new ArrayList<>(), got = new ArrayList<>();
+        robot.interact(() -> {
+            for (StatsTreeWindow.Row r : StatsTreeWindow.flatten(StatsTreeWindow.rows(cli.tree()))) want.add(r.name() + " " + String.join("|", r.values()));
+            for (StatsTreeWindow.Row r : StatsTreeWindow.flatten(table.getRoot())) got.add(r.name() + " " + String.join("|", r.values()));
+        });
+        assertEquals(want, got);
+        assertEquals(11, got.size(), "the root and its ten ranges");
+        assertTrue(got.getFirst().startsWith("Packet Lengths " + ctx.capture().frames() + "|"), got.getFirst());
+
+        int matching = ctx.framesMatching("ip.src == 10.0.0.2").length;
+        assertTrue(matching > 0 && matching < ctx.capture().frames(), "a filter that picks some frames: " + matching);
+        robot.interact(() -> {
+            robot.lookup("#stattree-filter").queryAs(javafx.scene.control.TextField.class).setText("ip.src == 10.0.0.2");
+            robot.lookup("#stattree-apply").queryAs(javafx.scene.control.Button.class).fire();
+        });
+        GuiHarness.until("filtered lengths", () -> {
+            long[] n = new long[1];
+            robot.interact(() -> n[0] = table.getRoot() == null ? -1 : Long.parseLong(table.getRoot().getChildren().getFirst().getValue().value(0)));
+            return n[0] == matching;
+        });
+        Path saved = java.nio.file.Files.createTempFile("plen", ".txt");
+        robot.interact(() -> {
+            try {
+                io.metaroce.dissector.stats.StatsTrees filtered = StatsTreeWindow.count(ctx.capture().index(),
+                        ctx.framesMatching("ip.src == 10.0.0.2"), io.metaroce.dissector.stats.StatsTrees.Kind.PLEN, x -> { }, () -> false);
+                StatsTreeWindow.save(saved, filtered.tree(), table);
+                assertEquals(filtered.tree().text(), java.nio.file.Files.readString(saved));
+                assertTrue(filtered.tree().text().contains("\nPacket Lengths     " + matching + " "), filtered.tree().text());
+            } catch (Exception e) {
+                throw new AssertionError(e);
+            }
+        });
+        java.nio.file.Files.deleteIfExists(saved);
+    }
+
     private static CaptureProperties.Row row(TableView<CaptureProperties.Row> t, String name) {
         return t.getItems().stream().filter(r -> r.name().equals(name)).findFirst().orElseThrow(() -> new AssertionError("no row " + name));
     }
