@@ -650,13 +650,13 @@ public final class GuiContext {
      * ({@link #showLive}); the display filter stays applied. The Info column and the coloring rules read the
      * verdicts the running analysis has decided so far through monitor.
      */
-    void startLive(LiveAnalyzer.Monitor monitor) {
+    void startLive(LiveAnalyzer.Monitor monitor, boolean temporary) {
         String filter = requestedFilter;
         closeCapture();
         requestedFilter = filter;
         analysisDone = new CompletableFuture<>();
         live = monitor;
-        liveUnsaved = true;     // the capture goes to a temporary file: closing it loses the capture
+        liveUnsaved = temporary;     // a temporary file: closing it loses the capture (an output file chosen keeps it)
         commentsChanged();
     }
 
@@ -704,8 +704,9 @@ public final class GuiContext {
             firstFrames = shown;          // replaced by the whole index as a big file's first frames are
         }
         if (shown == null) {
+            boolean temporary = liveUnsaved;
             closeCapture();
-            liveUnsaved = true;     // still the capture's temporary file
+            liveUnsaved = temporary;     // still the capture's temporary file, or the output file chosen
             commentsChanged();
         }
         load(file);

@@ -43,7 +43,7 @@ final class LiveList {
      */
     static LiveList start(GuiContext ctx, LiveRun run, boolean realTime) {
         LiveList l = new LiveList(ctx, run);
-        ctx.startLive(run.monitor());
+        ctx.startLive(run.monitor(), run.temporary());
         if (realTime) l.timeline.play();
         return l;
     }

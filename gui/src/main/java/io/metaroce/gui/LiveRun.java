@@ -41,6 +41,9 @@ final class LiveRun {
     /** Frames handed to the file so far (flushed): the live packet list may show this many. */
     private volatile long flushed;
 
+    /** Written to a temporary file (no output file chosen): closing what it captured loses it unless saved. */
+    private boolean temporary;
+
     private LiveRun(LiveCapture capture, Path file, String name, AnalysisSettings settings) {
         this.capture = capture;
         this.file = file;
@@ -85,12 +88,16 @@ final class LiveRun {
         }
         LiveRun run = new LiveRun(c, writer.currentFile(), plan.interfaceNames(), settings);
         run.autostop = plan.stop();
+        run.temporary = plan.output() == null;
         c.start();
         long nanos = plan.stop().durationNanos();
         if (nanos > 0) Thread.ofPlatform().daemon().name("metaroce-gui-live-duration").start(() -> stopAfter(c, nanos));
         Thread.ofPlatform().daemon().name("metaroce-gui-live").start(() -> run.analyze(writer, ended, failed));
         return run;
     }
+
+    /** True when the capture goes to a temporary file rather than one the user chose (Capture Options' Output). */
+    boolean temporary() { return temporary; }
 
     /** -a duration: stops the capture once that long has passed (or returns when it ended before). */
     private static void stopAfter(LiveCapture c, long nanos) {

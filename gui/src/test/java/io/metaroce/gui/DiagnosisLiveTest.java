@@ -24,7 +24,7 @@ class DiagnosisLiveTest extends WindowTestBase {
 
     @Test
     void aLiveCaptureIsDiagnosedWhenItEnds(FxRobot robot) throws Exception {
-        robot.interact(() -> ctx.startLive(null));
+        robot.interact(() -> ctx.startLive(null, true));
         // The first frames arrive (the menu enables the window once a capture shows).
         var file = Sample.path("rocev2-retry-exhausted");
         var src = io.metaroce.capture.CaptureFiles.open(file);

@@ -38,7 +38,7 @@ class LiveFollowTest extends GuiTestBase {
         int frames = Samples.frames(SAMPLE);
         Path file = Files.createTempFile("gui-live-follow", ".pcapng");
         try {
-            robot.interact(() -> ctx.startLive(new LiveAnalyzer.Monitor()));
+            robot.interact(() -> ctx.startLive(new LiveAnalyzer.Monitor(), true));
             for (int shown : new int[] {60, 110, 150, frames}) {
                 grow(sample, file, shown);
                 OpenCapture oc = index(file);
@@ -62,7 +62,7 @@ class LiveFollowTest extends GuiTestBase {
         int frames = Samples.frames(SAMPLE);
         Path file = Files.createTempFile("gui-live-follow", ".pcapng");
         try {
-            robot.interact(() -> ctx.startLive(new LiveAnalyzer.Monitor()));
+            robot.interact(() -> ctx.startLive(new LiveAnalyzer.Monitor(), true));
             int step = 7;
             for (int shown = step; shown + step <= frames; shown += 2 * step) {
                 grow(sample, file, shown);
@@ -89,7 +89,7 @@ class LiveFollowTest extends GuiTestBase {
         int frames = Samples.frames(SAMPLE);
         Path file = Files.createTempFile("gui-live-follow", ".pcapng");
         try {
-            robot.interact(() -> ctx.startLive(new LiveAnalyzer.Monitor()));
+            robot.interact(() -> ctx.startLive(new LiveAnalyzer.Monitor(), true));
             grow(sample, file, 120);
             OpenCapture first = index(file);
             robot.interact(() -> ctx.showLive(first));
