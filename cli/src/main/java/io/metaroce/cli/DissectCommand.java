@@ -758,7 +758,7 @@ final class DissectCommand implements Callable<Integer> {
     private boolean zNeedsOrder() {
         for (ZStats.IoStat io : zIoStats.values()) if (io.needsOrder()) return true;
         // The stats trees' burst rates count the frames of each 100 ms in capture order.
-        for (String z : zStats) if ("tree".equals(zKind(z))) return true;
+        if (zStats != null) for (String z : zStats) if ("tree".equals(zKind(z))) return true;
         return false;
     }
 
