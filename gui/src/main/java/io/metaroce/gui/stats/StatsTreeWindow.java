@@ -71,8 +71,12 @@ public final class StatsTreeWindow {
         return mi;
     }
 
-    /** The menu entry: the title's last part (IPv4 Statistics > All Addresses). */
+    /**
+     * The menu entry: the title's last part (IPv4 Statistics > All Addresses), but RoCE Operations in full: it is the
+     * only tree of its group, so it sits in the Statistics menu itself, where "Operations" alone would say nothing.
+     */
     static String menuTitle(StatsTrees.Kind kind) {
+        if (kind == StatsTrees.Kind.ROCE_OPS) return "RoCE Operations";
         String t = kind.title();
         return t.substring(t.lastIndexOf('/') + 1);
     }
