@@ -21,10 +21,7 @@ final class CaptureMenu {
         options.setOnAction(e -> CaptureOptionsDialog.show(ctx, bar));
         options.disableProperty().bind(bar.capturingProperty());
         MenuItem start = item("Start", "capture-menu-start", null);
-        start.setOnAction(e -> {
-            String why = bar.start();
-            if (why != null) ctx.error(why);
-        });
+        start.setOnAction(e -> bar.startOrSay());
         start.disableProperty().bind(bar.capturingProperty());
         MenuItem stop = item("Stop", "capture-menu-stop", null);
         stop.setOnAction(e -> bar.stop());

@@ -223,6 +223,10 @@ final class CaptureOptionsDialog {
         // Start: the settings checked and the capture started; anything wrong is said here and the dialog stays.
         d.getDialogPane().lookupButton(START).addEventFilter(javafx.event.ActionEvent.ACTION, e -> {
             apply.run();
+            if (!bar.mayReplaceOpenCapture()) {     // Cancel in the Save question: the dialog stays
+                e.consume();
+                return;
+            }
             String why = bar.start();
             if (why != null) {
                 message.setText(why);

@@ -46,7 +46,7 @@ final class CaptureSaving {
 
     CaptureSaving(GuiContext ctx) {
         this.ctx = ctx;
-        ctx.setBeforeDiscard(() -> confirm("reloading it"));
+        ctx.setBeforeDiscard(this::confirm);
     }
 
     void setAsker(Asker a) { asker = a; }

@@ -142,7 +142,20 @@ final class CaptureToolbar extends HBox {
         }
     }
 
-    private void startOrSay() {
+    /**
+     * Start (the toolbar's button, Capture > Start, Ctrl+E): Wireshark's question first when the open capture has
+     * unsaved changes (its packets or comments), then the capture, or the message that says why not.
+     */
+    void startOrSay() {
+        if (mayReplaceOpenCapture()) startAndSay();
+    }
+
+    /** False when the open capture has unsaved changes and the user chose Cancel (a running capture: nothing to ask). */
+    boolean mayReplaceOpenCapture() {
+        return capturing.get() || ctx.mayDiscard("starting a new capture");
+    }
+
+    private void startAndSay() {
         String why = start();
         if (why != null) ctx.error(why);
     }
@@ -209,7 +222,7 @@ final class CaptureToolbar extends HBox {
     private boolean restarted() {
         if (!restartPending) return false;
         restartPending = false;
-        startOrSay();
+        startAndSay();     // no question: Restart drops the capture that ended, as Wireshark's
         return true;
     }
 

@@ -98,7 +98,7 @@ public final class GuiContext {
     /** True when closing the open capture would lose something: edited comments, an unsaved live capture. */
     private final ReadOnlyBooleanWrapper unsaved = new ReadOnlyBooleanWrapper(this, "unsaved", false);
     /** Asked before View > Reload drops unsaved changes (the main window's Save prompt); false: do not reload. */
-    private java.util.function.BooleanSupplier beforeDiscard = () -> true;
+    private java.util.function.Predicate<String> beforeDiscard = action -> true;
     /**
      * The analysis settings of the open capture (and of the next one opened): {@link AnalysisSettings#DEFAULT} but
      * for the UDP ports decoded as RoCE, which {@code metaroce gui -d} and Analyze > Decode As set
@@ -281,13 +281,19 @@ public final class GuiContext {
      */
     public void reload() {
         OpenCapture c = capture.get();
-        if (c == null || live != null || !beforeDiscard.getAsBoolean()) return;
+        if (c == null || live != null || !mayDiscard("reloading it")) return;
         c = capture.get();      // the file Save wrote, when the prompt saved the changes
         if (c != null) reopen(c.file(), false);
     }
 
-    /** What Reload asks before it drops unsaved changes (the main window: its Save prompt); false: do not reload. */
-    void setBeforeDiscard(java.util.function.BooleanSupplier ask) { beforeDiscard = ask; }
+    /**
+     * Before an action drops the open capture's unsaved changes (Reload: "reloading it", a new live capture: "starting
+     * a new capture"): the main window's Save prompt. False: the user cancelled, the action must not go on.
+     */
+    boolean mayDiscard(String action) { return beforeDiscard.test(action); }
+
+    /** What {@link #mayDiscard} asks (the main window: its Save prompt). */
+    void setBeforeDiscard(java.util.function.Predicate<String> ask) { beforeDiscard = ask; }
 
     // ------------------------------------------------------------------ packet comments, saving
 

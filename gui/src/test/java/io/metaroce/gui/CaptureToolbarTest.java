@@ -61,10 +61,10 @@ class CaptureToolbarTest extends GuiTestBase {
             robot.interact(() -> table(robot).requestFocus());
             robot.push(KeyCode.SHORTCUT, KeyCode.E);
             Label counters = robot.lookup("#capture-counters").queryAs(Label.class);
-            Fx.until("the capture to run", () -> counters.getText().startsWith(capIf + ": captured 0"));
+            Fx.until("the capture to run", () -> counters.getText().startsWith(capIf + ": captured 0"), counters::getText);
             assertTrue(errors.isEmpty(), errors.toString());
             assertTrue(startItem.isDisable() && !stopItem.isDisable() && !restartItem.isDisable() && optionsItem.isDisable(),
-                    "while capturing: Stop and Restart, not Start nor Options");
+                    "while capturing: Stop and Restart, not Start nor Options; " + counters.getText() + " " + errors + " " + ctx.statusProperty().get());
             assertTrue(robot.lookup("#capture-start").queryButton().isDisabled());
 
             int frames = Samples.frames(SAMPLE);
@@ -74,7 +74,8 @@ class CaptureToolbarTest extends GuiTestBase {
             long firstSent = System.nanoTime();
             assertEquals(Integer.toString(part), send(ns, sendIf, Samples.capture(SAMPLE), 1, part));
             // The rows arrive while the capture runs: no stop, no file opened.
-            Fx.until("the first part listed", () -> table(robot).getItems().size() == part);
+            Fx.until("the first part listed", () -> table(robot).getItems().size() == part,
+                    () -> table(robot).getItems().size() + " rows; " + counters.getText());
             assertFalse(robot.lookup("#capture-stop").queryButton().isDisabled(), "still capturing");
             assertTrue(ctx.analysis() == null, "the list is the live one");
             Fx.until("the list to follow the new rows", () -> lastRowShown(robot));
@@ -141,9 +142,24 @@ class CaptureToolbarTest extends GuiTestBase {
                 text(robot, "#capture-options-output").setText(out.toString());
                 text(robot, "#capture-options-stop-packets").setText(Integer.toString(n));
             });
+            // The capture shown is the first one's temporary file: Start asks first, as Wireshark's; Cancel keeps it
+            // and the dialog, "Continue without Saving" starts.
+            List<String> asked = new java.util.ArrayList<>();
+            CaptureSaving.Answer[] answer = {CaptureSaving.Answer.CANCEL};
+            window.saving().setAsker((header, text, save, discard) -> {
+                asked.add(header + " " + text);
+                return answer[0];
+            });
+            robot.interact(() -> ((javafx.scene.control.Button) robot.lookup("#capture-options-start").query()).fire());
+            assertEquals(List.of("Do you want to save the changes you've made to the capture file of the live capture before"
+                    + " starting a new capture? Your captured packets will be lost if you don't save them."), asked);
+            assertFalse(window.captureBar().capturingProperty().get(), "Cancel: no capture");
+            assertTrue(robot.lookup("#capture-options-start").tryQuery().isPresent(), "Cancel: the dialog stays");
+            answer[0] = CaptureSaving.Answer.DISCARD;
             robot.interact(() -> ((javafx.scene.control.Button) robot.lookup("#capture-options-start").query()).fire());
             Fx.until("the capture to run", () -> counters.getText().startsWith(capIf + ": captured 0"));
             assertTrue(errors.isEmpty(), errors.toString());
+            assertEquals(2, asked.size());
             assertTrue(robot.lookup("#capture-options-start").tryQuery().isEmpty(), "the dialog closed");
             assertEquals(capIf, iface.getEditor().getText());
             assertEquals("100", send(ns, sendIf, Samples.capture(SAMPLE), 1, 100));
