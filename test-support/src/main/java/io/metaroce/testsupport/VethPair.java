@@ -50,7 +50,11 @@ public final class VethPair implements AutoCloseable {
             p.must("ip", "netns", "add", p.nsA);
             p.must("ip", "netns", "add", p.nsB);
             p.must("ip", "link", "add", p.ifA, "netns", p.nsA, "type", "veth", "peer", "name", p.ifB, "netns", p.nsB);
+            // No IPv6 link-local address on either end: the kernel would send router solicitations (and DAD) a few
+            // seconds after the link comes up, and a capture starting late on a loaded machine would count them.
+            p.must("ip", "-n", p.nsA, "link", "set", p.ifA, "addrgenmode", "none");
             p.must("ip", "-n", p.nsA, "link", "set", p.ifA, "mtu", "9000", "up");
+            p.must("ip", "-n", p.nsB, "link", "set", p.ifB, "addrgenmode", "none");
             p.must("ip", "-n", p.nsB, "link", "set", p.ifB, "mtu", "9000", "up");
         } catch (IOException | RuntimeException e) {
             p.close();
@@ -65,7 +69,10 @@ public final class VethPair implements AutoCloseable {
         try {
             p.must("ip", "netns", "add", p.nsA);
             p.must("ip", "link", "add", p.ifB, "type", "veth", "peer", "name", p.ifA, "netns", p.nsA);
+            // No IPv6 link-local address on either end (see betweenNamespaces).
+            p.must("ip", "link", "set", p.ifB, "addrgenmode", "none");
             p.must("ip", "link", "set", p.ifB, "mtu", "9000", "up");
+            p.must("ip", "-n", p.nsA, "link", "set", p.ifA, "addrgenmode", "none");
             p.must("ip", "-n", p.nsA, "link", "set", p.ifA, "mtu", "9000", "up");
         } catch (IOException | RuntimeException e) {
             p.close();
