@@ -30,6 +30,21 @@ final class FlowChoice {
         return flows.getFirst();
     }
 
+    /**
+     * Fills a window's flow chooser with an analysis' flows (a new one after Decode As / Reload): the flow it showed
+     * when that is still there, else {@link #initial}'s choice. False when there is no flow to show.
+     */
+    static boolean refill(javafx.scene.control.ComboBox<FlowSummary> chooser, List<FlowSummary> flows, FrameIndex index,
+                          AnalysisSession s, String wanted, int selectedFrame) {
+        FlowSummary shown = chooser.getValue();
+        chooser.setValue(null);     // a new value below, even when it is the same flow: its graph is built again
+        chooser.getItems().setAll(flows);
+        FlowSummary first = initial(index, s, flows, shown != null ? shown.id() : wanted, selectedFrame);
+        if (first == null) return false;
+        chooser.setValue(first);
+        return true;
+    }
+
     private static final FieldDef FLOW = FieldCatalog.get().field("analysis.flow");
 
     /** The analysis' flow of a frame (its analysis.flow field), or null. */

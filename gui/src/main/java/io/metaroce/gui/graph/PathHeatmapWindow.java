@@ -105,15 +105,7 @@ public final class PathHeatmapWindow implements GuiWindow {
         });
         Windows.afterEachAnalysis(ctx, status, s -> FlowChoice.flows(s, f -> PathHeatmap.applies(f) && f.counters().dataPackets() > 0), l -> {
             cap[0] = ctx.capture();
-            FlowSummary shown = flows.getValue();
-            flows.setValue(null);
-            flows.getItems().setAll(l);
-            FlowSummary first = FlowChoice.initial(cap[0].index(), ctx.analysis(), l, shown != null ? shown.id() : flowId, ctx.selectedFrame());
-            if (first == null) {
-                status.setText("No MetaRoCE flow with paths in this capture");
-                return;
-            }
-            flows.setValue(first);
+            if (!FlowChoice.refill(flows, l, cap[0].index(), ctx.analysis(), flowId, ctx.selectedFrame())) status.setText("No MetaRoCE flow with paths in this capture");
         });
         return view;
     }

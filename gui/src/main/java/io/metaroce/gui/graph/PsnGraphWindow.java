@@ -98,15 +98,7 @@ public final class PsnGraphWindow implements GuiWindow {
         });
         Windows.afterEachAnalysis(ctx, status, s -> FlowChoice.flows(s, f -> f.counters().dataPackets() > 0), l -> {
             cap[0] = ctx.capture();
-            FlowSummary shown = flows.getValue();
-            flows.setValue(null);
-            flows.getItems().setAll(l);
-            FlowSummary first = FlowChoice.initial(cap[0].index(), ctx.analysis(), l, shown != null ? shown.id() : flowId, ctx.selectedFrame());
-            if (first == null) {
-                status.setText("No flow with data packets");
-                return;
-            }
-            flows.setValue(first);
+            if (!FlowChoice.refill(flows, l, cap[0].index(), ctx.analysis(), flowId, ctx.selectedFrame())) status.setText("No flow with data packets");
         });
         return graph;
     }

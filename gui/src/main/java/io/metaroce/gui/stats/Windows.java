@@ -47,8 +47,19 @@ public final class Windows {
      */
     public static <T> void afterEachAnalysis(GuiContext ctx, Label status, java.util.function.Function<AnalysisSession, T> work,
                                              Consumer<T> done) {
-        whenAnalyzed(ctx, status, work, done);
-        followRedissections(ctx, status, () -> whenAnalyzed(ctx, status, work, done));
+        whenAnalyzed(ctx, status, work, latest(ctx, done));
+        followRedissections(ctx, status, () -> whenAnalyzed(ctx, status, work, latest(ctx, done)));
+    }
+
+    /**
+     * done, for the analysis running now only: after Decode As or Reload a slow pass over the analysis before may
+     * end after the one over the new analysis; its result (of a closed capture) must not replace the new one.
+     */
+    private static <T> Consumer<T> latest(GuiContext ctx, Consumer<T> done) {
+        var analysis = ctx.analysisDone();
+        return r -> {
+            if (ctx.analysisDone() == analysis) done.accept(r);
+        };
     }
 
     /**
