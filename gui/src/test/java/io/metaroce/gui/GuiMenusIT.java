@@ -85,11 +85,13 @@ class GuiMenusIT {
         List<String> opened = new ArrayList<>();
         for (var menu : menus.entrySet()) {
             List<GuiWindow> items = menu.getValue();
-            // Statistics ends with the stats trees' entries (StatsTreeWindow.menuItems): Packet Lengths, IPv4
-            // Statistics, IPv6 Statistics, RoCE Operations; Packet Lengths is opened too.
-            int rows = items.size() + (menu.getKey() == GuiWindow.Place.STATISTICS ? 4 : 0);
-            for (int i = 0; i < items.size() + (menu.getKey() == GuiWindow.Place.STATISTICS ? 1 : 0); i++) {
-                String title = i < items.size() ? items.get(i).title() : "Packet Lengths";
+            // Statistics ends with the stats trees' entries (StatsTreeWindow.menuItems: Packet Lengths, IPv4
+            // Statistics, IPv6 Statistics, RoCE Operations); the first of them is opened too.
+            List<javafx.scene.control.MenuItem> trees = menu.getKey() == GuiWindow.Place.STATISTICS
+                    ? io.metaroce.gui.stats.StatsTreeWindow.menuItems(new io.metaroce.gui.GuiContext(null)) : List.of();
+            int rows = items.size() + trees.size();
+            for (int i = 0; i < items.size() + (trees.isEmpty() ? 0 : 1); i++) {
+                String title = i < items.size() ? items.get(i).title() : trees.getFirst().getText();
                 Set<String> before = new HashSet<>(windows());
                 Rectangle popup = openMenu(menu.getKey(), before);
                 // The item's row: the popup's rows are of equal height.

@@ -50,35 +50,33 @@ public final class StatsTreeWindow {
 
     public StatsTreeWindow(StatsTrees.Kind kind) { this.kind = kind; }
 
-    /** The Statistics menu's entries (one line in MainWindow): Packet Lengths, IPv4 and IPv6 Statistics, RoCE Operations. */
+    /**
+     * The Statistics menu's entries (one line in MainWindow): Packet Lengths, the IPv4 and IPv6 Statistics submenus
+     * (each entry named by the last part of its tree's title: All Addresses, ...), and RoCE Operations, the only
+     * tree of its group, in the menu itself under a name that says what it counts.
+     */
     public static List<MenuItem> menuItems(GuiContext ctx) {
-        Menu v4 = new Menu("IPv4 Statistics");
-        v4.setId("menu-ipv4-statistics");
-        v4.getItems().addAll(item(ctx, StatsTrees.Kind.IP_HOSTS), item(ctx, StatsTrees.Kind.IP_SRCDST),
-                item(ctx, StatsTrees.Kind.DESTS), item(ctx, StatsTrees.Kind.PTYPE));
-        Menu v6 = new Menu("IPv6 Statistics");
-        v6.setId("menu-ipv6-statistics");
-        v6.getItems().addAll(item(ctx, StatsTrees.Kind.IPV6_HOSTS), item(ctx, StatsTrees.Kind.IPV6_SRCDST),
-                item(ctx, StatsTrees.Kind.IPV6_DESTS));
-        return List.of(item(ctx, StatsTrees.Kind.PLEN), v4, v6, item(ctx, StatsTrees.Kind.ROCE_OPS));
+        return List.of(item(ctx, StatsTrees.Kind.PLEN, "Packet Lengths"),
+                submenu(ctx, "IPv4 Statistics", "menu-ipv4-statistics", StatsTrees.Kind.IP_HOSTS, StatsTrees.Kind.IP_SRCDST,
+                        StatsTrees.Kind.DESTS, StatsTrees.Kind.PTYPE),
+                submenu(ctx, "IPv6 Statistics", "menu-ipv6-statistics", StatsTrees.Kind.IPV6_HOSTS, StatsTrees.Kind.IPV6_SRCDST,
+                        StatsTrees.Kind.IPV6_DESTS),
+                item(ctx, StatsTrees.Kind.ROCE_OPS, "RoCE Operations"));
     }
 
-    private static MenuItem item(GuiContext ctx, StatsTrees.Kind kind) {
-        MenuItem mi = new MenuItem(menuTitle(kind));
+    private static Menu submenu(GuiContext ctx, String name, String id, StatsTrees.Kind... kinds) {
+        Menu m = new Menu(name);
+        m.setId(id);
+        for (StatsTrees.Kind k : kinds) m.getItems().add(item(ctx, k, k.title().substring(k.title().lastIndexOf('/') + 1)));
+        return m;
+    }
+
+    private static MenuItem item(GuiContext ctx, StatsTrees.Kind kind, String label) {
+        MenuItem mi = new MenuItem(label);
         mi.setId("menu-stattree-" + kind.abbr());
         mi.disableProperty().bind(ctx.captureProperty().isNull());
         mi.setOnAction(e -> new StatsTreeWindow(kind).open(ctx));
         return mi;
-    }
-
-    /**
-     * The menu entry: the title's last part (IPv4 Statistics > All Addresses), but RoCE Operations in full: it is the
-     * only tree of its group, so it sits in the Statistics menu itself, where "Operations" alone would say nothing.
-     */
-    static String menuTitle(StatsTrees.Kind kind) {
-        if (kind == StatsTrees.Kind.ROCE_OPS) return "RoCE Operations";
-        String t = kind.title();
-        return t.substring(t.lastIndexOf('/') + 1);
     }
 
     /** A row: a node's name and its columns as tshark prints them. */
@@ -125,12 +123,12 @@ public final class StatsTreeWindow {
         BorderPane root = new BorderPane(table);
         root.setTop(top);
         root.setBottom(bottom);
-        Stage stage = Windows.show(ctx, "stattree-" + kind.abbr(), kind.title().replace("/", ": "),
-                root, 1150, 520);
+        String title = kind.title().replace("/", ": ");
+        Stage stage = Windows.show(ctx, "stattree-" + kind.abbr(), title, root, 1150, 520);
         save.setOnAction(e -> {
             if (shown[0] == null) return;
             FileChooser fc = new FileChooser();
-            fc.setTitle("Save " + menuTitle(kind));
+            fc.setTitle("Save " + title);
             fc.getExtensionFilters().addAll(new FileChooser.ExtensionFilter("Plain text (tshark's layout)", "*.txt"),
                     new FileChooser.ExtensionFilter("CSV", "*.csv"), new FileChooser.ExtensionFilter("YAML", "*.yaml", "*.yml"));
             fc.setInitialFileName(kind.abbr() + ".txt");
