@@ -202,16 +202,22 @@ class CliHabitsIT {
         Path idx = tmp.resolve("closed-stdout.idx");
         Run indexed = Launcher.run(Call.of("index", Launcher.CAPTURES.toString(), "--index", idx.toString()));
         assertEquals(0, indexed.exit(), indexed.show()); // its stderr names the samples' truth files it skipped
-        for (List<String> args : List.of(List.of("dissect", "-r", cutAtEnd.toString(), "-V"),
+        List<List<String>> commands = List.of(List.of("dissect", "-r", cutAtEnd.toString(), "-V"),
                 List.of("dissect", "-r", cutAtEnd.toString(), "-T", "jsonl", "--threads", "1"),
                 List.of("search", "--index", idx.toString(), "*:*", "-T", "jsonl", "-n", "100000"),
-                List.of("search", "--index", idx.toString(), "*:*", "-T", "json", "-n", "100000"))) {
+                List.of("search", "--index", idx.toString(), "*:*", "-T", "json", "-n", "100000"));
+        List<Process> running = new ArrayList<>();     // all four at once: each blocks on its full pipe until read
+        for (List<String> args : commands) {
             List<String> cmd = new ArrayList<>();
             cmd.add(Launcher.SCRIPT.toString());
             cmd.addAll(args);
             ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(false);
             pb.environment().put("METAROCE_NO_BUILD", "1");
-            Process p = pb.start();
+            running.add(pb.start());
+        }
+        for (int i = 0; i < commands.size(); i++) {
+            Process p = running.get(i);
+            List<String> args = commands.get(i);
             try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
                 assertTrue(r.readLine() != null, "a first line");
             } // | head -1: the reader goes away

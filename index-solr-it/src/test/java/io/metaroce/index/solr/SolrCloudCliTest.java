@@ -93,7 +93,11 @@ class SolrCloudCliTest {
     // what a killed index leaves (flow and part documents without their capture document) is read by no run
     long copied = leaveOrphans(SolrTarget.parse(cloud.allNodeUrls(), "flows"));
     assertTrue(copied > 200, "every flow and part document copied under another hash: " + copied);
-    assertEquals(embedded, search(solr), "the same answers beside documents of captures not indexed");
+    // a subset again (each search is a JVM start): every flow, a query, a sort and three facets, all of which would
+    // count each orphan
+    List<Integer> subset = List.of(0, 1, 9, 11, 13, 15);
+    assertEquals(subset.stream().map(embedded::get).toList(), search(solr, subset),
+        "the same answers beside documents of captures not indexed");
     assertArrayEquals(extract(List.of("--index", lucene), tmp.resolve("lucene.pcapng")), extract(solr, tmp.resolve("solr2.pcapng")),
         "extract reads no document of a capture not indexed");
   }
