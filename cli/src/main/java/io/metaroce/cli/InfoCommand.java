@@ -82,6 +82,8 @@ public final class InfoCommand implements Callable<Integer> {
         CaptureFormat format;
         long packets, dataSize, fileSize, firstNanos = Long.MAX_VALUE, lastNanos = Long.MIN_VALUE, previous = Long.MIN_VALUE;
         int cutMin = Integer.MAX_VALUE, cutMax = -1;
+        /** Section and interface of the first and last packet (by time): their precision, when the file's is per packet. */
+        long firstInterface, lastInterface;
         boolean inOrder = true;
         String sha256, ripemd160, sha1;
         CaptureStats stats;
@@ -163,8 +165,14 @@ public final class InfoCommand implements Callable<Integer> {
             long original = s.originalLength();
             x.packets++;
             x.dataSize += original;
-            if (t < x.firstNanos) x.firstNanos = t;
-            if (t > x.lastNanos) x.lastNanos = t;
+            if (t < x.firstNanos) {
+                x.firstNanos = t;
+                x.firstInterface = ((long) s.sectionIndex() << 32) | s.interfaceId();
+            }
+            if (t > x.lastNanos) {
+                x.lastNanos = t;
+                x.lastInterface = ((long) s.sectionIndex() << 32) | s.interfaceId();
+            }
             if (t < x.previous) x.inOrder = false;
             x.previous = t;
             if (captured < original) {
@@ -219,9 +227,9 @@ public final class InfoCommand implements Callable<Integer> {
         if (showFileSize) l.add(label("File size:") + (machine ? x.fileSize + " bytes" : size(x.fileSize, " bytes", "B")));
         if (showDataSize) l.add(label("Data size:") + (machine ? x.dataSize + " bytes" : size(x.dataSize, " bytes", "B")));
         boolean times = x.packets > 0;
-        if (showDuration) l.add(label("Capture duration:") + (times ? seconds(x.lastNanos - x.firstNanos, precision(x)) + " seconds" : "n/a"));
-        if (showStart) l.add(label("First packet time:") + (times ? time(x.firstNanos, precision(x)) : "n/a"));
-        if (showEnd) l.add(label("Last packet time:") + (times ? time(x.lastNanos, precision(x)) : "n/a"));
+        if (showDuration) l.add(label("Capture duration:") + (times ? seconds(x.lastNanos - x.firstNanos, Math.max(packetPrecision(x, x.firstInterface), packetPrecision(x, x.lastInterface))) + " seconds" : "n/a"));
+        if (showStart) l.add(label("First packet time:") + (times ? time(x.firstNanos, packetPrecision(x, x.firstInterface)) : "n/a"));
+        if (showEnd) l.add(label("Last packet time:") + (times ? time(x.lastNanos, packetPrecision(x, x.lastInterface)) : "n/a"));
         double duration = rateSeconds(x);
         boolean rates = times && duration > 0;
         if (showByteRate) {
@@ -317,9 +325,9 @@ public final class InfoCommand implements Callable<Integer> {
         boolean times = x.packets > 0;
         double duration = rateSeconds(x);
         boolean rates = times && duration > 0;
-        if (showDuration) c.add(names ? "Capture duration (seconds)" : times ? seconds(x.lastNanos - x.firstNanos, precision(x)) : "n/a");
-        if (showStart) c.add(names ? "Start time" : times ? time(x.firstNanos, precision(x)) : "n/a");
-        if (showEnd) c.add(names ? "End time" : times ? time(x.lastNanos, precision(x)) : "n/a");
+        if (showDuration) c.add(names ? "Capture duration (seconds)" : times ? seconds(x.lastNanos - x.firstNanos, Math.max(packetPrecision(x, x.firstInterface), packetPrecision(x, x.lastInterface))) : "n/a");
+        if (showStart) c.add(names ? "Start time" : times ? time(x.firstNanos, packetPrecision(x, x.firstInterface)) : "n/a");
+        if (showEnd) c.add(names ? "End time" : times ? time(x.lastNanos, packetPrecision(x, x.lastInterface)) : "n/a");
         if (showByteRate) c.add(names ? "Data byte rate (bytes/sec)" : rates ? fixed2(x.dataSize / duration) : "n/a");
         if (showBitRate) c.add(names ? "Data bit rate (bits/sec)" : rates ? fixed2(x.dataSize * 8 / duration) : "n/a");
         if (showAverageSize) c.add(names ? "Average packet size (bytes)" : times ? fixed2((double) x.dataSize / x.packets) : "n/a");
@@ -441,6 +449,19 @@ public final class InfoCommand implements Callable<Integer> {
             else if (p != q) return -1;
         }
         return p == -2 ? 6 : p;
+    }
+
+    /**
+     * The digits a packet's time is printed with: the file's precision, or, when that is per packet (interfaces of
+     * different resolutions), the packet's interface's (capinfos: the duration takes the finer of the first and last).
+     */
+    private static int packetPrecision(Facts x, long sectionAndInterface) {
+        int p = precision(x);
+        if (p >= 0) return p;
+        for (CaptureInterface i : x.stats.interfaces()) {
+            if (i.section() == (int) (sectionAndInterface >>> 32) && i.interfaceId() == (int) sectionAndInterface) return interfacePrecision(i);
+        }
+        return 9;
     }
 
     private static int interfacePrecision(CaptureInterface i) {

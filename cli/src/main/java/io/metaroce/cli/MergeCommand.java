@@ -25,7 +25,7 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code metaroce merge -w OUT IN...}: mergecap. The inputs' frames in time order (a k-way merge: each input is read
- * in its own order, the earliest next frame goes out, a tie to the input named first), or one input after the other
+ * in its own order, the earliest next frame goes out, a tie to the input named last, as mergecap's), or one input after the other
  * with {@code -a}. Memory is per input (its reader), never per frame. Interfaces as mergecap's default {@code -I all}:
  * alike ones (link type, snap length, name, description, FCS length) become one ({@link CaptureOutput}).
  */
@@ -128,7 +128,7 @@ public final class MergeCommand implements Callable<Integer> {
         return failed ? 2 : 0;
     }
 
-    /** The k-way merge: a heap of the inputs by their current frame's time (ties: the input named first). */
+    /** The k-way merge: a heap of the inputs by their current frame's time (ties: the input named last). */
     private static void mergeByTime(List<PacketSource> sources, CaptureOutput.Input[] ins, CaptureOutput out, int snap)
             throws IOException {
         int n = sources.size();
@@ -137,7 +137,8 @@ public final class MergeCommand implements Callable<Integer> {
             @Override
             public int compare(Integer a, Integer b) {
                 int c = Long.compare(head[a], head[b]);
-                return c != 0 ? c : Integer.compare(a, b);
+                // mergecap's tie: its scan keeps the last input whose frame is not later, so the input named last wins.
+                return c != 0 ? c : Integer.compare(b, a);
             }
         });
         for (int i = 0; i < n; i++) {
