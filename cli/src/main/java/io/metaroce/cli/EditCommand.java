@@ -41,7 +41,8 @@ import picocli.CommandLine.Spec;
         footer = {"", "RANGE: N, A-B or A- (frame numbers from 1); deleted, or with -r the ones kept.",
                 "Times: 'YYYY-MM-DD HH:MM:SS[.nnnnnnnnn]' (local time) or seconds since 1970.", "",
                 "Examples:", "  metaroce edit -r big.pcapng first.pcapng 1-1000",
-                "  metaroce edit -A '2026-01-01 00:00:00' -B '2026-01-01 00:01:00' big.pcapng minute.pcapng",
+                "  metaroce edit -A '2026-01-01 00:00:00' -B '2026-01-01 00:01:00' \\",
+                "      big.pcapng minute.pcapng",
                 "  metaroce edit -c 100000 big.pcapng part.pcapng",
                 "  metaroce edit -s 128 -D 5 big.pcapng headers.pcapng"})
 public final class EditCommand implements Callable<Integer> {

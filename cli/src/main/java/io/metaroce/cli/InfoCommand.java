@@ -270,8 +270,9 @@ public final class InfoCommand implements Callable<Integer> {
                 int p = interfacePrecision(c);
                 l.add(pad + "Time precision = " + precisionName(p) + " (" + p + ")");
                 l.add(pad + "Time ticks per second = " + ticks(c));
-                // capinfos prints it when the IDB has if_tsresol; the reader tells only its value, and 6 is the default.
-                if (x.format == CaptureFormat.PCAPNG && c.tsResolution() != 6) {
+                // capinfos prints it when the IDB has if_tsresol (and for a nanosecond pcap); the reader tells only its
+                // value, and 6 is the default.
+                if (c.tsResolution() != 6) {
                     l.add(pad + String.format("Time resolution = 0x%02x", c.tsResolution()));
                 }
                 if (c.fcsLength() >= 0 && x.format == CaptureFormat.PCAPNG) l.add(pad + "FCS length = " + c.fcsLength());
