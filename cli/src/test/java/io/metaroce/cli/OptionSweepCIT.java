@@ -59,7 +59,7 @@ class OptionSweepCIT {
     private static void frontDoorCases() {
         // picocli said "Unmatched argument at index 0: 'nosuch'" and pointed at the help in a second line.
         add("metaroce nosuch", Call.of("nosuch"), r -> topLine(r, "metaroce: unknown command 'nosuch' (commands: dissect, analyze, "
-                + "validate, simulate, capture, index, search, extract, compare, gui; see metaroce --help)"));
+                + "validate, simulate, capture, index, search, extract, compare, merge, edit, info, gui; see metaroce --help)"));
         add("metaroce analyse", Call.of("analyse", "-r", CLEAN),
                 r -> topLine(r, "metaroce: unknown command 'analyse'; did you mean 'analyze'? (see metaroce --help)"));
         add("metaroce valid", Call.of("valid", CLEAN),
@@ -136,6 +136,11 @@ class OptionSweepCIT {
         bad("search -n q", "metaroce search: -n must be a whole number, not 'q'", "search", "--index", idx.toString(), "*:*", "-n", "q");
         bad("extract -n x", "metaroce extract: -n must be a whole number, not 'x'", "extract", "--index", idx.toString(), "*:*",
                 "-w", tmp.resolve("x.pcapng").toString(), "-n", "x");
+        bad("merge -F xml", "metaroce merge: -F must be pcap, nsecpcap or pcapng, not 'xml'", "merge", "-F", "xml",
+                "-w", tmp.resolve("m.pcapng").toString(), CLEAN);
+        bad("edit -c 0", "metaroce edit: -c must be at least 1, not 0", "edit", "-c", "0", CLEAN, tmp.resolve("e.pcapng").toString());
+        bad("edit -A yesterday", "metaroce edit: -A must be 'YYYY-MM-DD HH:MM:SS[.nnnnnnnnn]' or seconds since 1970, not 'yesterday'",
+                "edit", "-A", "yesterday", CLEAN, tmp.resolve("e.pcapng").toString());
     }
 
     private static void bad(String name, String line, String... args) {
