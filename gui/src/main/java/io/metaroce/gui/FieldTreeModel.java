@@ -65,11 +65,28 @@ final class FieldTreeModel {
                 : n.header() != null && n.kind() == FieldNode.Kind.LAYER ? n.header().id() + (n.header().doc() != null ? "\n" + n.header().doc() : "")
                 : null;
         String filter = filterOf(n, ff);
-        TreeItem<TreeEntry> it = new TreeItem<>(new TreeEntry(text, n, null, n.offset(), n.length(), tip, filter));
+        TreeItem<TreeEntry> it = new TreeItem<>(new TreeEntry(text, n, null, n.offset(), n.length(), tip, filter, linkOf(n, ff)));
         for (FieldNode c : n.children()) it.getChildren().add(item(c, ff));
         for (ExpertItem e : n.expert()) it.getChildren().add(expert(e));
         if (n.kind() == FieldNode.Kind.ANALYSIS) it.setExpanded(true);
         return it;
+    }
+
+    /**
+     * The fields whose value is another frame's number (Wireshark's FT_FRAMENUM): their lines link to that frame
+     * (Go to Linked Packet, a double-click or Enter on the line).
+     */
+    static final java.util.Set<String> FRAME_LINKS = java.util.Set.of("analysis.original_frame", "analysis.acked_by_frame",
+            "analysis.repeated_response_request");
+
+    /** The frame a line's value refers to, 0 for none. */
+    static int linkOf(FieldNode n, FrameFields ff) {
+        FieldDef f = n.field();
+        if (f == null || !FRAME_LINKS.contains(f.name())) return 0;
+        int occ = n.occurrence();
+        if (occ < 0 || occ >= ff.count(f)) return 0;
+        long v = ff.longValue(f, occ);
+        return v > 0 && v <= Integer.MAX_VALUE ? (int) v : 0;
     }
 
     private static TreeItem<TreeEntry> expert(ExpertItem e) {

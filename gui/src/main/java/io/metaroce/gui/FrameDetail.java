@@ -17,7 +17,9 @@ import javafx.scene.control.TreeView;
  * The field tree and the bytes of the selected frame, linked both ways: selecting a tree line highlights its
  * bytes (a bit field: the bytes that hold it), clicking a byte selects the deepest line covering it. Decoding one
  * frame (flyweights, then the Kaitai parse of that one frame for the tree) takes about a millisecond, so it happens
- * on the UI thread when the selection changes.
+ * on the UI thread when the selection changes. A line whose value is another frame's number (a retransmission's
+ * original, the ACK of a request: {@link FieldTreeModel#FRAME_LINKS}) is a link, as in Wireshark: blue, underlined;
+ * a double-click, Enter, its context menu or Go > Go to Linked Packet selects that frame.
  */
 final class FrameDetail extends SplitPane {
     private final GuiContext ctx;
@@ -39,8 +41,19 @@ final class FrameDetail extends SplitPane {
         setDividerPositions(0.6);
         tree.getSelectionModel().selectedItemProperty().addListener((o, a, item) -> {
             if (syncing) return;
+            linked.set(item == null ? 0 : item.getValue().link());
             if (item == null || !item.getValue().hasBytes()) hex.highlight(-1, 0);
             else hex.highlight(item.getValue().offset(), item.getValue().length());
+        });
+        // Go to Linked Packet the Wireshark way: a double-click, or Enter, on a line whose value is a frame number.
+        tree.setOnMouseClicked(e -> {
+            if (e.getButton() == javafx.scene.input.MouseButton.PRIMARY && e.getClickCount() == 2 && linkedFrame() != 0) goToLinked();
+        });
+        tree.addEventHandler(javafx.scene.input.KeyEvent.KEY_PRESSED, e -> {
+            if (e.getCode() == javafx.scene.input.KeyCode.ENTER && linkedFrame() != 0) {
+                goToLinked();
+                e.consume();
+            }
         });
         hex.setOnByteClicked(this::selectByte);
         ctx.selectedFrameProperty().addListener((o, a, f) -> {
@@ -65,7 +78,11 @@ final class FrameDetail extends SplitPane {
         column.setOnAction(e -> {
             if (selectedField() != null) applyColumn.accept(selectedField());
         });
-        menu.getItems().addAll(apply, prepare, column);
+        MenuItem link = new MenuItem("Go to Linked Packet");     // only on a line that links (Wireshark's)
+        link.setId("tree-go-linked");
+        link.setOnAction(e -> goToLinked());
+        link.visibleProperty().bind(linked.isNotEqualTo(0));
+        menu.getItems().addAll(apply, prepare, column, link);
         tree.setContextMenu(menu);
     }
 
@@ -78,6 +95,21 @@ final class FrameDetail extends SplitPane {
     }
 
     TreeView<TreeEntry> tree() { return tree; }
+
+    /** The frame the selected tree line links to (analysis.original_frame, ...), 0 when it links nowhere. */
+    private final javafx.beans.property.ReadOnlyIntegerWrapper linked = new javafx.beans.property.ReadOnlyIntegerWrapper(this, "linked", 0);
+
+    javafx.beans.property.ReadOnlyIntegerProperty linkedFrameProperty() { return linked.getReadOnlyProperty(); }
+
+    int linkedFrame() { return linked.get(); }
+
+    /** Go > Go to Linked Packet: selects the frame the selected line links to, or says in the status bar why not. */
+    void goToLinked() {
+        int f = linkedFrame();
+        if (f == 0) return;
+        String why = Navigation.goToFrame(ctx, f);
+        if (why != null) ctx.status(why);
+    }
 
     HexPane hex() { return hex; }
 
@@ -243,9 +275,11 @@ final class FrameDetail extends SplitPane {
                 setText(null);
                 setTooltip(null);
                 setStyle("");
+                setUnderline(false);
                 return;
             }
             setText(e.text());
+            setUnderline(e.link() != 0);       // a link to another frame, as Wireshark shows one
             if (e.tooltip() == null) setTooltip(null);
             else {
                 doc.setText(e.tooltip());
@@ -257,7 +291,7 @@ final class FrameDetail extends SplitPane {
                     case WARN -> "-fx-background-color: #f7ef8d;";
                     default -> "-fx-background-color: #a0cbf5;";
                 });
-            } else setStyle("");
+            } else setStyle(e.link() != 0 ? "-fx-text-fill: #0645ad;" : "");
         }
     }
 }

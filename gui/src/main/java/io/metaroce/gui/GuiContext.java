@@ -65,6 +65,8 @@ public final class GuiContext {
     private final ReadOnlyObjectWrapper<AnalysisSession> analysis = new ReadOnlyObjectWrapper<>(this, "analysis");
     private final ReadOnlyObjectWrapper<FrameView> view = new ReadOnlyObjectWrapper<>(this, "view", FrameView.EMPTY);
     private final ReadOnlyIntegerWrapper selectedFrame = new ReadOnlyIntegerWrapper(this, "selectedFrame", 0);
+    /** Go > Back and Forward: the frames selected, in order (bounded; cleared with the capture). */
+    final SelectionHistory history = new SelectionHistory();
     private final ReadOnlyStringWrapper appliedFilter = new ReadOnlyStringWrapper(this, "appliedFilter", "");
     private final ReadOnlyDoubleWrapper progress = new ReadOnlyDoubleWrapper(this, "progress", 0);
     private final ReadOnlyStringWrapper status = new ReadOnlyStringWrapper(this, "status", "Ready");
@@ -153,6 +155,7 @@ public final class GuiContext {
         this.stage = stage;
         marks.addListener((o, a, b) -> publishForFilters());
         commentEdits.addListener((o, a, b) -> publishForFilters());
+        selectedFrame.addListener((o, a, f) -> history.selected(f.intValue()));
     }
 
     private void publishForFilters() {
@@ -250,7 +253,9 @@ public final class GuiContext {
         java.util.BitSet keepMarked = (java.util.BitSet) marked.clone(), keepRefs = (java.util.BitSet) timeRefs.clone();
         PacketComments.State keptComments = comments.state();
         boolean keptLive = liveUnsaved;
+        int[] keptHistory = history.state();
         open(file, requestedFilter);
+        history.restore(keptHistory);
         if (keepComments) {
             comments.restore(keptComments);
             liveUnsaved = keptLive;
@@ -406,6 +411,14 @@ public final class GuiContext {
         if (c == null || frame < 1 || frame > c.frames() || view.get().rowOf(frame) < 0) return false;
         selectedFrame.set(frame);
         return true;
+    }
+
+    /**
+     * Go > Back (forward = false) and Forward: selects the previous (next) frame of the selection history that the
+     * display filter shows, skipping those it hides; returns the frame, 0 when there is none (the selection stays).
+     */
+    public int goHistory(boolean forward) {
+        return history.move(forward, f -> select(f));
     }
 
     // ------------------------------------------------------------------ marks and time references
@@ -886,6 +899,7 @@ public final class GuiContext {
         analysis.set(null);
         view.set(FrameView.EMPTY);
         selectedFrame.set(0);
+        history.clear();
         banner.set(null);
         busy.set(false);
     }

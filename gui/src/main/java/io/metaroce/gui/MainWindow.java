@@ -56,6 +56,8 @@ public final class MainWindow {
     /** File > Save, Save As and the unsaved-changes prompt; Edit > Packet Comments. */
     private final CaptureSaving saving;
     private final PacketCommentsMenu commentsMenu;
+    /** Go: Back/Forward, linked packets, next packet (in conversation), retransmissions, expert items. */
+    private GoMenu goMenu;
 
     public MainWindow(GuiContext ctx) { this(ctx, ColoringRules.defaultFile(), RecentFiles.defaultStore()); }
 
@@ -126,6 +128,7 @@ public final class MainWindow {
                 ctx.viewProperty(), ctx.analysisProperty());
         stage.setScene(scene);
         viewMenu.install(scene);
+        goMenu.install(scene);
         MenuItem newWindow = new MenuItem("Show Packet in New Window");
         newWindow.setId("list-packet-window");
         newWindow.setOnAction(e -> ViewMenu.packetWindow(ctx, ctx.selectedFrame()));
@@ -207,17 +210,8 @@ public final class MainWindow {
         file.getItems().addAll(file.getItems().indexOf(export) + 1, DissectionExportDialog.fileMenuItems(ctx, packets, detail));
         file.getItems().addAll(file.getItems().indexOf(recentMenu) + 1, saving.fileMenuItems());     // Save, Save As...
 
-        Menu go = new Menu("Go", null,
-                item("Go to Packet...", "Shortcut+G", e -> askGoTo()),
-                item("Next Retransmission", "Shortcut+Period", e -> Navigation.next(ctx, Navigation.Kind.RETRANSMISSION, true)),
-                item("Previous Retransmission", "Shortcut+Comma", e -> Navigation.next(ctx, Navigation.Kind.RETRANSMISSION, false)),
-                item("Next Expert Item", "Shortcut+Shift+Period", e -> Navigation.next(ctx, Navigation.Kind.EXPERT, true)),
-                item("Previous Expert Item", "Shortcut+Shift+Comma", e -> Navigation.next(ctx, Navigation.Kind.EXPERT, false)),
-                flowSearch(),
-                new SeparatorMenuItem(),
-                item("First Packet", "Shortcut+Home", e -> ctx.select(ctx.view().size() > 0 ? ctx.view().frameAt(0) : 0)),
-                item("Last Packet", "Shortcut+End", e -> ctx.select(ctx.view().size() > 0 ? ctx.view().frameAt(ctx.view().size() - 1) : 0)));
-        go.setId("menu-go");
+        goMenu = new GoMenu(ctx, detail, this::askGoTo, flowSearch());
+        Menu go = goMenu.menu();
 
         ToggleGroup times = new ToggleGroup();
         Menu time = new Menu("Time Display Format");

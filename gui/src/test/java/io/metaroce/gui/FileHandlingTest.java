@@ -240,6 +240,11 @@ class FileHandlingTest extends GuiTestBase {
                 Samples.capture("rocev2-clean").toAbsolutePath().normalize()), recent);
     }
 
+    /**
+     * The Go menu on one capture: Go to Packet (Ctrl+G), next/previous retransmission and expert item, Next/Previous
+     * Packet (Ctrl+Down/Up) from the tree and the list, Next/Previous Packet in Conversation (Ctrl+. / Ctrl+,: the QP
+     * flow), Back/Forward (Alt+Left/Right) with a frame hidden by the filter skipped, the history bounded and cleared.
+     */
     @Test
     void goToPacketWithCtrlGAndNextPreviousRetransmission(FxRobot robot) {
         String name = "rocev2-gbn-loss";
@@ -261,6 +266,88 @@ class FileHandlingTest extends GuiTestBase {
         robot.interact(() -> ctx.select(1));
         int expert = next(robot, Navigation.Kind.EXPERT, true);
         assertTrue(expert > 1 && !ctx.analysis().events().at(expert).isEmpty(), "next expert item: " + expert);
+        // Ctrl+Alt+. is Next Retransmission now (Ctrl+. went to the conversation, as in Wireshark).
+        robot.interact(() -> ctx.select(1));
+        keys(robot, KeyCode.CONTROL, KeyCode.ALT, KeyCode.PERIOD);
+        Fx.until("next retransmission by its keys", () -> ctx.selectedFrame() == retx.getFirst());
+
+        // Next/Previous Packet from the field tree and the packet list (both take Ctrl+Down/Up for themselves).
+        robot.interact(() -> ctx.select(10));
+        robot.interact(() -> window.detail().tree().requestFocus());
+        keys(robot, KeyCode.CONTROL, KeyCode.DOWN);
+        Fx.until("next packet from the tree", () -> ctx.selectedFrame() == 11);
+        robot.interact(() -> table(robot).requestFocus());
+        keys(robot, KeyCode.CONTROL, KeyCode.UP);
+        keys(robot, KeyCode.CONTROL, KeyCode.UP);
+        Fx.until("previous packet twice from the list", () -> ctx.selectedFrame() == 9);
+
+        // Next Packet in Conversation: the next frame of the selected one's QP flow, skipping the other flows' frames.
+        FrameDecoder dec = new FrameDecoder(ctx.capture().index(), ctx.analysis());
+        java.util.function.IntFunction<String> flow = f -> {
+            dec.decode(f);
+            var ff = dec.fields();
+            var flowField = io.metaroce.dissector.FieldCatalog.get().field("analysis.flow");
+            return ff.count(flowField) == 0 ? "frame " + f + ": no flow" : ff.stringValue(flowField, 0);
+        };
+        int from = 0, to = 0, frames = ctx.capture().frames();
+        for (int f = 1; f < frames && to == 0; f++) {       // a frame whose flow's next frame is not the frame after it
+            if (flow.apply(f).equals(flow.apply(f + 1))) continue;
+            for (int g = f + 2; g <= frames && to == 0; g++) if (flow.apply(g).equals(flow.apply(f))) to = g;
+            from = to == 0 ? 0 : f;
+        }
+        assertTrue(from > 0, "the capture interleaves flows");
+        int start = from, end = to;
+        robot.interact(() -> ctx.select(start));
+        keys(robot, KeyCode.CONTROL, KeyCode.PERIOD);
+        Fx.until("next in conversation", () -> ctx.selectedFrame() != start);
+        assertEquals(end, ctx.selectedFrame(), flow.apply(start) + " from " + start);
+        assertEquals(flow.apply(start), flow.apply(ctx.selectedFrame()));
+        keys(robot, KeyCode.CONTROL, KeyCode.COMMA);
+        Fx.until("previous in conversation", () -> ctx.selectedFrame() == start);
+        int last = frames;
+        while (!flow.apply(last).equals(flow.apply(start))) last--;
+        int lastOfFlow = last;
+        robot.interact(() -> ctx.select(lastOfFlow));
+        robot.interact(() -> ctx.status(""));
+        keys(robot, KeyCode.CONTROL, KeyCode.PERIOD);
+        Fx.until("none left", () -> ctx.statusProperty().get().startsWith("No next packet in the conversation of packet " + lastOfFlow));
+        assertEquals(lastOfFlow, ctx.selectedFrame(), "the selection stays");
+
+        // Back/Forward over three jumps; a new selection after Back drops what was ahead; a hidden frame is skipped.
+        for (int f : new int[] {30, 40, 50}) robot.interact(() -> ctx.select(f));
+        keys(robot, KeyCode.ALT, KeyCode.LEFT);
+        Fx.until("back to 40", () -> ctx.selectedFrame() == 40);
+        keys(robot, KeyCode.ALT, KeyCode.LEFT);
+        Fx.until("back to 30", () -> ctx.selectedFrame() == 30);
+        keys(robot, KeyCode.ALT, KeyCode.RIGHT);
+        Fx.until("forward to 40", () -> ctx.selectedFrame() == 40);
+        assertTrue(!findItem(robot, "go-forward").isDisable());
+        robot.interact(() -> ctx.select(60));
+        assertTrue(findItem(robot, "go-forward").isDisable(), "nothing ahead after a new selection");
+        shown(robot, "frame.number != 40");
+        keys(robot, KeyCode.ALT, KeyCode.LEFT);
+        Fx.until("back to 30, skipping the hidden 40", () -> ctx.selectedFrame() == 30);
+        shown(robot, "");
+        // Bounded: 1,100 selections keep the last 1,000, Back walks them to the oldest kept (the history alone: each
+        // selection in the window decodes and draws its frame, about 50 ms).
+        SelectionHistory bounded = new SelectionHistory();
+        for (int f = 1; f <= 1100; f++) bounded.selected(f);
+        assertEquals(SelectionHistory.MAX, bounded.size());
+        int oldest = 0;
+        for (int f; (f = bounded.move(false, x -> true)) != 0; ) oldest = f;
+        assertEquals(101, oldest);
+        assertTrue(!bounded.canBackProperty().get() && bounded.canForwardProperty().get());
+        assertTrue(ctx.history.size() > 3);
+        robot.interact(ctx::close);
+        assertEquals(0, ctx.history.size());
+        assertTrue(findItem(robot, "go-back").isDisable(), "cleared with the capture");
+        assertEquals(List.of(), errors);
+    }
+
+    /** Presses the keys together (modifiers first), then waits for the FX events they cause. */
+    private static void keys(FxRobot robot, KeyCode... codes) {
+        robot.press(codes);
+        robot.release(codes);
     }
 
     /** A copy of a sample with the file's own comments: one on frame 3, two on frame 5 (no bundled sample has any). */

@@ -145,6 +145,42 @@ class FrameDetailTest extends GuiTestBase {
         TreeItem<TreeEntry> cause = field(tree, "analysis.retransmission_cause");
         assertTrue(cause.getValue().text().endsWith(": nak"), cause.getValue().text());
         assertEquals("analysis.retransmission_cause == \"nak\"", cause.getValue().filter());
+
+        // Go to Linked Packet: the line of analysis.original_frame links to the first copy, shown as a link; a
+        // double-click jumps there, Back returns, Enter on the line jumps again.
+        FrameDecoder dec = new FrameDecoder(ctx.capture().index(), ctx.analysis());
+        dec.decode(frame);
+        int original = (int) dec.fields().longValue(io.metaroce.dissector.FieldCatalog.get().field("analysis.original_frame"), 0);
+        assertTrue(original > 0 && original < frame, "original " + original);
+        TreeItem<TreeEntry> link = field(tree, "analysis.original_frame");
+        assertEquals(original, link.getValue().link());
+        assertEquals(0, field(tree, "analysis.flow").getValue().link(), "a flow id links nowhere");
+        robot.interact(() -> {
+            tree.getSelectionModel().select(link);
+            tree.scrollTo(tree.getRow(link));
+        });
+        javafx.scene.control.TreeCell<?> cell = robot.lookup(".tree-cell")
+                .match((javafx.scene.control.TreeCell<?> c) -> c.isVisible() && c.getItem() == link.getValue()).query();  // not the flow's measuring cell
+        assertTrue(cell.isUnderline(), "shown as a link");
+        assertFalse(findItem(robot, "go-linked").isDisable(), "Go > Go to Linked Packet enabled on the line");
+        robot.doubleClickOn(cell);
+        Fx.until("the original frame", () -> ctx.selectedFrame() == original);
+        menuItem(robot, "go-back");
+        Fx.until("back to the retransmission", () -> ctx.selectedFrame() == frame);
+        robot.interact(() -> {
+            tree.getSelectionModel().select(field(tree, "analysis.original_frame"));
+            tree.requestFocus();
+        });
+        robot.type(javafx.scene.input.KeyCode.ENTER);
+        Fx.until("Enter on the link", () -> ctx.selectedFrame() == original);
+        // A link to a frame the display filter hides: the status bar says so, the selection stays.
+        robot.interact(() -> assertEquals(null, ctx.applyFilter("analysis.retransmission")));
+        Fx.until("filtered", () -> !ctx.busyProperty().get() && ctx.appliedFilterProperty().get().equals("analysis.retransmission"));
+        robot.interact(() -> ctx.select(frame));
+        robot.interact(() -> tree.getSelectionModel().select(field(tree, "analysis.original_frame")));
+        contextItem(robot, tree, "tree-go-linked");
+        assertEquals("Packet number " + original + " isn't displayed: clear the display filter to see it", ctx.statusProperty().get());
+        assertEquals(frame, ctx.selectedFrame());
     }
 
     @Test

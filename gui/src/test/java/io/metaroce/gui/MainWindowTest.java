@@ -150,6 +150,15 @@ class MainWindowTest {
         int accelerators = 0;
         for (Menu m : bar.getMenus()) accelerators += accelerators(m);
         assertEquals(accelerators, keys.getItems().size(), "every accelerator of the menu bar");
+        // No key of the Go menu does anything else (it gave Ctrl+. to the conversation, retransmissions Ctrl+Alt+.);
+        // Capture's Start and Stop share Ctrl+E as in Wireshark (one of them is enabled at a time).
+        for (List<String> k : keys.getItems()) {
+            if (!k.get(1).startsWith("Go > ")) continue;
+            List<String> same = keys.getItems().stream().filter(o -> o.get(0).equals(k.get(0))).map(o -> o.get(1)).toList();
+            assertEquals(List.of(k.get(1)), same, k.get(0));
+        }
+        assertTrue(keys.getItems().contains(List.of(KeyCombination.keyCombination("Shortcut+Period").getDisplayText(), "Go > Next Packet in Conversation")),
+                keys.getItems().toString());
         io.metaroce.gui.testutil.GuiHarness.closeWindows(robot);
     }
 
