@@ -238,6 +238,77 @@ class CommandLineFilterTest extends GuiTestBase {
     }
 
     /**
+     * Edit > Preferences > Protocols > RoCEv2 and Edit > Configuration Profiles on the sample moved to UDP port 4792:
+     * a bad port is refused with -d's words and saves nothing; 4792 decodes the open capture and is saved in the
+     * Default profile's decode_as_entries. A new profile (a bad name refused first) with its own coloring rules and
+     * saved filters: switching to it colours the open list with its rules, gives the filter bar its bookmarks and
+     * opens the capture again without 4792 (its Decode As has none); back to Default, all of it comes back.
+     */
+    @Test
+    void preferencesAndProfilesApplyToTheOpenCapture(FxRobot robot) throws Exception {
+        Path moved = onPort4792("rocev2-gbn-loss");
+        openAsTheAppDoes(robot, moved.toString());
+        robot.interact(() -> PreferencesDialog.show(window));
+        robot.interact(() -> {
+            robot.lookup("#prefs-roce-ports").queryAs(TextField.class).setText("4792, 70000");
+            robot.lookup("#prefs-ok").queryAs(Button.class).fire();
+        });
+        Label problem = robot.lookup("#prefs-problem").queryAs(Label.class);
+        String refused = problem.getText();
+        assertTrue(refused.startsWith("RoCEv2: ") && refused.contains("70000"), refused);
+        assertTrue(problem.getScene().getWindow().isShowing(), "the dialog stays open on a bad value");
+        assertEquals(Set.of(4791), ctx.settings().rocePorts());
+        assertTrue(!Files.exists(config.resolve("decode_as_entries")), "nothing saved");
+        robot.interact(() -> {
+            robot.lookup("#prefs-roce-ports").queryAs(TextField.class).setText("udp.port==4792,roce");
+            robot.lookup("#prefs-ok").queryAs(Button.class).fire();
+        });
+        Fx.until("decoded again", () -> ctx.analysis() != null && !ctx.busyProperty().get()
+                && FrameDecoder.config(ctx.capture().index()).roceUdpPorts().contains(4792));
+        assertEquals("RoCEv2", cell(robot, 1, "Protocol"));
+        assertTrue(Files.readAllLines(config.resolve("decode_as_entries")).contains("decode_as_entry: udp.port,4792,(none),InfiniBand"));
+
+        // Edit > Configuration Profiles...: a bad name, then New.
+        robot.interact(() -> ProfilesDialog.show(window));
+        TextField name = robot.lookup("#profiles-name").queryAs(TextField.class);
+        robot.interact(() -> {
+            name.setText("fabric/b");
+            robot.lookup("#profiles-new").queryAs(Button.class).fire();
+        });
+        assertEquals("A profile name cannot contain '/'.", robot.lookup("#profiles-problem").queryAs(Label.class).getText());
+        robot.interact(() -> {
+            name.setText("fabric-b");
+            robot.lookup("#profiles-new").queryAs(Button.class).fire();
+        });
+        Path folder = config.resolve("profiles").resolve("fabric-b");
+        assertTrue(Files.isDirectory(folder));
+        ColoringRules.Rule all = new ColoringRules.Rule("Everything", "frame.number >= 1", "#000000", "#123456", true);
+        new ColoringRules(List.of(all)).save(folder.resolve("colorfilters"));
+        FilterBookmarks.write(folder.resolve("dfilters"), List.of(new FilterBookmarks.Bookmark("NAKs", "aeth.syndrome.type == 3")));
+        @SuppressWarnings("unchecked")
+        javafx.scene.control.ListView<String> list = robot.lookup("#profiles-list").queryAs(javafx.scene.control.ListView.class);
+        robot.interact(() -> {
+            assertEquals(List.of("Default", "fabric-b"), List.copyOf(list.getItems()));
+            list.getSelectionModel().select("fabric-b");
+            robot.lookup("#profiles-ok").queryAs(Button.class).fire();
+        });
+        Fx.until("opened again without 4792", () -> ctx.analysis() != null && !ctx.busyProperty().get()
+                && !FrameDecoder.config(ctx.capture().index()).roceUdpPorts().contains(4792));
+        assertEquals("Profile: fabric-b", robot.lookup("#status-profile").queryAs(Label.class).getText());
+        assertEquals(List.of(all), ctx.coloringRules().rules());
+        Fx.until("the list coloured by the profile's rule", () -> row(robot, 1).getStyle().contains("#123456"));
+        assertEquals(List.of(new FilterBookmarks.Bookmark("NAKs", "aeth.syndrome.type == 3")), window.filterBar().bookmarks());
+        assertEquals("fabric-b", new Profiles(config).lastUsed(), "the next start opens it");
+
+        robot.interact(() -> assertEquals(null, window.useProfile("Default")));
+        Fx.until("decoded again", () -> ctx.analysis() != null && !ctx.busyProperty().get()
+                && FrameDecoder.config(ctx.capture().index()).roceUdpPorts().contains(4792));
+        assertEquals(ColoringRules.defaults().rules(), ctx.coloringRules().rules());
+        assertEquals(FilterBookmarks.DEFAULTS, window.filterBar().bookmarks());
+        assertEquals(List.of(), errors);
+    }
+
+    /**
      * What MetaRoceApp does with the command line: its -d ports first (added to those Decode As saved), then the
      * capture and its filter.
      */
