@@ -202,6 +202,9 @@ public final class MainWindow {
 
     Preferences preferences() { return preferences; }
 
+    /** The packet list above (or beside) the details and bytes. */
+    SplitPane panes() { return panes; }
+
     /** Edit > Preferences' layout: applied to the window and saved in the profile; null, or why it was not saved. */
     String setPreferences(Preferences p) {
         preferences = p;

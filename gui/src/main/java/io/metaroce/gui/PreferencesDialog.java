@@ -168,8 +168,10 @@ final class PreferencesDialog {
     static Set<Integer> parsePorts(String text) {
         Set<Integer> out = new LinkedHashSet<>();
         out.add(Spec.ROCE_UDP_PORT);
-        for (String t : text.strip().split("[,\\s]+")) {
-            if (!t.isEmpty()) out.add(DecodeAs.port(t));
+        for (String t : text.strip().split("\\s+")) {
+            // udp.port==N,roce has a comma of its own: a token with '=' is one port, a trailing comma its separator.
+            if (t.contains("=")) out.add(DecodeAs.port(t.endsWith(",") ? t.substring(0, t.length() - 1) : t));
+            else for (String u : t.split(",")) if (!u.isEmpty()) out.add(DecodeAs.port(u));
         }
         return out;
     }
