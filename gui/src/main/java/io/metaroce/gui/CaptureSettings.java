@@ -100,6 +100,24 @@ final class CaptureSettings {
         }
     }
 
+    /** Takes every value of from (a profile switch: the toolbar's fields stay bound to these properties). */
+    void setAll(CaptureSettings from) {
+        interfaces.set(from.interfaces.get());
+        filter.set(from.filter.get());
+        snapLength = from.snapLength;
+        bufferMiB = from.bufferMiB;
+        promiscuous = from.promiscuous;
+        output = from.output;
+        ringKB = from.ringKB;
+        ringSeconds = from.ringSeconds;
+        ringFiles = from.ringFiles;
+        stopPackets = from.stopPackets;
+        stopSeconds = from.stopSeconds;
+        stopKB = from.stopKB;
+        stopFiles = from.stopFiles;
+        realTime = from.realTime;
+    }
+
     // ------------------------------------------------------------------ the capture file beside colorfilters
 
     /** The settings file beside the coloring rules (Wireshark's profile folder). */

@@ -37,9 +37,9 @@ final class CaptureToolbar extends HBox {
     private final GuiContext ctx;
     /** The next capture's settings, shared with Capture > Options... and kept in {@link #settingsFile}. */
     private final CaptureSettings settings;
-    private final Path settingsFile;
+    private Path settingsFile;
     /** The saved capture filters (Wireshark's cfilters), offered by {@link #savedFilters}. */
-    private final Path cfiltersFile;
+    private Path cfiltersFile;
     private final ComboBox<String> iface = new ComboBox<>();
     private final TextField filter = new TextField();
     private final MenuButton savedFilters = new MenuButton();
@@ -98,6 +98,13 @@ final class CaptureToolbar extends HBox {
     }
 
     Path cfiltersFile() { return cfiltersFile; }
+
+    /** Another configuration profile's capture settings and saved capture filters (its folder's files). */
+    void useProfileFolder(Path folder) {
+        settingsFile = folder.resolve("capture");
+        cfiltersFile = folder.resolve("cfilters");
+        settings.setAll(CaptureSettings.load(settingsFile));
+    }
 
     /** True while a capture runs (Capture menu: Start off, Stop and Restart on). */
     ReadOnlyBooleanProperty capturingProperty() { return capturing.getReadOnlyProperty(); }

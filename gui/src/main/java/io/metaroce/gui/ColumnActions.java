@@ -26,7 +26,7 @@ final class ColumnActions {
     private final GuiContext ctx;
     private final PacketTable packets;
     private final FrameDetail detail;
-    private final Path file;
+    private Path file;
     /** Set while the saved columns are put in place (no save of what was just read). */
     private boolean loading;
 
@@ -91,6 +91,22 @@ final class ColumnActions {
     }
 
     void setColumns(List<ColumnSpec> cols) { packets.setColumns(cols); }
+
+    /**
+     * Another configuration profile's columns: read from its file and shown (its defaults when it has none), kept
+     * there from now on; null, or why the file was ignored.
+     */
+    String useFile(Path columnsFile) {
+        file = columnsFile;
+        PacketColumns.Loaded saved = PacketColumns.load(columnsFile);
+        loading = true;
+        try {
+            packets.setColumns(saved.columns());
+        } finally {
+            loading = false;
+        }
+        return saved.problem();
+    }
 
     private void save() {
         if (loading) return;

@@ -29,6 +29,21 @@ final class ColumnPreferencesDialog {
 
     static Dialog<ButtonType> create(Window owner, List<ColumnSpec> current, Consumer<List<ColumnSpec>> onApply) {
         ObservableList<ColumnSpec> cols = FXCollections.observableArrayList(current);
+        VBox content = editor(cols);
+
+        Dialog<ButtonType> d = new Dialog<>();
+        if (owner != null) d.initOwner(owner);
+        d.setTitle("Column Preferences");
+        d.getDialogPane().setContent(content);
+        d.getDialogPane().getButtonTypes().addAll(ButtonType.OK, ButtonType.CANCEL);
+        d.setOnHidden(e -> {
+            if (d.getResult() == ButtonType.OK) onApply.accept(new ArrayList<>(cols));
+        });
+        return d;
+    }
+
+    /** The column list and its buttons, editing cols (also Edit > Preferences > Appearance > Columns' page). */
+    static VBox editor(ObservableList<ColumnSpec> cols) {
         ListView<ColumnSpec> list = new ListView<>(cols);
         list.setId("column-prefs-list");
         list.setPrefSize(520, 300);
@@ -94,16 +109,7 @@ final class ColumnPreferencesDialog {
         form.addRow(1, new Label("Field"), field, add);
         VBox content = new VBox(8, list, new HBox(6, remove, up, down, defaults), new Label("New custom column:"), form, error);
         content.setPadding(new Insets(10));
-
-        Dialog<ButtonType> d = new Dialog<>();
-        if (owner != null) d.initOwner(owner);
-        d.setTitle("Column Preferences");
-        d.getDialogPane().setContent(content);
-        d.getDialogPane().getButtonTypes().addAll(ButtonType.OK, ButtonType.CANCEL);
-        d.setOnHidden(e -> {
-            if (d.getResult() == ButtonType.OK) onApply.accept(new ArrayList<>(cols));
-        });
-        return d;
+        return content;
     }
 
     static void show(Window owner, List<ColumnSpec> current, Consumer<List<ColumnSpec>> onApply) {

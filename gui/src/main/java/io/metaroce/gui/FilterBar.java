@@ -38,7 +38,7 @@ final class FilterBar extends HBox {
     private final ContextMenu completions = new ContextMenu();
     private final List<String> history = new ArrayList<>();
     /** Where the saved filters are kept (Wireshark's dfilters format), or null: kept for this window only. */
-    private final java.nio.file.Path bookmarkFile;
+    private java.nio.file.Path bookmarkFile;
     private final List<FilterBookmarks.Bookmark> bookmarks = new ArrayList<>();
     private final MenuButton bookmarkButton = new MenuButton();
     /** Set while a filter is applied: updating the history must not apply it again through the box's action. */
@@ -253,6 +253,14 @@ final class FilterBar extends HBox {
         } catch (java.io.IOException | RuntimeException e) {
             return "Cannot save the display filters to " + bookmarkFile + ": " + e.getMessage();
         }
+    }
+
+    /** Another configuration profile's saved filters: read from its dfilters file, kept there from now on. */
+    void useBookmarkFile(java.nio.file.Path file) {
+        bookmarkFile = file;
+        bookmarks.clear();
+        bookmarks.addAll(FilterBookmarks.read(file));
+        bookmarkButton.getItems().setAll(bookmarkItems());
     }
 
     /** Analyze > Display Filters...: the dialog over the saved filters. */

@@ -10,7 +10,8 @@ import java.util.Set;
 /**
  * The command line of {@code metaroce gui}, in Wireshark's words: {@code -r FILE} or a bare FILE (the capture to
  * open), {@code -Y FILTER} (the display filter to apply once it is open), {@code -d udp.port==N,roce} (Decode As, as
- * the other commands' {@code -d}: the same forms and the same error lines, from the same parser), {@code -h}. Parsed and checked before
+ * the other commands' {@code -d}: the same forms and the same error lines, from the same parser), {@code -C PROFILE}
+ * (Wireshark's: start in that configuration profile, which must exist), {@code -h}. Parsed and checked before
  * any window opens, so that a typing mistake is one line on stderr and exit 2, as in the other commands, instead
  * of a window with an error dialog (or, before, a window that tried to open {@code --nosuch} as a file).
  * {@code --version} never gets here: the launcher answers it with the command line's version query.
@@ -19,10 +20,13 @@ import java.util.Set;
  * @param filter the display filter to apply to it, compiled once already (its text), or empty
  * @param rocePorts the UDP destination ports to decode as RoCE: 4791 and those -d names
  * @param help whether the user asked for the usage
+ * @param profile the configuration profile to start in (-C, an existing one), or null: the one used last
  */
-record GuiArgs(Path file, String filter, Set<Integer> rocePorts, boolean help) {
+record GuiArgs(Path file, String filter, Set<Integer> rocePorts, boolean help, String profile) {
+    GuiArgs(Path file, String filter, Set<Integer> rocePorts, boolean help) { this(file, filter, rocePorts, help, null); }
+
     static final String USAGE = """
-            Usage: metaroce gui [-r FILE | FILE] [-Y FILTER] [-d udp.port==N,roce]...
+            Usage: metaroce gui [-r FILE | FILE] [-Y FILTER] [-d udp.port==N,roce]... [-C PROFILE]
             Open a capture (pcap or pcapng) in the desktop analyzer.
               -r, --read-file FILE          the capture to open (a bare FILE too)
               -Y, --display-filter FILTER   show only the packets that match, once the capture is open
@@ -32,6 +36,8 @@ record GuiArgs(Path file, String filter, Set<Integer> rocePorts, boolean help) {
                                             -d; 'infiniband' accepted; a bare N is short for it).
                                             Repeatable; 4791 is always decoded. Analyze > Decode As...
                                             changes it while the GUI runs
+              -C PROFILE                    start in this configuration profile (Edit > Configuration
+                                            Profiles...; Default is the configuration folder itself)
               -h, --help                    show this help and exit
                   --version                 print the version and exit""";
 
@@ -43,7 +49,12 @@ record GuiArgs(Path file, String filter, Set<Integer> rocePorts, boolean help) {
     }
 
     static GuiArgs parse(String[] args) throws UsageException {
-        String file = null, filter = null;
+        return parse(args, Profiles.defaultRoot());
+    }
+
+    /** @param configRoot the configuration folder -C's profile is looked up in */
+    static GuiArgs parse(String[] args, Path configRoot) throws UsageException {
+        String file = null, filter = null, profile = null;
         List<String> decodeAs = new ArrayList<>();
         boolean options = true;
         for (int i = 0; i < args.length; i++) {
@@ -54,14 +65,14 @@ record GuiArgs(Path file, String filter, Set<Integer> rocePorts, boolean help) {
                 options = false;
                 continue;
             } else if (options && (a.equals("-r") || a.equals("--read-file") || a.equals("-Y") || a.equals("--display-filter")
-                    || a.equals("-d") || a.equals("--decode-as"))) {
+                    || a.equals("-d") || a.equals("--decode-as") || a.equals("-C"))) {
                 name = a;
                 if (i + 1 >= args.length) throw missing(a);
                 value = args[++i];
             } else if (options && (a.startsWith("--read-file=") || a.startsWith("--display-filter=") || a.startsWith("--decode-as="))) {
                 name = a.substring(0, a.indexOf('='));
                 value = a.substring(a.indexOf('=') + 1);
-            } else if (options && a.length() > 2 && (a.startsWith("-r") || a.startsWith("-Y") || a.startsWith("-d"))
+            } else if (options && a.length() > 2 && (a.startsWith("-r") || a.startsWith("-Y") || a.startsWith("-d") || a.startsWith("-C"))
                     && !a.startsWith("--")) {
                 // getopt's joined form, which Wireshark takes: -rFILE, -Y'bth.opcode == 17', -d4792.
                 name = a.substring(0, 2);
@@ -73,6 +84,11 @@ record GuiArgs(Path file, String filter, Set<Integer> rocePorts, boolean help) {
             if (name != null && (name.equals("-Y") || name.equals("--display-filter"))) {
                 if (filter != null) throw new UsageException("one display filter at most (-Y given twice)");
                 filter = value;
+                continue;
+            }
+            if (name != null && name.equals("-C")) {
+                if (profile != null) throw new UsageException("one configuration profile at most (-C given twice)");
+                profile = value;
                 continue;
             }
             if (name != null && (name.equals("-d") || name.equals("--decode-as"))) {
@@ -112,7 +128,12 @@ record GuiArgs(Path file, String filter, Set<Integer> rocePorts, boolean help) {
         } catch (java.nio.file.InvalidPathException e) {
             throw new UsageException(file + ": not a file name (" + e.getReason() + ")");
         }
-        return new GuiArgs(path, compiled, ports, false);
+        if (profile != null && !new Profiles(configRoot).exists(profile)) {
+            // Wireshark's words, and where the profiles are looked for.
+            throw new UsageException("configuration profile \"" + profile + "\" does not exist (the profiles are the folders in "
+                    + configRoot.resolve(Profiles.FOLDER) + "; Default is " + configRoot + ")");
+        }
+        return new GuiArgs(path, compiled, ports, false, profile);
     }
 
     /** The other commands' words for an option without its value (dissect -Y, analyze -r). */
@@ -120,6 +141,7 @@ record GuiArgs(Path file, String filter, Set<Integer> rocePorts, boolean help) {
         if (option.equals("-d") || option.equals("--decode-as")) {
             return new UsageException(option + " needs a value (" + DecodeAs.LABEL + "; see 'metaroce gui --help')");
         }
+        if (option.equals("-C")) return new UsageException("-C needs a configuration profile's name (see 'metaroce gui --help')");
         return new UsageException(option.equals("-r") || option.equals("--read-file") ? option + " needs a file name (FILE)"
                 : option + " needs a display filter, e.g. " + option + " 'bth.opcode == 4'");
     }

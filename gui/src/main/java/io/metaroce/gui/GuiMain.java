@@ -4,7 +4,7 @@ import java.io.PrintStream;
 import javafx.application.Application;
 
 /**
- * Entry point of {@code metaroce gui [-r FILE | FILE] [-Y FILTER] [-d udp.port==N,roce]} ({@link GuiArgs}). Not an {@link Application} itself: with JavaFX on the class path
+ * Entry point of {@code metaroce gui [-r FILE | FILE] [-Y FILTER] [-d udp.port==N,roce] [-C PROFILE]} ({@link GuiArgs}). Not an {@link Application} itself: with JavaFX on the class path
  * (the shaded jar) the Java launcher refuses a main class that extends Application.
  *
  * <p>Without a display the GUI cannot start; that is a usage situation, not a crash: one line on stderr naming

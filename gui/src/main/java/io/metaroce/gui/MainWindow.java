@@ -45,7 +45,12 @@ public final class MainWindow {
     private final Menu recentMenu = new Menu("Open Recent");
     private final Menu statistics = new Menu("Statistics");
     private final Menu graphs = new Menu("Graphs");
-    private final Path coloringFile;
+    /** Edit > Configuration Profiles: the folder every store's file is in (the current profile's). */
+    private final Profiles profiles;
+    /** The current profile's preferences file (Edit > Preferences' values that have no file of their own). */
+    private Preferences preferences;
+    private final javafx.beans.property.StringProperty profileName = new javafx.beans.property.SimpleStringProperty();
+    private final SplitPane panes;
     private final CaptureToolbar captureBar;
     private final EditActions edit;
     private final ColumnActions columns;
@@ -59,12 +64,21 @@ public final class MainWindow {
     /** Go: Back/Forward, linked packets, next packet (in conversation), retransmissions, expert items. */
     private GoMenu goMenu;
 
-    public MainWindow(GuiContext ctx) { this(ctx, ColoringRules.defaultFile(), RecentFiles.defaultStore()); }
+    public MainWindow(GuiContext ctx) { this(ctx, null); }
 
-    MainWindow(GuiContext ctx, Path coloringFile, Path recentStore) {
+    /** A window in that configuration profile ({@code gui -C}, checked), or in the one used last when null. */
+    public MainWindow(GuiContext ctx, String profile) { this(ctx, ColoringRules.defaultFile(), RecentFiles.defaultStore(), profile); }
+
+    MainWindow(GuiContext ctx, Path coloringFile, Path recentStore) { this(ctx, coloringFile, recentStore, null); }
+
+    /** @param defaultColoringFile the Default profile's coloring rules: their folder is the configuration folder */
+    MainWindow(GuiContext ctx, Path defaultColoringFile, Path recentStore, String profile) {
         this.ctx = ctx;
         this.stage = ctx.stage();
-        this.coloringFile = coloringFile;
+        this.profiles = new Profiles(defaultColoringFile.toAbsolutePath().getParent());
+        profiles.start(profile != null ? profile : profiles.lastUsed());
+        profileName.set(profiles.current());
+        Path coloringFile = coloringFile();
         this.recent = new RecentFiles(recentStore);
         this.flowIndexStore = recentStore.resolveSibling("flow-index");
         ctx.setColoringRules(ColoringRules.load(coloringFile));
@@ -98,9 +112,12 @@ public final class MainWindow {
         banner.visibleProperty().bind(ctx.bannerProperty().isNotNull());
         banner.managedProperty().bind(banner.visibleProperty());
 
-        SplitPane panes = new SplitPane(packets, detail);
+        panes = new SplitPane(packets, detail);
         panes.setOrientation(Orientation.VERTICAL);
         panes.setDividerPositions(0.5);
+        preferences = Preferences.load(profiles.file(Preferences.FILE_NAME));
+        if (preferences.problem() != null) ctx.status(preferences.problem());
+        applyLayout();
         viewMenu = new ViewMenu(ctx, packets, detail, panes, recentStore.resolveSibling("zoom"));
         bindShown(filterBar, viewMenu.filterToolbar);
         saving = new CaptureSaving(ctx);
@@ -172,6 +189,61 @@ public final class MainWindow {
 
     ViewMenu viewMenu() { return viewMenu; }
 
+    Stage stage() { return stage; }
+
+    GuiContext context() { return ctx; }
+
+    // ------------------------------------------------------------------ configuration profiles, preferences
+
+    Profiles profiles() { return profiles; }
+
+    /** The current profile's name, for the status bar. */
+    javafx.beans.property.ReadOnlyStringProperty profileNameProperty() { return profileName; }
+
+    /** The current profile's coloring rules file. */
+    private Path coloringFile() { return profiles.file("colorfilters"); }
+
+    Preferences preferences() { return preferences; }
+
+    /** The packet list above (or beside) the details and bytes. */
+    SplitPane panes() { return panes; }
+
+    /** Edit > Preferences' layout: applied to the window and saved in the profile; null, or why it was not saved. */
+    String setPreferences(Preferences p) {
+        preferences = p;
+        applyLayout();
+        return p.save(profiles.file(Preferences.FILE_NAME));
+    }
+
+    private void applyLayout() {
+        panes.setOrientation(preferences.detailsBesideList() ? Orientation.HORIZONTAL : Orientation.VERTICAL);
+    }
+
+    /**
+     * Switches to another configuration profile, as Wireshark does: every store is read again from the profile's
+     * folder and applied to this window (coloring rules, saved display and capture filters, capture settings,
+     * columns, layout); the capture is opened again only if the profile decodes other UDP ports as RoCE (Decode As).
+     * Null, or why not (an unknown profile: nothing changes).
+     */
+    String useProfile(String name) {
+        String why = profiles.use(name);
+        if (why != null) return why;
+        ctx.setColoringRules(ColoringRules.load(coloringFile()));
+        filterBar.useBookmarkFile(profiles.file("dfilters"));
+        captureBar.useProfileFolder(profiles.folder());
+        String problem = columns.useFile(profiles.file("columns"));
+        preferences = Preferences.load(profiles.file(Preferences.FILE_NAME));
+        if (preferences.problem() != null) problem = preferences.problem();
+        applyLayout();
+        ctx.setDecodeAsFile(profiles.file(DecodeAsEntries.FILE_NAME));
+        DecodeAsEntries decodeAs = DecodeAsEntries.load(ctx.decodeAsFile());
+        if (decodeAs.problem() != null) problem = decodeAs.problem();
+        ctx.decodeAs(decodeAs.ports());
+        profileName.set(profiles.current());
+        ctx.status(problem != null ? problem : "Configuration profile " + profiles.current());
+        return null;
+    }
+
     /** A bar shown or hidden by a View item; hidden, it takes no space. */
     private static void bindShown(javafx.scene.Node n, javafx.beans.property.BooleanProperty shown) {
         n.visibleProperty().bind(shown);
@@ -225,7 +297,7 @@ public final class MainWindow {
         }
         MenuItem coloring = new MenuItem("Coloring Rules...");
         coloring.setId("menu-coloring");
-        coloring.setOnAction(e -> ColoringDialog.show(stage, ctx.coloringRules(), coloringFile, ctx::setColoringRules));
+        coloring.setOnAction(e -> ColoringDialog.show(stage, ctx.coloringRules(), coloringFile(), ctx::setColoringRules));
         Menu view = viewMenu.menu(time, coloring);
         // Wireshark's place for Resize Columns: after the zoom items (Zoom In, Zoom Out, Normal Size).
         view.getItems().add(view.getItems().indexOf(view.getItems().stream()
@@ -241,6 +313,7 @@ public final class MainWindow {
         Menu editMenu = edit.menu();
         editMenu.getItems().addAll(1, findBar.menuItems());     // Find Packet (Ctrl+F, was Go > Find by Filter), Next, Previous
         editMenu.getItems().addAll(new SeparatorMenuItem(), commentsMenu.menu(""));
+        editMenu.getItems().addAll(ProfilesDialog.editMenuItems(this));      // Configuration Profiles..., Preferences...
         return new MenuBar(file, editMenu, view, go, statistics, graphs);
     }
 
@@ -324,7 +397,7 @@ public final class MainWindow {
                 : "Displayed: " + v.size() + " of " + ctx.capture().frames()));
         Region grow = new Region();
         HBox.setHgrow(grow, Priority.ALWAYS);
-        HBox box = new HBox(10, status, bar, cancel, captureBar.counters(), grow, selected, shown);
+        HBox box = new HBox(10, status, bar, cancel, captureBar.counters(), grow, selected, shown, ProfilesDialog.statusLabel(this));
         box.setPadding(new Insets(3, 8, 3, 8));
         return box;
     }

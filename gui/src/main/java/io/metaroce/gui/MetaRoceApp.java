@@ -10,8 +10,6 @@ public final class MetaRoceApp extends Application {
     @Override
     public void start(Stage stage) {
         context = new GuiContext(stage);
-        MainWindow window = new MainWindow(context);
-        window.show();
         // Checked by GuiMain before the toolkit started: parsed again here, where the application is.
         GuiArgs args;
         try {
@@ -19,6 +17,8 @@ public final class MetaRoceApp extends Application {
         } catch (GuiArgs.UsageException e) {
             throw new IllegalStateException(e);
         }
+        MainWindow window = new MainWindow(context, args.profile());     // -C: its profile's files, else the last used
+        window.show();
         // -d: before the capture opens, which it then dissects with; added to the ports Decode As saved (as Wireshark's -d)
         java.util.Set<Integer> ports = new java.util.LinkedHashSet<>(context.settings().rocePorts());
         ports.addAll(args.rocePorts());

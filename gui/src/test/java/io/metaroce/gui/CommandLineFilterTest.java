@@ -238,6 +238,108 @@ class CommandLineFilterTest extends GuiTestBase {
     }
 
     /**
+     * Edit > Preferences > Protocols > RoCEv2 and Edit > Configuration Profiles on a small sample moved to UDP port 4792:
+     * a bad port is refused with -d's words and saves nothing; 4792 decodes the open capture and is saved in the
+     * Default profile's decode_as_entries. A copy of Default (a bad name refused first) given its own coloring rules
+     * and saved filters: switching to it colours the open list with its rules and gives the filter bar its bookmarks,
+     * without opening the capture again (the same Decode As ports); back to Default from the status bar's menu.
+     */
+    @Test
+    void preferencesAndProfilesApplyToTheOpenCapture(FxRobot robot) throws Exception {
+        Path moved = onPort4792("rocev2-read-atomic");
+        openAsTheAppDoes(robot, moved.toString());
+        @SuppressWarnings("unchecked")
+        javafx.scene.control.Dialog<ButtonType>[] prefs = new javafx.scene.control.Dialog[1];
+        robot.interact(() -> prefs[0] = PreferencesDialog.show(window));
+        @SuppressWarnings("unchecked")
+        javafx.scene.control.TreeView<String> pages = robot.lookup("#prefs-pages").queryAs(javafx.scene.control.TreeView.class);
+        robot.interact(() -> pages.getSelectionModel().select(pages.getRoot().getChildren().get(2).getChildren().getFirst()));
+        robot.interact(() -> {
+            robot.lookup("#prefs-roce-ports").queryAs(TextField.class).setText("4792, 70000");
+            robot.lookup("#prefs-ok").queryAs(Button.class).fire();
+        });
+        Label problem = robot.lookup("#prefs-problem").queryAs(Label.class);
+        String refused = problem.getText();
+        assertTrue(refused.startsWith("RoCEv2: ") && refused.contains("70000"), refused);
+        assertTrue(prefs[0].isShowing(), "the dialog stays open on a bad value");
+        assertEquals(Set.of(4791), ctx.settings().rocePorts());
+        assertTrue(!Files.exists(config.resolve("decode_as_entries")), "nothing saved");
+        robot.interact(() -> {
+            robot.lookup("#prefs-roce-ports").queryAs(TextField.class).setText("udp.port==4792,roce");
+            pages.getSelectionModel().select(pages.getRoot().getChildren().get(1));
+        });
+        robot.interact(() -> {
+            robot.lookup("#prefs-snaplen").queryAs(TextField.class).setText("0");
+            robot.lookup("#prefs-ok").queryAs(Button.class).fire();
+        });
+        assertEquals("Capture: snap length must be at least 1, not 0", problem.getText(), "the capture command's words");
+        assertTrue(!Files.exists(config.resolve("decode_as_entries")) && !Files.exists(config.resolve("capture")), "nothing saved");
+        robot.interact(() -> {
+            robot.lookup("#prefs-snaplen").queryAs(TextField.class).setText("128");
+            pages.getSelectionModel().select(pages.getRoot().getChildren().getFirst());
+        });
+        robot.interact(() -> {
+            robot.lookup("#prefs-beside").queryAs(javafx.scene.control.CheckBox.class).setSelected(true);
+            robot.lookup("#prefs-ok").queryAs(Button.class).fire();
+        });
+        assertTrue(!prefs[0].isShowing(), problem.getText());
+        assertEquals("128", window.captureBar().settings().snapLength);
+        assertTrue(Files.readAllLines(config.resolve("capture")).contains("capture.snaplen: 128"));
+        assertTrue(Files.readAllLines(config.resolve("preferences")).contains("gui.packet_details_beside_list: TRUE"));
+        assertEquals(javafx.geometry.Orientation.HORIZONTAL, window.panes().getOrientation());
+        Fx.until("decoded again", () -> ctx.analysis() != null && !ctx.busyProperty().get()
+                && FrameDecoder.config(ctx.capture().index()).roceUdpPorts().contains(4792));
+        assertEquals("RoCEv2", cell(robot, 1, "Protocol"));
+        assertTrue(Files.readAllLines(config.resolve("decode_as_entries")).contains("decode_as_entry: udp.port,4792,(none),InfiniBand"));
+
+        // Edit > Configuration Profiles...: a bad name, then Copy of Default (its Decode As too), given rules of its own.
+        robot.interact(() -> ProfilesDialog.show(window));
+        TextField name = robot.lookup("#profiles-name").queryAs(TextField.class);
+        robot.interact(() -> {
+            name.setText("fabric/b");
+            robot.lookup("#profiles-copy").queryAs(Button.class).fire();
+        });
+        assertEquals("A profile name cannot contain '/'.", robot.lookup("#profiles-problem").queryAs(Label.class).getText());
+        robot.interact(() -> {
+            name.setText("fabric-b");
+            robot.lookup("#profiles-copy").queryAs(Button.class).fire();
+        });
+        Path folder = config.resolve("profiles").resolve("fabric-b");
+        assertEquals(Files.readAllLines(config.resolve("decode_as_entries")), Files.readAllLines(folder.resolve("decode_as_entries")));
+        ColoringRules.Rule all = new ColoringRules.Rule("Everything", "frame.number >= 1", "#000000", "#123456", true);
+        new ColoringRules(List.of(all)).save(folder.resolve("colorfilters"));
+        FilterBookmarks.write(folder.resolve("dfilters"), List.of(new FilterBookmarks.Bookmark("NAKs", "aeth.syndrome.type == 3")));
+        @SuppressWarnings("unchecked")
+        javafx.scene.control.ListView<String> list = robot.lookup("#profiles-list").queryAs(javafx.scene.control.ListView.class);
+        int reopened = ctx.redissectionsProperty().get();
+        OpenCapture open = ctx.capture();
+        robot.interact(() -> {
+            assertEquals(List.of("Default", "fabric-b"), List.copyOf(list.getItems()));
+            list.getSelectionModel().select("fabric-b");
+            robot.lookup("#profiles-ok").queryAs(Button.class).fire();
+        });
+        assertEquals("Profile: fabric-b", robot.lookup("#status-profile").queryAs(Label.class).getText());
+        assertEquals(List.of(all), ctx.coloringRules().rules());
+        Fx.until("the list coloured by the profile's rule", () -> row(robot, 1).getStyle().contains("#123456"));
+        assertEquals(List.of(new FilterBookmarks.Bookmark("NAKs", "aeth.syndrome.type == 3")), window.filterBar().bookmarks());
+        assertTrue(ctx.capture() == open && ctx.redissectionsProperty().get() == reopened,
+                "the same Decode As ports: the capture is not opened again (Wireshark's)");
+        assertEquals("fabric-b", new Profiles(config).lastUsed(), "the next start opens it");
+
+        // Back through the status bar's menu: Default's rules and filters again.
+        robot.interact(() -> {
+            List<MenuItem> items = ProfilesDialog.switchItems(window);
+            assertEquals(List.of("Default", "fabric-b"), items.subList(0, 2).stream().map(MenuItem::getText).toList());
+            assertTrue(((javafx.scene.control.RadioMenuItem) items.get(1)).isSelected());
+            items.getFirst().fire();
+        });
+        assertEquals(ColoringRules.defaults().rules(), ctx.coloringRules().rules());
+        assertEquals(FilterBookmarks.DEFAULTS, window.filterBar().bookmarks());
+        assertEquals("Profile: Default", robot.lookup("#status-profile").queryAs(Label.class).getText());
+        assertEquals(List.of(), errors);
+    }
+
+    /**
      * What MetaRoceApp does with the command line: its -d ports first (added to those Decode As saved), then the
      * capture and its filter.
      */

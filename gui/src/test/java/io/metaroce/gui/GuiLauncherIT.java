@@ -71,9 +71,14 @@ class GuiLauncherIT {
         Run two = run(":77", "gui", sample, sample);
         assertEquals(2, two.code());
         assertEquals("metaroce gui: one capture file at most (got " + sample + " and " + sample + ")\n", two.err());
+        Run profile = run(":77", "gui", "-C", "no-such-profile-" + ProcessHandle.current().pid(), sample);
+        assertEquals(2, profile.code());
+        assertTrue(profile.err().matches("metaroce gui: configuration profile \"no-such-profile-\\d+\" does not exist \\(the profiles are"
+                + " the folders in \\S+/profiles; Default is \\S+\\)\n"), profile.err());
         Run help = run(null, "gui", "-h");
         assertEquals(0, help.code(), help.err());
-        assertTrue(help.out().startsWith("Usage: metaroce gui [-r FILE | FILE] [-Y FILTER] [-d udp.port==N,roce]...\n"), help.out());
+        assertTrue(help.out().startsWith("Usage: metaroce gui [-r FILE | FILE] [-Y FILTER] [-d udp.port==N,roce]... [-C PROFILE]\n"), help.out());
+        assertTrue(help.out().contains("-C PROFILE"), help.out());
         assertTrue(help.out().contains("-Y, --display-filter FILTER"), help.out());
         assertTrue(help.out().contains("-d, --decode-as udp.port==N,roce"), help.out());
     }
