@@ -48,6 +48,14 @@ public final class NameResolver {
     private final ConcurrentHashMap<Long, String> macCache = new ConcurrentHashMap<>();
     private final List<String> warnings = new ArrayList<>();
     private int entries;
+    /** The GUI's Statistics > Resolved Addresses: the names given out (address text to name), at most CACHE_CAP each. */
+    private volatile boolean recording;
+    /**
+     * Wireshark's own manuf and wka (some 66,000 lines, half a second to read in a cold JVM) are read at the first MAC
+     * lookup, not at the start: most runs print IP addresses only. Null once read (or when there is none).
+     */
+    private volatile Path deferredData;
+    private final ConcurrentHashMap<String, String> usedHosts = new ConcurrentHashMap<>(), usedMacs = new ConcurrentHashMap<>();
 
     private NameResolver(boolean mac, boolean network, boolean transport) {
         this.mac = mac;
@@ -73,10 +81,7 @@ public final class NameResolver {
     public static NameResolver load(String flags, List<Path> hosts, Path dataDir, Path configDir, Path systemEthers) throws IOException {
         NameResolver r = new NameResolver(flags.indexOf('m') >= 0, flags.indexOf('n') >= 0, flags.indexOf('t') >= 0);
         if (r.mac) {
-            if (dataDir != null) {
-                r.readMacs(dataDir.resolve("manuf"), false, "manuf");
-                r.readMacs(dataDir.resolve("wka"), false, "wka");
-            }
+            r.deferredData = dataDir;
             if (configDir != null) {
                 r.readMacs(configDir.resolve("manuf"), false, "manuf");
                 r.readMacs(configDir.resolve("ethers"), true, "ethers");
@@ -103,6 +108,22 @@ public final class NameResolver {
             if ("mntdNvgs".indexOf(flags.charAt(i)) < 0) return flags.charAt(i);
         }
         return null;
+    }
+
+    /** Keeps the names given out from now on, for {@link #usedHosts()} and {@link #usedMacs()} (off by default: dissect has no use for them). */
+    public NameResolver recording() {
+        recording = true;
+        return this;
+    }
+
+    /** The host names given out while {@link #recording()}: address text to name, sorted by address text. */
+    public Map<String, String> usedHosts() { return new TreeMap<>(usedHosts); }
+
+    /** The MAC names given out while {@link #recording()}: address to name, sorted. */
+    public Map<String, String> usedMacs() { return new TreeMap<>(usedMacs); }
+
+    private static void record(ConcurrentHashMap<String, String> used, String address, String name) {
+        if (used.size() < CACHE_CAP) used.putIfAbsent(address, name);
     }
 
     public boolean resolvesMac() { return mac; }
@@ -135,12 +156,16 @@ public final class NameResolver {
     /** The IPv4 address as Wireshark's columns and ip.*_host show it: its name when resolved, else its digits. */
     public String ipv4(int address) {
         String n = ipv4Name(address);
-        return n != null ? n : Addresses.ipv4(address);
+        if (n == null) return Addresses.ipv4(address);
+        if (recording) record(usedHosts, Addresses.ipv4(address), n);
+        return n;
     }
 
     public String ipv6(MemorySegment address) {
         String n = ipv6Name(address);
-        return n != null ? n : Addresses.ipv6(address);
+        if (n == null) return Addresses.ipv6(address);
+        if (recording) record(usedHosts, Addresses.ipv6(address), n);
+        return n;
     }
 
     /** The MAC address as eth.*_resolved shows it: the ethers name, a vendor prefix and the rest, or its digits. */
@@ -149,8 +174,10 @@ public final class NameResolver {
         Long key = address;
         String n = macCache.get(key);
         if (n != null) return n;
+        if (deferredData != null) readData();
         n = resolveMac(address);
         if (macCache.size() < CACHE_CAP) macCache.put(key, n);
+        if (recording && !n.equals(Addresses.mac(address))) record(usedMacs, Addresses.mac(address), n);
         return n;
     }
 
@@ -227,6 +254,22 @@ public final class NameResolver {
         return Addresses.mac(a);
     }
 
+    /**
+     * Reads Wireshark's data files once; the user's own entries (personal manuf, ethers), read at the start, win over
+     * them. Lines they cannot use are not reported: the files are Wireshark's, not the user's.
+     */
+    private synchronized void readData() {
+        Path data = deferredData;
+        if (data == null) return;
+        try {
+            readMacs(data.resolve("manuf"), false, "manuf", false);
+            readMacs(data.resolve("wka"), false, "wka", false);
+        } catch (IOException e) {
+            // Unreadable: MAC addresses keep their digits, as without the files.
+        }
+        deferredData = null;
+    }
+
     private static int byteAt(long a, int i) { return (int) (a >>> (8 * (5 - i))) & 0xFF; }
 
     private static long prefix(long a, int bits) { return a & (0xFFFFFFFFFFFFL << (48 - bits)) & 0xFFFFFFFFFFFFL; }
@@ -239,7 +282,10 @@ public final class NameResolver {
     // Files
 
     /** manuf, wka and ethers: {@code ADDRESS[/BITS] NAME [LONG NAME]}, bytes separated by ':', '-' or '.'. */
-    private void readMacs(Path file, boolean ethersFile, String kind) throws IOException {
+    private void readMacs(Path file, boolean ethersFile, String kind) throws IOException { readMacs(file, ethersFile, kind, true); }
+
+    /** @param wins whether an entry replaces one read before (the user's files), else only fills gaps (Wireshark's) */
+    private void readMacs(Path file, boolean ethersFile, String kind, boolean wins) throws IOException {
         if (!Files.isReadable(file)) return;
         int skipped = 0, first = 0, lineNo = 0;
         try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.ISO_8859_1)) {
@@ -256,15 +302,20 @@ public final class NameResolver {
                 long addr = am[0];
                 int bits = (int) am[1];
                 String name = t[1];
-                if (bits == 48) ethers.put(addr, name);
-                else if (bits == 24 && !ethersFile && am[2] == 3) manuf.put((int) (addr >>> 24), name);
-                else wka.put(prefix(addr, bits), name);
+                if (bits == 48) put(ethers, addr, name, wins);
+                else if (bits == 24 && !ethersFile && am[2] == 3) put(manuf, (int) (addr >>> 24), name, wins);
+                else put(wka, prefix(addr, bits), name, wins);
                 origin.putIfAbsent(name, kind + ": " + file);
             }
         } catch (java.nio.charset.MalformedInputException e) {
             skipped++;
         }
-        if (skipped > 0) warnings.add(file + ": " + skipped + " line" + (skipped == 1 ? "" : "s") + " skipped (not ADDRESS NAME), the first line " + first);
+        if (skipped > 0 && wins) warnings.add(file + ": " + skipped + " line" + (skipped == 1 ? "" : "s") + " skipped (not ADDRESS NAME), the first line " + first);
+    }
+
+    private static <K> void put(Map<K, String> m, K key, String name, boolean wins) {
+        if (wins) m.put(key, name);
+        else m.putIfAbsent(key, name);
     }
 
     /** hosts: {@code ADDRESS NAME [ALIAS...]}; the first name is the one shown. */

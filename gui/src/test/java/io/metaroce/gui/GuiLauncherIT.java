@@ -73,7 +73,7 @@ class GuiLauncherIT {
         assertEquals("metaroce gui: one capture file at most (got " + sample + " and " + sample + ")\n", two.err());
         Run help = run(null, "gui", "-h");
         assertEquals(0, help.code(), help.err());
-        assertTrue(help.out().startsWith("Usage: metaroce gui [-r FILE | FILE] [-Y FILTER] [-d udp.port==N,roce]...\n"), help.out());
+        assertTrue(help.out().startsWith("Usage: metaroce gui [-r FILE | FILE] [-Y FILTER] [-d udp.port==N,roce]... [-N FLAGS | -n] [-H FILE]...\n"), help.out());
         assertTrue(help.out().contains("-Y, --display-filter FILTER"), help.out());
         assertTrue(help.out().contains("-d, --decode-as udp.port==N,roce"), help.out());
     }
