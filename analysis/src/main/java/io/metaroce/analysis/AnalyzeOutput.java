@@ -7,6 +7,7 @@ import io.metaroce.capture.CaptureException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.util.Map;
 
 /**
  * What {@code metaroce analyze} prints, so the command stays a thin option parser: the JSON report
@@ -42,12 +43,24 @@ public final class AnalyzeOutput {
      */
     public static AnalysisResult write(Path file, AnalysisSettings settings, Form form, boolean pretty, Appendable out,
                                        Analyzer.Progress progress, DiagnosisOptions diagnosis) throws CaptureException, IOException {
+        return write(file, settings, form, pretty, out, progress, diagnosis, Map.of());
+    }
+
+    /**
+     * As {@link #write(Path, AnalysisSettings, Form, boolean, Appendable, Analyzer.Progress, DiagnosisOptions)}, with
+     * host names (address text to name, analyze -H): a Hosts column in the text's QP Conversations, src_name and
+     * dst_name in the JSON flows.
+     */
+    public static AnalysisResult write(Path file, AnalysisSettings settings, Form form, boolean pretty, Appendable out,
+                                       Analyzer.Progress progress, DiagnosisOptions diagnosis, Map<String, String> hostNames)
+            throws CaptureException, IOException {
         // The loss timeline sees the frames through the diagnoser (validate's diagnoser has none).
         LossTimeline t = form == Form.EVENTS_JSONL ? null : new LossTimeline();
         Diagnoser d = t == null ? null : new Diagnoser(diagnosis.atNs()).withTimeline(t)
                 .withFlowControl(settings.linkSpeedGbps(), diagnosis.pfcWatchdogNs());
         return write(listener -> session(settings, progress).onEvent(listener).onFrame(d).run(file), form, pretty, out,
-                d == null ? null : r -> diagnosis.apply(d.congestionLoop(r.congestionLoop()).steps(r.steps()).recovery(r.recovery()).finish()), t);
+                d == null ? null : r -> diagnosis.apply(d.congestionLoop(r.congestionLoop()).steps(r.steps()).recovery(r.recovery()).finish()), t,
+                hostNames);
     }
 
     /**
@@ -102,7 +115,7 @@ public final class AnalyzeOutput {
                 .withFlowControl(settings.linkSpeedGbps(), Diagnoser.DEFAULT_PFC_WATCHDOG_NS);
         try {
             return write(listener -> LiveAnalyzer.analyze(src, name, settings, false, listener, monitor, d), form, pretty, out,
-                    d == null ? null : r -> d.congestionLoop(r.congestionLoop()).steps(r.steps()).recovery(r.recovery()).finish(), t);
+                    d == null ? null : r -> d.congestionLoop(r.congestionLoop()).steps(r.steps()).recovery(r.recovery()).finish(), t, Map.of());
         } catch (CaptureException e) {
             throw new IllegalStateException(e); // a live source throws no CaptureException
         }
@@ -114,7 +127,7 @@ public final class AnalyzeOutput {
     }
 
     private static AnalysisResult write(Run run, Form form, boolean pretty, Appendable out) throws CaptureException, IOException {
-        return write(run, form, pretty, out, null, null);
+        return write(run, form, pretty, out, null, null, Map.of());
     }
 
     /**
@@ -122,8 +135,8 @@ public final class AnalyzeOutput {
      * (through the diagnoser, {@link Diagnoser#withTimeline}), fed the events here, or null for none.
      */
     private static AnalysisResult write(Run run, Form form, boolean pretty, Appendable out,
-                                        java.util.function.Function<AnalysisResult, Diagnosis> diagnosis, LossTimeline timeline)
-            throws CaptureException, IOException {
+                                        java.util.function.Function<AnalysisResult, Diagnosis> diagnosis, LossTimeline timeline,
+                                        Map<String, String> hostNames) throws CaptureException, IOException {
         try {
             if (form == Form.EVENTS_JSONL) {
                 return run.run(e -> {
@@ -153,9 +166,9 @@ public final class AnalyzeOutput {
                     // Only when a RoCEv2 sender got a NAK sequence error or went back on a timeout.
                     if (r.recovery() != null) more.put("recovery", r.recovery());
                     if (d != null) more.put("diagnosis", d.toJsonMap());
-                    Reports.json(r, events, more, out, pretty);
+                    Reports.json(r, events, more, hostNames, out, pretty);
                 } else {
-                    Reports.text(r, events, out);
+                    Reports.text(r, events, hostNames, out);
                     if (timeline != null) timeline.appendText(out);
                     r.appendCongestionLoop(out);
                     r.appendSteps(out);

@@ -117,6 +117,15 @@ public final class Reports {
     /** As {@link #json(AnalysisResult, EventBuffer, Appendable, boolean)}, with more top-level members after events. */
     public static void json(AnalysisResult r, EventBuffer events, Map<String, Object> more, Appendable out, boolean pretty)
             throws IOException {
+        json(r, events, more, Map.of(), out, pretty);
+    }
+
+    /**
+     * As {@link #json(AnalysisResult, EventBuffer, Map, Appendable, boolean)}, each flow with {@code src_name} and
+     * {@code dst_name} after its addresses where hostNames (address text to name: analyze -H) knows them.
+     */
+    public static void json(AnalysisResult r, EventBuffer events, Map<String, Object> more, Map<String, String> hostNames,
+                            Appendable out, boolean pretty) throws IOException {
         out.append('{');
         out.append(pretty ? "\n  \"capture\": " : "\"capture\":");
         JsonOut j = new JsonOut(out, false);
@@ -127,7 +136,7 @@ public final class Reports {
             if (!first) out.append(',');
             first = false;
             if (pretty) out.append("\n    ");
-            new JsonOut(out, false).value(f.toJsonMap());
+            new JsonOut(out, false).value(hostNames.isEmpty() ? f.toJsonMap() : withNames(f, hostNames));
         }
         if (pretty && !r.flows().isEmpty()) out.append("\n  ");
         out.append(pretty ? "],\n  \"events\": [" : "],\"events\":[");
@@ -163,7 +172,33 @@ public final class Reports {
         return ", " + str(cap.get("flow_bound")) + " flows in a heap of " + mib + " MiB; METAROCE_JAVA_OPTS=-Xmx" + g + "g allows more";
     }
 
+    /** The flow's JSON object with src_name and dst_name after dst, each only when the address has a name. */
+    private static Map<String, Object> withNames(FlowSummary f, Map<String, String> hostNames) {
+        Map<String, Object> m = f.toJsonMap();
+        String src = hostNames.get(f.src()), dst = hostNames.get(f.dst());
+        if (src == null && dst == null) return m;
+        Map<String, Object> named = new java.util.LinkedHashMap<>();
+        for (Map.Entry<String, Object> e : m.entrySet()) {
+            named.put(e.getKey(), e.getValue());
+            if (e.getKey().equals("dst")) {
+                if (src != null) named.put("src_name", src);
+                if (dst != null) named.put("dst_name", dst);
+            }
+        }
+        return named;
+    }
+
+    /** The flow's hosts by name ("gpu-node-01>gpu-node-02"), an address standing for a host with no name. */
+    private static String hosts(FlowSummary f, Map<String, String> hostNames) {
+        return hostNames.getOrDefault(f.src(), f.src()) + ">" + hostNames.getOrDefault(f.dst(), f.dst());
+    }
+
     public static void text(AnalysisResult r, EventBuffer events, Appendable out) throws IOException {
+        text(r, events, Map.of(), out);
+    }
+
+    /** As {@link #text(AnalysisResult, EventBuffer, Appendable)}, the QP Conversations with a Hosts column when hostNames (analyze -H) has names. */
+    public static void text(AnalysisResult r, EventBuffer events, Map<String, String> hostNames, Appendable out) throws IOException {
         Map<String, Object> cap = r.capture();
         String rule = RULE;
         @SuppressWarnings("unchecked")
@@ -177,8 +212,14 @@ public final class Reports {
                     .append(" flows were evicted (more QPs than the flow bound").append(boundClause(cap))
                     .append("): they count in the capture totals, not in these tables\n");
         }
-        table(out, new String[] {"Flow", "Peer", "Transport", "Svc", "V", "Frames", "Bytes", "Data", "Msgs", "Done",
-                "Duration(s)", "Goodput"}, r.flows(), f -> new Object[] {f.id(), f.peer() == null ? "-" : f.peer(),
+        boolean named = !hostNames.isEmpty();
+        table(out, named ? new String[] {"Flow", "Peer", "Transport", "Svc", "V", "Frames", "Bytes", "Data", "Msgs", "Done",
+                "Duration(s)", "Goodput", "Hosts"} : new String[] {"Flow", "Peer", "Transport", "Svc", "V", "Frames", "Bytes", "Data", "Msgs", "Done",
+                "Duration(s)", "Goodput"}, r.flows(), f -> named ? new Object[] {f.id(), f.peer() == null ? "-" : f.peer(),
+                f.transport(), f.service(), f.view().letter(), f.counters().packets(), f.counters().bytes(),
+                f.counters().dataPackets(), f.counters().messages(), f.counters().messagesCompleted(),
+                seconds(f.counters().lastNs() - f.counters().firstNs()), rate(f.goodputBps()), hosts(f, hostNames)}
+                : new Object[] {f.id(), f.peer() == null ? "-" : f.peer(),
                 f.transport(), f.service(), f.view().letter(), f.counters().packets(), f.counters().bytes(),
                 f.counters().dataPackets(), f.counters().messages(), f.counters().messagesCompleted(),
                 seconds(f.counters().lastNs() - f.counters().firstNs()), rate(f.goodputBps())});

@@ -139,6 +139,23 @@ public final class AnalyzeCommand implements Callable<Integer> {
             description = "diagnosis only for the QPs an NCCL warning names ('NET/IB : Got completion from peer ...', or UCX's error CQE lines '... (synd 0x15 vend 0x81 ...)', pasted), or every such warning of a log file; --qp/--peer replace its keys")
     String nccl;
 
+    @Option(names = "-H", paramLabel = "FILE",
+            description = "hosts file (ADDRESS NAME per line, # comments, as Wireshark's): a Hosts column of names in the QP Conversations, src_name/dst_name in the JSON flows (repeatable)")
+    List<Path> hostsFiles = new java.util.ArrayList<>();
+
+    /** -H's names, address text to name (empty without -H). */
+    private Map<String, String> hostNames() {
+        if (hostsFiles.isEmpty()) return Map.of();
+        io.metaroce.dissector.NameResolver r;
+        try {
+            r = io.metaroce.dissector.NameResolver.load("n", hostsFiles, null, null, null);
+        } catch (IOException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
+        for (String w : r.warnings()) System.err.println("metaroce analyze: warning: " + w);
+        return r.hostEntries();
+    }
+
     @Override
     public Integer call() throws IOException {
         AnalyzeOutput.Form form;
@@ -197,6 +214,10 @@ public final class AnalyzeCommand implements Callable<Integer> {
         // and capture's words (tshark refuses it too: "The specified packet count is zero").
         if (count != null && count < 1) throw new ParameterException(spec.commandLine(), "-c must be at least 1, not " + count);
         io.metaroce.analysis.diagnosis.DiagnosisOptions diagnosis = diagnosisOptions();
+        Map<String, String> hostNames = hostNames();
+        if (!hostNames.isEmpty() && (messages != null || live.live() || form == AnalyzeOutput.Form.EVENTS_JSONL)) {
+            throw new ParameterException(spec.commandLine(), "-H names the hosts of a capture's report (text or -T json), not of --messages, --events or -i");
+        }
         if (messages != null) return messages(settings, messagesJsonl, diagnosis);
         if (live.live()) return LiveAnalyze.run(live, settings, form, !compact, count == null ? 0 : count, spec.commandLine().getErr());
         List<Path> given = new java.util.ArrayList<>(reads);
@@ -205,7 +226,10 @@ public final class AnalyzeCommand implements Callable<Integer> {
         // An empty name is the path of the working directory: -r '' analyzed every capture under it.
         for (Path p : given) if (p.toString().isEmpty()) throw new ParameterException(spec.commandLine(), "'': the file name is empty");
         java.io.PrintStream err = System.err;
-        if (given.size() > 1 || java.nio.file.Files.isDirectory(given.get(0))) return analyzeMany(given, settings, form, diagnosis);
+        if (given.size() > 1 || java.nio.file.Files.isDirectory(given.get(0))) {
+            if (!hostNames.isEmpty()) throw new ParameterException(spec.commandLine(), "-H names the hosts of one capture's report, not of several");
+            return analyzeMany(given, settings, form, diagnosis);
+        }
         Path file = given.get(0);
         String warning = TapCheck.warning(file, settings.rocePorts(), settings.tap());
         if (warning != null) err.println("metaroce analyze: " + warning);
@@ -218,7 +242,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
         // No bar while events stream to the same terminal: the two would interleave.
         boolean streaming = form == AnalyzeOutput.Form.EVENTS_JSONL && Terminal.stdoutIsTerminal();
         try (ProgressBar bar = ProgressBar.open("analyze", streaming && progress == null ? Boolean.FALSE : progress)) {
-            result = AnalyzeOutput.write(file, settings, form, !compact, out, bar == null ? null : bar::update, diagnosis);
+            result = AnalyzeOutput.write(file, settings, form, !compact, out, bar == null ? null : bar::update, diagnosis, hostNames);
             out.flush();
             if (fit != null) fit.finish();
         } catch (CaptureException e) {

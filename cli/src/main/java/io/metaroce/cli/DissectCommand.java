@@ -17,6 +17,7 @@ import io.metaroce.dissector.FrameBatch;
 import io.metaroce.dissector.FramePipeline;
 import io.metaroce.dissector.FrameFields;
 import io.metaroce.dissector.FrameJson;
+import io.metaroce.dissector.NameResolver;
 import io.metaroce.dissector.stats.StatsTrees;
 import io.metaroce.filter.DisplayFilter;
 import io.metaroce.filter.FilterException;
@@ -158,8 +159,42 @@ final class DissectCommand implements Callable<Integer> {
     /** -z: every worker's counts, merged after the run. */
     private final List<ZStats> zWorkers = java.util.Collections.synchronizedList(new ArrayList<>());
 
-    @Option(names = "-n", description = "No name resolution (accepted as in tshark: nothing is resolved here anyway).")
+    @Option(names = "-n", description = "No name resolution (the default here; tshark's default is -N m).")
     boolean noResolve;
+
+    @Option(names = "-N", paramLabel = "FLAGS", description = "Name resolution, as tshark -N: m (MAC vendors from Wireshark's "
+            + "manuf, ethers names), n (host names from hosts files and -H), t d N v g s accepted; the Source and Destination "
+            + "columns and eth.src_resolved, ip.src_host, ... show the names.")
+    String resolveFlags;
+
+    @Option(names = "-H", paramLabel = "FILE", description = "A hosts file (ADDRESS NAME per line, # comments), as tshark -H: "
+            + "its names show with -N n (repeatable).")
+    List<Path> hostsFiles = new ArrayList<>();
+
+    /** -N/-H's resolver (none by default or with -n). */
+    private NameResolver names = NameResolver.NONE;
+
+    /** Reads -N's and -H's tables; an exit status when they cannot be used (tshark's wording), else null. */
+    private Integer loadNames() {
+        if (resolveFlags != null) {
+            Character bad = NameResolver.unknownFlag(resolveFlags);
+            if (bad != null) {
+                err.println("metaroce dissect: -N specifies unknown resolving option '" + bad + "'; valid options are: m (MAC), "
+                        + "n (network), t (transport), d, N, v, g, s");
+                return 2;
+            }
+        }
+        if (resolveFlags == null && hostsFiles.isEmpty()) return null;
+        try {
+            names = NameResolver.system(noResolve || resolveFlags == null ? "" : resolveFlags, hostsFiles);
+        } catch (java.io.IOException e) {
+            err.println("metaroce dissect: " + (e instanceof NameResolver.UnreadableFile ? e.getMessage()
+                    : "cannot read the name resolution files: " + e.getMessage()));
+            return 2;
+        }
+        for (String w : names.warnings()) err.println("metaroce dissect: warning: " + w);
+        return null;
+    }
 
     @Option(names = "-2", description = "Two passes, as tshark -2: the same as -A (the first pass analyzes the capture).")
     boolean twoPass;
@@ -219,6 +254,8 @@ final class DissectCommand implements Callable<Integer> {
             if (countOption < 0) throw usage("The specified packet count \"" + countOption + "\" is a negative number");
             count = countOption;
         }
+        Integer nameProblem = loadNames();
+        if (nameProblem != null) return nameProblem;
         String conflict = live.fileConflict();
         if (conflict != null) throw usage(conflict);
         // An empty name is the path of the working directory (": is a directory, not a capture file").
@@ -263,6 +300,11 @@ final class DissectCommand implements Callable<Integer> {
         List<Object> columnList = new ArrayList<>();
         for (String name : fields) {
             FieldDef f = FieldCatalog.get().field(name);
+            // ip.host and ipv6.host are address fields of the catalogue; with -N n their values are names, as tshark's.
+            if (f != null && names.resolvesNetwork() && (format == Format.fields || format == Format.ek)
+                    && (name.equals("ip.host") || name.equals("ipv6.host"))) {
+                f = null;
+            }
             TsharkOutputs.Pseudo pseudo = f == null ? TsharkOutputs.pseudo(name) : null;
             if (pseudo != null) {
                 if (format == Format.json || format == Format.jsonl) {
@@ -889,11 +931,11 @@ final class DissectCommand implements Callable<Integer> {
         FramePipeline.run(src, workers, () -> new OutputWorker(config, displayFilter, verdicts, spare, copy != null, out -> withStats(switch (format) {
             case text -> textSink(out, copy != null);
             case json, jsonl -> new FrameJson(out, array, selected.isEmpty() ? jsonProtocols() : selected)::frame;
-            case fields -> new FieldsText(out, columns, fields, fo, time);
-            case ek -> new TsharkOutputs.Ek(out, protocols, columns.length == 0 ? null : columns, fields, time);
+            case fields -> new FieldsText(out, columns, fields, fo, time).names(names);
+            case ek -> new TsharkOutputs.Ek(out, protocols, columns.length == 0 ? null : columns, fields, time).names(names);
             case pdml -> new TsharkOutputs.Pdml(out, protocols);
-            case psml -> new TsharkOutputs.Psml(out, time);
-            case tabs -> new SummaryLines(out, time, true);
+            case psml -> new TsharkOutputs.Psml(out, time).names(names);
+            case tabs -> new SummaryLines(out, time, true).names(names);
         })), chunk -> {
             int[] ends = chunk.ends();
             if (copy != null && !writeCopies(copy, chunk.copies(), remaining[0])) return false;
@@ -950,8 +992,8 @@ final class DissectCommand implements Callable<Integer> {
      * (then only with -P); -x adds the hex dump after either. With nothing to print, a sink that prints nothing.
      */
     private FrameSink textSink(ByteOut out, boolean writing) {
-        FrameSink base = verbose ? new TreeText(out, onlyProtocols == null ? null : java.util.Set.copyOf(onlyProtocols))
-                : printSummary || (!writing && !hex) ? new SummaryLines(out, time) : null;
+        FrameSink base = verbose ? new TreeText(out, onlyProtocols == null ? null : java.util.Set.copyOf(onlyProtocols), names)
+                : printSummary || (!writing && !hex) ? new SummaryLines(out, time).names(names) : null;
         if (quiet) return (d, ff) -> { };
         if (hex) return new HexDump(out, base, base != null && !verbose);
         if (base == null) return (d, ff) -> { };
@@ -1295,6 +1337,11 @@ final class DissectCommand implements Callable<Integer> {
 
         @Override
         public void batch(FrameBatch batch) { columns.batch(batch); }
+
+        FieldsText names(NameResolver r) {
+            columns.names(r, o.aggregator());
+            return this;
+        }
 
         /** The header row names the columns as they were asked for, as tshark does. */
         static void header(ByteOut out, List<String> names, FieldsOptions o) {

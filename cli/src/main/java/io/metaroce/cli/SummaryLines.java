@@ -27,6 +27,8 @@ final class SummaryLines implements DissectCommand.FrameSink {
     private final boolean hms;
     /** -T tabs: the columns separated by tabs (the arrow a column of its own), as tshark -T tabs. */
     private final char separator;
+    /** -N/-H: the names the Source and Destination columns show (none by default). */
+    private io.metaroce.dissector.NameResolver names = io.metaroce.dissector.NameResolver.NONE;
 
     SummaryLines(ByteOut out) { this(out, null); }
 
@@ -45,6 +47,12 @@ final class SummaryLines implements DissectCommand.FrameSink {
         this.separator = tabs ? '\t' : ' ';
     }
 
+    /** Resolves the Source and Destination columns with these names (-N, -H). */
+    SummaryLines names(io.metaroce.dissector.NameResolver r) {
+        names = r;
+        return this;
+    }
+
     @Override
     public void batch(io.metaroce.dissector.FrameBatch batch) { firstTime = batch.captureStartNanos(); }
 
@@ -54,7 +62,7 @@ final class SummaryLines implements DissectCommand.FrameSink {
         for (int i = no.length(); i < 6; i++) out.ch(' ');
         out.ascii(no).ch(separator);
         timeColumn(d);
-        out.ch(separator).str(FrameSummary.source(d, LINE)).str(separator == ' ' ? " \u2192 " : "\t\u2192\t").str(FrameSummary.destination(d, LINE))
+        out.ch(separator).str(FrameSummary.source(d, LINE, names)).str(separator == ' ' ? " \u2192 " : "\t\u2192\t").str(FrameSummary.destination(d, LINE, names))
                 .ch(separator).ascii(FrameSummary.protocol(d, LINE)).ch(separator).num(d.originalLength()).ch(separator)
                 .str(FrameSummary.info(d, LINE)).ch('\n');
     }

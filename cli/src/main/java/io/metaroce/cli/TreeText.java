@@ -12,7 +12,9 @@ import java.util.Set;
 final class TreeText implements DissectCommand.FrameSink {
     private final io.metaroce.dissector.TreeText text;
 
-    TreeText(ByteOut out, Set<String> only) { this.text = new io.metaroce.dissector.TreeText(out, only); }
+    TreeText(ByteOut out, Set<String> only, io.metaroce.dissector.NameResolver names) {
+        this.text = new io.metaroce.dissector.TreeText(out, only).names(names);
+    }
 
     /** The names -O takes: every header id, and tshark's frame, infiniband and our analysis. */
     static Set<String> protocols() { return io.metaroce.dissector.TreeText.protocols(); }

@@ -34,7 +34,8 @@ final class TsharkOutputs {
     private TsharkOutputs() {}
 
     /** -e names that are no catalogue field: the summary line's columns and frame fields tshark adds. */
-    enum Pseudo { NUMBER, TIME, SOURCE, DESTINATION, PROTOCOL, LENGTH, INFO, FRAME_TIME, FRAME_TIME_UTC, ENCAP_TYPE }
+    enum Pseudo { NUMBER, TIME, SOURCE, DESTINATION, PROTOCOL, LENGTH, INFO, FRAME_TIME, FRAME_TIME_UTC, ENCAP_TYPE,
+        ETH_SRC_RESOLVED, ETH_DST_RESOLVED, ETH_ADDR_RESOLVED, IP_SRC_HOST, IP_DST_HOST, IP_HOST, IPV6_SRC_HOST, IPV6_DST_HOST, IPV6_HOST }
 
     /**
      * The pseudo-field with this name, or null: tshark 4.0's column names ({@code _ws.col.Info}) and 4.2's
@@ -52,6 +53,15 @@ final class TsharkOutputs {
             case "frame.time" -> Pseudo.FRAME_TIME;
             case "frame.time_utc" -> Pseudo.FRAME_TIME_UTC;
             case "frame.encap_type" -> Pseudo.ENCAP_TYPE;
+            case "eth.src_resolved" -> Pseudo.ETH_SRC_RESOLVED;
+            case "eth.dst_resolved" -> Pseudo.ETH_DST_RESOLVED;
+            case "eth.addr_resolved" -> Pseudo.ETH_ADDR_RESOLVED;
+            case "ip.src_host" -> Pseudo.IP_SRC_HOST;
+            case "ip.dst_host" -> Pseudo.IP_DST_HOST;
+            case "ip.host" -> Pseudo.IP_HOST;
+            case "ipv6.src_host" -> Pseudo.IPV6_SRC_HOST;
+            case "ipv6.dst_host" -> Pseudo.IPV6_DST_HOST;
+            case "ipv6.host" -> Pseudo.IPV6_HOST;
             default -> null;
         };
     }
@@ -67,7 +77,16 @@ final class TsharkOutputs {
             {"_ws.col.Info", "string", "Info column (alias: _ws.col.info)"},
             {"frame.time", "string", "Arrival time, as tshark writes it, in UTC (Jan  1, 2026 00:00:00.000001000 UTC)"},
             {"frame.time_utc", "string", "Arrival time in UTC, as frame.time"},
-            {"frame.encap_type", "uint", "Encapsulation type, Wireshark's number (1: Ethernet)"}};
+            {"frame.encap_type", "uint", "Encapsulation type, Wireshark's number (1: Ethernet)"},
+            {"eth.src_resolved", "string", "Source MAC with its name (ethers) or vendor (manuf) under -N m, as tshark's"},
+            {"eth.dst_resolved", "string", "Destination MAC with its name or vendor under -N m"},
+            {"eth.addr_resolved", "string", "Destination and source MAC with their names under -N m"},
+            {"ip.src_host", "string", "Source IPv4 address's host name (hosts files, -H) under -N n, else the address"},
+            {"ip.dst_host", "string", "Destination IPv4 address's host name under -N n, else the address"},
+            {"ip.host", "string", "Source and destination IPv4 host names under -N n"},
+            {"ipv6.src_host", "string", "Source IPv6 address's host name under -N n, else the address"},
+            {"ipv6.dst_host", "string", "Destination IPv6 address's host name under -N n, else the address"},
+            {"ipv6.host", "string", "Source and destination IPv6 host names under -N n"}};
 
     /**
      * Writes the pseudo-fields' values: the columns as the summary line has them (the Time column through a
@@ -75,8 +94,17 @@ final class TsharkOutputs {
      */
     static final class Columns {
         private final SummaryLines time;
+        /** -N/-H's names for the Source and Destination columns and the *_resolved and *_host fields. */
+        private io.metaroce.dissector.NameResolver names = io.metaroce.dissector.NameResolver.NONE;
+        /** Between the values of a two-valued field (eth.addr_resolved, ip.host): -E aggregator. */
+        private String aggregator = ",";
 
         Columns(ByteOut out, int[] timeFormat) { this.time = new SummaryLines(out, timeFormat); }
+
+        void names(io.metaroce.dissector.NameResolver r, String aggregator) {
+            this.names = r;
+            this.aggregator = aggregator;
+        }
 
         void batch(FrameBatch b) { time.batch(b); }
 
@@ -84,8 +112,8 @@ final class TsharkOutputs {
             switch (p) {
                 case NUMBER -> out.num(d.number());
                 case TIME -> time.timeColumn(d);
-                case SOURCE -> out.str(FrameSummary.source(d, LINE));
-                case DESTINATION -> out.str(FrameSummary.destination(d, LINE));
+                case SOURCE -> out.str(FrameSummary.source(d, LINE, names));
+                case DESTINATION -> out.str(FrameSummary.destination(d, LINE, names));
                 case PROTOCOL -> out.ascii(FrameSummary.protocol(d, LINE));
                 case LENGTH -> out.num(d.originalLength());
                 case INFO -> out.str(FrameSummary.info(d, LINE));
@@ -94,14 +122,41 @@ final class TsharkOutputs {
                     int e = encapType(d.linkType());
                     if (e >= 0) out.num(e);
                 }
+                default -> resolved(out, p, d);
+            }
+        }
+
+        /** The *_resolved and *_host fields: empty when the frame has no such header, as tshark's. */
+        private void resolved(ByteOut out, Pseudo p, Dissection d) {
+            int eth = d.offsetOf(io.metaroce.protocol.Eth.HEADER);
+            int ip = d.offsetOf(io.metaroce.protocol.Ip.HEADER);
+            int ip6 = d.offsetOf(io.metaroce.protocol.Ipv6.HEADER);
+            java.lang.foreign.MemorySegment s = d.data();
+            switch (p) {
+                case ETH_SRC_RESOLVED -> { if (eth >= 0) out.str(names.mac(io.metaroce.protocol.Eth.src(s, eth))); }
+                case ETH_DST_RESOLVED -> { if (eth >= 0) out.str(names.mac(io.metaroce.protocol.Eth.dst(s, eth))); }
+                case ETH_ADDR_RESOLVED -> {
+                    if (eth >= 0) out.str(names.mac(io.metaroce.protocol.Eth.dst(s, eth))).str(aggregator).str(names.mac(io.metaroce.protocol.Eth.src(s, eth)));
+                }
+                case IP_SRC_HOST -> { if (ip >= 0) out.str(names.ipv4(io.metaroce.protocol.Ip.src(s, ip))); }
+                case IP_DST_HOST -> { if (ip >= 0) out.str(names.ipv4(io.metaroce.protocol.Ip.dst(s, ip))); }
+                case IP_HOST -> {
+                    if (ip >= 0) out.str(names.ipv4(io.metaroce.protocol.Ip.src(s, ip))).str(aggregator).str(names.ipv4(io.metaroce.protocol.Ip.dst(s, ip)));
+                }
+                case IPV6_SRC_HOST -> { if (ip6 >= 0) out.str(names.ipv6(io.metaroce.protocol.Ipv6.src(s, ip6))); }
+                case IPV6_DST_HOST -> { if (ip6 >= 0) out.str(names.ipv6(io.metaroce.protocol.Ipv6.dst(s, ip6))); }
+                case IPV6_HOST -> {
+                    if (ip6 >= 0) out.str(names.ipv6(io.metaroce.protocol.Ipv6.src(s, ip6))).str(aggregator).str(names.ipv6(io.metaroce.protocol.Ipv6.dst(s, ip6)));
+                }
+                default -> { }
             }
         }
 
         /** The value as a JSON string (-T ek with -e). */
         void json(ByteOut out, Pseudo p, Dissection d) {
             switch (p) {
-                case SOURCE -> out.json(FrameSummary.source(d, LINE));
-                case DESTINATION -> out.json(FrameSummary.destination(d, LINE));
+                case SOURCE -> out.json(FrameSummary.source(d, LINE, names));
+                case DESTINATION -> out.json(FrameSummary.destination(d, LINE, names));
                 case PROTOCOL -> out.json(FrameSummary.protocol(d, LINE));
                 case INFO -> out.json(FrameSummary.info(d, LINE));
                 default -> {
@@ -335,6 +390,11 @@ final class TsharkOutputs {
         @Override
         public void batch(FrameBatch batch) { pseudo.batch(batch); }
 
+        Ek names(io.metaroce.dissector.NameResolver r) {
+            pseudo.names(r, ",");
+            return this;
+        }
+
         @Override
         public void frame(Dissection d, FrameFields ff) {
             long ms = Math.floorDiv(d.timeNanos(), 1_000_000L);
@@ -463,9 +523,17 @@ final class TsharkOutputs {
         private final ByteOut out;
         private final Columns columns;
 
+        private io.metaroce.dissector.NameResolver names = io.metaroce.dissector.NameResolver.NONE;
+
         Psml(ByteOut out, int[] timeFormat) {
             this.out = out;
             this.columns = new Columns(out, timeFormat);
+        }
+
+        Psml names(io.metaroce.dissector.NameResolver r) {
+            names = r;
+            columns.names(r, ",");
+            return this;
         }
 
         @Override
@@ -476,8 +544,8 @@ final class TsharkOutputs {
             out.ascii("<packet>\n");
             section(Pseudo.NUMBER, d);
             section(Pseudo.TIME, d);
-            out.ascii("<section>").str(xml(FrameSummary.source(d, LINE))).ascii("</section>\n");
-            out.ascii("<section>").str(xml(FrameSummary.destination(d, LINE))).ascii("</section>\n");
+            out.ascii("<section>").str(xml(FrameSummary.source(d, LINE, names))).ascii("</section>\n");
+            out.ascii("<section>").str(xml(FrameSummary.destination(d, LINE, names))).ascii("</section>\n");
             out.ascii("<section>").str(xml(FrameSummary.protocol(d, LINE))).ascii("</section>\n");
             section(Pseudo.LENGTH, d);
             out.ascii("<section>").str(xml(FrameSummary.info(d, LINE))).ascii("</section>\n");

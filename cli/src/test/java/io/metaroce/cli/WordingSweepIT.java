@@ -110,7 +110,7 @@ class WordingSweepIT {
             add(c + " --nosuch", "metaroce " + c + ": unknown option '--nosuch' (see 'metaroce " + c + " --help')", args.toArray(String[]::new));
         }
         // A tshark option dissect does not have (-H: a hosts file; -Q is dissect's now, as tshark's).
-        add("dissect -H", "metaroce dissect: unknown option '-H' (see 'metaroce dissect --help')", "dissect", "-r", CLEAN, "-H", "x");
+        add("dissect -K", "metaroce dissect: unknown option '-K' (see 'metaroce dissect --help')", "dissect", "-r", CLEAN, "-K", "x");
         add("analyze --thread", "metaroce analyze: unknown option '--thread'; did you mean '--threads'? (see 'metaroce analyze --help')",
                 "analyze", "-r", CLEAN, "--thread", "2");
         add("dissect --dispaly-filter=x", "metaroce dissect: unknown option '--dispaly-filter=x'; did you mean '--display-filter'? "

@@ -59,31 +59,36 @@ public final class FrameSummary {
         }
     }
 
-    public static String source(Dissection d, Style s) {
+    public static String source(Dissection d, Style s) { return source(d, s, NameResolver.NONE); }
+
+    public static String destination(Dissection d, Style s) { return destination(d, s, NameResolver.NONE); }
+
+    /** The Source column with names as the resolver gives them (host names for IP, vendors for PAUSE/PFC's MACs). */
+    public static String source(Dissection d, Style s, NameResolver names) {
         int ip = d.offsetOf(Ip.HEADER);
-        if (ip >= 0) return Addresses.ipv4(Ip.src(d.data(), ip));
+        if (ip >= 0) return names.ipv4(Ip.src(d.data(), ip));
         int ip6 = d.offsetOf(Ipv6.HEADER);
-        if (ip6 >= 0) return Addresses.ipv6(Ipv6.src(d.data(), ip6));
+        if (ip6 >= 0) return names.ipv6(Ipv6.src(d.data(), ip6));
         int grh = d.offsetOf(Grh.HEADER);
         if (grh >= 0) return "GID: " + Addresses.ipv6(Grh.sgid(d.data(), grh));   // RoCEv1, as tshark
         int lrh = d.offsetOf(Lrh.HEADER);
         if (lrh >= 0) return "LID: " + Lrh.slid(d.data(), lrh);                    // native InfiniBand, as tshark
         int eth = d.offsetOf(Eth.HEADER);
-        if (eth >= 0 && d.hasLayer(Macc.HEADER)) return Addresses.mac(Eth.src(d.data(), eth));   // PAUSE/PFC: no IP
+        if (eth >= 0 && d.hasLayer(Macc.HEADER)) return names.mac(Eth.src(d.data(), eth));   // PAUSE/PFC: no IP
         return s.noAddress;
     }
 
-    public static String destination(Dissection d, Style s) {
+    public static String destination(Dissection d, Style s, NameResolver names) {
         int ip = d.offsetOf(Ip.HEADER);
-        if (ip >= 0) return Addresses.ipv4(Ip.dst(d.data(), ip));
+        if (ip >= 0) return names.ipv4(Ip.dst(d.data(), ip));
         int ip6 = d.offsetOf(Ipv6.HEADER);
-        if (ip6 >= 0) return Addresses.ipv6(Ipv6.dst(d.data(), ip6));
+        if (ip6 >= 0) return names.ipv6(Ipv6.dst(d.data(), ip6));
         int grh = d.offsetOf(Grh.HEADER);
         if (grh >= 0) return "GID: " + Addresses.ipv6(Grh.dgid(d.data(), grh));
         int lrh = d.offsetOf(Lrh.HEADER);
         if (lrh >= 0) return "LID: " + Lrh.dlid(d.data(), lrh);
         int eth = d.offsetOf(Eth.HEADER);
-        if (eth >= 0 && d.hasLayer(Macc.HEADER)) return Addresses.mac(Eth.dst(d.data(), eth));
+        if (eth >= 0 && d.hasLayer(Macc.HEADER)) return names.mac(Eth.dst(d.data(), eth));
         return s.noAddress;
     }
 

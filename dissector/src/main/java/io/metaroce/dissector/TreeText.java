@@ -15,8 +15,16 @@ public final class TreeText {
     private final ByteOut out;
     /** -O: the protocols whose fields are shown; null: all (-V). */
     private final Set<String> only;
+    /** -N/-H: addresses shown with their names ("gpu-node-01 (10.0.0.1)"), as tshark's tree. */
+    private NameResolver names = NameResolver.NONE;
 
     public TreeText(ByteOut out) { this(out, null); }
+
+    /** Shows the address fields with the names this resolver gives them. */
+    public TreeText names(NameResolver r) {
+        names = r;
+        return this;
+    }
 
     /** only: the protocols whose fields are shown (-O); null: all (-V); empty: none (every block as its top line). */
     public TreeText(ByteOut out, Set<String> only) {
@@ -75,7 +83,9 @@ public final class TreeText {
     }
 
     private void field(FieldNode f, String indent) {
-        out.ascii(indent).str(f.label()).ascii(": ").str(printable(f.value())).ascii("  [").ascii(f.field().name()).ascii("]\n");
+        String v = printable(f.value());
+        if (names != NameResolver.NONE) v = names.labelled(f.field().name(), v);
+        out.ascii(indent).str(f.label()).ascii(": ").str(v).ascii("  [").ascii(f.field().name()).ascii("]\n");
     }
 
     /**

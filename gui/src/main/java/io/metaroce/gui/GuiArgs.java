@@ -21,12 +21,15 @@ import java.util.Set;
  * @param rocePorts the UDP destination ports to decode as RoCE: 4791 and those -d names
  * @param help whether the user asked for the usage
  * @param profile the configuration profile to start in (-C, an existing one), or null: the one used last
+ * @param resolveFlags -N's letters ("" for -n), or null: View > Name Resolution as saved
+ * @param hosts -H's hosts files
  */
-record GuiArgs(Path file, String filter, Set<Integer> rocePorts, boolean help, String profile) {
-    GuiArgs(Path file, String filter, Set<Integer> rocePorts, boolean help) { this(file, filter, rocePorts, help, null); }
+record GuiArgs(Path file, String filter, Set<Integer> rocePorts, boolean help, String profile, String resolveFlags, List<Path> hosts) {
+    GuiArgs(Path file, String filter, Set<Integer> rocePorts, boolean help) { this(file, filter, rocePorts, help, null, null, List.of()); }
 
     static final String USAGE = """
             Usage: metaroce gui [-r FILE | FILE] [-Y FILTER] [-d udp.port==N,roce]... [-C PROFILE]
+                                [-N FLAGS | -n] [-H FILE]...
             Open a capture (pcap or pcapng) in the desktop analyzer.
               -r, --read-file FILE          the capture to open (a bare FILE too)
               -Y, --display-filter FILTER   show only the packets that match, once the capture is open
@@ -38,6 +41,11 @@ record GuiArgs(Path file, String filter, Set<Integer> rocePorts, boolean help, S
                                             changes it while the GUI runs
               -C PROFILE                    start in this configuration profile (Edit > Configuration
                                             Profiles...; Default is the configuration folder itself)
+              -N FLAGS                      name resolution for this run, as Wireshark's -N: m (MAC
+                                            vendors), n (host names), t; View > Name Resolution
+              -n                            no name resolution for this run
+              -H FILE                       a hosts file (ADDRESS NAME per line), as Wireshark's -H;
+                                            its names show with n. Repeatable
               -h, --help                    show this help and exit
                   --version                 print the version and exit""";
 
@@ -56,10 +64,28 @@ record GuiArgs(Path file, String filter, Set<Integer> rocePorts, boolean help, S
     static GuiArgs parse(String[] args, Path configRoot) throws UsageException {
         String file = null, filter = null, profile = null;
         List<String> decodeAs = new ArrayList<>();
+        String resolve = null;
+        List<Path> hosts = new ArrayList<>();
         boolean options = true;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             if (options && (a.equals("-h") || a.equals("--help"))) return new GuiArgs(null, "", DecodeAs.ports(null), true);
+            if (options && a.equals("-n")) {
+                resolve = "";
+                continue;
+            }
+            if (options && (a.equals("-N") || a.equals("-H"))) {
+                if (i + 1 >= args.length) throw new UsageException(a + " needs a value (" + (a.equals("-N") ? "FLAGS, e.g. -N mn" : "a hosts file") + ")");
+                String v = args[++i];
+                if (a.equals("-H")) {
+                    hosts.add(Path.of(v));
+                    continue;
+                }
+                Character bad = io.metaroce.dissector.NameResolver.unknownFlag(v);
+                if (bad != null) throw new UsageException("-N specifies unknown resolving option '" + bad + "'; valid options are: m (MAC), n (network), t (transport), d, N, v, g, s");
+                resolve = v;
+                continue;
+            }
             String value = null, name = null;
             if (options && a.equals("--")) {
                 options = false;
@@ -133,7 +159,10 @@ record GuiArgs(Path file, String filter, Set<Integer> rocePorts, boolean help, S
             throw new UsageException("configuration profile \"" + profile + "\" does not exist (the profiles are the folders in "
                     + configRoot.resolve(Profiles.FOLDER) + "; Default is " + configRoot + ")");
         }
-        return new GuiArgs(path, compiled, ports, false, profile);
+        for (Path h : hosts) {
+            if (!java.nio.file.Files.isReadable(h) || java.nio.file.Files.isDirectory(h)) throw new UsageException("Can't read host entries from \"" + h + "\"");
+        }
+        return new GuiArgs(path, compiled, ports, false, profile, resolve, List.copyOf(hosts));
     }
 
     /** The other commands' words for an option without its value (dissect -Y, analyze -r). */

@@ -87,6 +87,9 @@ public final class GuiContext {
      */
     private final java.util.BitSet marked = new java.util.BitSet(), timeRefs = new java.util.BitSet();
     private final ReadOnlyIntegerWrapper marks = new ReadOnlyIntegerWrapper(this, "marks", 0);
+    /** View > Name Resolution's resolver (the packet list's Source and Destination, Statistics > Resolved Addresses). */
+    private final javafx.beans.property.ObjectProperty<io.metaroce.dissector.NameResolver> names =
+            new javafx.beans.property.SimpleObjectProperty<>(this, "names", io.metaroce.dissector.NameResolver.NONE);
     /** The marks and references as the filters' frame.marked and frame.ref_time read them (a copy per change). */
     private volatile GuiFields.Marks marksForFilters = GuiFields.Marks.NONE;
     /**
@@ -425,6 +428,9 @@ public final class GuiContext {
 
     /** Changes whenever a mark or a time reference is set or cleared. */
     public ReadOnlyIntegerProperty marksProperty() { return marks.getReadOnlyProperty(); }
+
+    /** View > Name Resolution's names: set by the main window's NameResolution; the views that show addresses follow it. */
+    public javafx.beans.property.ObjectProperty<io.metaroce.dissector.NameResolver> namesProperty() { return names; }
 
     public boolean isMarked(int frame) { return frame > 0 && marked.get(frame); }
 

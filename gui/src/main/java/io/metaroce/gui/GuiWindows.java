@@ -7,7 +7,8 @@ public final class GuiWindows {
     private GuiWindows() { }
 
     public static final List<GuiWindow> ALL = List.of(
-            new io.metaroce.gui.stats.CapturePropertiesWindow(), new io.metaroce.gui.stats.ExpertInfoWindow(),
+            new io.metaroce.gui.stats.CapturePropertiesWindow(), new io.metaroce.gui.stats.ResolvedAddressesWindow(),
+            new io.metaroce.gui.stats.ExpertInfoWindow(),
             new io.metaroce.gui.stats.DiagnosisWindow(),
             new io.metaroce.gui.stats.ProtocolHierarchyWindow(),
             new io.metaroce.gui.stats.LayerConversationsWindow(),

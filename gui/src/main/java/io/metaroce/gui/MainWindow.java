@@ -58,6 +58,7 @@ public final class MainWindow {
     private final Path flowIndexStore;
     /** View: the bars and panes shown, the zoom, the field tree's subtrees, Reload. */
     private final ViewMenu viewMenu;
+    private final NameResolution nameResolution;
     /** File > Save, Save As and the unsaved-changes prompt; Edit > Packet Comments. */
     private final CaptureSaving saving;
     private final PacketCommentsMenu commentsMenu;
@@ -119,6 +120,7 @@ public final class MainWindow {
         if (preferences.problem() != null) ctx.status(preferences.problem());
         applyLayout();
         viewMenu = new ViewMenu(ctx, packets, detail, panes, recentStore.resolveSibling("zoom"));
+        nameResolution = new NameResolution(ctx, recentStore.resolveSibling("name-resolution"));
         bindShown(filterBar, viewMenu.filterToolbar);
         saving = new CaptureSaving(ctx);
         commentsMenu = new PacketCommentsMenu(ctx);
@@ -243,6 +245,7 @@ public final class MainWindow {
         ctx.status(problem != null ? problem : "Configuration profile " + profiles.current());
         return null;
     }
+    NameResolution nameResolution() { return nameResolution; }
 
     /** A bar shown or hidden by a View item; hidden, it takes no space. */
     private static void bindShown(javafx.scene.Node n, javafx.beans.property.BooleanProperty shown) {
@@ -299,6 +302,7 @@ public final class MainWindow {
         coloring.setId("menu-coloring");
         coloring.setOnAction(e -> ColoringDialog.show(stage, ctx.coloringRules(), coloringFile(), ctx::setColoringRules));
         Menu view = viewMenu.menu(time, coloring);
+        view.getItems().add(view.getItems().indexOf(time) + 1, nameResolution.menu());     // Wireshark's place: after Time Display Format
         // Wireshark's place for Resize Columns: after the zoom items (Zoom In, Zoom Out, Normal Size).
         view.getItems().add(view.getItems().indexOf(view.getItems().stream()
                 .filter(i -> "view-zoom-normal".equals(i.getId())).findFirst().orElseThrow()) + 1, columns.resizeItem());

@@ -23,6 +23,7 @@ public final class MetaRoceApp extends Application {
         java.util.Set<Integer> ports = new java.util.LinkedHashSet<>(context.settings().rocePorts());
         ports.addAll(args.rocePorts());
         context.decodeAs(ports);
+        if (args.resolveFlags() != null || !args.hosts().isEmpty()) window.nameResolution().commandLine(args.resolveFlags(), args.hosts());
         if (args.file() != null) window.open(args.file(), args.filter());
     }
 

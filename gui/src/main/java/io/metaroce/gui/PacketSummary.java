@@ -13,9 +13,12 @@ import io.metaroce.dissector.FrameSummary.Style;
 final class PacketSummary {
     private PacketSummary() { }
 
-    static String source(Dissection d) { return FrameSummary.source(d, Style.LIST); }
+    /** View > Name Resolution's names for Source and Destination (one main window per process); none until it loads. */
+    static volatile io.metaroce.dissector.NameResolver names = io.metaroce.dissector.NameResolver.NONE;
 
-    static String destination(Dissection d) { return FrameSummary.destination(d, Style.LIST); }
+    static String source(Dissection d) { return FrameSummary.source(d, Style.LIST, names); }
+
+    static String destination(Dissection d) { return FrameSummary.destination(d, Style.LIST, names); }
 
     static String protocol(Dissection d) { return FrameSummary.protocol(d, Style.LIST); }
 

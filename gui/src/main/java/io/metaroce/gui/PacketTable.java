@@ -114,6 +114,10 @@ final class PacketTable extends BorderPane {
         timeFormat.addListener((o, a, b) -> table.refresh());
         colorize.addListener((o, a, b) -> table.refresh());
         ctx.marksProperty().addListener((o, a, b) -> table.refresh());
+        ctx.namesProperty().addListener((o, a, b) -> {
+            resetCache();
+            table.refresh();
+        });
     }
 
     TableView<Integer> table() { return table; }

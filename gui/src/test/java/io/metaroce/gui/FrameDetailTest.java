@@ -481,4 +481,27 @@ class FrameDetailTest extends GuiTestBase {
         return out[0];
     }
 
+    @Test
+    void viewNameResolutionNamesTheListsAddressesAndResolvedAddressesListsThem(FxRobot robot) throws Exception {
+        open(robot, "rocev2-gbn-loss");
+        assertEquals("10.0.0.2", cell(robot, 3, "Source"), "Wireshark's default: network names off");
+        Path hosts = java.nio.file.Files.writeString(config.resolve("fabric-hosts"), "# fabric\n10.0.0.1 gpu-node-01\n10.0.0.2 gpu-node-02 # comment\n");
+        robot.interact(() -> window.nameResolution().commandLine(null, List.of(hosts)));
+        checkItem(robot, "view-resolve-network", true);
+        org.testfx.util.WaitForAsyncUtils.waitFor(10, java.util.concurrent.TimeUnit.SECONDS, () -> "gpu-node-02".equals(cell(robot, 3, "Source")));
+        assertEquals("gpu-node-01", cell(robot, 3, "Destination"));
+        assertEquals("mn", java.nio.file.Files.readString(config.resolve("name-resolution")).strip(), "kept for the next start (physical on)");
+
+        robot.interact(() -> new io.metaroce.gui.stats.ResolvedAddressesWindow().open(ctx));
+        javafx.scene.control.TableView<io.metaroce.gui.stats.ResolvedAddressesWindow.Entry> resolved = robot.lookup("#resolved-table").query();
+        org.testfx.util.WaitForAsyncUtils.waitFor(10, java.util.concurrent.TimeUnit.SECONDS, () -> org.testfx.util.WaitForAsyncUtils.waitFor(
+                org.testfx.util.WaitForAsyncUtils.asyncFx(() -> resolved.getItems().size() == 2)));
+        List<String> rows = new ArrayList<>();
+        robot.interact(() -> resolved.getItems().forEach(e -> rows.add(e.type() + " " + e.address() + " " + e.name() + " " + e.source())));
+        assertEquals(List.of("Host 10.0.0.1 gpu-node-01 hosts: " + hosts, "Host 10.0.0.2 gpu-node-02 hosts: " + hosts), rows);
+
+        checkItem(robot, "view-resolve-network", false);
+        org.testfx.util.WaitForAsyncUtils.waitFor(10, java.util.concurrent.TimeUnit.SECONDS, () -> "10.0.0.2".equals(cell(robot, 3, "Source")));
+        assertEquals("m", java.nio.file.Files.readString(config.resolve("name-resolution")).strip());
+    }
 }

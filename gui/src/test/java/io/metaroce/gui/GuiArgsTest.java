@@ -61,6 +61,20 @@ class GuiArgsTest {
     }
 
     @Test
+    void nameResolutionFlagsAndHostsFilesAsWiresharks(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        Path hosts = java.nio.file.Files.writeString(dir.resolve("hosts"), "10.0.0.1 gpu-node-01\n");
+        GuiArgs a = parse("-N", "mn", "-H", hosts.toString(), "a.pcapng");
+        assertEquals("mn", a.resolveFlags());
+        assertEquals(java.util.List.of(hosts), a.hosts());
+        assertEquals("", parse("-n", "a.pcapng").resolveFlags(), "-n: none for this run");
+        assertNull(parse("a.pcapng").resolveFlags(), "neither: View > Name Resolution as saved");
+        assertEquals("-N specifies unknown resolving option 'q'; valid options are: m (MAC), n (network), t (transport), d, N, v, g, s",
+                error("-N", "mq"));
+        assertEquals("Can't read host entries from \"" + dir.resolve("none") + "\"", error("-H", dir.resolve("none").toString()));
+        assertEquals("-H needs a value (a hosts file)", error("-H"));
+    }
+
+    @Test
     void decodeAsTakesTheCommandsFormsAndSaysTheirMistakesInTheirWords() throws Exception {
         Set<Integer> with4792 = Set.of(4791, 4792);
         // The forms of analyze/dissect/validate -d (CliHabitsIT): tshark's, its infiniband name, a bare port.

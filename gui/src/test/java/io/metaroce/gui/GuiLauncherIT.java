@@ -77,7 +77,8 @@ class GuiLauncherIT {
                 + " the folders in \\S+/profiles; Default is \\S+\\)\n"), profile.err());
         Run help = run(null, "gui", "-h");
         assertEquals(0, help.code(), help.err());
-        assertTrue(help.out().startsWith("Usage: metaroce gui [-r FILE | FILE] [-Y FILTER] [-d udp.port==N,roce]... [-C PROFILE]\n"), help.out());
+        assertTrue(help.out().startsWith("Usage: metaroce gui [-r FILE | FILE] [-Y FILTER] [-d udp.port==N,roce]... [-C PROFILE]\n"
+                + "                    [-N FLAGS | -n] [-H FILE]...\n"), help.out());
         assertTrue(help.out().contains("-C PROFILE"), help.out());
         assertTrue(help.out().contains("-Y, --display-filter FILTER"), help.out());
         assertTrue(help.out().contains("-d, --decode-as udp.port==N,roce"), help.out());
