@@ -41,6 +41,15 @@ import org.testfx.framework.junit5.Start;
 class CaptureToolbarTest extends GuiTestBase {
     private static final String SAMPLE = "rocev2-gbn-loss";
 
+    /** Never at the same time as GuiMenusIT in the other fork: see ExclusiveUse. */
+    private static io.metaroce.testsupport.ExclusiveUse keys;
+
+    @org.junit.jupiter.api.BeforeAll
+    static void alone() { keys = io.metaroce.testsupport.ExclusiveUse.acquire("gui-keys"); }
+
+    @org.junit.jupiter.api.AfterAll
+    static void done() { keys.close(); }
+
     @Start
     void start(Stage s) throws Exception { setUp(s); }
 
@@ -61,7 +70,8 @@ class CaptureToolbarTest extends GuiTestBase {
             robot.interact(() -> table(robot).requestFocus());
             robot.push(KeyCode.SHORTCUT, KeyCode.E);
             Label counters = robot.lookup("#capture-counters").queryAs(Label.class);
-            Fx.until("the capture to run", () -> counters.getText().startsWith(capIf + ": captured 0"), counters::getText);
+            Fx.until("the capture to run", () -> counters.getText().startsWith(capIf + ": captured 0"),
+                    () -> "counters '" + counters.getText() + "', errors " + errors + ", status '" + ctx.statusProperty().get() + "'");
             assertTrue(errors.isEmpty(), errors.toString());
             assertTrue(startItem.isDisable() && !stopItem.isDisable() && !restartItem.isDisable() && optionsItem.isDisable(),
                     "while capturing: Stop and Restart, not Start nor Options; " + counters.getText() + " " + errors + " " + ctx.statusProperty().get());

@@ -48,9 +48,13 @@ class GuiMenusIT {
     private static Path guiErr;
     private static String mainWindow;
 
+    /** Never at the same time as CaptureToolbarTest in the other fork: see ExclusiveUse. */
+    private static io.metaroce.testsupport.ExclusiveUse keys;
+
     @BeforeAll
     static void openTheCaptureWithTheLauncher() throws Exception {
         assumeTrue(System.getenv("DISPLAY") != null, "needs an X display: CI runs the tests under xvfb-run");
+        keys = io.metaroce.testsupport.ExclusiveUse.acquire("gui-keys");
         assertTrue(run("xdotool", "version").startsWith("xdotool"), "xdotool is missing (.ci/run installs it)");
         ProcessBuilder pb = new ProcessBuilder(ROOT.resolve("metaroce").toString(), "gui",
                 Samples.dir().resolve(CAPTURE).toString());
@@ -72,9 +76,13 @@ class GuiMenusIT {
 
     @AfterAll
     static void quit() throws Exception {
-        if (gui == null) return;
-        gui.destroy();
-        if (!gui.waitFor(10, TimeUnit.SECONDS)) gui.destroyForcibly();
+        try {
+            if (gui == null) return;
+            gui.destroy();
+            if (!gui.waitFor(10, TimeUnit.SECONDS)) gui.destroyForcibly();
+        } finally {
+            if (keys != null) keys.close();
+        }
     }
 
     @Test
