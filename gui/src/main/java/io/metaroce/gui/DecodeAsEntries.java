@@ -31,9 +31,6 @@ record DecodeAsEntries(Set<Integer> ports, List<String> others, String problem) 
     private static final String ROCE = "InfiniBand";
     private static final Set<String> ROCE_NAMES = Set.of("infiniband", "roce", "rroce", "rocev2");
 
-    /** Where Decode As is saved: beside the coloring rules, in the config directory. */
-    static Path fileBeside(Path coloringFile) { return coloringFile.resolveSibling(FILE_NAME); }
-
     /** The file's entries; none (and a problem) when it cannot be read; none and no problem when it does not exist. */
     static DecodeAsEntries load(Path file) {
         if (!Files.exists(file)) return new DecodeAsEntries(Set.of(), List.of(), null);

@@ -84,10 +84,8 @@ public final class MainWindow {
         this.flowIndexStore = recentStore.resolveSibling("flow-index");
         ctx.setColoringRules(ColoringRules.load(coloringFile));
         // Decode As saved in an earlier session (Wireshark's decode_as_entries, beside the coloring rules).
-        ctx.setDecodeAsFile(DecodeAsEntries.fileBeside(coloringFile));
-        DecodeAsEntries savedDecodeAs = DecodeAsEntries.load(ctx.decodeAsFile());
-        ctx.decodeAs(savedDecodeAs.ports());
-        if (savedDecodeAs.problem() != null) ctx.status(savedDecodeAs.problem());
+        String decodeAsProblem = loadDecodeAs();
+        if (decodeAsProblem != null) ctx.status(decodeAsProblem);
         packets = new PacketTable(ctx);
         ctx.timeFormat.bind(packets.timeFormatProperty());
         detail = new FrameDetail(ctx);
@@ -237,14 +235,24 @@ public final class MainWindow {
         preferences = Preferences.load(profiles.file(Preferences.FILE_NAME));
         if (preferences.problem() != null) problem = preferences.problem();
         applyLayout();
-        ctx.setDecodeAsFile(profiles.file(DecodeAsEntries.FILE_NAME));
-        DecodeAsEntries decodeAs = DecodeAsEntries.load(ctx.decodeAsFile());
-        if (decodeAs.problem() != null) problem = decodeAs.problem();
-        ctx.decodeAs(decodeAs.ports());
+        String decodeAsProblem = loadDecodeAs();
+        if (decodeAsProblem != null) problem = decodeAsProblem;
         profileName.set(profiles.current());
         ctx.status(problem != null ? problem : "Configuration profile " + profiles.current());
         return null;
     }
+
+    /**
+     * The current profile's Decode As ports (its decode_as_entries), decoded from now on (the open capture is opened
+     * again only when they differ); why the file could not be read, or null. At start-up and at a profile switch.
+     */
+    private String loadDecodeAs() {
+        ctx.setDecodeAsFile(profiles.file(DecodeAsEntries.FILE_NAME));
+        DecodeAsEntries saved = DecodeAsEntries.load(ctx.decodeAsFile());
+        ctx.decodeAs(saved.ports());
+        return saved.problem();
+    }
+
     NameResolution nameResolution() { return nameResolution; }
 
     /** A bar shown or hidden by a View item; hidden, it takes no space. */
