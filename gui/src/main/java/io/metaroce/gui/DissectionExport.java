@@ -3,6 +3,7 @@ package io.metaroce.gui;
 import io.metaroce.analysis.AnalysisSession;
 import io.metaroce.dissector.ByteOut;
 import io.metaroce.dissector.Dissection;
+import io.metaroce.dissector.NameResolver;
 import io.metaroce.dissector.FrameJson;
 import io.metaroce.dissector.FrameIndex;
 import io.metaroce.dissector.HexDumpLines;
@@ -121,9 +122,11 @@ final class DissectionExport {
         private final AnalysisSession session;
         private final TimeFormat time;
         private final java.util.BitSet timeRefs;
+        private final NameResolver names;
 
         SummaryCells(List<String> columns, List<CustomColumn> custom, OpenCapture c, AnalysisSession session, TimeFormat time,
-                     java.util.BitSet timeRefs) {
+                     java.util.BitSet timeRefs, NameResolver names) {
+            this.names = names;
             this.columns = List.copyOf(columns);
             this.custom = new ArrayList<>(custom);
             this.ix = c.index();
@@ -132,13 +135,13 @@ final class DissectionExport {
             this.timeRefs = timeRefs;
         }
 
-        /** The visible columns of the list, its time format and references, read on the JavaFX thread. */
+        /** The visible columns of the list, its time format, references and names, read on the JavaFX thread. */
         static SummaryCells of(GuiContext ctx, PacketTable packets) {
             java.util.BitSet refs = new java.util.BitSet();
             int n = ctx.capture().frames();
             for (int r = ctx.timeReferenceOf(n); r > 0; r = ctx.timeReferenceOf(r - 1)) refs.set(r);
             return new SummaryCells(packets.visibleColumns(), packets.visibleCustomColumns(), ctx.capture(), ctx.analysis(),
-                    packets.timeFormatProperty().get(), refs);
+                    packets.timeFormatProperty().get(), refs, ctx.namesProperty().get());
         }
 
         List<String> columns() { return columns; }
@@ -159,8 +162,8 @@ final class DissectionExport {
                     int ref = Math.max(0, timeRefs.previousSetBit(frame));
                     yield time.format(ix.timeNanos(frame), ix.timeNanos(ref == 0 ? 1 : ref), ix.timeNanos(frame > 1 ? frame - 1 : 1));
                 }
-                case "Source" -> PacketSummary.source(d);
-                case "Destination" -> PacketSummary.destination(d);
+                case "Source" -> PacketSummary.source(d, names);
+                case "Destination" -> PacketSummary.destination(d, names);
                 case "Protocol" -> PacketSummary.protocol(d);
                 case "QP" -> PacketSummary.qp(d);
                 case "PSN" -> PacketSummary.psn(d);

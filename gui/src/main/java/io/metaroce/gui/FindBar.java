@@ -151,11 +151,12 @@ final class FindBar extends HBox {
         int from = ctx.selectedFrame();
         AnalysisSession s = ctx.analysis();
         GuiFields.Marks marks = ctx.marksForFilters();      // frame.marked, frame.ref_time in a display filter
+        io.metaroce.dissector.NameResolver names = ctx.namesProperty().get();
         ctx.status("Searching...");
         Thread.ofPlatform().daemon().name("metaroce-gui-find").start(() -> {
             FindPacket.Result r;
             try {
-                r = search.run(c.index(), s, marks, v, from, forward, cancel::get,
+                r = search.run(c.index(), s, marks, names, v, from, forward, cancel::get,
                         f -> Platform.runLater(() -> { if (running == cancel) ctx.status("Searching... " + Math.round(f * 100) + "%"); }));
             } catch (RuntimeException e) {
                 r = null;

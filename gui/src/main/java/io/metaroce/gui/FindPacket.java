@@ -3,6 +3,7 @@ package io.metaroce.gui;
 import io.metaroce.analysis.AnalysisSession;
 import io.metaroce.analysis.FrameVerdict;
 import io.metaroce.dissector.Dissection;
+import io.metaroce.dissector.NameResolver;
 import io.metaroce.dissector.FrameIndex;
 import io.metaroce.filter.DisplayFilter;
 import io.metaroce.filter.FilterException;
@@ -130,9 +131,9 @@ final class FindPacket {
      * Searches the frames of view after (forward) or before the row of frame from (0: from the start, or the end),
      * wrapping around once, and returns the first match. Checks cancelled between frames and reports the fraction
      * of the view searched (at most a hundred times). marks: the user's, for a filter's frame.marked and
-     * frame.ref_time.
+     * frame.ref_time. names: View > Name Resolution's, for the packet list's Source and Destination.
      */
-    Result run(FrameIndex ix, AnalysisSession session, GuiFields.Marks marks, FrameView v, int from, boolean forward,
+    Result run(FrameIndex ix, AnalysisSession session, GuiFields.Marks marks, NameResolver names, FrameView v, int from, boolean forward,
                java.util.function.BooleanSupplier cancelled, DoubleConsumer progress) {
         int n = v.size();
         if (n == 0) return new Result(null, false, false);
@@ -147,14 +148,14 @@ final class FindPacket {
             }
             int raw = start + (forward ? k : -k);
             int f = v.frameAt(Math.floorMod(raw, n));
-            Hit h = test(ix, session, dec, acc, f);
+            Hit h = test(ix, session, names, dec, acc, f);
             if (h != null) return new Result(h, raw < 0 || raw >= n, false);
         }
         return new Result(null, false, false);
     }
 
     /** The match in frame f, or null. */
-    Hit test(FrameIndex ix, AnalysisSession session, FrameDecoder dec, GuiFields.Accessor acc, int f) {
+    Hit test(FrameIndex ix, AnalysisSession session, NameResolver names, FrameDecoder dec, GuiFields.Accessor acc, int f) {
         if (how == How.FILTER) {
             dec.decode(f);
             return filter.matches(acc.of(dec.fields())) ? new Hit(f, -1, 0, null) : null;
@@ -162,7 +163,7 @@ final class FindPacket {
         if (how == How.HEX || where == Where.BYTES) return inBytes(ix.data(f), f);
         Dissection d = dec.decode(f);
         if (where == Where.LIST) {
-            for (String s : listTexts(ix, session, d, f)) if (matches(s)) return new Hit(f, -1, 0, s);
+            for (String s : listTexts(ix, session, names, d, f)) if (matches(s)) return new Hit(f, -1, 0, s);
             return null;
         }
         List<String> lines = new ArrayList<>();
@@ -172,9 +173,9 @@ final class FindPacket {
     }
 
     /** The packet list's column texts of a frame (No., Source, Destination, Protocol, QP, PSN, Length, Info). */
-    static List<String> listTexts(FrameIndex ix, AnalysisSession session, Dissection d, int f) {
+    static List<String> listTexts(FrameIndex ix, AnalysisSession session, NameResolver names, Dissection d, int f) {
         FrameVerdict v = session != null && session.state() == AnalysisSession.State.FINISHED ? session.verdictOf(f) : null;
-        return List.of(Integer.toString(f), PacketSummary.source(d), PacketSummary.destination(d), PacketSummary.protocol(d),
+        return List.of(Integer.toString(f), PacketSummary.source(d, names), PacketSummary.destination(d, names), PacketSummary.protocol(d),
                 PacketSummary.qp(d), PacketSummary.psn(d), Long.toString(ix.originalLength(f)), PacketSummary.info(d, v));
     }
 

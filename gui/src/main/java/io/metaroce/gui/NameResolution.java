@@ -95,7 +95,6 @@ final class NameResolution {
             String said = problem;
             Platform.runLater(() -> {
                 if (mine != generation) return;
-                PacketSummary.names = done;
                 ctx.namesProperty().set(done);
                 if (said != null) ctx.status("Name resolution: " + said);
             });

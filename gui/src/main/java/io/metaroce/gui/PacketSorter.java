@@ -2,6 +2,7 @@ package io.metaroce.gui;
 
 import io.metaroce.analysis.AnalysisSession;
 import io.metaroce.dissector.Dissection;
+import io.metaroce.dissector.NameResolver;
 import io.metaroce.dissector.FrameIndex;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -22,18 +23,19 @@ final class PacketSorter {
         OpenCapture c = ctx.capture();
         AnalysisSession s = ctx.analysis();
         FrameView v = ctx.view();
+        NameResolver names = ctx.namesProperty().get();
         if (c == null) return;
         Thread.ofPlatform().daemon().name("metaroce-gui-sort").start(() -> {
             int[] sorted = custom != null ? sorted(c.index(), s, v.toArray(), custom, descending)
-                    : sorted(c.index(), s, v.toArray(), column, descending);
+                    : sorted(c.index(), s, names, v.toArray(), column, descending);
             Platform.runLater(() -> {
                 if (ctx.capture() == c && ctx.view() == v) ctx.showSorted(FrameView.of(sorted));
             });
         });
     }
 
-    /** The frames sorted by column (see {@link PacketTable#COLUMNS}). */
-    static int[] sorted(FrameIndex ix, AnalysisSession s, int[] frames, String column, boolean descending) {
+    /** The frames sorted by column (see {@link PacketTable#COLUMNS}); Source and Destination as shown with names. */
+    static int[] sorted(FrameIndex ix, AnalysisSession s, NameResolver names, int[] frames, String column, boolean descending) {
         Integer[] rows = new Integer[frames.length];
         for (int i = 0; i < rows.length; i++) rows[i] = i;
         Comparator<Integer> cmp;
@@ -56,8 +58,8 @@ final class PacketSorter {
                 for (int i = 0; i < frames.length; i++) {
                     Dissection d = dec.decode(frames[i]);
                     key[i] = switch (column) {
-                        case "Source" -> PacketSummary.source(d);
-                        case "Destination" -> PacketSummary.destination(d);
+                        case "Source" -> PacketSummary.source(d, names);
+                        case "Destination" -> PacketSummary.destination(d, names);
                         case "Protocol" -> PacketSummary.protocol(d);
                         default -> PacketSummary.info(d, s == null ? null : s.verdictOf(frames[i]));
                     };

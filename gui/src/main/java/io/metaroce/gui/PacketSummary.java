@@ -4,6 +4,7 @@ import io.metaroce.analysis.FrameVerdict;
 import io.metaroce.dissector.Dissection;
 import io.metaroce.dissector.FrameSummary;
 import io.metaroce.dissector.FrameSummary.Style;
+import io.metaroce.dissector.NameResolver;
 
 /**
  * The packet list's text of one decoded frame: the dissector's {@link FrameSummary} in its list style (the same
@@ -13,12 +14,11 @@ import io.metaroce.dissector.FrameSummary.Style;
 final class PacketSummary {
     private PacketSummary() { }
 
-    /** View > Name Resolution's names for Source and Destination (one main window per process); none until it loads. */
-    static volatile io.metaroce.dissector.NameResolver names = io.metaroce.dissector.NameResolver.NONE;
+    /** Source, with View > Name Resolution's names (the window's {@code GuiContext.namesProperty()}, read on the
+     *  JavaFX thread when the pass that needs it starts; {@code NameResolver.NONE} for addresses only). */
+    static String source(Dissection d, NameResolver names) { return FrameSummary.source(d, Style.LIST, names); }
 
-    static String source(Dissection d) { return FrameSummary.source(d, Style.LIST, names); }
-
-    static String destination(Dissection d) { return FrameSummary.destination(d, Style.LIST, names); }
+    static String destination(Dissection d, NameResolver names) { return FrameSummary.destination(d, Style.LIST, names); }
 
     static String protocol(Dissection d) { return FrameSummary.protocol(d, Style.LIST); }
 

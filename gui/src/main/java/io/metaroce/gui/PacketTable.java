@@ -133,7 +133,7 @@ final class PacketTable extends BorderPane {
 
     private void resetCache() {
         OpenCapture c = ctx.capture();
-        cache = c == null ? null : new RowCache(c, ctx.analysis(), ctx.live(), rules, custom);
+        cache = c == null ? null : new RowCache(c, ctx.analysis(), ctx.live(), rules, custom, ctx.namesProperty().get());
     }
 
     private void builtin(int i, IntFunction<String> text) { builtins.put(COLUMNS[i], column(COLUMNS[i], WIDTHS[i], text)); }

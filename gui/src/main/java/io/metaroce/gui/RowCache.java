@@ -4,6 +4,7 @@ import io.metaroce.analysis.AnalysisSession;
 import io.metaroce.analysis.FrameVerdict;
 import io.metaroce.analysis.LiveAnalyzer;
 import io.metaroce.dissector.Dissection;
+import io.metaroce.dissector.NameResolver;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -33,9 +34,16 @@ final class RowCache {
         protected boolean removeEldestEntry(Map.Entry<Integer, Row> e) { return size() > KEEP; }
     };
 
-    RowCache(OpenCapture capture, AnalysisSession session, ColoringRules rules) { this(capture, session, null, rules, new CustomColumn[0]); }
+    /** The names Source and Destination show (View > Name Resolution's when the cache was made). */
+    private final NameResolver names;
 
-    RowCache(OpenCapture capture, AnalysisSession session, LiveAnalyzer.Monitor live, ColoringRules rules, CustomColumn[] custom) {
+    RowCache(OpenCapture capture, AnalysisSession session, ColoringRules rules) {
+        this(capture, session, null, rules, new CustomColumn[0], NameResolver.NONE);
+    }
+
+    RowCache(OpenCapture capture, AnalysisSession session, LiveAnalyzer.Monitor live, ColoringRules rules, CustomColumn[] custom,
+             NameResolver names) {
+        this.names = names;
         this.custom = custom;
         this.capture = capture;
         this.session = session;
@@ -61,8 +69,8 @@ final class RowCache {
             live.attach(d);     // the analysis.* fields the coloring rules read
         }
         String[] t = new String[CUSTOM + custom.length];
-        t[SOURCE] = PacketSummary.source(d);
-        t[DESTINATION] = PacketSummary.destination(d);
+        t[SOURCE] = PacketSummary.source(d, names);
+        t[DESTINATION] = PacketSummary.destination(d, names);
         t[PROTOCOL] = PacketSummary.protocol(d);
         t[QP] = PacketSummary.qp(d);
         t[PSN] = PacketSummary.psn(d);

@@ -491,6 +491,24 @@ class FrameDetailTest extends GuiTestBase {
         org.testfx.util.WaitForAsyncUtils.waitFor(10, java.util.concurrent.TimeUnit.SECONDS, () -> "gpu-node-02".equals(cell(robot, 3, "Source")));
         assertEquals("gpu-node-01", cell(robot, 3, "Destination"));
         assertEquals("mn", java.nio.file.Files.readString(config.resolve("name-resolution")).strip(), "kept for the next start (physical on)");
+        // Find Packet (in the list) and Export Packet Dissections read the names the list shows, not the addresses.
+        @SuppressWarnings("unchecked")
+        java.util.concurrent.CompletableFuture<FindPacket.Result>[] found = new java.util.concurrent.CompletableFuture[1];
+        robot.interact(() -> {
+            ctx.select(1);
+            window.findBar().set(FindPacket.Where.LIST, FindPacket.How.STRING, "GPU-NODE-02", false);
+            found[0] = window.findBar().find(true);
+        });
+        FindPacket.Result hit = found[0].get(10, java.util.concurrent.TimeUnit.SECONDS);
+        assertNotNull(hit.hit(), "found by the name the list shows");
+        int at = hit.hit().frame();
+        assertTrue(List.of(cell(robot, at, "Source"), cell(robot, at, "Destination")).contains("gpu-node-02"), "frame " + at);
+        DissectionExport.SummaryCells[] cells = new DissectionExport.SummaryCells[1];
+        robot.interact(() -> cells[0] = DissectionExport.SummaryCells.of(ctx, window.packets()));
+        String[] row = new String[cells[0].columns().size()];
+        FrameDecoder dec = new FrameDecoder(ctx.capture().index(), ctx.analysis());
+        cells[0].row(3, dec.decode(3), dec.fields(), row);
+        assertEquals("gpu-node-02", row[cells[0].columns().indexOf("Source")]);
 
         robot.interact(() -> new io.metaroce.gui.stats.ResolvedAddressesWindow().open(ctx));
         javafx.scene.control.TableView<io.metaroce.gui.stats.ResolvedAddressesWindow.Entry> resolved = robot.lookup("#resolved-table").query();

@@ -150,7 +150,7 @@ public final class GuiBenchmark {
                 for (int i = 0; i < frames; i++) all[i] = i + 1;
                 for (int round = 0; round < 2; round++) {
                     long w = System.nanoTime();
-                    PacketSorter.sorted(ctx.capture().index(), ctx.analysis(), all, "PSN", false);
+                    PacketSorter.sorted(ctx.capture().index(), ctx.analysis(), io.metaroce.dissector.NameResolver.NONE, all, "PSN", false);
                     long builtin = System.nanoTime() - w;
                     w = System.nanoTime();
                     PacketSorter.sorted(ctx.capture().index(), ctx.analysis(), all, CustomColumn.of(sortBy), false);
