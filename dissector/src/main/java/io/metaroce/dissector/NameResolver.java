@@ -93,10 +93,14 @@ public final class NameResolver {
         return r;
     }
 
-    /** {@link #load} with the system's folders: $WIRESHARK_DATA_DIR or /usr/share/wireshark, $WIRESHARK_CONFIG_DIR or ~/.config/wireshark, /etc/ethers. */
+    /**
+     * {@link #load} with the system's folders: $WIRESHARK_DATA_DIR or /usr/share/wireshark, $WIRESHARK_CONFIG_DIR or
+     * ~/.config/wireshark (~ is $HOME, as Wireshark reads it), /etc/ethers.
+     */
     public static NameResolver system(String flags, List<Path> hosts) throws IOException {
         String data = System.getenv("WIRESHARK_DATA_DIR"), config = System.getenv("WIRESHARK_CONFIG_DIR");
-        String home = System.getProperty("user.home");
+        String home = System.getenv("HOME");
+        if (home == null || home.isBlank()) home = System.getProperty("user.home");
         return load(flags, hosts, Path.of(data != null && !data.isEmpty() ? data : "/usr/share/wireshark"),
                 config != null && !config.isEmpty() ? Path.of(config) : home == null ? null : Path.of(home, ".config", "wireshark"),
                 Path.of("/etc/ethers"));

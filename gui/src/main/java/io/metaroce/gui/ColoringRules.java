@@ -83,10 +83,14 @@ public final class ColoringRules {
 
     // ------------------------------------------------------------------ persistence
 
-    /** Where the rules are saved: $XDG_CONFIG_HOME/metaroce (or ~/.config/metaroce)/colorfilters. */
+    /**
+     * Where the rules are saved: $XDG_CONFIG_HOME/metaroce (or ~/.config/metaroce)/colorfilters. ~ is $HOME as for
+     * Wireshark and GLib (Java's user.home is the password file's, which ignores HOME=/tmp/x wireshark).
+     */
     public static Path defaultFile() {
-        String xdg = System.getenv("XDG_CONFIG_HOME");
-        Path base = xdg != null && !xdg.isBlank() ? Path.of(xdg) : Path.of(System.getProperty("user.home"), ".config");
+        String xdg = System.getenv("XDG_CONFIG_HOME"), home = System.getenv("HOME");
+        if (home == null || home.isBlank()) home = System.getProperty("user.home");
+        Path base = xdg != null && !xdg.isBlank() ? Path.of(xdg) : Path.of(home, ".config");
         return base.resolve("metaroce").resolve("colorfilters");
     }
 

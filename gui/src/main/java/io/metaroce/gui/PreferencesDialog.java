@@ -137,15 +137,21 @@ final class PreferencesDialog {
             return titled("RoCEv2", g, note);
         }
         GridPane g = form();
-        g.addRow(0, new Label("Font size (View > Zoom level)"), zoom);
-        g.add(beside, 1, 1);
+        g.addRow(0, new Label("Zoom level (View > Zoom; 0 is the normal size)"), zoom);
+        g.add(beside, 0, 1, 2, 1);
         return titled("Appearance", g);
     }
 
+    /** Two columns, labels and their controls; a label is never cut short ("Snap len..."), the controls take the rest. */
     private static GridPane form() {
         GridPane g = new GridPane();
         g.setHgap(8);
         g.setVgap(8);
+        javafx.scene.layout.ColumnConstraints labels = new javafx.scene.layout.ColumnConstraints();
+        labels.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
+        javafx.scene.layout.ColumnConstraints controls = new javafx.scene.layout.ColumnConstraints();
+        controls.setHgrow(javafx.scene.layout.Priority.ALWAYS);
+        g.getColumnConstraints().addAll(labels, controls);
         return g;
     }
 

@@ -85,6 +85,18 @@ class GuiMenusIT {
         }
     }
 
+    /**
+     * The GUI keeps its settings (here the recent files) under $HOME/.config/metaroce, as Wireshark reads $HOME: with
+     * Java's user.home (the password file's) this test's HOME was ignored and every run rewrote the real user's files.
+     */
+    @Test
+    void theSettingsGoUnderTheHomeTheLauncherWasGiven() throws Exception {
+        Path recent = home.resolve(".config/metaroce/recent");
+        for (int i = 0; i < 100 && !Files.isRegularFile(recent); i++) Thread.sleep(100);
+        assertTrue(Files.isRegularFile(recent), "no " + recent);
+        assertTrue(Files.readString(recent).contains(CAPTURE), Files.readString(recent));
+    }
+
     @Test
     void everyStatisticsAndGraphsItemOpensItsWindow() throws Exception {
         // Each item opens a new window (Graphs > Loss Timeline opens the Diagnosis window at that tab).
