@@ -38,13 +38,14 @@ final class HelpMenu {
     /** docs/licenses.md as the build copied it. */
     static final String LICENSES_RESOURCE = "licenses.md";
 
-    static Menu menu(GuiContext ctx, MenuBar bar, Path coloringFile, Path recentStore, Path flowIndexStore) {
+    /** coloringFile: the current profile's, asked when the window opens (Edit > Configuration Profiles changes it). */
+    static Menu menu(GuiContext ctx, MenuBar bar, java.util.function.Supplier<Path> coloringFile, Path recentStore, Path flowIndexStore) {
         MenuItem keys = new MenuItem("Keyboard Shortcuts");
         keys.setId("help-shortcuts");
         MenuItem about = new MenuItem("About MetaRoCE Analyzer");
         about.setId("help-about");
-        keys.setOnAction(e -> about(ctx, bar, coloringFile, recentStore, flowIndexStore).getSelectionModel().select(3));
-        about.setOnAction(e -> about(ctx, bar, coloringFile, recentStore, flowIndexStore));
+        keys.setOnAction(e -> about(ctx, bar, coloringFile.get(), recentStore, flowIndexStore).getSelectionModel().select(3));
+        about.setOnAction(e -> about(ctx, bar, coloringFile.get(), recentStore, flowIndexStore));
         Menu help = new Menu("Help", null, keys, new SeparatorMenuItem(), about);
         help.setId("menu-help");
         return help;

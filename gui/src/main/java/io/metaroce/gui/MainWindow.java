@@ -126,7 +126,7 @@ public final class MainWindow {
         MenuBar bar = (MenuBar) top.getChildren().getFirst();
         bar.getMenus().add(bar.getMenus().indexOf(statistics), analyzeMenu());     // Wireshark's place: after Go
         bar.getMenus().add(bar.getMenus().indexOf(statistics) - 1, CaptureMenu.menu(ctx, captureBar));     // between Go and Analyze
-        bar.getMenus().add(HelpMenu.menu(ctx, bar, coloringFile, recentStore, flowIndexStore));      // Wireshark's last menu
+        bar.getMenus().add(HelpMenu.menu(ctx, bar, this::coloringFile, recentStore, flowIndexStore));      // Wireshark's last menu
         HBox status = statusBar();
         bindShown(status, viewMenu.statusBar);
         BorderPane root = new BorderPane(panes, top, null, status, null);

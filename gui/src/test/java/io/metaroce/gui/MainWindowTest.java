@@ -138,6 +138,16 @@ class MainWindowTest {
         assertTrue(folders.getItems().contains(List.of("Coloring rules", config.resolve("colorfilters").toAbsolutePath().toString())),
                 folders.getItems().toString());
         io.metaroce.gui.testutil.GuiHarness.closeWindows(robot);
+        // After a switch of configuration profile, the Folders tab names the new profile's files.
+        robot.interact(() -> {
+            assertEquals(null, window.profiles().create("lab"));
+            assertEquals(null, window.useProfile("lab"));
+            help.getItems().getLast().fire();
+        });
+        folders = robot.lookup("#about-folders").queryTableView();
+        assertTrue(folders.getItems().contains(List.of("Coloring rules", config.resolve("profiles/lab/colorfilters").toAbsolutePath().toString())),
+                folders.getItems().toString());
+        io.metaroce.gui.testutil.GuiHarness.closeWindows(robot);
 
         robot.interact(() -> help.getItems().getFirst().fire());
         javafx.scene.control.TabPane tabs = robot.lookup("#about").query();
