@@ -85,7 +85,7 @@ final class HelpMenu {
         out.add(List.of("Personal configuration", coloringFile.toAbsolutePath().getParent().toString()));
         out.add(List.of("Coloring rules", coloringFile.toAbsolutePath().toString()));
         out.add(List.of("Recent files", recentStore.toAbsolutePath().toString()));
-        out.add(List.of("Zoom level", recentStore.toAbsolutePath().resolveSibling("zoom").toString()));
+        out.add(List.of("Zoom level", coloringFile.toAbsolutePath().resolveSibling("zoom").toString()));
         String index = "";
         try {
             if (Files.isRegularFile(flowIndexStore)) index = " (last searched: " + Files.readString(flowIndexStore).strip() + ")";

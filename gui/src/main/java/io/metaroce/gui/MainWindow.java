@@ -117,8 +117,8 @@ public final class MainWindow {
         preferences = Preferences.load(profiles.file(Preferences.FILE_NAME));
         if (preferences.problem() != null) ctx.status(preferences.problem());
         applyLayout();
-        viewMenu = new ViewMenu(ctx, packets, detail, panes, recentStore.resolveSibling("zoom"));
-        nameResolution = new NameResolution(ctx, recentStore.resolveSibling("name-resolution"));
+        viewMenu = new ViewMenu(ctx, packets, detail, panes, profiles.file("zoom"));
+        nameResolution = new NameResolution(ctx, profiles.file("name-resolution"));
         bindShown(filterBar, viewMenu.filterToolbar);
         saving = new CaptureSaving(ctx);
         commentsMenu = new PacketCommentsMenu(ctx);
@@ -231,6 +231,8 @@ public final class MainWindow {
         ctx.setColoringRules(ColoringRules.load(coloringFile()));
         filterBar.useBookmarkFile(profiles.file("dfilters"));
         captureBar.useProfileFolder(profiles.folder());
+        viewMenu.useZoomFile(profiles.file("zoom"));
+        nameResolution.useStore(profiles.file("name-resolution"));
         String problem = columns.useFile(profiles.file("columns"));
         preferences = Preferences.load(profiles.file(Preferences.FILE_NAME));
         if (preferences.problem() != null) problem = preferences.problem();

@@ -23,11 +23,14 @@ final class NameResolution {
     final BooleanProperty physical = new SimpleBooleanProperty(true), network = new SimpleBooleanProperty(false),
             transport = new SimpleBooleanProperty(false);
     private final GuiContext ctx;
-    private final Path store;
+    /** The current profile's choice (Wireshark keeps name resolution in each profile's preferences). */
+    private Path store;
     private List<Path> hosts = List.of();
     /** Changes from the command line are for this run only: not written over the user's saved choice. */
     private boolean save = true;
     private int generation;
+    /** While another profile's choice is set: one reload at the end, nothing written back. */
+    private boolean switching;
 
     NameResolution(GuiContext ctx, Path store) {
         this.ctx = ctx;
@@ -46,6 +49,20 @@ final class NameResolution {
         if (flags != null) {
             save = false;
             set(flags);
+        }
+        load();
+    }
+
+    /** Another profile's saved choice (Edit > Configuration Profiles); -N/-n on the command line still win. */
+    void useStore(Path file) {
+        store = file;
+        if (!save) return;
+        String saved = read();
+        switching = true;
+        try {
+            set(saved != null ? saved : "m");        // none saved in that profile: Wireshark's defaults
+        } finally {
+            switching = false;
         }
         load();
     }
@@ -72,6 +89,7 @@ final class NameResolution {
     }
 
     private void changed() {
+        if (switching) return;
         if (save) write();
         load();
     }

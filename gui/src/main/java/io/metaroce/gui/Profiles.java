@@ -15,9 +15,10 @@ import java.util.stream.Stream;
  * Wireshark's configuration profiles: {@code Default} is the configuration folder itself (the one that held every
  * file before profiles existed: nothing moves), any other profile is the folder {@code profiles/NAME} under it, as
  * in Wireshark's layout. This class alone says which folder the current profile is: every store (coloring rules,
- * saved display and capture filters, capture settings, columns, Decode As, preferences) asks {@link #file} for its
- * file. The recent files, the zoom and the flow index searched last stay in the configuration folder for all
- * profiles (Wireshark's {@code recent_common}), and so does the profile used last, the one the next start opens.
+ * saved display and capture filters, capture settings, columns, Decode As, preferences, the zoom level and name
+ * resolution, which Wireshark keeps in each profile's {@code recent} and {@code preferences}) asks {@link #file} for
+ * its file. The recent files and the flow index searched last stay in the configuration folder for all profiles
+ * (Wireshark's {@code recent_common}), and so does the profile used last, the one the next start opens.
  */
 final class Profiles {
     static final String DEFAULT = "Default";
@@ -25,7 +26,7 @@ final class Profiles {
     static final String FOLDER = "profiles";
     /** The files a profile has of its own: what Copy copies (Default's folder also holds the shared files). */
     static final List<String> FILES = List.of("colorfilters", "dfilters", "cfilters", "capture", "columns",
-            DecodeAsEntries.FILE_NAME, Preferences.FILE_NAME);
+            DecodeAsEntries.FILE_NAME, Preferences.FILE_NAME, "zoom", "name-resolution");
     /** A name longer than this is refused (a file name, shown in the status bar). */
     static final int MAX_NAME = 64;
     /** At most this many profiles are listed (a folder of thousands is not a list to choose from). */

@@ -41,7 +41,8 @@ final class ViewMenu {
     private final PacketTable packets;
     private final FrameDetail detail;
     private final SplitPane panes;
-    private final Path zoomStore;
+    /** The current profile's zoom file (Wireshark keeps the zoom level in each profile's recent file). */
+    private Path zoomStore;
     final BooleanProperty filterToolbar = new SimpleBooleanProperty(true), statusBar = new SimpleBooleanProperty(true),
             packetList = new SimpleBooleanProperty(true), packetDetails = new SimpleBooleanProperty(true),
             packetBytes = new SimpleBooleanProperty(true);
@@ -107,6 +108,12 @@ final class ViewMenu {
     }
 
     int zoomLevel() { return zoom; }
+
+    /** Another profile's zoom level (Edit > Configuration Profiles), read from its folder. */
+    void useZoomFile(Path file) {
+        zoomStore = file;
+        apply(readZoom());
+    }
 
     /** The font size at this zoom level, in pixels (Wireshark: a tenth more or less a step). */
     double fontSize(int level) { return Math.round(baseFont * Math.pow(ZOOM_STEP, level) * 10) / 10.0; }

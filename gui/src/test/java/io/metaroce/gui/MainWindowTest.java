@@ -1,6 +1,7 @@
 package io.metaroce.gui;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -138,16 +139,29 @@ class MainWindowTest {
         assertTrue(folders.getItems().contains(List.of("Coloring rules", config.resolve("colorfilters").toAbsolutePath().toString())),
                 folders.getItems().toString());
         io.metaroce.gui.testutil.GuiHarness.closeWindows(robot);
-        // After a switch of configuration profile, the Folders tab names the new profile's files.
+        // After a switch of configuration profile, the Folders tab names the new profile's files, and the zoom level
+        // and name resolution are the profile's own (Wireshark keeps them per profile).
         robot.interact(() -> {
+            window.viewMenu().zoom(2);
+            window.nameResolution().network.set(true);
             assertEquals(null, window.profiles().create("lab"));
             assertEquals(null, window.useProfile("lab"));
+            assertEquals(0, window.viewMenu().zoomLevel(), "lab has no zoom of its own yet");
+            assertFalse(window.nameResolution().network.get(), "Wireshark's defaults in a new profile");
+            window.viewMenu().zoom(-1);
             help.getItems().getLast().fire();
         });
         folders = robot.lookup("#about-folders").queryTableView();
         assertTrue(folders.getItems().contains(List.of("Coloring rules", config.resolve("profiles/lab/colorfilters").toAbsolutePath().toString())),
                 folders.getItems().toString());
         io.metaroce.gui.testutil.GuiHarness.closeWindows(robot);
+        robot.interact(() -> {
+            assertEquals(null, window.useProfile("Default"));
+            assertEquals(2, window.viewMenu().zoomLevel());
+            assertTrue(window.nameResolution().network.get());
+            assertEquals(null, window.useProfile("lab"));
+            assertEquals(-1, window.viewMenu().zoomLevel());
+        });
 
         robot.interact(() -> help.getItems().getFirst().fire());
         javafx.scene.control.TabPane tabs = robot.lookup("#about").query();
