@@ -90,7 +90,9 @@ final class TimeShiftDialog {
         stage.setTitle("Time Shift");
         stage.setScene(new Scene(box));
         // The capture closed or another opened: its numbers and times are not the ones typed here.
-        ctx.captureProperty().addListener((o, a, c) -> stage.close());
+        javafx.beans.value.ChangeListener<OpenCapture> closed = (o, a, c) -> stage.close();
+        ctx.captureProperty().addListener(closed);
+        stage.setOnHidden(e -> ctx.captureProperty().removeListener(closed));
     }
 
     static TimeShiftDialog show(GuiContext ctx) {
