@@ -18,7 +18,8 @@ import java.util.function.BooleanSupplier;
  * <p>Frames are numbered from 1 as in {@code frame.number}. The index reads the bytes through the source's file
  * mapping, so the source must be file-backed ({@link PacketSource#mapping()} not null) and stay open while the
  * index is used; the index does not close it. After {@link #build} returns the index never changes, so any number
- * of threads may read it at once (each with its own {@link Dissector} and {@link Dissection}).
+ * of threads may read it at once (each with its own {@link Dissector} and {@link Dissection}); only its
+ * {@link #shiftTimes time shift} (the GUI's Edit > Time Shift) may be replaced, as one volatile write.
  *
  * <p>A damaged capture gives an index of every frame before the damage, and {@link #problems()} says where the
  * damage is. A cancelled build ({@link #cancelled()}) holds the frames read until the cancellation was seen.
@@ -200,7 +201,34 @@ public final class FrameIndex {
         return frame - 1;
     }
 
-    public long timeNanos(int frame) { return timeNanos.get(row(frame)); }
+    /** The frame's time: the file's, moved by the {@link #shiftTimes time shift} when there is one. */
+    public long timeNanos(int frame) { return shifted(timeNanos.get(row(frame))); }
+
+    /** The frame's time as the file has it, whatever the time shift. */
+    public long fileTimeNanos(int frame) { return timeNanos.get(row(frame)); }
+
+    /**
+     * A change of every frame's time, as a function of its time in the file: the GUI's Edit > Time Shift (Wireshark
+     * shifts its frames' times in memory, and a save writes them so). Implementations are immutable.
+     */
+    public interface TimeShift {
+        /** The time shown for a frame the file timestamps fileNanos. */
+        long shift(long fileNanos);
+    }
+
+    /** The time shift applied to every time the index returns, or null (the file's times). */
+    private volatile TimeShift shift;
+
+    /** Replaces the time shift (null: the file's times again); every reader sees the new times from then on. */
+    public void shiftTimes(TimeShift s) { shift = s; }
+
+    public TimeShift timeShift() { return shift; }
+
+    private long shifted(long t) {
+        TimeShift s = shift;
+        return s == null ? t : s.shift(t);
+    }
+
     public long originalLength(int frame) {
         int i = row(frame);
         return wide(originalLength[i], i, originalEscapes);
@@ -252,14 +280,14 @@ public final class FrameIndex {
     public Dissection dissect(int frame, Dissector dissector, Dissection out) {
         int i = row(frame);
         Interface f = iface(i);
-        long time = timeNanos.get(i);
+        long time = shifted(timeNanos.get(i));
         dissector.dissect(data(frame), frame, time, originalLength(frame), f.linkType, f.fcsLength, out);
         out.interfaceId = f.id;
         out.comment = comments.get(frame);
         // frame.time_relative and frame.time_delta as a streaming pass from frame 1 gives them (a GUI filters
         // and shows frames in any order).
-        out.firstTimeNanos = timeNanos.get(0);
-        out.previousTimeNanos = i > 0 ? timeNanos.get(i - 1) : time;
+        out.firstTimeNanos = shifted(timeNanos.get(0));
+        out.previousTimeNanos = i > 0 ? shifted(timeNanos.get(i - 1)) : time;
         return out;
     }
 }

@@ -19,8 +19,8 @@ import javafx.scene.input.KeyEvent;
 
 /**
  * Wireshark's Edit menu: Copy (the selected packets' summary as text or CSV, the selected field's name, value, filter,
- * the visible tree, the frame's bytes as a tshark -x hex dump or a hex stream), Mark/Unmark packets and Set/Unset Time
- * Reference, with Wireshark's shortcuts. The same Copy items are in the packet list's, the field tree's and the bytes
+ * the visible tree, the frame's bytes as a tshark -x hex dump or a hex stream), Mark/Unmark packets, Ignore/Unignore
+ * packets and Set/Unset Time Reference, Time Shift ({@link TimeShiftDialog}), with Wireshark's shortcuts. The same Copy items are in the packet list's, the field tree's and the bytes
  * pane's context menus. The texts are built by the methods below (package-private: tests compare them with the cells
  * and the CLI) and put on the system clipboard as plain text.
  */
@@ -51,7 +51,8 @@ final class EditActions {
         });
         packets.table().getContextMenu().getItems().addAll(new SeparatorMenuItem(), packetCopyMenu(),
                 item("Mark/Unmark Packet", null, "list-mark", this::toggleMark),
-                item("Set/Unset Time Reference", null, "list-time-ref", this::toggleTimeReference));
+                item("Set/Unset Time Reference", null, "list-time-ref", this::toggleTimeReference),
+                TimeShiftDialog.contextItem(ctx, packets));
         detail.tree().getContextMenu().getItems().addAll(new SeparatorMenuItem(), fieldCopyMenu());
         detail.hex().setContextMenu(new ContextMenu(
                 item("Copy Bytes as Hex Dump", null, "hex-copy-dump", () -> copy(hexDump())),
@@ -86,6 +87,10 @@ final class EditActions {
                 item("Next Time Reference", "Shortcut+Alt+N", "edit-next-time-ref", () -> next(true, true)),
                 item("Previous Time Reference", "Shortcut+Alt+B", "edit-previous-time-ref", () -> next(true, false)));
         edit.setId("menu-edit");
+        // Wireshark's places: Ignore after the marks, Time Shift after the time references.
+        edit.getItems().addAll(edit.getItems().indexOf(edit.getItems().stream()
+                .filter(i -> "edit-previous-mark".equals(i.getId())).findFirst().orElseThrow()) + 1, TimeShiftDialog.ignoreItems(ctx, packets));
+        edit.getItems().addAll(TimeShiftDialog.timeShiftItems(ctx));
         for (MenuItem mi : edit.getItems())
             if (!(mi instanceof SeparatorMenuItem)) mi.disableProperty().bind(ctx.captureProperty().isNull());
         return edit;

@@ -29,6 +29,9 @@ final class ExportDialog {
         private final ToggleGroup group = new ToggleGroup();
         private final TextField numbers = new TextField();
         private final CheckBox displayedOnly = new CheckBox("Displayed packets only");
+        /** Wireshark's "Remove ignored packets": the frames Edit > Ignore Packet ignored are not written. */
+        private final CheckBox removeIgnored = new CheckBox();
+        private final java.util.BitSet ignored;
 
         RangeBox(GuiContext ctx) {
             String flow = PacketExport.flowId(ctx.capture(), ctx.analysis(), ctx.selectedFrame());
@@ -59,12 +62,18 @@ final class ExportDialog {
             displayedOnly.setId("export-displayed-only");
             displayedOnly.setDisable(ctx.view().isAll());
             node.getChildren().add(displayedOnly);
+            ignored = ctx.ignoredFrames();
+            removeIgnored.setText("Remove ignored packets (" + ignored.cardinality() + ")");
+            removeIgnored.setId("export-remove-ignored");
+            removeIgnored.setDisable(ignored.isEmpty());
+            node.getChildren().add(removeIgnored);
         }
 
         PacketExport.Choice choice() {
             PacketExport.Range r = group.getSelectedToggle() == null ? PacketExport.Range.DISPLAYED
                     : (PacketExport.Range) group.getSelectedToggle().getUserData();
-            return new PacketExport.Choice(r, numbers.getText(), displayedOnly.isSelected());
+            return new PacketExport.Choice(r, numbers.getText(), displayedOnly.isSelected(),
+                    removeIgnored.isSelected() ? ignored : null);
         }
     }
 

@@ -61,6 +61,7 @@ final class FrameDetail extends SplitPane {
         });
         ctx.analysisProperty().addListener((o, a, s) -> show(ctx.selectedFrame()));
         ctx.commentsProperty().addListener((o, a, b) -> show(shown));      // Edit > Packet Comments
+        ctx.editsProperty().addListener((o, a, b) -> show(shown));     // ignored, unignored, times shifted
         // A time reference set or unset changes the selected frame's "Time since reference" line.
         ctx.marksProperty().addListener((o, a, b) -> {
             if (ctx.timeReferenceOf(shown) != shownReference || ctx.isTimeReference(shown) != shownIsReference
@@ -135,7 +136,8 @@ final class FrameDetail extends SplitPane {
     private void show(int frame) {
         shown = frame;
         OpenCapture c = ctx.capture();
-        if (frame == 0 || c == null || pinned != null && c != pinned) {     // a packet window's capture was closed
+        // An ignored frame (Edit > Ignore Packet) is not dissected, as in Wireshark: no tree, no bytes.
+        if (frame == 0 || c == null || pinned != null && c != pinned || ctx.isIgnored(frame)) {     // a packet window's capture was closed
             tree.setRoot(null);
             hex.show(null);
             return;
@@ -233,6 +235,9 @@ final class FrameDetail extends SplitPane {
                 + " seconds]", "frame.time_delta"));
         out.add(line("[Time since reference or first frame: " + TimeFormat.seconds(t - ix.timeNanos(ref == 0 ? 1 : ref))
                 + " seconds]", "frame.time_relative, counted from the latest time reference at or before this frame"));
+        if (ix.timeShift() != null)     // Wireshark's line after Edit > Time Shift
+            out.add(line("[Time shift for this packet: " + TimeFormat.seconds(t - ix.fileTimeNanos(frame)) + " seconds]",
+                    "frame.offset_shift: Edit > Time Shift (Ctrl+Shift+T)"));
         shownIsMarked = ctx.isMarked(frame);
         out.add(line("[Frame is marked: " + (shownIsMarked ? "True" : "False") + "]", "frame.marked: Edit > Mark/Unmark Packet (Ctrl+M)"));
         return out;

@@ -47,6 +47,12 @@ final class FrameFilter {
         boolean analysisFields = false;
         for (FilterField f : filter.referencedFields()) analysisFields |= f.name().startsWith("analysis");
         AnalysisSession attach = analysisFields ? session : null;
+        // Ignored frames (Edit > Ignore Packet) are not dissected in Wireshark: only a filter naming frame.ignored
+        // can match them (frame.ignored == 1 shows them).
+        boolean namesIgnored = false;
+        for (FilterField f : filter.referencedFields()) namesIgnored |= f.name().equals("frame.ignored");
+        java.util.BitSet ignored = marks.ignored().isEmpty() ? null : marks.ignored();
+        boolean skipIgnored = !namesIgnored;
         IntStream.range(0, chunks).parallel().forEach(c -> {
             if (cancel.getAsBoolean()) return;
             FrameDecoder dec = new FrameDecoder(index, attach);
@@ -55,6 +61,7 @@ final class FrameFilter {
             int[] hits = new int[to - from + 1];
             int k = 0;
             for (int f = from; f <= to; f++) {
+                if (ignored != null && skipIgnored && ignored.get(f)) continue;
                 dec.decode(f);
                 if (filter.matches(acc.of(dec.fields()))) hits[k++] = f;
             }

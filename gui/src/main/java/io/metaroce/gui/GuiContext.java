@@ -87,6 +87,28 @@ public final class GuiContext {
      */
     private final java.util.BitSet marked = new java.util.BitSet(), timeRefs = new java.util.BitSet();
     private final ReadOnlyIntegerWrapper marks = new ReadOnlyIntegerWrapper(this, "marks", 0);
+    /**
+     * Edit > Ignore/Unignore Packet: the ignored frames of the open capture, a bit per frame number (at most 128 KB at
+     * 1 M frames), and Edit > Time Shift's shift of every frame's time (null: the file's times), which the frame
+     * index applies ({@link io.metaroce.dissector.FrameIndex#shiftTimes}). Both change what the analysis reads:
+     * a change runs it again without the ignored frames and with the shifted times ({@link #reanalyze}).
+     * {@link #editsProperty()} counts their changes. Kept when Decode As opens the capture again; cleared with it.
+     */
+    private final java.util.BitSet ignored = new java.util.BitSet();
+    private TimeShift timeShift;
+    private final ReadOnlyIntegerWrapper edits = new ReadOnlyIntegerWrapper(this, "edits", 0);
+    /** The ignored frames and time shift for the next load (Decode As, Save: the same frames), read by its thread. */
+    private volatile Edits carried = Edits.NONE;
+    /** An ignore or shift made while the capture loaded: its analysis (of the frames before) runs again when done. */
+    private boolean reanalyzeAfterLoad;
+
+    /** The ignored frames and the time shift as one analysis run reads them (copies: immutable). */
+    record Edits(java.util.BitSet ignored, TimeShift shift) {
+        static final Edits NONE = new Edits(new java.util.BitSet(), null);
+
+        boolean none() { return ignored.isEmpty() && shift == null; }
+    }
+
     /** View > Name Resolution's resolver (the packet list's Source and Destination, Statistics > Resolved Addresses). */
     private final javafx.beans.property.ObjectProperty<io.metaroce.dissector.NameResolver> names =
             new javafx.beans.property.SimpleObjectProperty<>(this, "names", io.metaroce.dissector.NameResolver.NONE);
@@ -157,13 +179,14 @@ public final class GuiContext {
     public GuiContext(Stage stage) {
         this.stage = stage;
         marks.addListener((o, a, b) -> publishForFilters());
+        edits.addListener((o, a, b) -> publishForFilters());
         commentEdits.addListener((o, a, b) -> publishForFilters());
         selectedFrame.addListener((o, a, f) -> history.selected(f.intValue()));
     }
 
     private void publishForFilters() {
         marksForFilters = new GuiFields.Marks((java.util.BitSet) marked.clone(), (java.util.BitSet) timeRefs.clone(),
-                comments.state());
+                comments.state(), (java.util.BitSet) ignored.clone());
     }
 
     /** The main window's stage: the owner of every dialog and window. */
@@ -246,6 +269,11 @@ public final class GuiContext {
         reopen(c.file(), true);
     }
 
+    /** The ignored frames and the time shift now, as a run of the analysis reads them. */
+    private Edits currentEdits() {
+        return new Edits((java.util.BitSet) ignored.clone(), timeShift);
+    }
+
     /**
      * As {@link #reopen(OpenCapture)}, from file (the open capture's, or the file it was just saved to);
      * keepComments: the edited comments stay (Decode As: the same file, nothing saved or lost), else they are the
@@ -257,7 +285,15 @@ public final class GuiContext {
         PacketComments.State keptComments = comments.state();
         boolean keptLive = liveUnsaved;
         int[] keptHistory = history.state();
+        // The same frames: the ignored ones stay ignored; the time shift stays unless the file was saved with it
+        // (keepComments false: Save, Reload: the file's times are the ones to show).
+        Edits keptEdits = new Edits((java.util.BitSet) ignored.clone(), keepComments ? timeShift : null);
+        carried = keptEdits;
         open(file, requestedFilter);
+        carried = Edits.NONE;
+        ignored.or(keptEdits.ignored());
+        timeShift = keptEdits.shift();
+        editsChanged();
         history.restore(keptHistory);
         if (keepComments) {
             comments.restore(keptComments);
@@ -355,10 +391,10 @@ public final class GuiContext {
 
     private void commentsChanged() {
         commentEdits.set(commentEdits.get() + 1);
-        unsaved.set(liveUnsaved || comments.state().isEdited());
+        unsaved.set(liveUnsaved || comments.state().isEdited() || timeShift != null);
     }
 
-    /** True when closing the open capture would lose edited comments or an unsaved live capture. */
+    /** True when closing the open capture would lose edited comments, a time shift or an unsaved live capture. */
     public ReadOnlyBooleanProperty unsavedProperty() { return unsaved.getReadOnlyProperty(); }
 
     public boolean hasUnsavedChanges() { return unsaved.get(); }
@@ -497,6 +533,106 @@ public final class GuiContext {
         return 0;
     }
 
+    // ------------------------------------------------------------------ ignored packets, time shift
+
+    /** Changes whenever a frame is ignored or unignored, or the time shift changes. */
+    public ReadOnlyIntegerProperty editsProperty() { return edits.getReadOnlyProperty(); }
+
+    public boolean isIgnored(int frame) { return frame > 0 && ignored.get(frame); }
+
+    /** The number of ignored frames (the status bar's "Ignored: N", Export's "Remove ignored packets"). */
+    public int ignoredCount() { return ignored.cardinality(); }
+
+    /** The ignored frames, a copy (an export reads it off the UI thread). */
+    public java.util.BitSet ignoredFrames() { return (java.util.BitSet) ignored.clone(); }
+
+    /** Ignores or unignores these frames (Edit > Ignore/Unignore Packet); the analysis runs again without them. */
+    public void setIgnored(int[] frames, boolean on) {
+        OpenCapture c = capture.get();
+        if (c == null) return;
+        boolean changed = false;
+        for (int f : frames) {
+            if (f < 1 || f > c.frames() || ignored.get(f) == on) continue;
+            ignored.set(f, on);
+            changed = true;
+        }
+        if (changed) edited();
+    }
+
+    /** Ignores or unignores every frame the packet list shows (Ignore All Displayed, Unignore All Displayed). */
+    public void setIgnoredDisplayed(boolean on) {
+        FrameView v = view.get();
+        if (capture.get() == null || v.size() == 0) return;
+        if (v.isAll()) ignored.set(1, v.size() + 1, on);
+        else for (int r = 0; r < v.size(); r++) ignored.set(v.frameAt(r), on);
+        edited();
+    }
+
+    /** Edit > Time Shift's shift now (null: the file's times). */
+    TimeShift timeShift() { return timeShift; }
+
+    /**
+     * Shifts every frame's time (null: back to the file's times, Undo all shifts): the packet list, the tree, the
+     * windows and a save read the shifted times, and the analysis runs again on them. A shift is an unsaved change
+     * (Save writes the shifted times), as in Wireshark.
+     */
+    void shiftTimes(TimeShift s) {
+        OpenCapture c = capture.get();
+        if (c == null || java.util.Objects.equals(s, timeShift)) return;
+        timeShift = s;
+        c.index().shiftTimes(s);
+        commentsChanged();      // the title's "*" and Save
+        edited();
+    }
+
+    private void editsChanged() { edits.set(edits.get() + 1); }
+
+    /** An ignore or a shift changed: the views repaint, the analysis and a filter applied run again. */
+    private void edited() {
+        editsChanged();
+        reanalyze();
+        if (!requestedFilter.isEmpty()) applyFilter(requestedFilter);
+    }
+
+    /**
+     * Runs the analysis of the open capture again without its ignored frames and with its shifted times, as
+     * Wireshark redissects after an ignore or a time shift: the packet list's verdicts, the tree's analysis fields,
+     * a filter on them and the windows open on the capture ({@link #redissectionsProperty()}) follow the new one.
+     * An analysis still running is cancelled first; during a load, the load's runs again when it is done.
+     */
+    private void reanalyze() {
+        OpenCapture c = capture.get();
+        if (c == null || live != null || c == firstFrames) {
+            reanalyzeAfterLoad = c != null && live == null;
+            return;
+        }
+        Work running = loading;
+        if (running != null) {
+            if (running.session == null) {      // still indexing: its analysis (of the edits before) runs again after
+                reanalyzeAfterLoad = true;
+                return;
+            }
+            running.cancel();
+        }
+        int gen = generation;
+        CompletableFuture<AnalysisSession> done = new CompletableFuture<>(), before = analysisDone;
+        analysisDone = done;
+        if (!before.isDone()) before.cancel(false);
+        analysis.set(null);
+        Work w = new Work(this);
+        loading = w;
+        busy.set(true);
+        progress.set(0);
+        Edits e = currentEdits();
+        status.set("Analyzing again" + (e.ignored().isEmpty() ? "" : " without the " + e.ignored().cardinality() + " ignored packets")
+                + (e.shift() == null ? "" : ", with the shifted times") + " ...");
+        redissections.set(redissections.get() + 1);     // the windows open on the capture wait for the new analysis
+        AnalysisSettings st = settings.get();
+        Path file = c.file();
+        FrameIndex index = c.index();
+        Thread.ofPlatform().daemon().name("metaroce-gui-reanalyze").start(() -> analyze(file, index, gen, w, done, st, e, 0));
+    }
+
     // ------------------------------------------------------------------ opening
 
     /** Opens a capture in the background: first the frame index (the packet list shows), then the analysis. */
@@ -516,6 +652,7 @@ public final class GuiContext {
     }
 
     private void load(Path file) {
+        Edits e = carried;
         int gen = ++generation;
         CompletableFuture<AnalysisSession> done = new CompletableFuture<>();
         analysisDone = done;
@@ -525,10 +662,10 @@ public final class GuiContext {
         progress.set(0);
         status.set("Loading " + file.getFileName() + " ...");
         AnalysisSettings st = settings.get();
-        Thread.ofPlatform().daemon().name("metaroce-gui-load").start(() -> load(file, gen, w, done, st));
+        Thread.ofPlatform().daemon().name("metaroce-gui-load").start(() -> load(file, gen, w, done, st, e));
     }
 
-    private void load(Path file, int gen, Work w, CompletableFuture<AnalysisSession> done, AnalysisSettings st) {
+    private void load(Path file, int gen, Work w, CompletableFuture<AnalysisSession> done, AnalysisSettings st, Edits edits) {
         PacketSource src;
         try {
             src = CaptureFiles.open(file);
@@ -563,6 +700,7 @@ public final class GuiContext {
             return;
         }
         FrameDecoder.decodeAs(index, st.rocePorts());
+        index.shiftTimes(edits.shift());
         OpenCapture oc = new OpenCapture(file, src, index, index.problems(), index.cancelled());
         Platform.runLater(() -> {
             if (gen != generation) {
@@ -590,15 +728,30 @@ public final class GuiContext {
             fx(gen, () -> finishWork(w, index.size() + " frames" + (w.cancelled ? " (cancelled: not analyzed)" : "")));
             return;
         }
+        analyze(file, index, gen, w, done, st, edits, 0.5);
+    }
+
+    /**
+     * The analysis of the open capture's file (on the calling thread, a background one): of the whole file, or, with
+     * ignored frames or a time shift, of the file without them and with the shifted times ({@link EditedSource}).
+     * from: the fraction of the progress bar done before it starts.
+     */
+    private void analyze(Path file, FrameIndex index, int gen, Work w, CompletableFuture<AnalysisSession> done,
+                         AnalysisSettings st, Edits edits, double from) {
         AnalysisSession s = new AnalysisSession(st, ANALYSIS_OPTIONS)
-                .onProgress((pos, total, frames) -> w.report(0.5 + 0.5 * pos / Math.max(1, total)));
+                .onProgress((pos, total, frames) -> w.report(from + (1 - from) * pos / Math.max(1, total)));
         w.session = s;
         if (w.cancelled) s.cancel();
         try {
-            s.run(file);
+            if (edits.none()) s.run(file);
+            else try (PacketSource src = new EditedSource(CaptureFiles.open(file), edits.ignored(), edits.shift())) {
+                s.run(src, file.toString());
+            }
         } catch (CancellationException e) {
             done.cancel(false);
-            fx(gen, () -> finishWork(w, index.size() + " frames (analysis cancelled)"));
+            fx(gen, () -> {
+                if (loading == w) finishWork(w, index.size() + " frames (analysis cancelled)");     // not by a new edit's run
+            });
             return;
         } catch (CaptureException | RuntimeException e) {
             done.cancel(false);
@@ -610,9 +763,15 @@ public final class GuiContext {
         }
         fx(gen, () -> {
             live = null;
+            if (done != analysisDone) return;        // a later edit started another analysis
             analysis.set(s);
             done.complete(s);
-            finishWork(w, index.size() + " frames, " + s.flows().size() + " flows");
+            finishWork(w, index.size() + " frames, " + s.flows().size() + " flows"
+                    + (edits.ignored().isEmpty() ? "" : " (" + edits.ignored().cardinality() + " ignored)"));
+            if (reanalyzeAfterLoad) {
+                reanalyzeAfterLoad = false;
+                reanalyze();
+            }
         });
         // The user's first filter in a fresh JVM would pay for the JIT: warm its path while they look at the list
         // (and give way to a filter of theirs at once: both would share the same cores).
@@ -898,6 +1057,10 @@ public final class GuiContext {
         marked.clear();
         timeRefs.clear();
         marks.set(marks.get() + 1);
+        ignored.clear();
+        timeShift = null;
+        reanalyzeAfterLoad = false;
+        editsChanged();
         comments.clear();
         liveUnsaved = false;
         commentsChanged();

@@ -25,7 +25,9 @@ import java.util.Map;
  *   <li>{@code expert.rule}: the §11 conformance rule an expert item is evidence for ({@code expert.rule}
  *       alone: a conformance finding);</li>
  *   <li>{@code frame.marked}, {@code frame.ref_time}: Wireshark's names for the frames marked and set as time
- *       references in Edit ({@link Marks}).</li>
+ *       references in Edit ({@link Marks});</li>
+ *   <li>{@code frame.ignored}: Wireshark's name for the frames Edit > Ignore Packet ignored (in every frame, as
+ *       frame.marked; an ignored frame matches no other field, see {@code FrameFilter}).</li>
  * </ul>
  * The same filter language and compiler as {@code dissect -Y}; these names only add to it. Public so that every
  * window's filters (the IO graph's series, the packet list's) accept the same names: compile with {@link #INSTANCE}
@@ -35,29 +37,33 @@ public final class GuiFields implements FieldResolver {
     public static final GuiFields INSTANCE = new GuiFields();
     /** Ids far below the catalogue's protocol ids (-1 - header index). */
     static final int EVENT = -100_001, EXPERT_ID = -100_002, EXPERT_SEVERITY = -100_003, EXPERT_RULE = -100_004,
-            FRAME_MARKED = -100_005, FRAME_REF_TIME = -100_006;
+            FRAME_MARKED = -100_005, FRAME_REF_TIME = -100_006, FRAME_IGNORED = -100_007;
     private static final Map<String, FilterField> EXTRA = Map.of(
             "event", new FilterField("event", FieldType.STRING, EVENT),
             "expert.id", new FilterField("expert.id", FieldType.STRING, EXPERT_ID),
             "expert.severity", new FilterField("expert.severity", FieldType.STRING, EXPERT_SEVERITY),
             "expert.rule", new FilterField("expert.rule", FieldType.STRING, EXPERT_RULE),
             "frame.marked", new FilterField("frame.marked", FieldType.BOOLEAN, FRAME_MARKED),
-            "frame.ref_time", new FilterField("frame.ref_time", FieldType.BOOLEAN, FRAME_REF_TIME));
+            "frame.ref_time", new FilterField("frame.ref_time", FieldType.BOOLEAN, FRAME_REF_TIME),
+            "frame.ignored", new FilterField("frame.ignored", FieldType.BOOLEAN, FRAME_IGNORED));
 
     public static List<String> extraNames() {
-        return List.of("event", "expert.id", "expert.severity", "expert.rule", "frame.marked", "frame.ref_time");
+        return List.of("event", "expert.id", "expert.severity", "expert.rule", "frame.marked", "frame.ref_time", "frame.ignored");
     }
 
     /**
      * Edit > Mark Packet and Set Time Reference, for Wireshark's {@code frame.marked} (in every frame, true when
      * marked: {@code frame.marked == 1}) and {@code frame.ref_time} (only in a time reference frame). Immutable: a
      * copy made on the JavaFX thread when they change, read by the filter threads. comments: the packet comments as
-     * edited in Edit > Packet Comments, which {@code frame.comment} reads instead of the file's.
+     * edited in Edit > Packet Comments, which {@code frame.comment} reads instead of the file's. ignored: the frames
+     * Edit > Ignore Packet ignored ({@code frame.ignored}).
      */
-    public record Marks(BitSet marked, BitSet timeRefs, PacketComments.State comments) {
+    public record Marks(BitSet marked, BitSet timeRefs, PacketComments.State comments, BitSet ignored) {
         public static final Marks NONE = new Marks(new BitSet(), new BitSet());
 
         public Marks(BitSet marked, BitSet timeRefs) { this(marked, timeRefs, PacketComments.State.NONE); }
+
+        public Marks(BitSet marked, BitSet timeRefs, PacketComments.State comments) { this(marked, timeRefs, comments, new BitSet()); }
     }
 
     /** The catalogue's frame.comment: the GUI reads it from the edited comments ({@link PacketComments}). */
@@ -111,7 +117,7 @@ public final class GuiFields implements FieldResolver {
         public int count(FilterField f) {
             int id = f.id();
             if (id == EVENT) return events().size();
-            if (id == FRAME_MARKED) return 1;
+            if (id == FRAME_MARKED || id == FRAME_IGNORED) return 1;
             if (id == FRAME_REF_TIME) return marks.timeRefs().get((int) d.number()) ? 1 : 0;
             if (id == FRAME_COMMENT) return comments().size();
             if (id == EXPERT_ID || id == EXPERT_SEVERITY) return d.expert().size();
@@ -126,6 +132,7 @@ public final class GuiFields implements FieldResolver {
         @Override
         public long asLong(FilterField f, int i) {
             if (f.id() == FRAME_MARKED) return marks.marked().get((int) d.number()) ? 1 : 0;
+            if (f.id() == FRAME_IGNORED) return marks.ignored().get((int) d.number()) ? 1 : 0;
             if (f.id() == FRAME_REF_TIME) return 1;
             return fields.asLong(f, i);
         }

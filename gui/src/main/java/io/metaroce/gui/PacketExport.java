@@ -23,10 +23,13 @@ final class PacketExport {
 
     /**
      * A range as chosen in a dialog: numbers are RANGE's text; displayedOnly keeps only the frames the filter shows
-     * (Wireshark's Captured/Displayed columns, for the choices that are not already displayed frames).
+     * (Wireshark's Captured/Displayed columns, for the choices that are not already displayed frames);
+     * removeIgnored: the frames Edit > Ignore Packet ignored, left out (Wireshark's "Remove ignored packets"), or null.
      */
-    record Choice(Range range, String numbers, boolean displayedOnly) {
+    record Choice(Range range, String numbers, boolean displayedOnly, java.util.BitSet removeIgnored) {
         Choice(Range range) { this(range, "", false); }
+
+        Choice(Range range, String numbers, boolean displayedOnly) { this(range, numbers, displayedOnly, null); }
     }
 
     private PacketExport() { }
@@ -61,10 +64,12 @@ final class PacketExport {
     static int[] frames(OpenCapture c, FrameView view, int selected, int[] marked, AnalysisSession s, Choice ch) {
         int[] f = ch.range() == Range.RANGE ? numbers(ch.numbers(), c.frames())
                 : frames(c, view, selected, marked, s, ch.range());
-        if (!ch.displayedOnly() || view.isAll()) return f;
+        boolean displayed = ch.displayedOnly() && !view.isAll();
+        java.util.BitSet ignored = ch.removeIgnored() == null || ch.removeIgnored().isEmpty() ? null : ch.removeIgnored();
+        if (!displayed && ignored == null) return f;
         int n = 0;
         int[] kept = new int[f.length];
-        for (int x : f) if (view.rowOf(x) >= 0) kept[n++] = x;
+        for (int x : f) if ((!displayed || view.rowOf(x) >= 0) && (ignored == null || !ignored.get(x))) kept[n++] = x;
         return Arrays.copyOf(kept, n);
     }
 

@@ -114,6 +114,10 @@ final class PacketTable extends BorderPane {
         timeFormat.addListener((o, a, b) -> table.refresh());
         colorize.addListener((o, a, b) -> table.refresh());
         ctx.marksProperty().addListener((o, a, b) -> table.refresh());
+        ctx.editsProperty().addListener((o, a, b) -> {      // ignored rows, shifted times (custom columns of frame.time)
+            resetCache();
+            table.refresh();
+        });
         ctx.namesProperty().addListener((o, a, b) -> {
             resetCache();
             table.refresh();
@@ -233,8 +237,11 @@ final class PacketTable extends BorderPane {
         TableColumn<Integer, String> col = new TableColumn<>(name);
         col.setId(name);
         col.setPrefWidth(width);
+        // An ignored frame (Edit > Ignore Packet) is not dissected: Wireshark's row shows <Ignored> in Info, its number,
+        // and nothing else.
+        IntFunction<String> ignoredText = name.equals("Info") ? f -> "<Ignored>" : name.equals("No.") ? text : f -> "";
         col.setCellValueFactory(cd -> new ReadOnlyStringWrapper(cd.getValue() == null || ctx.capture() == null ? ""
-                : text.apply(cd.getValue())));
+                : ctx.isIgnored(cd.getValue()) ? ignoredText.apply(cd.getValue()) : text.apply(cd.getValue())));
         return col;
     }
 
@@ -452,6 +459,8 @@ final class PacketTable extends BorderPane {
     }
 
     static final String MARKED_STYLE = "-fx-background-color: #000000; -fx-text-background-color: #ffffff;";
+    /** Wireshark's colours of an ignored packet (gui.ignored_frame.fg and .bg): grey text on white. */
+    static final String IGNORED_STYLE = "-fx-background-color: #ffffff; -fx-text-background-color: #7f7f7f;";
 
     /**
      * A row coloured by the first matching coloring rule, a marked one black with white text; the selected row
@@ -478,6 +487,10 @@ final class PacketTable extends BorderPane {
             }
             if (ctx.isMarked(frame)) {      // Wireshark draws a marked packet so, over the coloring rules
                 setStyle(MARKED_STYLE);
+                return;
+            }
+            if (ctx.isIgnored(frame)) {     // and an ignored one so (its coloring rule would read fields it has not)
+                setStyle(IGNORED_STYLE);
                 return;
             }
             int rule = colorize.get() ? cache.row(frame).colorRule() : -1;

@@ -534,6 +534,166 @@ class FileHandlingTest extends GuiTestBase {
         assertEquals(List.of(), errors);
     }
 
+    /**
+     * Edit > Ignore/Unignore Packet (Ctrl+D) on the first copy of PSN 24 in rocev2-gbn-loss: the analysis runs again
+     * without it and the next frame shows a PSN gap it did not have (analyze on the file without that frame says
+     * the same); the row reads <Ignored>, the tree and bytes are empty, the status bar counts it, frame.ignored finds
+     * it and no other filter does; Export with "Remove ignored packets" writes the other frames. Ctrl+D again:
+     * the gap is gone.
+     */
+    @Test
+    void anIgnoredPacketLeavesTheAnalysisAndTheExportUntilUnignored(FxRobot robot) throws Exception {
+        open(robot, "rocev2-gbn-loss");
+        int all = ctx.capture().frames();
+        assertArrayEquals(new int[0], ctx.framesMatching("analysis.psn_gap"), "no gap in the whole capture");
+        var first = ctx.analysis();
+        robot.interact(() -> ctx.select(39));
+        menuItem(robot, "edit-ignore");      // Ctrl+D (GuiMenusIT checks the accelerators)
+        Fx.until("analyzed again", () -> ctx.isIgnored(39) && ctx.analysis() != null && ctx.analysis() != first
+                && !ctx.busyProperty().get());
+        assertArrayEquals(new int[] {40}, ctx.framesMatching("analysis.psn_gap"), "PSN 25 follows 23 now");
+        assertEquals("<Ignored>", cell(robot, 39, "Info"));
+        assertEquals("", cell(robot, 39, "Source"));
+        assertEquals("", cell(robot, 39, "Protocol"));
+        assertEquals("39", cell(robot, 39, "No."));
+        assertEquals("Ignored: 1 (0.5%)", robot.lookup("#ignored-count").queryLabeled().getText());
+        assertEquals(39, ctx.selectedFrame());
+        assertTrue(window.detail().tree().getRoot() == null, "an ignored frame has no tree");
+        robot.interact(() -> ctx.select(41));
+        Fx.until("grey row", () -> PacketTable.IGNORED_STYLE.equals(row(robot, 39).getStyle()));
+        assertArrayEquals(new int[] {39}, ctx.framesMatching("frame.ignored == 1"), "in every frame, as frame.marked and Wireshark's");
+        assertEquals(all - 1, ctx.framesMatching("frame.ignored == 0").length);
+        assertEquals(all - 1, ctx.framesMatching("bth").length, "an ignored frame matches no other field");
+
+        Path out = config.resolve("without-ignored.pcapng");
+        var choice = new PacketExport.Choice(PacketExport.Range.ALL, "", false, ctx.ignoredFrames());
+        robot.interact(() -> ExportDialog.export(ctx, choice, out));
+        Fx.until("exported", () -> ctx.statusProperty().get().startsWith("Exported " + (all - 1) + " packets"));
+        try (PacketSource src = CaptureFiles.open(out)) {
+            int f = 0;
+            while (src.next()) {
+                f += f == 38 ? 2 : 1;
+                assertArrayEquals(ctx.capture().index().bytes(f), src.data().toArray(ValueLayout.JAVA_BYTE), "frame " + f);
+            }
+            assertEquals(all, f, "every frame but 39");
+        }
+
+        var second = ctx.analysis();
+        robot.interact(() -> ctx.select(39));
+        menuItem(robot, "edit-ignore");
+        Fx.until("unignored", () -> !ctx.isIgnored(39) && ctx.analysis() != null && ctx.analysis() != second
+                && !ctx.busyProperty().get());
+        assertArrayEquals(new int[0], ctx.framesMatching("analysis.psn_gap"), "the gap is gone with the frame back");
+        assertEquals("", robot.lookup("#ignored-count").queryLabeled().getText());
+        assertTrue(!cell(robot, 39, "Info").equals("<Ignored>"));
+        assertEquals(first.flows().size(), ctx.analysis().flows().size());
+        menuItem(robot, "edit-ignore-all");
+        assertEquals(all, ctx.ignoredCount());
+        assertEquals("Ignored: " + all + " (100.0%)", robot.lookup("#ignored-count").queryLabeled().getText());
+        menuItem(robot, "edit-unignore-all");
+        assertEquals(0, ctx.ignoredCount());
+        assertEquals(List.of(), errors);
+    }
+
+    /**
+     * Edit > Time Shift: shift all by 2.5 s moves every Time column value (absolute) by 2.5 s from the file's time;
+     * bad text and packet numbers give Wireshark's messages and change nothing; Undo all shifts restores the file's
+     * times; setting two packets' times puts both exactly there and a frame between on the line; Save writes the
+     * shifted times, and the saved file opens with them as its own.
+     */
+    @Test
+    void timeShiftMovesTheTimesTheAnalysisAndTheSavedFile(FxRobot robot) throws Exception {
+        open(robot, "rocev2-clean");
+        var ix = ctx.capture().index();
+        int n = ctx.capture().frames();
+        long[] file = new long[n + 1];
+        for (int f = 1; f <= n; f++) file[f] = ix.fileTimeNanos(f);
+        robot.interact(() -> window.packets().timeFormatProperty().set(TimeFormat.ABSOLUTE));
+        TimeShiftDialog[] d = new TimeShiftDialog[1];
+        robot.interact(() -> d[0] = TimeShiftDialog.show(ctx));
+        var first = ctx.analysis();
+        robot.interact(() -> {
+            d[0].offset.setText("2.5");
+            d[0].apply();
+        });
+        assertEquals("", d[0].error.getText());
+        Fx.until("analyzed again", () -> ctx.analysis() != null && ctx.analysis() != first && !ctx.busyProperty().get());
+        for (int f = 1; f <= n; f++) assertEquals(file[f] + 2_500_000_000L, ix.timeNanos(f), "frame " + f);
+        for (int f : new int[] {1, n / 2, n}) assertEquals(file[f] + 2_500_000_000L, absolute(cell(robot, f, "Time")), "frame " + f);
+        assertTrue(stage.getTitle().startsWith("*"), "a shift is unsaved: " + stage.getTitle());
+
+        for (String[] bad : new String[][] {{"abc", "Could not parse the time: Expected [[hh:]mm:]ss.[dec]."},
+                {"90", "Seconds must be between [0..59]"}, {"1:75:00", "Minutes must be between [0..59]"}, {"0", "Offset is zero."}}) {
+            robot.interact(() -> {
+                d[0].offset.setText(bad[0]);
+                d[0].apply();
+            });
+            assertEquals(bad[1], d[0].error.getText(), bad[0]);
+        }
+        robot.interact(() -> {
+            d[0].frame1.setText("0");
+            d[0].time1.setText("10:00:00");
+            d[0].apply();
+        });
+        assertEquals("Frame numbers must be between 1 and " + n + ".", d[0].error.getText());
+        robot.interact(() -> {
+            d[0].frame1.setText("2");
+            d[0].time1.setText("25:00:00");
+            d[0].apply();
+        });
+        assertEquals("Hours must be between [0..23]", d[0].error.getText());
+        assertEquals(file[n] + 2_500_000_000L, ix.timeNanos(n), "nothing changed by the bad input");
+
+        robot.interact(() -> {
+            d[0].undo.setSelected(true);
+            d[0].apply();
+        });
+        for (int f = 1; f <= n; f++) assertEquals(file[f], ix.timeNanos(f));
+
+        int m = n - 1, k = n / 2;
+        robot.interact(() -> {
+            d[0].frame1.setText("2");
+            d[0].time1.setText("2030-01-02 03:04:05.25");
+            d[0].frame2.setText(String.valueOf(m));
+            d[0].time2.setText("2030-01-02 03:04:06.5");
+            d[0].apply();
+        });
+        assertEquals("", d[0].error.getText());
+        long new1 = java.time.LocalDateTime.of(2030, 1, 2, 3, 4, 5).toEpochSecond(java.time.ZoneOffset.UTC) * 1_000_000_000L + 250_000_000L;
+        long new2 = new1 + 1_250_000_000L;
+        assertEquals(new1, ix.timeNanos(2));
+        assertEquals(new2, ix.timeNanos(m));
+        double expected = new1 + (double) (file[k] - file[2]) * (new2 - new1) / (file[m] - file[2]);
+        assertEquals(expected, ix.timeNanos(k), 1.0, "frame " + k + " on the line");
+        assertEquals(new1, absolute(cell(robot, 2, "Time")));
+        Fx.until("analyzed again", () -> ctx.analysis() != null && !ctx.busyProperty().get());
+
+        long[] shifted = new long[n + 1];
+        for (int f = 1; f <= n; f++) shifted[f] = ix.timeNanos(f);
+        Path out = config.resolve("shifted.pcapng");
+        boolean[] saved = {false};
+        robot.interact(() -> saved[0] = window.saving().saveTo(out, CaptureSaving.Format.PCAPNG));
+        assertTrue(saved[0], errors.toString());
+        try (PacketSource src = CaptureFiles.open(out)) {
+            int f = 0;
+            while (src.next()) assertEquals(shifted[++f], src.timestampNanos(), "saved frame " + f);
+            assertEquals(n, f);
+        }
+        Fx.until("saved file opened", () -> ctx.capture() != null && ctx.capture().file().equals(out.toAbsolutePath())
+                && ctx.analysis() != null && !ctx.busyProperty().get());
+        assertNull(ctx.timeShift(), "the saved file's times are the shifted ones: nothing left to shift");
+        assertEquals(shifted[k], ctx.capture().index().timeNanos(k));
+        assertTrue(!ctx.hasUnsavedChanges());
+        assertEquals(List.of(), errors);
+    }
+
+    /** An absolute Time column text (UTC) in nanoseconds since the epoch. */
+    private static long absolute(String text) {
+        int dot = text.lastIndexOf('.');
+        long s = java.time.LocalDateTime.parse(text.substring(0, dot).replace(' ', 'T')).toEpochSecond(java.time.ZoneOffset.UTC);
+        return s * 1_000_000_000L + Long.parseLong(text.substring(dot + 1));
+    }
+
     private int next(FxRobot robot, Navigation.Kind kind, boolean forward) {
         java.util.concurrent.CompletableFuture<?>[] f = new java.util.concurrent.CompletableFuture<?>[1];
         robot.interact(() -> f[0] = Navigation.next(ctx, kind, forward));
