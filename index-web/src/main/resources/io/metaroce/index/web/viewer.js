@@ -18,7 +18,8 @@ const COUNTERS = ['packets', 'bytes', 'payload_bytes', 'data_packets', 'retransm
 const PAGE = 50;
 const QP_FIELDS = new Set(['dest_qp', 'src_qps']);
 
-const state = {tab: 'sessions', q: '', sort: '', start: 0, by: '', from: 'src', to: 'dst'};
+// open: the root id of the flow whose document is shown (in the URL too, so a shared link shows that flow).
+const state = {tab: 'sessions', q: '', sort: '', start: 0, by: '', from: 'src', to: 'dst', open: ''};
 const $ = (id) => document.getElementById(id);
 
 function el(tag, text, cls) {
@@ -58,11 +59,12 @@ function readHash() {
   state.by = p.get('by') || '';
   state.from = p.get('from') || 'src';
   state.to = p.get('to') || 'dst';
+  state.open = p.get('open') || '';
 }
 
 function writeHash() {
   const p = new URLSearchParams();
-  for (const k of ['tab', 'q', 'sort', 'start', 'by', 'from', 'to']) if (state[k] !== '' && state[k] !== 0) p.set(k, state[k]);
+  for (const k of ['tab', 'q', 'sort', 'start', 'by', 'from', 'to', 'open']) if (state[k] !== '' && state[k] !== 0) p.set(k, state[k]);
   history.replaceState(null, '', '#' + p.toString());
 }
 
@@ -74,7 +76,7 @@ function go(changes) {
 
 function addTerm(term) {
   const q = state.q.trim();
-  go({q: q === '' || q === '*:*' ? term : '(' + q + ') AND ' + term, start: 0});
+  go({q: q === '' || q === '*:*' ? term : '(' + q + ') AND ' + term, start: 0, open: ''});
 }
 
 // ------------------------------------------------------------------ fetching
@@ -135,6 +137,7 @@ async function sessions() {
     for (const c of COLUMNS) row.append(el('td', c.show ? c.show(f[c.key]) : shown(c.key, f[c.key]), c.num ? 'num' : ''));
     row.addEventListener('click', () => toggleDetail(row, f));
     body.append(row);
+    if (f.root_id === state.open) toggleDetail(row, f);
   }
   const last = r.start + r.flows.length;
   $('count').textContent = r.total === 0 ? 'no flow matches'
@@ -153,7 +156,13 @@ function pcapLink() {
 
 async function toggleDetail(row, f) {
   const open = row.nextSibling;
-  if (open && open.classList && open.classList.contains('detail')) { open.remove(); return; }
+  if (open && open.classList && open.classList.contains('detail')) {
+    open.remove();
+    if (state.open === f.root_id) { state.open = ''; writeHash(); }
+    return;
+  }
+  state.open = f.root_id;
+  writeHash();
   const tr = el('tr', null, 'detail'), td = el('td');
   td.colSpan = COLUMNS.length;
   tr.append(td);
