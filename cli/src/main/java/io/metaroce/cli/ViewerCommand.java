@@ -89,7 +89,7 @@ public final class ViewerCommand implements Callable<Integer> {
             CountDownLatch stop = new CountDownLatch(1);
             // Ctrl+C and SIGTERM end the wait: the server and the index are closed in order, exit 0.
             Signals.onStop(stop::countDown);
-            String host = address.isAnyLocalAddress() ? InetAddress.getLocalHost().getHostName() : hostText(viewer.address());
+            String host = address.isAnyLocalAddress() ? hostName() : hostText(viewer.address());
             System.out.println("viewer: http://" + host + ":" + viewer.port() + "/ (Ctrl+C to stop)");
             System.out.flush();
             try {
@@ -102,6 +102,15 @@ public final class ViewerCommand implements Callable<Integer> {
             }
         }
         return 0;
+    }
+
+    /** This host's name, for the URL of a viewer on every interface (the others reach it by that name). */
+    private static String hostName() {
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (UnknownHostException e) {
+            return "0.0.0.0";   // a host whose own name does not resolve: the user knows its address
+        }
     }
 
     /** An address as a URL's host: IPv6 in brackets. */

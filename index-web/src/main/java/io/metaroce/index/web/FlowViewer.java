@@ -7,7 +7,6 @@ import io.metaroce.index.FlowIndex;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -94,38 +93,47 @@ public final class FlowViewer implements AutoCloseable {
         }
     }
 
-    private void handle(HttpExchange x) throws IOException {
+    private void handle(HttpExchange x) {
         try (x) {
-            String method = x.getRequestMethod();
-            Headers h = x.getResponseHeaders();
-            h.set("X-Content-Type-Options", "nosniff");
-            h.set("Referrer-Policy", "no-referrer");
-            h.set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'; form-action 'self'");
-            if (!method.equals("GET") && !method.equals("HEAD")) {
-                h.set("Allow", "GET, HEAD");
-                send(x, ViewerApi.Reply.error(405, method + " is not allowed: the viewer only reads (GET, HEAD)"));
-                return;
+            try {
+                serve(x);
+            } catch (RuntimeException e) {
+                // A bug, not the request's fault: said to the page in one line, and the viewer serves on.
+                send(x, ViewerApi.Reply.error(500, "internal error: " + e));
             }
-            if (loopbackOnly && !loopbackHost(x.getRequestHeaders().getFirst("Host"))) {
-                // A page of another site whose name was made to resolve to 127.0.0.1 (DNS rebinding) would read the index.
-                send(x, ViewerApi.Reply.error(403, "this viewer listens on the loopback only: open it as http://127.0.0.1:" + port() + "/"));
-                return;
-            }
-            String raw = x.getRequestURI().getRawPath();
-            if (raw == null || raw.contains("..") || raw.toLowerCase(Locale.ROOT).contains("%2e") || raw.contains("\\")
-                    || raw.toLowerCase(Locale.ROOT).contains("%5c")) {
-                send(x, ViewerApi.Reply.error(400, "bad path: the viewer serves its own page and /api/ only"));
-                return;
-            }
-            String[] file = STATIC.get(raw);
-            ViewerApi.Reply reply;
-            if (file != null) reply = resource(file[0], file[1]);
-            else if (raw.startsWith("/api/")) reply = api.answer(raw, x.getRequestURI().getRawQuery());
-            else reply = ViewerApi.Reply.error(404, "no such page: " + raw);
-            send(x, reply);
-        } catch (IOException | UncheckedIOException e) {
-            // The browser went away mid-answer (a cancelled download): nothing to tell anyone.
+        } catch (IOException | RuntimeException e) {
+            // The browser went away mid-answer (a cancelled download), or the answer had begun: nothing more to say.
         }
+    }
+
+    private void serve(HttpExchange x) throws IOException {
+        String method = x.getRequestMethod();
+        Headers h = x.getResponseHeaders();
+        h.set("X-Content-Type-Options", "nosniff");
+        h.set("Referrer-Policy", "no-referrer");
+        h.set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'; form-action 'self'");
+        if (!method.equals("GET") && !method.equals("HEAD")) {
+            h.set("Allow", "GET, HEAD");
+            send(x, ViewerApi.Reply.error(405, method + " is not allowed: the viewer only reads (GET, HEAD)"));
+            return;
+        }
+        if (loopbackOnly && !loopbackHost(x.getRequestHeaders().getFirst("Host"))) {
+            // A page of another site whose name was made to resolve to 127.0.0.1 (DNS rebinding) would read the index.
+            send(x, ViewerApi.Reply.error(403, "this viewer listens on the loopback only: open it as http://127.0.0.1:" + port() + "/"));
+            return;
+        }
+        String raw = x.getRequestURI().getRawPath();
+        if (raw == null || raw.contains("..") || raw.toLowerCase(Locale.ROOT).contains("%2e") || raw.contains("\\")
+                || raw.toLowerCase(Locale.ROOT).contains("%5c")) {
+            send(x, ViewerApi.Reply.error(400, "bad path: the viewer serves its own page and /api/ only"));
+            return;
+        }
+        String[] file = STATIC.get(raw);
+        ViewerApi.Reply reply;
+        if (file != null) reply = resource(file[0], file[1]);
+        else if (raw.startsWith("/api/")) reply = api.answer(raw, x.getRequestURI().getRawQuery());
+        else reply = ViewerApi.Reply.error(404, "no such page: " + raw);
+        send(x, reply);
     }
 
     /** Whether a Host header names the loopback: 127.x.y.z, [::1] or localhost, with any port. */

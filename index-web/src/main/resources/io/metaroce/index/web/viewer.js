@@ -212,9 +212,10 @@ async function spiview() {
     if (f.values.length === 0) card.append(el('div', 'no values', 'empty'));
     for (const v of f.values) {
       const line = el('div', null, 'value');
-      const bar = el('span', null, 'bar');
+      const track = el('span', null, 'track'), bar = el('span', null, 'bar');
       bar.style.width = Math.max(2, Math.round(60 * v[f.by] / max)) + 'px';
-      line.append(bar, el('span', shown(f.top, v[f.top]), 'label'), el('span', v[f.by] + ' \u00b7 ' + v.flows + ' flows', 'n'));
+      track.append(bar);
+      line.append(track, el('span', shown(f.top, v[f.top]), 'label'), el('span', v[f.by] + ' \u00b7 ' + v.flows + ' flows', 'n'));
       line.title = 'add ' + v.term;
       line.addEventListener('click', () => addTerm(v.term));
       card.append(line);
