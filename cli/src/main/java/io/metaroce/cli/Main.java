@@ -13,7 +13,7 @@ import picocli.CommandLine.Command;
 @Command(name = "metaroce", mixinStandardHelpOptions = true, versionProvider = StandardOptions.Version.class,
         description = "Protocol analyzer for RoCEv2 and MetaRoCE v1 captures.",
         subcommands = {DissectCommand.class, AnalyzeCommand.class, ValidateCommand.class, SimulateCommand.class, CaptureCommand.class,
-                IndexCommand.class, SearchCommand.class, ExtractCommand.class, CompareCommand.class,
+                IndexCommand.class, SearchCommand.class, ExtractCommand.class, ViewerCommand.class, CompareCommand.class,
                 MergeCommand.class, EditCommand.class, InfoCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
     @CommandLine.Spec
@@ -61,6 +61,7 @@ public final class Main implements Runnable {
             case "index" -> new IndexCommand();
             case "search" -> new SearchCommand();
             case "extract" -> new ExtractCommand();
+            case "viewer" -> new ViewerCommand();
             case "compare" -> new CompareCommand();
             case "merge" -> new MergeCommand();
             case "edit" -> new EditCommand();

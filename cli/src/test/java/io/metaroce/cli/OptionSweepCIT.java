@@ -59,7 +59,7 @@ class OptionSweepCIT {
     private static void frontDoorCases() {
         // picocli said "Unmatched argument at index 0: 'nosuch'" and pointed at the help in a second line.
         add("metaroce nosuch", Call.of("nosuch"), r -> topLine(r, "metaroce: unknown command 'nosuch' (commands: dissect, analyze, "
-                + "validate, simulate, capture, index, search, extract, compare, merge, edit, info, gui; see metaroce --help)"));
+                + "validate, simulate, capture, index, search, extract, viewer, compare, merge, edit, info, gui; see metaroce --help)"));
         add("metaroce analyse", Call.of("analyse", "-r", CLEAN),
                 r -> topLine(r, "metaroce: unknown command 'analyse'; did you mean 'analyze'? (see metaroce --help)"));
         add("metaroce valid", Call.of("valid", CLEAN),

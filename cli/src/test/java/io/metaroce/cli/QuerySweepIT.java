@@ -36,6 +36,9 @@ class QuerySweepIT {
     private static final String CLEAN = Launcher.CAPTURES.resolve("rocev2-clean.pcapng").toString();
     private static Path noCommitForIndex;
     private static long filesBefore;
+    /** A port held while the cases run: the viewer told to listen there finds it in use. */
+    private static java.net.ServerSocket busy;
+    private static Path viewerIndex;
 
     @BeforeAll
     static void runEveryCase() throws Exception {
@@ -46,7 +49,9 @@ class QuerySweepIT {
         fullWidthCases(idx.toString());
         ncclCases(idx.toString());
         indexCases(idx);
+        viewerCases(idx);
         CASES.runAll();
+        busy.close();
     }
 
     @TestFactory
@@ -268,6 +273,63 @@ class QuerySweepIT {
                 r -> oneLine(r, "metaroce search: " + empty + ": not a metaroce flow index (no metaroce-index.properties)"));
         add("extract, a directory of captures", Call.of("extract", "--index", Launcher.CAPTURES.toString(), "*:*", "-w", tmp.resolve("c.pcapng").toString()),
                 r -> oneLine(r, "metaroce extract: " + Launcher.CAPTURES + ": not a metaroce flow index (no metaroce-index.properties)"));
+    }
+
+    // ------------------------------------------------------------------ metaroce viewer
+
+    /** The query of the live viewer's sessions and of the search it is held to. */
+    private static final String VIEWER_QUERY = "naks:>0 OR packets:>1";
+
+    private static void viewerCases(Path idx) throws Exception {
+        viewerIndex = idx;
+        Path empty = Files.createDirectories(tmp.resolve("viewer-empty"));
+        add("viewer, an empty directory", Call.of("viewer", "--index", empty.toString(), "--port", "0"),
+                r -> oneLine(r, "metaroce viewer: " + empty + ": not a metaroce flow index (no metaroce-index.properties)"));
+        busy = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress());
+        int port = busy.getLocalPort();
+        add("viewer, a port in use", Call.of("viewer", "--index", idx.toString(), "--port", Integer.toString(port)),
+                r -> oneLine(r, "metaroce viewer: cannot listen on 127.0.0.1:" + port + ": the port is in use (--port N for another, 0 for any free one)"));
+        add("viewer --port 70000", Call.of("viewer", "--index", idx.toString(), "--port", "70000"),
+                r -> oneLine(r, "metaroce viewer: --port must be 0 to 65535, not 70000"));
+        add("search -T json, as the viewer's sessions", Call.of("search", "--index", idx.toString(), VIEWER_QUERY, "-T", "json"),
+                r -> assertEquals(0, r.exit(), r.show()));
+    }
+
+    /**
+     * The shipped launcher's viewer: it says its URL (the real port of --port 0), serves the page and the same flows as
+     * {@code search -T json}, and ends at once on SIGTERM (as on Ctrl+C), exit 0, nothing on stderr.
+     */
+    @org.junit.jupiter.api.Test
+    void viewerServesSearchsFlowsAndStops() throws Exception {
+        ProcessBuilder pb = new ProcessBuilder(Launcher.SCRIPT.toString(), "viewer", "--index", viewerIndex.toString(), "--port", "0")
+                .redirectError(tmp.resolve("viewer.err").toFile());
+        pb.environment().put("METAROCE_NO_BUILD", "1");
+        Process p = pb.start();
+        try {
+            java.io.BufferedReader out = new java.io.BufferedReader(new java.io.InputStreamReader(p.getInputStream(), java.nio.charset.StandardCharsets.UTF_8));
+            String line = out.readLine();
+            assertTrue(line != null && line.matches("viewer: http://127\\.0\\.0\\.1:[0-9]+/ \\(Ctrl\\+C to stop\\)"), String.valueOf(line));
+            String base = line.substring("viewer: ".length(), line.indexOf(' ', "viewer: ".length()));
+            var http = java.net.http.HttpClient.newHttpClient();
+            var page = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(base)).build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, page.statusCode());
+            assertTrue(page.body().contains("<script src=\"viewer.js\""), page.body());
+            var sessions = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(base + "api/sessions?length=1000&q="
+                    + java.net.URLEncoder.encode(VIEWER_QUERY, java.nio.charset.StandardCharsets.UTF_8))).build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, sessions.statusCode(), sessions.body());
+            var json = new com.fasterxml.jackson.databind.ObjectMapper();
+            var got = json.readTree(sessions.body());
+            var want = json.readTree(CASES.run("search -T json, as the viewer's sessions").out());
+            assertTrue(want.get("total").asLong() > 1, "more than one flow, so the order counts");
+            for (String k : List.of("query", "total", "flows")) assertEquals(want.get(k), got.get(k), k);
+        } finally {
+            long t0 = System.nanoTime();
+            p.destroy();
+            assertTrue(p.waitFor(10, java.util.concurrent.TimeUnit.SECONDS), "the viewer ends on SIGTERM");
+            assertEquals(0, p.exitValue(), Files.readString(tmp.resolve("viewer.err")));
+            assertEquals("", Files.readString(tmp.resolve("viewer.err")));
+            assertTrue(System.nanoTime() - t0 < 5_000_000_000L, "it ended promptly");
+        }
     }
 
     private static Path copyWithoutCommit(Path idx, String name) throws Exception {

@@ -34,7 +34,7 @@ class WordingSweepIT {
         String out = tmp.resolve("x.pcapng").toString(), idx = tmp.resolve("idx").toString();
         // help with a command that is not one: Main's line for 'metaroce nosuch'.
         add("metaroce help nosuch", "metaroce: unknown command 'nosuch' (commands: dissect, analyze, validate, simulate, capture, "
-                + "index, search, extract, compare, merge, edit, info, gui; see metaroce --help)", "help", "nosuch");
+                + "index, search, extract, viewer, compare, merge, edit, info, gui; see metaroce --help)", "help", "nosuch");
         add("metaroce help analyse", "metaroce: unknown command 'analyse'; did you mean 'analyze'? (see metaroce --help)",
                 "help", "analyse");
         // Given twice.
