@@ -127,7 +127,7 @@ class FlowIndexIT {
         // The index run and the validate run (of the samples' directory: one report per file, as ManyCapturesIT
         // checks against single runs) need nothing of each other: they run in parallel, then one search of the index.
         // validate -T json DIR is LauncherIT's and ManyCapturesIT's run too (the same command line): made once for all
-        // three (23 captures validated: about 12 s of CPU).
+        // three (30 captures validated: about 13 s of CPU).
         var validating = java.util.concurrent.CompletableFuture.supplyAsync(
                 () -> Launcher.runAllReusing(List.of(Call.of("validate", "-T", "json", Launcher.CAPTURES.toString()))).getFirst());
         Run idx = Launcher.run("index", Launcher.CAPTURES.toString(), "--index", withRules.toString(), "--rules"), validate = validating.join();

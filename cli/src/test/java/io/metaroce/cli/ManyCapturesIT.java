@@ -29,7 +29,7 @@ class ManyCapturesIT {
         List<Path> samples = Launcher.samples();
         assertTrue(samples.size() > 10, "the bundled samples");
         // Each form's per-file runs are the command lines LauncherIT (text, -T json, --events jsonl) and FlowIndexIT
-        // (-T json) run too: made once for all (-T json --compact, 23 runs of its own, is several files' form below).
+        // (-T json) run too: made once for all (-T json --compact, 30 runs of its own, is several files' form below).
         for (List<String> form : List.of(List.<String>of(), List.of("-T", "json"), List.of("--events", "jsonl"))) {
             List<Call> calls = new ArrayList<>();
             calls.add(call(form, "analyze", DIR));
