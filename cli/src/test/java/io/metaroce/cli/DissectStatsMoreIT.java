@@ -16,6 +16,10 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -35,6 +39,8 @@ class DissectStatsMoreIT {
     static Path tmp;
 
     private static final LauncherCases CASES = new LauncherCases();
+    /** The tshark runs the checks compare with, two at a time while the launcher runs (daemon threads: none outlives the tests). */
+    private static final ExecutorService TSHARK = Executors.newFixedThreadPool(2, Thread.ofPlatform().daemon().factory());
     private static final String SPRAY = Launcher.CAPTURES.resolve("metaroce-spray-lossy-path.pcapng").toString();
     private static final String ECN = Launcher.CAPTURES.resolve("rocev2-ecn-cnp.pcapng").toString();
     private static final String GAPS = Launcher.CAPTURES.resolve("capture-gaps-truncated.pcapng").toString();
@@ -78,17 +84,24 @@ class DissectStatsMoreIT {
         // checked for UTC rows under a's header, and e, d, dd are refused in tshark's words.
         Path seconds = PauseFrames.write(tmp.resolve("seconds.pcap"), spread(1_695_783_643_887_653_000L));
         Path yearEnd = PauseFrames.write(tmp.resolve("year-end.pcap"), spread(1_704_067_196_500_000_000L));
+        // The four intervals of each -t are four -z of one run, compared with tshark's run of the same four (each
+        // table byte for byte, in tshark's order): a launcher start and a tshark start each instead of four. The
+        // io,stat cases above check each -z alone; a table that goes wrong under -t still differs from tshark's.
         for (Path cap : List.of(seconds, yearEnd)) {
             for (String t : List.of("a", "ad", "adoy", "ud", "udoy")) {
-                for (String z : List.of("io,stat,0", "io,stat,1", "io,stat,2.5", "io,stat,0.5,,eth.type == 0x8808")) {
-                    String[] args = {"-r", cap.toString(), "-q", "-t", t, "-z", z};
-                    add(z + " -t " + t + " " + cap.getFileName(), Call.of(concat(new String[] {"dissect"}, args)), asTshark(args));
-                }
+                String[] args = {"-r", cap.toString(), "-q", "-t", t, "-z", "io,stat,0", "-z", "io,stat,1", "-z", "io,stat,2.5",
+                        "-z", "io,stat,0.5,,eth.type == 0x8808"};
+                Consumer<Run> same = asTshark(args);
+                add("io,stat 0, 1, 2.5, 0.5 with a filter -t " + t + " " + cap.getFileName(), Call.of(concat(new String[] {"dissect"}, args)), r -> {
+                    same.accept(r);
+                    assertEquals(4, r.out().lines().filter(l -> l.startsWith("| IO Statistics")).count(), "four tables: " + r.show());
+                });
             }
         }
         String[] none = {"-r", seconds.toString(), "-q", "-t", "ad", "-z", "io,stat,2.5,ip.src == 1.2.3.4"};
+        Consumer<Run> noneAsTshark = asTshark(none);
         add("io,stat -t ad, no frame counted", Call.of(concat(new String[] {"dissect"}, none)), r -> {
-            asTshark(none).accept(r);
+            noneAsTshark.accept(r);
             assertTrue(r.out().contains("\n| 1970-01-01 00:00:02 |      0 |     0 |\n"), r.show());
         });
         add("io,stat -t ud rows", Call.of("dissect", "-r", yearEnd.toString(), "-q", "-t", "udoy", "-z", "io,stat,2.5"), r -> {
@@ -112,8 +125,9 @@ class DissectStatsMoreIT {
         // Several -z: the last given first, as tshark; -Y hides frames from the output, not from the taps (tshark's
         // taps see every frame read).
         String[] several = {"-q", "-Y", "frame.number <= 10", "-z", "conv,ip", "-z", "io,stat,0.00005,udp", "-z", "endpoints,udp"};
+        Consumer<Run> severalAsTshark = asTshark(concat(new String[] {"-r", SPRAY}, several));
         add("several -z with -Y", Call.of(concat(new String[] {"dissect", "-r", SPRAY}, several)), r -> {
-            asTshark(concat(new String[] {"-r", SPRAY}, several)).accept(r);
+            severalAsTshark.accept(r);
             String out = r.out();
             assertTrue(out.indexOf("UDP Endpoints") < out.indexOf("IO Statistics") && out.indexOf("IO Statistics") < out.indexOf("IPv4 Conversations"), out);
             assertTrue(out.contains("\n| 0.00000 <> 0.00005 |    178 | 135752 |\n"), "every frame, not the 10 -Y shows: " + out);
@@ -209,13 +223,31 @@ class DissectStatsMoreIT {
         }));
     }
 
-    /** The run's output is tshark's with the same arguments, line for line (without tshark: exit 0 only). */
+    /**
+     * The run's output is tshark's with the same arguments, line for line (without tshark: exit 0 only). tshark starts
+     * now, beside the launcher runs (two at a time): run one by one in the checks, the 40 tshark starts took about
+     * as long as the 80 launcher runs did in parallel.
+     */
     private static Consumer<Run> asTshark(String... args) {
+        Future<List<String>> tshark = TSHARK.submit(() -> tshark(args));
         return r -> {
             assertEquals(0, r.exit(), r.show());
-            List<String> t = tshark(args);
+            List<String> t = done(tshark);
             if (t != null) assertEquals(String.join("\n", t), String.join("\n", r.out().lines().toList()), "as tshark " + String.join(" ", args));
         };
+    }
+
+    /** tshark's lines, or its failure (an AssertionError on CI without tshark) thrown in the check that wanted them. */
+    private static List<String> done(Future<List<String>> tshark) {
+        try {
+            return tshark.get();
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof Error err) throw err;
+            throw new IllegalStateException(e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
     }
 
     private static void add(String name, Call call, Consumer<Run> check) { CASES.add(name, call, check); }

@@ -28,11 +28,12 @@ class ManyCapturesIT {
     void analyzeOfADirectoryPrintsThePerFileRunsConcatenatedInNameOrder() {
         List<Path> samples = Launcher.samples();
         assertTrue(samples.size() > 10, "the bundled samples");
-        for (List<String> form : List.of(List.<String>of(), List.of("-T", "json", "--compact"), List.of("--events", "jsonl"))) {
+        // Each form's per-file runs are the command lines LauncherIT (text, -T json, --events jsonl) and FlowIndexIT
+        // (-T json) run too: made once for all (-T json --compact, 30 runs of its own, is several files' form below).
+        for (List<String> form : List.of(List.<String>of(), List.of("-T", "json"), List.of("--events", "jsonl"))) {
             List<Call> calls = new ArrayList<>();
             calls.add(call(form, "analyze", DIR));
             for (Path p : samples) calls.add(call(form, "analyze", "-r", p.toString()));
-            // Runs of the bundled samples alone: LauncherIT checks the same per-file runs, made once for both.
             List<Run> runs = Launcher.runAllReusing(calls);
             Run all = runs.get(0);
             ByteArrayOutputStream expected = new ByteArrayOutputStream();
