@@ -23,7 +23,7 @@ import picocli.CommandLine.Parameters;
  * {@code metaroce reorder IN OUT}: reordercap. The frames sorted by time, stable (frames of one time keep their order),
  * written in the input's file type. One pass builds an index of each frame's (time, place in the file, lengths,
  * output interface), {@value #INDEX_BYTES} bytes per frame with the sort's; the frames are then copied from the
- * file's mapping in the index's order. So the input must be a file we map (not gzip-compressed, not standard input).
+ * file's mapping in the index's order (a gzip file or standard input too: the reader spools those to a mapped file).
  */
 @Command(name = "reorder", sortOptions = false, versionProvider = StandardOptions.Version.class,
         description = "Write a capture's frames in time order (as reordercap).",
@@ -75,8 +75,8 @@ public final class ReorderCommand implements Callable<Integer> {
         try (s) {
             MemorySegment file = s.mapping();
             if (file == null) {
-                err.println(FrontDoor.printable("metaroce reorder: " + input + ": reorder copies frames from the file as it lies on disk;"
-                        + " decompress it first (gunzip), or give a file rather than standard input"));
+                err.println(FrontDoor.printable("metaroce reorder: " + input + ": reorder copies frames from a mapped file, and this input has none;"
+                        + " write it to a file first (metaroce edit IN FILE)"));
                 return 2;
             }
             // The output is opened at the first frame's interface (CaptureOutput creates the file then): with -n it is
