@@ -29,14 +29,33 @@ public final class CaptureOutput implements AutoCloseable {
         }
     }
 
-    /** What makes two interfaces one in the output. */
-    private record Key(int linkType, long snapLength, String name, String description, int fcsLength) {
+    /**
+     * How input interfaces become output interfaces: mergecap's {@code -I}. {@link #ANY}: alike ones (link type, snap
+     * length, name, description, FCS length) share one, from any input; {@link #ALL}: the inputs' interfaces are
+     * shared one for one when every input has the same list (as the first frames found them), else none is;
+     * {@link #NONE}: each input interface its own.
+     */
+    public enum InterfaceMerge {
+        NONE, ALL, ANY
+    }
+
+    /**
+     * What makes two interfaces one in the output: {@code scope} is the input's number where inputs do not share,
+     * and (section, id) take part where alike interfaces of one input stay apart (-1 where they do not).
+     */
+    private record Key(int scope, int section, int id, int linkType, long snapLength, String name, String description, int fcsLength) {
     }
 
     private final Path file;
+    private final java.io.OutputStream stream;
+    private InterfaceMerge merge = InterfaceMerge.ANY;
+    private boolean allAlike;
+    private int inputs;
     private final boolean pcapng;
     private final CaptureFormat pcapResolution;
-    private final String sectionComment;
+    private List<String> sectionComments;
+    /** editcap -T: every interface written with this link type (the bytes unchanged); -1: each its own. */
+    private int linkTypeOverride = -1;
     private final Map<Key, Integer> interfaces = new HashMap<>();
     private PcapngWriter ng;
     private PcapWriter pcap;
@@ -48,11 +67,30 @@ public final class CaptureOutput implements AutoCloseable {
      * @param sectionComment pcapng shb_comment, or null
      */
     public CaptureOutput(Path file, CaptureFormat format, String sectionComment) {
-        this.file = Objects.requireNonNull(file, "file");
+        this(Objects.requireNonNull(file, "file"), null, format, sectionComment);
+    }
+
+    /**
+     * A capture written to a stream (standard output for {@code -w -}); {@link #close()} closes the stream, so pass
+     * one whose close leaves what must stay open.
+     */
+    public CaptureOutput(java.io.OutputStream stream, CaptureFormat format, String sectionComment) {
+        this(null, Objects.requireNonNull(stream, "stream"), format, sectionComment);
+    }
+
+    /** A capture file with any number of section comments (pcapng shb_comment options, one each). */
+    public CaptureOutput(Path file, CaptureFormat format, List<String> sectionComments) {
+        this(Objects.requireNonNull(file, "file"), null, format, (String) null);
+        this.sectionComments = List.copyOf(sectionComments);
+    }
+
+    private CaptureOutput(Path file, java.io.OutputStream stream, CaptureFormat format, String sectionComment) {
+        this.file = file;
+        this.stream = stream;
         if (format == CaptureFormat.LIVE) throw new IllegalArgumentException("not a file format: " + format);
         this.pcapng = format == CaptureFormat.PCAPNG;
         this.pcapResolution = pcapng ? null : format;
-        this.sectionComment = sectionComment;
+        this.sectionComments = sectionComment == null ? List.of() : List.of(sectionComment);
     }
 
     /**
@@ -61,13 +99,54 @@ public final class CaptureOutput implements AutoCloseable {
      * @throws MixedLinkTypes when the output is pcap and already holds another link type
      */
     public int interfaceFor(CaptureInterface in) throws IOException {
-        Key key = new Key(in.linkType(), in.snapLength(), in.name(), in.description(), in.fcsLength());
+        return interfaceFor(in, -1);
+    }
+
+    /** Sets how inputs' interfaces are shared (before the first frame); {@link InterfaceMerge#ANY} unless set. */
+    public CaptureOutput interfaceMerge(InterfaceMerge mode) {
+        this.merge = Objects.requireNonNull(mode, "mode");
+        return this;
+    }
+
+    /**
+     * For {@link InterfaceMerge#ALL}: whether every input's interface list is the same (mergecap then writes the
+     * first input's list and maps each input's i-th interface to it); call once the sources have read their first
+     * frame (which lists the interfaces before it).
+     */
+    public void inputsRead(List<PacketSource> sources) {
+        List<List<Key>> lists = new java.util.ArrayList<>();
+        for (PacketSource s : sources) {
+            List<Key> l = new java.util.ArrayList<>();
+            for (CaptureInterface i : s.stats().interfaces()) {
+                l.add(new Key(-1, i.section(), i.interfaceId(), i.linkType(), i.snapLength(), i.name(), i.description(), i.fcsLength()));
+            }
+            lists.add(l);
+        }
+        allAlike = true;
+        for (List<Key> l : lists) allAlike &= l.equals(lists.getFirst());
+    }
+
+    /** Every interface written with this link type, the frames' bytes unchanged (editcap -T). */
+    public CaptureOutput linkType(int linkType) {
+        this.linkTypeOverride = linkType;
+        return this;
+    }
+
+    private int interfaceFor(CaptureInterface in, int input) throws IOException {
+        if (linkTypeOverride >= 0 && in.linkType() != linkTypeOverride) {
+            in = new CaptureInterface(in.section(), in.interfaceId(), linkTypeOverride, in.snapLength(), in.fcsLength(),
+                    in.tsResolution(), in.tsOffsetSeconds(), in.name(), in.description(), in.framesRead(), in.ifReceived(), in.ifDropped(), in.osDropped());
+        }
+        boolean shared = merge == InterfaceMerge.ANY || merge == InterfaceMerge.ALL && allAlike;
+        boolean apart = merge != InterfaceMerge.ANY;
+        Key key = new Key(shared ? -1 : input, apart ? in.section() : -1, apart ? in.interfaceId() : -1, in.linkType(),
+                in.snapLength(), in.name(), in.description(), in.fcsLength());
         Integer known = interfaces.get(key);
         if (known != null) return known;
         int id;
         if (pcapng) {
-            if (ng == null) ng = new PcapngWriter(ChannelOutput.channelFor(file), java.nio.ByteOrder.LITTLE_ENDIAN,
-                    PcapngWriter.DEFAULT_APPLICATION, sectionComment);
+            if (ng == null) ng = PcapngWriter.withComments(channel(), java.nio.ByteOrder.LITTLE_ENDIAN,
+                    PcapngWriter.DEFAULT_APPLICATION, sectionComments);
             id = ng.addInterface(in.linkType(), (int) Math.min(in.snapLength(), Integer.MAX_VALUE), in.name(), in.description(),
                     null, in.fcsLength());
         } else {
@@ -76,7 +155,7 @@ public final class CaptureOutput implements AutoCloseable {
                 long snap = in.snapLength() > 0 ? in.snapLength() : 262_144;   // libpcap's default: 0 means none in pcapng only
                 int field = in.fcsLength() >= 0 && in.fcsLength() <= 30 && (in.fcsLength() & 1) == 0
                         ? LinkTypes.pcapLinkTypeWithFcs(in.linkType(), in.fcsLength()) : in.linkType();
-                pcap = PcapWriter.create(file, pcapResolution, field, (int) Math.min(snap, Integer.MAX_VALUE));
+                pcap = new PcapWriter(channel(), pcapResolution, field, (int) Math.min(snap, Integer.MAX_VALUE), java.nio.ByteOrder.LITTLE_ENDIAN);
             } else if (in.linkType() != pcapLinkType) {
                 throw new MixedLinkTypes("a pcap file holds one link type, and the input has " + pcapLinkType + " and "
                         + in.linkType() + " (LINKTYPE_*): write pcapng (-F pcapng), which keeps one interface for each");
@@ -112,7 +191,29 @@ public final class CaptureOutput implements AutoCloseable {
 
     /** The output interfaces of one input's frames: {@link #outputInterface()} for its current frame. */
     public Input input(PacketSource source) {
-        return new Input(source);
+        return new Input(source, inputs++);
+    }
+
+    private java.nio.channels.WritableByteChannel channel() throws IOException {
+        return file != null ? ChannelOutput.channelFor(file) : ChannelOutput.channelFor(stream);
+    }
+
+    /**
+     * Writes the source's current frame as it is, cut to {@code snapLength} (0: not cut), with its packet comments;
+     * no copy when the source maps its file.
+     */
+    public void copy(Input in, long timestampNanos, int snapLength) throws IOException {
+        PacketSource s = in.source;
+        int length = s.capturedLength();
+        if (snapLength > 0 && length > snapLength) length = snapLength;
+        MemorySegment data = s.mapping();
+        long offset = s.dataOffset();
+        if (data == null) {
+            data = s.data();
+            offset = 0;
+        }
+        write(in.outputInterface(), timestampNanos, data, offset, length, s.originalLength(),
+                s.comment() == null ? List.of() : s.comments());
     }
 
     /**
@@ -122,11 +223,13 @@ public final class CaptureOutput implements AutoCloseable {
      */
     public final class Input {
         private final PacketSource source;
+        private final int index;
         private final Map<Long, Integer> known = new HashMap<>();
         private int lastSection = -1, lastInterface = -1, lastOutput;
 
-        private Input(PacketSource source) {
+        private Input(PacketSource source, int index) {
             this.source = source;
+            this.index = index;
         }
 
         /** The output interface of the source's current frame (added to the output at its first frame). */
@@ -136,7 +239,7 @@ public final class CaptureOutput implements AutoCloseable {
             long both = ((long) section << 32) | (id & 0xFFFF_FFFFL);
             Integer out = known.get(both);
             if (out == null) {
-                out = interfaceFor(describe(section, id));
+                out = interfaceFor(describe(section, id), index);
                 known.put(both, out);
             }
             lastSection = section;
@@ -171,9 +274,9 @@ public final class CaptureOutput implements AutoCloseable {
     @Override
     public void close() throws IOException {
         if (ng == null && pcap == null) {
-            if (pcapng) ng = new PcapngWriter(ChannelOutput.channelFor(file), java.nio.ByteOrder.LITTLE_ENDIAN,
-                    PcapngWriter.DEFAULT_APPLICATION, sectionComment);
-            else pcap = PcapWriter.create(file, pcapResolution, LinkTypes.ETHERNET, 262_144);
+            if (pcapng) ng = PcapngWriter.withComments(channel(), java.nio.ByteOrder.LITTLE_ENDIAN,
+                    PcapngWriter.DEFAULT_APPLICATION, sectionComments);
+            else pcap = new PcapWriter(channel(), pcapResolution, LinkTypes.ETHERNET, 262_144, java.nio.ByteOrder.LITTLE_ENDIAN);
         }
         if (ng != null) ng.close();
         if (pcap != null) pcap.close();

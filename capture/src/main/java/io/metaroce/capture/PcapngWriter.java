@@ -60,15 +60,28 @@ public final class PcapngWriter implements AutoCloseable, Flushable {
      */
     public PcapngWriter(WritableByteChannel channel, ByteOrder order, String application, String os, String sectionComment)
             throws IOException {
+        this(channel, order, application, os, sectionComment == null ? List.of() : List.of(sectionComment), true);
+    }
+
+    /** A section header with any number of shb_comment options (editcap --capture-comment adds one each time). */
+    public static PcapngWriter withComments(WritableByteChannel channel, ByteOrder order, String application,
+                                            List<String> sectionComments) throws IOException {
+        return new PcapngWriter(channel, order, application, null, sectionComments, true);
+    }
+
+    private PcapngWriter(WritableByteChannel channel, ByteOrder order, String application, String os, List<String> sectionComments,
+                         boolean header) throws IOException {
         Objects.requireNonNull(channel, "channel");
         this.out = new ChannelOutput(channel, order);
         byte[] app = ChannelOutput.utf8Option(application);
         byte[] osBytes = ChannelOutput.utf8Option(os);
-        byte[] comment = ChannelOutput.utf8Option(sectionComment);
-        int options = ChannelOutput.optionSize(comment) + ChannelOutput.optionSize(osBytes) + ChannelOutput.optionSize(app);
+        List<byte[]> comments = new java.util.ArrayList<>();
+        for (String c : sectionComments) comments.add(ChannelOutput.utf8Option(c));
+        int options = ChannelOutput.optionSize(osBytes) + ChannelOutput.optionSize(app);
+        for (byte[] c : comments) options += ChannelOutput.optionSize(c);
         int length = 28 + (options > 0 ? options + 4 : 0);
         out.u32(PcapngReader.SHB).u32(length).u32(PcapngReader.BYTE_ORDER_MAGIC).u16(1).u16(0).u64(-1);
-        if (comment != null) {
+        for (byte[] comment : comments) {
             out.stringOption(PcapngReader.OPT_COMMENT, comment);
         }
         if (osBytes != null) {

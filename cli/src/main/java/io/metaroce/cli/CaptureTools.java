@@ -1,17 +1,16 @@
 package io.metaroce.cli;
 
 import io.metaroce.capture.CaptureFormat;
-import io.metaroce.capture.CaptureOutput;
+import io.metaroce.capture.LinkTypes;
 import io.metaroce.capture.CaptureProblem;
 import io.metaroce.capture.PacketSource;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
-/** What merge, edit and info share: the output file types (Wireshark's -F names) and copying a source's current frame. */
+/** What merge, edit, reorder and info share: the output file types (Wireshark's -F names), problems, same-file checks. */
 final class CaptureTools {
     private CaptureTools() {}
 
@@ -31,20 +30,23 @@ final class CaptureTools {
         }
     }
 
-    /**
-     * Writes the source's current frame, cut to {@code snapLength} (0: as it is), with its packet comments.
-     * No copy: from the file mapping when the source has one.
-     */
-    static void copy(PacketSource s, CaptureOutput.Input in, CaptureOutput out, long timestampNanos, int snapLength) throws IOException {
-        int length = s.capturedLength();
-        if (snapLength > 0 && length > snapLength) length = snapLength;
-        MemorySegment data = s.mapping();
-        long offset = s.dataOffset();
-        if (data == null) {
-            data = s.data();
-            offset = 0;
+    /** The link types edit -T takes, by Wireshark's short names (InfoCommand's). */
+    private static final int[] LINK_TYPES = {LinkTypes.ETHERNET, LinkTypes.RAW, LinkTypes.IPV4, LinkTypes.IPV6, LinkTypes.LINUX_SLL,
+            LinkTypes.LINUX_SLL2, LinkTypes.NULL, LinkTypes.USER0, LinkTypes.INFINIBAND};
+
+    /** The LINKTYPE_* of an encapsulation's short name (editcap -T's), -2 when it is none of ours. */
+    static int linkType(String name) {
+        for (int t : LINK_TYPES) {
+            if (InfoCommand.encapsulationShort(t).equals(name.strip())) return t;
         }
-        out.write(in.outputInterface(), timestampNanos, data, offset, length, s.originalLength(), comments(s));
+        return -2;
+    }
+
+    /** The names {@link #linkType} knows, for its message. */
+    static String encapsulationNames() {
+        List<String> names = new java.util.ArrayList<>();
+        for (int t : LINK_TYPES) names.add(InfoCommand.encapsulationShort(t));
+        return String.join(", ", names);
     }
 
     /** The current frame's comments; the common frame without one costs a null check. */

@@ -101,6 +101,44 @@ public final class EditCommand implements Callable<Integer> {
     @Option(names = "-F", paramLabel = "TYPE", description = "the file type to write: pcapng (default, as editcap's, whatever the input), pcap or nsecpcap")
     CaptureTools.FileType type = CaptureTools.FileType.pcapng;
 
+    @Option(names = "-w", paramLabel = "SECONDS", description = "remove a frame whose bytes equal a frame's at most SECONDS before")
+    String dupTime;
+
+    @Option(names = "-I", paramLabel = "BYTES", description = "with -d, -D or -w: leave the first BYTES of a frame out of the comparison")
+    Integer ignoredBytes;
+
+    @Option(names = "-L", description = "with -s or -C: the original (wire) length loses what was cut too")
+    boolean adjustLength;
+
+    @Option(names = "-S", paramLabel = "SECONDS", description = "a frame earlier than the one before gets its time plus SECONDS"
+            + " (negative: every frame the one before's plus |SECONDS|)")
+    String strict;
+
+    @Option(names = "-T", paramLabel = "ENCAP", description = "write the frames as this link type, their bytes unchanged: ether, rawip,"
+            + " rawip4, rawip6, linux-sll, linux-sll2, null, user0, infiniband")
+    String encapsulation;
+
+    @Option(names = "-a", paramLabel = "FRAME:COMMENT", description = "add a comment to a frame (repeatable; the last for a frame wins)")
+    List<String> frameComments = new ArrayList<>();
+
+    @Option(names = "--capture-comment", paramLabel = "COMMENT", description = "add a capture (section) comment (repeatable)")
+    List<String> captureComments = new ArrayList<>();
+
+    @Option(names = "--discard-capture-comment", description = "leave the input's capture comments out")
+    boolean discardCaptureComments;
+
+    @Option(names = "--discard-packet-comments", description = "leave the input's packet comments out (the ones -a adds stay)")
+    boolean discardPacketComments;
+
+    @Option(names = "-E", paramLabel = "PROBABILITY", description = "change each byte with this probability (fuzzing; editcap's errors)")
+    Double errorProbability;
+
+    @Option(names = "-o", paramLabel = "OFFSET", description = "with -E: leave the first OFFSET bytes of each frame unchanged")
+    int errorOffset;
+
+    @Option(names = "--seed", paramLabel = "N", description = "with -E: the random seed (editcap's: the same N, the same changes)")
+    Long seed;
+
     private final List<long[]> selected = new ArrayList<>();
     private int chopOffset, chopLength;
 
@@ -120,6 +158,30 @@ public final class EditCommand implements Callable<Integer> {
         }
         if (dedup && dupWindow != null) throw bad("-d and -D both remove duplicates: give one");
         if (chop != null) parseChop(chop);
+        long dupNanos = dupTime == null ? -1 : seconds("-w", dupTime, false);
+        if (dupTime != null && (dedup || dupWindow != null)) throw bad("-w and -" + (dedup ? "d" : "D") + " both remove duplicates: give one");
+        if (ignoredBytes != null && ignoredBytes < 0) throw bad("-I must be 0 or more bytes, not " + ignoredBytes);
+        long strictNanos = strict == null ? 0 : seconds("-S", strict, true);
+        boolean strictNegative = strict != null && strict.strip().startsWith("-");
+        int linkType = encapsulation == null ? -1 : CaptureTools.linkType(encapsulation);
+        if (linkType == -2) throw bad("-T must be one of " + CaptureTools.encapsulationNames() + ", not '" + encapsulation + "'");
+        java.util.Map<Long, String> added = new java.util.HashMap<>();
+        for (String a : frameComments) {
+            int colon = a.indexOf(':');
+            long frame = -1;
+            try {
+                if (colon > 0) frame = Long.parseLong(a.substring(0, colon).strip());
+            } catch (NumberFormatException e) {
+                // said below
+            }
+            if (frame < 1) throw bad("-a must be FRAME:COMMENT (a frame number from 1, a colon, the comment), not '" + a + "'");
+            added.put(frame, a.substring(colon + 1));
+        }
+        if (errorProbability != null && !(errorProbability >= 0 && errorProbability <= 1)) {
+            throw bad("-E must be a probability from 0 to 1, not " + errorProbability);
+        }
+        if (seed != null && (seed < 0 || seed > 0xFFFF_FFFFL)) throw bad("--seed must be from 0 to 4294967295, not " + seed);
+        if (errorOffset < 0) throw bad("-o must be 0 or more bytes, not " + errorOffset);
         for (String r : ranges) parseRange(r);
         int window = dedup ? 5 : dupWindow == null ? 0 : dupWindow;
         if (CaptureTools.sameFile(input, output)) {
@@ -139,13 +201,25 @@ public final class EditCommand implements Callable<Integer> {
             return 2;
         }
         try (s) {
-            Run run = new Run(s, type, window, intervalNanos);
+            Run run = new Run(s, type, dupNanos >= 0 ? MAX_DUP_WINDOW : window, intervalNanos);
+            run.dupNanos = dupNanos;
+            run.strictNanos = strict == null ? Long.MIN_VALUE : strictNanos;
+            run.strictNegative = strictNegative;
+            run.linkType = linkType;
+            run.added = added;
+            run.sectionComment = sectionComment(s);
+            if (errorProbability != null && errorProbability > 0) {
+                long seedValue = seed != null ? seed : (System.nanoTime() ^ System.currentTimeMillis()) & 0xFFFF_FFFFL;
+                // editcap says the seed it picked, so that a run's errors can be made again.
+                if (seed == null) err.println("metaroce edit: using seed " + seedValue);
+                run.errors = new GlibcRandom((int) seedValue);
+            }
             try {
                 while (s.next()) {
                     long t = s.timestampNanos();
                     // editcap: a frame inside -A/-B, and whose number is in a range with -r (outside one without).
                     if (t < startNanos || t >= stopNanos || isSelected(s.frameNumber()) != keep) continue;
-                    run.frame(t + shiftNanos);
+                    run.frame(t + shiftNanos, s.frameNumber());
                 }
             } finally {
                 run.close();
@@ -178,6 +252,15 @@ public final class EditCommand implements Callable<Integer> {
         final int[] recentLength;
         final byte[] digest = new byte[16];
         int recentNext;
+        /** -w: the window's frames' times (nanoseconds), beside their digests; -1 when -w is not given. */
+        long dupNanos = -1;
+        long[] recentTime;
+        long strictNanos = Long.MIN_VALUE, previous = Long.MIN_VALUE;
+        boolean strictNegative;
+        int linkType = -1;
+        java.util.Map<Long, String> added = java.util.Map.of();
+        List<String> sectionComment = List.of();
+        GlibcRandom errors;
         byte[] buffer = new byte[0];
         CaptureOutput out;
         CaptureOutput.Input in;
@@ -199,10 +282,11 @@ public final class EditCommand implements Callable<Integer> {
             recentLength = window > 1 ? new int[window - 1] : null;
         }
 
-        void frame(long t) throws IOException {
+        void frame(long t, long number) throws IOException {
             int length = s.capturedLength();
             long original = s.originalLength();
             if (snapLength != null && length > snapLength) length = snapLength;
+            if (snapLength != null && adjustLength && original > snapLength) original = snapLength;
             MemorySegment data = s.mapping();
             long offset = s.dataOffset();
             if (data == null) {
@@ -211,7 +295,7 @@ public final class EditCommand implements Callable<Integer> {
             }
             if (chopLength != 0) {
                 // editcap's chop: CHOP > 0 takes bytes from OFFSET on (a negative OFFSET counts from the end), CHOP < 0
-                // the bytes that end at OFFSET (0 or negative: counted from the end). The wire length stays.
+                // the bytes that end at OFFSET (0 or negative: counted from the end). The wire length stays (but -L).
                 int from, to;
                 if (chopLength > 0) {
                     from = clamp(chopOffset >= 0 ? chopOffset : length + chopOffset, length);
@@ -227,16 +311,44 @@ public final class EditCommand implements Callable<Integer> {
                     data = MemorySegment.ofArray(buffer);
                     offset = 0;
                     length -= to - from;
+                    if (adjustLength) original = Math.max(0, original - (to - from));
                 }
             }
-            if (recent != null && duplicate(data, offset, length)) {
+            if (strictNanos != Long.MIN_VALUE) t = strict(t);
+            if (recent != null && duplicate(data, offset, length, t)) {
                 duplicates++;
                 return;
             }
+            List<String> comments = discardPacketComments ? List.of() : CaptureTools.comments(s);
+            String comment = added.isEmpty() ? null : added.get(number);
+            if (comment != null) {
+                comments = new ArrayList<>(comments);
+                comments.add(comment);
+            }
+            if (errors != null) {
+                if (data.heapBase().orElse(null) != buffer) {
+                    if (buffer.length < length) buffer = new byte[Math.max(length, 2 * buffer.length)];
+                    MemorySegment.copy(data, ValueLayout.JAVA_BYTE, offset, buffer, 0, length);
+                    data = MemorySegment.ofArray(buffer);
+                    offset = 0;
+                }
+                errors.mutate(buffer, errorOffset, length, errorProbability);
+            }
             if (out == null || split(t)) next(t);
-            out.write(in.outputInterface(), t, data, offset, length, original, CaptureTools.comments(s));
+            out.write(in.outputInterface(), t, data, offset, length, original, comments);
             written++;
             inFile++;
+        }
+
+        /**
+         * editcap -S: with a positive (or +0) adjustment a frame earlier than the one written before gets that one's
+         * time plus the adjustment (one of the same time stays); with a negative one (-0 too) every frame after the
+         * first gets the previous frame's time plus |adjustment|.
+         */
+        private long strict(long t) {
+            if (previous != Long.MIN_VALUE && (strictNegative || t < previous)) t = previous + Math.abs(strictNanos);
+            previous = t;
+            return t;
         }
 
         private static int clamp(long at, int length) {
@@ -262,37 +374,71 @@ public final class EditCommand implements Callable<Integer> {
             if (out == null && intervalNanos > 0) blockEnd = t + intervalNanos;
             name = perFile != null || intervalNanos > 0 ? partName(output, files, t) : output;
             if (first == null) first = name;
-            out = new CaptureOutput(name, fileType.format, null);
+            out = new CaptureOutput(name, fileType.format, sectionComment);
+            if (linkType >= 0) out.linkType(linkType);
             in = out.input(s);
             files++;
             inFile = 0;
         }
 
-        private boolean duplicate(MemorySegment data, long offset, int length) throws IOException {
+        private boolean duplicate(MemorySegment data, long offset, int length, long t) throws IOException {
             if (buffer.length < length) buffer = new byte[Math.max(length, 2 * buffer.length)];
             if (data.heapBase().orElse(null) != buffer) MemorySegment.copy(data, ValueLayout.JAVA_BYTE, offset, buffer, 0, length);
-            md5.update(buffer, 0, length);
+            // -I: the first bytes (addresses that differ between taps) out of the hash, unless the frame is no longer.
+            int skip = ignoredBytes != null && length > ignoredBytes ? ignoredBytes : 0;
+            md5.update(buffer, skip, length - skip);
             try {
                 md5.digest(digest, 0, 16);
             } catch (java.security.DigestException e) {
                 throw new IllegalStateException(e);
             }
+            int hashed = length - skip;
             boolean seen = false;
-            for (int i = 0; i < recent.length && !seen; i++) {
-                seen = recent[i] != null && recentLength[i] == length && Arrays.equals(recent[i], digest);
+            if (dupNanos >= 0) {
+                seen = duplicateInTime(hashed, t);
+            } else {
+                for (int i = 0; i < recent.length && !seen; i++) {
+                    seen = recent[i] != null && recentLength[i] == hashed && Arrays.equals(recent[i], digest);
+                }
             }
             // Every frame that gets here joins the window, a duplicate too (editcap keeps its hash as well).
             if (recent[recentNext] == null) recent[recentNext] = new byte[16];
             System.arraycopy(digest, 0, recent[recentNext], 0, 16);
-            recentLength[recentNext] = length;
+            recentLength[recentNext] = hashed;
+            if (recentTime != null) recentTime[recentNext] = t;
             recentNext = (recentNext + 1) % recent.length;
             return seen;
+        }
+
+        /**
+         * editcap -w: back from the newest, frames up to the window's time before this one (a later one, out of
+         * order, is passed over), until one older than the window or the window's start.
+         */
+        private boolean duplicateInTime(int hashed, long t) {
+            if (recentTime == null) recentTime = new long[recent.length];
+            for (int k = 1; k < recent.length; k++) {
+                int i = Math.floorMod(recentNext - k, recent.length);
+                if (recent[i] == null) break;
+                long delta = t - recentTime[i];
+                if (delta < 0) continue;
+                if (delta > dupNanos) break;
+                if (recentLength[i] == hashed && Arrays.equals(recent[i], digest)) return true;
+            }
+            return false;
         }
 
         void close() throws IOException {
             if (out == null) next(0);   // nothing selected: an empty capture all the same, as editcap writes
             out.close();
         }
+    }
+
+    /** The input's section comments (but --discard-capture-comment), then --capture-comment's, as editcap writes them. */
+    private List<String> sectionComment(PacketSource s) {
+        List<String> all = new ArrayList<>();
+        if (!discardCaptureComments) all.addAll(s.stats().fileComments());
+        all.addAll(captureComments);
+        return all;
     }
 
     /** editcap's part names: {@code prefix_NNNNN_YYYYmmddHHMMSS.ext}, the time the part's first frame's, local. */

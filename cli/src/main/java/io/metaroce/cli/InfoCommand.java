@@ -34,8 +34,9 @@ import picocli.CommandLine.Parameters;
  * {@code metaroce info FILE...}: capinfos. Its long report (the default, every line in capinfos' order and words)
  * or its table ({@code -T}, tab- or comma-separated, with or without a header), human units or exact values
  * ({@code -M}), of the lines the selectors name (none: all). One pass over each file; the hashes (only when asked
- * for) come from the bytes the reader reads anyway ({@link PacketSource#streamContent}): SHA256, RIPEMD160 and
- * SHA1, as capinfos 4.0 prints them (RIPEMD160 by {@link Ripemd160}: the Java runtime has none).
+ * for) on three threads that read the file beside it (standard input: from the bytes the reader reads anyway,
+ * {@link PacketSource#streamContent}): SHA256, RIPEMD160 and SHA1, as capinfos 4.0 prints them (RIPEMD160 by
+ * {@link Ripemd160}: the Java runtime has none).
  */
 @Command(name = "info", sortOptions = false, versionProvider = StandardOptions.Version.class,
         description = "Print what a capture holds: packets, sizes, times, rates, hashes, interfaces (as capinfos).",
@@ -139,26 +140,27 @@ public final class InfoCommand implements Callable<Integer> {
         Facts x = new Facts();
         x.file = f;
         x.format = s.format();
-        MessageDigest sha256 = null, sha1 = null;
-        if (showHashes) {
-            try {
-                sha256 = MessageDigest.getInstance("SHA-256");
-                sha1 = MessageDigest.getInstance("SHA-1");
-            } catch (NoSuchAlgorithmException e) {
-                throw new IllegalStateException("SHA-256 and SHA-1 are part of every Java runtime", e);
-            }
+        // A plain file's hashes on threads of their own, one per hash, each reading the file a second time beside the
+        // frames' pass (the page cache serves both): the three hashes cost as much as the slowest one, not their sum, and
+        // none of them is on the reading thread. A gzip file is hashed as it is on disk, as capinfos does. Standard input
+        // (read once) is hashed on the reading thread from the bytes the reader reads anyway.
+        FileHash[] hashes = null;
+        final MessageDigest a = digest("SHA-256"), b = digest("SHA-1");
+        final Ripemd160 c = new Ripemd160();
+        boolean streamed = false;
+        if (showHashes && Files.isRegularFile(f)) {
+            hashes = new FileHash[] {new FileHash(f, a), new FileHash(f, c), new FileHash(f, b)};
+            for (FileHash h : hashes) h.start();
+        } else if (showHashes) {
+            streamed = s.streamContent(new PacketSource.ContentSink() {
+                @Override
+                public void accept(byte[] block, int offset, int length) {
+                    a.update(block, offset, length);
+                    b.update(block, offset, length);
+                    c.update(block, offset, length);
+                }
+            });
         }
-        final MessageDigest a = sha256, b = sha1;
-        final Ripemd160 c = showHashes ? new Ripemd160() : null;
-        // A gzip file is hashed as it is on disk (capinfos hashes the file, not what it decompresses to).
-        boolean streamed = showHashes && !CaptureFiles.isGzip(f) && s.streamContent(new PacketSource.ContentSink() {
-            @Override
-            public void accept(byte[] block, int offset, int length) {
-                a.update(block, offset, length);
-                b.update(block, offset, length);
-                c.update(block, offset, length);
-            }
-        });
         while (s.next()) {
             long t = s.timestampNanos();
             int captured = s.capturedLength();
@@ -182,7 +184,11 @@ public final class InfoCommand implements Callable<Integer> {
         }
         x.stats = s.stats();
         x.fileSize = Files.isRegularFile(f) ? Files.size(f) : s.mapping() != null ? s.mapping().byteSize() : 0;
-        if (showHashes) {
+        if (hashes != null) {
+            x.sha256 = hashes[0].hex();
+            x.ripemd160 = hashes[1].hex();
+            x.sha1 = hashes[2].hex();
+        } else if (showHashes) {
             if (!streamed) {
                 try (InputStream in = Files.newInputStream(f)) {
                     byte[] buffer = new byte[1 << 16];
@@ -198,6 +204,65 @@ public final class InfoCommand implements Callable<Integer> {
             x.ripemd160 = HexFormat.of().formatHex(c.digest());
         }
         return x;
+    }
+
+    private static MessageDigest digest(String name) {
+        try {
+            return MessageDigest.getInstance(name);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(name + " is part of every Java runtime", e);
+        }
+    }
+
+    /** One hash of a file's bytes, computed on a thread of its own; {@link #hex()} waits for it. */
+    private static final class FileHash {
+        private final Path file;
+        private final MessageDigest digest;
+        private final Ripemd160 ripemd;
+        private Thread thread;
+        private String hex;
+        private IOException failure;
+
+        FileHash(Path file, MessageDigest digest) {
+            this.file = file;
+            this.digest = digest;
+            this.ripemd = null;
+        }
+
+        FileHash(Path file, Ripemd160 ripemd) {
+            this.file = file;
+            this.digest = null;
+            this.ripemd = ripemd;
+        }
+
+        void start() {
+            thread = Thread.ofPlatform().daemon().name("info-hash").start(new Runnable() {
+                @Override
+                public void run() {
+                    try (InputStream in = Files.newInputStream(file)) {
+                        byte[] buffer = new byte[1 << 20];
+                        for (int n; (n = in.read(buffer)) > 0; ) {
+                            if (digest != null) digest.update(buffer, 0, n);
+                            else ripemd.update(buffer, 0, n);
+                        }
+                        hex = HexFormat.of().formatHex(digest != null ? digest.digest() : ripemd.digest());
+                    } catch (IOException e) {
+                        failure = e;
+                    }
+                }
+            });
+        }
+
+        String hex() throws IOException {
+            try {
+                thread.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new java.io.InterruptedIOException("interrupted while hashing " + file);
+            }
+            if (failure != null) throw failure;
+            return hex;
+        }
     }
 
     // ---------------------------------------------------------------- the long report

@@ -14,7 +14,7 @@ import picocli.CommandLine.Command;
         description = "Protocol analyzer for RoCEv2 and MetaRoCE v1 captures.",
         subcommands = {DissectCommand.class, AnalyzeCommand.class, ValidateCommand.class, SimulateCommand.class, CaptureCommand.class,
                 IndexCommand.class, SearchCommand.class, ExtractCommand.class, ViewerCommand.class, CompareCommand.class,
-                MergeCommand.class, EditCommand.class, InfoCommand.class, CommandLine.HelpCommand.class})
+                MergeCommand.class, EditCommand.class, InfoCommand.class, ReorderCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -66,6 +66,7 @@ public final class Main implements Runnable {
             case "merge" -> new MergeCommand();
             case "edit" -> new EditCommand();
             case "info" -> new InfoCommand();
+            case "reorder" -> new ReorderCommand();
             default -> null;
         };
     }

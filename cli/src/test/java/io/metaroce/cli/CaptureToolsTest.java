@@ -113,8 +113,8 @@ class CaptureToolsTest {
             o.addAll(List.of(in));
             CliRun r = ours(o.toArray(String[]::new));
             sameFrames(theirs, mine, "merge " + opts);
-            // mergecap -I all: the two Ethernet captures' alike interfaces are one, the raw-IP pcap's another.
-            assertTrue(r.err().contains(" written to " + mine + " (2 interfaces)"), r.err());
+            // mergecap -I all: the inputs' interfaces differ (one is raw IP), so none is shared.
+            assertTrue(r.err().contains(" written to " + mine + " (3 interfaces)"), r.err());
         }
         List<Frame> merged = frames(tmp.resolve("merge0.pcapng"));
         for (int i = 1; i < merged.size(); i++) {
@@ -232,6 +232,153 @@ class CaptureToolsTest {
             args.addFirst("info");
             assertEquals(theirs, ours(args.toArray(String[]::new)).out().lines().toList(), String.join(" ", opts));
         }
+    }
+
+    /** Interfaces a reader lists in a file. */
+    private static int interfaces(Path file) throws IOException {
+        try (PacketSource s = CaptureFiles.open(file)) {
+            while (s.next()) {
+                // to the end: every interface listed
+            }
+            return s.stats().interfaces().size();
+        }
+    }
+
+    private static List<String> captureComments(Path file) throws IOException {
+        try (PacketSource s = CaptureFiles.open(file)) {
+            while (s.next()) {
+                // to the end
+            }
+            return s.stats().fileComments();
+        }
+    }
+
+    @Test
+    void mergeInterfaceModesAndStandardOutputAreMergecaps() throws IOException {
+        for (List<String> in : List.of(List.of(LOSS.toString(), CLEAN.toString()), List.of(LOSS.toString(), CLEAN.toString(), raw.toString()))) {
+            for (String mode : List.of("none", "all", "any")) {
+                Path theirs = tmp.resolve("mergecap-I" + mode + in.size() + ".pcapng"), mine = tmp.resolve("merge-I" + mode + in.size() + ".pcapng");
+                List<String> t = new ArrayList<>(List.of("mergecap", "-I", mode, "-w", theirs.toString()));
+                t.addAll(in);
+                tool(t.toArray(String[]::new));
+                List<String> o = new ArrayList<>(List.of("merge", "-I", mode, "-w", mine.toString()));
+                o.addAll(in);
+                ours(o.toArray(String[]::new));
+                sameFrames(theirs, mine, "merge -I " + mode + " " + in.size());
+                assertEquals(interfaces(theirs), interfaces(mine), "-I " + mode + " of " + in.size() + ": interfaces");
+            }
+        }
+        // -w -: the same bytes on standard output as in a file, and the summary on standard error.
+        Path file = tmp.resolve("to-file.pcapng");
+        ours("merge", "-w", file.toString(), LOSS.toString(), CLEAN.toString());
+        java.io.PrintStream old = System.out, oldErr = System.err;
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream(), err = new java.io.ByteArrayOutputStream();
+        int exit;
+        try {
+            System.setOut(new java.io.PrintStream(bytes, true));
+            System.setErr(new java.io.PrintStream(err, true));
+            exit = Main.run(new String[] {"merge", "-w", "-", LOSS.toString(), CLEAN.toString()});
+        } finally {
+            System.setOut(old);
+            System.setErr(oldErr);
+        }
+        assertEquals(0, exit, err.toString());
+        assertTrue(Arrays.equals(Files.readAllBytes(file), bytes.toByteArray()), "-w - wrote the file's bytes");
+        assertTrue(err.toString().contains(" written to standard output (1 interface)"), err.toString());
+        CliRun bad = CliRun.of("merge", "-I", "merge", "-w", tmp.resolve("m.pcapng").toString(), CLEAN.toString());
+        assertEquals(2, bad.exit());
+        assertEquals(List.of("metaroce merge: -I must be none, all or any, not 'merge'"), bad.err().lines().toList());
+    }
+
+    @Test
+    void editTimeDuplicateCommentAndErrorOptionsAreEditcaps() throws IOException {
+        // Out of order (CLEAN's frames come after LOSS's in time), twice over (duplicates), commented.
+        Path ooo = tmp.resolve("ooo.pcapng"), twice = tmp.resolve("twice2.pcapng"), commented = tmp.resolve("commented.pcapng");
+        tool("mergecap", "-a", "-w", ooo.toString(), CLEAN.toString(), LOSS.toString());
+        tool("mergecap", "-w", twice.toString(), LOSS.toString(), LOSS.toString());
+        tool("editcap", "-a", "2:old", "--capture-comment", "first", LOSS.toString(), commented.toString());
+        List<List<String>> cases = List.of(
+                List.of("-S", "0", "ooo"), List.of("-S", "0.000001", "ooo"), List.of("-S", "-0.001", "ooo"), List.of("-S", "-0", "ooo"),
+                List.of("-w", "0.00001", "twice"), List.of("-w", "0", "twice"), List.of("-D", "3", "-I", "26", "twice"),
+                List.of("-s", "60", "-L", "@"), List.of("-C", "10", "-L", "@"), List.of("-C", "-4", "-L", "@"), List.of("-T", "rawip", "@"),
+                List.of("-a", "1:hello", "-a", "3:x", "-a", "1:again", "-a", "2:new", "commented"),
+                List.of("--capture-comment", "one", "--capture-comment", "two", "commented"),
+                List.of("--discard-capture-comment", "--capture-comment", "mine", "commented"),
+                List.of("-E", "0.02", "--seed", "7", "@"), List.of("-E", "0.2", "-o", "42", "--seed", "4000000000", "@"));
+        int n = 0;
+        for (List<String> c : cases) {
+            n++;
+            Path theirs = tmp.resolve("editcap-more" + n + ".pcapng"), mine = tmp.resolve("edit-more" + n + ".pcapng");
+            List<String> t = new ArrayList<>(List.of("editcap")), o = new ArrayList<>(List.of("edit"));
+            for (String a : c) {
+                String in = switch (a) {
+                    case "@" -> LOSS.toString();
+                    case "ooo" -> ooo.toString();
+                    case "twice" -> twice.toString();
+                    case "commented" -> commented.toString();
+                    default -> null;
+                };
+                if (in != null) {
+                    t.addAll(List.of(in, theirs.toString()));
+                    o.addAll(List.of(in, mine.toString()));
+                } else {
+                    t.add(a);
+                    o.add(a);
+                }
+            }
+            tool(t.toArray(String[]::new));
+            ours(o.toArray(String[]::new));
+            sameFrames(theirs, mine, "edit " + c);
+            assertEquals(captureComments(theirs), captureComments(mine), "edit " + c + ": capture comments");
+        }
+        assertTrue(frames(tmp.resolve("edit-more5.pcapng")).size() < frames(twice).size(), "-w removed duplicates");
+        assertFalse(frames(tmp.resolve("edit-more15.pcapng")).equals(frames(LOSS)), "-E changed bytes");
+        // --discard-packet-comments (editcap 4.2's): the input's go, -a's stay.
+        Path discarded = tmp.resolve("discarded.pcapng");
+        ours("edit", "--discard-packet-comments", "-a", "3:kept", commented.toString(), discarded.toString());
+        List<Frame> d = frames(discarded);
+        assertEquals(List.of(), d.get(1).comments());
+        assertEquals(List.of("kept"), d.get(2).comments());
+        for (String[] bad : List.of(new String[] {"-a", "x:y", "metaroce edit: -a must be FRAME:COMMENT (a frame number from 1, a colon, the comment), not 'x:y'"},
+                new String[] {"-T", "fddi", "metaroce edit: -T must be one of ether, rawip, rawip4, rawip6, linux-sll, linux-sll2, null, user0, infiniband, not 'fddi'"},
+                new String[] {"-E", "2", "metaroce edit: -E must be a probability from 0 to 1, not 2.0"})) {
+            CliRun r = CliRun.of("edit", bad[0], bad[1], LOSS.toString(), tmp.resolve("bad.pcapng").toString());
+            assertEquals(2, r.exit());
+            assertEquals(List.of(bad[2]), r.err().lines().toList());
+        }
+    }
+
+    @Test
+    void reorderIsReordercap() throws IOException {
+        Path ooo = tmp.resolve("ooo-r.pcapng"), oooPcap = tmp.resolve("ooo-r.pcap");
+        ours("merge", "-a", "-w", ooo.toString(), CLEAN.toString(), LOSS.toString(), CLEAN.toString());
+        ours("edit", "-F", "nsecpcap", ooo.toString(), oooPcap.toString());
+        for (Path in : List.of(ooo, oooPcap)) {
+            Path theirs = tmp.resolve("reordercap-" + in.getFileName()), mine = tmp.resolve("reorder-" + in.getFileName());
+            List<String> said = Tools.lines(tmp, List.of("reordercap", in.toString(), theirs.toString()));
+            assumeTrue(said != null, "reordercap is not installed");
+            CliRun r = ours("reorder", in.toString(), mine.toString());
+            assertEquals(said, r.out().lines().toList());
+            sameFrames(theirs, mine, "reorder " + in);
+            try (PacketSource a = CaptureFiles.open(theirs); PacketSource b = CaptureFiles.open(mine)) {
+                assertEquals(a.format(), b.format(), "the input's file type");
+            }
+        }
+        List<Frame> sorted = frames(tmp.resolve("reorder-ooo-r.pcapng"));
+        for (int i = 1; i < sorted.size(); i++) assertTrue(sorted.get(i).nanos() >= sorted.get(i - 1).nanos(), "frame " + (i + 1));
+        // -n: a capture in order is not written.
+        Path none = tmp.resolve("not-written.pcapng");
+        CliRun n = ours("reorder", "-n", CLEAN.toString(), none.toString());
+        assertEquals(List.of("79 frames, 0 out of order", "Not writing output file because input file is already in order."), n.out().lines().toList());
+        assertFalse(Files.exists(none));
+        // A cut capture: the frames before the cut, sorted, and the damage in one line, exit 2.
+        Path cut = tmp.resolve("cut-r.pcapng"), cutOut = tmp.resolve("cut-sorted.pcapng");
+        Files.write(cut, Arrays.copyOf(Files.readAllBytes(ooo), 100_000));
+        CliRun c = CliRun.of("reorder", cut.toString(), cutOut.toString());
+        assertEquals(2, c.exit());
+        assertEquals(1, c.err().lines().count(), c.err());
+        assertTrue(c.err().startsWith("metaroce reorder: " + cut + ": "), c.err());
+        assertTrue(frames(cutOut).size() > 79);
     }
 
     @Test

@@ -49,7 +49,7 @@ class OneSubcommandTest {
     @Test
     void oneSubcommandSaysWhatTheWholeTreeSays() {
         List<List<String>> cases = new ArrayList<>();
-        for (String name : List.of("dissect", "analyze", "validate", "simulate", "capture", "index", "search", "extract", "compare", "merge", "edit", "info")) {
+        for (String name : List.of("dissect", "analyze", "validate", "simulate", "capture", "index", "search", "extract", "viewer", "compare", "merge", "edit", "info", "reorder")) {
             cases.add(List.of(name, "-h"));
             cases.add(List.of(name, "--help"));
             cases.add(List.of(name, "--version"));

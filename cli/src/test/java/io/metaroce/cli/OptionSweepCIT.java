@@ -59,7 +59,7 @@ class OptionSweepCIT {
     private static void frontDoorCases() {
         // picocli said "Unmatched argument at index 0: 'nosuch'" and pointed at the help in a second line.
         add("metaroce nosuch", Call.of("nosuch"), r -> topLine(r, "metaroce: unknown command 'nosuch' (commands: dissect, analyze, "
-                + "validate, simulate, capture, index, search, extract, viewer, compare, merge, edit, info, gui; see metaroce --help)"));
+                + "validate, simulate, capture, index, search, extract, viewer, compare, merge, edit, info, reorder, gui; see metaroce --help)"));
         add("metaroce analyse", Call.of("analyse", "-r", CLEAN),
                 r -> topLine(r, "metaroce: unknown command 'analyse'; did you mean 'analyze'? (see metaroce --help)"));
         add("metaroce valid", Call.of("valid", CLEAN),
@@ -141,6 +141,10 @@ class OptionSweepCIT {
         bad("edit -c 0", "metaroce edit: -c must be at least 1, not 0", "edit", "-c", "0", CLEAN, tmp.resolve("e.pcapng").toString());
         bad("edit -A yesterday", "metaroce edit: -A must be 'YYYY-MM-DD HH:MM:SS[.nnnnnnnnn]' or seconds since 1970, not 'yesterday'",
                 "edit", "-A", "yesterday", CLEAN, tmp.resolve("e.pcapng").toString());
+        bad("merge -I merge", "metaroce merge: -I must be none, all or any, not 'merge'", "merge", "-I", "merge",
+                "-w", tmp.resolve("m.pcapng").toString(), CLEAN);
+        bad("edit -a 7", "metaroce edit: -a must be FRAME:COMMENT (a frame number from 1, a colon, the comment), not '7'",
+                "edit", "-a", "7", CLEAN, tmp.resolve("e.pcapng").toString());
     }
 
     private static void bad(String name, String line, String... args) {

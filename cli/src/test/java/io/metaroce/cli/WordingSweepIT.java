@@ -34,7 +34,7 @@ class WordingSweepIT {
         String out = tmp.resolve("x.pcapng").toString(), idx = tmp.resolve("idx").toString();
         // help with a command that is not one: Main's line for 'metaroce nosuch'.
         add("metaroce help nosuch", "metaroce: unknown command 'nosuch' (commands: dissect, analyze, validate, simulate, capture, "
-                + "index, search, extract, viewer, compare, merge, edit, info, gui; see metaroce --help)", "help", "nosuch");
+                + "index, search, extract, viewer, compare, merge, edit, info, reorder, gui; see metaroce --help)", "help", "nosuch");
         add("metaroce help analyse", "metaroce: unknown command 'analyse'; did you mean 'analyze'? (see metaroce --help)",
                 "help", "analyse");
         // Given twice.
@@ -97,7 +97,7 @@ class WordingSweepIT {
         add("capture, a word too many", "metaroce capture: unexpected argument 'extra' (see 'metaroce capture --help')",
                 "capture", "-D", "extra");
         add("metaroce --nosuch", "metaroce: unknown option '--nosuch' (see 'metaroce --help')", "--nosuch");
-        for (String c : List.of("dissect", "analyze", "validate", "simulate", "capture", "index", "search", "extract", "compare", "merge", "edit", "info")) {
+        for (String c : List.of("dissect", "analyze", "validate", "simulate", "capture", "index", "search", "extract", "compare", "merge", "edit", "info", "reorder")) {
             // search and extract with what they need: picocli finds a missing query or -w before an unknown option.
             List<String> args = new ArrayList<>(List.of(c));
             if (c.equals("search") || c.equals("extract")) args.addAll(List.of("*:*", "--index", idx));
@@ -106,6 +106,7 @@ class WordingSweepIT {
             if (c.equals("merge")) args.addAll(List.of("-w", out, CLEAN));
             if (c.equals("edit")) args.addAll(List.of(CLEAN, out));
             if (c.equals("info")) args.add(CLEAN);
+            if (c.equals("reorder")) args.addAll(List.of(CLEAN, out));
             args.add("--nosuch");
             add(c + " --nosuch", "metaroce " + c + ": unknown option '--nosuch' (see 'metaroce " + c + " --help')", args.toArray(String[]::new));
         }

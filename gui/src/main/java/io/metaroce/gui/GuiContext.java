@@ -399,6 +399,16 @@ public final class GuiContext {
 
     public boolean hasUnsavedChanges() { return unsaved.get(); }
 
+    /**
+     * Opens a temporary file that is not saved anywhere yet (File > Merge's result): as a live capture's, the title
+     * says {@code *}, Save asks where to keep it, and closing it asks first.
+     */
+    void openUnsaved(Path temporary) {
+        open(temporary);
+        liveUnsaved = true;
+        commentsChanged();
+    }
+
     /** True when the open capture is a live capture not saved yet (its temporary file). */
     boolean isLiveUnsaved() { return liveUnsaved; }
 

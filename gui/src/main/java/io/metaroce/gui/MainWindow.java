@@ -294,6 +294,7 @@ public final class MainWindow {
         Menu file = new Menu("File", null, open, recentMenu, new SeparatorMenuItem(), export, new SeparatorMenuItem(), close, quit);
         file.getItems().addAll(file.getItems().indexOf(export) + 1, DissectionExportDialog.fileMenuItems(ctx, packets, detail));
         file.getItems().addAll(file.getItems().indexOf(recentMenu) + 1, saving.fileMenuItems());     // Save, Save As...
+        file.getItems().add(file.getItems().indexOf(recentMenu) + 1, MergeDialog.menuItem(ctx, saving::confirm));  // Wireshark's place
 
         goMenu = new GoMenu(ctx, detail, this::askGoTo, flowSearch());
         Menu go = goMenu.menu();

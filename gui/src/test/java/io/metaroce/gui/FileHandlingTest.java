@@ -231,6 +231,50 @@ class FileHandlingTest extends GuiTestBase {
         assertEquals(List.of("Cannot write " + nowhere + ": no such file or directory"), errors);
     }
 
+    /**
+     * File > Merge...: the open capture with another, prepended, chronologically and appended (CaptureMerge, as
+     * metaroce merge); the result opens unsaved (a '*' in the title; Save asks where), a file that is no capture is
+     * one message.
+     */
+    @Test
+    void mergeOpensTheMergedCaptureUnsavedInEachOrder(FxRobot robot) throws Exception {
+        Path clean = Samples.capture("rocev2-clean"), loss = Samples.capture("rocev2-gbn-loss");
+        long cleanFirst, lossFirst;
+        try (PacketSource a = CaptureFiles.open(clean); PacketSource b = CaptureFiles.open(loss)) {
+            a.next();
+            b.next();
+            cleanFirst = a.timestampNanos();
+            lossFirst = b.timestampNanos();
+        }
+        javafx.scene.control.MenuItem item = robot.lookup(".menu-bar").<javafx.scene.control.MenuBar>query().getMenus().getFirst()
+                .getItems().stream().filter(i -> "Merge...".equals(i.getText())).findFirst().orElseThrow();
+        assertTrue(item.isDisable(), "nothing open: nothing to merge with");
+        for (MergeDialog.Order order : MergeDialog.Order.values()) {
+            robot.interact(() -> ctx.open(clean));
+            Fx.until("clean open", () -> ctx.capture() != null && ctx.analysis() != null && !ctx.busyProperty().get());
+            robot.interact(() -> MergeDialog.merge(ctx, loss, order));
+            Fx.until("merged " + order, () -> ctx.capture() != null && ctx.capture().file().getFileName().toString().startsWith("metaroce-merge-rocev2-clean-")
+                    && ctx.analysis() != null && !ctx.busyProperty().get());
+            assertEquals(79 + 192, ctx.capture().frames(), order.toString());
+            long first = ctx.capture().index().timeNanos(1);
+            assertEquals(order == MergeDialog.Order.PREPEND ? lossFirst : cleanFirst, first, order + ": the first frame's");
+            if (order == MergeDialog.Order.CHRONOLOGICAL) {
+                for (int f = 2; f <= ctx.capture().frames(); f++) {
+                    assertTrue(ctx.capture().index().timeNanos(f) >= ctx.capture().index().timeNanos(f - 1), "in time order at " + f);
+                }
+            }
+            assertTrue(ctx.hasUnsavedChanges() && ctx.isLiveUnsaved(), order + ": unsaved");
+            assertTrue(stage.getTitle().startsWith("*metaroce-merge-"), stage.getTitle());
+            assertTrue(!item.isDisable());
+        }
+        Path notCapture = Files.writeString(config.resolve("notes.txt"), "not a capture");
+        robot.interact(() -> MergeDialog.merge(ctx, notCapture, MergeDialog.Order.APPEND));
+        Fx.until("refused", () -> !errors.isEmpty());
+        assertTrue(errors.getFirst().startsWith("Cannot merge metaroce-merge-rocev2-clean-"), errors.toString());
+        assertEquals(1, errors.size());
+        errors.clear();
+    }
+
     @Test
     void recentFilesAreRememberedNewestFirst(FxRobot robot) {
         open(robot, "rocev2-clean");
