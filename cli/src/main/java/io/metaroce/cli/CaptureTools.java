@@ -66,6 +66,28 @@ final class CaptureTools {
         return !problems.isEmpty();
     }
 
+    /**
+     * The input of a command that copies frames from input to output (edit, reorder), opened after the checks they
+     * share: output is not the input and can be written, the input is a capture. Null after one line on err (exit 2).
+     */
+    static PacketSource openCopy(PrintStream err, String command, Path input, Path output) {
+        if (sameFile(input, output)) {
+            err.println(FrontDoor.printable("metaroce " + command + ": " + output + " is the input (it would be overwritten while read)"));
+            return null;
+        }
+        String why = OutputFiles.unwritable(output);
+        if (why != null) {
+            err.println(FrontDoor.printable("metaroce " + command + ": cannot write " + output + ": " + why));
+            return null;
+        }
+        try {
+            return io.metaroce.capture.CaptureFiles.open(input);
+        } catch (io.metaroce.capture.CaptureException e) {
+            err.println(FrontDoor.printable("metaroce " + command + ": " + e.getMessage()));
+            return null;
+        }
+    }
+
     /** Whether two paths are the same file (an output that would overwrite an input), false when either cannot be told. */
     static boolean sameFile(Path a, Path b) {
         try {

@@ -1,7 +1,5 @@
 package io.metaroce.cli;
 
-import io.metaroce.capture.CaptureException;
-import io.metaroce.capture.CaptureFiles;
 import io.metaroce.capture.CaptureOutput;
 import io.metaroce.capture.PacketSource;
 import java.io.IOException;
@@ -184,22 +182,8 @@ public final class EditCommand implements Callable<Integer> {
         if (errorOffset < 0) throw bad("-o must be 0 or more bytes, not " + errorOffset);
         for (String r : ranges) parseRange(r);
         int window = dedup ? 5 : dupWindow == null ? 0 : dupWindow;
-        if (CaptureTools.sameFile(input, output)) {
-            err.println(FrontDoor.printable("metaroce edit: " + output + " is the input (it would be overwritten while read)"));
-            return 2;
-        }
-        String why = OutputFiles.unwritable(output);
-        if (why != null) {
-            err.println(FrontDoor.printable("metaroce edit: cannot write " + output + ": " + why));
-            return 2;
-        }
-        PacketSource s;
-        try {
-            s = CaptureFiles.open(input);
-        } catch (CaptureException e) {
-            err.println(FrontDoor.printable("metaroce edit: " + e.getMessage()));
-            return 2;
-        }
+        PacketSource s = CaptureTools.openCopy(err, "edit", input, output);
+        if (s == null) return 2;
         try (s) {
             Run run = new Run(s, type, dupNanos >= 0 ? MAX_DUP_WINDOW : window, intervalNanos);
             run.dupNanos = dupNanos;

@@ -1,7 +1,5 @@
 package io.metaroce.cli;
 
-import io.metaroce.capture.CaptureException;
-import io.metaroce.capture.CaptureFiles;
 import io.metaroce.capture.CaptureMerge;
 import io.metaroce.capture.CaptureOutput;
 import io.metaroce.capture.PacketSource;
@@ -56,22 +54,8 @@ public final class ReorderCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintStream err = System.err, out = System.out;
-        if (CaptureTools.sameFile(input, output)) {
-            err.println(FrontDoor.printable("metaroce reorder: " + output + " is the input (it would be overwritten while read)"));
-            return 2;
-        }
-        String why = OutputFiles.unwritable(output);
-        if (why != null) {
-            err.println(FrontDoor.printable("metaroce reorder: cannot write " + output + ": " + why));
-            return 2;
-        }
-        PacketSource s;
-        try {
-            s = CaptureFiles.open(input);
-        } catch (CaptureException e) {
-            err.println(FrontDoor.printable("metaroce reorder: " + e.getMessage()));
-            return 2;
-        }
+        PacketSource s = CaptureTools.openCopy(err, "reorder", input, output);
+        if (s == null) return 2;
         try (s) {
             MemorySegment file = s.mapping();
             if (file == null) {

@@ -118,7 +118,8 @@ final class EditActions {
         return m;
     }
 
-    private static MenuItem item(String text, String accelerator, String id, Runnable action) {
+    /** A menu item with its id and accelerator (also the Edit menu items of TimeShiftDialog). */
+    static MenuItem item(String text, String accelerator, String id, Runnable action) {
         MenuItem mi = new MenuItem(text);
         mi.setId(id);
         if (accelerator != null) mi.setAccelerator(KeyCombination.keyCombination(accelerator));

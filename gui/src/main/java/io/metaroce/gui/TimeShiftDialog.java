@@ -11,7 +11,6 @@ import javafx.scene.control.RadioButton;
 import javafx.scene.control.SeparatorMenuItem;
 import javafx.scene.control.TextField;
 import javafx.scene.control.ToggleGroup;
-import javafx.scene.input.KeyCombination;
 import javafx.scene.layout.GridPane;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.VBox;
@@ -158,21 +157,21 @@ final class TimeShiftDialog {
      */
     static List<MenuItem> ignoreItems(GuiContext ctx, PacketTable packets) {
         return List.of(new SeparatorMenuItem(),
-                item("Ignore/Unignore Packet", "Shortcut+D", "edit-ignore", () -> toggleIgnored(ctx, packets)),
-                item("Ignore All Displayed", "Shortcut+Shift+D", "edit-ignore-all", () -> ctx.setIgnoredDisplayed(true)),
-                item("Unignore All Displayed", "Shortcut+Alt+D", "edit-unignore-all", () -> ctx.setIgnoredDisplayed(false)));
+                EditActions.item("Ignore/Unignore Packet", "Shortcut+D", "edit-ignore", () -> toggleIgnored(ctx, packets)),
+                EditActions.item("Ignore All Displayed", "Shortcut+Shift+D", "edit-ignore-all", () -> ctx.setIgnoredDisplayed(true)),
+                EditActions.item("Unignore All Displayed", "Shortcut+Alt+D", "edit-unignore-all", () -> ctx.setIgnoredDisplayed(false)));
     }
 
     /** Edit > Time Shift... (Ctrl+Shift+T), after the time references as in Wireshark. */
     static List<MenuItem> timeShiftItems(GuiContext ctx) {
-        return List.of(new SeparatorMenuItem(), item("Time Shift...", "Shortcut+Shift+T", "edit-time-shift", () -> {
+        return List.of(new SeparatorMenuItem(), EditActions.item("Time Shift...", "Shortcut+Shift+T", "edit-time-shift", () -> {
             if (ctx.capture() != null) show(ctx);
         }));
     }
 
     /** The packet list's context menu item (Wireshark's Ignore/Unignore Packet there). */
     static MenuItem contextItem(GuiContext ctx, PacketTable packets) {
-        return item("Ignore/Unignore Packet", null, "list-ignore", () -> toggleIgnored(ctx, packets));
+        return EditActions.item("Ignore/Unignore Packet", null, "list-ignore", () -> toggleIgnored(ctx, packets));
     }
 
     static void toggleIgnored(GuiContext ctx, PacketTable packets) {
@@ -195,13 +194,5 @@ final class TimeShiftDialog {
         ctx.editsProperty().addListener((o, a, b) -> update.run());
         ctx.captureProperty().addListener((o, a, b) -> update.run());
         return l;
-    }
-
-    private static MenuItem item(String text, String accelerator, String id, Runnable action) {
-        MenuItem mi = new MenuItem(text);
-        mi.setId(id);
-        if (accelerator != null) mi.setAccelerator(KeyCombination.keyCombination(accelerator));
-        mi.setOnAction(e -> action.run());
-        return mi;
     }
 }
