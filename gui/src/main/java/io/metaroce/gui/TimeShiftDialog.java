@@ -57,6 +57,8 @@ final class TimeShiftDialog {
         frame1.setText(String.valueOf(first));
         frame2.setText(String.valueOf(v.size() == 0 ? 1 : v.frameAt(v.size() - 1)));
         for (TextField t : List.of(frame1, frame2)) t.setPrefColumnCount(7);
+        // Wide enough for the whole hint and a typed date-time with nanoseconds ("2026-11-30 02:10:05.123456789").
+        for (TextField t : List.of(time1, time2)) t.setPrefColumnCount(22);
         // Typing in a row chooses it, as in Wireshark.
         offset.textProperty().addListener((o, a, b) -> shiftAll.setSelected(true));
         frame1.textProperty().addListener((o, a, b) -> setOne.setSelected(true));
