@@ -1,12 +1,8 @@
 package io.metaroce.gui;
 
-import io.metaroce.capture.CaptureFormat;
-import io.metaroce.capture.CaptureProblem;
-import io.metaroce.capture.CaptureStats;
+import io.metaroce.capture.ForwardingPacketSource;
 import io.metaroce.capture.PacketSource;
-import java.lang.foreign.MemorySegment;
 import java.util.BitSet;
-import java.util.List;
 
 /**
  * A capture file's frames as the GUI's analysis reads them after Edit > Ignore Packet and Edit > Time Shift: the
@@ -16,51 +12,34 @@ import java.util.List;
  * is read otherwise. {@link #current()} is null, so that the analysis reads the time through
  * {@link #timestampNanos()}; the frame's bytes are the file's (its read-ahead window and mapping).
  */
-final class EditedSource implements PacketSource {
-    private final PacketSource file;
+final class EditedSource extends ForwardingPacketSource {
     private final BitSet ignored;
     private final TimeShift shift;
 
     /** @param ignored frame numbers to leave out (not changed while this is read); shift null for the file's times */
     EditedSource(PacketSource file, BitSet ignored, TimeShift shift) {
-        this.file = file;
+        super(file);
         this.ignored = ignored;
         this.shift = shift;
     }
 
     @Override
     public boolean next() {
-        while (file.next()) {
-            long n = file.frameNumber();
+        while (delegate.next()) {
+            long n = delegate.frameNumber();
             if (n > Integer.MAX_VALUE || !ignored.get((int) n)) return true;
         }
         return false;
     }
 
-    @Override public long frameNumber() { return file.frameNumber(); }
-
     @Override
     public long timestampNanos() {
-        long t = file.timestampNanos();
+        long t = delegate.timestampNanos();
         return shift == null ? t : shift.shift(t);
     }
 
-    @Override public int capturedLength() { return file.capturedLength(); }
-    @Override public long originalLength() { return file.originalLength(); }
-    @Override public int linkType() { return file.linkType(); }
-    @Override public int fcsLength() { return file.fcsLength(); }
-    @Override public int interfaceId() { return file.interfaceId(); }
-    @Override public int sectionIndex() { return file.sectionIndex(); }
-    @Override public MemorySegment data() { return file.data(); }
-    @Override public byte[] frameBuffer() { return file.frameBuffer(); }
-    @Override public int frameBufferOffset() { return file.frameBufferOffset(); }
-    @Override public MemorySegment mapping() { return file.mapping(); }
-    @Override public long dataOffset() { return file.dataOffset(); }
-    @Override public long recordOffset() { return file.recordOffset(); }
-    @Override public String comment() { return file.comment(); }
-    @Override public List<String> comments() { return file.comments(); }
-    @Override public CaptureFormat format() { return file.format(); }
-    @Override public List<CaptureProblem> problems() { return file.problems(); }
-    @Override public CaptureStats stats() { return file.stats(); }
-    @Override public void close() { file.close(); }
+    // The file's read-ahead window too (ForwardingPacketSource leaves it out for its live-like wrappers): the hot loop
+    // reads the frame there, as it would from the plain file.
+    @Override public byte[] frameBuffer() { return delegate.frameBuffer(); }
+    @Override public int frameBufferOffset() { return delegate.frameBufferOffset(); }
 }
