@@ -154,7 +154,7 @@ final class DissectCommand implements Callable<Integer> {
 
     @Option(names = "-G", paramLabel = "REPORT", arity = "0..1", fallbackValue = "fields",
             description = "Print a glossary and exit, as tshark -G: fields (the default; as --list-fields, in tshark's "
-                    + "layout), protocols, fieldcount, values (the named values: opcodes, ...), ftypes; -G help lists them.")
+                    + "layout), protocols, fieldcount, values (the named values: opcodes, ...), ftypes, column-formats, defaultprefs, currentprefs (-o); -G help lists them.")
     String glossary;
     /** -z: every worker's counts, merged after the run. */
     private final List<ZStats> zWorkers = java.util.Collections.synchronizedList(new ArrayList<>());
@@ -205,6 +205,13 @@ final class DissectCommand implements Callable<Integer> {
     @Option(names = {"-d", "--decode-as"}, paramLabel = DecodeAs.LABEL, description = DecodeAs.HELP)
     List<String> decodeAs = new ArrayList<>();
 
+    @Option(names = "-o", paramLabel = "NAME:VALUE", description = "Set a preference, as tshark -o: gui.column.format "
+            + "(the text output's columns, e.g. '\"No.\",\"%m\",\"QP\",\"%Cus:bth.dest_qp\",\"Info\",\"%i\"'; -G column-formats) "
+            + "or infiniband.rroce.port (the UDP port read as RoCEv2 instead of 4791). -G currentprefs prints them.")
+    List<String> preferenceFlags = new ArrayList<>();
+    /** -o's values. */
+    private DissectPreferences preferences = DissectPreferences.DEFAULT;
+
     @Option(names = {"-A", "--analysis"}, description = "Add the analysis.* fields (retransmissions and their cause, spurious, "
             + "out of order, ACK RTT, ...: a first pass analyzes the capture). On by itself when -Y or -e names an analysis field.")
     boolean analysis;
@@ -243,6 +250,11 @@ final class DissectCommand implements Callable<Integer> {
             listFields();
             return 0;
         }
+        try {
+            preferences = DissectPreferences.parse(preferenceFlags);
+        } catch (IllegalArgumentException e) {
+            throw usage(e.getMessage());
+        }
         if (glossary != null) return glossary();
         if (file == null && !live.live()) {
             err.println("metaroce dissect: no capture given (-r FILE, or -i IFACE to capture live)");
@@ -268,6 +280,12 @@ final class DissectCommand implements Callable<Integer> {
         AnalysisSettings.Tap tapChoice;
         try {
             ports.addAll(DecodeAs.ports(decodeAs));
+            if (preferences.rocePort() != null) {
+                // -o infiniband.rroce.port replaces the standard port, as in Wireshark; -d's ports still add to it.
+                ports.clear();
+                ports.add(preferences.rocePort());
+                for (String d : decodeAs) ports.add(io.metaroce.dissector.DecodeAs.port(d));
+            }
             tapChoice = TapCheck.parse(tap);
         } catch (IllegalArgumentException e) {
             throw usage(e.getMessage());
@@ -489,6 +507,7 @@ final class DissectCommand implements Callable<Integer> {
         }
         DissectorConfig config = new DissectorConfig(ports, !noIcrc);
         boolean needAnalysis = analysis || selected.stream().anyMatch(f -> f.name().startsWith("analysis."))
+                || (preferences.columns() != null && CustomColumns.fields(preferences.columns()).stream().anyMatch(f -> f.name().startsWith("analysis.")))
                 || (displayFilter != null && displayFilter.referencedFields().stream().anyMatch(f -> f.name().startsWith("analysis.")))
                 || zFilters.stream().anyMatch(z -> z != null && z.referencedFields().stream().anyMatch(f -> f.name().startsWith("analysis.")))
                 || ((zExpert || !zFlows.isEmpty()) && !live.live());
@@ -806,7 +825,8 @@ final class DissectCommand implements Callable<Integer> {
 
     /** -t dd: the delta to the previous displayed frame needs the frames in display order (one worker). */
     private boolean timeNeedsOrder() {
-        return time != null && SummaryLines.TIME_FORMATS[time[0]].equals("dd");
+        return time != null && SummaryLines.TIME_FORMATS[time[0]].equals("dd")
+                || preferences.columns() != null && CustomColumns.needsOrder(preferences.columns(), time);
     }
 
     /** Per -e: its catalogue field or its {@link TsharkOutputs.Pseudo} (a summary column, frame.time, ...). */
@@ -935,7 +955,7 @@ final class DissectCommand implements Callable<Integer> {
             case ek -> new TsharkOutputs.Ek(out, protocols, columns.length == 0 ? null : columns, fields, time).names(names);
             case pdml -> new TsharkOutputs.Pdml(out, protocols);
             case psml -> new TsharkOutputs.Psml(out, time).names(names);
-            case tabs -> new SummaryLines(out, time, true).names(names);
+            case tabs -> summaryLines(out, true);
         })), chunk -> {
             int[] ends = chunk.ends();
             if (copy != null && !writeCopies(copy, chunk.copies(), remaining[0])) return false;
@@ -993,11 +1013,17 @@ final class DissectCommand implements Callable<Integer> {
      */
     private FrameSink textSink(ByteOut out, boolean writing) {
         FrameSink base = verbose ? new TreeText(out, onlyProtocols == null ? null : java.util.Set.copyOf(onlyProtocols), names)
-                : printSummary || (!writing && !hex) ? new SummaryLines(out, time).names(names) : null;
+                : printSummary || (!writing && !hex) ? summaryLines(out, false) : null;
         if (quiet) return (d, ff) -> { };
         if (hex) return new HexDump(out, base, base != null && !verbose);
         if (base == null) return (d, ff) -> { };
         return base;
+    }
+
+    /** The one-line-per-frame output: the default columns, or -o gui.column.format's. */
+    private FrameSink summaryLines(ByteOut out, boolean tabs) {
+        if (preferences.columns() != null) return new CustomColumns.Lines(out, preferences.columns(), time, tabs).names(names);
+        return new SummaryLines(out, time, tabs).names(names);
     }
 
     /** With -z, the sink counts the frames it is given too (each worker its own, merged at the end). */
@@ -1181,6 +1207,9 @@ final class DissectCommand implements Callable<Integer> {
         m.put("fieldcount", "dump count of header fields and exit");
         m.put("values", "dump value strings and exit");
         m.put("ftypes", "dump field type basic and descriptive names");
+        m.put("column-formats", "dump column format codes and exit");
+        m.put("currentprefs", "dump current preferences and exit");
+        m.put("defaultprefs", "dump default preferences and exit");
         m.put("help", "this list");
         return m;
     }
@@ -1237,6 +1266,8 @@ final class DissectCommand implements Callable<Integer> {
                 case "ftypes" -> {
                     for (String[] t : FTYPES) out.ascii(t[0]).ch('\t').ascii(t[1]).ch('\n');
                 }
+                case "column-formats" -> DissectPreferences.columnFormats(out);
+                case "defaultprefs", "currentprefs" -> preferences.write(out, glossary.equals("currentprefs"));
                 default -> {
                     out.ascii("Usage: metaroce dissect -G [report]\n\nGlossary table reports:\n");
                     for (var e : GLOSSARIES.entrySet()) {

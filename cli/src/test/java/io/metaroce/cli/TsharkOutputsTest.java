@@ -273,6 +273,79 @@ class TsharkOutputsTest {
         assertEquals(out.get(3).stream().map(l -> l.replace("\tRRoCE\t", "\tRoCEv2\t")).toList(), ours);
     }
 
+    /**
+     * -o gui.column.format: Wireshark's default columns give the default line byte for byte (text and -T tabs); custom
+     * field columns (Wireshark names, an occurrence, "a||b", a flag) equal tshark's own, on the reference vectors
+     * and a sample (tshark's second opinion); -o infiniband.rroce.port moves RoCEv2 off 4791 as in tshark and -d
+     * brings it back; a bad or unknown flag is a usage error in tshark's words; every format -G column-formats lists
+     * is taken; -G currentprefs shows what -o set.
+     */
+    @Test
+    void columnFormatAndRocePortPreferencesAsTshark() throws Exception {
+        String wiresharkDefault = "gui.column.format:\"No.\",\"%m\",\"Time\",\"%t\",\"Source\",\"%s\",\"Destination\",\"%d\","
+                + "\"Protocol\",\"%p\",\"Length\",\"%L\",\"Info\",\"%i\"";
+        assertEquals(CliRun.of("dissect", "-r", GBN).out(), CliRun.of("dissect", "-r", GBN, "-o", wiresharkDefault).out());
+        assertEquals(CliRun.of("dissect", "-r", GBN, "-T", "tabs", "-t", "ad").out(),
+                CliRun.of("dissect", "-r", GBN, "-T", "tabs", "-t", "ad", "-o", wiresharkDefault).out());
+
+        String custom = "gui.column.format:\"QP\",\"%Cus:infiniband.bth.destqp\",\"PSN\",\"%Cus:infiniband.bth.psn\","
+                + "\"Last\",\"%Cus:ip.addr:-1\",\"Both\",\"%Cus:ip.src||ip.dst\",\"Len\",\"%Cus:frame.len\",\"SE\",\"%Cus:infiniband.bth.se\"";
+        String[] captures = {GBN, "../samples/reference/roce_v6.pcap"};
+        List<java.util.concurrent.CompletableFuture<List<String>>> started = new ArrayList<>();
+        for (String c : captures) {
+            started.add(java.util.concurrent.CompletableFuture.supplyAsync(() -> Tools.tshark(tmp, List.of(), "-r", c, "-T", "tabs", "-o", custom)));
+        }
+        started.add(java.util.concurrent.CompletableFuture.supplyAsync(() -> Tools.tshark(tmp, List.of(), "-r", GBN, "-c", "3", "-o", "infiniband.rroce.port:4792",
+                "-T", "fields", "-e", "_ws.col.Protocol")));
+        List<String> ours = CliRun.of("dissect", "-r", GBN, "-T", "tabs", "-o", custom).out().lines().toList();
+        assertTrue(ours.get(0).startsWith("0x000001\t1136741\t10.0.0.2\t10.0.0.1,10.0.0.2\t322\tFalse"), ours.get(0));
+        List<String> udp = CliRun.of("dissect", "-r", GBN, "-c", "3", "-o", "infiniband.rroce.port:4792", "-T", "fields", "-e", "_ws.col.Protocol").out().lines().toList();
+        assertEquals(List.of("UDP", "UDP", "UDP"), udp, "4791 is no longer RoCEv2");
+        assertEquals(List.of("RoCEv2", "RoCEv2", "RoCEv2"), CliRun.of("dissect", "-r", GBN, "-c", "3", "-o", "infiniband.rroce.port:4792",
+                "-d", "udp.port==4791,roce", "-T", "fields", "-e", "_ws.col.Protocol").out().lines().toList(), "-d adds to the preference");
+        List<String> tsharkUdp = started.get(captures.length).get();
+        if (tsharkUdp != null) {
+            assertEquals(tsharkUdp, udp);
+            for (int i = 0; i < captures.length; i++) {
+                assertEquals(started.get(i).get(), CliRun.of("dissect", "-r", captures[i], "-T", "tabs", "-o", custom).out().lines().toList(), captures[i]);
+            }
+        }
+
+        CliRun unknown = CliRun.of("dissect", "-r", GBN, "-o", "tcp.analyze_sequence_numbers:FALSE");
+        assertEquals(2, unknown.exit());
+        assertTrue(unknown.err().contains("-o flag \"tcp.analyze_sequence_numbers:FALSE\" specifies unknown preference"), unknown.err());
+        for (String bad : List.of("foo", "gui.column.format:\"X\"", "gui.column.format:\"X\",\"%zz\"", "infiniband.rroce.port:x",
+                "gui.column.format:\"X\",\"%Cus:bth.psn:x\"")) {
+            CliRun r = CliRun.of("dissect", "-r", GBN, "-o", bad);
+            assertEquals(2, r.exit(), bad);
+            assertTrue(r.err().contains("Invalid -o flag \"" + bad + "\""), r.err());
+            assertEquals("", r.out());
+        }
+
+        // Every format -G column-formats lists, in one line of columns (tabs between them: one more than formats).
+        StringBuilder all = new StringBuilder("gui.column.format:");
+        int listed = 0;
+        for (String line : CliRun.of("dissect", "-G", "column-formats").out().lines().toList()) {
+            if (!line.startsWith("%")) continue;
+            String format = line.substring(0, line.indexOf('\t'));
+            all.append(listed++ == 0 ? "" : ",").append("\"C").append(listed).append("\",\"").append(format.equals("%Cus") ? "%Cus:bth.psn" : format).append('"');
+        }
+        assertTrue(listed >= 40, "formats listed: " + listed);
+        CliRun everyFormat = CliRun.of("dissect", "-r", ORACLE, "-c", "2", "-T", "tabs", "-o", all + ",\"Last\",\"%m\"");
+        assertEquals(0, everyFormat.exit(), everyFormat.err());
+        List<String> rows = everyFormat.out().lines().toList();
+        assertEquals(2, rows.size(), everyFormat.out());
+        for (int i = 0; i < 2; i++) {
+            String row = rows.get(i);
+            assertEquals(Integer.toString(i + 1), row.substring(row.lastIndexOf('\t') + 1).strip(), "the last column, after every format's: " + row);
+            assertTrue(row.chars().filter(ch -> ch == '\t').count() >= listed, "a column per format: " + row);
+        }
+        String current = CliRun.of("dissect", "-G", "currentprefs", "-o", "infiniband.rroce.port:4792", "-o", "gui.column.format:\"No.\",\"%m\"").out();
+        assertTrue(current.contains("\ninfiniband.rroce.port: 4792\n") && current.contains("\ngui.column.format: \n\t\"No.\", \"%m\"\n"), current);
+        String defaults = CliRun.of("dissect", "-G", "defaultprefs", "-o", "infiniband.rroce.port:4792").out();
+        assertTrue(defaults.contains("\n#infiniband.rroce.port: 4791\n") && defaults.contains("\n#\t\"Info\", \"%i\"\n"), defaults);
+    }
+
     private static List<JsonNode> ekDocs(String out) throws Exception {
         List<JsonNode> l = new ArrayList<>();
         for (String line : out.lines().toList()) if (line.startsWith("{\"timestamp\"")) l.add(JSON.readTree(line));
