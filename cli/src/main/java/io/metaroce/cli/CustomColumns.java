@@ -15,7 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * tshark's {@code -o gui.column.format:"Title","%fmt",...}: the columns of dissect's text output (and -T tabs),
+ * tshark's {@code -o gui.column.format:"Title","%fmt",...}: the columns of dissect's text output (and -T tabs, psml),
  * chosen by Wireshark's column formats ({@code %m}, {@code %t}, {@code %s}, {@code %Cus:FIELD[:OCCURRENCE]}, ...;
  * {@code -G column-formats} lists them). Each column is drawn as the default line draws it (the number right-aligned
  * in six, an arrow between a source column and the destination column right after it), so the default format gives
@@ -206,9 +206,20 @@ final class CustomColumns {
         return false;
     }
 
-    /** The text output's sink: one line per frame with these columns. */
+    /** How the columns are laid out: the text line, -T tabs, or -T psml's sections. */
+    enum Layout { TEXT, TABS, PSML }
+
+    /** -T psml's structure element: the columns' titles. */
+    static void psmlStructure(ByteOut out, List<Column> columns) {
+        for (Column c : columns) out.ascii("<section>").str(TsharkOutputs.xml(c.title())).ascii("</section>\n");
+    }
+
+    /** The text output's sink: one line per frame with these columns (or a psml packet element). */
     static final class Lines implements DissectCommand.FrameSink {
+        /** Where the columns are drawn: the output, or for psml a cell escaped into the output column by column. */
         private final ByteOut out;
+        private final ByteOut psml;
+        private final java.io.ByteArrayOutputStream cell;
         private final Column[] columns;
         /** Per TIME column, its own clock (each keeps the capture start and the previous shown frame). */
         private final SummaryLines[] clocks;
@@ -216,12 +227,12 @@ final class CustomColumns {
         private final char separator;
         private NameResolver names = NameResolver.NONE;
 
-        /**
-         * @param time -t/-u's format (%t's format and the precision of every time column), or null for the default
-         * @param tabs -T tabs: columns separated by tabs
-         */
-        Lines(ByteOut out, List<Column> columns, int[] time, boolean tabs) {
-            this.out = out;
+        /** @param time -t/-u's format (%t's format and the precision of every time column), or null for the default */
+        Lines(ByteOut out, List<Column> columns, int[] time, Layout layout) {
+            this.cell = layout == Layout.PSML ? new java.io.ByteArrayOutputStream(256) : null;
+            this.psml = layout == Layout.PSML ? out : null;
+            this.out = layout == Layout.PSML ? new ByteOut(cell) : out;
+            out = this.out;
             this.columns = columns.toArray(new Column[0]);
             this.clocks = new SummaryLines[this.columns.length];
             for (int i = 0; i < clocks.length; i++) {
@@ -232,7 +243,7 @@ final class CustomColumns {
                 clocks[i] = new SummaryLines(out, format);
             }
             this.pseudo = new TsharkOutputs.Columns(out, time);
-            this.separator = tabs ? '\t' : ' ';
+            this.separator = layout == Layout.TABS ? '\t' : ' ';
         }
 
         Lines names(NameResolver r) {
@@ -249,6 +260,17 @@ final class CustomColumns {
 
         @Override
         public void frame(Dissection d, FrameFields ff) {
+            if (psml != null) {
+                psml.ascii("<packet>\n");
+                for (int i = 0; i < columns.length; i++) {
+                    write(columns[i], i, d, ff);
+                    out.flush();
+                    psml.ascii("<section>").str(TsharkOutputs.xml(cell.toString(java.nio.charset.StandardCharsets.UTF_8))).ascii("</section>\n");
+                    cell.reset();
+                }
+                psml.ascii("</packet>\n\n");
+                return;
+            }
             for (int i = 0; i < columns.length; i++) {
                 Column c = columns[i];
                 if (i > 0) {
@@ -266,7 +288,7 @@ final class CustomColumns {
             switch (c.kind()) {
                 case NUMBER -> {
                     String no = Long.toString(d.number());
-                    for (int k = no.length(); k < 6; k++) out.ch(' ');
+                    for (int k = no.length(); k < 6 && psml == null; k++) out.ch(' ');   // psml's sections are not padded
                     out.ascii(no);
                 }
                 case TIME -> clocks[i].timeColumn(d);

@@ -941,7 +941,7 @@ final class DissectCommand implements Callable<Integer> {
         boolean array = format == Format.json;
         ByteOut stdout = new ByteOut(System.out);
         if (array) stdout.ch('[');
-        if (format == Format.psml) TsharkOutputs.psmlHeader(stdout);
+        if (format == Format.psml) TsharkOutputs.psmlHeader(stdout, preferences.columns());
         if (format == Format.pdml) TsharkOutputs.pdmlHeader(stdout, file == null ? null : file.toString());
         if (format == Format.fields && fo.header()) FieldsText.header(stdout, fields, fo);
         long[] remaining = {count};
@@ -954,7 +954,8 @@ final class DissectCommand implements Callable<Integer> {
             case fields -> new FieldsText(out, columns, fields, fo, time).names(names);
             case ek -> new TsharkOutputs.Ek(out, protocols, columns.length == 0 ? null : columns, fields, time).names(names);
             case pdml -> new TsharkOutputs.Pdml(out, protocols);
-            case psml -> new TsharkOutputs.Psml(out, time).names(names);
+            case psml -> preferences.columns() != null ? new CustomColumns.Lines(out, preferences.columns(), time, CustomColumns.Layout.PSML).names(names)
+                    : new TsharkOutputs.Psml(out, time).names(names);
             case tabs -> summaryLines(out, true);
         })), chunk -> {
             int[] ends = chunk.ends();
@@ -1022,7 +1023,9 @@ final class DissectCommand implements Callable<Integer> {
 
     /** The one-line-per-frame output: the default columns, or -o gui.column.format's. */
     private FrameSink summaryLines(ByteOut out, boolean tabs) {
-        if (preferences.columns() != null) return new CustomColumns.Lines(out, preferences.columns(), time, tabs).names(names);
+        if (preferences.columns() != null) {
+            return new CustomColumns.Lines(out, preferences.columns(), time, tabs ? CustomColumns.Layout.TABS : CustomColumns.Layout.TEXT).names(names);
+        }
         return new SummaryLines(out, time, tabs).names(names);
     }
 

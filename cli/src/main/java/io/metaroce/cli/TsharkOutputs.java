@@ -509,10 +509,12 @@ final class TsharkOutputs {
     /** The columns of -T psml, as tshark's default columns. */
     static final String[] PSML_COLUMNS = {"No.", "Time", "Source", "Destination", "Protocol", "Length", "Info"};
 
-    static void psmlHeader(ByteOut out) {
+    /** @param columns -o gui.column.format's columns, or null for the default ones */
+    static void psmlHeader(ByteOut out, List<CustomColumns.Column> columns) {
         out.ascii("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<psml version=\"0\" creator=\"metaroce/")
                 .ascii(StandardOptions.VERSION).ascii("\">\n<structure>\n");
-        for (String c : PSML_COLUMNS) out.ascii("<section>").ascii(c).ascii("</section>\n");
+        if (columns != null) CustomColumns.psmlStructure(out, columns);
+        else for (String c : PSML_COLUMNS) out.ascii("<section>").ascii(c).ascii("</section>\n");
         out.ascii("</structure>\n\n");
     }
 

@@ -287,6 +287,7 @@ class TsharkOutputsTest {
         assertEquals(CliRun.of("dissect", "-r", GBN).out(), CliRun.of("dissect", "-r", GBN, "-o", wiresharkDefault).out());
         assertEquals(CliRun.of("dissect", "-r", GBN, "-T", "tabs", "-t", "ad").out(),
                 CliRun.of("dissect", "-r", GBN, "-T", "tabs", "-t", "ad", "-o", wiresharkDefault).out());
+        assertEquals(CliRun.of("dissect", "-r", GBN, "-T", "psml").out(), CliRun.of("dissect", "-r", GBN, "-T", "psml", "-o", wiresharkDefault).out());
 
         String custom = "gui.column.format:\"QP\",\"%Cus:infiniband.bth.destqp\",\"PSN\",\"%Cus:infiniband.bth.psn\","
                 + "\"Last\",\"%Cus:ip.addr:-1\",\"Both\",\"%Cus:ip.src||ip.dst\",\"Len\",\"%Cus:frame.len\",\"SE\",\"%Cus:infiniband.bth.se\"";
@@ -295,6 +296,8 @@ class TsharkOutputsTest {
         for (String c : captures) {
             started.add(java.util.concurrent.CompletableFuture.supplyAsync(() -> Tools.tshark(tmp, List.of(), "-r", c, "-T", "tabs", "-o", custom)));
         }
+        String psml = "gui.column.format:\"No.\",\"%m\",\"QP\",\"%Cus:infiniband.bth.destqp\",\"Src\",\"%s\",\"Dst\",\"%d\"";
+        started.add(java.util.concurrent.CompletableFuture.supplyAsync(() -> Tools.tshark(tmp, List.of(), "-r", ORACLE, "-T", "psml", "-o", psml)));
         started.add(java.util.concurrent.CompletableFuture.supplyAsync(() -> Tools.tshark(tmp, List.of(), "-r", GBN, "-c", "3", "-o", "infiniband.rroce.port:4792",
                 "-T", "fields", "-e", "_ws.col.Protocol")));
         List<String> ours = CliRun.of("dissect", "-r", GBN, "-T", "tabs", "-o", custom).out().lines().toList();
@@ -303,9 +306,12 @@ class TsharkOutputsTest {
         assertEquals(List.of("UDP", "UDP", "UDP"), udp, "4791 is no longer RoCEv2");
         assertEquals(List.of("RoCEv2", "RoCEv2", "RoCEv2"), CliRun.of("dissect", "-r", GBN, "-c", "3", "-o", "infiniband.rroce.port:4792",
                 "-d", "udp.port==4791,roce", "-T", "fields", "-e", "_ws.col.Protocol").out().lines().toList(), "-d adds to the preference");
-        List<String> tsharkUdp = started.get(captures.length).get();
+        List<String> tsharkUdp = started.get(captures.length + 1).get();
         if (tsharkUdp != null) {
             assertEquals(tsharkUdp, udp);
+            List<String> ourPsml = CliRun.of("dissect", "-r", ORACLE, "-T", "psml", "-o", psml).out().lines().toList();
+            assertTrue(ourPsml.size() > 20 && ourPsml.contains("<section>QP</section>") && ourPsml.contains("<section>0x000012</section>"), String.join("\n", ourPsml));
+            assertEquals(started.get(captures.length).get().subList(2, ourPsml.size()), ourPsml.subList(2, ourPsml.size()), "psml after its creator line");
             for (int i = 0; i < captures.length; i++) {
                 assertEquals(started.get(i).get(), CliRun.of("dissect", "-r", captures[i], "-T", "tabs", "-o", custom).out().lines().toList(), captures[i]);
             }
