@@ -36,8 +36,12 @@ import java.util.Map;
  * <li>{@code /api/connections?q=&from=&to=&by=&n=}: what {@code search --connections FROM,TO --by COUNTER -T json} prints;</li>
  * <li>{@code /api/files}: the indexed captures and their flows;</li>
  * <li>{@code /api/session/ID}: one flow's whole document (ID: its root id);</li>
- * <li>{@code /api/sessions.pcap?q=&n=} or {@code ?ids=ID,...}: the pcapng {@code extract} writes for them.</li>
+ * <li>{@code /api/sessions.pcap?q=&n=} or {@code ?ids=ID,...}: the pcapng {@code extract} writes for them;</li>
+ * <li>{@code /api/sessions.csv?q=&fields=&sort=} and {@code /api/unique.txt?exp=FIELD&counts=1}: Arkime's exports;</li>
+ * <li>{@code /api/spigraph?q=&field=&n=&by=&buckets=}: a field's top values over time ({@link SpiGraph});</li>
+ * <li>{@code /api/fields}: the fields a column can show.</li>
  * </ul>
+ * Every query takes Arkime's {@code expression=} for {@code q=} and its time range ({@link TimeRange}).
  * Every facet value and pair end carries {@code term}: the query clause that selects it, made here (not in the page)
  * so that a click on it always finds what the number promised.
  */

@@ -509,7 +509,8 @@ async function spigraph() {
     const item = el('span', null, 'item');
     const swatch = el('span', null, 'swatch');
     swatch.style.background = color;
-    item.append(swatch, el('span', shown(r.field, s.value) + '  ' + (state.by ? s[r.by] : s.flows)));
+    const name = r.field === 'capture_path' ? basename(s.value) : shown(r.field, s.value);
+    item.append(swatch, el('span', name + '  ' + (state.by ? s[r.by] : s.flows)));
     item.title = 'add ' + s.term;
     item.addEventListener('click', () => addTerm(s.term));
     legend.append(item);
