@@ -280,8 +280,8 @@ class QuerySweepIT {
     /** The query of the live viewer's sessions and of the search it is held to. */
     private static final String VIEWER_QUERY = "naks:>0 OR packets:>1";
     /** A time range of the viewer (Arkime's startTime/stopTime) and the query search finds its flows with: active in it. */
-    private static final String VIEWER_RANGE = "startTime=2026-01-01T00:00:00.000100&stopTime=2026-01-01T00:00:00.000400",
-            VIEWER_RANGE_QUERY = "last:>=2026-01-01T00:00:00.000100 AND first:<2026-01-01T00:00:00.000400";
+    private static final String VIEWER_RANGE = "startTime=2026-01-01T00:00:00.000022&stopTime=2026-01-01T00:00:00.000030",
+            VIEWER_RANGE_QUERY = "last:>=2026-01-01T00:00:00.000022 AND first:<2026-01-01T00:00:00.000030";
 
     private static void viewerCases(Path idx) throws Exception {
         viewerIndex = idx;
