@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -62,6 +63,8 @@ class SolrCloudCliTest {
     for (var r : indexed) assertEquals(0, r.exit(), r.show());
     assertEquals(lines(indexed.get(0).out()), lines(indexed.get(1).out()), "both report the same captures");
     cloud.waitActive("flows", 2, 2);
+    // the viewer over the collection, started now: its JVM and SolrJ start while the runs below go on
+    startViewer(solr, tmp);
 
     // a second run finds every capture's hash in the collection and skips it
     List<String> again = new ArrayList<>(List.of("index", SAMPLES.toString()));
@@ -78,7 +81,7 @@ class SolrCloudCliTest {
     assertArrayEquals(extract(List.of("--index", lucene), tmp.resolve("lucene.pcapng")), extract(solr, tmp.resolve("solr.pcapng")),
         "extract writes the same packets from either index");
     assertEquals(embedded, search(solr), "SolrCloud and the embedded index answer alike");
-    viewerAnswersAsSearch(solr, embedded.getFirst(), tmp);
+    viewerAnswersAsSearch(embedded.getFirst(), tmp);
 
     var stopped = cloud.stop(1);
     try {
@@ -135,12 +138,8 @@ class SolrCloudCliTest {
    * {@code metaroce viewer --solr}: its sessions are the embedded index's {@code search *:*} (same flows, same order),
    * its sessions.csv holds those flows, and a time range finds what the same range as a query finds.
    */
-  static void viewerAnswersAsSearch(List<String> solr, JsonNode all, Path tmp) throws Exception {
-    List<String> command = new ArrayList<>(List.of(Launcher.SCRIPT.toString(), "viewer", "--port", "0"));
-    command.addAll(solr);
-    ProcessBuilder pb = new ProcessBuilder(command).redirectError(tmp.resolve("viewer.err").toFile());
-    pb.environment().put("METAROCE_NO_BUILD", "1");
-    Process p = pb.start();
+  static void viewerAnswersAsSearch(JsonNode all, Path tmp) throws Exception {
+    Process p = viewer;
     try {
       var out = new java.io.BufferedReader(new java.io.InputStreamReader(p.getInputStream(), java.nio.charset.StandardCharsets.UTF_8));
       String line = out.readLine();
@@ -165,6 +164,23 @@ class SolrCloudCliTest {
       p.destroy();
       assertTrue(p.waitFor(10, java.util.concurrent.TimeUnit.SECONDS), "the viewer ends on SIGTERM");
     }
+  }
+
+  /** {@code metaroce viewer --solr ...} on a free port, running until {@link #stopViewer}. */
+  static void startViewer(List<String> solr, Path tmp) throws Exception {
+    List<String> command = new ArrayList<>(List.of(Launcher.SCRIPT.toString(), "viewer", "--port", "0"));
+    command.addAll(solr);
+    ProcessBuilder pb = new ProcessBuilder(command).redirectError(tmp.resolve("viewer.err").toFile());
+    pb.environment().put("METAROCE_NO_BUILD", "1");
+    viewer = pb.start();
+  }
+
+  /** The viewer of {@link #startViewer}, if the test ended before it was asked (a failed assertion). */
+  static Process viewer;
+
+  @AfterEach
+  void stopViewer() {
+    if (viewer != null) viewer.destroyForcibly();
   }
 
   static String get(String url) throws Exception {
