@@ -279,6 +279,9 @@ class QuerySweepIT {
 
     /** The query of the live viewer's sessions and of the search it is held to. */
     private static final String VIEWER_QUERY = "naks:>0 OR packets:>1";
+    /** A time range of the viewer (Arkime's startTime/stopTime) and the query search finds its flows with: active in it. */
+    private static final String VIEWER_RANGE = "startTime=2026-01-01T00:00:00.000022&stopTime=2026-01-01T00:00:00.000030",
+            VIEWER_RANGE_QUERY = "last:>=2026-01-01T00:00:00.000022 AND first:<2026-01-01T00:00:00.000030";
 
     private static void viewerCases(Path idx) throws Exception {
         viewerIndex = idx;
@@ -292,6 +295,8 @@ class QuerySweepIT {
         add("viewer --port 70000", Call.of("viewer", "--index", idx.toString(), "--port", "70000"),
                 r -> oneLine(r, "metaroce viewer: --port must be 0 to 65535, not 70000"));
         add("search -T json, as the viewer's sessions", Call.of("search", "--index", idx.toString(), VIEWER_QUERY, "-T", "json"),
+                r -> assertEquals(0, r.exit(), r.show()));
+        add("search -T json, as the viewer's time range", Call.of("search", "--index", idx.toString(), VIEWER_RANGE_QUERY, "-T", "json"),
                 r -> assertEquals(0, r.exit(), r.show()));
     }
 
@@ -322,6 +327,11 @@ class QuerySweepIT {
             var want = json.readTree(CASES.run("search -T json, as the viewer's sessions").out());
             assertTrue(want.get("total").asLong() > 1, "more than one flow, so the order counts");
             for (String k : List.of("query", "total", "flows")) assertEquals(want.get(k), got.get(k), k);
+            var ranged = json.readTree(http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(base + "api/sessions?length=1000&"
+                    + VIEWER_RANGE)).build(), java.net.http.HttpResponse.BodyHandlers.ofString()).body());
+            var range = json.readTree(CASES.run("search -T json, as the viewer's time range").out());
+            assertTrue(range.get("total").asLong() > 0, "the range holds flows (else the check is vacuous)");
+            for (String k : List.of("total", "flows")) assertEquals(range.get(k), ranged.get(k), "the time range: " + k);
         } finally {
             long t0 = System.nanoTime();
             p.destroy();

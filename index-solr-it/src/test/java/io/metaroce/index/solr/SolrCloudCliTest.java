@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -62,6 +63,8 @@ class SolrCloudCliTest {
     for (var r : indexed) assertEquals(0, r.exit(), r.show());
     assertEquals(lines(indexed.get(0).out()), lines(indexed.get(1).out()), "both report the same captures");
     cloud.waitActive("flows", 2, 2);
+    // the viewer over the collection, started now: its JVM and SolrJ start while the runs below go on
+    startViewer(solr, tmp);
 
     // a second run finds every capture's hash in the collection and skips it
     List<String> again = new ArrayList<>(List.of("index", SAMPLES.toString()));
@@ -78,6 +81,7 @@ class SolrCloudCliTest {
     assertArrayEquals(extract(List.of("--index", lucene), tmp.resolve("lucene.pcapng")), extract(solr, tmp.resolve("solr.pcapng")),
         "extract writes the same packets from either index");
     assertEquals(embedded, search(solr), "SolrCloud and the embedded index answer alike");
+    viewerAnswersAsSearch(embedded.getFirst(), tmp);
 
     var stopped = cloud.stop(1);
     try {
@@ -128,6 +132,62 @@ class SolrCloudCliTest {
       client.commit(true, true);
       return orphans.size();
     }
+  }
+
+  /**
+   * {@code metaroce viewer --solr}: its sessions are the embedded index's {@code search *:*} (same flows, same order),
+   * its sessions.csv holds those flows, and a time range finds what the same range as a query finds.
+   */
+  static void viewerAnswersAsSearch(JsonNode all, Path tmp) throws Exception {
+    Process p = viewer;
+    try {
+      var out = new java.io.BufferedReader(new java.io.InputStreamReader(p.getInputStream(), java.nio.charset.StandardCharsets.UTF_8));
+      String line = out.readLine();
+      assertTrue(line != null && line.startsWith("viewer: http://127.0.0.1:"), line + " " + Files.readString(tmp.resolve("viewer.err")));
+      String base = line.substring("viewer: ".length(), line.indexOf(' ', "viewer: ".length()));
+      int n = all.get("flows").size();
+      JsonNode sessions = JSON.readTree(get(base + "api/sessions?q=*:*&length=" + n));
+      for (JsonNode f : sessions.get("flows")) ((ObjectNode) f).remove("indexed_at_ns");
+      for (String k : List.of("query", "total", "flows")) assertEquals(all.get(k), sessions.get(k), k);
+      List<String> csv = get(base + "api/sessions.csv?q=*:*&fields=flow,packets&length=" + n).lines().toList();
+      assertEquals("flow,packets", csv.getFirst());
+      for (int i = 0; i < n; i++)
+        assertEquals(all.get("flows").get(i).get("flow").asText() + "," + all.get("flows").get(i).get("packets").asText(), csv.get(i + 1));
+      // the samples all begin at one instant: a range of microseconds splits their flows
+      String range = "startTime=2026-01-01T00:00:00.000100&stopTime=2026-01-01T00:00:00.000400";
+      long ranged = JSON.readTree(get(base + "api/sessions?length=0&" + range)).get("total").asLong();
+      long queried = JSON.readTree(get(base + "api/sessions?length=0&q=" + java.net.URLEncoder.encode(
+          "last:>=2026-01-01T00:00:00.000100 AND first:<2026-01-01T00:00:00.000400", java.nio.charset.StandardCharsets.UTF_8))).get("total").asLong();
+      assertEquals(queried, ranged);
+      assertTrue(ranged > 0 && ranged < all.get("total").asLong(), "the range narrows: " + ranged);
+    } finally {
+      p.destroy();
+      assertTrue(p.waitFor(10, java.util.concurrent.TimeUnit.SECONDS), "the viewer ends on SIGTERM");
+    }
+  }
+
+  /** {@code metaroce viewer --solr ...} on a free port, running until {@link #stopViewer}. */
+  static void startViewer(List<String> solr, Path tmp) throws Exception {
+    List<String> command = new ArrayList<>(List.of(Launcher.SCRIPT.toString(), "viewer", "--port", "0"));
+    command.addAll(solr);
+    ProcessBuilder pb = new ProcessBuilder(command).redirectError(tmp.resolve("viewer.err").toFile());
+    pb.environment().put("METAROCE_NO_BUILD", "1");
+    viewer = pb.start();
+  }
+
+  /** The viewer of {@link #startViewer}, if the test ended before it was asked (a failed assertion). */
+  static Process viewer;
+
+  @AfterEach
+  void stopViewer() {
+    if (viewer != null) viewer.destroyForcibly();
+  }
+
+  static String get(String url) throws Exception {
+    var r = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(url)).build(),
+        java.net.http.HttpResponse.BodyHandlers.ofString());
+    assertEquals(200, r.statusCode(), url + ": " + r.body());
+    return r.body();
   }
 
   /** Every search of the list, as parsed JSON without the indexing time (which differs between two runs). */

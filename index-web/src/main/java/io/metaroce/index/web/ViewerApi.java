@@ -36,8 +36,12 @@ import java.util.Map;
  * <li>{@code /api/connections?q=&from=&to=&by=&n=}: what {@code search --connections FROM,TO --by COUNTER -T json} prints;</li>
  * <li>{@code /api/files}: the indexed captures and their flows;</li>
  * <li>{@code /api/session/ID}: one flow's whole document (ID: its root id);</li>
- * <li>{@code /api/sessions.pcap?q=&n=} or {@code ?ids=ID,...}: the pcapng {@code extract} writes for them.</li>
+ * <li>{@code /api/sessions.pcap?q=&n=} or {@code ?ids=ID,...}: the pcapng {@code extract} writes for them;</li>
+ * <li>{@code /api/sessions.csv?q=&fields=&sort=} and {@code /api/unique.txt?exp=FIELD&counts=1}: Arkime's exports;</li>
+ * <li>{@code /api/spigraph?q=&field=&n=&by=&buckets=}: a field's top values over time ({@link SpiGraph});</li>
+ * <li>{@code /api/fields}: the fields a column can show.</li>
  * </ul>
+ * Every query takes Arkime's {@code expression=} for {@code q=} and its time range ({@link TimeRange}).
  * Every facet value and pair end carries {@code term}: the query clause that selects it, made here (not in the page)
  * so that a click on it always finds what the number promised.
  */
@@ -56,6 +60,15 @@ final class ViewerApi {
     static final int MAX_START = 10_000;
     /** Facet values (and connection pairs) without {@code n=}, and the most asked. */
     static final int TOP = 10, MAX_TOP = 1000;
+    /** The most rows of one sessions.csv (all flows in memory at once, as a page of them is). */
+    static final int MAX_CSV = 100_000;
+    /** The most lines of one unique.txt. */
+    static final int MAX_UNIQUE = 100_000;
+    /** The most lines of one SPI Graph (each a facet call per bucket). */
+    static final int MAX_SERIES = 20;
+    /** sessions.csv's columns without {@code fields=}: the Sessions tab's default ones. */
+    static final List<String> CSV_FIELDS = List.of(FlowSchema.FLOW, FlowSchema.CAPTURE_PATH, FlowSchema.FIRST, FlowSchema.LAST,
+            FlowSchema.SRC, FlowSchema.DST, FlowSchema.DEST_QP, "packets", "bytes", "retransmitted_packets", "naks", "cnps", "ce_marks");
 
     private final FlowIndex index;
 
@@ -88,6 +101,10 @@ final class ViewerApi {
                 case "/api/connections": return Reply.json(200, connections(p));
                 case "/api/files": return Reply.json(200, files());
                 case "/api/sessions.pcap": return pcap(p);
+                case "/api/sessions.csv": return csv(p);
+                case "/api/unique.txt": return unique(p);
+                case "/api/spigraph": return Reply.json(200, spigraph(p));
+                case "/api/fields": return Reply.json(200, fields());
                 default:
                     if (path.startsWith("/api/session/")) return session(decode(path.substring("/api/session/".length())));
                     return Reply.error(404, "no such API: " + path);
@@ -108,15 +125,7 @@ final class ViewerApi {
 
     private Map<String, Object> sessions(Map<String, String> p) throws IOException {
         FlowQuery q = query(p);
-        FlowSort sort = FlowSort.DEFAULT;
-        String s = p.get("sort");
-        if (s != null && !s.isBlank()) {
-            try {
-                sort = FlowSort.parse(s.strip());
-            } catch (IllegalArgumentException e) {
-                throw new BadRequest("sort: " + e.getMessage());
-            }
-        }
+        FlowSort sort = sort(p);
         int start = number(p, "start", 0, 0, MAX_START);
         int length = number(p, "length", PAGE, 0, MAX_PAGE);
         SearchResult r = index.search(q, sort, start + length);
@@ -128,8 +137,115 @@ final class ViewerApi {
         m.put("total", r.total());
         m.put("start", (long) start);
         m.put("sort", sort.field().name() + (sort.descending() ? ":desc" : ":asc"));
+        TimeRange range = TimeRange.of(p, index);
+        if (range != null) {
+            if (range.startNs() != Long.MIN_VALUE) m.put("start_ns", range.startNs());
+            if (range.stopNs() != Long.MAX_VALUE) m.put("stop_ns", range.stopNs());
+        }
         m.put("flows", flows);
         return m;
+    }
+
+    /**
+     * Arkime's {@code sessions.csv}: the matching flows (at most {@link #MAX_CSV}, in {@code sort=}'s order) with the
+     * columns of {@code fields=} (default: the Sessions tab's), as RFC 4180 CSV with a header line of field names.
+     */
+    private Reply csv(Map<String, String> p) throws IOException {
+        FlowQuery q = query(p);
+        FlowSort sort = sort(p);
+        List<FieldDef> columns = new ArrayList<>();
+        String names = p.get("fields");
+        for (String name : names == null || names.isBlank() ? CSV_FIELDS : List.of(names.split(","))) {
+            FieldDef f = FlowSchema.userField(name.strip());
+            if (f == null || f.type() == FieldType.STORED) throw new BadRequest("fields: unknown field '" + name.strip() + "'");
+            columns.add(f);
+        }
+        int limit = number(p, "length", MAX_CSV, 0, MAX_CSV);
+        StringBuilder b = new StringBuilder();
+        List<String> row = new ArrayList<>();
+        for (FieldDef f : columns) row.add(f.name());
+        Csv.row(b, row);
+        for (FlowDocument d : index.search(q, sort, limit).flows()) {
+            row.clear();
+            for (FieldDef f : columns) row.add(Csv.cell(f, d.fields().get(f.name())));
+            Csv.row(b, row);
+        }
+        return new Reply(200, "text/csv; charset=utf-8; header=present", FlowViewer.utf8(b.toString()), null, "metaroce-sessions.csv");
+    }
+
+    /**
+     * Arkime's {@code unique.txt?exp=FIELD&counts=1}: a field's values among the matching flows, one a line, most
+     * first as SPI View orders them (by {@code by=}), with {@code counts=1} each followed by ", " and its flows.
+     */
+    private Reply unique(Map<String, String> p) throws IOException {
+        String name = p.get("exp");
+        if (name == null || name.isBlank()) throw new BadRequest("exp: name the field whose values to list (unique.txt?exp=src)");
+        FieldDef f = group(name.strip(), "exp");
+        FieldDef by = counter(p.getOrDefault("by", SPI_BY), "by");
+        boolean counts = "1".equals(p.get("counts"));
+        StringBuilder b = new StringBuilder();
+        for (FacetBucket v : index.top(f, by, MAX_UNIQUE, query(p))) {
+            b.append(Csv.unformula(String.valueOf(v.key())).replace('\n', ' ').replace('\r', ' '));
+            if (counts) b.append(", ").append(v.flows());
+            b.append('\n');
+        }
+        return new Reply(200, "text/plain; charset=utf-8", FlowViewer.utf8(b.toString()), null, "unique.txt");
+    }
+
+    /**
+     * SPI Graph: a field's top {@code n=} values (as SPI View finds them) and, for each, its flows and counter sum
+     * in each time bucket ({@link SpiGraph}).
+     */
+    private Map<String, Object> spigraph(Map<String, String> p) throws IOException {
+        FlowQuery q = query(p);
+        FieldDef f = group(p.getOrDefault("field", FlowSchema.SRC).strip(), "field");
+        FieldDef by = counter(p.getOrDefault("by", SPI_BY), "by");
+        int n = number(p, "n", 5, 1, MAX_SERIES);
+        int buckets = number(p, "buckets", SpiGraph.BUCKETS, 1, SpiGraph.MAX_BUCKETS);
+        TimeRange r = TimeRange.of(p, index);
+        Long oldest = TimeRange.oldest(index), newest = TimeRange.newest(index);
+        long lo = r != null && r.startNs() != Long.MIN_VALUE ? r.startNs() : oldest == null ? 0 : oldest;
+        long hi = r != null && r.stopNs() != Long.MAX_VALUE ? r.stopNs() : newest == null ? 1 : newest + 1;
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("query", q.toString());
+        m.put("field", f.name());
+        m.put("by", by.name());
+        m.putAll(SpiGraph.of(index, q, f, by, n, Math.min(lo, hi - 1), hi, buckets));
+        return m;
+    }
+
+    /** Every field a column can show, in schema order with its group (the page's column chooser). */
+    private static Map<String, Object> fields() {
+        List<Object> out = new ArrayList<>();
+        for (FieldDef f : FlowSchema.fields()) {
+            String group = fieldGroup(f.name());
+            if (group == null) continue;
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("name", f.name());
+            m.put("type", f.type().name().toLowerCase(java.util.Locale.ROOT));
+            m.put("group", group);
+            m.put("sortable", f.sortable());
+            out.add(m);
+        }
+        return Map.of("fields", out);
+    }
+
+    /** A field's group in the column chooser; null for the index's own bookkeeping (ids, parts, packet offsets). */
+    static String fieldGroup(String name) {
+        switch (name) {
+            case FlowSchema.ID, FlowSchema.KIND, FlowSchema.ROOT_ID, FlowSchema.PART, FlowSchema.PARTS, FlowSchema.PART_PACKETS,
+                    FlowSchema.OFFSETS, FlowSchema.FRAMES: return null;
+            case FlowSchema.TAP, FlowSchema.INDEXED_AT: return "capture";
+            case FlowSchema.RULES, FlowSchema.EVENTS: return "findings";
+            case FlowSchema.PATH_IDS, FlowSchema.LOSSY_PATHS, FlowSchema.CE_PATHS, FlowSchema.DOWN_PATHS, "spray", "path_count": return "paths";
+            default:
+                if (name.startsWith("capture_")) return "capture";
+                if (name.startsWith("latency.")) return "latency";
+                if (name.startsWith("retransmissions_by_cause.")) return "retransmissions";
+                if (List.of(FlowSchema.FLOW, FlowSchema.SRC, FlowSchema.DST, FlowSchema.DEST_QP, FlowSchema.SRC_QPS, FlowSchema.FIRST,
+                        FlowSchema.LAST, "peer", "paired_by", "transport", "service", "view", "credit_mode").contains(name)) return "flow";
+                return "counters";
+        }
     }
 
     private Map<String, Object> spiview(Map<String, String> p) throws IOException {
@@ -174,12 +290,15 @@ final class ViewerApi {
         FieldDef by = counter(p.getOrDefault("by", CONNECTIONS_BY), "by");
         int n = number(p, "n", 50, 1, MAX_TOP);
         List<Object> pairs = new ArrayList<>();
-        for (Connection c : index.connections(from, to, List.of(by), n, q)) {
+        // Packets and bytes beside the counter: the page sizes the nodes by either.
+        List<FieldDef> sums = new ArrayList<>(List.of(by));
+        for (String extra : List.of("packets", "bytes")) if (!extra.equals(by.name())) sums.add(FlowSchema.field(extra));
+        for (Connection c : index.connections(from, to, sums, n, q)) {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put(from.name(), c.from());
             m.put(to.name(), c.to());
             m.put("flows", c.flows());
-            m.put(by.name(), c.sum());
+            for (int i = 0; i < sums.size(); i++) m.put(sums.get(i).name(), c.sums().get(i));
             m.put("from_term", term(from, c.from()));
             m.put("to_term", term(to, c.to()));
             pairs.add(m);
@@ -319,13 +438,33 @@ final class ViewerApi {
         return "flow-" + (safe.length() > 80 ? safe.substring(0, 80) : safe) + ".pcapng";
     }
 
-    /** The query of {@code q=} (blank: every flow), parsed as search parses it. */
-    private static FlowQuery query(Map<String, String> p) {
-        String q = p.get("q");
+    /**
+     * The query of {@code q=} (or Arkime's {@code expression=}; blank: every flow), parsed as search parses it, within
+     * the time range of {@code date=}/{@code startTime=}/{@code stopTime=} ({@link TimeRange}).
+     */
+    private FlowQuery query(Map<String, String> p) throws IOException {
+        FlowQuery q = parsed(p);
+        TimeRange r = TimeRange.of(p, index);
+        return r == null ? q : r.filter(q);
+    }
+
+    /** The query of {@code q=} or {@code expression=} alone. */
+    private static FlowQuery parsed(Map<String, String> p) {
+        String q = p.containsKey("q") ? p.get("q") : p.get("expression");
         try {
             return FlowQueryParser.parse(q == null || q.isBlank() ? "*:*" : q);
         } catch (QuerySyntaxException e) {
             throw new BadRequest("query: " + e.getMessage());   // search's line: "query: column 6: ..."
+        }
+    }
+
+    private static FlowSort sort(Map<String, String> p) {
+        String s = p.get("sort");
+        if (s == null || s.isBlank()) return FlowSort.DEFAULT;
+        try {
+            return FlowSort.parse(s.strip());
+        } catch (IllegalArgumentException e) {
+            throw new BadRequest("sort: " + e.getMessage());
         }
     }
 

@@ -13,6 +13,7 @@ import io.metaroce.analysis.FlowSummary;
 import io.metaroce.analysis.JsonOut;
 import io.metaroce.capture.CaptureFiles;
 import io.metaroce.capture.PacketSource;
+import io.metaroce.capture.PcapngWriter;
 import io.metaroce.index.CaptureIdentity;
 import io.metaroce.index.Connection;
 import io.metaroce.index.FacetBucket;
@@ -65,6 +66,8 @@ class FlowViewerTest {
     /** A rule text as a shared index's writer might choose it: markup, quotes and a backslash. */
     private static final String HOSTILE_RULE = "MR-<script>alert(\"x\")</script>\\";
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** How much later the second capture's packets are than in its sample. */
+    private static final long SHIFT_NS = 3 * 3600 * 1_000_000_000L;
     private static Path dir;
     private static FlowIndex index;
     private static FlowViewer viewer;
@@ -73,9 +76,10 @@ class FlowViewerTest {
     @BeforeAll
     static void serve() throws IOException {
         dir = tmp.resolve("flows.idx");
-        // The second capture under a file name of markup: its path is the capture_path its answers carry.
+        // The second capture under a file name of markup (its path is the capture_path its answers carry), its packets
+        // three hours later than the first's (the samples all begin at one instant): a time range can tell them apart.
         Path marked = tmp.resolve("<img src=x onerror=alert(1)>.pcapng");
-        Files.copy(CAPTURES.resolve("metaroce-spray-lossy-path.pcapng"), marked);
+        shifted(CAPTURES.resolve("metaroce-spray-lossy-path.pcapng"), marked, SHIFT_NS);
         try (LuceneFlowIndex w = LuceneFlowIndex.openForWriting(dir)) {
             add(w, CAPTURES.resolve("rocev2-gbn-loss.pcapng"), List.of());
             add(w, marked, List.of(HOSTILE_RULE));
@@ -91,6 +95,18 @@ class FlowViewerTest {
         // No worker thread outlives close (the launcher's viewer must exit promptly on Ctrl+C).
         for (Thread t : Thread.getAllStackTraces().keySet())
             assertFalse(t.getName().startsWith("metaroce-viewer-") && t.isAlive(), "still running: " + t);
+    }
+
+    /** A copy of a capture with every packet that much later. */
+    private static void shifted(Path from, Path to, long ns) throws IOException {
+        try (PacketSource s = CaptureFiles.open(from); PcapngWriter w = PcapngWriter.create(to)) {
+            Map<Integer, Integer> interfaces = new java.util.HashMap<>();
+            while (s.next()) {
+                Integer id = interfaces.get(s.linkType());
+                if (id == null) interfaces.put(s.linkType(), id = w.addInterface(s.linkType(), 262_144));
+                w.write(id, s.timestampNanos() + ns, s.data(), 0, s.capturedLength(), s.originalLength(), null);
+            }
+        }
     }
 
     /** Indexes a capture as {@code metaroce index} does (one analysis pass, the flows' documents), each flow with those rules. */
@@ -241,6 +257,213 @@ class FlowViewerTest {
             }
         }
         return out;
+    }
+
+
+    // ------------------------------------------------------------------ time range, CSV, unique values, SPI Graph
+
+    @Test
+    void aTimeRangeKeepsTheFlowsActiveInItAsSearchFindsThem() throws Exception {
+        long total = index.search(new FlowQuery.MatchAll(), FlowSort.DEFAULT, 0).total();
+        long late = index.search(FlowQueryParser.parse("first:>=2026-01-01T02:00"), FlowSort.DEFAULT, 0).total();
+        assertTrue(late > 0 && late < total, "the shifted capture's flows are some, not all: " + late + " of " + total);
+        // Each range: its parameters, and the query search runs for the same flows (active in it: last >= start, first < stop).
+        String[][] cases = {
+            {"startTime=2026-01-01T02:00", "last:>=2026-01-01T02:00"},
+            {"startTime=2026-01-01T02:00&stopTime=2026-01-01T04:00", "last:>=2026-01-01T02:00 AND first:<2026-01-01T04:00"},
+            {"stopTime=1767229200", "first:<2026-01-01T01:00"},   // Arkime's seconds since the epoch
+            {"startTime=2026-01-01T00:00:00.000040%2B00:00&stopTime=2026-01-01T00:00:00.000050Z",
+                "last:>=2026-01-01T00:00:00.000040 AND first:<2026-01-01T00:00:00.000050"},
+            {"date=1", "last:>=" + (TimeRange.newest(index) + 1 - 3_600_000_000_000L)},   // the last hour before the newest flow
+            {"date=24", "*:*"},
+            {"date=-1", "*:*"}};
+        boolean narrowed = false;
+        for (String[] c : cases) {
+            long want = index.search(FlowQueryParser.parse(c[1]), FlowSort.DEFAULT, 0).total();
+            JsonNode r = get("/api/sessions?q=*:*&" + c[0]);
+            assertEquals(want, r.get("total").asLong(), c[0]);
+            // A query and the range together: both apply.
+            long both = index.search(FlowQueryParser.parse("(" + c[1] + ") AND naks:>0"), FlowSort.DEFAULT, 0).total();
+            assertEquals(both, get("/api/sessions?q=" + enc("naks:>0") + "&" + c[0]).get("total").asLong(), c[0]);
+            assertEquals(want, get("/api/spiview?fields=transport&" + c[0]).get("facets").get(0).get("values").findValues("flows")
+                    .stream().mapToLong(JsonNode::asLong).sum(), "SPI View in the range too: " + c[0]);
+            narrowed |= want > 0 && want < total;
+        }
+        assertTrue(narrowed);
+        assertEquals(late, get("/api/sessions?date=1").get("total").asLong(), "the last hour holds the shifted capture's flows only");
+        for (String[] bad : new String[][] {
+            {"startTime=yesterday", "startTime: 'yesterday' is not a time: write 2026-11-30T02:10[:05[.25]][Z|+01:00] or seconds since the epoch"},
+            {"startTime=2026-01-01T02:00&stopTime=2026-01-01T01:00", "stopTime must be after startTime (2026-01-01T01:00 is not after 2026-01-01T02:00)"},
+            {"stopTime=2026-02-30", "stopTime: " + timeError("2026-02-30")},
+            {"date=0", "date must be 1 to " + TimeRange.MAX_HOURS + " hours (-1: all), not 0"},
+            {"date=week", "date must be a number of hours (-1: all), not 'week'"}}) {
+            for (String api : List.of("/api/sessions", "/api/sessions.csv", "/api/spigraph", "/api/connections")) {
+                HttpResponse<String> r = send(api + "?" + bad[0]);
+                assertEquals(400, r.statusCode(), api + "?" + bad[0]);
+                assertEquals(bad[1], JSON.readTree(r.body()).get("error").asText());
+            }
+        }
+    }
+
+    @Test
+    void sessionsCsvParsesBackToTheFlowsOfSessions() throws Exception {
+        String fields = "flow,capture_path,first_ns,packets,src,dest_qp,rules,src_qps";
+        String url = "?expression=" + enc("packets:>0") + "&sort=packets&fields=" + fields + "&startTime=2026-01-01T02:00";
+        JsonNode flows = get("/api/sessions" + url + "&length=1000").get("flows");
+        HttpResponse<String> r = send("/api/sessions.csv" + url);
+        assertEquals(200, r.statusCode(), r.body());
+        assertTrue(r.headers().firstValue("Content-Type").orElse("").startsWith("text/csv"));
+        assertTrue(r.headers().firstValue("Content-Disposition").orElse("").contains("metaroce-sessions.csv"));
+        List<List<String>> rows = readCsv(r.body());
+        assertEquals(List.of(fields.split(",")), rows.getFirst());
+        assertTrue(flows.size() > 1);
+        assertEquals(flows.size(), rows.size() - 1);
+        boolean hostile = false;
+        for (int i = 0; i < flows.size(); i++) {
+            JsonNode f = flows.get(i);
+            List<String> row = rows.get(i + 1);
+            assertEquals(f.get("flow").asText(), row.get(0));
+            assertEquals(f.get("capture_path").asText(), row.get(1));
+            // A time as search prints it: UTC to the microsecond.
+            long first = f.get("first_ns").asLong();
+            long[] span = io.metaroce.index.QueryTimes.span(row.get(2));
+            assertTrue(span[0] <= first && first < span[1], row.get(2) + " holds " + first);
+            assertEquals(f.get("packets").asText(), row.get(3));
+            assertEquals(f.get("src").asText(), row.get(4));
+            assertEquals(f.get("dest_qp").asText(), row.get(5));
+            List<String> rules = new ArrayList<>();
+            for (JsonNode v : f.path("rules")) rules.add(v.asText());
+            assertEquals(String.join("; ", rules), row.get(6));
+            hostile |= row.get(6).contains(HOSTILE_RULE);
+            List<String> qps = new ArrayList<>();
+            for (JsonNode v : f.path("src_qps")) qps.add(v.asText());
+            assertEquals(String.join("; ", qps), row.get(7));
+        }
+        assertTrue(hostile, "a rule with a quote and a backslash went through the quoting");
+        assertEquals(400, send("/api/sessions.csv?fields=flow,nosuch").statusCode());
+        assertEquals(400, send("/api/sessions.csv?fields=offsets").statusCode());
+    }
+
+    @Test
+    void aCellASpreadsheetWouldRunAsAFormulaIsDefused() {
+        for (String formula : List.of("=HYPERLINK(\"http://x\")", "+1+2", "-2+3", "@SUM(A1)", "\tx", "=1,2"))
+            assertTrue(readCsv(row(formula)).getFirst().getFirst().equals("'" + formula), formula);
+        for (String plain : List.of("-5", "12", "1.5", "a=b", "", "x\"y", "line\r\nbreak"))
+            assertEquals(plain, readCsv(row(plain)).getFirst().getFirst(), plain);
+        assertEquals(List.of(List.of("a,b", "c\"d", "")), readCsv(row("a,b", "c\"d", "")));
+    }
+
+    /** What search says of a time it cannot read. */
+    private static String timeError(String text) {
+        try {
+            io.metaroce.index.QueryTimes.span(text);
+            throw new AssertionError(text + " is a time");
+        } catch (IllegalArgumentException e) {
+            return e.getMessage();
+        }
+    }
+
+    private static String row(String... cells) {
+        StringBuilder b = new StringBuilder();
+        Csv.row(b, List.of(cells));
+        return b.toString();
+    }
+
+    @Test
+    void uniqueValuesAreSpiViewsWithTheirFlows() throws Exception {
+        for (String field : List.of("rules", "src", "dest_qp", "capture_path")) {
+            JsonNode values = get("/api/spiview?q=" + enc("packets:>0") + "&n=1000&fields=" + field).get("facets").get(0).get("values");
+            HttpResponse<String> r = send("/api/unique.txt?exp=" + field + "&counts=1&expression=" + enc("packets:>0"));
+            assertEquals(200, r.statusCode(), r.body());
+            List<String> lines = r.body().lines().toList();
+            assertEquals(values.size(), lines.size(), field);
+            for (int i = 0; i < lines.size(); i++) {
+                String line = lines.get(i), value = values.get(i).get(field).asText();
+                int comma = line.lastIndexOf(", ");
+                assertEquals(value.startsWith("=") ? "'" + value : value, line.substring(0, comma), field);
+                assertEquals(values.get(i).get("flows").asLong(), Long.parseLong(line.substring(comma + 2)), value);
+            }
+            assertEquals(values.size(), send("/api/unique.txt?exp=" + field + "&q=" + enc("packets:>0")).body().lines().count());
+        }
+        assertEquals(400, send("/api/unique.txt").statusCode());
+        assertEquals(400, send("/api/unique.txt?exp=first_ns").statusCode());
+    }
+
+    @Test
+    void spiGraphBucketsAddUpToTheFieldsTotals() throws Exception {
+        for (String range : List.of("", "&startTime=2026-01-01T02:00", "&date=-1&buckets=7")) {
+            JsonNode r = get("/api/spigraph?field=src&by=retransmitted_packets&n=4" + range);
+            JsonNode facet = get("/api/spiview?fields=src&by=retransmitted_packets&n=4" + range).get("facets").get(0).get("values");
+            assertEquals(facet.size(), r.get("series").size(), range);
+            int buckets = r.get("buckets").size();
+            assertTrue(buckets > 1 && buckets <= (range.contains("buckets=7") ? 7 : SpiGraph.BUCKETS), "buckets: " + buckets);
+            long width = r.get("bucket_ns").asLong();
+            for (int i = 0; i < buckets; i++) assertEquals(r.get("start_ns").asLong() + i * width, r.get("buckets").get(i).asLong());
+            long nonEmpty = 0;
+            for (int i = 0; i < facet.size(); i++) {
+                JsonNode s = r.get("series").get(i), v = facet.get(i);
+                assertEquals(v.get("src").asText(), s.get("value").asText());
+                long flows = 0, sum = 0;
+                for (JsonNode x : s.get("flows_per_bucket")) { flows += x.asLong(); nonEmpty += x.asLong() > 0 ? 1 : 0; }
+                for (JsonNode x : s.get("retransmitted_packets_per_bucket")) sum += x.asLong();
+                assertEquals(v.get("flows").asLong(), flows, range + " " + s.get("value"));
+                assertEquals(v.get("retransmitted_packets").asLong(), sum, range + " " + s.get("value"));
+                assertEquals(buckets, s.get("flows_per_bucket").size());
+            }
+            assertTrue(nonEmpty > 1, "the lines rise in more than one bucket: " + r);
+        }
+        assertEquals(400, send("/api/spigraph?field=first_ns").statusCode());
+        assertEquals(400, send("/api/spigraph?buckets=" + (SpiGraph.MAX_BUCKETS + 1)).statusCode());
+        assertEquals(1L, SpiGraph.width(0, 60));
+        assertEquals(2_000L, SpiGraph.width(100_000, 60));
+        assertEquals(50_000_000_000L, SpiGraph.width(3600L * 1_000_000_000L / 2, 60));
+    }
+
+    @Test
+    void fieldsListEveryColumnTheChooserOffers() throws Exception {
+        JsonNode r = get("/api/fields").get("fields");
+        List<String> names = new ArrayList<>();
+        for (JsonNode f : r) {
+            names.add(f.get("name").asText());
+            assertEquals(FlowSchema.field(f.get("name").asText()).sortable(), f.get("sortable").asBoolean());
+        }
+        assertTrue(names.containsAll(List.of("flow", "capture_path", "first_ns", "packets", "latency.ack_rtt_ns.p99", "rules", "lossy_paths")), names.toString());
+        for (String internal : List.of("id", "root_id", "offsets", "frames", "part_packets")) assertFalse(names.contains(internal), internal);
+        // Each listed field can be a CSV column.
+        assertEquals(200, send("/api/sessions.csv?length=1&fields=" + enc(String.join(",", names))).statusCode());
+    }
+
+    /** RFC 4180: fields split on commas outside quotes, "" a quote inside them, records ended by CRLF. */
+    private static List<List<String>> readCsv(String text) {
+        List<List<String>> rows = new ArrayList<>();
+        List<String> row = new ArrayList<>();
+        StringBuilder cell = new StringBuilder();
+        boolean quoted = false;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (quoted) {
+                if (c == '"' && i + 1 < text.length() && text.charAt(i + 1) == '"') { cell.append('"'); i++; }
+                else if (c == '"') quoted = false;
+                else cell.append(c);
+            } else if (c == '"') {
+                quoted = true;
+            } else if (c == ',') {
+                row.add(cell.toString());
+                cell.setLength(0);
+            } else if (c == '\r' && i + 1 < text.length() && text.charAt(i + 1) == '\n') {
+                row.add(cell.toString());
+                cell.setLength(0);
+                rows.add(row);
+                row = new ArrayList<>();
+                i++;
+            } else {
+                assertFalse(c == '\n' || c == '\r', "a bare line break outside quotes at " + i);
+                cell.append(c);
+            }
+        }
+        assertFalse(quoted, "an unclosed quote");
+        assertTrue(row.isEmpty() && cell.isEmpty(), "the last record ends with CRLF");
+        return rows;
     }
 
     // ------------------------------------------------------------------ habits
