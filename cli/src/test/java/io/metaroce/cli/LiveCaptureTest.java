@@ -107,6 +107,59 @@ class LiveCaptureTest {
         }
     }
 
+    /**
+     * capture -P (dumpcap's "use pcap format instead of pcapng") beside a pcapng capture of the same traffic: a ring
+     * of pcap files (-b filesize) whose every file starts with pcap's magic (microseconds, as dumpcap -P writes),
+     * holding together the pcapng run's frames byte for byte, in order, with its times cut to microseconds;
+     * capinfos reads a pcap file as pcap. -P with -n is refused.
+     */
+    @Test
+    void captureDashPWritesPcapRingFilesWithThePcapngRunsFrames() throws Exception {
+        Path sent = CAPTURES.resolve("rocev2-gbn-loss.pcapng");
+        int n = frames(sent).size();
+        Path ng = tmp.resolve("same.pcapng"), ring = tmp.resolve("ring.pcap");
+        try (LiveProcess a = metaroceInB(true, "capture", "-i", net.ifB, "-c", Integer.toString(n), "-a", "duration:40", "-w", ng.toString());
+             LiveProcess b = metaroceInB(true, "capture", "-P", "-i", net.ifB, "-c", Integer.toString(n), "-a", "duration:40",
+                     "-b", "filesize:60", "-w", ring.toString())) {
+            assertTrue(a.awaitCapturing(), a.stderr());
+            assertTrue(b.awaitCapturing(), b.stderr());
+            send(sent, 1);
+            assertEquals(0, a.await(45), a.stderr());
+            assertEquals(0, b.await(45), b.stderr());
+        }
+        List<Path> files;
+        try (var l = Files.list(tmp)) {
+            files = l.filter(p -> p.getFileName().toString().startsWith("ring_")).sorted().toList();
+        }
+        assertTrue(files.size() >= 2, "a ring of files: " + files);
+        List<byte[]> got = new ArrayList<>();
+        List<Long> times = new ArrayList<>();
+        for (Path f : files) {
+            byte[] head = java.util.Arrays.copyOf(Files.readAllBytes(f), 4);
+            assertArrayEquals(new byte[] {(byte) 0xd4, (byte) 0xc3, (byte) 0xb2, (byte) 0xa1}, head, "pcap's magic 0xa1b2c3d4: " + f);
+            try (PacketSource src = CaptureFiles.open(f)) {
+                assertEquals(io.metaroce.capture.CaptureFormat.PCAP_US, src.format());
+                while (src.next()) {
+                    got.add(src.data().toArray(ValueLayout.JAVA_BYTE));
+                    times.add(src.timestampNanos());
+                }
+            }
+        }
+        List<byte[]> want = frames(ng);
+        assertEquals(want.size(), got.size());
+        for (int i = 0; i < want.size(); i++) assertArrayEquals(want.get(i), got.get(i), "frame " + (i + 1));
+        try (PacketSource src = CaptureFiles.open(ng)) {
+            for (int i = 0; src.next(); i++) assertEquals(src.timestampNanos() / 1000, times.get(i) / 1000, "frame " + (i + 1) + "'s time");
+        }
+        Process capinfos = new ProcessBuilder("capinfos", "-t", files.getFirst().toString()).redirectErrorStream(true).start();
+        String type = new String(capinfos.getInputStream().readAllBytes());
+        assertEquals(0, capinfos.waitFor(), type);
+        assertTrue(type.contains("File type:") && type.contains("- pcap") && !type.contains("pcapng"), type);
+        CliRun both = CliRun.of("capture", "-P", "-n", "-i", net.ifB, "-w", tmp.resolve("x.pcap").toString());
+        assertEquals(2, both.exit(), both.err());
+        assertEquals("metaroce capture: -P (pcap) and -n (pcapng) ask for two formats: give one", both.err().strip());
+    }
+
     @Test
     void analyzeLiveGivesTheFlowsAndCountersOfTheFile() throws Exception {
         Path sent = CAPTURES.resolve("rocev2-gbn-loss.pcapng");
