@@ -20,6 +20,8 @@ public final class PcapWriter implements AutoCloseable, Flushable {
     private final boolean nanosecond;
     private final int snapLength;
     private long framesWritten;
+    /** The header's 24 bytes, then each record's 16-byte header and data (a ring's file size). */
+    private long bytesWritten = 24;
 
     /**
      * @param channel       destination; closed by {@link #close()}
@@ -98,7 +100,13 @@ public final class PcapWriter implements AutoCloseable, Flushable {
         int length = snapLength > 0 ? Math.min(capturedLength, snapLength) : capturedLength;
         out.u32(seconds).u32(nanosecond ? fraction : fraction / 1_000).u32(length).u32(originalLength);
         framesWritten++;
+        bytesWritten += 16 + length;
         return length;
+    }
+
+    /** Bytes written so far (handed to the channel or still buffered), the file header included. */
+    public long bytesWritten() {
+        return bytesWritten;
     }
 
     /** Records written so far. */

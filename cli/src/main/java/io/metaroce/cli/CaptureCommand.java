@@ -22,11 +22,12 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code metaroce capture}: dumpcap for RoCE. Captures live traffic into pcapng (one IDB per interface, an
- * ISB per interface with libpcap's counters at every file close), optionally as a ring of files, until -c,
+ * ISB per interface with libpcap's counters at every file close) or, with -P, classic pcap (one interface),
+ * optionally as a ring of files, until -c,
  * -a, Ctrl-C or SIGTERM. The capture threads only queue frames; this thread writes them.
  */
 @Command(name = "capture", sortOptions = false, versionProvider = StandardOptions.Version.class,
-        description = {"Capture live RoCEv2/MetaRoCE traffic into pcapng, with dumpcap's options. Needs root or "
+        description = {"Capture live RoCEv2/MetaRoCE traffic into pcapng (or pcap: -P), with dumpcap's options. Needs root or "
                 + "CAP_NET_RAW; -D does not.", "Default filter: udp port 4791 (plus every -d port)."},
         footer = {"", "Examples:", "  metaroce capture -D", "  sudo metaroce capture -i eth1 -w roce.pcapng",
                 // Each example fits the help's 80 columns (picocli cut longer ones anywhere), and runs when copied:
@@ -55,6 +56,13 @@ final class CaptureCommand implements Callable<Integer> {
     @Option(names = {"-w"}, paramLabel = "FILE.pcapng", description = "File to write (- for stdout).")
     String output;
 
+    @Option(names = {"-P"}, description = "Write classic pcap (microsecond timestamps) instead of pcapng, as dumpcap -P; "
+            + "several interfaces are still written as pcapng (pcap holds one).")
+    boolean pcap;
+
+    @Option(names = {"-n"}, description = "Write pcapng (the default), as dumpcap -n.")
+    boolean pcapng;
+
     @Option(names = {"-b", "--ring-buffer"}, paramLabel = "filesize:KB|duration:S|files:N",
             description = "Ring of files: a new file after KB kB (1000 bytes) or S seconds, keeping the newest N (repeatable).")
     List<String> ring = new ArrayList<>();
@@ -73,6 +81,7 @@ final class CaptureCommand implements Callable<Integer> {
         if (list) return listInterfaces();
         if (!live.live()) return usage("no interface given (-i IFACE; list them with -D)");
         if (output == null) return usage("no output file given (-w FILE.pcapng, or -w - for stdout); to watch live traffic use analyze -i or dissect -i");
+        if (pcap && pcapng) return usage("-P (pcap) and -n (pcapng) ask for two formats: give one");
         LiveSession.Autostop stop;
         LiveFileWriter.Ring rb;
         try {
@@ -101,7 +110,10 @@ final class CaptureCommand implements Callable<Integer> {
         LiveFileWriter writer = null;
         String failure = null;
         try {
-            writer = new LiveFileWriter(capture, toStdout ? null : Path.of(output), stdout, rb, "metaroce 0.1.0 (MetaRoCE Analyzer)");
+            writer = new LiveFileWriter(capture, toStdout ? null : Path.of(output), stdout, rb, "metaroce 0.1.0 (MetaRoCE Analyzer)", pcap);
+            // dumpcap -P on several interfaces writes pcapng without a word; saying it spares a surprise.
+            if (pcap && !writer.pcap()) err.println("metaroce capture: " + capture.interfaceCount()
+                    + " interfaces: writing pcapng (pcap holds one interface), as dumpcap -P does");
             LivePacket p;
             while ((p = capture.take()) != null) {
                 writer.write(p);

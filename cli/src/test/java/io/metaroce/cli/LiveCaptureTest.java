@@ -117,14 +117,19 @@ class LiveCaptureTest {
         // analyze -i and capture -w see the same frames with the same kernel time stamps.
         try (LiveProcess an = metaroceInB(true, "analyze", "-i", net.ifB, "-c", Integer.toString(n), "-a", "duration:40", "-T", "json");
              LiveProcess cap = metaroceInB(true, "capture", "-i", net.ifB, "-c", Integer.toString(n), "-a", "duration:40",
-                     "-w", written.toString())) {
+                     "-w", written.toString());
+             LiveProcess pcap = metaroceInB(true, "capture", "-P", "-i", net.ifB, "-c", Integer.toString(n), "-a", "duration:40",
+                     "-b", "filesize:60", "-w", tmp.resolve("ring.pcap").toString())) {
             assertTrue(an.awaitCapturing(), an.stderr());
             assertTrue(cap.awaitCapturing(), cap.stderr());
+            assertTrue(pcap.awaitCapturing(), pcap.stderr());
             send(sent, 1);
             assertEquals(0, an.await(45), an.stderr());
             assertEquals(0, cap.await(45), cap.stderr());
+            assertEquals(0, pcap.await(45), pcap.stderr());
             live = json.readTree(an.stdout());
         }
+        assertPcapRingHoldsThePcapngFrames(written);
         // 1. Same code path: analyze -i equals analyze -r of what was captured at the same time, field for field.
         JsonNode ofWritten = json.readTree(CliRun.of("analyze", "-r", written.toString(), "-T", "json").out());
         ((ObjectNode) live.get("capture")).remove(List.of("file", "format"));
@@ -310,6 +315,46 @@ class LiveCaptureTest {
         } finally {
             new ProcessBuilder("umount", disk.toString()).start().waitFor();
         }
+    }
+
+    /**
+     * capture -P (dumpcap's "use pcap format instead of pcapng"), run beside a pcapng capture of the same traffic
+     * (ng): a ring of pcap files (-b filesize) whose every file starts with pcap's magic (microseconds, as dumpcap -P
+     * writes), holding together the pcapng run's frames byte for byte, in order, with its times cut to microseconds;
+     * capinfos reads a pcap file as pcap. -P with -n is refused.
+     */
+    private void assertPcapRingHoldsThePcapngFrames(Path ng) throws Exception {
+        List<Path> files;
+        try (var l = Files.list(tmp)) {
+            files = l.filter(p -> p.getFileName().toString().startsWith("ring_")).sorted().toList();
+        }
+        assertTrue(files.size() >= 2, "a ring of files: " + files);
+        List<byte[]> got = new ArrayList<>();
+        List<Long> times = new ArrayList<>();
+        for (Path f : files) {
+            byte[] head = java.util.Arrays.copyOf(Files.readAllBytes(f), 4);
+            assertArrayEquals(new byte[] {(byte) 0xd4, (byte) 0xc3, (byte) 0xb2, (byte) 0xa1}, head, "pcap's magic 0xa1b2c3d4: " + f);
+            try (PacketSource src = CaptureFiles.open(f)) {
+                assertEquals(io.metaroce.capture.CaptureFormat.PCAP_US, src.format());
+                while (src.next()) {
+                    got.add(src.data().toArray(ValueLayout.JAVA_BYTE));
+                    times.add(src.timestampNanos());
+                }
+            }
+        }
+        List<byte[]> want = frames(ng);
+        assertEquals(want.size(), got.size());
+        for (int i = 0; i < want.size(); i++) assertArrayEquals(want.get(i), got.get(i), "frame " + (i + 1));
+        try (PacketSource src = CaptureFiles.open(ng)) {
+            for (int i = 0; src.next(); i++) assertEquals(src.timestampNanos() / 1000, times.get(i) / 1000, "frame " + (i + 1) + "'s time");
+        }
+        Process capinfos = new ProcessBuilder("capinfos", "-t", files.getFirst().toString()).redirectErrorStream(true).start();
+        String type = new String(capinfos.getInputStream().readAllBytes());
+        assertEquals(0, capinfos.waitFor(), type);
+        assertTrue(type.contains("File type:") && type.contains("- pcap") && !type.contains("pcapng"), type);
+        CliRun both = CliRun.of("capture", "-P", "-n", "-i", net.ifB, "-w", tmp.resolve("x.pcap").toString());
+        assertEquals(2, both.exit(), both.err());
+        assertEquals("metaroce capture: -P (pcap) and -n (pcapng) ask for two formats: give one", both.err().strip());
     }
 
     /**

@@ -23,11 +23,13 @@ import javafx.scene.control.CheckBox;
 import javafx.scene.control.Dialog;
 import javafx.scene.control.Label;
 import javafx.scene.control.MenuButton;
+import javafx.scene.control.RadioButton;
 import javafx.scene.control.Tab;
 import javafx.scene.control.TabPane;
 import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableView;
 import javafx.scene.control.TextField;
+import javafx.scene.control.ToggleGroup;
 import javafx.scene.control.cell.CheckBoxTableCell;
 import javafx.scene.layout.GridPane;
 import javafx.scene.layout.HBox;
@@ -39,8 +41,8 @@ import javafx.util.Duration;
 /**
  * Capture > Options... (Ctrl+K), as Wireshark's Capture Options: Input (the interfaces libpcap sees, with their
  * addresses, link type and the packets they received while the dialog is open; several can be chosen; promiscuous
- * mode, snap length, buffer; the capture filter, checked as you type), Output (a file instead of a temporary one,
- * always pcapng; a ring buffer: a new file after kB or seconds, keeping N files) and Options (update the list in real
+ * mode, snap length, buffer; the capture filter, checked as you type), Output (a file instead of a temporary one;
+ * pcapng or pcap, as dumpcap -P; a ring buffer: a new file after kB or seconds, keeping N files) and Options (update the list in real
  * time; stop after packets, seconds, kB or files). The settings are the toolbar's ({@link CaptureSettings}); Start
  * checks them with {@code metaroce capture}'s words and starts the toolbar's capture, or says in the dialog why not.
  */
@@ -160,11 +162,20 @@ final class CaptureOptionsDialog {
         TextField output = field("capture-options-output", s.output);
         output.setPromptText("empty: a temporary file");
         output.setPrefColumnCount(36);
+        // Wireshark 4.x's Output format: pcapng (names, filter, statistics, nanoseconds) or pcap (dumpcap -P).
+        ToggleGroup format = new ToggleGroup();
+        RadioButton pcapng = new RadioButton("pcapng"), pcap = new RadioButton("pcap (one interface; microsecond timestamps)");
+        pcapng.setId("capture-options-pcapng");
+        pcap.setId("capture-options-pcap");
+        pcapng.setToggleGroup(format);
+        pcap.setToggleGroup(format);
+        (s.pcapng ? pcapng : pcap).setSelected(true);
         Button browse = new Button("Browse...");
         browse.setOnAction(e -> {
             FileChooser fc = new FileChooser();
             fc.setTitle("Capture to File");
-            fc.getExtensionFilters().add(new FileChooser.ExtensionFilter("pcapng", "*.pcapng"));
+            fc.getExtensionFilters().add(pcap.isSelected() ? new FileChooser.ExtensionFilter("pcap", "*.pcap")
+                    : new FileChooser.ExtensionFilter("pcapng", "*.pcapng"));
             File f = fc.showSaveDialog(ctx.stage());
             if (f != null) output.setText(f.getPath());
         });
@@ -172,7 +183,7 @@ final class CaptureOptionsDialog {
                 ringFiles = field("capture-options-ring-files", s.ringFiles);
         GridPane out = grid();
         out.addRow(0, new Label("Capture to a permanent file"), output, browse);
-        out.addRow(1, new Label("Output format"), new Label("pcapng"));
+        out.addRow(1, new Label("Output format"), new HBox(12, pcapng, pcap));
         out.addRow(2, new Label("Create a new file automatically after (kB)"), ringKB);
         out.addRow(3, new Label("... or after (seconds)"), ringSeconds);
         out.addRow(4, new Label("Use a ring buffer with (files)"), ringFiles);
@@ -204,6 +215,7 @@ final class CaptureOptionsDialog {
             s.bufferMiB = buffer.getText();
             s.promiscuous = promiscuous.isSelected();
             s.output = output.getText();
+            s.pcapng = !pcap.isSelected();
             s.ringKB = ringKB.getText();
             s.ringSeconds = ringSeconds.getText();
             s.ringFiles = ringFiles.getText();

@@ -5,8 +5,9 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import javafx.application.Platform;
 import javafx.scene.control.Alert;
 import javafx.scene.control.ButtonBar;
 import javafx.scene.control.ButtonType;
@@ -18,9 +19,9 @@ import javafx.stage.FileChooser;
  * File > Save and Save As..., and Wireshark's unsaved-changes prompt ("Do you want to save the changes you've made
  * to the capture file X before closing it?": Save / Continue without Saving / Cancel) before Close, Open, Reload and
  * Quit drop edited packet comments or an unsaved live capture. Every frame is written with the comments as edited
- * (pcapng; pcap cannot hold comments: Wireshark's warning, which offers pcapng), into a temporary file beside the
- * target moved over it at the end, so that saving over the open (mapped) file itself is safe; the window then shows
- * the saved file. The prompt and the file chooser are replaceable (tests answer them).
+ * (pcapng; pcap cannot hold comments: Wireshark's warning, which offers pcapng) off the JavaFX thread with progress
+ * and Cancel ({@link BackgroundSave}), into a temporary file beside the target moved over it at the end, so that
+ * saving over the open (mapped) file itself is safe; the window then shows the saved file. The prompt and the file chooser are replaceable (tests answer them).
  */
 final class CaptureSaving {
     enum Format { PCAPNG, PCAP }
@@ -58,7 +59,7 @@ final class CaptureSaving {
         MenuItem save = new MenuItem("Save");
         save.setId("menu-save");
         save.setAccelerator(KeyCombination.keyCombination("Shortcut+S"));
-        save.setOnAction(e -> save());
+        save.setOnAction(e -> save());     // in the background: the status bar shows it
         save.disableProperty().bind(ctx.unsavedProperty().not());
         MenuItem saveAs = new MenuItem("Save As...");
         saveAs.setId("menu-save-as");
@@ -70,73 +71,72 @@ final class CaptureSaving {
 
     /**
      * Save: over the open file when it is a pcapng file of its own (not a live capture's temporary file, not a pcap
-     * or a compressed file, which cannot hold the comments as they are): else as Save As.... True when saved.
+     * or a compressed file, which cannot hold the comments as they are): else as Save As.... Completes with true
+     * when saved (on the JavaFX thread, the saved file opening), false when not (cancelled, failed).
      */
-    boolean save() {
+    CompletableFuture<Boolean> save() {
         OpenCapture c = ctx.capture();
-        if (c == null) return false;
+        if (c == null) return NOT_SAVED;
         if (ctx.isLiveUnsaved() || !isPcapng(c.file())) return saveAs();
         return saveTo(c.file(), Format.PCAPNG);
     }
 
-    /** Save As...: the chooser's file and format. True when saved. */
-    boolean saveAs() {
+    /** Save As...: the chooser's file and format; completes as {@link #save()}. */
+    CompletableFuture<Boolean> saveAs() {
         OpenCapture c = ctx.capture();
-        if (c == null) return false;
+        if (c == null) return NOT_SAVED;
         Target t = chooser.choose(c.file());
-        return t != null && saveTo(t.file(), t.format());
+        return t == null ? NOT_SAVED : saveTo(t.file(), t.format());
     }
 
+    private static final CompletableFuture<Boolean> NOT_SAVED = CompletableFuture.completedFuture(false);
+
     /**
-     * Writes the open capture to out (every frame, the comments as edited) and shows that file. pcap with comments:
-     * asks first (save as pcapng instead, beside it with the .pcapng extension; or drop them; or cancel). Errors go to
-     * the user as one line. True when saved.
+     * Writes the open capture to out (every frame, the comments as edited) in the background ({@link BackgroundSave}:
+     * progress and Cancel in the status bar, a temporary file moved over out at the end) and then shows that file.
+     * pcap with comments: asks first (save as pcapng instead, beside it with the .pcapng extension; or drop them; or
+     * cancel). Errors go to the user as one line. Completes with true when saved.
      */
-    boolean saveTo(Path out, Format format) {
+    CompletableFuture<Boolean> saveTo(Path out, Format format) {
         OpenCapture c = ctx.capture();
-        if (c == null) return false;
+        if (c == null) return NOT_SAVED;
         if (ctx.isLoading()) {
             ctx.error("The capture is still being read or analyzed: save it when it is done.");
-            return false;
+            return NOT_SAVED;
         }
         if (format == Format.PCAP && ctx.commentedFrames().length > 0) {
             Answer a = asker.ask("The pcap format cannot hold packet comments.",
                     "The " + ctx.commentedFrames().length + " commented packets would lose their comments. Save in pcapng instead?",
                     "Save as pcapng", "Save as pcap without comments");
-            if (a == Answer.CANCEL) return false;
+            if (a == Answer.CANCEL) return NOT_SAVED;
             if (a == Answer.SAVE) {
                 out = withExtension(out, ".pcapng");
                 format = Format.PCAPNG;
             }
         }
         Path target = out.toAbsolutePath();
-        Path tmp = null;
-        try {
-            tmp = Files.createTempFile(target.getParent(), "." + target.getFileName() + ".", ".saving");
-            int n = format == Format.PCAPNG ? PacketExport.writeAll(c.index(), ctx.commentsState(), c.source().stats(), tmp)
-                    : PacketExport.writeAllPcap(c.index(), tmp);
-            try {
-                Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-            } catch (java.nio.file.AtomicMoveNotSupportedException e) {
-                Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
-            }
-            ctx.openSaved(target);
+        // Read on this thread: the writer's thread must not touch the JavaFX state.
+        PacketComments.State comments = ctx.commentsState();
+        var stats = c.source().stats();
+        boolean pcapng = format == Format.PCAPNG;
+        BackgroundSave.Writer writer = (tmp, progress) -> pcapng ? PacketExport.writeAll(c.index(), comments, stats, tmp, progress)
+                : PacketExport.writeAllPcap(c.index(), tmp, progress);
+        return BackgroundSave.start(ctx, target, "Saving", writer, n -> {
+            if (ctx.capture() == c) ctx.openSaved(target);
             ctx.status("Saved " + n + " packets to " + target.getFileName());
-            return true;
-        } catch (IOException | RuntimeException e) {
-            if (tmp != null) {
-                try {
-                    Files.deleteIfExists(tmp);
-                } catch (IOException ignored) {
-                    // A temporary file left in a directory that refused the save: nothing more to do.
-                }
-            }
-            String why = e instanceof java.nio.file.NoSuchFileException ? "no such directory: " + target.getParent()
-                    : e instanceof java.nio.file.AccessDeniedException ? "permission denied: " + e.getMessage()
-                    : e.getMessage() == null ? e.toString() : e.getMessage();
-            ctx.error("Cannot save " + target + ": " + why);
-            return false;
-        }
+        }).thenApply(n -> n >= 0);
+    }
+
+    /**
+     * Waits on the JavaFX thread for a save that a question's "Save" started (Close, Open, Reload and Quit go on only
+     * once it is written): a nested event loop, so that the window repaints, the progress moves and Cancel works.
+     */
+    private static boolean await(CompletableFuture<Boolean> saving) {
+        if (saving.isDone() || !Platform.isFxApplicationThread()) return saving.join();
+        Object key = new Object();
+        saving.whenComplete((ok, e) -> Platform.runLater(() -> Platform.exitNestedEventLoop(key, null)));
+        Platform.enterNestedEventLoop(key);
+        return saving.join();
     }
 
     /**
@@ -145,6 +145,12 @@ final class CaptureSaving {
      * lose the changes); false: Cancel, or the save failed.
      */
     boolean confirm(String action) {
+        if (ctx.isSaving()) {
+            // Wireshark's save is modal: nothing drops the capture under it. Here it runs in the background, so ask
+            // for the end or the Cancel of it instead of closing the file it reads.
+            ctx.error("A save is still running: wait for it to finish or press Cancel in the status bar before " + action + ".");
+            return false;
+        }
         OpenCapture c = ctx.capture();
         if (c == null || !ctx.hasUnsavedChanges()) return true;
         String name = ctx.isLiveUnsaved() ? "of the live capture" : c.file().getFileName().toString();
@@ -153,7 +159,7 @@ final class CaptureSaving {
                         : "Your packet comments will be lost if you don't save them.",
                 "Save", "Continue without Saving");
         return switch (a) {
-            case SAVE -> save();
+            case SAVE -> await(save());
             case DISCARD -> {
                 ctx.discardChanges();
                 yield true;

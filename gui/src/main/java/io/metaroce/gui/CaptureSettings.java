@@ -30,6 +30,8 @@ final class CaptureSettings {
     boolean promiscuous = true;
     /** The output file (-w), or empty for a temporary file. */
     String output = "";
+    /** Output format: pcapng (Wireshark's capture.pcap_ng), else classic pcap (dumpcap -P). */
+    boolean pcapng = true;
     /** Ring buffer (-b): a new file after kB / seconds, keep N files; empty: not set. */
     String ringKB = "", ringSeconds = "", ringFiles = "";
     /** Stop conditions: -c packets, -a duration / filesize / files; empty: not set. */
@@ -41,7 +43,7 @@ final class CaptureSettings {
      * A capture ready to start: the interfaces' settings (the -c count in its packet limit), the file to write
      * (null: a temporary one), the ring and the stop conditions.
      */
-    record Plan(LiveSettings live, Path output, LiveFileWriter.Ring ring, CaptureLimits.Autostop stop, boolean realTime) {
+    record Plan(LiveSettings live, Path output, LiveFileWriter.Ring ring, CaptureLimits.Autostop stop, boolean realTime, boolean pcap) {
         String interfaceNames() { return String.join(", ", live.interfaces()); }
     }
 
@@ -77,7 +79,7 @@ final class CaptureSettings {
         String f = filter.get() == null || filter.get().isBlank() ? null : filter.get().strip();
         LiveSettings live = new LiveSettings(names, f, integer("-s", snapLength), integer("-B", bufferMiB), promiscuous,
                 false, LiveSettings.DEFAULT_QUEUE, count);
-        return new Plan(live, out.isEmpty() ? null : Path.of(out), ring, stop, realTime && !ring.rotates());
+        return new Plan(live, out.isEmpty() ? null : Path.of(out), ring, stop, realTime && !ring.rotates(), !pcapng);
     }
 
     /** "a, b c" -> [a, b, c]: the toolbar's field takes several interfaces. */
@@ -108,6 +110,7 @@ final class CaptureSettings {
         bufferMiB = from.bufferMiB;
         promiscuous = from.promiscuous;
         output = from.output;
+        pcapng = from.pcapng;
         ringKB = from.ringKB;
         ringSeconds = from.ringSeconds;
         ringFiles = from.ringFiles;
@@ -146,6 +149,7 @@ final class CaptureSettings {
                 case "capture.buffer_mib" -> s.bufferMiB = v;
                 case "capture.promiscuous" -> s.promiscuous = !v.equalsIgnoreCase("FALSE");
                 case "capture.output" -> s.output = v;
+                case "capture.pcap_ng" -> s.pcapng = !v.equalsIgnoreCase("FALSE");
                 case "capture.ring.filesize_kb" -> s.ringKB = v;
                 case "capture.ring.duration_s" -> s.ringSeconds = v;
                 case "capture.ring.files" -> s.ringFiles = v;
@@ -169,6 +173,7 @@ final class CaptureSettings {
         m.put("capture.buffer_mib", bufferMiB);
         m.put("capture.promiscuous", promiscuous ? "TRUE" : "FALSE");
         m.put("capture.output", output);
+        m.put("capture.pcap_ng", pcapng ? "TRUE" : "FALSE");
         m.put("capture.ring.filesize_kb", ringKB);
         m.put("capture.ring.duration_s", ringSeconds);
         m.put("capture.ring.files", ringFiles);

@@ -52,7 +52,7 @@ final class EditActions {
         packets.table().getContextMenu().getItems().addAll(new SeparatorMenuItem(), packetCopyMenu(),
                 item("Mark/Unmark Packet", null, "list-mark", this::toggleMark),
                 item("Set/Unset Time Reference", null, "list-time-ref", this::toggleTimeReference),
-                TimeShiftDialog.contextItem(ctx, packets));
+                IgnoreActions.contextItem(ctx, packets));
         detail.tree().getContextMenu().getItems().addAll(new SeparatorMenuItem(), fieldCopyMenu());
         detail.hex().setContextMenu(new ContextMenu(
                 item("Copy Bytes as Hex Dump", null, "hex-copy-dump", () -> copy(hexDump())),
@@ -89,7 +89,7 @@ final class EditActions {
         edit.setId("menu-edit");
         // Wireshark's places: Ignore after the marks, Time Shift after the time references.
         edit.getItems().addAll(edit.getItems().indexOf(edit.getItems().stream()
-                .filter(i -> "edit-previous-mark".equals(i.getId())).findFirst().orElseThrow()) + 1, TimeShiftDialog.ignoreItems(ctx, packets));
+                .filter(i -> "edit-previous-mark".equals(i.getId())).findFirst().orElseThrow()) + 1, IgnoreActions.ignoreItems(ctx, packets));
         edit.getItems().addAll(TimeShiftDialog.timeShiftItems(ctx));
         for (MenuItem mi : edit.getItems())
             if (!(mi instanceof SeparatorMenuItem)) mi.disableProperty().bind(ctx.captureProperty().isNull());

@@ -1,9 +1,7 @@
 package io.metaroce.gui;
 
 import java.io.File;
-import java.io.IOException;
 import java.nio.file.Path;
-import javafx.application.Platform;
 import javafx.geometry.Insets;
 import javafx.scene.control.ButtonType;
 import javafx.scene.control.CheckBox;
@@ -15,7 +13,7 @@ import javafx.scene.layout.HBox;
 import javafx.scene.layout.VBox;
 import javafx.stage.FileChooser;
 
-/** File > Export Specified Packets: pick the range, then the pcapng file; written on a background thread. */
+/** File > Export Specified Packets: pick the range, then the pcapng file; written in the background with progress and Cancel. */
 final class ExportDialog {
     private ExportDialog() { }
 
@@ -113,23 +111,24 @@ final class ExportDialog {
         }
     }
 
-    static void export(GuiContext ctx, PacketExport.Range range, Path out) { export(ctx, new PacketExport.Choice(range), out); }
+    static java.util.concurrent.CompletableFuture<Integer> export(GuiContext ctx, PacketExport.Range range, Path out) {
+        return export(ctx, new PacketExport.Choice(range), out);
+    }
 
-    /** Writes the range to out in the background and reports the result in the status bar (or a dialog). */
-    static void export(GuiContext ctx, PacketExport.Choice choice, Path out) {
+    /**
+     * Writes the range to out in the background ({@link BackgroundSave}: progress and Cancel in the status bar, a
+     * temporary file moved to out when complete) and reports the result in the status bar (or a dialog). Completes
+     * with the packets written, or -1.
+     */
+    static java.util.concurrent.CompletableFuture<Integer> export(GuiContext ctx, PacketExport.Choice choice, Path out) {
         OpenCapture c = ctx.capture();
         FrameView view = ctx.view();
         int selected = ctx.selectedFrame();
         int[] marked = ctx.markedFrames();
         var session = ctx.analysis();
-        Thread.ofPlatform().daemon().name("metaroce-gui-export").start(() -> {
-            try {
-                int[] frames = PacketExport.frames(c, view, selected, marked, session, choice);
-                int n = PacketExport.write(c.index(), frames, out);
-                Platform.runLater(() -> ctx.status("Exported " + n + " packets to " + out));
-            } catch (IOException | RuntimeException e) {
-                Platform.runLater(() -> ctx.error("Cannot write " + out + ": " + e.getMessage()));
-            }
-        });
+        // The frames are chosen on the writer's thread: a flow's take a filter pass over the capture.
+        return BackgroundSave.start(ctx, out, "Exporting",
+                (tmp, progress) -> PacketExport.write(c.index(), PacketExport.frames(c, view, selected, marked, session, choice), tmp, progress),
+                n -> ctx.status("Exported " + n + " packets to " + out));
     }
 }

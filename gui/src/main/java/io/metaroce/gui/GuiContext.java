@@ -148,6 +148,8 @@ public final class GuiContext {
 
     /** Work running in the background (load, analysis, filter), so that cancel() and a new open() can stop it. */
     private volatile Work loading, filtering;
+    /** File > Save, Save As or Export Specified Packets writing in the background ({@link BackgroundSave}), or null. */
+    private volatile Work saving;
     private CompletableFuture<AnalysisSession> analysisDone = new CompletableFuture<>();
     /**
      * The first frames of the open capture shown while its whole index was built, or null: closed with the
@@ -1036,13 +1038,32 @@ public final class GuiContext {
 
     // ------------------------------------------------------------------ background work
 
-    /** Stops the running load, analysis or filter. What was read so far stays. */
+    /** Stops the running load, analysis, filter or save. What was read so far stays; a cancelled save writes nothing. */
     public void cancel() {
         Work w = loading;
         if (w != null) w.cancel();
         Work f = filtering;
         if (f != null) f.cancel();
+        Work s = saving;
+        if (s != null) s.cancel();
     }
+
+    /**
+     * A save starts ({@link BackgroundSave}): the status bar shows message, its progress and Cancel. Null when another
+     * save still runs (one at a time, as Wireshark's modal save).
+     */
+    Work startSaving(String message) {
+        if (saving != null) return null;
+        Work w = new Work(this);
+        saving = w;
+        busy.set(true);
+        progress.set(0);
+        status.set(message);
+        return w;
+    }
+
+    /** True while a save writes (Close, Open, Reload and Quit wait for it: {@link CaptureSaving#confirm}). */
+    boolean isSaving() { return saving != null; }
 
     /** Closes the open capture (the window closes or another file opens). */
     public void close() {
@@ -1083,10 +1104,11 @@ public final class GuiContext {
         busy.set(false);
     }
 
-    private void finishWork(Work w, String message) {
+    void finishWork(Work w, String message) {
         if (loading == w) loading = null;
         if (filtering == w) filtering = null;
-        busy.set(loading != null || filtering != null);
+        if (saving == w) saving = null;
+        busy.set(loading != null || filtering != null || saving != null);
         progress.set(busy.get() ? progress.get() : 0);
         status.set(message);
     }
@@ -1122,7 +1144,7 @@ public final class GuiContext {
             }
             Platform.runLater(() -> {
                 synchronized (this) { queued = false; }
-                if (owner.loading == this || owner.filtering == this) owner.progress.set(fraction);
+                if (owner.loading == this || owner.filtering == this || owner.saving == this) owner.progress.set(fraction);
             });
         }
     }

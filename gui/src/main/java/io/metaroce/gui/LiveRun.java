@@ -58,7 +58,7 @@ final class LiveRun {
     static LiveRun start(String iface, String filter, AnalysisSettings settings, Consumer<Path> ended, Consumer<String> failed) throws LiveCaptureException, IOException {
         LiveSettings s = LiveSettings.defaults(List.of(iface));
         if (filter != null && !filter.isBlank()) s = s.withFilter(filter.strip());
-        return start(new CaptureSettings.Plan(s, null, LiveFileWriter.Ring.NONE, CaptureLimits.Autostop.NONE, true), settings, ended, failed);
+        return start(new CaptureSettings.Plan(s, null, LiveFileWriter.Ring.NONE, CaptureLimits.Autostop.NONE, true, false), settings, ended, failed);
     }
 
     /**
@@ -81,7 +81,7 @@ final class LiveRun {
         }
         LiveFileWriter writer;
         try {
-            writer = new LiveFileWriter(c, file, null, plan.ring(), "MetaRoCE Analyzer (GUI)");
+            writer = new LiveFileWriter(c, file, null, plan.ring(), "MetaRoCE Analyzer (GUI)", plan.pcap() && plan.output() != null);
         } catch (IOException e) {
             c.close();
             throw e;

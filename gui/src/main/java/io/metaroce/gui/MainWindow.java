@@ -412,7 +412,7 @@ public final class MainWindow {
                 : "Displayed: " + v.size() + " of " + ctx.capture().frames()));
         Region grow = new Region();
         HBox.setHgrow(grow, Priority.ALWAYS);
-        HBox box = new HBox(10, status, bar, cancel, captureBar.counters(), grow, selected, shown, TimeShiftDialog.ignoredCount(ctx),
+        HBox box = new HBox(10, status, bar, cancel, captureBar.counters(), grow, selected, shown, IgnoreActions.ignoredCount(ctx),
                 ProfilesDialog.statusLabel(this));
         box.setPadding(new Insets(3, 8, 3, 8));
         return box;

@@ -34,6 +34,32 @@ final class PacketExport {
 
     private PacketExport() { }
 
+    /**
+     * A write's progress and its Cancel: the writers report the fraction of frames written (every
+     * {@link #PULSE} frames) and stop with a {@link java.util.concurrent.CancellationException} once cancelled.
+     */
+    interface Progress {
+        Progress NONE = new Progress() {
+            @Override public void report(double fraction) { }
+
+            @Override public boolean cancelled() { return false; }
+        };
+
+        void report(double fraction);
+
+        boolean cancelled();
+
+        /** Called for the i-th of n frames written: reports and checks Cancel every PULSE frames. */
+        default void frame(int i, int n) {
+            if ((i & (PULSE - 1)) != 0) return;
+            if (cancelled()) throw new java.util.concurrent.CancellationException("cancelled");
+            report((double) i / Math.max(1, n));
+        }
+    }
+
+    /** Frames between two progress reports and Cancel checks (a power of two: some hundred microseconds of writing). */
+    static final int PULSE = 4096;
+
     /** The frame numbers of a range, in capture order; empty when the range has none (no selection, no flow). */
     static int[] frames(GuiContext ctx, Range r) {
         OpenCapture c = ctx.capture();
@@ -130,6 +156,11 @@ final class PacketExport {
      */
     static int writeAll(FrameIndex ix, PacketComments.State comments, io.metaroce.capture.CaptureStats stats, Path out)
             throws IOException {
+        return writeAll(ix, comments, stats, out, Progress.NONE);
+    }
+
+    static int writeAll(FrameIndex ix, PacketComments.State comments, io.metaroce.capture.CaptureStats stats, Path out,
+            Progress progress) throws IOException {
         Map<Long, Integer> interfaces = new HashMap<>();
         Map<Long, Integer> longest = new HashMap<>();
         for (int f = 1; f <= ix.size(); f++) longest.merge(interfaceKey(ix, f), ix.capturedLength(f), Math::max);
@@ -138,6 +169,7 @@ final class PacketExport {
                 java.nio.file.StandardOpenOption.TRUNCATE_EXISTING, java.nio.file.StandardOpenOption.WRITE),
                 java.nio.ByteOrder.LITTLE_ENDIAN, PcapngWriter.DEFAULT_APPLICATION, section)) {
             for (int f = 1; f <= ix.size(); f++) {
+                progress.frame(f, ix.size());
                 long key = interfaceKey(ix, f);
                 Integer id = interfaces.get(key);
                 if (id == null) {
@@ -164,7 +196,9 @@ final class PacketExport {
      * Writes every frame of the index to a new pcap file (nanosecond timestamps; no comments: pcap cannot hold them);
      * IllegalArgumentException when the frames have more than one link type (pcap holds one).
      */
-    static int writeAllPcap(FrameIndex ix, Path out) throws IOException {
+    static int writeAllPcap(FrameIndex ix, Path out) throws IOException { return writeAllPcap(ix, out, Progress.NONE); }
+
+    static int writeAllPcap(FrameIndex ix, Path out, Progress progress) throws IOException {
         if (ix.size() == 0) throw new IllegalArgumentException("there are no packets to save");
         int linkType = ix.linkType(1), fcs = ix.fcsLength(1), longest = 0;
         for (int f = 1; f <= ix.size(); f++) {
@@ -180,8 +214,10 @@ final class PacketExport {
         }
         try (var w = io.metaroce.capture.PcapWriter.create(out, io.metaroce.capture.CaptureFormat.PCAP_NS, field,
                 Math.max(262_144, longest))) {
-            for (int f = 1; f <= ix.size(); f++)
+            for (int f = 1; f <= ix.size(); f++) {
+                progress.frame(f, ix.size());
                 w.write(ix.timeNanos(f), ix.data(f), 0, ix.capturedLength(f), ix.originalLength(f));
+            }
         }
         return ix.size();
     }
@@ -191,10 +227,14 @@ final class PacketExport {
     }
 
     /** Writes the frames to a new pcapng file; returns the number written. */
-    static int write(FrameIndex ix, int[] frames, Path out) throws IOException {
+    static int write(FrameIndex ix, int[] frames, Path out) throws IOException { return write(ix, frames, out, Progress.NONE); }
+
+    static int write(FrameIndex ix, int[] frames, Path out, Progress progress) throws IOException {
         try (PcapngWriter w = PcapngWriter.create(out)) {
             Map<Long, Integer> interfaces = new HashMap<>();
-            for (int f : frames) {
+            for (int i = 0; i < frames.length; i++) {
+                progress.frame(i, frames.length);
+                int f = frames[i];
                 long key = ((long) ix.linkType(f) << 8) | (ix.fcsLength(f) & 0xFF);
                 Integer id = interfaces.get(key);
                 if (id == null) {

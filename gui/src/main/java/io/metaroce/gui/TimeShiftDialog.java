@@ -22,7 +22,7 @@ import javafx.stage.Stage;
  * times), and then a second packet's (the others on the line through both), or undo all shifts. Apply applies and
  * keeps the dialog open; a text or packet number it cannot take is said under the fields, in Wireshark's words,
  * and nothing changes. The shift itself is {@link TimeShift}, applied by {@link GuiContext#shiftTimes}. Also the
- * Edit menu's Ignore/Unignore Packet items ({@link #ignoreItems}), Wireshark's neighbours of Time Shift.
+ * Edit menu's Time Shift... item; its neighbours Ignore/Unignore Packet are {@link IgnoreActions}.
  */
 final class TimeShiftDialog {
     final Stage stage = new Stage();
@@ -151,50 +151,12 @@ final class TimeShiftDialog {
         throw new IllegalArgumentException("Frame numbers must be between 1 and " + frames + ".");
     }
 
-    // ------------------------------------------------------------------ the Edit menu's items
-
-    /**
-     * Edit's Ignore/Unignore Packet (Ctrl+D: the selected packets, unignored when all of them are ignored, as Mark
-     * does), Ignore All Displayed (Ctrl+Shift+D), Unignore All Displayed (Ctrl+Alt+D), as Wireshark's.
-     */
-    static List<MenuItem> ignoreItems(GuiContext ctx, PacketTable packets) {
-        return List.of(new SeparatorMenuItem(),
-                EditActions.item("Ignore/Unignore Packet", "Shortcut+D", "edit-ignore", () -> toggleIgnored(ctx, packets)),
-                EditActions.item("Ignore All Displayed", "Shortcut+Shift+D", "edit-ignore-all", () -> ctx.setIgnoredDisplayed(true)),
-                EditActions.item("Unignore All Displayed", "Shortcut+Alt+D", "edit-unignore-all", () -> ctx.setIgnoredDisplayed(false)));
-    }
+    // ------------------------------------------------------------------ the Edit menu's item
 
     /** Edit > Time Shift... (Ctrl+Shift+T), after the time references as in Wireshark. */
     static List<MenuItem> timeShiftItems(GuiContext ctx) {
         return List.of(new SeparatorMenuItem(), EditActions.item("Time Shift...", "Shortcut+Shift+T", "edit-time-shift", () -> {
             if (ctx.capture() != null) show(ctx);
         }));
-    }
-
-    /** The packet list's context menu item (Wireshark's Ignore/Unignore Packet there). */
-    static MenuItem contextItem(GuiContext ctx, PacketTable packets) {
-        return EditActions.item("Ignore/Unignore Packet", null, "list-ignore", () -> toggleIgnored(ctx, packets));
-    }
-
-    static void toggleIgnored(GuiContext ctx, PacketTable packets) {
-        int[] frames = packets.selectedFrames();
-        if (frames.length == 0) return;
-        boolean all = true;
-        for (int f : frames) all &= ctx.isIgnored(f);
-        ctx.setIgnored(frames, !all);
-    }
-
-    /** The status bar's "Ignored: N (p%)" beside Displayed, as Wireshark's, shown only when N > 0. */
-    static Label ignoredCount(GuiContext ctx) {
-        Label l = new Label();
-        l.setId("ignored-count");
-        Runnable update = () -> {
-            OpenCapture c = ctx.capture();
-            int n = c == null ? 0 : ctx.ignoredCount();
-            l.setText(n == 0 ? "" : "Ignored: " + n + " (" + String.format(java.util.Locale.ROOT, "%.1f", 100.0 * n / Math.max(1, c.frames())) + "%)");
-        };
-        ctx.editsProperty().addListener((o, a, b) -> update.run());
-        ctx.captureProperty().addListener((o, a, b) -> update.run());
-        return l;
     }
 }

@@ -1,5 +1,6 @@
 package io.metaroce.gui;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -144,13 +145,14 @@ class CaptureToolbarTest extends GuiTestBase {
             // the first N, and it (not a temporary copy) opens in the window. The toolbar shows the interface the
             // dialog chose: they share one settings object.
             robot.interact(() -> iface.getEditor().setText(""));
-            Path out = config.resolve("chosen.pcapng");
+            Path out = config.resolve("chosen.pcap");
             int n = 40;
             robot.interact(() -> findItem(robot, "capture-menu-options").fire());
             robot.interact(() -> {
                 text(robot, "#capture-options-interfaces").setText(capIf);
                 text(robot, "#capture-options-output").setText(out.toString());
                 text(robot, "#capture-options-stop-packets").setText(Integer.toString(n));
+                ((javafx.scene.control.RadioButton) robot.lookup("#capture-options-pcap").query()).setSelected(true);     // dumpcap -P
             });
             // The capture shown is the first one's temporary file: Start asks first, as Wireshark's; Cancel keeps it
             // and the dialog, "Continue without Saving" starts.
@@ -182,7 +184,10 @@ class CaptureToolbarTest extends GuiTestBase {
                 while (src.next()) inFile++;
             }
             assertEquals(n, inFile, "frames in " + out);
-            assertEquals("chosen.pcapng - MetaRoCE Analyzer", stage.getTitle());
+            byte[] magic = java.util.Arrays.copyOf(Files.readAllBytes(out), 4);
+            assertArrayEquals(new byte[] {(byte) 0xd4, (byte) 0xc3, (byte) 0xb2, (byte) 0xa1}, magic, "Output format pcap: pcap's magic");
+            assertFalse(window.captureBar().settings().pcapng, "the choice is kept with the capture settings");
+            assertEquals("chosen.pcap - MetaRoCE Analyzer", stage.getTitle());
         }
     }
 

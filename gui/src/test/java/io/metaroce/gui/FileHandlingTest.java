@@ -467,7 +467,9 @@ class FileHandlingTest extends GuiTestBase {
 
         Path out = config.resolve("saved.pcapng");
         boolean[] saved = {false};
-        robot.interact(() -> saved[0] = window.saving().saveTo(out, CaptureSaving.Format.PCAPNG));
+        @SuppressWarnings("unchecked") java.util.concurrent.CompletableFuture<Boolean>[] saving = new java.util.concurrent.CompletableFuture[1];
+        robot.interact(() -> saving[0] = window.saving().saveTo(out, CaptureSaving.Format.PCAPNG));
+        saved[0] = saving[0].get(30, java.util.concurrent.TimeUnit.SECONDS);
         assertTrue(saved[0], errors.toString());
         Fx.until("saved file opened", () -> ctx.capture() != null && ctx.capture().file().equals(out.toAbsolutePath())
                 && !ctx.busyProperty().get());
@@ -545,11 +547,14 @@ class FileHandlingTest extends GuiTestBase {
         answer[0] = CaptureSaving.Answer.CANCEL;
         int before = asked.size();
         boolean[] saved = {true};
-        robot.interact(() -> saved[0] = window.saving().saveTo(config.resolve("out.pcap"), CaptureSaving.Format.PCAP));
+        @SuppressWarnings("unchecked") java.util.concurrent.CompletableFuture<Boolean>[] saving = new java.util.concurrent.CompletableFuture[1];
+        robot.interact(() -> saving[0] = window.saving().saveTo(config.resolve("out.pcap"), CaptureSaving.Format.PCAP));
+        saved[0] = saving[0].get(30, java.util.concurrent.TimeUnit.SECONDS);
         assertTrue(!saved[0] && !Files.exists(config.resolve("out.pcap")) && asked.size() == before + 1, asked.toString());
         assertEquals("The pcap format cannot hold packet comments.", asked.getLast());
         answer[0] = CaptureSaving.Answer.SAVE;     // Save as pcapng: out.pcapng instead
-        robot.interact(() -> saved[0] = window.saving().saveTo(config.resolve("out.pcap"), CaptureSaving.Format.PCAP));
+        robot.interact(() -> saving[0] = window.saving().saveTo(config.resolve("out.pcap"), CaptureSaving.Format.PCAP));
+        saved[0] = saving[0].get(30, java.util.concurrent.TimeUnit.SECONDS);
         assertTrue(saved[0] && CaptureSaving.isPcapng(config.resolve("out.pcapng")) && !Files.exists(config.resolve("out.pcap")));
         Fx.until("saved file opened", () -> ctx.capture() != null && ctx.analysis() != null && !ctx.busyProperty().get());
         assertEquals(List.of("pcap"), ctx.comments(4));
@@ -557,7 +562,8 @@ class FileHandlingTest extends GuiTestBase {
         assertEquals(0, ctx.commentedFrames().length);
         answer[0] = CaptureSaving.Answer.DISCARD;     // pcap without comments (none left to lose: not asked)
         before = asked.size();
-        robot.interact(() -> saved[0] = window.saving().saveTo(config.resolve("out.pcap"), CaptureSaving.Format.PCAP));
+        robot.interact(() -> saving[0] = window.saving().saveTo(config.resolve("out.pcap"), CaptureSaving.Format.PCAP));
+        saved[0] = saving[0].get(30, java.util.concurrent.TimeUnit.SECONDS);
         assertTrue(saved[0] && asked.size() == before);
         try (PacketSource src = CaptureFiles.open(config.resolve("out.pcap"))) {
             assertEquals(io.metaroce.capture.CaptureFormat.PCAP_NS, src.format());
@@ -567,7 +573,8 @@ class FileHandlingTest extends GuiTestBase {
         }
         Fx.until("pcap opened", () -> ctx.capture() != null && ctx.analysis() != null && !ctx.busyProperty().get());
         Path nowhere = config.resolve("no/such/dir/x.pcapng");
-        robot.interact(() -> saved[0] = window.saving().saveTo(nowhere, CaptureSaving.Format.PCAPNG));
+        robot.interact(() -> saving[0] = window.saving().saveTo(nowhere, CaptureSaving.Format.PCAPNG));
+        saved[0] = saving[0].get(30, java.util.concurrent.TimeUnit.SECONDS);
         assertTrue(!saved[0]);
         assertEquals(List.of("Cannot save " + nowhere + ": no such directory: " + nowhere.getParent()), errors, "one line");
         errors.clear();
@@ -716,7 +723,9 @@ class FileHandlingTest extends GuiTestBase {
         for (int f = 1; f <= n; f++) shifted[f] = ix.timeNanos(f);
         Path out = config.resolve("shifted.pcapng");
         boolean[] saved = {false};
-        robot.interact(() -> saved[0] = window.saving().saveTo(out, CaptureSaving.Format.PCAPNG));
+        @SuppressWarnings("unchecked") java.util.concurrent.CompletableFuture<Boolean>[] saving = new java.util.concurrent.CompletableFuture[1];
+        robot.interact(() -> saving[0] = window.saving().saveTo(out, CaptureSaving.Format.PCAPNG));
+        saved[0] = saving[0].get(30, java.util.concurrent.TimeUnit.SECONDS);
         assertTrue(saved[0], errors.toString());
         try (PacketSource src = CaptureFiles.open(out)) {
             int f = 0;
@@ -728,6 +737,101 @@ class FileHandlingTest extends GuiTestBase {
         assertNull(ctx.timeShift(), "the saved file's times are the shifted ones: nothing left to shift");
         assertEquals(shifted[k], ctx.capture().index().timeNanos(k));
         assertTrue(!ctx.hasUnsavedChanges());
+        assertTrue(!d[0].stage.isShowing(), "the capture was replaced: the dialog's numbers and times were the old one's");
+
+        // File > Open while a shift is unsaved and the dialog open: the question, then the other file with its own
+        // times, the dialog closed (no shift typed for the old capture applies to the new one).
+        robot.interact(() -> d[0] = TimeShiftDialog.show(ctx));
+        robot.interact(() -> {
+            d[0].offset.setText("1");
+            d[0].apply();
+        });
+        assertTrue(ctx.timeShift() != null);
+        window.saving().setAsker((header, text, save, discard) -> CaptureSaving.Answer.DISCARD);
+        Path other = Samples.capture("rocev2-read-atomic");
+        Fx.openAndAnalyze(robot, window, ctx, other);
+        assertEquals(other, ctx.capture().file());
+        assertTrue(!d[0].stage.isShowing(), "closed with the capture it shifted");
+        assertNull(ctx.timeShift());
+        assertEquals(ctx.capture().index().fileTimeNanos(1), ctx.capture().index().timeNanos(1), "the file's own times");
+        assertEquals(List.of(), errors);
+    }
+
+    /**
+     * Save runs off the JavaFX thread: a save held in its writer (after its first progress pulse) leaves the JavaFX
+     * thread free (an interact runs; were the write on it, the interact would wait on the held writer), the status bar
+     * shows its progress above 0 and Cancel; Cancel leaves the target (the open file itself) byte for byte as it
+     * was and no temporary file. Save As then writes the same bytes as the writer called directly (the old code's path).
+     */
+    @Test
+    void saveRunsInTheBackgroundWithProgressAndCancelLeavesTheTargetAsItWas(FxRobot robot) throws Exception {
+        Path big = config.resolve("big.pcapng");
+        try (PacketSource src = CaptureFiles.open(Samples.capture("rocev2-read-atomic"));
+             io.metaroce.capture.PcapngWriter w = io.metaroce.capture.PcapngWriter.create(big)) {
+            List<byte[]> data = new java.util.ArrayList<>();
+            List<Long> times = new java.util.ArrayList<>();
+            int iface = -1;
+            while (src.next()) {
+                if (iface < 0) iface = w.addInterface(src.linkType(), 0, null, src.fcsLength());
+                data.add(src.data().toArray(ValueLayout.JAVA_BYTE));
+                times.add(src.timestampNanos());
+            }
+            long span = times.getLast() - times.getFirst() + 1_000;
+            // Two progress pulses and a frame: held at the first, Cancel seen at the second.
+            for (int copy = 0, n = 0; n <= 2 * PacketExport.PULSE; copy++)
+                for (int i = 0; i < data.size() && n <= 2 * PacketExport.PULSE; i++, n++)
+                    w.write(iface, times.get(i) + copy * span, data.get(i), 0, data.get(i).length, data.get(i).length, null);
+        }
+        byte[] before = Files.readAllBytes(big);
+        Fx.openAndAnalyze(robot, window, ctx, big);
+        java.util.concurrent.CountDownLatch held = new java.util.concurrent.CountDownLatch(1), release = new java.util.concurrent.CountDownLatch(1);
+        var index = ctx.capture().index();
+        var stats = ctx.capture().source().stats();
+        var comments = ctx.commentsState();
+        BackgroundSave.Writer holding = (tmp, progress) -> PacketExport.writeAll(index, comments, stats, tmp, new PacketExport.Progress() {
+            @Override public void report(double fraction) {
+                progress.report(fraction);
+                held.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+
+            @Override public boolean cancelled() { return progress.cancelled(); }
+        });
+        @SuppressWarnings("unchecked") java.util.concurrent.CompletableFuture<Integer>[] done = new java.util.concurrent.CompletableFuture[1];
+        robot.interact(() -> done[0] = BackgroundSave.start(ctx, big, "Saving", holding, n -> ctx.status("saved")));
+        assertTrue(held.await(30, java.util.concurrent.TimeUnit.SECONDS), "the writer reached its first pulse");
+        boolean[] answered = {false};
+        robot.interact(() -> answered[0] = true);       // the JavaFX thread is free while the writer is held
+        assertTrue(answered[0]);
+        Fx.until("progress shown", () -> ctx.busyProperty().get() && ctx.progressProperty().get() > 0
+                && robot.lookup("#cancel").query().isVisible());
+        assertEquals("Saving big.pcapng ...", ctx.statusProperty().get());
+        boolean[] closes = {true};
+        robot.interact(() -> closes[0] = window.saving().confirm("closing it"));
+        assertTrue(!closes[0] && errors.getLast().startsWith("A save is still running"), "Close waits for the save: " + errors);
+        errors.clear();
+        robot.interact(() -> robot.lookup("#cancel").<javafx.scene.control.Button>query().fire());
+        release.countDown();
+        assertEquals(-1, done[0].get(30, java.util.concurrent.TimeUnit.SECONDS));
+        Fx.until("cancelled", () -> !ctx.busyProperty().get());
+        assertEquals("Saving cancelled: big.pcapng left as it was", ctx.statusProperty().get());
+        assertArrayEquals(before, Files.readAllBytes(big), "the open file as it was");
+        try (var left = Files.list(config)) {
+            assertEquals(List.of(), left.filter(p -> p.toString().endsWith(".saving")).toList(), "no temporary file left");
+        }
+
+        Path direct = config.resolve("direct.pcapng"), saved = config.resolve("saved-big.pcapng");
+        assertEquals(ctx.capture().frames(), PacketExport.writeAll(index, comments, stats, direct));
+        @SuppressWarnings("unchecked") java.util.concurrent.CompletableFuture<Boolean>[] saving = new java.util.concurrent.CompletableFuture[1];
+        robot.interact(() -> saving[0] = window.saving().saveTo(saved, CaptureSaving.Format.PCAPNG));
+        assertTrue(saving[0].get(30, java.util.concurrent.TimeUnit.SECONDS), errors.toString());
+        assertEquals(-1, Files.mismatch(direct, saved), "the same bytes as the writer called on its own");
+        Fx.until("saved file opened", () -> ctx.capture() != null && ctx.capture().file().equals(saved.toAbsolutePath()));
+        assertEquals(2 * PacketExport.PULSE + 1, ctx.capture().frames());
         assertEquals(List.of(), errors);
     }
 

@@ -23,7 +23,10 @@ import java.util.List;
  * each file has a section header with the tool and the OS, one Interface Description Block per interface
  * (name, description, the capture filter, nanosecond timestamps, snap length), the frames as Enhanced Packet
  * Blocks and, when it is closed, one Interface Statistics Block per interface with libpcap's counters since
- * the capture started. Runs on the consumer thread only.
+ * the capture started. Or as classic pcap (dumpcap's {@code -P}): a file header (microsecond timestamps, the
+ * interface's link type and snap length, as dumpcap writes) and the records, no names, filter or statistics;
+ * pcap holds one interface, so that several are written as pcapng, as dumpcap does ({@link #pcap()} says which).
+ * Runs on the consumer thread only.
  */
 public final class LiveFileWriter implements AutoCloseable {
     /**
@@ -51,6 +54,9 @@ public final class LiveFileWriter implements AutoCloseable {
     private final Deque<Path> kept = new ArrayDeque<>();
     private final List<Path> created = new ArrayList<>();
     private PcapngWriter writer;
+    /** The file's writer when it is pcap (then writer is null): {@link #pcap}. */
+    private io.metaroce.capture.PcapWriter pcapWriter;
+    private final boolean pcap;
     private Path current;
     private long fileStartNanos;
     private long[] writtenInFile;
@@ -62,6 +68,13 @@ public final class LiveFileWriter implements AutoCloseable {
      * @param stdout      when base is null, the stream to write one pcapng to (-w -)
      */
     public LiveFileWriter(LiveCapture capture, Path base, OutputStream stdout, Ring ring, String application) throws IOException {
+        this(capture, base, stdout, ring, application, false);
+    }
+
+    /** As above; pcap: classic pcap files (dumpcap -P) when the capture has one interface, else pcapng. */
+    public LiveFileWriter(LiveCapture capture, Path base, OutputStream stdout, Ring ring, String application, boolean pcap)
+            throws IOException {
+        this.pcap = pcap && capture.interfaceCount() == 1;
         this.capture = capture;
         this.base = base;
         this.stdout = stdout;
@@ -70,9 +83,30 @@ public final class LiveFileWriter implements AutoCloseable {
         openNext();
     }
 
+    /** True when the files are classic pcap (asked for, and one interface), false: pcapng. */
+    public boolean pcap() {
+        return pcap;
+    }
+
     private void openNext() throws IOException {
         fileNumber++;
         FileChannel ch = null;
+        if (pcap) {
+            java.nio.channels.WritableByteChannel out;
+            if (base == null) out = Channels.newChannel(stdout);
+            else {
+                current = ring.rotates() ? ringName(fileNumber) : base;
+                out = FileChannel.open(current, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE);
+                created.add(current);
+                kept.add(current);
+            }
+            pcapWriter = new io.metaroce.capture.PcapWriter(out, io.metaroce.capture.CaptureFormat.PCAP_US, capture.linkType(0),
+                    capture.snapLength(0), ByteOrder.LITTLE_ENDIAN);
+            writtenInFile = new long[1];
+            fileStartNanos = System.nanoTime();
+            while (ring.keepFiles() > 0 && kept.size() > ring.keepFiles()) Files.deleteIfExists(kept.removeFirst());
+            return;
+        }
         if (base == null) {
             writer = new PcapngWriter(Channels.newChannel(stdout), ByteOrder.LITTLE_ENDIAN, application, osName(), null);
         } else {
@@ -107,7 +141,8 @@ public final class LiveFileWriter implements AutoCloseable {
     /** Writes one frame, first starting a new ring file when the current one is full or old enough. */
     public void write(LivePacket p) throws IOException {
         rotateIfDue();
-        writer.write(p.interfaceIndex(), p.timestampNanos(), p.data(), 0, p.data().length, p.originalLength(), null);
+        if (pcapWriter != null) pcapWriter.write(p.timestampNanos(), p.data(), 0, p.data().length, p.originalLength());
+        else writer.write(p.interfaceIndex(), p.timestampNanos(), p.data(), 0, p.data().length, p.originalLength(), null);
         writtenInFile[p.interfaceIndex()]++;
         written++;
     }
@@ -115,7 +150,7 @@ public final class LiveFileWriter implements AutoCloseable {
     /** Starts a new file if -b duration says so even without traffic (call now and then). */
     public void rotateIfDue() throws IOException {
         if (!ring.rotates() || base == null) return;
-        boolean full = ring.fileBytes() > 0 && writer.bytesWritten() >= ring.fileBytes() && writer.framesWritten() > 0;
+        boolean full = ring.fileBytes() > 0 && fileBytes() >= ring.fileBytes() && framesInFile() > 0;
         boolean old = ring.fileNanos() > 0 && System.nanoTime() - fileStartNanos >= ring.fileNanos();
         if (full || old) {
             closeFile();
@@ -126,11 +161,16 @@ public final class LiveFileWriter implements AutoCloseable {
     /** Hands the frames written so far to the file (a viewer reads the file while the capture runs). */
     public void flush() throws IOException {
         if (writer != null) writer.flush();
+        if (pcapWriter != null) pcapWriter.flush();
     }
 
     /** Bytes of the current file so far. */
     public long fileBytes() {
-        return writer.bytesWritten();
+        return pcapWriter != null ? pcapWriter.bytesWritten() : writer.bytesWritten();
+    }
+
+    private long framesInFile() {
+        return pcapWriter != null ? pcapWriter.framesWritten() : writer.framesWritten();
     }
 
     /** Frames written to all files. */
@@ -148,6 +188,10 @@ public final class LiveFileWriter implements AutoCloseable {
     }
 
     private void closeFile() throws IOException {
+        if (pcapWriter != null) {      // pcap has no statistics block
+            pcapWriter.close();
+            return;
+        }
         try {
             writeStatistics(writer);
         } finally {
@@ -171,6 +215,7 @@ public final class LiveFileWriter implements AutoCloseable {
      * not, the cut stands). Returns the frames the file now holds; the writer is closed afterwards.
      */
     public long salvage() {
+        if (pcapWriter != null) return salvagePcap();
         if (writer == null) return 0;
         List<Integer> snaps = writer.snapLengths();
         try {
@@ -197,6 +242,33 @@ public final class LiveFileWriter implements AutoCloseable {
         }
     }
 
+    /** {@link #salvage()} of a pcap file: cut back to its last whole record (pcap has no statistics to add). */
+    private long salvagePcap() {
+        try {
+            pcapWriter.close();
+        } catch (IOException e) {
+            // the same failure again: the file is repaired below
+        }
+        pcapWriter = null;
+        if (current == null) return -1;
+        try (FileChannel ch = FileChannel.open(current, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            long n = 0, at = 24, size = ch.size();
+            java.nio.ByteBuffer head = java.nio.ByteBuffer.allocate(16).order(ByteOrder.LITTLE_ENDIAN);
+            while (size - at >= 16) {
+                head.clear();
+                ch.read(head, at);
+                long next = at + 16 + (head.getInt(8) & 0xFFFF_FFFFL);
+                if (next > size) break;
+                at = next;
+                n++;
+            }
+            ch.truncate(Math.min(at, size));
+            return size < 24 ? 0 : n;
+        } catch (IOException e) {
+            return -1;
+        }
+    }
+
     private static long countFrames(FileChannel ch) throws IOException {
         long n = 0, at = 0, size = ch.size();
         java.nio.ByteBuffer head = java.nio.ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
@@ -212,11 +284,12 @@ public final class LiveFileWriter implements AutoCloseable {
     /** Writes the statistics blocks and closes the file (or the stream). */
     @Override
     public void close() throws IOException {
-        if (writer == null) return;
+        if (writer == null && pcapWriter == null) return;
         try {
             closeFile();
         } finally {
             writer = null;
+            pcapWriter = null;
         }
     }
 }

@@ -79,6 +79,15 @@ public final class IoGraphData {
      */
     public static IoGraphData compute(FrameIndex index, AnalysisSession session, List<IoSeries> series, long intervalNs,
                                       BooleanSupplier cancel) throws FilterException {
+        return compute(index, session, series, intervalNs, null, cancel);
+    }
+
+    /**
+     * As above, leaving out the frames of ignored (Edit > Ignore Packet's; null: none), which Wireshark counts in no
+     * statistic: they are in no interval and no series (the intervals still span the whole capture).
+     */
+    public static IoGraphData compute(FrameIndex index, AnalysisSession session, List<IoSeries> series, long intervalNs,
+                                      java.util.BitSet ignored, BooleanSupplier cancel) throws FilterException {
         if (intervalNs <= 0) throw new IllegalArgumentException("interval must be positive: " + intervalNs);
         List<DisplayFilter> filters = compile(series);
         int n = index.size();
@@ -100,6 +109,7 @@ public final class IoGraphData {
         double perSecond = 8e9 / intervalNs;
         for (int f = 1; f <= n; f++) {
             if ((f & 0xFFF) == 0 && cancel != null && cancel.getAsBoolean()) break;
+            if (ignored != null && ignored.get(f)) continue;
             index.dissect(f, dissector, d);
             if (attach != null) attach.attach(d);
             names.of(fields);

@@ -136,11 +136,13 @@ public final class IoGraphWindow implements GuiWindow {
                 return;
             }
             long chosen = interval.getValue();
+            // Edit > Ignore Packet's frames are not counted (Wireshark leaves ignored frames out of its statistics).
+            java.util.BitSet ignored = ctx.ignoredCount() == 0 ? null : ctx.ignoredFrames();
             Windows.afterAnalysis(ctx, status, s -> {
                 OpenCapture c = ctx.capture();
                 long iv = chosen == 0 ? autoInterval(c.index()) : chosen;
                 try {
-                    return new Computed(c, IoGraphData.compute(c.index(), s, series, iv, null));
+                    return new Computed(c, IoGraphData.compute(c.index(), s, series, iv, ignored, null));
                 } catch (FilterException e) {
                     throw new IllegalArgumentException(e.getMessage(), e);
                 }

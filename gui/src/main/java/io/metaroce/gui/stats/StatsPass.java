@@ -126,6 +126,7 @@ final class StatsPass {
                 frames = frames.clone();
                 Arrays.sort(frames);   // the packet list may be sorted: count in capture order, as dissect does
             }
+            if (ctx.ignoredCount() > 0) frames = withoutIgnored(frames, c.frames(), ctx.ignoredFrames());
             int[] chosen = frames;
             BooleanSupplier cancelled = () -> gen != generation.get();
             status.setText("Computing ... 0 %");
@@ -135,6 +136,20 @@ final class StatsPass {
                 done.accept(r);
             }, status);
         };
+    }
+
+    /**
+     * The frames (ascending; null: 1..all) but Edit > Ignore Packet's: Wireshark counts ignored frames in no
+     * statistic (its Protocol Hierarchy, Conversations and Endpoints leave them out as the dissection does).
+     */
+    static int[] withoutIgnored(int[] frames, int all, java.util.BitSet ignored) {
+        int n = frames == null ? all : frames.length, kept = 0;
+        int[] out = new int[n];
+        for (int i = 0; i < n; i++) {
+            int f = frames == null ? i + 1 : frames[i];
+            if (!ignored.get(f)) out[kept++] = f;
+        }
+        return Arrays.copyOf(out, kept);
     }
 
     /**

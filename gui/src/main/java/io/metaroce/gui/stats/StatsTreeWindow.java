@@ -161,9 +161,11 @@ public final class StatsTreeWindow {
             int gen = generation.incrementAndGet();
             BooleanSupplier cancelled = () -> gen != generation.get();
             status.setText("Computing ... 0 %");
+            java.util.BitSet ignored = ctx.ignoredCount() == 0 ? null : ctx.ignoredFrames();     // counted in no statistic
             Windows.background(() -> {
                 try {
                     int[] frames = text.isEmpty() ? null : ctx.framesMatching(text);
+                    if (ignored != null) frames = StatsPass.withoutIgnored(frames, c.frames(), ignored);
                     return count(c.index(), frames, kind, fraction -> Platform.runLater(() -> {
                         if (!cancelled.getAsBoolean()) status.setText("Computing ... " + (int) (fraction * 100) + " %");
                     }), cancelled);

@@ -164,6 +164,12 @@ class GraphWindowsTest extends WindowTestBase {
         robot.clickOn("#io-apply");
         assertTrue(robot.lookup("#io-status").queryLabeled().getText().contains("column"));
         assertEquals(d, graph.data());
+        robot.interact(() -> robot.lookup("#io-filter-1").queryTextInputControl().setText("analysis.retransmission"));
+        // Edit > Ignore Packet: ignored frames are counted in no series (Wireshark's statistics leave them out).
+        robot.interact(() -> ctx.setIgnored(new int[] {1, 2, 3, 4, 5}, true));
+        long counted = frames;
+        GuiHarness.until("io data without the 5 ignored frames", () -> graph.data() != d && graph.data() != null
+                && sum(graph.data(), 0) == counted - 5);
     }
 
     /**

@@ -249,6 +249,11 @@ class StatsWindowsTest extends WindowTestBase {
         robot.clickOn("#phs-limit");
         GuiHarness.until("limited hierarchy", () -> tree.getRoot().getValue().packets() == 10);
         assertEquals(10, tree.getRoot().getChildren().getFirst().getValue().packets());
+        // Edit > Ignore Packet: the pass over every frame leaves the ignored ones out, as Wireshark's statistics.
+        robot.clickOn("#phs-limit");
+        robot.interact(() -> ctx.setIgnored(new int[] {20, 21, 22}, true));
+        int frames = ctx.capture().frames();
+        GuiHarness.until("hierarchy without the 3 ignored frames", () -> tree.getRoot().getValue().packets() == frames - 3);
     }
 
     /**
@@ -356,6 +361,17 @@ class StatsWindowsTest extends WindowTestBase {
             }
         });
         java.nio.file.Files.deleteIfExists(saved);
+        // Edit > Ignore Packet: the tree counts the frames but the ignored ones (Wireshark's statistics skip them).
+        robot.interact(() -> {
+            robot.lookup("#stattree-filter").queryAs(javafx.scene.control.TextField.class).setText("");
+            ctx.setIgnored(new int[] {1, 2, 3, 4, 5}, true);
+        });
+        int all = ctx.capture().frames();
+        GuiHarness.until("lengths without the 5 ignored frames", () -> {
+            long[] n = new long[1];
+            robot.interact(() -> n[0] = table.getRoot() == null ? -1 : Long.parseLong(table.getRoot().getChildren().getFirst().getValue().value(0)));
+            return n[0] == all - 5;
+        });
     }
 
     private static CaptureProperties.Row row(TableView<CaptureProperties.Row> t, String name) {
