@@ -70,65 +70,70 @@ public final class QpFollow {
      */
     public static QpFollow collect(PacketSource src, DissectorConfig config, AnalysisFrameFields fields, int stream,
             String flowId, BooleanSupplier cancelled) throws InterruptedException {
-        Collector c = new Collector(config, fields, stream, flowId, cancelled);
-        FramePipeline.run(src, 1, () -> c, new FramePipeline.ResultSink<Boolean>() {
+        Collector c = new Collector(fields, stream, flowId);
+        Dissector dissector = new Dissector(config);
+        Dissection d = new Dissection();
+        FramePipeline.run(src, 1, () -> new FramePipeline.Worker<Boolean>() {
+            @Override
+            public Boolean process(FrameBatch batch) {
+                if (cancelled.getAsBoolean()) return false;
+                for (int i = 0; i < batch.size(); i++) c.frame(batch.dissect(i, dissector, d));
+                return true;
+            }
+        }, new FramePipeline.ResultSink<Boolean>() {
             @Override
             public boolean accept(Boolean more) { return more; }
         });
-        if (cancelled.getAsBoolean()) return null;
-        c.result.streams = c.nextNumber;
-        return c.result;
+        return cancelled.getAsBoolean() ? null : c.result();
     }
 
-    /** The one-thread pass: numbers the connections as met, keeps the chosen one's blocks. */
-    private static final class Collector implements FramePipeline.Worker<Boolean> {
-        final Dissector dissector;
-        final Dissection d = new Dissection();
-        final AnalysisFrameFields fields;
-        final String flowId;
-        final BooleanSupplier cancelled;
+    /**
+     * The pass, fed every frame in capture order (dissected; the analysis need not be attached): numbers the
+     * connections as met and keeps the chosen one's blocks. The GUI feeds it from its frame index.
+     */
+    public static final class Collector {
+        private final AnalysisFrameFields fields;
+        private final String flowId;
         /** Each direction's flow id (the flow's own string) to its connection's number. */
-        final Map<String, Integer> numbers = new HashMap<>();
-        int nextNumber;
-        int target;
-        QpFollow result;
+        private final Map<String, Integer> numbers = new HashMap<>();
+        private int nextNumber;
+        private int target;
+        private QpFollow result;
 
-        Collector(DissectorConfig config, AnalysisFrameFields fields, int stream, String flowId, BooleanSupplier cancelled) {
-            this.dissector = new Dissector(config);
+        /** Follows stream number {@code stream}, or (flowId not null) the stream of that flow id. */
+        public Collector(AnalysisFrameFields fields, int stream, String flowId) {
             this.fields = fields;
             this.flowId = flowId;
-            this.cancelled = cancelled;
             this.target = flowId == null ? stream : -1;
             this.result = new QpFollow(target);
         }
 
-        @Override
-        public Boolean process(FrameBatch batch) {
-            if (cancelled.getAsBoolean()) return false;
-            for (int i = 0; i < batch.size(); i++) {
-                batch.dissect(i, dissector, d);
-                String[] ids = fields.flowIds(d);
-                if (ids == null) continue;
-                // Management datagrams go QP 1 to QP 1 (the GSI) and are never paired: the two directions are one stream.
-                if (ids[1] == null && ids[0].endsWith(GSI)) {
-                    String[] p = split(ids[0]);
-                    ids[1] = p[1] + ">" + p[0] + GSI;
-                }
-                Integer n = numbers.get(ids[0]);
-                if (n == null) {
-                    n = ids[1] == null ? null : numbers.get(ids[1]);
-                    if (n == null) n = nextNumber++;
-                    numbers.put(ids[0], n);
-                    if (ids[1] != null) numbers.put(ids[1], n);
-                }
-                if (target < 0 && (ids[0].equals(flowId) || flowId.equals(ids[1]))) {
-                    target = n;
-                    result = new QpFollow(n);
-                }
-                if (n != target) continue;
-                result.add(d, ids);
+        public void frame(Dissection d) {
+            String[] ids = fields.flowIds(d);
+            if (ids == null) return;
+            // Management datagrams go QP 1 to QP 1 (the GSI) and are never paired: the two directions are one stream.
+            if (ids[1] == null && ids[0].endsWith(GSI)) {
+                String[] p = split(ids[0]);
+                ids[1] = p[1] + ">" + p[0] + GSI;
             }
-            return true;
+            Integer n = numbers.get(ids[0]);
+            if (n == null) {
+                n = ids[1] == null ? null : numbers.get(ids[1]);
+                if (n == null) n = nextNumber++;
+                numbers.put(ids[0], n);
+                if (ids[1] != null) numbers.put(ids[1], n);
+            }
+            if (target < 0 && (ids[0].equals(flowId) || flowId.equals(ids[1]))) {
+                target = n;
+                result = new QpFollow(n);
+            }
+            if (n == target) result.add(d, ids);
+        }
+
+        /** The stream followed (empty when it never appeared), with the count of streams seen. */
+        public QpFollow result() {
+            result.streams = nextNumber;
+            return result;
         }
     }
 
