@@ -574,5 +574,18 @@ class FrameDetailTest extends GuiTestBase {
                 && ((javafx.scene.control.Label) robot.lookup("#follow-status").query()).getText().startsWith("Filter: "));
         robot.interact(() -> ((javafx.scene.control.Button) robot.lookup("#follow-filter-out").query()).fire());
         Fx.until("Filter Out", () -> ("!(" + filter + ")").equals(ctx.appliedFilterProperty().get()) && !ctx.busyProperty().get());
+        // Analyze > Conversation Filter > RoCE QP: the same two flows; Apply as Filter > ...and not Selected joins the
+        // tree's selected field to the filter applied, as Wireshark joins them.
+        robot.interact(() -> ctx.applyFilter(""));
+        Fx.until("every frame", () -> ctx.view().size() == ctx.capture().frames() && !ctx.busyProperty().get());
+        robot.interact(() -> ctx.select(5));
+        menuItem(robot, "analyze-conversation-roce");
+        Fx.until("Conversation Filter", () -> filter.equals(ctx.appliedFilterProperty().get()) && !ctx.busyProperty().get());
+        TreeItem<TreeEntry> psn = field(window.detail().tree(), "bth.psn");
+        robot.interact(() -> window.detail().tree().getSelectionModel().select(psn));
+        menuItem(robot, "analyze-apply-and-not-selected");
+        String joined = "(" + filter + ") && (!(" + psn.getValue().filter() + "))";
+        Fx.until("...and not Selected", () -> joined.equals(ctx.appliedFilterProperty().get()) && !ctx.busyProperty().get(),
+                () -> ctx.appliedFilterProperty().get());
     }
 }
