@@ -52,6 +52,22 @@ public final class AnalysisFrameFields {
         return flow == null || flow.peer == null ? -1 : flow.peer.key.destQp();
     }
 
+    /**
+     * The flow ids of a RoCE frame's connection: its own direction's ({@code analysis.flow}) and the other
+     * direction's as the analysis paired them (null when it paired none); null when the frame is no RoCE. For
+     * Follow RoCE QP Stream ({@link QpFollow}): the two ids are the QP connection. The strings are the flows' own,
+     * so a caller may key a map by identity.
+     */
+    public String[] flowIds(Dissection d) {
+        if (!d.isRoce() || d.opcode() == null) return null;
+        FrameFacts f = facts.from(d);
+        if (!f.roce) return null;
+        probe.set(f.v6, f.srcHi, f.srcLo, f.dstHi, f.dstLo, f.destQp);
+        Flow flow = engine.flow(probe);
+        if (flow == null) return null;
+        return new String[] {flow.id, flow.peer == null ? null : flow.peer.id};
+    }
+
     /** Adds the analysis fields of this frame to {@code d.extra()}. Frames without RoCE get none. */
     public void attach(Dissection d) {
         if (!d.isRoce() || d.opcode() == null) return;

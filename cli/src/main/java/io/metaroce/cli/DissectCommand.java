@@ -138,7 +138,8 @@ final class DissectCommand implements Callable<Integer> {
             + "udp), expert[,error|warn|note|chat|comment], flow,any|roce,standard|network (a ladder diagram: hosts, QP "
             + "numbers, the analysis' verdicts), plen,tree, ptype,tree, ip_hosts,tree, ip_srcdst,tree, dests,tree, "
             + "ipv6_hosts,tree, ipv6_srcdst,tree, ipv6_dests,tree (tshark's stats trees), roce_ops,tree (RDMA operations "
-            + "by transport); io,phs, conv, endpoints, expert, flow and the trees take ,FILTER after them. "
+            + "by transport), follow,roce,ascii|hex|raw|yaml,STREAM[,RANGE] (Follow RoCE QP Stream: a QP connection's "
+            + "payload, STREAM its number or a flow id); io,phs, conv, endpoints, expert, flow and the trees take ,FILTER after them. "
             + "They count every frame read, also those -Y hides (as tshark's taps); -z help lists them.")
     List<String> zStats;
     /** -z io,stat: per argument, its columns and interval (each worker counts into a copy). */
@@ -149,6 +150,8 @@ final class DissectCommand implements Callable<Integer> {
     private boolean zExpert;
     /** -z flow: per argument, its type and mode (the analysis runs first, for the rows' comments). */
     private final Map<Integer, Object[]> zFlows = new HashMap<>();
+    /** -z follow: per argument, what it follows (the analysis runs first, for the QP connections' pairing). */
+    private final Map<Integer, FollowStat.Spec> zFollows = new HashMap<>();
     /** -z flow: where its printing pass reads the capture again (set once the analysis has run). */
     private FlowStat.Source flowSource;
 
@@ -384,6 +387,20 @@ final class DissectCommand implements Callable<Integer> {
                     System.out.println("     " + String.join("\n     ", ZStats.SUPPORTED));
                     return 0;
                 }
+                if (z.equals("follow") || z.startsWith("follow,")) {
+                    Object parsed = FollowStat.parse(z);
+                    if (parsed instanceof String why) {
+                        err.println("metaroce dissect: " + why);
+                        return 2;
+                    }
+                    if (live.live()) {
+                        err.println("metaroce dissect: -z " + z + " reads the capture twice: it needs a capture file (-r)");
+                        return 2;
+                    }
+                    zFollows.put(zFilters.size(), (FollowStat.Spec) parsed);
+                    zFilters.add(null);
+                    continue;
+                }
                 if (z.equals("flow") || z.startsWith("flow,")) {
                     Object parsed = FlowStat.parse(z);
                     if (parsed instanceof String why) {
@@ -420,7 +437,7 @@ final class DissectCommand implements Callable<Integer> {
                     err.println("metaroce dissect: invalid -z argument \"" + z + "\"; it must be one of: conv,TYPE, "
                             + "endpoints,TYPE (TYPE: eth, ip, ipv6 or udp), expert, io,phs, NAME,tree (NAME: " + String.join(", ", treeNames())
                             + "; each with ,FILTER after it or not), io,stat,INTERVAL[,COLUMN]... (INTERVAL: seconds, 0 for the whole capture), "
-                            + "flow,any|roce,standard|network[,FILTER]");
+                            + "flow,any|roce,standard|network[,FILTER], follow,roce,ascii|hex|raw|yaml,STREAM[,RANGE]");
                     return 2;
                 }
                 String text = zFilterText(z);
@@ -510,7 +527,7 @@ final class DissectCommand implements Callable<Integer> {
                 || (preferences.columns() != null && CustomColumns.fields(preferences.columns()).stream().anyMatch(f -> f.name().startsWith("analysis.")))
                 || (displayFilter != null && displayFilter.referencedFields().stream().anyMatch(f -> f.name().startsWith("analysis.")))
                 || zFilters.stream().anyMatch(z -> z != null && z.referencedFields().stream().anyMatch(f -> f.name().startsWith("analysis.")))
-                || ((zExpert || !zFlows.isEmpty()) && !live.live());
+                || ((zExpert || !zFlows.isEmpty() || !zFollows.isEmpty()) && !live.live());
         AnalysisSession verdicts = null;
         if (needAnalysis && live.live()) {
             err.println("metaroce dissect: the analysis.* fields (-A) need a capture file: use analyze -i for live analysis");
@@ -791,7 +808,8 @@ final class DissectCommand implements Callable<Integer> {
             DisplayFilter f = zFilters.get(i);
             String text = zFilterText(z);
             String kind = zKind(z);
-            if (zFlows.containsKey(i)) {
+            if (zFollows.containsKey(i)) l.add(new FollowStat(zFollows.get(i), flowSource));
+            else if (zFlows.containsKey(i)) {
                 Object[] tm = zFlows.get(i);
                 l.add(new FlowStat((io.metaroce.analysis.FlowGraph.Type) tm[0], (io.metaroce.analysis.FlowGraph.Mode) tm[1], f, flowSource));
             } else if (zIoStats.containsKey(i)) {

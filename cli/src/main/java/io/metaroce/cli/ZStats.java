@@ -32,7 +32,8 @@ final class ZStats implements DissectCommand.FrameSink {
     /** What -z takes here (-z help lists it). */
     static final List<String> SUPPORTED = List.of("conv,eth[,FILTER]", "conv,ip[,FILTER]", "conv,ipv6[,FILTER]",
             "conv,udp[,FILTER]", "endpoints,eth[,FILTER]", "endpoints,ip[,FILTER]", "endpoints,ipv6[,FILTER]",
-            "endpoints,udp[,FILTER]", "expert[,error|warn|note|chat|comment][,FILTER]", "flow,any|roce,standard|network[,FILTER]", "io,phs[,FILTER]",
+            "endpoints,udp[,FILTER]", "expert[,error|warn|note|chat|comment][,FILTER]", "flow,any|roce,standard|network[,FILTER]",
+            "follow,roce,ascii|hex|raw|yaml,STREAM[,RANGE] (a QP connection's payload; STREAM: its number or a flow id)", "io,phs[,FILTER]",
             "io,stat,INTERVAL[,FILTER|FUNC(FIELD)FILTER]... (FUNC: COUNT, SUM, MIN, MAX, AVG; FRAMES, BYTES)",
             "plen,tree[,FILTER]", "ptype,tree[,FILTER]", "ip_hosts,tree[,FILTER]", "ip_srcdst,tree[,FILTER]",
             "dests,tree[,FILTER]", "ipv6_hosts,tree[,FILTER]", "ipv6_srcdst,tree[,FILTER]", "ipv6_dests,tree[,FILTER]",

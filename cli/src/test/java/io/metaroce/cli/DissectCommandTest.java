@@ -206,5 +206,88 @@ class DissectCommandTest {
         assertTrue(JSON.readTree(j.out().lines().toList().get(4)).get("fields").has("analysis.flow"), j.out());
     }
 
+    /**
+     * -z follow,roce: a QP connection's payload (rocev2-read-atomic's stream 1: WRITEs one way, READ responses the
+     * other), in raw, hex, ascii and yaml, compared with the payload.data of the frames its own Filter line selects,
+     * read by -T fields: both nodes, capture order, node 1 after a tab; the flow id names the same stream; a stream
+     * that does not exist prints tshark's empty frame and says why on stderr; bad modes and streams say tshark's words.
+     */
+    @Test
+    void followRoceStreamPrintsTheConnectionsPayloadInEachMode() {
+        String cap = "../samples/captures/rocev2-read-atomic.pcapng";
+        CliRun raw = CliRun.of("dissect", "-r", cap, "-q", "-z", "follow,roce,raw,1");
+        assertEquals(0, raw.exit(), raw.err());
+        List<String> l = raw.out().lines().toList();
+        String rule = "=".repeat(67);
+        assertEquals(List.of("", rule, "Follow: roce,raw"), l.subList(0, 3), "tshark's opening lines");
+        assertEquals(rule, l.get(l.size() - 1));
+        String filter = l.get(3).substring("Filter: ".length());
+        assertTrue(l.get(4).startsWith("Node 0: ") && l.get(5).startsWith("Node 1: "), raw.out());
+        String node0 = filter.split("\"")[1];
+        CliRun ref = CliRun.of("dissect", "-r", cap, "-T", "fields", "-e", "frame.number", "-e", "analysis.flow", "-e",
+                "payload.data", "-Y", filter);
+        List<String> expected = new java.util.ArrayList<>(), frames = new java.util.ArrayList<>();
+        java.util.Map<Integer, StringBuilder> perNode = new java.util.HashMap<>(java.util.Map.of(0, new StringBuilder(), 1, new StringBuilder()));
+        for (String row : ref.out().lines().toList()) {
+            String[] f = row.split("\t");
+            if (f.length < 3) continue; // no payload (ACKs, READ requests): no block, as tshark skips empty ones
+            int node = f[1].equals(node0) ? 0 : 1;
+            expected.add((node == 1 ? "\t" : "") + f[2]);
+            frames.add(f[0]);
+            perNode.get(node).append(f[2]);
+        }
+        assertTrue(expected.stream().anyMatch(e -> e.startsWith("\t")) && expected.stream().anyMatch(e -> !e.startsWith("\t")),
+                "both directions carry payload: " + expected.size() + " blocks");
+        assertEquals(expected, l.subList(6, l.size() - 1), "each frame's payload.data, in capture order, node 1 after a tab");
+
+        CliRun hex = CliRun.of("dissect", "-r", cap, "-q", "-z", "follow,roce,hex,1");
+        StringBuilder[] dumped = {new StringBuilder(), new StringBuilder()};
+        for (String line : hex.out().lines().toList()) {
+            if (!line.matches("\t?[0-9A-F]{8}  .*")) continue;
+            int node = line.startsWith("\t") ? 1 : 0;
+            String bytes = line.strip().substring(10, Math.min(line.strip().length(), 59));
+            dumped[node].append(bytes.replaceAll("[^0-9a-f]", ""));
+        }
+        assertEquals(perNode.get(0).toString(), dumped[0].toString(), "node 0's bytes in the hex dump");
+        assertEquals(perNode.get(1).toString(), dumped[1].toString(), "node 1's bytes in the hex dump");
+
+        CliRun ascii = CliRun.of("dissect", "-r", cap, "-q", "-z", "follow,roce,ascii,1");
+        List<String> counts = ascii.out().lines().filter(x -> x.matches("\t?[0-9]+")).toList();
+        assertEquals(expected.stream().map(e -> (e.startsWith("\t") ? "\t" : "") + e.strip().length() / 2).toList(), counts,
+                "ascii: each block's length line, node 1's after a tab");
+
+        CliRun yaml = CliRun.of("dissect", "-r", cap, "-q", "-z", "follow,roce,yaml," + node0);
+        assertTrue(yaml.out().startsWith("peers:\n  - peer: 0\n"), yaml.out());
+        assertEquals(frames, yaml.out().lines().filter(x -> x.startsWith("  - packet: ")).map(x -> x.substring(12)).toList(),
+                "yaml: the frames with payload; the flow id names stream 1");
+        StringBuilder decoded = new StringBuilder();
+        for (String part : yaml.out().split("data: !!binary \\|\n")) {
+            if (part.startsWith("peers:")) continue;
+            String b64 = part.lines().takeWhile(x -> x.startsWith("      ")).map(String::strip).reduce("", String::concat);
+            decoded.append(java.util.HexFormat.of().formatHex(java.util.Base64.getDecoder().decode(b64)));
+        }
+        assertEquals(String.join("", expected).replace("\t", ""), decoded.toString(), "yaml: base64 of the same bytes");
+
+        CliRun both = CliRun.of("dissect", "-r", cap, "-q", "-z", "follow,roce,hex,1", "-z", "follow,roce,raw,1,2-3");
+        assertTrue(both.out().indexOf("Follow: roce,raw") < both.out().indexOf("Follow: roce,hex"), "the last -z first, as tshark");
+        List<String> ranged = both.out().lines().toList();
+        assertEquals(expected.subList(1, 3), ranged.subList(6, 8), "RANGE 2-3: the second and third blocks");
+        assertEquals(rule, ranged.get(8));
+
+        CliRun none = CliRun.of("dissect", "-r", cap, "-q", "-z", "follow,roce,hex,99");
+        assertEquals(0, none.exit(), none.err());
+        assertTrue(none.out().contains("Node 0: :0\nNode 1: :0\n" + rule), "tshark's empty frame: " + none.out());
+        assertTrue(none.err().contains("no stream 99 (the capture has "), none.err());
+        CliRun mode = CliRun.of("dissect", "-r", cap, "-q", "-z", "follow,roce,ebcdic,1");
+        assertEquals(2, mode.exit());
+        assertTrue(mode.err().startsWith("metaroce dissect: follow - Invalid display mode."), mode.err());
+        CliRun stream = CliRun.of("dissect", "-r", cap, "-q", "-z", "follow,roce,hex,abc");
+        assertEquals(2, stream.exit());
+        assertTrue(stream.err().startsWith("metaroce dissect: follow - Invalid address."), stream.err());
+        CliRun udp = CliRun.of("dissect", "-r", cap, "-q", "-z", "follow,udp,hex,0");
+        assertEquals(2, udp.exit());
+        assertTrue(udp.err().contains("UDP port 4791 carries every QP") && !udp.err().contains("Exception"), udp.err());
+    }
+
     static Iterator<String> lines(String s) { return s.lines().iterator(); }
 }

@@ -199,6 +199,47 @@ class TsharkOutputsTest {
     // --- tshark as the second opinion -------------------------------------------------------------------------
 
     /**
+     * -z follow: our hex and ascii blocks are tshark's own layout. tshark follows the UDP stream of the CM MADs
+     * (both directions); its raw section gives each block's bytes and node, which our formatter renders again: the
+     * hex dump (per-node offsets, node 1 after a tab) and ascii text must equal tshark's, and the opening and closing
+     * lines must match ours. One tshark run, three -z.
+     */
+    @Test
+    void followLayoutIsTsharksFollowUdp() {
+        List<String> t = Tools.lines(tmp, List.of("tshark", "-r", GBN, "-q", "-z", "follow,udp,hex,0", "-z", "follow,udp,raw,0",
+                "-z", "follow,udp,ascii,0"));
+        assumeTrue(t != null, "tshark not installed (CI installs it)");
+        String rule = "=".repeat(67);
+        java.util.Map<String, List<String>> body = new java.util.HashMap<>();
+        for (int i = 0; i < t.size(); i++) {
+            if (!t.get(i).startsWith("Follow: udp,")) continue;
+            assertEquals(List.of("", rule), t.subList(i - 2, i));
+            assertTrue(t.get(i + 1).startsWith("Filter: ") && t.get(i + 2).startsWith("Node 0: ") && t.get(i + 3).startsWith("Node 1: "));
+            int end = t.subList(i, t.size()).indexOf(rule) + i;
+            body.put(t.get(i).substring(12), t.subList(i + 4, end));
+        }
+        List<io.metaroce.analysis.QpFollow.Block> blocks = new ArrayList<>();
+        for (String line : body.get("raw")) {
+            blocks.add(new io.metaroce.analysis.QpFollow.Block(blocks.size(), line.startsWith("\t") ? 1 : 0, 0,
+                    java.util.HexFormat.of().parseHex(line.strip())));
+        }
+        assertTrue(blocks.stream().anyMatch(b -> b.node() == 1) && blocks.stream().anyMatch(b -> b.node() == 0), "both nodes");
+        for (io.metaroce.analysis.QpFollow.Mode mode : List.of(io.metaroce.analysis.QpFollow.Mode.HEX, io.metaroce.analysis.QpFollow.Mode.ASCII)) {
+            StringBuilder ours = new StringBuilder();
+            long[] offset = new long[2];
+            for (io.metaroce.analysis.QpFollow.Block b : blocks) {
+                io.metaroce.analysis.QpFollow.block(ours, mode, b, offset[b.node()], 0);
+                offset[b.node()] += b.data().length;
+            }
+            assertEquals(String.join("\n", body.get(mode.word)) + "\n", ours.toString(), mode.word);
+        }
+        List<String> mine = CliRun.of("dissect", "-r", GBN, "-q", "-z", "follow,roce,hex,0").out().lines().toList();
+        assertEquals(List.of("", rule, "Follow: roce,hex"), mine.subList(0, 3));
+        assertTrue(mine.get(3).startsWith("Filter: ") && mine.get(4).startsWith("Node 0: ") && mine.get(5).startsWith("Node 1: "));
+        assertEquals(rule, mine.get(mine.size() - 1));
+    }
+
+    /**
      * Fields both tools name whose values differ on purpose, each with why: frame.protocols names our headers
      * (eth:ip:udp:bth:reth) where tshark names dissectors (eth:ethertype:ip:udp:infiniband); ip.hdr_len is in
      * 32-bit words here (its label says so), bytes in tshark; tshark has ImmDt and the IETH's R_Key as bytes

@@ -128,6 +128,12 @@ final class FrameDetail extends SplitPane {
                 : it.getValue().node().field().name();
     }
 
+    /** The filter of the tree line selected (Analyze > Apply as Filter's), or null. */
+    String selectedFilter() {
+        TreeItem<TreeEntry> it = tree.getSelectionModel().getSelectedItem();
+        return it == null ? null : it.getValue().filter();
+    }
+
     private void withFilter(Consumer<String> action) {
         TreeItem<TreeEntry> it = tree.getSelectionModel().getSelectedItem();
         if (it != null && it.getValue().filter() != null) action.accept(it.getValue().filter());

@@ -338,6 +338,8 @@ public final class MainWindow {
         decodeAs.setId("menu-decode-as");
         Menu analyze = new Menu("Analyze", null, columns.applyItem(), decodeAs);
         analyze.getItems().add(0, item("Display Filters...", null, e -> filterBar.manage()));     // Wireshark's first item
+        analyze.getItems().add(FollowStreamDialog.menu(ctx, ""));     // Follow > RoCE QP Stream, after Decode As as in Wireshark
+        AnalyzeFilters.addTo(analyze, ctx, detail::selectedFilter);     // Apply/Prepare as Filter, Conversation Filter, Expert Information
         analyze.setId("menu-analyze");
         return analyze;
     }

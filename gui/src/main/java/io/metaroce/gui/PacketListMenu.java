@@ -47,6 +47,7 @@ final class PacketListMenu {
         decodeAsItem.setId("list-decode-as");
         decodeAsItem.setOnAction(e -> DecodeAsDialog.show(ctx));
         table.getContextMenu().getItems().addAll(new SeparatorMenuItem(), decodeAsItem);
+        table.getContextMenu().getItems().add(FollowStreamDialog.menu(ctx, "list-"));     // Follow > RoCE QP Stream
     }
 
     private void withFilter(boolean flow, Consumer<String> action) {

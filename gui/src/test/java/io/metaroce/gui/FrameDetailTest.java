@@ -522,4 +522,70 @@ class FrameDetailTest extends GuiTestBase {
         org.testfx.util.WaitForAsyncUtils.waitFor(10, java.util.concurrent.TimeUnit.SECONDS, () -> "10.0.0.2".equals(cell(robot, 3, "Source")));
         assertEquals("m", java.nio.file.Files.readString(config.resolve("name-resolution")).strip());
     }
+
+    /**
+     * Analyze > Follow > RoCE QP Stream on a READ/WRITE connection (rocev2-read-atomic frame 5, stream 1): the
+     * direction chooser's byte counts are the payload the two flows' frames carry (read here frame by frame), one
+     * coloured text block per frame with payload, "Show data as" Hex Dump changes the text; the main window is
+     * filtered to the stream and Back restores the filter before; Filter Out applies !(the stream).
+     */
+    @Test
+    void followRoceQpStreamShowsBothDirectionsAndFiltersTheMainWindow(FxRobot robot) throws Exception {
+        open(robot, "rocev2-read-atomic");
+        String before = "";     // no filter before: Back shows every frame again
+        robot.interact(() -> ctx.select(5));
+        menuItem(robot, "follow-roce");
+        Fx.until("the stream read", () -> robot.lookup("#follow-direction").tryQuery().isPresent()
+                && !((javafx.scene.control.ComboBox<?>) robot.lookup("#follow-direction").query()).getItems().isEmpty());
+        javafx.scene.control.ComboBox<?> direction = robot.lookup("#follow-direction").query();
+        javafx.scene.text.TextFlow text = robot.lookup("#follow-text").query();
+        String filter = ((javafx.scene.control.Label) robot.lookup("#follow-status").query()).getText().substring("Filter: ".length());
+        String[] flows = {filter.split("\"")[1], filter.split("\"")[3]};
+        long[] bytes = new long[2];
+        int blocks = 0;
+        FrameDecoder dec = new FrameDecoder(ctx.capture().index(), ctx.analysis());
+        for (int node = 0; node < 2; node++) {
+            for (int f : ctx.framesMatching("analysis.flow == \"" + flows[node] + "\"")) {
+                int n = Math.max(0, dec.decode(f).payloadLength());
+                bytes[node] += n;
+                if (n > 0) blocks++;
+            }
+        }
+        assertTrue(bytes[0] > 0 && bytes[1] > 0, "WRITEs one way, READ responses the other");
+        List<String> items = new ArrayList<>();
+        robot.interact(() -> direction.getItems().forEach(i -> items.add(i.toString())));
+        assertEquals("Entire conversation (" + (bytes[0] + bytes[1]) + " bytes)", items.get(0));
+        assertTrue(items.get(1).endsWith(" (" + bytes[0] + " bytes)") && items.get(2).endsWith(" (" + bytes[1] + " bytes)"), items.toString());
+        assertEquals(blocks, text.getChildren().size(), "one block per frame with payload");
+        Fx.until("the main window filtered to the stream", () -> filter.equals(ctx.appliedFilterProperty().get()) && !ctx.busyProperty().get());
+        assertEquals(ctx.framesMatching(filter).length, ctx.view().size(), "the packet list shows the stream");
+        String ascii = ((javafx.scene.text.Text) text.getChildren().get(0)).getText();
+        robot.interact(() -> ((javafx.scene.control.ComboBox<String>) robot.lookup("#follow-show-as").query()).getSelectionModel().select("Hex Dump"));
+        String hex = ((javafx.scene.text.Text) text.getChildren().get(0)).getText();
+        assertTrue(hex.startsWith("00000000  ") && !hex.equals(ascii), hex);
+        robot.interact(() -> direction.getSelectionModel().select(2));
+        assertTrue(text.getChildren().stream().allMatch(n -> ((javafx.scene.text.Text) n).getText().startsWith("\t")), "B to A only: node 1's blocks");
+        robot.interact(() -> ((javafx.scene.control.Button) robot.lookup("#follow-back").query()).fire());
+        Fx.until("Back restores the filter", () -> before.equals(ctx.appliedFilterProperty().get()) && !ctx.busyProperty().get()
+                && ctx.view().size() == ctx.capture().frames());
+        robot.interact(() -> ctx.select(5));
+        menuItem(robot, "follow-roce");
+        Fx.until("the stream read again", () -> robot.lookup("#follow-filter-out").tryQuery().isPresent()
+                && ((javafx.scene.control.Label) robot.lookup("#follow-status").query()).getText().startsWith("Filter: "));
+        robot.interact(() -> ((javafx.scene.control.Button) robot.lookup("#follow-filter-out").query()).fire());
+        Fx.until("Filter Out", () -> ("!(" + filter + ")").equals(ctx.appliedFilterProperty().get()) && !ctx.busyProperty().get());
+        // Analyze > Conversation Filter > RoCE QP: the same two flows; Apply as Filter > ...and not Selected joins the
+        // tree's selected field to the filter applied, as Wireshark joins them.
+        robot.interact(() -> ctx.applyFilter(""));
+        Fx.until("every frame", () -> ctx.view().size() == ctx.capture().frames() && !ctx.busyProperty().get());
+        robot.interact(() -> ctx.select(5));
+        menuItem(robot, "analyze-conversation-roce");
+        Fx.until("Conversation Filter", () -> filter.equals(ctx.appliedFilterProperty().get()) && !ctx.busyProperty().get());
+        TreeItem<TreeEntry> psn = field(window.detail().tree(), "bth.psn");
+        robot.interact(() -> window.detail().tree().getSelectionModel().select(psn));
+        menuItem(robot, "analyze-apply-and-not-selected");
+        String joined = "(" + filter + ") && (!(" + psn.getValue().filter() + "))";
+        Fx.until("...and not Selected", () -> joined.equals(ctx.appliedFilterProperty().get()) && !ctx.busyProperty().get(),
+                () -> ctx.appliedFilterProperty().get());
+    }
 }
