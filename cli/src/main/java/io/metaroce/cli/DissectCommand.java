@@ -138,7 +138,8 @@ final class DissectCommand implements Callable<Integer> {
             + "udp), expert[,error|warn|note|chat|comment], flow,any|roce,standard|network (a ladder diagram: hosts, QP "
             + "numbers, the analysis' verdicts), plen,tree, ptype,tree, ip_hosts,tree, ip_srcdst,tree, dests,tree, "
             + "ipv6_hosts,tree, ipv6_srcdst,tree, ipv6_dests,tree (tshark's stats trees), roce_ops,tree (RDMA operations "
-            + "by transport); io,phs, conv, endpoints, expert, flow and the trees take ,FILTER after them. "
+            + "by transport), roce,srt (service response time of RDMA operations, as tshark's rpc,srt; its FILTER picks "
+            + "the requests); io,phs, conv, endpoints, expert, flow, the trees and srt take ,FILTER after them. "
             + "They count every frame read, also those -Y hides (as tshark's taps); -z help lists them.")
     List<String> zStats;
     /** -z io,stat: per argument, its columns and interval (each worker counts into a copy). */
@@ -147,6 +148,8 @@ final class DissectCommand implements Callable<Integer> {
     private final List<DisplayFilter> zFilters = new ArrayList<>();
     /** -z expert was given: the analysis runs first, for its findings (as tshark's TCP analysis does for its items). */
     private boolean zExpert;
+    /** -z roce,srt was given: the analysis runs first, for the requests' analysis.ack_rtt_ns. */
+    private boolean zSrt;
     /** -z flow: per argument, its type and mode (the analysis runs first, for the rows' comments). */
     private final Map<Integer, Object[]> zFlows = new HashMap<>();
     /** -z flow: where its printing pass reads the capture again (set once the analysis has run). */
@@ -402,7 +405,7 @@ final class DissectCommand implements Callable<Integer> {
                     err.println("metaroce dissect: invalid -z argument \"" + z + "\"; it must be one of: conv,TYPE, "
                             + "endpoints,TYPE (TYPE: eth, ip, ipv6 or udp), expert, io,phs, NAME,tree (NAME: " + String.join(", ", treeNames())
                             + "; each with ,FILTER after it or not), io,stat,INTERVAL[,COLUMN]... (INTERVAL: seconds, 0 for the whole capture), "
-                            + "flow,any|roce,standard|network[,FILTER]");
+                            + "flow,any|roce,standard|network[,FILTER], roce,srt[,FILTER]");
                     return 2;
                 }
                 String text = zFilterText(z);
@@ -423,6 +426,13 @@ final class DissectCommand implements Callable<Integer> {
                 }
                 zFilters.add(f);
                 if (kind.equals("expert")) zExpert = true;
+                if (kind.equals("srt")) {
+                    if (live.live()) {
+                        err.println("metaroce dissect: -z " + z + " adds up the analysis' request/response pairs: it needs a capture file (-r)");
+                        return 2;
+                    }
+                    zSrt = true;
+                }
             }
         }
         if (onlyProtocols != null) {
@@ -491,7 +501,7 @@ final class DissectCommand implements Callable<Integer> {
         boolean needAnalysis = analysis || selected.stream().anyMatch(f -> f.name().startsWith("analysis."))
                 || (displayFilter != null && displayFilter.referencedFields().stream().anyMatch(f -> f.name().startsWith("analysis.")))
                 || zFilters.stream().anyMatch(z -> z != null && z.referencedFields().stream().anyMatch(f -> f.name().startsWith("analysis.")))
-                || ((zExpert || !zFlows.isEmpty()) && !live.live());
+                || ((zExpert || zSrt || !zFlows.isEmpty()) && !live.live());
         AnalysisSession verdicts = null;
         if (needAnalysis && live.live()) {
             err.println("metaroce dissect: the analysis.* fields (-A) need a capture file: use analyze -i for live analysis");
@@ -725,6 +735,7 @@ final class DissectCommand implements Callable<Integer> {
             case "conv", "endpoints" -> p.length >= 2 && List.of("eth", "ip", "ipv6", "udp").contains(p[1]) ? p[0] : null;
             case "expert" -> "expert";
             case "io" -> p.length >= 2 && p[1].equals("phs") ? "phs" : null;
+            case "roce" -> p.length >= 2 && p[1].equals("srt") ? "srt" : null;
             default -> p.length >= 2 && p[1].equals("tree") && StatsTrees.Kind.of(p[0]) != null ? "tree" : null;
         };
     }
@@ -780,6 +791,7 @@ final class DissectCommand implements Callable<Integer> {
                 l.add(new ZStats.IoStat(io.intervalUs, io.precision, io.columns, ioTimeMode));
             } else if (kind.equals("phs")) l.add(new ZStats.Phs(f, text));
             else if (kind.equals("tree")) l.add(new ZStats.Tree(StatsTrees.Kind.of(z.split(",", 2)[0]), f));
+            else if (kind.equals("srt")) l.add(new ZStats.Srt(f));
             else if (kind.equals("expert")) {
                 String level = zExpertLevel(z);
                 io.metaroce.protocol.Severity lowest = level == null ? io.metaroce.protocol.Severity.NOTE
