@@ -20,7 +20,7 @@ import java.util.Locale;
  * retransmitted request is not a new call (its original's time already runs to the response). A request the analysis
  * found no response for is an open request (tshark's srt tables leave those out; its rtd tables count them as "Open
  * requests"; here one line under the rows). A request answered in a capture taken at the responder carries no
- * ack_rtt_ns (the analysis gives none there: the time would not be the requester's) and is neither. The table is a
+ * ack_rtt_ns (the analysis gives none there: the time would not be the requester's): a line of its own. The table is a
  * handful of counters whatever the capture: its state does not grow with frames or QPs.
  */
 public final class ServiceResponseTime {
@@ -34,7 +34,7 @@ public final class ServiceResponseTime {
 
     private final long[] calls = new long[PROCEDURES.size()], min = new long[PROCEDURES.size()],
             max = new long[PROCEDURES.size()], sum = new long[PROCEDURES.size()];
-    private long open;
+    private long open, untimed;
 
     public ServiceResponseTime() {
         java.util.Arrays.fill(min, Long.MAX_VALUE);
@@ -70,6 +70,8 @@ public final class ServiceResponseTime {
             if (ns > max[p]) max[p] = ns;
         } else if (ff.count(ACKED) == 0) {
             open++;
+        } else {
+            untimed++;
         }
     }
 
@@ -82,6 +84,7 @@ public final class ServiceResponseTime {
             max[i] = Math.max(max[i], o.max[i]);
         }
         open += o.open;
+        untimed += o.untimed;
     }
 
     /** One row of the table: a procedure with at least one call; times in ns. */
@@ -102,6 +105,9 @@ public final class ServiceResponseTime {
 
     /** Requests the analysis saw no response for. */
     public long open() { return open; }
+
+    /** Requests answered in a capture taken at the responder, where the analysis gives no time. */
+    public long untimed() { return untimed; }
 
     /**
      * The display filter of a procedure's calls: {@code bth.opcode in {...}} over the opcodes (both transport
@@ -134,6 +140,7 @@ public final class ServiceResponseTime {
                     seconds(r.minNs()), seconds(r.maxNs()), seconds(r.avgNs()), seconds(r.sumNs())));
         }
         b.append("Open requests: ").append(open).append('\n');
+        if (untimed > 0) b.append("Answered, no time (capture at the responder): ").append(untimed).append('\n');
         return b.append("==================================================================\n").toString();
     }
 
