@@ -208,6 +208,14 @@ final class DissectCommand implements Callable<Integer> {
     @Option(names = {"-d", "--decode-as"}, paramLabel = DecodeAs.LABEL, description = DecodeAs.HELP)
     List<String> decodeAs = new ArrayList<>();
 
+    @Option(names = "--disable-protocol", paramLabel = io.metaroce.dissector.EnabledProtocols.LABEL,
+            description = io.metaroce.dissector.EnabledProtocols.DISABLE_HELP)
+    List<String> disableProtocols = new ArrayList<>();
+
+    @Option(names = "--enable-protocol", paramLabel = io.metaroce.dissector.EnabledProtocols.LABEL,
+            description = io.metaroce.dissector.EnabledProtocols.ENABLE_HELP)
+    List<String> enableProtocols = new ArrayList<>();
+
     @Option(names = {"-A", "--analysis"}, description = "Add the analysis.* fields (retransmissions and their cause, spurious, "
             + "out of order, ACK RTT, ...: a first pass analyzes the capture). On by itself when -Y or -e names an analysis field.")
     boolean analysis;
@@ -269,12 +277,16 @@ final class DissectCommand implements Callable<Integer> {
         }
         Set<Integer> ports = new HashSet<>(DissectorConfig.DEFAULT.roceUdpPorts());
         AnalysisSettings.Tap tapChoice;
+        Set<String> protocolsOff;
         try {
             ports.addAll(DecodeAs.ports(decodeAs));
             tapChoice = TapCheck.parse(tap);
+            protocolsOff = io.metaroce.dissector.EnabledProtocols.disabled(disableProtocols, enableProtocols);
         } catch (IllegalArgumentException e) {
             throw usage(e.getMessage());
         }
+        // RoCE off: no port is RoCE, for the dissector, the analysis pass and a live capture alike.
+        ports = new HashSet<>(io.metaroce.dissector.EnabledProtocols.ports(ports, protocolsOff));
         // tshark: -R is the first pass's filter; alone it was the old single-pass filter, which -Y replaced.
         if (readFilter != null && !twoPass) {
             err.println("metaroce dissect: -R without -2 is deprecated. For single-pass filtering use -Y.");
@@ -497,7 +509,7 @@ final class DissectCommand implements Callable<Integer> {
             copyTarget = openCopyTarget();
             if (copyTarget == null) return 2;
         }
-        DissectorConfig config = new DissectorConfig(ports, !noIcrc);
+        DissectorConfig config = new DissectorConfig(ports, !noIcrc, io.metaroce.dissector.EnabledProtocols.bits(protocolsOff));
         boolean needAnalysis = analysis || selected.stream().anyMatch(f -> f.name().startsWith("analysis."))
                 || (displayFilter != null && displayFilter.referencedFields().stream().anyMatch(f -> f.name().startsWith("analysis.")))
                 || zFilters.stream().anyMatch(z -> z != null && z.referencedFields().stream().anyMatch(f -> f.name().startsWith("analysis.")))
