@@ -325,6 +325,7 @@ public final class MainWindow {
             (w.place() == GuiWindow.Place.STATISTICS ? statistics : graphs).getItems().add(mi);
         }
         statistics.getItems().addAll(io.metaroce.gui.stats.StatsTreeWindow.menuItems(ctx));   // Packet Lengths, IPv4/IPv6 Statistics, ...
+        statistics.getItems().add(io.metaroce.gui.stats.ServiceResponseTimeWindow.menu(ctx));   // Service Response Time > RoCE
         Menu editMenu = edit.menu();
         editMenu.getItems().addAll(1, findBar.menuItems());     // Find Packet (Ctrl+F, was Go > Find by Filter), Next, Previous
         editMenu.getItems().addAll(new SeparatorMenuItem(), commentsMenu.menu(""));
