@@ -267,6 +267,47 @@ class DissectCommandTest {
                 + "==================================================================\n", e.out());
     }
 
+    /**
+     * --disable-protocol: RoCE (bth, any of its names) off leaves no bth.* field and analyze no QP; MetaRoCE (mrth) off
+     * reads tver 1 frames as a BTH and data; --enable-protocol undoes it; unknown or unswitchable names are one line.
+     */
+    @Test
+    void disabledProtocolsAreDataAndNamesAreChecked() throws Exception {
+        String spray = "../samples/captures/metaroce-spray-lossy-path.pcapng";
+        CliRun on = CliRun.of("dissect", "-r", spray, "-T", "fields", "-e", "frame.protocols", "-e", "bth.psn");
+        CliRun off = CliRun.of("dissect", "-r", spray, "-T", "fields", "-e", "frame.protocols", "-e", "bth.psn", "--disable-protocol", "roce");
+        assertEquals(0, off.exit(), off.err());
+        assertTrue(on.out().contains(":bth"), on.out());
+        assertEquals(on.out().lines().count(), off.out().lines().count());
+        assertTrue(off.out().lines().allMatch(l -> l.equals("eth:ip:udp\t")), off.out());
+        CliRun again = CliRun.of("dissect", "-r", spray, "-T", "fields", "-e", "frame.protocols", "-e", "bth.psn",
+                "--disable-protocol", "infiniband", "--enable-protocol", "bth");
+        assertEquals(on.out(), again.out(), "enabled again");
+        CliRun analyze = CliRun.of("analyze", "-r", spray, "--disable-protocol", "bth", "-T", "json");
+        assertEquals(0, analyze.exit(), analyze.err());
+        assertEquals(0, JSON.readTree(analyze.out()).get("flows").size(), "no QP without RoCE");
+        assertTrue(JSON.readTree(CliRun.of("analyze", "-r", spray, "-T", "json").out()).get("flows").size() > 0);
+
+        CliRun meta = CliRun.of("dissect", "-r", spray, "--disable-protocol", "metaroce", "-T", "fields", "-e", "frame.protocols",
+                "-e", "bth.tver", "-e", "_ws.col.protocol", "-Y", "bth.tver == 1");
+        assertEquals(0, meta.exit(), meta.err());
+        List<String> lines = meta.out().lines().toList();
+        assertTrue(lines.size() > 300, meta.out());
+        assertTrue(lines.stream().allMatch(l -> l.equals("eth:ip:udp:bth\t1\tRoCEv2")), meta.out());
+
+        for (String[] bad : new String[][] {{"nosuch", "--disable-protocol nosuch: no such protocol"},
+                {"reth", "--disable-protocol reth: cannot be switched off alone here"}}) {
+            CliRun r = CliRun.of("dissect", "-r", spray, "--disable-protocol", bad[0]);
+            assertEquals(2, r.exit(), r.err());
+            assertEquals(1, r.err().lines().count(), r.err());
+            assertTrue(r.err().startsWith("metaroce dissect: " + bad[1]), r.err());
+            assertTrue(r.err().contains("the protocols that can: bth (roce, infiniband), mrth (metaroce)"), r.err());
+        }
+        CliRun a = CliRun.of("analyze", "-r", spray, "--disable-protocol", "metaroce");
+        assertEquals(2, a.exit(), a.err());
+        assertTrue(a.err().contains("MetaRoCE (mrth, metaroce) can be switched off in dissect and the GUI only"), a.err());
+    }
+
     /** ns as tshark's srt column: seconds with 6 decimals, rounded to the microsecond. */
     private static String secs(long ns) {
         long us = (ns + 500) / 1000;

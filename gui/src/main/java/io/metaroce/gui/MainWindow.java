@@ -251,6 +251,7 @@ public final class MainWindow {
     private String loadDecodeAs() {
         ctx.setDecodeAsFile(profiles.file(DecodeAsEntries.FILE_NAME));
         DecodeAsEntries saved = DecodeAsEntries.load(ctx.decodeAsFile());
+        ctx.setProtocolsOff(EnabledProtocolsDialog.load(profiles.file(EnabledProtocolsDialog.FILE_NAME)));     // Analyze > Enabled Protocols
         ctx.decodeAs(saved.ports());
         return saved.problem();
     }
@@ -338,6 +339,7 @@ public final class MainWindow {
         MenuItem decodeAs = item("Decode As...", "Shift+Shortcut+U", e -> DecodeAsDialog.show(ctx));
         decodeAs.setId("menu-decode-as");
         Menu analyze = new Menu("Analyze", null, columns.applyItem(), decodeAs);
+        analyze.getItems().add(analyze.getItems().indexOf(decodeAs), EnabledProtocolsDialog.item(ctx, () -> profiles.file(EnabledProtocolsDialog.FILE_NAME)));
         analyze.getItems().add(0, item("Display Filters...", null, e -> filterBar.manage()));     // Wireshark's first item
         analyze.setId("menu-analyze");
         return analyze;
