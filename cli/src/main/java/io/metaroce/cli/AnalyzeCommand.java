@@ -88,6 +88,14 @@ public final class AnalyzeCommand implements Callable<Integer> {
     @Option(names = {"-d", "--decode-as"}, paramLabel = DecodeAs.LABEL, description = DecodeAs.HELP)
     List<String> ports;
 
+    @Option(names = "--disable-protocol", paramLabel = io.metaroce.dissector.EnabledProtocols.LABEL,
+            description = io.metaroce.dissector.EnabledProtocols.DISABLE_HELP)
+    List<String> disableProtocols = new java.util.ArrayList<>();
+
+    @Option(names = "--enable-protocol", paramLabel = io.metaroce.dissector.EnabledProtocols.LABEL,
+            description = io.metaroce.dissector.EnabledProtocols.ENABLE_HELP)
+    List<String> enableProtocols = new java.util.ArrayList<>();
+
     @Option(names = "--cnp-interval-us", paramLabel = "US", description = "minimum CNP spacing (default 50)")
     double cnpIntervalUs = 50;
 
@@ -191,7 +199,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
             // A quantum is 512 bit times: 0, a negative or an infinite speed would make every pause last forever or never.
             if (linkSpeed != null && !(linkSpeed > 0 && linkSpeed <= 10_000))
                 throw new IllegalArgumentException("--link-speed must be the link's speed in Gb/s (e.g. 100), not " + num(linkSpeed));
-            Set<Integer> portSet = DecodeAs.ports(ports);
+            Set<Integer> portSet = roceOff(disableProtocols, enableProtocols) ? Set.of() : DecodeAs.ports(ports);
             settings = AnalysisSettings.DEFAULT.withPorts(portSet)
                     .withTap(TapCheck.parse(tap))
                     .withCnp(AnalysisSettings.micros(cnpIntervalUs), AnalysisSettings.CnpPacing.parse(cnpPacing))
@@ -407,5 +415,19 @@ public final class AnalyzeCommand implements Callable<Integer> {
     /** A number as the user would have typed it: 0 for 0.0, 2.5 as it is. */
     static String num(double v) {
         return v == Math.rint(v) && !Double.isInfinite(v) ? Long.toString((long) v) : Double.toString(v);
+    }
+
+    /**
+     * --disable-protocol / --enable-protocol for analyze and validate: whether RoCE (bth) is off, which leaves no port
+     * RoCE. MetaRoCE (mrth) cannot be switched off here: the analysis reads MetaRoCE frames on its own fast path, which
+     * these options do not reach (dissect and the GUI can). Throws with the line to print.
+     */
+    static boolean roceOff(List<String> disable, List<String> enable) {
+        Set<String> off = io.metaroce.dissector.EnabledProtocols.disabled(disable, enable);
+        if (off.contains("mrth")) {
+            throw new IllegalArgumentException("--disable-protocol: MetaRoCE (mrth, metaroce) can be switched off in dissect and the GUI only "
+                    + "(the analysis reads its headers on its own fast path)");
+        }
+        return off.contains("bth");
     }
 }

@@ -139,7 +139,8 @@ final class DissectCommand implements Callable<Integer> {
             + "numbers, the analysis' verdicts), plen,tree, ptype,tree, ip_hosts,tree, ip_srcdst,tree, dests,tree, "
             + "ipv6_hosts,tree, ipv6_srcdst,tree, ipv6_dests,tree (tshark's stats trees), roce_ops,tree (RDMA operations "
             + "by transport), follow,roce,ascii|hex|raw|yaml,STREAM[,RANGE] (Follow RoCE QP Stream: a QP connection's "
-            + "payload, STREAM its number or a flow id); io,phs, conv, endpoints, expert, flow and the trees take ,FILTER after them. "
+            + "payload, STREAM its number or a flow id), roce,srt (service response time of RDMA operations, as tshark's "
+            + "rpc,srt; its FILTER picks the requests); io,phs, conv, endpoints, expert, flow, the trees and srt take ,FILTER after them. "
             + "They count every frame read, also those -Y hides (as tshark's taps); -z help lists them.")
     List<String> zStats;
     /** -z io,stat: per argument, its columns and interval (each worker counts into a copy). */
@@ -148,6 +149,8 @@ final class DissectCommand implements Callable<Integer> {
     private final List<DisplayFilter> zFilters = new ArrayList<>();
     /** -z expert was given: the analysis runs first, for its findings (as tshark's TCP analysis does for its items). */
     private boolean zExpert;
+    /** -z roce,srt was given: the analysis runs first, for the requests' analysis.ack_rtt_ns. */
+    private boolean zSrt;
     /** -z flow: per argument, its type and mode (the analysis runs first, for the rows' comments). */
     private final Map<Integer, Object[]> zFlows = new HashMap<>();
     /** -z follow: per argument, what it follows (the analysis runs first, for the QP connections' pairing). */
@@ -215,6 +218,14 @@ final class DissectCommand implements Callable<Integer> {
     /** -o's values. */
     private DissectPreferences preferences = DissectPreferences.DEFAULT;
 
+    @Option(names = "--disable-protocol", paramLabel = io.metaroce.dissector.EnabledProtocols.LABEL,
+            description = io.metaroce.dissector.EnabledProtocols.DISABLE_HELP)
+    List<String> disableProtocols = new ArrayList<>();
+
+    @Option(names = "--enable-protocol", paramLabel = io.metaroce.dissector.EnabledProtocols.LABEL,
+            description = io.metaroce.dissector.EnabledProtocols.ENABLE_HELP)
+    List<String> enableProtocols = new ArrayList<>();
+
     @Option(names = {"-A", "--analysis"}, description = "Add the analysis.* fields (retransmissions and their cause, spurious, "
             + "out of order, ACK RTT, ...: a first pass analyzes the capture). On by itself when -Y or -e names an analysis field.")
     boolean analysis;
@@ -281,6 +292,7 @@ final class DissectCommand implements Callable<Integer> {
         }
         Set<Integer> ports = new HashSet<>(DissectorConfig.DEFAULT.roceUdpPorts());
         AnalysisSettings.Tap tapChoice;
+        Set<String> protocolsOff;
         try {
             ports.addAll(DecodeAs.ports(decodeAs));
             if (preferences.rocePort() != null) {
@@ -290,9 +302,12 @@ final class DissectCommand implements Callable<Integer> {
                 for (String d : decodeAs) ports.add(io.metaroce.dissector.DecodeAs.port(d));
             }
             tapChoice = TapCheck.parse(tap);
+            protocolsOff = io.metaroce.dissector.EnabledProtocols.disabled(disableProtocols, enableProtocols);
         } catch (IllegalArgumentException e) {
             throw usage(e.getMessage());
         }
+        // RoCE off: no port is RoCE, for the dissector, the analysis pass and a live capture alike.
+        ports = new HashSet<>(io.metaroce.dissector.EnabledProtocols.ports(ports, protocolsOff));
         // tshark: -R is the first pass's filter; alone it was the old single-pass filter, which -Y replaced.
         if (readFilter != null && !twoPass) {
             err.println("metaroce dissect: -R without -2 is deprecated. For single-pass filtering use -Y.");
@@ -437,7 +452,7 @@ final class DissectCommand implements Callable<Integer> {
                     err.println("metaroce dissect: invalid -z argument \"" + z + "\"; it must be one of: conv,TYPE, "
                             + "endpoints,TYPE (TYPE: eth, ip, ipv6 or udp), expert, io,phs, NAME,tree (NAME: " + String.join(", ", treeNames())
                             + "; each with ,FILTER after it or not), io,stat,INTERVAL[,COLUMN]... (INTERVAL: seconds, 0 for the whole capture), "
-                            + "flow,any|roce,standard|network[,FILTER], follow,roce,ascii|hex|raw|yaml,STREAM[,RANGE]");
+                            + "flow,any|roce,standard|network[,FILTER], follow,roce,ascii|hex|raw|yaml,STREAM[,RANGE], roce,srt[,FILTER]");
                     return 2;
                 }
                 String text = zFilterText(z);
@@ -458,6 +473,13 @@ final class DissectCommand implements Callable<Integer> {
                 }
                 zFilters.add(f);
                 if (kind.equals("expert")) zExpert = true;
+                if (kind.equals("srt")) {
+                    if (live.live()) {
+                        err.println("metaroce dissect: -z " + z + " adds up the analysis' request/response pairs: it needs a capture file (-r)");
+                        return 2;
+                    }
+                    zSrt = true;
+                }
             }
         }
         if (onlyProtocols != null) {
@@ -522,12 +544,12 @@ final class DissectCommand implements Callable<Integer> {
             copyTarget = openCopyTarget();
             if (copyTarget == null) return 2;
         }
-        DissectorConfig config = new DissectorConfig(ports, !noIcrc);
+        DissectorConfig config = new DissectorConfig(ports, !noIcrc, io.metaroce.dissector.EnabledProtocols.bits(protocolsOff));
         boolean needAnalysis = analysis || selected.stream().anyMatch(f -> f.name().startsWith("analysis."))
                 || (preferences.columns() != null && CustomColumns.fields(preferences.columns()).stream().anyMatch(f -> f.name().startsWith("analysis.")))
                 || (displayFilter != null && displayFilter.referencedFields().stream().anyMatch(f -> f.name().startsWith("analysis.")))
                 || zFilters.stream().anyMatch(z -> z != null && z.referencedFields().stream().anyMatch(f -> f.name().startsWith("analysis.")))
-                || ((zExpert || !zFlows.isEmpty() || !zFollows.isEmpty()) && !live.live());
+                || ((zExpert || zSrt || !zFlows.isEmpty() || !zFollows.isEmpty()) && !live.live());
         AnalysisSession verdicts = null;
         if (needAnalysis && live.live()) {
             err.println("metaroce dissect: the analysis.* fields (-A) need a capture file: use analyze -i for live analysis");
@@ -761,6 +783,7 @@ final class DissectCommand implements Callable<Integer> {
             case "conv", "endpoints" -> p.length >= 2 && List.of("eth", "ip", "ipv6", "udp").contains(p[1]) ? p[0] : null;
             case "expert" -> "expert";
             case "io" -> p.length >= 2 && p[1].equals("phs") ? "phs" : null;
+            case "roce" -> p.length >= 2 && p[1].equals("srt") ? "srt" : null;
             default -> p.length >= 2 && p[1].equals("tree") && StatsTrees.Kind.of(p[0]) != null ? "tree" : null;
         };
     }
@@ -817,6 +840,7 @@ final class DissectCommand implements Callable<Integer> {
                 l.add(new ZStats.IoStat(io.intervalUs, io.precision, io.columns, ioTimeMode));
             } else if (kind.equals("phs")) l.add(new ZStats.Phs(f, text));
             else if (kind.equals("tree")) l.add(new ZStats.Tree(StatsTrees.Kind.of(z.split(",", 2)[0]), f));
+            else if (kind.equals("srt")) l.add(new ZStats.Srt(f));
             else if (kind.equals("expert")) {
                 String level = zExpertLevel(z);
                 io.metaroce.protocol.Severity lowest = level == null ? io.metaroce.protocol.Severity.NOTE

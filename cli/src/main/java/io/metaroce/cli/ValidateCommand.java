@@ -97,6 +97,14 @@ public final class ValidateCommand implements Callable<Integer> {
     @Option(names = {"-d", "--decode-as"}, paramLabel = DecodeAs.LABEL, description = DecodeAs.HELP)
     List<String> decodeAs = new ArrayList<>();
 
+    @Option(names = "--disable-protocol", paramLabel = io.metaroce.dissector.EnabledProtocols.LABEL,
+            description = io.metaroce.dissector.EnabledProtocols.DISABLE_HELP)
+    List<String> disableProtocols = new ArrayList<>();
+
+    @Option(names = "--enable-protocol", paramLabel = io.metaroce.dissector.EnabledProtocols.LABEL,
+            description = io.metaroce.dissector.EnabledProtocols.ENABLE_HELP)
+    List<String> enableProtocols = new ArrayList<>();
+
     @Option(names = "--not-offloaded", description = "The sender computed ICRC and UDP checksum before the tap: judge them at S too.")
     boolean notOffloaded;
 
@@ -185,6 +193,7 @@ public final class ValidateCommand implements Callable<Integer> {
                 b.pathCount(p.substring(0, eq), integer("--path-count", p.substring(eq + 1)));
             }
             for (String d : decodeAs) b.addPort(DecodeAs.port(d));
+            if (AnalyzeCommand.roceOff(disableProtocols, enableProtocols)) b.ports(java.util.Set.of());
             if (notOffloaded) b.offloaded(false);
             if (noCreditChecks) b.creditChecks(false);
             // As analyze's --pfc-watchdog: 0 or less would make every pause a storm, a minute is plenty.

@@ -7,6 +7,7 @@ import io.metaroce.dissector.FieldCatalog;
 import io.metaroce.dissector.FrameBatch;
 import io.metaroce.dissector.FrameFields;
 import io.metaroce.dissector.stats.ProtocolHierarchy;
+import io.metaroce.dissector.stats.ServiceResponseTime;
 import io.metaroce.dissector.stats.StatsTrees;
 import io.metaroce.filter.DisplayFilter;
 import io.metaroce.protocol.FieldDef;
@@ -37,7 +38,8 @@ final class ZStats implements DissectCommand.FrameSink {
             "io,stat,INTERVAL[,FILTER|FUNC(FIELD)FILTER]... (FUNC: COUNT, SUM, MIN, MAX, AVG; FRAMES, BYTES)",
             "plen,tree[,FILTER]", "ptype,tree[,FILTER]", "ip_hosts,tree[,FILTER]", "ip_srcdst,tree[,FILTER]",
             "dests,tree[,FILTER]", "ipv6_hosts,tree[,FILTER]", "ipv6_srcdst,tree[,FILTER]", "ipv6_dests,tree[,FILTER]",
-            "roce_ops,tree[,FILTER] (RDMA operations by transport, opcode and AETH kind)");
+            "roce_ops,tree[,FILTER] (RDMA operations by transport, opcode and AETH kind)",
+            "roce,srt[,FILTER] (service response time of RDMA operations; FILTER on the requests)");
 
     /** One -z table's counts in one worker: fed the frames that pass -Y, merged with the other workers' at the end. */
     interface Tally {
@@ -267,6 +269,36 @@ final class ZStats implements DissectCommand.FrameSink {
         @Override
         public void print(ByteOut out) {
             out.str(trees.tree().text());
+        }
+    }
+
+    /**
+     * roce,srt: the {@link ServiceResponseTime} of the requests that match its filter, in tshark's srt layout. It adds
+     * up the analysis' pairing (analysis.ack_rtt_ns), so dissect runs the analysis pass first.
+     */
+    static final class Srt implements Tally {
+        final ServiceResponseTime table = new ServiceResponseTime();
+        private final DisplayFilter filter;
+
+        Srt(DisplayFilter filter) {
+            this.filter = filter;
+        }
+
+        @Override
+        public void frame(Dissection d, FrameFields ff) {
+            if (ServiceResponseTime.procedure(d.opcode()) < 0) return;
+            if (filter != null && !filter.matches(ff)) return;
+            table.add(d, ff);
+        }
+
+        @Override
+        public void merge(Tally other) {
+            table.merge(((Srt) other).table);
+        }
+
+        @Override
+        public void print(ByteOut out) {
+            out.str(table.text());
         }
     }
 

@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
@@ -287,6 +288,113 @@ class DissectCommandTest {
         CliRun udp = CliRun.of("dissect", "-r", cap, "-q", "-z", "follow,udp,hex,0");
         assertEquals(2, udp.exit());
         assertTrue(udp.err().contains("UDP port 4791 carries every QP") && !udp.err().contains("Exception"), udp.err());
+    }
+
+    /**
+     * -z roce,srt: per operation, the calls and times agree with the requests' analysis.ack_rtt_ns read with -T fields
+     * (each request's Last/Only packet, retransmissions left out), the open requests with those the analysis found no
+     * response for; a FILTER picks requests; several tables in one run print the last first; an empty capture still
+     * prints tshark's header and footer.
+     */
+    @Test
+    void srtAddsUpTheRequestsAnalysisTimes(@TempDir Path tmp) throws Exception {
+        Map<Integer, String> procedures = new java.util.HashMap<>();
+        for (int op : new int[] {0x02, 0x03, 0x04, 0x05, 0x16, 0x17}) procedures.put(op, "0 SEND");
+        for (int op = 0x08; op <= 0x0b; op++) procedures.put(op, "1 RDMA WRITE");
+        procedures.put(0x0c, "2 RDMA READ");
+        procedures.put(0x13, "3 Compare & Swap");
+        procedures.put(0x14, "4 Fetch & Add");
+        for (String sample : List.of("rocev2-read-atomic", "rocev2-hang")) {
+            String capture = "../samples/captures/" + sample + ".pcapng";
+            CliRun f = CliRun.of("dissect", "-r", capture, "-T", "fields", "-e", "bth.opcode", "-e", "analysis.flow",
+                    "-e", "analysis.retransmission", "-e", "analysis.acked_by_frame", "-e", "analysis.ack_rtt_ns");
+            assertEquals(0, f.exit(), f.err());
+            Map<String, List<Long>> times = new java.util.TreeMap<>();
+            long open = 0, openReads = 0;
+            for (String line : f.out().lines().toList()) {
+                String[] c = line.split("\t", -1);
+                String proc = c[0].isEmpty() ? null : procedures.get(Integer.decode(c[0]));
+                if (proc == null || c[1].isEmpty() || !c[2].isEmpty()) continue;
+                if (!c[4].isEmpty()) times.computeIfAbsent(proc, k -> new java.util.ArrayList<>()).add(Long.parseLong(c[4]));
+                else if (c[3].isEmpty()) {
+                    open++;
+                    if (proc.endsWith("READ")) openReads++;
+                }
+            }
+            assertFalse(times.isEmpty(), sample);
+            StringBuilder rows = new StringBuilder();
+            for (var e : times.entrySet()) {
+                List<Long> ns = e.getValue();
+                long sum = ns.stream().mapToLong(Long::longValue).sum();
+                String[] p = e.getKey().split(" ", 2);
+                rows.append(String.format(java.util.Locale.ROOT, "%5s  %-22s %6d %s %s %s %s\n", p[0], p[1], ns.size(),
+                        secs(java.util.Collections.min(ns)), secs(java.util.Collections.max(ns)), secs(sum / ns.size()), secs(sum)));
+            }
+            CliRun z = CliRun.of("dissect", "-r", capture, "-q", "-z", "roce,srt", "-z", "roce,srt,bth.opcode == 0x0c");
+            assertEquals(0, z.exit(), z.err());
+            String header = "\n===================================================================\nRoCE SRT Statistics:\nFilter: bth.opcode\n"
+                    + "Index  Procedure              Calls    Min SRT    Max SRT    Avg SRT    Sum SRT\n";
+            String footer = "==================================================================\n";
+            String reads = rows.toString().lines().filter(l -> l.contains("RDMA READ")).map(l -> l + "\n").collect(java.util.stream.Collectors.joining());
+            // The last -z first (tshark's order): the READs alone, then every operation.
+            assertEquals(header + reads + "Open requests: " + openReads + "\n" + footer
+                    + header + rows + "Open requests: " + open + "\n" + footer, z.out(), sample);
+            if (sample.equals("rocev2-hang")) assertTrue(open > 0, "a hang leaves requests unanswered");
+        }
+        Path empty = Files.write(tmp.resolve("empty.pcap"), new byte[] {(byte) 0xd4, (byte) 0xc3, (byte) 0xb2, (byte) 0xa1, 2, 0, 4, 0,
+                0, 0, 0, 0, 0, 0, 0, 0, (byte) 0xff, (byte) 0xff, 0, 0, 1, 0, 0, 0});
+        CliRun e = CliRun.of("dissect", "-r", empty.toString(), "-q", "-z", "roce,srt");
+        assertEquals(0, e.exit(), e.err());
+        assertEquals("\n===================================================================\nRoCE SRT Statistics:\nFilter: bth.opcode\n"
+                + "Index  Procedure              Calls    Min SRT    Max SRT    Avg SRT    Sum SRT\nOpen requests: 0\n"
+                + "==================================================================\n", e.out());
+    }
+
+    /**
+     * --disable-protocol: RoCE (bth, any of its names) off leaves no bth.* field and analyze no QP; MetaRoCE (mrth) off
+     * reads tver 1 frames as a BTH and data; --enable-protocol undoes it; unknown or unswitchable names are one line.
+     */
+    @Test
+    void disabledProtocolsAreDataAndNamesAreChecked() throws Exception {
+        String spray = "../samples/captures/metaroce-spray-lossy-path.pcapng";
+        CliRun on = CliRun.of("dissect", "-r", spray, "-T", "fields", "-e", "frame.protocols", "-e", "bth.psn");
+        CliRun off = CliRun.of("dissect", "-r", spray, "-T", "fields", "-e", "frame.protocols", "-e", "bth.psn", "--disable-protocol", "roce");
+        assertEquals(0, off.exit(), off.err());
+        assertTrue(on.out().contains(":bth"), on.out());
+        assertEquals(on.out().lines().count(), off.out().lines().count());
+        assertTrue(off.out().lines().allMatch(l -> l.equals("eth:ip:udp\t")), off.out());
+        CliRun again = CliRun.of("dissect", "-r", spray, "-T", "fields", "-e", "frame.protocols", "-e", "bth.psn",
+                "--disable-protocol", "infiniband", "--enable-protocol", "bth");
+        assertEquals(on.out(), again.out(), "enabled again");
+        CliRun analyze = CliRun.of("analyze", "-r", spray, "--disable-protocol", "bth", "-T", "json");
+        assertEquals(0, analyze.exit(), analyze.err());
+        assertEquals(0, JSON.readTree(analyze.out()).get("flows").size(), "no QP without RoCE");
+        assertTrue(JSON.readTree(CliRun.of("analyze", "-r", spray, "-T", "json").out()).get("flows").size() > 0);
+
+        CliRun meta = CliRun.of("dissect", "-r", spray, "--disable-protocol", "metaroce", "-T", "fields", "-e", "frame.protocols",
+                "-e", "bth.tver", "-e", "_ws.col.protocol", "-Y", "bth.tver == 1");
+        assertEquals(0, meta.exit(), meta.err());
+        List<String> lines = meta.out().lines().toList();
+        assertTrue(lines.size() > 300, meta.out());
+        assertTrue(lines.stream().allMatch(l -> l.equals("eth:ip:udp:bth\t1\tRoCEv2")), meta.out());
+
+        for (String[] bad : new String[][] {{"nosuch", "--disable-protocol nosuch: no such protocol"},
+                {"reth", "--disable-protocol reth: cannot be switched off alone here"}}) {
+            CliRun r = CliRun.of("dissect", "-r", spray, "--disable-protocol", bad[0]);
+            assertEquals(2, r.exit(), r.err());
+            assertEquals(1, r.err().lines().count(), r.err());
+            assertTrue(r.err().startsWith("metaroce dissect: " + bad[1]), r.err());
+            assertTrue(r.err().contains("the protocols that can: bth (roce, infiniband), mrth (metaroce)"), r.err());
+        }
+        CliRun a = CliRun.of("analyze", "-r", spray, "--disable-protocol", "metaroce");
+        assertEquals(2, a.exit(), a.err());
+        assertTrue(a.err().contains("MetaRoCE (mrth, metaroce) can be switched off in dissect and the GUI only"), a.err());
+    }
+
+    /** ns as tshark's srt column: seconds with 6 decimals, rounded to the microsecond. */
+    private static String secs(long ns) {
+        long us = (ns + 500) / 1000;
+        return String.format(java.util.Locale.ROOT, "%3d.%06d", us / 1_000_000L, us % 1_000_000L);
     }
 
     static Iterator<String> lines(String s) { return s.lines().iterator(); }

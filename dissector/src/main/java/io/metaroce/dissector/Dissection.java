@@ -73,6 +73,8 @@ public final class Dissection {
     int payloadLength = -1;
     int padCount;
     boolean truncated;
+    /** A tver 1 frame read with MetaRoCE switched off (--disable-protocol mrth): a BTH and data. */
+    boolean metaRoceOff;
     /** Shorter than its IP length although the record says it is whole (cut by the capturing device). */
     boolean shortFrame;
 
@@ -109,6 +111,7 @@ public final class Dissection {
         payloadOffset = payloadLength = -1;
         padCount = 0;
         truncated = false;
+        metaRoceOff = false;
         shortFrame = false;
         icrcStatus = IcrcStatus.NONE;
         icrcValue = icrcComputed = -1;
@@ -234,6 +237,9 @@ public final class Dissection {
     public int padCount() { return padCount; }
     /** The frame was cut by the snap length before the end of its transport packet. */
     public boolean truncated() { return truncated; }
+
+    /** A tver 1 frame read with MetaRoCE switched off: a BTH and data, shown as RoCEv2. */
+    public boolean metaRoceOff() { return metaRoceOff; }
 
     public IcrcStatus icrcStatus() { return icrcStatus; }
     public long icrcValue() { return icrcValue; }

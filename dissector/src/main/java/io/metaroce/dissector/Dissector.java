@@ -411,6 +411,9 @@ public final class Dissector {
      * at ipOff), -1 = ICRC not checkable.
      */
     private void transport(Dissection out, int off, int wireEnd, int capEnd, int ipOff, int ipHeaderLength, boolean ipv6) {
+        // RoCE switched off (--disable-protocol bth): UDP never gets here (no port is RoCE); RoCEv1 and native
+        // InfiniBand end at their GRH or LRH, the rest data.
+        if (config.disabled() != 0 && (config.disabled() & EnabledProtocols.BTH) != 0) return;
         if (wireEnd - off < Bth.SIZE + 4) {
             tooShortForBth(out, off, wireEnd, capEnd);
             return;
@@ -425,6 +428,11 @@ public final class Dissector {
         OpcodeDef def;
         if (tver == 0) def = Spec.OPCODES_TVER0.get(opcode);
         else if (tver == 1) {
+            if (config.disabled() != 0 && (config.disabled() & EnabledProtocols.MRTH) != 0) {
+                metaRoceOff(out, p, icrcOff, capEnd);
+                icrcCheck(out, off, wireEnd, capEnd, ipOff, ipHeaderLength, ipv6);
+                return;
+            }
             if (!need(out, p, Mrth.SIZE, Math.min(capEnd, icrcOff), Mrth.HEADER)) {
                 icrcCheck(out, off, wireEnd, capEnd, ipOff, ipHeaderLength, ipv6);
                 return;
@@ -478,6 +486,13 @@ public final class Dissector {
         out.expert(Expert.BTH_PACKET_TOO_SHORT, "RoCE packet of " + (wireEnd - off) + " bytes cannot hold a BTH and an ICRC ("
                 + (Bth.SIZE + 4) + " bytes)");
         if (capEnd - off >= Bth.SIZE) out.bth = out.addLayer(Bth.HEADER, off);
+    }
+
+    /** MetaRoCE switched off (--disable-protocol mrth): after the BTH, everything up to the ICRC is data. */
+    private static void metaRoceOff(Dissection out, int p, int icrcOff, int capEnd) {
+        out.metaRoceOff = true;
+        out.payloadOffset = p;
+        out.payloadLength = Math.max(0, Math.min(icrcOff, capEnd) - p);
     }
 
     private static void badMrthVersion(Dissection out, int version) {

@@ -94,7 +94,7 @@ public final class FrameSummary {
 
     public static String protocol(Dissection d, Style s) {
         if (d.hasLayer(Lrh.HEADER)) return "InfiniBand";
-        if (d.isRoce()) return d.isRoceV1() ? "RoCEv1" : d.tver() == 1 ? "MetaRoCE" : "RoCEv2";
+        if (d.isRoce()) return d.isRoceV1() ? "RoCEv1" : d.tver() == 1 && !d.metaRoceOff() ? "MetaRoCE" : "RoCEv2";
         if (d.hasLayer(Udp.HEADER)) return "UDP";
         if (d.hasLayer(Ip.HEADER)) return "IPv4";
         if (d.hasLayer(Ipv6.HEADER)) return "IPv6";
@@ -129,7 +129,8 @@ public final class FrameSummary {
     }
 
     private static void roce(StringBuilder b, Dissection d, Style s) {
-        b.append(d.opcode() != null ? d.opcode().label() : "Unknown opcode 0x" + Integer.toHexString(d.opcodeValue()));
+        b.append(d.opcode() != null ? d.opcode().label() : d.metaRoceOff() ? "MetaRoCE off, opcode 0x" + Integer.toHexString(d.opcodeValue())
+                : "Unknown opcode 0x" + Integer.toHexString(d.opcodeValue()));
         if (s.qpPsnInInfo) b.append(" QP=0x").append(String.format("%06x", d.destQp())).append(" PSN=").append(d.psn());
         int aeth = d.offsetOf(Aeth.HEADER);
         if (aeth >= 0) {

@@ -41,7 +41,7 @@ final class DecodeAsDialog {
     private final Label problem = new Label();
 
     private DecodeAsDialog(GuiContext ctx) {
-        ports.setAll(sorted(ctx.settings().rocePorts()));
+        ports.setAll(sorted(ctx.decodeAsPorts()));
         dialog.initOwner(ctx.stage());
         dialog.setTitle("Decode As");
         dialog.setHeaderText(null);

@@ -144,6 +144,10 @@ public final class GuiContext {
     /** The generation of the load Decode As or Reload started (its end counts a redissection), or -1. */
     private int redissectGeneration = -1;
     private Path decodeAsFile;
+    /** Decode As' ports (4791 among them), whatever Enabled Protocols says; the settings' are these or none. */
+    private Set<Integer> decodeAsPorts = Set.of(io.metaroce.protocol.Spec.ROCE_UDP_PORT);
+    /** Analyze > Enabled Protocols: the protocols switched off ({@link io.metaroce.dissector.EnabledProtocols}). */
+    private Set<String> protocolsOff = Set.of();
     private Consumer<String> errorSink = message -> Dialogs.error(null, "MetaRoCE Analyzer", message);
 
     /** Work running in the background (load, analysis, filter), so that cancel() and a new open() can stop it. */
@@ -255,6 +259,30 @@ public final class GuiContext {
         Set<Integer> ports = new java.util.LinkedHashSet<>();
         ports.add(io.metaroce.protocol.Spec.ROCE_UDP_PORT);
         ports.addAll(rocePorts);
+        decodeAsPorts = Set.copyOf(ports);
+        applyPorts();
+    }
+
+    /** Decode As' ports (4791 among them), also while Enabled Protocols has RoCE off (then none is decoded). */
+    public Set<Integer> decodeAsPorts() { return decodeAsPorts; }
+
+    /** The protocols Analyze > Enabled Protocols switched off. */
+    public Set<String> protocolsOff() { return protocolsOff; }
+
+    /**
+     * Analyze > Enabled Protocols: RoCE (bth) off decodes no UDP port as RoCE, as Decode As with no port would; the
+     * open capture is opened again when that changes what is decoded, as after Decode As.
+     */
+    public void enabledProtocols(Set<String> off) {
+        protocolsOff = Set.copyOf(off);
+        applyPorts();
+    }
+
+    /** The profile's switched-off protocols before its Decode As ports are applied (one reopen for both). */
+    void setProtocolsOff(Set<String> off) { protocolsOff = Set.copyOf(off); }
+
+    private void applyPorts() {
+        Set<Integer> ports = io.metaroce.dissector.EnabledProtocols.ports(decodeAsPorts, protocolsOff);
         if (ports.equals(settings.get().rocePorts())) return;
         settings.set(settings.get().withPorts(ports));
         OpenCapture c = capture.get();

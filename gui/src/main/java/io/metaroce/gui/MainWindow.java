@@ -251,6 +251,7 @@ public final class MainWindow {
     private String loadDecodeAs() {
         ctx.setDecodeAsFile(profiles.file(DecodeAsEntries.FILE_NAME));
         DecodeAsEntries saved = DecodeAsEntries.load(ctx.decodeAsFile());
+        ctx.setProtocolsOff(EnabledProtocolsDialog.load(profiles.file(EnabledProtocolsDialog.FILE_NAME)));     // Analyze > Enabled Protocols
         ctx.decodeAs(saved.ports());
         return saved.problem();
     }
@@ -325,6 +326,7 @@ public final class MainWindow {
             (w.place() == GuiWindow.Place.STATISTICS ? statistics : graphs).getItems().add(mi);
         }
         statistics.getItems().addAll(io.metaroce.gui.stats.StatsTreeWindow.menuItems(ctx));   // Packet Lengths, IPv4/IPv6 Statistics, ...
+        statistics.getItems().add(io.metaroce.gui.stats.ServiceResponseTimeWindow.menu(ctx));   // Service Response Time > RoCE
         Menu editMenu = edit.menu();
         editMenu.getItems().addAll(1, findBar.menuItems());     // Find Packet (Ctrl+F, was Go > Find by Filter), Next, Previous
         editMenu.getItems().addAll(new SeparatorMenuItem(), commentsMenu.menu(""));
@@ -337,6 +339,7 @@ public final class MainWindow {
         MenuItem decodeAs = item("Decode As...", "Shift+Shortcut+U", e -> DecodeAsDialog.show(ctx));
         decodeAs.setId("menu-decode-as");
         Menu analyze = new Menu("Analyze", null, columns.applyItem(), decodeAs);
+        analyze.getItems().add(analyze.getItems().indexOf(decodeAs), EnabledProtocolsDialog.item(ctx, () -> profiles.file(EnabledProtocolsDialog.FILE_NAME)));
         analyze.getItems().add(0, item("Display Filters...", null, e -> filterBar.manage()));     // Wireshark's first item
         analyze.getItems().add(FollowStreamDialog.menu(ctx, ""));     // Follow > RoCE QP Stream, after Decode As as in Wireshark
         AnalyzeFilters.addTo(analyze, ctx, detail::selectedFilter);     // Apply/Prepare as Filter, Conversation Filter, Expert Information

@@ -20,7 +20,7 @@ public final class MetaRoceApp extends Application {
         MainWindow window = new MainWindow(context, args.profile());     // -C: its profile's files, else the last used
         window.show();
         // -d: before the capture opens, which it then dissects with; added to the ports Decode As saved (as Wireshark's -d)
-        java.util.Set<Integer> ports = new java.util.LinkedHashSet<>(context.settings().rocePorts());
+        java.util.Set<Integer> ports = new java.util.LinkedHashSet<>(context.decodeAsPorts());
         ports.addAll(args.rocePorts());
         context.decodeAs(ports);
         if (args.resolveFlags() != null || !args.hosts().isEmpty()) window.nameResolution().commandLine(args.resolveFlags(), args.hosts());

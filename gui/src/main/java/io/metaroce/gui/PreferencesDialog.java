@@ -69,7 +69,7 @@ final class PreferencesDialog {
         promiscuous.setId("prefs-promiscuous");
         promiscuous.setSelected(s.promiscuous);
         rocePorts.setId("prefs-roce-ports");
-        rocePorts.setText(portsText(w.context().settings().rocePorts()));
+        rocePorts.setText(portsText(w.context().decodeAsPorts()));
         problem.setId("prefs-problem");
         problem.setStyle("-fx-text-fill: #a40000;");
         problem.setWrapText(true);
@@ -225,7 +225,7 @@ final class PreferencesDialog {
         w.captureBar().saveSettings();
         GuiContext ctx = w.context();
         Path decodeAsFile = ctx.decodeAsFile();
-        if (decodeAsFile != null && !ports.equals(ctx.settings().rocePorts())) {
+        if (decodeAsFile != null && !ports.equals(ctx.decodeAsPorts())) {
             why = DecodeAsEntries.load(decodeAsFile).save(decodeAsFile, new ArrayList<>(ports));
             if (why != null) failures.add(why);
         }

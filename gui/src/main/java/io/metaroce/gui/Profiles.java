@@ -26,7 +26,7 @@ final class Profiles {
     static final String FOLDER = "profiles";
     /** The files a profile has of its own: what Copy copies (Default's folder also holds the shared files). */
     static final List<String> FILES = List.of("colorfilters", "dfilters", "cfilters", "capture", "columns",
-            DecodeAsEntries.FILE_NAME, Preferences.FILE_NAME, "zoom", "name-resolution");
+            DecodeAsEntries.FILE_NAME, Preferences.FILE_NAME, "zoom", "name-resolution", EnabledProtocolsDialog.FILE_NAME);
     /** A name longer than this is refused (a file name, shown in the status bar). */
     static final int MAX_NAME = 64;
     /** At most this many profiles are listed (a folder of thousands is not a list to choose from). */

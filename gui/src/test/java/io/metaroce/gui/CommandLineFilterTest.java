@@ -1,6 +1,7 @@
 package io.metaroce.gui;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.metaroce.analysis.AnalysisSession;
@@ -336,6 +337,44 @@ class CommandLineFilterTest extends GuiTestBase {
         assertEquals(ColoringRules.defaults().rules(), ctx.coloringRules().rules());
         assertEquals(FilterBookmarks.DEFAULTS, window.filterBar().bookmarks());
         assertEquals("Profile: Default", robot.lookup("#status-profile").queryAs(Label.class).getText());
+        assertEquals(List.of(), errors);
+    }
+
+    /**
+     * Analyze > Enabled Protocols: RoCE (bth) unchecked, OK opens the capture again with its frames as plain UDP (the
+     * Protocol column says so, no flow is analyzed), the choice is in the profile's disabled_protos, and the next
+     * main window on that config starts with it (the dialog shows it unchecked); MetaRoCE's box is greyed out.
+     */
+    @Test
+    void enabledProtocolsSwitchRoceOffAndTheProfileKeepsIt(FxRobot robot) throws Exception {
+        openAsTheAppDoes(robot, Samples.capture("rocev2-gbn-loss").toString());
+        assertEquals("RoCEv2", cell(robot, 5, "Protocol"));
+        Path file = config.resolve(EnabledProtocolsDialog.FILE_NAME);
+        javafx.scene.control.Dialog<?>[] dialog = {null};
+        robot.interact(() -> dialog[0] = EnabledProtocolsDialog.show(ctx, file));
+        robot.interact(() -> {
+            assertTrue(robot.lookup("#proto-mrth").queryAs(javafx.scene.control.CheckBox.class).isDisabled(), "MetaRoCE: dissect only");
+            robot.lookup("#proto-search").queryAs(TextField.class).setText("base transport");
+            robot.lookup("#proto-invert").queryAs(Button.class).fire();
+            assertFalse(robot.lookup("#proto-bth").queryAs(javafx.scene.control.CheckBox.class).isSelected());
+            ((Button) dialog[0].getDialogPane().lookupButton(ButtonType.OK)).fire();
+        });
+        Fx.until("opened again as UDP", () -> ctx.analysis() != null && !ctx.busyProperty().get() && "UDP".equals(cell(robot, 5, "Protocol")));
+        assertEquals(Set.of(), ctx.settings().rocePorts(), "no port decoded as RoCE");
+        assertEquals(Set.of(4791), ctx.decodeAsPorts(), "Decode As' own table unchanged");
+        assertEquals(List.of("bth"), Files.readAllLines(file).stream().filter(l -> !l.startsWith("#")).toList());
+        Set<String> next = new HashSet<>();
+        boolean[] unchecked = {false};
+        robot.interact(() -> {
+            GuiContext again = new GuiContext(new Stage());
+            new MainWindow(again, config.resolve("colorfilters"), config.resolve("recent"));
+            next.addAll(again.protocolsOff());
+            var d = EnabledProtocolsDialog.show(again, file);
+            unchecked[0] = !((javafx.scene.control.CheckBox) d.getDialogPane().lookup("#proto-bth")).isSelected();
+            d.close();
+        });
+        assertEquals(Set.of("bth"), next, "the next session starts with RoCE off");
+        assertTrue(unchecked[0], "and its dialog shows it");
         assertEquals(List.of(), errors);
     }
 

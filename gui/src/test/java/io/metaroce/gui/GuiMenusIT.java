@@ -109,7 +109,8 @@ class GuiMenusIT {
             // Statistics, IPv6 Statistics, RoCE Operations); the first of them is opened too.
             List<javafx.scene.control.MenuItem> trees = menu.getKey() == GuiWindow.Place.STATISTICS
                     ? io.metaroce.gui.stats.StatsTreeWindow.menuItems(new io.metaroce.gui.GuiContext(null)) : List.of();
-            int rows = items.size() + trees.size();
+            // ... and then Service Response Time (its submenu, one row).
+            int rows = items.size() + trees.size() + (trees.isEmpty() ? 0 : 1);
             for (int i = 0; i < items.size() + (trees.isEmpty() ? 0 : 1); i++) {
                 String title = i < items.size() ? items.get(i).title() : trees.getFirst().getText();
                 Set<String> before = new HashSet<>(windows());

@@ -374,6 +374,46 @@ class StatsWindowsTest extends WindowTestBase {
         });
     }
 
+    /**
+     * Statistics > Service Response Time > RoCE: per operation, the calls are the requests that carry
+     * analysis.ack_rtt_ns (retransmissions left out), the filter narrows them, and double-clicking a procedure applies
+     * the filter of its requests in the main window.
+     */
+    @Test
+    void serviceResponseTimeCountsTheAnsweredRequestsAndFiltersThem(FxRobot robot) throws Exception {
+        GuiHarness.open(robot, ctx, "rocev2-read-atomic");
+        ctx.analysisDone().get(30, java.util.concurrent.TimeUnit.SECONDS);
+        robot.interact(() -> ServiceResponseTimeWindow.open(ctx));
+        TableView<io.metaroce.dissector.stats.ServiceResponseTime.Row> table = robot.lookup("#srt-table").queryAs(TableView.class);
+        GuiHarness.until("srt rows", () -> !table.getItems().isEmpty());
+        List<String> procedures = new ArrayList<>();
+        robot.interact(() -> {
+            for (var r : table.getItems()) procedures.add(r.procedure());
+        });
+        assertEquals(List.of("SEND", "RDMA WRITE", "RDMA READ", "Compare & Swap", "Fetch & Add"), procedures);
+        for (String[] p : new String[][] {{"RDMA READ", "0x0c"}, {"Compare & Swap", "0x13"}, {"RDMA WRITE", "0x08 0x09 0x0a 0x0b"}}) {
+            int answered = ctx.framesMatching("analysis.ack_rtt_ns && !analysis.retransmission && bth.opcode in {" + p[1] + "}").length;
+            assertTrue(answered > 0, p[0]);
+            long[] calls = new long[1];
+            robot.interact(() -> calls[0] = table.getItems().stream().filter(r -> r.procedure().equals(p[0])).findFirst().orElseThrow().calls());
+            assertEquals(answered, calls[0], p[0]);
+        }
+        robot.interact(() -> {
+            robot.lookup("#srt-filter").queryAs(javafx.scene.control.TextField.class).setText("bth.opcode == 0x0c");
+            robot.lookup("#srt-apply").queryAs(javafx.scene.control.Button.class).fire();
+        });
+        GuiHarness.until("only the READs", () -> {
+            boolean[] one = new boolean[1];
+            robot.interact(() -> one[0] = table.getItems().size() == 1 && table.getItems().getFirst().procedure().equals("RDMA READ"));
+            return one[0];
+        });
+        robot.doubleClickOn(robot.from(table).lookup(".table-row-cell").nth(0).queryAs(TableRow.class));
+        // The READ request's opcode under every reliable transport (RC 0x0c, RD 0x4c, XRC 0xac).
+        String reads = io.metaroce.dissector.stats.ServiceResponseTime.filter(2);
+        assertTrue(reads.startsWith("bth.opcode in {0x0c "), reads);
+        GuiHarness.until("the READs' filter applied", () -> ctx.appliedFilterProperty().get().equals(reads));
+    }
+
     private static CaptureProperties.Row row(TableView<CaptureProperties.Row> t, String name) {
         return t.getItems().stream().filter(r -> r.name().equals(name)).findFirst().orElseThrow(() -> new AssertionError("no row " + name));
     }
