@@ -212,7 +212,7 @@ final class DissectCommand implements Callable<Integer> {
     List<String> decodeAs = new ArrayList<>();
 
     @Option(names = "-o", paramLabel = "NAME:VALUE", description = "Set a preference, as tshark -o: gui.column.format "
-            + "(the text output's columns, e.g. '\"No.\",\"%m\",\"QP\",\"%Cus:bth.dest_qp\",\"Info\",\"%i\"'; -G column-formats) "
+            + "(the text output's columns, e.g. '\"No.\",\"%%m\",\"QP\",\"%%Cus:bth.dest_qp\",\"Info\",\"%%i\"'; -G column-formats) "
             + "or infiniband.rroce.port (the UDP port read as RoCEv2 instead of 4791). -G currentprefs prints them.")
     List<String> preferenceFlags = new ArrayList<>();
     /** -o's values. */

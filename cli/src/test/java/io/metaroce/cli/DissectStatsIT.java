@@ -165,7 +165,7 @@ class DissectStatsIT {
         });
 
         // Bad command lines: one line, exit 2.
-        add("-G nope", Call.of("dissect", "-G", "nope"), says("Invalid \"nope\" option for -G flag (one of fields, protocols, fieldcount, values, ftypes, help)"));
+        add("-G nope", Call.of("dissect", "-G", "nope"), says("Invalid \"nope\" option for -G flag (one of fields, protocols, fieldcount, values, ftypes, column-formats, currentprefs, defaultprefs, help)"));
         add("-z conv,tcp", Call.of("dissect", "-r", SPRAY, "-z", "conv,tcp"), says("invalid -z argument \"conv,tcp\"; it must be one of: conv,TYPE, endpoints,TYPE (TYPE: eth, ip, ipv6 or udp), expert, io,phs"));
         add("-z endpoints", Call.of("dissect", "-r", SPRAY, "-z", "endpoints"), says("invalid -z argument \"endpoints\""));
         add("-z conv,ip bad filter", Call.of("dissect", "-r", SPRAY, "-z", "conv,ip,bth.psn =="), says("-z conv,ip,bth.psn ==: bad display filter: "));

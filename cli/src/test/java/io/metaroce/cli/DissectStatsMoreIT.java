@@ -201,7 +201,7 @@ class DissectStatsMoreIT {
                 {"io,stat,1,LOAD(frame.time_delta)", "LOAD() is not supported here"},
                 {"io,stat,1,bth.psn ==", "-z io,stat,1,bth.psn ==: bad display filter: "}};
         for (String[] b : bad) add("-z " + b[0], Call.of("dissect", "-r", SPRAY, "-q", "-z", b[0]), says(b[1]));
-        add("-G nope", Call.of("dissect", "-G", "nope"), says("Invalid \"nope\" option for -G flag (one of fields, protocols, fieldcount, values, ftypes, help)"));
+        add("-G nope", Call.of("dissect", "-G", "nope"), says("Invalid \"nope\" option for -G flag (one of fields, protocols, fieldcount, values, ftypes, column-formats, currentprefs, defaultprefs, help)"));
 
         CASES.runAll();
     }
