@@ -205,35 +205,57 @@ public final class FollowStreamDialog {
         if (shown == null) return;
         QpFollow.Mode mode = MODE_OF[Math.max(0, showAs.getSelectionModel().getSelectedIndex())];
         int only = direction.getSelectionModel().getSelectedIndex() - 1;
-        text = shown.text(mode, Math.max(-1, only), null);
         findFrom = 0;
         List<Text> nodes = new java.util.ArrayList<>();
         Font mono = Font.font("Monospaced", 12);
         if (mode == QpFollow.Mode.YAML) {
+            text = shown.text(mode, Math.max(-1, only), null);
             Text t = new Text(text);
             t.setFont(mono);
             nodes.add(t);
         } else {
+            // The text saved and searched is the blocks' as drawn (all of them, also past the ones drawn), so that a
+            // match's offset names its block.
+            StringBuilder all = new StringBuilder();
             long[] pos = new long[2];
             int[] index = new int[2];
             for (QpFollow.Block k : shown.blocks()) {
                 if (only >= 0 && k.node() != only) continue;
+                String block = blockText(mode, k, pos[k.node()], index[k.node()]++);
+                pos[k.node()] += k.data().length;
+                all.append(block);
+                if (nodes.size() > MAX_SHOWN_BLOCKS) continue;
                 if (nodes.size() == MAX_SHOWN_BLOCKS) {
                     nodes.add(new Text("\n... (" + MAX_SHOWN_BLOCKS + " blocks shown; Save as... writes them all)\n"));
-                    break;
+                    continue;
                 }
-                StringBuilder b = new StringBuilder();
-                QpFollow.block(b, mode, k, pos[k.node()], index[k.node()]++);
-                pos[k.node()] += k.data().length;
-                Text t = new Text(b.toString());
+                Text t = new Text(block);
                 t.setFont(mono);
                 t.setFill(k.node() == 0 ? NODE0 : NODE1);
                 t.setUserData(k.frame());
                 t.setOnMouseClicked(e -> Windows.select(ctx, k.frame(), status));
                 nodes.add(t);
             }
+            text = all.toString();
         }
         flow.getChildren().setAll(nodes);
+    }
+
+    /**
+     * One block as the dialog draws it: ASCII as Wireshark's dialog shows it (the printable bytes, the colour telling
+     * the direction; tshark's byte count line and node 1's tab are for its text output), the other modes as tshark's.
+     */
+    private static String blockText(QpFollow.Mode mode, QpFollow.Block k, long offset, int index) {
+        StringBuilder b = new StringBuilder();
+        if (mode != QpFollow.Mode.ASCII) {
+            QpFollow.block(b, mode, k, offset, index);
+            return b.toString();
+        }
+        for (byte x : k.data()) {
+            int c = x & 0xFF;
+            b.append(c == '\n' || c == '\r' || (c >= 0x20 && c < 0x7F) ? (char) c : '.');
+        }
+        return b.append('\n').toString();
     }
 
     /** Finds the next occurrence in the text shown and selects the packet of the block that holds it. */

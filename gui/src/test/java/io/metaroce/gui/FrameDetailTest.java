@@ -560,6 +560,12 @@ class FrameDetailTest extends GuiTestBase {
         Fx.until("the main window filtered to the stream", () -> filter.equals(ctx.appliedFilterProperty().get()) && !ctx.busyProperty().get());
         assertEquals(ctx.framesMatching(filter).length, ctx.view().size(), "the packet list shows the stream");
         String ascii = ((javafx.scene.text.Text) text.getChildren().get(0)).getText();
+        int firstPayload = Integer.MAX_VALUE;
+        for (String flowId : flows) {
+            for (int f : ctx.framesMatching("analysis.flow == \"" + flowId + "\"")) if (dec.decode(f).payloadLength() > 0) firstPayload = Math.min(firstPayload, f);
+        }
+        assertEquals(dec.decode(firstPayload).payloadLength() + 1, ascii.length(),
+                "ASCII as Wireshark's dialog: the first block's bytes and a line end, no tshark byte count line: " + ascii);
         robot.interact(() -> ((javafx.scene.control.ComboBox<String>) robot.lookup("#follow-show-as").query()).getSelectionModel().select("Hex Dump"));
         String hex = ((javafx.scene.text.Text) text.getChildren().get(0)).getText();
         assertTrue(hex.startsWith("00000000  ") && !hex.equals(ascii), hex);
