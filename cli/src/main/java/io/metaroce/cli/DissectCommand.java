@@ -404,28 +404,14 @@ final class DissectCommand implements Callable<Integer> {
                 }
                 if (z.equals("follow") || z.startsWith("follow,")) {
                     Object parsed = FollowStat.parse(z);
-                    if (parsed instanceof String why) {
-                        err.println("metaroce dissect: " + why);
-                        return 2;
-                    }
-                    if (live.live()) {
-                        err.println("metaroce dissect: -z " + z + " reads the capture twice: it needs a capture file (-r)");
-                        return 2;
-                    }
+                    if (refusedTwoPassZ(z, parsed)) return 2;
                     zFollows.put(zFilters.size(), (FollowStat.Spec) parsed);
                     zFilters.add(null);
                     continue;
                 }
                 if (z.equals("flow") || z.startsWith("flow,")) {
                     Object parsed = FlowStat.parse(z);
-                    if (parsed instanceof String why) {
-                        err.println("metaroce dissect: " + why);
-                        return 2;
-                    }
-                    if (live.live()) {
-                        err.println("metaroce dissect: -z " + z + " reads the capture twice: it needs a capture file (-r)");
-                        return 2;
-                    }
+                    if (refusedTwoPassZ(z, parsed)) return 2;
                     String text = FlowStat.filterText(z);
                     DisplayFilter f = null;
                     if (text != null) {
@@ -862,6 +848,22 @@ final class DissectCommand implements Callable<Integer> {
         for (ZStats.IoStat io : zIoStats.values()) if (io.needsOrder()) return true;
         // The stats trees' burst rates count the frames of each 100 ms in capture order.
         if (zStats != null) for (String z : zStats) if ("tree".equals(zKind(z))) return true;
+        return false;
+    }
+
+    /**
+     * -z follow and -z flow, which read the capture again after the analysis: whether the argument is refused (its
+     * parser's message, or a live capture, which cannot be read twice), after saying why.
+     */
+    private boolean refusedTwoPassZ(String z, Object parsed) {
+        if (parsed instanceof String why) {
+            err.println("metaroce dissect: " + why);
+            return true;
+        }
+        if (live.live()) {
+            err.println("metaroce dissect: -z " + z + " reads the capture twice: it needs a capture file (-r)");
+            return true;
+        }
         return false;
     }
 
